@@ -1,0 +1,1 @@
+"""Shuffle-quality model and the virtual shuffler."""
