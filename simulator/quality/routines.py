@@ -1,0 +1,271 @@
+"""Routines for packs bigger than the machine, and chunked simulation.
+
+A pack of N cards on a machine holding C cards is split into L = ceil(N/C)
+loads of near-equal size, named A, B, ... from the top (docs/mechanism.md).
+A round puts every load through the machine once (L passes).
+
+* stack-trade: each load is dealt and gathered left pile on top of right
+  pile; then the top t cards of each load move onto the top of the next
+  load, cyclically (load i receives load i-1's top t cards; A receives from
+  the last load). With two loads this is "trade the top half of A for the top
+  half of B". t is half the smallest load, plus the person's error (trade_sd).
+* pile-trade: every load is dealt; all left piles, in load order, then all
+  right piles, in load order, are gathered into one pack, which is cut into L
+  near-equal loads from the top. With two loads this is "trade A's right pile
+  for B's left pile before stacking". With fair independent sides it is
+  exactly one inverse riffle of the whole pack per round, for every L.
+
+Decks follow the batch convention of `kernels`: shape (S, N), row = labels
+top to bottom.
+"""
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from fractions import Fraction
+
+import numpy as np
+from numpy.typing import NDArray
+
+from . import kernels
+from .exact import tv_riffle_exact
+
+__all__ = [
+    "Machine",
+    "Routine",
+    "ROUTINES",
+    "load_sizes",
+    "load_bounds",
+    "simulate",
+    "exact_tv",
+    "stack_trade_round",
+    "pile_trade_round",
+]
+
+IntArray = NDArray[np.integer]
+
+
+@dataclass(frozen=True)
+class Machine:
+    """How the machine and the person deviate from the ideal.
+
+    p: probability a card goes left. clump and double_feed: see
+    `kernels.draw_sides`. trade_sd: in stack-trade the person trades "about
+    half": t = half + a normal with this sd, rounded, clipped to the load.
+    """
+
+    p: float = 0.5
+    clump: float = 0.0
+    double_feed: float = 0.0
+    trade_sd: float = 0.0
+
+    def __post_init__(self) -> None:
+        for name in ("p", "clump", "double_feed"):
+            v = getattr(self, name)
+            if not 0.0 <= v <= 1.0:
+                raise ValueError(f"{name} must lie in [0, 1], not {v!r}")
+        if not 0.0 <= self.trade_sd < math.inf:
+            raise ValueError(f"trade_sd must be a finite number >= 0, not {self.trade_sd!r}")
+
+    @property
+    def fair(self) -> bool:
+        """Independent fair sides: every pass is an exact inverse GSR riffle."""
+        return self.p == 0.5 and self.clump == 0.0 and self.double_feed == 0.0
+
+
+def _check_int(name: str, value: int, least: int) -> None:
+    if not isinstance(value, (int, np.integer)) or isinstance(value, bool) or value < least:
+        raise ValueError(f"{name} must be an integer >= {least}, not {value!r}")
+
+
+def load_sizes(n_cards: int, capacity: int) -> list[int]:
+    """L = ceil(N / C) loads of near-equal size, larger ones on top."""
+    _check_int("number of cards", n_cards, 1)
+    _check_int("machine capacity", capacity, 2)
+    n_loads = -(-n_cards // capacity)
+    q, r = divmod(n_cards, n_loads)
+    return [q + 1] * r + [q] * (n_loads - r)
+
+
+def load_bounds(n_cards: int, capacity: int) -> list[int]:
+    """Pack positions where the loads start, plus N: [0, |A|, |A|+|B|, ..., N]."""
+    out = [0]
+    for size in load_sizes(n_cards, capacity):
+        out.append(out[-1] + size)
+    return out
+
+
+def _draw(decks: IntArray, bounds: list[int], machine: Machine, rng: np.random.Generator) -> NDArray[np.bool_]:
+    return kernels.draw_sides(decks.shape, rng, machine.p, machine.clump, machine.double_feed, bounds=bounds)
+
+
+def pile_trade_round(decks: IntArray, left: NDArray[np.bool_]) -> IntArray:
+    """Deterministic part of a pile-trade round, given each card's side.
+
+    All left piles in load order, then all right piles in load order: a stable
+    partition of the whole pack, whatever the loads were.
+    """
+    return kernels.segmented_partition(decks, left)
+
+
+def trade_count(bounds: list[int], machine: Machine, rng: np.random.Generator, samples: int) -> NDArray[np.intp]:
+    """Cards moved from each load to the next in stack-trade, per sample."""
+    smallest = min(b - a for a, b in zip(bounds[:-1], bounds[1:]))
+    half = smallest // 2
+    if machine.trade_sd == 0.0:
+        return np.full(samples, half, dtype=np.intp)
+    t = np.rint(half + machine.trade_sd * rng.standard_normal(samples)).astype(np.intp)
+    return np.clip(t, 0, smallest)
+
+
+def stack_trade_round(decks: IntArray, left: NDArray[np.bool_], bounds: list[int], t: NDArray[np.intp]) -> IntArray:
+    """Deterministic part of a stack-trade round, given sides and trade counts.
+
+    Each load is gathered left on right; then load i's top t cards go on top
+    of load (i + 1) mod L. Loads keep their sizes, since every load gives and
+    receives t cards.
+    """
+    dealt = kernels.segmented_partition(decks, left, bounds)
+    n_loads = len(bounds) - 1
+    if n_loads == 1:
+        return dealt
+    n = decks.shape[1]
+    starts = np.array(bounds[:-1])
+    sizes = np.diff(bounds)
+    start_col = np.repeat(starts, sizes)  # start of the load each position is in
+    prev_start = np.repeat(np.roll(starts, 1), sizes)  # start of the load before it, cyclically
+    offset = np.arange(n) - start_col
+    t2 = np.asarray(t)[:, None]
+    src = np.where(offset < t2, prev_start + offset, np.arange(n))
+    return np.take_along_axis(dealt, src, axis=1)
+
+
+@dataclass(frozen=True)
+class Routine:
+    """A way of shuffling a pack of N cards on a machine of capacity C."""
+
+    name: str
+    description: str
+    _run: Callable[[IntArray, int, Machine, np.random.Generator], IntArray]
+
+    def passes_per_round(self, n_cards: int, capacity: int) -> int:
+        return len(load_sizes(n_cards, capacity))
+
+    def run_round(self, decks: IntArray, capacity: int, machine: Machine, rng: np.random.Generator) -> IntArray:
+        """One round on every row of `decks`; returns a new array."""
+        return self._run(decks, capacity, machine, rng)
+
+
+def _run_stack_trade(decks: IntArray, capacity: int, machine: Machine, rng: np.random.Generator) -> IntArray:
+    bounds = load_bounds(decks.shape[1], capacity)
+    left = _draw(decks, bounds, machine, rng)
+    t = trade_count(bounds, machine, rng, decks.shape[0])
+    return stack_trade_round(decks, left, bounds, t)
+
+
+def _run_pile_trade(decks: IntArray, capacity: int, machine: Machine, rng: np.random.Generator) -> IntArray:
+    bounds = load_bounds(decks.shape[1], capacity)
+    left = _draw(decks, bounds, machine, rng)
+    return pile_trade_round(decks, left)
+
+
+ROUTINES: dict[str, Routine] = {
+    "stack-trade": Routine(
+        "stack-trade",
+        "Run each load, put its left pile on its right pile, then swap the top half "
+        "of each load onto the next load.",
+        _run_stack_trade,
+    ),
+    "pile-trade": Routine(
+        "pile-trade",
+        "Run every load, then stack all the left piles together and all the right "
+        "piles together, left piles on top, and cut that into even loads.",
+        _run_pile_trade,
+    ),
+}
+
+
+StartSpec = NDArray[np.integer] | Callable[[int, np.random.Generator], IntArray] | None
+
+
+def _start_decks(start: StartSpec, samples: int, n_cards: int, rng: np.random.Generator) -> IntArray:
+    if start is None:
+        return kernels.identity_decks(samples, n_cards)
+    if callable(start):
+        decks = np.asarray(start(samples, rng))
+        if decks.shape != (samples, n_cards):
+            raise ValueError(f"start function gave shape {decks.shape}, expected {(samples, n_cards)}")
+        return decks.copy()
+    arr = np.asarray(start)
+    if arr.shape != (n_cards,) or not np.array_equal(np.sort(arr), np.arange(n_cards)):
+        raise ValueError(f"start order must be a permutation of 0..{n_cards - 1}")
+    dtype = np.int16 if n_cards <= np.iinfo(np.int16).max else np.int32
+    return np.broadcast_to(arr.astype(dtype), (samples, n_cards)).copy()
+
+
+def simulate(
+    routine: Routine | str,
+    n_cards: int,
+    capacity: int,
+    rounds: int,
+    samples: int,
+    *,
+    machine: Machine = Machine(),
+    start: StartSpec = None,
+    seed: int | np.random.Generator | None = None,
+    chunk: int = 20000,
+    on_chunk: Callable[[int, int], None] | None = None,
+) -> Iterator[tuple[int, IntArray]]:
+    """Simulate `samples` shuffles, `chunk` at a time, yielding after every round.
+
+    Yields (r, decks) for r = 1..rounds within each chunk, chunk after chunk:
+    decks has shape (m, N), m <= chunk, and holds those m shuffles after r
+    rounds. Each yielded array is fresh (callers may keep it). Memory is
+    bounded by the chunk, not by `samples`. After a chunk's last round,
+    on_chunk(done, samples) reports progress.
+
+    start: None (the starting order 0..N-1), one arrangement of the labels
+    0..N-1 used for every shuffle, or a function (m, rng) -> (m, N) array
+    (e.g. a random start per shuffle).
+    """
+    if isinstance(routine, str):
+        if routine not in ROUTINES:
+            raise ValueError(f"unknown routine {routine!r}; choose from {', '.join(ROUTINES)}")
+        routine = ROUTINES[routine]
+    load_sizes(n_cards, capacity)  # validates both
+    _check_int("number of rounds", rounds, 0)
+    _check_int("number of samples", samples, 1)
+    _check_int("chunk size", chunk, 1)
+    rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+    done = 0
+    while done < samples:
+        m = min(chunk, samples - done)
+        decks = _start_decks(start, m, n_cards, rng)
+        for r in range(1, rounds + 1):
+            decks = routine.run_round(decks, capacity, machine, rng)
+            yield r, decks
+        done += m
+        if on_chunk is not None:
+            on_chunk(done, samples)
+
+
+def exact_tv(
+    routine_name: str, n_cards: int, capacity: int, rounds: int, *, machine: Machine = Machine()
+) -> Fraction | None:
+    """Exact TV from uniform after `rounds` rounds where theory gives it, else None.
+
+    Known exactly, for a fair machine (independent fair sides) and a start
+    independent of the shuffle: pile-trade with any number of loads, and any
+    routine with a single load, are one inverse riffle of the pack per round,
+    so the distance is tv_riffle_exact(N, rounds) (docs/mathematics.md).
+    """
+    if routine_name not in ROUTINES:
+        raise ValueError(f"unknown routine {routine_name!r}; choose from {', '.join(ROUTINES)}")
+    n_loads = len(load_sizes(n_cards, capacity))
+    _check_int("number of rounds", rounds, 0)
+    if not machine.fair:
+        return None
+    if routine_name == "pile-trade" or n_loads == 1:
+        return tv_riffle_exact(n_cards, rounds)
+    return None
