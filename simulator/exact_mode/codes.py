@@ -1,0 +1,178 @@
+"""The fixed code set, the load sizes it implies, and the unbiased code draw.
+
+Everything here uses small integers and lists no longer than the pack, so the
+firmware can mirror it line for line.
+"""
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Callable
+
+RandBytes = Callable[[int], bytes]
+
+
+def n_bits(n_cards: int) -> int:
+    """b = ceil(log2 N): the number of rounds exact mode needs."""
+    if n_cards < 1:
+        raise ValueError("a pack needs at least one card")
+    return (n_cards - 1).bit_length()
+
+
+def n_loads(n_cards: int, capacity: int) -> int:
+    """L = ceil(N / C), the number of loads a round takes."""
+    if capacity < 1:
+        raise ValueError("capacity must be at least one card")
+    if n_cards < 1:
+        raise ValueError("a pack needs at least one card")
+    return -(-n_cards // capacity)
+
+
+def split_sizes(n_cards: int, parts: int) -> list[int]:
+    """Near-equal sizes, larger first: 162 into 2 is [81, 81], 7 into 3 is [3, 2, 2]."""
+    q, r = divmod(n_cards, parts)
+    return [q + 1 if i < r else q for i in range(parts)]
+
+
+def code_set(n_cards: int, capacity: int) -> list[int]:
+    """N distinct b-bit codes, every bit as balanced as N allows.
+
+    Codes come in complementary pairs (x, x ^ (2^b - 1)); a pair adds exactly
+    one 1 and one 0 at every bit, so for even N every bit splits N/2 : N/2 and
+    for odd N the one unpaired code moves each bit by one. With two loads the
+    new loads are "all lefts" and "all rights", whose sizes are these counts,
+    so ceil(N/2) <= C (true whenever L = 2) keeps both within capacity.
+    """
+    loads = n_loads(n_cards, capacity)
+    b = n_bits(n_cards)
+    if b == 0:
+        return [0]
+    mask = (1 << b) - 1
+    codes: list[int] = []
+    for x in range(n_cards // 2):
+        codes.append(x)
+        codes.append(x ^ mask)
+    if n_cards % 2:
+        # x = N // 2 is below 2^(b-1) because N < 2^b when N is odd and > 1,
+        # so neither it nor its complement has been used.
+        codes.append(n_cards // 2)
+    codes.sort()
+    if loads == 2:
+        for r in range(b):
+            zeros, ones = bit_counts(codes, r)
+            if max(zeros, ones) > capacity:  # cannot happen; guards a future edit
+                raise AssertionError("code set breaks capacity")
+    return codes
+
+
+def bit_counts(codes: list[int], bit: int) -> tuple[int, int]:
+    """(codes with the bit 0, codes with the bit 1): the left and right totals of a round."""
+    ones = 0
+    for c in codes:
+        ones += (c >> bit) & 1
+    return len(codes) - ones, ones
+
+
+def loads_for_round(n_cards: int, capacity: int, codes: list[int], round_index: int) -> list[int]:
+    """Sizes of the loads fed in round `round_index` (0-based), top load first.
+
+    Round 0 feeds the pack cut into L near-equal loads. After a round the
+    gathered pack is all left piles (in load order) then all right piles:
+    - L = 1: the whole pack again;
+    - L = 2: the new loads are exactly "all lefts" and "all rights", so their
+      sizes are the bit counts of the previous round's bit, fixed in advance
+      because the code set is fixed;
+    - L >= 3: the gathered pack is cut from the top into L near-equal loads;
+      the cut sizes are fixed, and because the number of left cards is known
+      in advance (the bit count), so is where each cut falls (see cut_plan).
+    """
+    loads = n_loads(n_cards, capacity)
+    if len(codes) != n_cards:
+        raise ValueError("need one code per card")
+    if round_index < 0:
+        raise ValueError("rounds are numbered from 0")
+    if round_index == 0 or loads != 2:
+        return split_sizes(n_cards, loads)
+    zeros, ones = bit_counts(codes, round_index - 1)
+    return [zeros, ones]
+
+
+def cut_plan(n_cards: int, capacity: int, codes: list[int], round_index: int) -> list[tuple[int, int]]:
+    """For L >= 3: (cards from the left stack, cards from the right stack) for each new load.
+
+    Describes the loads of round `round_index` (>= 1) in terms of the stacks
+    gathered after round `round_index - 1`: the left stack (all left piles in
+    load order) lies on the right stack, and the loads are cut from the top.
+    """
+    if round_index < 1:
+        raise ValueError("the first round's loads are a plain cut of the pack")
+    sizes = loads_for_round(n_cards, capacity, codes, round_index)
+    left_total, _ = bit_counts(codes, round_index - 1)
+    plan: list[tuple[int, int]] = []
+    taken = 0
+    for size in sizes:
+        from_left = max(0, min(size, left_total - taken))
+        plan.append((from_left, size - from_left))
+        taken += size
+    return plan
+
+
+def bounded_int(m: int, randbytes: RandBytes) -> tuple[int, int]:
+    """A uniform integer in [0, m) from random bytes, and the bytes used.
+
+    Takes k bytes (256^k >= m) as a big-endian number v and accepts it when
+    v < limit = floor(256^k / m) * m; each accepted residue v % m then has
+    exactly floor(256^k / m) preimages. Rejected draws are thrown away and
+    redrawn, which keeps the result exact at the cost of a few extra bytes.
+    """
+    if m < 1:
+        raise ValueError("range must be non-empty")
+    if m == 1:
+        return 0, 0
+    k = 1
+    while (1 << (8 * k)) < m:
+        k += 1
+    span = 1 << (8 * k)
+    limit = span - span % m
+    used = 0
+    while True:
+        raw = randbytes(k)
+        used += k
+        v = 0
+        for byte in raw:
+            v = (v << 8) | byte
+        if v < limit:
+            return v % m, used
+
+
+def uniform_assignment(n: int, randbytes: RandBytes, codes: list[int] | None = None) -> list[int]:
+    """A uniformly random arrangement of `codes` (default 0..n-1) by Fisher-Yates.
+
+    Position i of the result is the code of the card at pack position i.
+    Every one of the n! arrangements has probability exactly 1/n!, because
+    each bounded_int draw is exact. (No fixed number of coin flips can do
+    this: each arrangement would get probability k / 2^t, never 1/n! for n >= 3.)
+    """
+    out = list(range(n)) if codes is None else list(codes)
+    if len(out) != n:
+        raise ValueError("need one code per card")
+    for i in range(n - 1, 0, -1):
+        j, _ = bounded_int(i + 1, randbytes)
+        out[i], out[j] = out[j], out[i]
+    return out
+
+
+def expected_bytes(n: int) -> Fraction:
+    """Exact expected number of random bytes uniform_assignment(n, ...) reads.
+
+    A draw in [0, m) reads k bytes per attempt and succeeds with probability
+    limit / 256^k, so it reads k * 256^k / limit bytes on average.
+    """
+    total = Fraction(0)
+    for m in range(2, n + 1):
+        k = 1
+        while (1 << (8 * k)) < m:
+            k += 1
+        span = 1 << (8 * k)
+        limit = span - span % m
+        total += Fraction(k * span, limit)
+    return total

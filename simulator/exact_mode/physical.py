@@ -1,0 +1,297 @@
+"""The physical process, card by card, exactly as docs/mechanism.md fixes it.
+
+A pass feeds the load's bottom card first and each card lands on top of its
+pile; piles are read top to bottom. Gathering (pile trade) puts all left
+piles, in load order, on top of all right piles, in load order; the result is
+cut from the top into the next round's loads. Faults (mistakes.py) hook in
+here so that a mistaken run is simulated by the same code as a correct one.
+
+The firmware decides sides by pack position from what it believes the pack
+holds; a fault changes the physical pack but not the belief, which is how a
+mistake travels into later rounds.
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Hashable, Sequence, TypeVar
+
+from simulator.exact_mode.codes import (
+    bit_counts,
+    code_set,
+    cut_plan,
+    loads_for_round,
+    n_bits,
+    n_loads,
+    split_sizes,
+)
+
+Card = TypeVar("Card", bound=Hashable)
+
+LEFT, RIGHT = 0, 1
+
+
+@dataclass(frozen=True)
+class Fault:
+    """One mistake during one pass.
+
+    kind:
+      "swap_piles"  load `load`'s left and right piles change places when gathered
+      "swap_round"  every load's piles change places (right stack on top of left)
+      "repeat_load" load `load` is dealt, stacked left on right, put back and
+                    dealt again with the same sides (the firmware cannot tell)
+      "double_feed" the card fed at `index` + 1 travels with the card fed at
+                    `index` and so lands on that card's pile
+      "abort"       the pass stops after `index` cards; the dealt cards are
+                    stacked left on right, put back under the rest of the load
+                    and the whole load is dealt again from the start
+    """
+
+    kind: str
+    round: int
+    load: int = 0
+    index: int = 0
+
+    def __post_init__(self) -> None:
+        if self.kind not in FAULT_KINDS:
+            raise ValueError(f"unknown fault kind {self.kind!r}")
+
+
+FAULT_KINDS = ("swap_piles", "swap_round", "repeat_load", "double_feed", "abort")
+
+
+def deal(load: Sequence[Card], sides: Sequence[int]) -> tuple[list[Card], list[Card]]:
+    """One pass: sides[k] is the side of the k-th card fed (the bottom card is fed first).
+
+    Returns (left pile, right pile), each read top to bottom.
+    """
+    n = len(load)
+    if len(sides) != n:
+        raise ValueError("need one side per card")
+    left: list[Card] = []  # list end = top of pile
+    right: list[Card] = []
+    for k in range(n):
+        card = load[n - 1 - k]
+        (left if sides[k] == LEFT else right).append(card)
+    left.reverse()
+    right.reverse()
+    return left, right
+
+
+def _feed_sides(believed: Sequence[int], start: int, size: int, bit: int) -> list[int]:
+    """The sides the firmware commands for a load at pack positions [start, start+size)."""
+    return [(believed[start + size - 1 - k] >> bit) & 1 for k in range(size)]
+
+
+def _stable_partition(items: Sequence[int], bit: int) -> list[int]:
+    return [c for c in items if not (c >> bit) & 1] + [c for c in items if (c >> bit) & 1]
+
+
+@dataclass
+class RunRecord:
+    """What a run produced: the pack after each round, and what the count sensor saw."""
+
+    orders: list[list]
+    count_mismatch: bool = False  # some load's count differed from the planned size
+
+
+def run_with_fault(
+    order: Sequence[Card],
+    codes: Sequence[int],
+    capacity: int,
+    fault: Fault | None = None,
+    n_rounds: int | None = None,
+) -> RunRecord:
+    """Exact mode on the physical pack, with at most one fault.
+
+    `codes[i]` is the code of the card at position i of `order` (top = 0).
+    The firmware's belief (the code at each position) evolves by the ideal
+    rule; sides come from the belief, by position, with the count sensor
+    telling the firmware how many cards each load holds.
+    """
+    n = len(order)
+    if len(codes) != n:
+        raise ValueError("need one code per card")
+    code_list = sorted(codes)
+    if len(set(code_list)) != n:
+        raise ValueError("codes must be distinct")
+    rounds = n_bits(n) if n_rounds is None else n_rounds
+    if not 0 <= rounds <= n_bits(n):
+        raise ValueError("exact mode has at most b rounds")
+    pack = list(order)
+    believed = list(codes)
+    orders: list[list] = []
+    mismatch = False
+    for r in range(rounds):
+        # The loads of this round are those a correct run would have: at most
+        # one fault happens and it changes only what comes after it, and after
+        # it the cut no longer matters (pile trade is one stable partition of
+        # the whole pack, with each position's side taken from the belief).
+        planned = loads_for_round(n, capacity, code_list, r)
+        lefts: list[list] = []
+        rights: list[list] = []
+        start = 0
+        for j, size in enumerate(planned):
+            load = pack[start:start + size]
+            sides = _feed_sides(believed, start, size, r)
+            if fault is not None and fault.round == r and fault.load == j:
+                if fault.kind == "repeat_load":
+                    first_left, first_right = deal(load, sides)
+                    load = first_left + first_right
+                elif fault.kind == "abort":
+                    m = min(fault.index, size)
+                    dealt_left, dealt_right = deal(load[size - m:], sides[:m])
+                    load = load[:size - m] + dealt_left + dealt_right
+                elif fault.kind == "double_feed" and fault.index + 1 < size:
+                    sides = list(sides)
+                    sides[fault.index + 1] = sides[fault.index]
+            left, right = deal(load, sides)
+            if fault is not None and fault.round == r and (
+                fault.kind == "swap_round" or (fault.kind == "swap_piles" and fault.load == j)
+            ):
+                left, right = right, left
+            lefts.append(left)
+            rights.append(right)
+            start += size
+        pack = [c for pile in lefts for c in pile] + [c for pile in rights for c in pile]
+        believed = _stable_partition(believed, r)
+        # The count sensor: would the next round's loads differ from plan?
+        if r + 1 < rounds and n_loads(n, capacity) == 2:
+            left_count = sum(len(p) for p in lefts)
+            if left_count != bit_counts(believed, r)[0]:
+                mismatch = True
+        orders.append(list(pack))
+    return RunRecord(orders, mismatch)
+
+
+def run_exact(order: Sequence[Card], codes: Sequence[int], capacity: int) -> list[list[Card]]:
+    """The pack after each of the b rounds of exact mode (last entry: the final order)."""
+    return run_with_fault(order, codes, capacity).orders
+
+
+def run_random_pile_trade(
+    order: Sequence[Card], capacity: int, n_rounds: int, rng: random.Random
+) -> list[list[Card]]:
+    """Random mode with pile trade: each card's side a fair coin; the pack after each round."""
+    n = len(order)
+    pack = list(order)
+    out: list[list[Card]] = []
+    loads = n_loads(n, capacity)
+    for _ in range(n_rounds):
+        lefts: list[list[Card]] = []
+        rights: list[list[Card]] = []
+        start = 0
+        # Loads are cut near-equal from the top; the order does not depend on the
+        # cut because pile trade is one stable partition of the whole pack.
+        for size in split_sizes(n, loads):
+            left, right = deal(pack[start:start + size], [rng.getrandbits(1) for _ in range(size)])
+            lefts.append(left)
+            rights.append(right)
+            start += size
+        pack = [c for p in lefts for c in p] + [c for p in rights for c in p]
+        out.append(list(pack))
+    return out
+
+
+def run_random_stack_then_trade(
+    order: Sequence[Card], n_rounds: int, rng: random.Random
+) -> list[list[Card]]:
+    """Random mode, two loads, stack-then-trade (docs/mechanism.md).
+
+    Each load is dealt and gathered left on right; then the top half
+    (floor(n/2) cards) of load A is traded for the top half of load B:
+    new A = B's top half on A's bottom half, new B = A's top half on B's
+    bottom half. The pack is A on B.
+    """
+    n = len(order)
+    size_a, size_b = split_sizes(n, 2)
+    pack = list(order)
+    out: list[list[Card]] = []
+    for _ in range(n_rounds):
+        a, b = pack[:size_a], pack[size_a:]
+        la, ra = deal(a, [rng.getrandbits(1) for _ in range(size_a)])
+        lb, rb = deal(b, [rng.getrandbits(1) for _ in range(size_b)])
+        a, b = la + ra, lb + rb
+        ha, hb = size_a // 2, size_b // 2
+        # Trade equal halves so the loads keep their sizes.
+        h = min(ha, hb)
+        a, b = b[:h] + a[h:], a[:h] + b[h:]
+        pack = a + b
+        out.append(list(pack))
+    return out
+
+
+# --- The person's steps --------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Step:
+    """One instruction for the person at the machine."""
+
+    round: int  # 1-based, as the guide prints it
+    text: str
+
+
+def _load_name(j: int) -> str:
+    return chr(ord("A") + j)
+
+
+def gathering_steps(n_cards: int, capacity: int) -> list[Step]:
+    """Every instruction of an exact-mode shuffle, round by round, as data.
+
+    The guide prints these verbatim. "On top of" always names the pile that
+    ends up higher; piles are never turned over.
+    """
+    codes = code_set(n_cards, capacity)
+    b = n_bits(n_cards)
+    loads = n_loads(n_cards, capacity)
+    steps: list[Step] = []
+    for r in range(b):
+        rn = r + 1
+        sizes = loads_for_round(n_cards, capacity, codes, r)
+        if r == 0:
+            if loads == 1:
+                steps.append(Step(rn, f"Square the pack ({n_cards} cards) face down: it is load A."))
+            else:
+                parts = ", ".join(
+                    f"{_load_name(j)} = {'the top' if j == 0 else 'the next'} {s} cards" for j, s in enumerate(sizes)
+                )
+                steps.append(Step(rn, f"Cut the pack face down into {loads} loads from the top: {parts}."))
+        for j, size in enumerate(sizes):
+            name = _load_name(j)
+            steps.append(Step(rn, f"Put load {name} ({size} cards) face down in the tray and touch start."))
+            if loads > 1:
+                steps.append(Step(
+                    rn,
+                    f"Take out {name}'s piles without turning them over: its left pile to the left row,"
+                    f" its right pile to the right row, each on the table, not on another pile.",
+                ))
+        zeros, ones = bit_counts(codes, r)
+        if loads == 1:
+            if r + 1 < b:
+                steps.append(Step(rn, f"Put the left pile on top of the right pile: this is load A for round {rn + 1}."))
+            else:
+                steps.append(Step(rn, "Put the left pile on top of the right pile. The pack is shuffled."))
+            continue
+        names = [_load_name(j) for j in range(len(sizes))]
+        order_words = " on top of ".join(f"pile {x}" for x in names)
+        steps.append(Step(rn, f"Left row: put {order_words}. This is the left stack ({zeros} cards)."))
+        steps.append(Step(rn, f"Right row: put {order_words}. This is the right stack ({ones} cards)."))
+        if r + 1 == b:
+            steps.append(Step(rn, "Put the left stack on top of the right stack. The pack is shuffled."))
+        elif loads == 2:
+            steps.append(Step(rn, f"The left stack is load A for round {rn + 1}; the right stack is load B."))
+        else:
+            for j, (from_left, from_right) in enumerate(cut_plan(n_cards, capacity, codes, r + 1)):
+                name = _load_name(j)
+                if from_left and from_right:
+                    what = (f"what is left of the left stack ({from_left} cards) on top of "
+                            f"the top {from_right} cards of the right stack")
+                elif from_left:
+                    what = f"the top {from_left} cards of the left stack"
+                elif j == len(sizes) - 1:
+                    what = f"the rest of the right stack ({from_right} cards)"
+                else:
+                    what = f"the top {from_right} cards of the right stack"
+                steps.append(Step(rn, f"Load {name} for round {rn + 1}: {what}."))
+    return steps
