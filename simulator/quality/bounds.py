@@ -1,0 +1,210 @@
+"""Monte Carlo lower bounds on the distance from uniform.
+
+For any statistic T of the arrangement, TV(shuffle, uniform) >= TV(law of T
+under the shuffle, law of T under uniform) >= P(T in A) - Q(T in A) for every
+set A of values, where Q is T's law under a uniform shuffle, known exactly
+here. The plug-in TV of an empirical histogram is biased upwards (noise alone
+makes it positive), so instead the samples are split in two halves by index:
+one half chooses A (the values seen more often than Q predicts), the other
+estimates P(A) without bias; then the halves swap roles and the two figures
+are averaged (cross-fitting). Under a uniform shuffle P(A) = Q(A) for every A,
+so the estimate is 0 up to its standard error; otherwise its expectation is
+at most the statistic's TV, hence at most the shuffle's.
+
+Statistics (their uniform laws are exact):
+  descents          d = #{j : deck[j] > deck[j+1]}; Eulerian A(N, d) / N!.
+  rising sequences  r = 1 + #{i : card i+1 lies above card i}; Eulerian too.
+  successions       #{j : deck[j+1] = deck[j] + 1}; succession_counts / N!.
+  top card position, bottom card position: uniform on 0..N-1.
+  card positions (best card): the card whose position is most lopsided,
+                    chosen on one half and measured on the other, so testing
+                    all N cards costs nothing in honesty.
+"""
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Iterator
+from fractions import Fraction
+
+import numpy as np
+from numpy.typing import NDArray
+
+from .estimate import Estimate
+from .exact import counting_bound, eulerian_row, succession_counts
+
+__all__ = ["StatAccumulator", "RoundStats", "uniform_laws", "best_lower_bound", "lower_bounds", "inverse_positions"]
+
+# Above this pack size the N x N card-position table is not kept.
+MAX_POSITION_TABLE = 2000
+
+_BEST = "best statistic"
+
+
+def _law(counts: tuple[int, ...], n: int) -> NDArray[np.float64]:
+    nf = math.factorial(n)
+    return np.array([float(Fraction(c, nf)) for c in counts])
+
+
+def uniform_laws(n: int) -> dict[str, NDArray[np.float64]]:
+    """Exact law under a uniform shuffle of each histogram statistic, indexed by bin."""
+    euler = _law(eulerian_row(n), n)
+    return {
+        "descents": euler,
+        "rising sequences": euler,  # bin r - 1
+        "successions": _law(succession_counts(n), n),
+        "top card position": np.full(n, 1.0 / n),
+        "bottom card position": np.full(n, 1.0 / n),
+    }
+
+
+def inverse_positions(decks: NDArray[np.integer]) -> NDArray[np.intp]:
+    """pos[s, i] = position (from the top) of card i in row s."""
+    s, n = decks.shape
+    pos = np.empty((s, n), dtype=np.intp)
+    flat = decks.astype(np.intp) + (np.arange(s, dtype=np.intp) * n)[:, None]
+    pos.reshape(-1)[flat.reshape(-1)] = np.tile(np.arange(n, dtype=np.intp), s)
+    return pos
+
+
+class StatAccumulator:
+    """Histograms of the lower-bound statistics, fed chunk by chunk.
+
+    update(decks) adds a chunk (rows = shuffles); finish() returns a dict
+    name -> Estimate (kind "lower-bound"), including "best statistic", the
+    statistic and value set chosen on one half and measured on the other.
+    Memory does not grow with the number of samples.
+    """
+
+    def __init__(self, n_cards: int) -> None:
+        if not isinstance(n_cards, int) or n_cards < 2:
+            raise ValueError(f"lower-bound statistics need at least 2 cards, not {n_cards!r}")
+        self.n = n_cards
+        self.samples = 0
+        self.counts: dict[str, NDArray[np.int64]] = {
+            k: np.zeros((2, n_cards), dtype=np.int64)
+            for k in ("descents", "rising sequences", "successions", "top card position", "bottom card position")
+        }
+        self.table: NDArray[np.int64] | None = (
+            np.zeros((2, n_cards * n_cards), dtype=np.int64) if n_cards <= MAX_POSITION_TABLE else None
+        )
+        self.half_sizes = [0, 0]
+
+    def update(self, decks: NDArray[np.integer]) -> None:
+        if decks.ndim != 2 or decks.shape[1] != self.n:
+            raise ValueError(f"expected decks of shape (S, {self.n}), got {decks.shape}")
+        n = self.n
+        pos = inverse_positions(decks)
+        values = {
+            "descents": np.count_nonzero(decks[:, 1:] < decks[:, :-1], axis=1),
+            "rising sequences": np.count_nonzero(pos[:, 1:] < pos[:, :-1], axis=1),
+            "successions": np.count_nonzero(decks[:, 1:] == decks[:, :-1] + 1, axis=1),
+            "top card position": pos[:, 0],
+            "bottom card position": pos[:, n - 1],
+        }
+        # Half 0 takes the shuffles with an even running index, half 1 the odd.
+        first = self.samples % 2
+        for h in (0, 1):
+            rows = slice((h - first) % 2, None, 2)
+            m = len(range(*rows.indices(decks.shape[0])))
+            self.half_sizes[h] += m
+            for name, v in values.items():
+                self.counts[name][h] += np.bincount(v[rows], minlength=n)
+            if self.table is not None and m:
+                cells = pos[rows] + np.arange(n, dtype=np.intp) * n
+                self.table[h] += np.bincount(cells.reshape(-1), minlength=n * n)
+        self.samples += decks.shape[0]
+
+    def _families(self) -> list[tuple[str, NDArray[np.int64], NDArray[np.float64]]]:
+        """(name, counts of shape (2, G, K), uniform law of shape (G, K)) per statistic."""
+        laws = uniform_laws(self.n)
+        fams = [(name, c[:, None, :], laws[name][None, :]) for name, c in self.counts.items()]
+        if self.table is not None:
+            n = self.n
+            fams.append(("card positions (best card)", self.table.reshape(2, n, n), np.full((n, n), 1.0 / n)))
+        return fams
+
+    def finish(self) -> dict[str, Estimate]:
+        if min(self.half_sizes) < 1:
+            raise ValueError("lower bounds need at least 2 shuffles")
+        fams = self._families()
+        out = {name: _crossfit([(name, c, q)]) for name, c, q in fams}
+        out[_BEST] = _crossfit(fams)
+        return out
+
+    def histograms(self) -> dict[str, NDArray[np.int64]]:
+        """Both halves together: counts per bin of each histogram statistic."""
+        return {name: c.sum(axis=0) for name, c in self.counts.items()}
+
+
+def _select(fams: list[tuple[str, NDArray[np.int64], NDArray[np.float64]]], h: int) -> tuple[int, int, NDArray[np.bool_]]:
+    """On half h: the family, member and value set with the largest excess over noise."""
+    best: tuple[float, int, int, NDArray[np.bool_]] | None = None
+    for f, (_, counts, q) in enumerate(fams):
+        c = counts[h]
+        m = c[0].sum()
+        p_hat = c / m
+        sets = p_hat > q
+        gain = np.where(sets, p_hat - q, 0.0).sum(axis=1)
+        # What noise alone would give: sum of E[(p_hat - q)+] = sqrt(q(1-q)/(2 pi m)).
+        noise = np.sqrt(q * (1 - q) / (2 * math.pi * m)).sum(axis=1)
+        score = gain - noise
+        g = int(np.argmax(score))
+        if best is None or score[g] > best[0]:
+            best = (float(score[g]), f, g, sets[g])
+    assert best is not None
+    return best[1], best[2], best[3]
+
+
+def _crossfit(fams: list[tuple[str, NDArray[np.int64], NDArray[np.float64]]]) -> Estimate:
+    values, errors, names = [], [], []
+    for h in (0, 1):
+        f, g, chosen = _select(fams, h)
+        name, counts, q = fams[f]
+        c = counts[1 - h][g]
+        m = int(c.sum())
+        hits = int(c[chosen].sum())
+        values.append(hits / m - float(q[g][chosen].sum()))
+        p_var = (hits + 0.5) / (m + 1)  # keeps the error above 0 when every shuffle hits
+        errors.append(math.sqrt(p_var * (1 - p_var) / m))
+        names.append(name)
+    # The two halves' figures are dependent; sd(X + Y) <= sd(X) + sd(Y) bounds the error.
+    method = names[0] if names[0] == names[1] or len(fams) == 1 else f"{names[0]} / {names[1]}"
+    return Estimate(sum(values) / 2, sum(errors) / 2, "lower-bound", method)
+
+
+def best_lower_bound(
+    estimates: dict[str, Estimate], *, n_cards: int | None = None, bits: int | None = None
+) -> Estimate:
+    """The best honest lower bound: the cross-fitted best statistic, or the counting bound.
+
+    The counting bound 1 - 2**bits / N! (exact) replaces the statistic's figure
+    when it is larger by more than three of that figure's standard errors, a
+    rule that cannot overstate the distance by picking noise.
+    """
+    est = estimates[_BEST] if _BEST in estimates else max(estimates.values(), key=lambda e: e.value)
+    if n_cards is not None and bits is not None:
+        c = counting_bound(n_cards, bits)
+        if c > est.value + 3 * est.stderr:
+            return Estimate(c, 0.0, "lower-bound", "counting bound")
+    return est
+
+
+class RoundStats:
+    """One StatAccumulator per round, fed from `routines.simulate`'s (round, decks) stream."""
+
+    def __init__(self, n_cards: int, rounds: int) -> None:
+        self.acc = {r: StatAccumulator(n_cards) for r in range(1, rounds + 1)}
+
+    def update(self, r: int, decks: NDArray[np.integer]) -> None:
+        self.acc[r].update(decks)
+
+    def finish(self) -> dict[int, dict[str, Estimate]]:
+        return {r: a.finish() for r, a in self.acc.items()}
+
+
+def lower_bounds(stream: Iterable[tuple[int, NDArray[np.integer]]], n_cards: int, rounds: int) -> dict[int, dict[str, Estimate]]:
+    """Consume a simulate() stream; lower bounds per round."""
+    stats = RoundStats(n_cards, rounds)
+    for r, decks in stream:
+        stats.update(r, decks)
+    return stats.finish()
