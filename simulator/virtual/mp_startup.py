@@ -1,0 +1,61 @@
+# Runs inside the MicroPython unix port (not CPython). It stands in for a
+# board's C start-up code: set sys.path, run boot.py, then main.py (only when
+# the board comes up in the friendly REPL, as on a real port), print the
+# start-up marker, and fall through to the interpreter's own REPL (-i).
+import os as _vs_os
+import sys as _vs_sys
+
+# The serial bridge strips this marker from the output; in raw-REPL start-up
+# it also marks where the banner to hide begins.
+_VS_MARKER = "\x1e\x1evirtual-shuffler-ready\x1e\x1e"
+# Exit status that asks the bridge for a hard reset rather than a soft one.
+_VS_HARD_RESET = 77
+
+
+def _vs_hard_reset():
+    _vs_sys.exit(_VS_HARD_RESET)
+
+
+def _vs_exists(name):
+    try:
+        _vs_os.stat(name)
+        return True
+    except OSError:
+        return False
+
+
+def _vs_run(name):
+    # Like pyexec_file_if_exists: errors are printed, SystemExit is a soft
+    # reset (the process ends and the bridge restarts it).
+    if not _vs_exists(name):
+        return
+    try:
+        with open(name) as f:
+            source = f.read()
+        exec(compile(source, name, "exec"), globals())
+    except SystemExit:
+        raise
+    except BaseException as exc:  # KeyboardInterrupt from Ctrl-C included
+        _vs_sys.print_exception(exc)
+
+
+def _vs_start():
+    extra = _vs_os.getenv("VIRTUAL_SHUFFLER_PATH") or ""
+    _vs_sys.path[:] = ["", ".frozen"] + [p for p in extra.split(":") if p]
+    try:
+        # A Python-level machine module (the sim board's) gets a working reset.
+        import machine
+
+        machine.reset = _vs_hard_reset
+    except Exception:
+        pass
+    try:
+        _vs_run("boot.py")
+        if (_vs_os.getenv("VIRTUAL_SHUFFLER_MODE") or "friendly") == "friendly":
+            _vs_run("main.py")
+    except KeyboardInterrupt:
+        pass
+    _vs_sys.stdout.write(_VS_MARKER)
+
+
+_vs_start()

@@ -1,0 +1,81 @@
+"""Where running virtual shufflers announce themselves, so `shuffler devices`
+can list them: one small JSON file per device in a per-user runtime folder.
+Entries whose process is gone or whose port has vanished are stale: they are
+skipped and removed.
+"""
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+ENV_DIR = "SHUFFLER_RUNTIME_DIR"
+
+
+@dataclass(frozen=True)
+class Advert:
+    pid: int
+    port: str
+    flash_dir: str
+    started: float
+
+
+def registry_dir() -> Path:
+    base = os.environ.get(ENV_DIR)
+    if base:
+        root = Path(base)
+    elif os.environ.get("XDG_RUNTIME_DIR"):
+        root = Path(os.environ["XDG_RUNTIME_DIR"]) / "lotus-shuffler"
+    else:
+        root = Path(tempfile.gettempdir()) / f"lotus-shuffler-{os.getuid()}"
+    return root / "virtual"
+
+
+def advertise(port: str, flash_dir: Path) -> Path:
+    folder = registry_dir()
+    folder.mkdir(parents=True, exist_ok=True)
+    advert = Advert(pid=os.getpid(), port=port, flash_dir=str(flash_dir), started=time.time())
+    path = folder / f"{advert.pid}-{Path(port).name}.json"
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps(asdict(advert)))
+    os.replace(tmp, path)
+    return path
+
+
+def withdraw(path: Path) -> None:
+    try:
+        path.unlink()
+    except FileNotFoundError:
+        pass
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def running() -> list[Advert]:
+    """Live virtual shufflers, oldest first; stale entries are removed."""
+    folder = registry_dir()
+    found: list[Advert] = []
+    if not folder.is_dir():
+        return found
+    for path in sorted(folder.glob("*.json")):
+        try:
+            advert = Advert(**json.loads(path.read_text()))
+        except (OSError, ValueError, TypeError):
+            withdraw(path)
+            continue
+        if _alive(advert.pid) and os.path.exists(advert.port):
+            found.append(advert)
+        else:
+            withdraw(path)
+    return sorted(found, key=lambda a: a.started)
