@@ -33,7 +33,7 @@ def _check_n(n: int) -> None:
         raise ValueError(f"number of cards must be a positive integer, not {n!r}")
 
 
-@lru_cache(maxsize=16)
+@lru_cache(maxsize=16, typed=True)
 def eulerian_row(n: int) -> tuple[int, ...]:
     """A(n, d) for d = 0..n-1: permutations of n with d descents (= d + 1 rising sequences)."""
     global _last_row
@@ -57,7 +57,7 @@ def eulerian_row(n: int) -> tuple[int, ...]:
     return result
 
 
-@lru_cache(maxsize=16)
+@lru_cache(maxsize=16, typed=True)
 def succession_counts(n: int) -> tuple[int, ...]:
     """Permutations of n (as decks) with exactly s successions, s = 0..n-1.
 
@@ -83,7 +83,7 @@ def riffle_probability(n: int, a: int, r: int) -> Fraction:
     return Fraction(math.comb(a + n - r, n), a**n)
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=4096, typed=True)
 def tv_riffle_exact(n: int, k: int) -> Fraction:
     """Exact TV distance from uniform after k GSR riffles (or k inverse riffles) of n cards."""
     _check_n(n)

@@ -1,0 +1,106 @@
+"""Exact permutation distributions of the routines for small packs.
+
+A round of either routine moves cards by position only: given every card's
+side (and the trade count), the new deck is old_deck[sigma] for an index
+array sigma that does not depend on which labels the cards carry. With a fair
+machine all 2**N side vectors are equally likely, so the round is a random
+sigma with a law found by running the routine on the identity deck once per
+side vector. Rounds are independent, so the law after k rounds is a k-fold
+convolution, computed exactly with integer weights over all N! arrangements.
+"""
+from __future__ import annotations
+
+import itertools
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+
+import numpy as np
+from numpy.typing import NDArray
+
+from .kernels import identity_decks
+from .routines import ROUTINES, Machine, load_bounds, pile_trade_round, stack_trade_round, trade_count
+
+__all__ = ["MAX_CARDS", "ExactLaw", "round_law", "exact_laws", "all_arrangements"]
+
+MAX_CARDS = 9  # 9! arrangements x 2**9 side vectors is still quick
+
+
+def all_arrangements(n: int) -> NDArray[np.int8]:
+    """Every arrangement of n cards, in lexicographic order (row i has rank i)."""
+    return np.array(list(itertools.permutations(range(n))), dtype=np.int8).reshape(-1, n)
+
+
+def _codes(decks: NDArray[np.integer], n: int) -> NDArray[np.int64]:
+    return (decks.astype(np.int64) * (n ** np.arange(n - 1, -1, -1, dtype=np.int64))).sum(axis=1)
+
+
+def round_law(routine_name: str, n_cards: int, capacity: int) -> tuple[NDArray[np.integer], NDArray[np.int64]]:
+    """Distinct index arrays sigma of one round (fair machine) and how many side vectors give each.
+
+    The counts add up to 2**N.
+    """
+    if routine_name not in ROUTINES:
+        raise ValueError(f"unknown routine {routine_name!r}; choose from {', '.join(ROUTINES)}")
+    if not 1 <= n_cards <= MAX_CARDS:
+        raise ValueError(f"exact enumeration handles 1 to {MAX_CARDS} cards, not {n_cards}")
+    bounds = load_bounds(n_cards, capacity)
+    m = 2**n_cards
+    bits = (np.arange(m)[:, None] >> np.arange(n_cards)) & 1
+    left = bits.astype(bool)
+    ident = identity_decks(m, n_cards)
+    if routine_name == "pile-trade":
+        sig = pile_trade_round(ident, left)
+    else:
+        t = trade_count(bounds, Machine(), np.random.default_rng(0), m)  # fixed when trade_sd = 0
+        sig = stack_trade_round(ident, left, bounds, t)
+    uniq, counts = np.unique(sig, axis=0, return_counts=True)
+    return uniq, counts.astype(np.int64)
+
+
+@dataclass(frozen=True)
+class ExactLaw:
+    """Weights over all N! arrangements (rank order of `all_arrangements`), out of `total`."""
+
+    n: int
+    weights: tuple[int, ...]
+    total: int
+
+    def tv(self) -> Fraction:
+        """Exact total variation distance from uniform."""
+        nf = math.factorial(self.n)
+        return Fraction(sum(abs(w * nf - self.total) for w in self.weights), 2 * self.total * nf)
+
+    def statistic_law(self, values: NDArray[np.integer]) -> dict[int, Fraction]:
+        """Exact law of a statistic given its value on each arrangement (rank order)."""
+        out: dict[int, int] = {}
+        for v, w in zip(values.tolist(), self.weights):
+            out[v] = out.get(v, 0) + w
+        return {v: Fraction(w, self.total) for v, w in sorted(out.items())}
+
+    def probabilities(self) -> NDArray[np.float64]:
+        return np.array([w / self.total for w in self.weights])
+
+
+def exact_laws(routine_name: str, n_cards: int, capacity: int, rounds: int) -> list[ExactLaw]:
+    """Exact law of the deck after 1..rounds rounds, starting from the order 0..N-1."""
+    sigmas, counts = round_law(routine_name, n_cards, capacity)
+    perms = all_arrangements(n_cards)
+    codes = _codes(perms, n_cards)  # sorted, since perms are lexicographic
+    # moves[j][i]: rank of perms[i][sigma_j], the deck after this round from deck i.
+    moves = [np.searchsorted(codes, _codes(perms[:, s], n_cards)) for s in sigmas]
+    w = np.zeros(len(perms), dtype=np.int64)
+    w[0] = 1  # rank 0 is the starting order
+    total = 1
+    out = []
+    for _ in range(rounds):
+        if total * 2**n_cards >= 2**62 and w.dtype != object:
+            w = w.astype(object)  # exact Python integers once int64 could overflow
+        new = np.zeros(len(perms), dtype=w.dtype)
+        for mv, c in zip(moves, counts.tolist()):
+            # Each move is a bijection of arrangements, so this scatter has no repeats.
+            new[mv] += w * c
+        w = new
+        total *= 2**n_cards
+        out.append(ExactLaw(n_cards, tuple(int(x) for x in w), total))
+    return out

@@ -1,0 +1,156 @@
+"""The vectorised passes against plain per-card models and exact laws."""
+from __future__ import annotations
+
+import itertools
+import math
+from collections import Counter
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from simulator.quality.kernels import (
+    draw_sides,
+    identity_decks,
+    inverse_riffle,
+    inverse_riffle_reference,
+    riffle,
+    riffle_reference,
+    segmented_partition,
+)
+
+
+def _partition_by_hand(deck: list[int], left: list[bool], bounds: list[int]) -> list[int]:
+    out: list[int] = []
+    for lo, hi in zip(bounds[:-1], bounds[1:]):
+        out += [c for c, s in zip(deck[lo:hi], left[lo:hi]) if s]
+        out += [c for c, s in zip(deck[lo:hi], left[lo:hi]) if not s]
+    return out
+
+
+@st.composite
+def _partition_case(draw):  # type: ignore[no-untyped-def]
+    n = draw(st.integers(1, 40))
+    rows = draw(st.integers(1, 5))
+    cuts = sorted(draw(st.lists(st.integers(0, n), max_size=4)))
+    bounds = [0, *cuts, n]
+    sides = draw(st.lists(st.lists(st.booleans(), min_size=n, max_size=n), min_size=rows, max_size=rows))
+    seed = draw(st.integers(0, 2**32))
+    return n, bounds, sides, seed
+
+
+@settings(max_examples=60, deadline=None)
+@given(_partition_case())
+def test_segmented_partition_is_a_stable_partition_per_block(case) -> None:  # type: ignore[no-untyped-def]
+    n, bounds, sides, seed = case
+    decks = np.argsort(np.random.default_rng(seed).random((len(sides), n)), axis=1).astype(np.int16)
+    left = np.array(sides, dtype=bool)
+    before = decks.copy()
+    out = segmented_partition(decks, left, bounds)
+    assert np.array_equal(decks, before)  # input untouched
+    for s in range(len(sides)):
+        assert out[s].tolist() == _partition_by_hand(decks[s].tolist(), sides[s], bounds)
+
+
+def _frequencies_match(counts: Counter, probs: dict, samples: int, z: float = 4.5) -> None:
+    keys = set(counts) | set(probs)
+    for key in keys:
+        p = probs.get(key, 0.0)
+        se = math.sqrt(max(p * (1 - p), 1e-12) / samples)
+        assert abs(counts.get(key, 0) / samples - p) <= z * se + 1e-12, key
+
+
+def _exact_inverse_riffle_law(n: int) -> dict:
+    law: Counter = Counter()
+    for bits in itertools.product((True, False), repeat=n):
+        law[tuple([c for c, b in zip(range(n), bits) if b] + [c for c, b in zip(range(n), bits) if not b])] += 1
+    return {k: v / 2**n for k, v in law.items()}
+
+
+def test_inverse_riffle_has_the_exact_law() -> None:
+    n, samples = 4, 60000
+    rng = np.random.default_rng(11)
+    out = inverse_riffle(identity_decks(samples, n), rng)
+    _frequencies_match(Counter(map(tuple, out.tolist())), _exact_inverse_riffle_law(n), samples)
+
+
+def test_reference_inverse_riffle_has_the_exact_law() -> None:
+    n, samples = 4, 20000
+    rng = np.random.default_rng(12)
+    out = inverse_riffle_reference(identity_decks(samples, n), rng)
+    _frequencies_match(Counter(map(tuple, out.tolist())), _exact_inverse_riffle_law(n), samples)
+
+
+def _exact_riffle_law(n: int) -> dict:
+    """GSR riffle: the inverses of the inverse riffle's outcomes, same weights."""
+    out = {}
+    for perm, p in _exact_inverse_riffle_law(n).items():
+        inv = [0] * n
+        for pos, card in enumerate(perm):
+            inv[card] = pos
+        out[tuple(inv)] = out.get(tuple(inv), 0.0) + p
+    return out
+
+
+def test_riffle_and_its_reference_have_the_gsr_law() -> None:
+    n, samples = 4, 40000
+    law = _exact_riffle_law(n)
+    rng = np.random.default_rng(13)
+    _frequencies_match(Counter(map(tuple, riffle(identity_decks(samples, n), rng).tolist())), law, samples)
+    ref = Counter(tuple(riffle_reference(list(range(n)), rng)) for _ in range(samples // 4))
+    _frequencies_match(ref, law, samples // 4)
+
+
+def test_rows_stay_permutations_and_one_pass_leaves_two_runs() -> None:
+    rng = np.random.default_rng(3)
+    decks = identity_decks(500, 162)
+    out = inverse_riffle(decks, rng, p=0.3, clump=0.2, double_feed=0.05)
+    assert np.array_equal(np.sort(out, axis=1), decks)
+    # Left cards then right cards, each in starting order: at most one descent.
+    assert (np.count_nonzero(out[:, 1:] < out[:, :-1], axis=1) <= 1).all()
+    fwd = riffle(decks, rng)
+    assert np.array_equal(np.sort(fwd, axis=1), decks)
+    pos = np.argsort(fwd, axis=1)
+    assert (np.count_nonzero(pos[:, 1:] < pos[:, :-1], axis=1) <= 1).all()
+
+
+def _same_as_previous_fed(left: np.ndarray, prev_side: bool) -> tuple[int, int]:
+    """Among consecutive feeds (card j+1 fed before card j) whose first card had prev_side."""
+    fed_first, fed_next = left[:, 1:], left[:, :-1]  # the lower card is fed first
+    mask = fed_first == prev_side
+    return int(np.count_nonzero(fed_next[mask] == prev_side)), int(np.count_nonzero(mask))
+
+
+@pytest.mark.parametrize("p,clump,double_feed", [(0.5, 0.3, 0.0), (0.7, 0.2, 0.0), (0.4, 0.0, 0.25), (0.5, 0.0, 0.0)])
+def test_clump_and_double_feed_follow_the_stated_law(p: float, clump: float, double_feed: float) -> None:
+    rng = np.random.default_rng(21)
+    left = draw_sides((4000, 50), rng, p, clump, double_feed)
+    q = 1 - (1 - clump) * (1 - double_feed)
+    for side, p_side in ((True, p), (False, 1 - p)):
+        hits, total = _same_as_previous_fed(left, side)
+        expected = q + (1 - q) * p_side
+        assert abs(hits / total - expected) <= 4.5 * math.sqrt(expected * (1 - expected) / total)
+    # The first card fed (the bottom one) has no previous card: left with probability p.
+    first = left[:, -1].mean()
+    assert abs(first - p) <= 4.5 * math.sqrt(p * (1 - p) / left.shape[0])
+
+
+def test_each_load_starts_its_own_chain() -> None:
+    rng = np.random.default_rng(5)
+    left = draw_sides((20000, 10), rng, 0.5, clump=1.0, bounds=[0, 4, 10])
+    # clump 1: every card copies the first card fed in its own pass.
+    assert (left[:, :4] == left[:, 3:4]).all() and (left[:, 4:] == left[:, 9:10]).all()
+    same = np.mean(left[:, 0] == left[:, 4])
+    assert abs(same - 0.5) <= 4.5 * math.sqrt(0.25 / 20000)
+
+
+@pytest.mark.parametrize("kw", [{"p": 1.5}, {"clump": -0.1}, {"double_feed": 2.0}])
+def test_bad_probabilities_are_refused(kw: dict) -> None:
+    with pytest.raises(ValueError):
+        inverse_riffle(identity_decks(2, 5), np.random.default_rng(0), **kw)
+
+
+def test_bad_bounds_are_refused() -> None:
+    with pytest.raises(ValueError):
+        segmented_partition(identity_decks(2, 5), np.ones((2, 5), bool), [0, 3, 4])
