@@ -1,0 +1,441 @@
+"""The shuffler's state machine: commands, touch, passes, faults."""
+
+import time
+
+try:
+    import micropython
+except ImportError:  # CPython unit tests
+    micropython = None  # type: ignore
+
+import protocol as P
+import stack
+import store
+from dealer import DONE, R_ABORT, R_BATTERY, R_LONG, R_TIMEOUT, Dealer
+from sides import RandomSides
+from touch import Touch, baseline_ok
+
+CAL_FILE = "cal.json"
+CONFIG_FILE = "config.json"
+
+
+class Controller:
+    def __init__(self, board, profile, link):
+        self.board = board
+        self.profile = profile
+        self.link = link
+        self.capacity = profile["capacity"]
+        d = board.data_dir
+        self.cal_path = d + "/" + CAL_FILE if d else CAL_FILE
+        self.config_path = d + "/" + CONFIG_FILE if d else CONFIG_FILE
+        self.cfg = dict(profile["defaults"])
+        self.cal = {}
+        self.state = P.ST_IDLE
+        self.fault = P.FAULT_NONE
+        self.fault_detail = ""
+        self.sides = RandomSides(self.capacity)
+        self.dealer = Dealer(board, self, link.write_raw)
+        self.touch = Touch(profile["touch_kind"], self.cfg["touch_pct"], self.cfg["debounce_ms"])
+        self.touch_source = "measured"
+        self.last_activity = 0
+        self.strict = bool(profile.get("heap_lock_pass")) and micropython is not None \
+            and hasattr(micropython, "heap_lock")
+        self.mid_pass = False
+
+    # ----- boot -------------------------------------------------------
+    def boot(self):
+        saved = store.load(self.config_path)
+        if saved and P.check_config(saved)[0] == 0:
+            self.cfg.update(saved)
+        self.cal = store.load(self.cal_path) or {}
+        self.apply_cfg()
+        self.board.wdt_start(self.profile["wdt_ms"])
+        problem = self.self_test()
+        self.send_hello(None, None)
+        if problem:
+            self.raise_fault(P.FAULT_SENSOR, detail=problem)
+        else:
+            self.warn_battery()
+        self.last_activity = self.board.ticks_ms()
+
+    def apply_cfg(self):
+        self.touch.pct = self.cfg["touch_pct"]
+        self.touch.debounce_ms = self.cfg["debounce_ms"]
+
+    def self_test(self):
+        """Empty string when every sensor answers plausibly, else what is wrong."""
+        b, p = self.board, self.profile
+        raw = stack.average(b.stack_raw, p["stack_samples"])
+        if raw is None:
+            return "stack sensor not responding"
+        if not p["stack_raw_min"] <= raw <= p["stack_raw_max"]:
+            return "stack sensor reading out of range"
+        if b.exit_blocked():
+            return "exit detector blocked at rest"
+        mv = b.battery_mv()
+        if mv is None or not p["battery_min_mv"] <= mv <= p["battery_max_mv"]:
+            return "battery voltage implausible"
+        t = stack.average(b.touch_raw, 16)
+        if t is None or not baseline_ok(p["touch_kind"], t, p["touch_baseline_min"],
+                                        p["touch_baseline_max"]):
+            return "touch sensor missing or implausible"
+        stored = self.cal.get("touch_baseline")
+        if isinstance(stored, int) and baseline_ok(p["touch_kind"], stored,
+                                                   p["touch_baseline_min"],
+                                                   p["touch_baseline_max"]) \
+                and (t * 10 < stored * 7 or t * 7 > stored * 10):
+            # A boot reading far from the calibrated one: a hand on the pad.
+            self.touch.baseline = stored
+            self.touch_source = "calibrated"
+        else:
+            self.touch.baseline = t
+            self.touch_source = "calibrated" if isinstance(stored, int) else "measured"
+        return ""
+
+    def stack_cal(self):
+        c = self.cal
+        if isinstance(c.get("tare"), int) and isinstance(c.get("per_card"), int):
+            return c["tare"], c["per_card"], "calibrated"
+        d = self.profile.get("stack_cal_default")
+        if d:
+            return d[0], d[1], "factory"
+        return None, None, "none"
+
+    def hello_fields(self):
+        _, _, stack_state = self.stack_cal()
+        return {
+            "fw": P.FIRMWARE_VERSION,
+            "proto": P.PROTOCOL_VERSION,
+            "board": self.profile["name"],
+            "capacity": self.capacity,
+            "cal": {"stack": stack_state, "touch": self.touch_source},
+            "state": self.state,
+        }
+
+    def send_hello(self, cmd, rid):
+        f = self.hello_fields()
+        if cmd is None:
+            f[P.F_EV] = P.EV_HELLO
+            self.link.send(f)
+        else:
+            self.link.send(P.reply(cmd, rid, **f))
+
+    # ----- faults -----------------------------------------------------
+    def raise_fault(self, code, latched=True, detail="", **fields):
+        self.board.motor_stop()
+        if latched:
+            self.fault = code
+            self.fault_detail = detail
+            self.state = P.ST_PAUSED if code in P.RESUMABLE else P.ST_ALARM
+        ev = P.fault_event(code, latched=latched, **fields)
+        if detail:
+            ev["detail"] = detail
+        self.link.send(ev)
+
+    def warn_battery(self):
+        mv = self.board.battery_mv()
+        if mv is not None and mv < self.profile["battery_warn_mv"]:
+            name, msg = P.FAULTS[P.FAULT_BATTERY_LOW]
+            self.link.send({P.F_EV: P.EV_WARN, "code": P.FAULT_BATTERY_LOW,
+                            P.F_NAME: name, P.F_MSG: msg, "mv": mv})
+
+    def pass_fields(self):
+        d = self.dealer
+        return {"k": d.k, "n": d.n, "left": d.left, "right": d.right}
+
+    # ----- the main loop's step ---------------------------------------
+    def step(self):
+        b = self.board
+        b.wdt_feed()
+        b.service()
+        line = self.link.read_line()
+        if line is not None:
+            self.last_activity = b.ticks_ms()
+            self.handle(line)
+        raw = b.touch_raw()
+        if raw is not None and self.touch.update(raw, b.ticks_ms(), time.ticks_diff):
+            self.last_activity = b.ticks_ms()
+            self.on_touch()
+        self.maybe_sleep()
+        b.sleep_ms(self.profile["idle_poll_ms"])
+
+    def maybe_sleep(self):
+        s = self.cfg["idle_sleep_s"]
+        if not s or self.state == P.ST_DEALING:
+            return
+        b = self.board
+        if time.ticks_diff(b.ticks_ms(), self.last_activity) < s * 1000:
+            return
+        b.led(False)
+        b.light_sleep(self.touch.threshold(), self.link.pending)
+        b.led(True)
+        self.last_activity = b.ticks_ms()
+
+    def on_touch(self):
+        self.link.send({P.F_EV: P.EV_TOUCH, "state": self.state})
+        if self.state == P.ST_IDLE:
+            self.start_pass(None, None)
+        elif self.state == P.ST_PAUSED:
+            self.resume_pass(None, None)
+
+    # ----- commands -----------------------------------------------------
+    def handle(self, line):
+        if isinstance(line, int):
+            self.link.send(P.error_reply("", None, line))
+            return
+        code, cmd, rid, obj = P.parse_request(line)
+        if code:
+            self.link.send(P.error_reply(cmd or "", rid, code))
+            return
+        if self.mid_pass and cmd not in P.MID_PASS_COMMANDS:
+            self.link.send(P.error_reply(cmd, rid, P.E_BUSY))
+            return
+        try:
+            getattr(self, "cmd_" + cmd)(cmd, rid, obj)
+        except KeyboardInterrupt:
+            raise
+        except Exception as e:  # never fatal: answer and keep running
+            self.board.motor_stop()
+            self.link.send(P.error_reply(cmd, rid, P.E_INTERNAL, detail=str(e)[:80]))
+
+    def cmd_hello(self, cmd, rid, obj):
+        proto = obj.get("proto")
+        if proto is not None and proto != P.PROTOCOL_VERSION:
+            self.link.send(P.error_reply(cmd, rid, P.E_PROTO,
+                                         detail="device speaks %d" % P.PROTOCOL_VERSION))
+            return
+        self.send_hello(cmd, rid)
+
+    def cmd_status(self, cmd, rid, obj):
+        f = self.pass_fields()
+        f["state"] = self.state
+        f["fault"] = self.fault
+        f["fault_name"] = P.fault_name(self.fault) if self.fault else ""
+        f["mv"] = self.board.battery_mv()
+        f["uptime_ms"] = self.board.ticks_ms()
+        self.link.send(P.reply(cmd, rid, **f))
+
+    def cmd_start(self, cmd, rid, obj):
+        if self.state == P.ST_ALARM:
+            self.link.send(P.error_reply(cmd, rid, P.E_ALARM))
+            return
+        if self.state == P.ST_PAUSED:
+            self.link.send(P.error_reply(cmd, rid, P.E_STATE, detail="paused: resume or abort"))
+            return
+        self.start_pass(cmd, rid)
+
+    def cmd_resume(self, cmd, rid, obj):
+        if self.state != P.ST_PAUSED:
+            self.link.send(P.error_reply(cmd, rid, P.E_STATE, detail="nothing to resume"))
+            return
+        self.resume_pass(cmd, rid)
+
+    def cmd_abort(self, cmd, rid, obj):
+        if self.mid_pass:
+            self.dealer.abort = True
+            self.link.send(P.reply(cmd, rid))
+            return
+        if self.state != P.ST_PAUSED:
+            self.link.send(P.error_reply(cmd, rid, P.E_STATE, detail="no pass to abort"))
+            return
+        self.link.send(P.reply(cmd, rid))
+        self.end_aborted()
+
+    def end_aborted(self):
+        self.state = P.ST_IDLE
+        self.fault = P.FAULT_NONE
+        f = self.pass_fields()
+        f[P.F_EV] = P.EV_ABORTED
+        self.link.send(f)
+
+    def cmd_clear(self, cmd, rid, obj):
+        if self.state == P.ST_PAUSED:
+            self.link.send(P.reply(cmd, rid))
+            self.end_aborted()
+            return
+        if self.state == P.ST_ALARM and self.fault == P.FAULT_SENSOR:
+            problem = self.self_test()
+            if problem:
+                self.link.send(P.reply(cmd, rid, state=self.state, fault=self.fault))
+                self.raise_fault(P.FAULT_SENSOR, detail=problem)
+                return
+        self.state = P.ST_IDLE
+        self.fault = P.FAULT_NONE
+        self.fault_detail = ""
+        self.link.send(P.reply(cmd, rid, state=self.state))
+        self.link.send({P.F_EV: P.EV_CLEARED})
+
+    def cmd_calibrate(self, cmd, rid, obj):
+        if self.state not in (P.ST_IDLE, P.ST_ALARM):
+            self.link.send(P.error_reply(cmd, rid, P.E_STATE))
+            return
+        what = obj.get("what")
+        new = dict(self.cal)
+        b, p = self.board, self.profile
+        if what == "touch":
+            t = stack.average(b.touch_raw, 16)
+            if t is None or not baseline_ok(p["touch_kind"], t, p["touch_baseline_min"],
+                                            p["touch_baseline_max"]):
+                self.link.send(P.error_reply(cmd, rid, P.E_BAD_VALUE, detail="touch reading implausible"))
+                return
+            new["touch_baseline"] = t
+        elif what == "stack":
+            code, n = P.get_int(obj, "n", 0, self.capacity)
+            if code:
+                self.link.send(P.error_reply(cmd, rid, code))
+                return
+            raw = stack.average(b.stack_raw, 4 * p["stack_samples"])
+            if raw is None:
+                self.link.send(P.error_reply(cmd, rid, P.E_BAD_VALUE, detail="stack sensor not responding"))
+                return
+            if n == 0:
+                new["tare"] = raw
+                new.pop("per_card", None)
+            else:
+                tare = new.get("tare")
+                if not isinstance(tare, int):
+                    self.link.send(P.error_reply(cmd, rid, P.E_NOT_CALIBRATED,
+                                                 detail="calibrate with n=0 on an empty tray first"))
+                    return
+                pc = stack.per_card_from(raw, tare, n)
+                if pc < p["stack_per_card_min"]:
+                    self.link.send(P.error_reply(cmd, rid, P.E_BAD_VALUE, detail="reading too small for that count"))
+                    return
+                new["per_card"] = pc
+        else:
+            self.link.send(P.error_reply(cmd, rid, P.E_BAD_FIELD, detail="what: touch or stack"))
+            return
+        try:
+            store.save(self.cal_path, new)
+        except OSError:
+            self.link.send(P.error_reply(cmd, rid, P.E_STORAGE))
+            return
+        self.cal = new
+        if what == "touch":
+            self.touch.baseline = new["touch_baseline"]
+            self.touch_source = "calibrated"
+        self.link.send(P.reply(cmd, rid, cal=new))
+
+    def cmd_config(self, cmd, rid, obj):
+        updates = obj.get("set")
+        if updates is not None:
+            if self.state == P.ST_DEALING:
+                self.link.send(P.error_reply(cmd, rid, P.E_BUSY))
+                return
+            code, key = P.check_config(updates)
+            if code:
+                self.link.send(P.error_reply(cmd, rid, code, detail=key))
+                return
+            new = dict(self.cfg)
+            new.update(updates)
+            try:
+                store.save(self.config_path, new)
+            except OSError:
+                self.link.send(P.error_reply(cmd, rid, P.E_STORAGE))
+                return
+            self.cfg = new
+            self.apply_cfg()
+        self.link.send(P.reply(cmd, rid, config=self.cfg))
+
+    # ----- passes -------------------------------------------------------
+    def start_pass(self, cmd, rid):
+        b, p = self.board, self.profile
+        tare, per_card, _ = self.stack_cal()
+        if tare is None:
+            self.refuse(cmd, rid, P.FAULT_NOT_CALIBRATED)
+            return
+        raw = stack.average(b.stack_raw, p["stack_samples"])
+        if raw is None or not p["stack_raw_min"] <= raw <= p["stack_raw_max"]:
+            if cmd is not None:
+                self.link.send(P.error_reply(cmd, rid, P.E_REFUSED))
+            self.raise_fault(P.FAULT_SENSOR, detail="stack sensor not responding")
+            return
+        n = stack.count_from_raw(raw, tare, per_card)
+        if n <= 0:
+            self.refuse(cmd, rid, P.FAULT_EMPTY, n=max(n, 0))
+            return
+        if n > self.capacity:
+            self.refuse(cmd, rid, P.FAULT_OVER_CAPACITY, n=n, capacity=self.capacity)
+            return
+        mv = b.battery_mv()
+        need = p["battery_cutoff_mv"] + p["battery_sag_mv"] + n * p["battery_per_card_mv"]
+        if mv is None or mv < need:
+            self.refuse(cmd, rid, P.FAULT_BATTERY_LOW, mv=mv, need_mv=need)
+            return
+        self.warn_battery()
+        self.sides.prepare(n)
+        self.dealer.begin(self.sides, n, self.cfg, p["battery_cutoff_mv"], p["poll_ms"])
+        if cmd is not None:
+            self.link.send(P.reply(cmd, rid, n=n))
+        self.link.send({P.F_EV: P.EV_LOADED, "n": n})
+        self.run_pass()
+
+    def refuse(self, cmd, rid, fault, **fields):
+        if cmd is not None:
+            self.link.send(P.error_reply(cmd, rid, P.E_REFUSED, detail=P.fault_name(fault)))
+        self.raise_fault(fault, latched=False, **fields)
+
+    def resume_pass(self, cmd, rid):
+        self.fault = P.FAULT_NONE
+        if cmd is not None:
+            self.link.send(P.reply(cmd, rid, **self.pass_fields()))
+        self.run_pass()
+
+    def run_pass(self):
+        self.state = P.ST_DEALING
+        self.mid_pass = True
+        self.board.led(True)
+        try:
+            if self.strict:
+                micropython.heap_lock()
+            try:
+                r = self.dealer.run()
+            finally:
+                if self.strict:
+                    micropython.heap_unlock()
+        finally:
+            self.mid_pass = False
+            self.board.motor_stop()
+        self.last_activity = self.board.ticks_ms()
+        self.finish(r)
+
+    def finish(self, r):
+        f = self.pass_fields()
+        if r == DONE:
+            self.state = P.ST_IDLE
+            f[P.F_EV] = P.EV_DONE
+            self.link.send(f)
+        elif r == R_ABORT:
+            self.end_aborted()
+        elif r == R_LONG:
+            self.raise_fault(P.FAULT_DOUBLE_FEED, detail="exit blocked too long", **f)
+        elif r == R_BATTERY:
+            self.raise_fault(P.FAULT_BATTERY_LOW, detail="battery fell below cutoff", **f)
+        elif r == R_TIMEOUT:
+            tare, per_card, _ = self.stack_cal()
+            raw = stack.average(self.board.stack_raw, self.profile["stack_samples"])
+            left_in_tray = stack.count_from_raw(raw, tare, per_card) if raw is not None else 1
+            missing = self.dealer.n - self.dealer.k
+            if left_in_tray > 0:
+                self.raise_fault(P.FAULT_JAM, resume=True, **f)
+            elif missing == 1:
+                # One card fewer came out than the stack reading: two cards
+                # passed the exit together.
+                self.raise_fault(P.FAULT_DOUBLE_FEED, detail="exit count one short of the stack reading", **f)
+            else:
+                self.raise_fault(P.FAULT_TRAY_EMPTIED, detail="%d cards missing" % missing, **f)
+
+    # ----- called by the dealer between cards -----------------------
+    def pending(self):
+        return self.link.pending() or self.board.pending()
+
+    def service(self):
+        if self.strict:
+            micropython.heap_unlock()
+        try:
+            self.board.service()
+            line = self.link.read_line()
+            if line is not None:
+                self.handle(line)
+        finally:
+            if self.strict:
+                micropython.heap_lock()

@@ -1,0 +1,147 @@
+"""The per-card loop. Nothing here allocates: all state is in attributes set
+before the pass, the progress line is a preallocated template, and faults are
+returned as small integers instead of raised."""
+
+import time
+
+from sides import LEFT
+
+DONE = 0
+R_TIMEOUT = 1  # no card reached the exit in time
+R_LONG = 2  # the exit stayed blocked too long
+R_ABORT = 3
+R_BATTERY = 4
+
+# Fixed-width progress line; JSON allows the space padding of the numbers.
+_TEMPLATE = b'{"ev":"progress","k":   ,"n":   ,"left":   ,"right":   }\n'
+_W = 3
+
+
+def _field_end(template, name):
+    i = template.find(b'"' + name + b'":')
+    return i + len(name) + 3 + _W
+
+
+def put_int(buf, end, width, value):
+    """Write value right-aligned in buf[end-width:end], space padded."""
+    i = end - 1
+    stop = end - width
+    if value == 0:
+        buf[i] = 48
+        i -= 1
+    while value > 0 and i >= stop:
+        buf[i] = 48 + value % 10
+        value //= 10
+        i -= 1
+    while i >= stop:
+        buf[i] = 32
+        i -= 1
+
+
+class Dealer:
+    def __init__(self, board, host, write_raw):
+        self.board = board
+        self.host = host  # has pending() and service()
+        self.write_raw = write_raw
+        self.line = bytearray(_TEMPLATE)
+        self.end_k = _field_end(_TEMPLATE, b"k")
+        self.end_n = _field_end(_TEMPLATE, b"n")
+        self.end_l = _field_end(_TEMPLATE, b"left")
+        self.end_r = _field_end(_TEMPLATE, b"right")
+        self.sides = None
+        self.n = 0
+        self.k = 0
+        self.left = 0
+        self.right = 0
+        self.abort = False
+        self.duty = 80
+        self.timeout_ms = 400
+        self.block_max_ms = 30
+        self.brake_ms = 5
+        self.poll_ms = 1
+        self.cutoff_mv = 0
+        self.progress_every = 1
+        self.since_progress = 0
+
+    def begin(self, sides, n, cfg, cutoff_mv, poll_ms):
+        self.sides = sides
+        self.n = n
+        self.k = 0
+        self.left = 0
+        self.right = 0
+        self.abort = False
+        self.duty = cfg["motor_duty"]
+        self.timeout_ms = cfg["card_timeout_ms"]
+        self.block_max_ms = cfg["block_max_ms"]
+        self.brake_ms = cfg["brake_ms"]
+        self.progress_every = cfg["progress_every"]
+        self.since_progress = 0
+        self.cutoff_mv = cutoff_mv
+        self.poll_ms = poll_ms
+
+    def run(self):
+        """Deal cards k..n-1. Returns DONE or a stop reason; the motor is off
+        when it returns or raises."""
+        b = self.board
+        try:
+            while self.k < self.n:
+                if self.abort:
+                    return R_ABORT
+                side = self.sides.side(self.k)
+                r = self.card(side)
+                if r:
+                    return r
+                if side == LEFT:
+                    self.left += 1
+                else:
+                    self.right += 1
+                self.k += 1
+                b.wdt_feed()
+                self.progress()
+                if b.battery_mv() < self.cutoff_mv:
+                    return R_BATTERY
+                if self.host.pending():
+                    self.host.service()
+            return DONE
+        finally:
+            b.motor_stop()
+
+    def card(self, side):
+        """Feed one card towards `side` until the exit sees it leave."""
+        b = self.board
+        poll = self.poll_ms
+        b.motor(1 if side == LEFT else -1, self.duty)
+        try:
+            t0 = b.ticks_ms()
+            while not b.exit_blocked():
+                if time.ticks_diff(b.ticks_ms(), t0) > self.timeout_ms:
+                    return R_TIMEOUT
+                b.sleep_ms(poll)
+            t1 = b.ticks_ms()
+            while b.exit_blocked():
+                if time.ticks_diff(b.ticks_ms(), t1) > self.block_max_ms:
+                    return R_LONG
+                b.sleep_ms(poll)
+        finally:
+            # Brake, not coast: the roller stops at once, so the next card
+            # is not dragged into the throat and the direction change starts
+            # from rest.
+            b.motor_brake()
+        if self.brake_ms:
+            b.sleep_ms(self.brake_ms)
+        return DONE
+
+    def progress(self):
+        if not self.progress_every:
+            return
+        self.since_progress += 1
+        if self.since_progress < self.progress_every and self.k < self.n:
+            return
+        self.since_progress = 0
+        buf = self.line
+        put_int(buf, self.end_k, _W, self.k)
+        put_int(buf, self.end_n, _W, self.n)
+        put_int(buf, self.end_l, _W, self.left)
+        put_int(buf, self.end_r, _W, self.right)
+        self.write_raw(buf)
+

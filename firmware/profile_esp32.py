@@ -1,0 +1,48 @@
+"""Board profile: ESP32 DevKitC (ESP32-WROOM-32). Data only; see hardware/."""
+
+PROFILE = {
+    "name": "esp32",
+    "driver": "board_esp32",
+    "capacity": 104,
+    "pins": {
+        "touch": 4,  # T0, a copper pad under the lid
+        "motor_in1": 25,  # DRV8833 AIN1
+        "motor_in2": 26,  # DRV8833 AIN2
+        "motor_sleep": 27,  # DRV8833 nSLEEP, low = driver off
+        "hx711_dout": 16,
+        "hx711_sck": 17,
+        "exit": 34,  # IR receiver output, low = beam broken
+        "battery_adc": 35,  # 100k/22k divider from the 9 V battery
+        "led": 2,
+    },
+    "pwm_hz": 20000,
+    "battery_divider": (122, 22),  # (R1 + R2, R2) in kilo-ohm
+    "touch_kind": "capacitive",
+    "touch_baseline_min": 200,
+    "touch_baseline_max": 4000,
+    "stack_samples": 8,
+    "stack_raw_min": -8000000,
+    "stack_raw_max": 8000000,
+    "stack_per_card_min": 50,
+    "stack_cal_default": None,  # must be calibrated on the board
+    "battery_min_mv": 3000,
+    "battery_max_mv": 10500,
+    "battery_warn_mv": 7200,
+    "battery_cutoff_mv": 6400,
+    "battery_sag_mv": 400,
+    "battery_per_card_mv": 1,
+    "wdt_ms": 4000,
+    "poll_ms": 1,
+    "idle_poll_ms": 20,
+    "heap_lock_pass": False,  # proven on the unix port; not risked on the device
+    "defaults": {
+        "motor_duty": 80,
+        "card_timeout_ms": 400,
+        "block_max_ms": 30,
+        "brake_ms": 5,
+        "idle_sleep_s": 300,
+        "touch_pct": 70,
+        "debounce_ms": 30,
+        "progress_every": 1,
+    },
+}

@@ -1,0 +1,49 @@
+"""Board profile: Raspberry Pi Pico (RP2040) with a TTP223 touch module.
+Data only; see hardware/."""
+
+PROFILE = {
+    "name": "rp2",
+    "driver": "board_rp2",
+    "capacity": 104,
+    "pins": {
+        "touch": 15,  # TTP223 OUT, high while touched
+        "motor_in1": 10,
+        "motor_in2": 11,
+        "motor_sleep": 12,
+        "hx711_dout": 2,
+        "hx711_sck": 3,
+        "exit": 14,  # IR receiver output, low = beam broken
+        "battery_adc": 26,  # ADC0, 100k/22k divider
+        "led": 25,
+    },
+    "pwm_hz": 20000,
+    "battery_divider": (122, 22),
+    "touch_kind": "digital",  # raw is 1 while touched
+    "touch_baseline_min": 0,
+    "touch_baseline_max": 0,  # a touch module has no baseline: must read 0 at rest
+    "stack_samples": 8,
+    "stack_raw_min": -8000000,
+    "stack_raw_max": 8000000,
+    "stack_per_card_min": 50,
+    "stack_cal_default": None,
+    "battery_min_mv": 3000,
+    "battery_max_mv": 10500,
+    "battery_warn_mv": 7200,
+    "battery_cutoff_mv": 6400,
+    "battery_sag_mv": 400,
+    "battery_per_card_mv": 1,
+    "wdt_ms": 4000,
+    "poll_ms": 1,
+    "idle_poll_ms": 20,
+    "heap_lock_pass": False,
+    "defaults": {
+        "motor_duty": 80,
+        "card_timeout_ms": 400,
+        "block_max_ms": 30,
+        "brake_ms": 5,
+        "idle_sleep_s": 300,
+        "touch_pct": 70,
+        "debounce_ms": 30,
+        "progress_every": 1,
+    },
+}

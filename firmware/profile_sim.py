@@ -1,0 +1,35 @@
+"""Board profile: the simulated board (unix port). Data only."""
+
+PROFILE = {
+    "name": "sim",
+    "driver": "board_sim",  # found on MICROPYPATH (simulator/virtual/board)
+    "capacity": 104,
+    "touch_kind": "capacitive",  # raw falls when touched
+    "touch_baseline_min": 200,
+    "touch_baseline_max": 4000,
+    "stack_samples": 8,
+    "stack_raw_min": -8000000,
+    "stack_raw_max": 8000000,
+    "stack_per_card_min": 50,  # raw counts per card below this: implausible
+    "stack_cal_default": (84000, 760),  # tare, counts per card: the sim's factory values
+    "battery_min_mv": 3000,  # below: no battery or a broken divider
+    "battery_max_mv": 10500,
+    "battery_warn_mv": 7200,
+    "battery_cutoff_mv": 6400,  # the H-bridge and regulator stop working below this
+    "battery_sag_mv": 400,  # drop under motor load
+    "battery_per_card_mv": 1,  # drain per card dealt
+    "wdt_ms": 2000,
+    "poll_ms": 1,
+    "idle_poll_ms": 20,
+    "heap_lock_pass": True,
+    "defaults": {
+        "motor_duty": 80,
+        "card_timeout_ms": 400,
+        "block_max_ms": 30,
+        "brake_ms": 5,
+        "idle_sleep_s": 300,
+        "touch_pct": 70,
+        "debounce_ms": 30,
+        "progress_every": 1,
+    },
+}

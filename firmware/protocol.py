@@ -1,0 +1,286 @@
+"""The serial protocol, defined once for the firmware and the host.
+
+One JSON object per line, ASCII only, at most MAX_LINE bytes including the
+newline. Requests carry "cmd" and an optional integer "id"; replies carry
+"re" (the command), the same "id" and "ok"; events carry "ev".
+
+This module imports under MicroPython and CPython and needs no other
+firmware module.
+"""
+
+try:
+    import json
+except ImportError:  # pragma: no cover - very small ports
+    import ujson as json  # type: ignore
+
+PROTOCOL_VERSION = 1
+FIRMWARE_VERSION = "0.1.0"
+MAX_LINE = 256  # bytes, newline included
+MAX_ID = 0x3FFFFFFF  # fits a MicroPython small int on 32-bit boards
+
+# Field names.
+F_CMD = "cmd"
+F_ID = "id"
+F_RE = "re"
+F_OK = "ok"
+F_EV = "ev"
+F_ERR = "err"
+F_NAME = "name"
+F_MSG = "msg"
+
+# Commands (host -> device).
+CMD_HELLO = "hello"
+CMD_STATUS = "status"
+CMD_START = "start"
+CMD_ABORT = "abort"
+CMD_RESUME = "resume"
+CMD_CLEAR = "clear"
+CMD_CALIBRATE = "calibrate"
+CMD_CONFIG = "config"
+COMMANDS = (CMD_HELLO, CMD_STATUS, CMD_START, CMD_ABORT, CMD_RESUME,
+            CMD_CLEAR, CMD_CALIBRATE, CMD_CONFIG)
+# Commands answered while a pass runs; the rest get E_BUSY.
+MID_PASS_COMMANDS = (CMD_HELLO, CMD_STATUS, CMD_ABORT)
+
+# Events (device -> host).
+EV_HELLO = "hello"
+EV_TOUCH = "touch"
+EV_LOADED = "loaded"
+EV_PROGRESS = "progress"
+EV_DONE = "done"
+EV_FAULT = "fault"
+EV_WARN = "warn"
+EV_ABORTED = "aborted"
+EV_CLEARED = "cleared"
+EV_STOPPED = "stopped"
+EVENTS = (EV_HELLO, EV_TOUCH, EV_LOADED, EV_PROGRESS, EV_DONE, EV_FAULT,
+          EV_WARN, EV_ABORTED, EV_CLEARED, EV_STOPPED)
+
+# Machine states reported by status.
+ST_IDLE = "idle"
+ST_DEALING = "dealing"
+ST_PAUSED = "paused"  # a jam stopped the pass; touch or resume continues it
+ST_ALARM = "alarm"  # a latched fault; clear it first
+STATES = (ST_IDLE, ST_DEALING, ST_PAUSED, ST_ALARM)
+
+# Error codes: (number, short name, sentence). Numbers never change.
+E_BAD_JSON = 1
+E_TOO_LONG = 2
+E_NOT_ASCII = 3
+E_NOT_OBJECT = 4
+E_UNKNOWN_CMD = 5
+E_BAD_FIELD = 6
+E_BAD_VALUE = 7
+E_BUSY = 8
+E_ALARM = 9
+E_STATE = 10
+E_PROTO = 11
+E_NOT_CALIBRATED = 12
+E_STORAGE = 13
+E_REFUSED = 14
+E_INTERNAL = 15
+
+ERRORS = {
+    E_BAD_JSON: ("bad_json", "The line is not valid JSON."),
+    E_TOO_LONG: ("too_long", "The line is longer than the protocol allows."),
+    E_NOT_ASCII: ("not_ascii", "The line contains bytes that are not ASCII."),
+    E_NOT_OBJECT: ("not_object", "The line is JSON but not an object with a string cmd."),
+    E_UNKNOWN_CMD: ("unknown_cmd", "The command is not known."),
+    E_BAD_FIELD: ("bad_field", "A field is missing or has the wrong type."),
+    E_BAD_VALUE: ("bad_value", "A value is out of range."),
+    E_BUSY: ("busy", "A pass is running; only hello, status and abort are answered."),
+    E_ALARM: ("alarm", "A fault is latched; send clear first."),
+    E_STATE: ("state", "The command does not apply in the current state."),
+    E_PROTO: ("proto", "The protocol version is not supported."),
+    E_NOT_CALIBRATED: ("not_calibrated", "The stack sensor is not calibrated."),
+    E_STORAGE: ("storage", "Saving failed; the previous values are kept."),
+    E_REFUSED: ("refused", "The pass was refused; see the fault event."),
+    E_INTERNAL: ("internal", "An internal error occurred; the motor is off."),
+}
+
+# Fault codes: (number, short name, sentence). Numbers never change.
+FAULT_NONE = 0
+FAULT_JAM = 1
+FAULT_DOUBLE_FEED = 2
+FAULT_TRAY_EMPTIED = 3
+FAULT_BATTERY_LOW = 4
+FAULT_SENSOR = 5
+FAULT_EMPTY = 6
+FAULT_OVER_CAPACITY = 7
+FAULT_NOT_CALIBRATED = 8
+
+FAULTS = {
+    FAULT_JAM: ("jam", "No card reached the exit in time; free the card, then touch or send resume."),
+    FAULT_DOUBLE_FEED: ("double_feed", "Two cards fed together; take the piles and send clear."),
+    FAULT_TRAY_EMPTIED: ("tray_emptied", "The tray ran out before the loaded count; take the piles and send clear."),
+    FAULT_BATTERY_LOW: ("battery_low", "The battery is low; replace it."),
+    FAULT_SENSOR: ("sensor", "A sensor is missing or reads implausibly; check the wiring and send clear."),
+    FAULT_EMPTY: ("empty", "The tray is empty."),
+    FAULT_OVER_CAPACITY: ("over_capacity", "The tray holds more cards than the machine can deal."),
+    FAULT_NOT_CALIBRATED: ("not_calibrated", "The stack sensor is not calibrated."),
+}
+# Faults that only refuse a pass: nothing moved, nothing to clear.
+REFUSALS = (FAULT_EMPTY, FAULT_OVER_CAPACITY, FAULT_NOT_CALIBRATED, FAULT_BATTERY_LOW)
+# Faults that pause a pass: touch or resume continues it.
+RESUMABLE = (FAULT_JAM,)
+
+# Pile names used in events and by the simulated world.
+LEFT = "left"
+RIGHT = "right"
+
+# Configuration keys a host may set: key -> (min, max). All integers.
+CONFIG_LIMITS = {
+    "motor_duty": (20, 100),  # percent PWM
+    "card_timeout_ms": (100, 5000),  # no card at the exit within this: jam
+    "block_max_ms": (10, 1000),  # exit blocked longer than this: double feed
+    "brake_ms": (0, 200),  # brake time after each card
+    "idle_sleep_s": (0, 86400),  # 0 = never sleep
+    "touch_pct": (10, 95),  # touched when reading < baseline * pct / 100
+    "debounce_ms": (5, 500),
+    "progress_every": (0, 104),  # progress event every k cards; 0 = none
+}
+
+
+def error_name(code):
+    entry = ERRORS.get(code)
+    return entry[0] if entry else "unknown"
+
+
+def fault_name(code):
+    entry = FAULTS.get(code)
+    return entry[0] if entry else "unknown"
+
+
+def encode(obj):
+    """One protocol line (str, newline included). Raises ValueError if the
+    result is not ASCII or is longer than MAX_LINE."""
+    line = json.dumps(obj) + "\n"
+    for ch in line:
+        if ord(ch) > 127:
+            raise ValueError("not ascii")
+    if len(line) > MAX_LINE:
+        raise ValueError("too long")
+    return line
+
+
+def request(cmd, rid=None, **fields):
+    """A request object for the host side."""
+    obj = {F_CMD: cmd}
+    if rid is not None:
+        obj[F_ID] = rid
+    for key in fields:
+        obj[key] = fields[key]
+    return obj
+
+
+def reply(cmd, rid, **fields):
+    obj = {F_RE: cmd, F_OK: True}
+    if rid is not None:
+        obj[F_ID] = rid
+    for key in fields:
+        obj[key] = fields[key]
+    return obj
+
+
+def error_reply(cmd, rid, code, detail=None):
+    name, msg = ERRORS.get(code, ("unknown", "Unknown error."))
+    obj = {F_RE: cmd, F_OK: False, F_ERR: code, F_NAME: name, F_MSG: msg}
+    if rid is not None:
+        obj[F_ID] = rid
+    if detail:
+        obj["detail"] = detail
+    return obj
+
+
+def fault_event(code, **fields):
+    name, msg = FAULTS.get(code, ("unknown", "Unknown fault."))
+    obj = {F_EV: EV_FAULT, "code": code, F_NAME: name, F_MSG: msg}
+    for key in fields:
+        obj[key] = fields[key]
+    return obj
+
+
+def _is_int(v):
+    # bool is an int subclass under CPython; the protocol wants real integers.
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def check_line(raw):
+    """Validate one raw line (bytes, newline stripped) before JSON parsing.
+    Returns 0 or an error code."""
+    if len(raw) + 1 > MAX_LINE:
+        return E_TOO_LONG
+    for b in raw:
+        if b > 127:
+            return E_NOT_ASCII
+    return 0
+
+
+def parse_request(raw):
+    """Parse one raw line (bytes without the newline).
+
+    Returns (code, cmd, rid, obj): code 0 with the request, or an error code
+    with whatever of cmd/rid could be read (so the reply can carry the id).
+    """
+    code = check_line(raw)
+    if code:
+        return code, None, None, None
+    try:
+        obj = json.loads(raw)
+    except (ValueError, TypeError):
+        return E_BAD_JSON, None, None, None
+    if not isinstance(obj, dict):
+        return E_NOT_OBJECT, None, None, None
+    rid = obj.get(F_ID)
+    if rid is not None and not (_is_int(rid) and 0 <= rid <= MAX_ID):
+        return E_BAD_FIELD, None, None, obj
+    cmd = obj.get(F_CMD)
+    if not isinstance(cmd, str):
+        return E_NOT_OBJECT, None, rid, obj
+    if cmd not in COMMANDS:
+        return E_UNKNOWN_CMD, cmd, rid, obj
+    return 0, cmd, rid, obj
+
+
+def parse_message(line):
+    """Host side: parse one line from the device into a dict, or raise
+    ValueError. Accepts str or bytes."""
+    if isinstance(line, str):
+        line = line.encode()
+    line = line.strip()
+    if check_line(line):
+        raise ValueError("line too long or not ascii")
+    obj = json.loads(line)
+    if not isinstance(obj, dict) or not (F_EV in obj or F_RE in obj):
+        raise ValueError("not a protocol message")
+    return obj
+
+
+def get_int(obj, key, lo, hi, default=None):
+    """Field helper for handlers: returns (code, value)."""
+    if key not in obj:
+        if default is None:
+            return E_BAD_FIELD, None
+        return 0, default
+    v = obj[key]
+    if not _is_int(v):
+        return E_BAD_FIELD, None
+    if v < lo or v > hi:
+        return E_BAD_VALUE, None
+    return 0, v
+
+
+def check_config(updates):
+    """Validate a config update object: returns (code, key-with-problem)."""
+    if not isinstance(updates, dict):
+        return E_BAD_FIELD, None
+    for key in updates:
+        if key not in CONFIG_LIMITS:
+            return E_BAD_FIELD, key
+        v = updates[key]
+        if not _is_int(v):
+            return E_BAD_FIELD, key
+        lo, hi = CONFIG_LIMITS[key]
+        if v < lo or v > hi:
+            return E_BAD_VALUE, key
+    return 0, None

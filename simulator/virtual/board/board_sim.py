@@ -1,0 +1,197 @@
+"""The simulated board: the driver interface the firmware expects, over the
+simulated world, with a virtual clock.
+
+Environment (read once at start):
+  SHUFFLER_SIM_CONTROL  control endpoint: a Unix socket path, or tcp:PORT
+  SHUFFLER_SIM_SPEED    virtual ms per real ms (default 1; 0 = no real waiting)
+  SHUFFLER_SIM_SEED     noise seed (default 1)
+  SHUFFLER_SIM_MISSING  sensors missing from boot, comma separated
+                        (stack, exit, touch, battery)
+  SHUFFLER_SIM_BATTERY_MV  battery voltage at boot (default 9000)
+  SHUFFLER_DATA_DIR     where calibration and configuration are kept (default .)
+
+The virtual clock only moves in sleep_ms(), one simulated millisecond at a
+time, so the world and the firmware stay in step however slow the host is.
+"""
+
+import os
+import sys
+import time
+
+try:
+    import micropython
+except ImportError:
+    micropython = None
+
+from sim_world import World, LEFT_DIR
+
+WDT_EXIT_CODE = 3
+_PERIOD = 0x3FFFFFFF  # same wrap as time.ticks_ms
+
+
+def _env(name, default):
+    v = os.getenv(name)
+    return v if v else default
+
+
+class Board:
+    def __init__(self, profile):
+        self.profile = profile
+        self.name = profile["name"]
+        self.data_dir = _env("SHUFFLER_DATA_DIR", ".")
+        speed = float(_env("SHUFFLER_SIM_SPEED", "1"))
+        self.us_per_ms = int(1000 / speed) if speed > 0 else 0
+        self.world = World(int(_env("SHUFFLER_SIM_SEED", "1")))
+        self.world.mv = int(_env("SHUFFLER_SIM_BATTERY_MV", "9000"))
+        for name in _env("SHUFFLER_SIM_MISSING", "").split(","):
+            if name:
+                self.world.inject("sensor_missing", 0, name)
+        self.wdt_ms = 0
+        self.wdt_last = 0
+        self.led_on = False
+        self.control = None
+        addr = os.getenv("SHUFFLER_SIM_CONTROL")
+        if addr:
+            import sim_control
+            self.control = sim_control.Control(addr, self.handle)
+
+    # ----- time -----------------------------------------------------------
+    def ticks_ms(self):
+        return self.world.now & _PERIOD
+
+    def sleep_ms(self, ms):
+        w = self.world
+        i = 0
+        while i < ms:
+            w.advance()
+            i += 1
+        if self.us_per_ms:
+            time.sleep_us(ms * self.us_per_ms)
+        if self.wdt_ms and w.now - self.wdt_last > self.wdt_ms:
+            self.watchdog_reset()
+
+    # ----- watchdog ---------------------------------------------------------
+    def wdt_start(self, ms):
+        self.wdt_ms = ms
+        self.wdt_last = self.world.now
+
+    def wdt_feed(self):
+        self.wdt_last = self.world.now
+
+    def wdt_release(self):
+        self.wdt_ms = 0
+
+    def watchdog_reset(self):
+        if micropython is not None:
+            while True:  # a reset frees everything: undo any heap lock
+                try:
+                    bytearray(1)
+                    break
+                except MemoryError:
+                    micropython.heap_unlock()
+        self.motor_stop()
+        sys.stderr.write("sim: watchdog reset, motor off\n")
+        sys.exit(WDT_EXIT_CODE)
+
+    # ----- sensors and actuators ------------------------------------------
+    def touch_raw(self):
+        return self.world.touch_raw()
+
+    def stack_raw(self):
+        # An HX711 at 80 samples/s: each reading takes about 12 ms.
+        self.sleep_ms(12)
+        return self.world.stack_raw()
+
+    def exit_blocked(self):
+        while self.world.hang:  # a driver stuck on a dead bus
+            self.sleep_ms(10)
+        return self.world.exit_blocked()
+
+    def battery_mv(self):
+        return self.world.battery_mv()
+
+    def motor(self, direction, duty):
+        self.world.motor(direction, duty)
+
+    def motor_brake(self):
+        self.world.stop(True)
+
+    def motor_stop(self):
+        self.world.stop(True)
+
+    def led(self, on):
+        self.led_on = on
+
+    def light_sleep(self, touch_threshold, wake):
+        """Sleep until the pad reads below touch_threshold or wake() is true."""
+        w = self.world
+        w.sleeping = True
+        w.sleeps += 1
+        try:
+            while True:
+                self.wdt_feed()
+                self.service()
+                if wake() or w.touch_raw() < touch_threshold:
+                    return
+                self.sleep_ms(20)
+        finally:
+            w.sleeping = False
+
+    # ----- control endpoint -------------------------------------------------
+    def pending(self):
+        return self.control is not None and self.control.pending()
+
+    def service(self):
+        if self.control is not None:
+            self.control.service()
+
+    def handle(self, req):
+        w = self.world
+        op = req.get("op")
+        if op == "load":
+            ids = req["ids"]
+            if not isinstance(ids, list):
+                raise ValueError("ids must be a list")
+            w.load(ids)
+            return {"ok": True, "tray": w.tray_n}
+        if op == "take":
+            return {"ok": True, "ids": w.take(req.get("pile"))}
+        if op == "touch":
+            ms = req.get("ms", 100)
+            if not isinstance(ms, int) or ms < 0:
+                raise ValueError("ms must be a non-negative integer")
+            w.touch_until = w.now + ms
+            return {"ok": True}
+        if op == "inject":
+            fault = req.get("fault")
+            mode = req.get("sensor", req.get("mode", ""))
+            k = req.get("k", 0)
+            if not isinstance(k, int):
+                raise ValueError("k must be an integer")
+            if fault == "save_fail":
+                import store
+                store._rename = _power_cut
+                return {"ok": True}
+            w.inject(fault, k, mode)
+            return {"ok": True}
+        if op == "fix":
+            w.fix()
+            return {"ok": True}
+        if op == "battery":
+            mv = req.get("mv")
+            if not isinstance(mv, int):
+                raise ValueError("mv must be an integer")
+            w.mv = mv
+            return {"ok": True}
+        if op == "query":
+            snap = w.snapshot()
+            snap["ok"] = True
+            snap["led"] = self.led_on
+            snap["left_dir"] = LEFT_DIR
+            return snap
+        raise ValueError("unknown op")
+
+
+def _power_cut(src, dst):
+    # The temp file is written; the power fails before the rename.
+    raise OSError(5)

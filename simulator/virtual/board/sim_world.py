@@ -1,0 +1,252 @@
+"""The simulated shuffler's physical world (MicroPython, integer arithmetic).
+
+Cards are any JSON values (ids). The tray is kept top to bottom; a pile is
+kept bottom to top, so a landing card is appended on top. advance() moves
+time on by 1 ms at a time and never allocates, so it can run inside the
+firmware's heap-locked deal loop.
+"""
+
+FEED_MS = 40  # motor time from start until the bottom card reaches the exit
+BLOCK_MS = 18  # how long one card blocks the exit beam
+MAX_CARDS = 200  # physical room in the tray and in each pile
+
+TOUCH_BASE = 800
+TOUCH_PRESSED = 250
+TOUCH_NOISE = 16
+STACK_TARE = 84000
+STACK_PER_CARD = 760
+STACK_NOISE = 120
+MOTOR_SAG_MV = 300
+
+LEFT_DIR = 1  # motor direction +1 sends the bottom card to the left pile
+
+
+class World:
+    def __init__(self, seed=1):
+        self.tray = [None] * MAX_CARDS  # tray[0] top .. tray[n-1] bottom
+        self.tray_n = 0
+        self.left = [None] * MAX_CARDS  # left[0] bottom .. left[n-1] top
+        self.left_n = 0
+        self.right = [None] * MAX_CARDS
+        self.right_n = 0
+        self.throat = [None, None]  # cards inside the exit beam
+        self.throat_n = 0
+        self.block_need = BLOCK_MS
+        self.pos = 0  # ms of feed progress on the current card
+        self.fed = 0  # cards that have entered the exit since the last load
+        self.removed = []  # cards taken out of the tray by an injected fault
+        self.dir = 0
+        self.duty = 0
+        self.braking = True
+        self.now = 0
+        self.mv = 9000
+        self.touch_until = 0
+        self.rng = (seed * 2654435761 + 12345) & 0x3FFFFFFF or 1
+        # Injected faults.
+        self.jam_at = -1
+        self.double_at = -1
+        self.double_long = True
+        self.empty_at = -1
+        self.missing = {}  # sensor name -> True
+        self.hang = False
+        self.sleeping = False
+        self.sleeps = 0
+
+    # ----- noise --------------------------------------------------------
+    def noise(self, amplitude):
+        """Uniform integer in [-amplitude, amplitude] from a xorshift."""
+        x = self.rng
+        x ^= (x << 13) & 0x3FFFFFFF
+        x ^= x >> 17
+        x ^= (x << 5) & 0x3FFFFFFF
+        self.rng = x or 1
+        return x % (2 * amplitude + 1) - amplitude
+
+    # ----- physics ------------------------------------------------------
+    def advance(self):
+        """One millisecond."""
+        self.now += 1
+        if self.dir == 0:
+            return
+        if self.throat_n == 0:
+            if self.tray_n == 0:
+                return
+            if self.fed == self.jam_at:
+                return  # the bottom card is stuck
+            if self.fed == self.empty_at:
+                self.empty_at = -1
+                self._remove_rest()
+                return
+            self.pos += 1
+            if self.pos >= FEED_MS:
+                self.pos = 0
+                self._enter()
+        else:
+            self.pos += 1
+            if self.pos >= self.block_need:
+                self.pos = 0
+                self._land()
+
+    def _enter(self):
+        n = self.tray_n
+        self.throat[0] = self.tray[n - 1]
+        self.tray[n - 1] = None
+        self.throat_n = 1
+        self.block_need = BLOCK_MS
+        if self.fed == self.double_at and n >= 2:
+            # The next card rides along with it.
+            self.throat[1] = self.tray[n - 2]
+            self.tray[n - 2] = None
+            self.throat_n = 2
+            self.fed += 1
+            if self.double_long:
+                self.block_need = 2 * BLOCK_MS
+        self.tray_n = n - self.throat_n
+        self.fed += 1
+
+    def _land(self):
+        # The card fed first lies lowest, so it lands first.
+        i = 0
+        while i < self.throat_n:  # a while loop: range() would allocate
+            card = self.throat[i]
+            self.throat[i] = None
+            if self.dir == LEFT_DIR:
+                self.left[self.left_n] = card
+                self.left_n += 1
+            else:
+                self.right[self.right_n] = card
+                self.right_n += 1
+            i += 1
+        self.throat_n = 0
+
+    def _remove_rest(self):
+        # Not on the deal path's no-allocation promise: a fault is happening.
+        for i in range(self.tray_n):
+            self.removed.append(self.tray[i])
+            self.tray[i] = None
+        self.tray_n = 0
+
+    # ----- sensors ------------------------------------------------------
+    def touched(self):
+        return self.now < self.touch_until
+
+    def touch_raw(self):
+        if "touch" in self.missing:
+            return 0
+        base = TOUCH_PRESSED if self.touched() else TOUCH_BASE
+        return base + self.noise(TOUCH_NOISE)
+
+    def stack_raw(self):
+        if "stack" in self.missing:
+            return None
+        return STACK_TARE + STACK_PER_CARD * self.tray_n + self.noise(STACK_NOISE)
+
+    def exit_blocked(self):
+        if "exit" in self.missing:
+            return True  # no emitter: the receiver sees no light
+        return self.throat_n > 0
+
+    def battery_mv(self):
+        if "battery" in self.missing:
+            return 0
+        if self.dir != 0:
+            return self.mv - MOTOR_SAG_MV
+        return self.mv
+
+    def motor(self, direction, duty):
+        if direction != self.dir:
+            self.pos = 0 if self.throat_n == 0 else self.pos
+        self.dir = direction
+        self.duty = duty
+        self.braking = False
+
+    def stop(self, brake):
+        self.dir = 0
+        self.duty = 0
+        self.braking = brake
+
+    # ----- control operations (outside the deal loop) --------------------
+    def load(self, ids):
+        if self.tray_n + len(ids) > MAX_CARDS:
+            raise ValueError("the tray holds at most %d cards" % MAX_CARDS)
+        old = self.tray[0:self.tray_n]
+        new = list(ids) + old
+        for i in range(len(new)):
+            self.tray[i] = new[i]
+        self.tray_n = len(new)
+        self.fed = 0
+        self.pos = 0
+
+    def take(self, side):
+        """Remove a pile; returns its ids top to bottom."""
+        if side == "left":
+            cards = [self.left[i] for i in range(self.left_n - 1, -1, -1)]
+            for i in range(self.left_n):
+                self.left[i] = None
+            self.left_n = 0
+        elif side == "right":
+            cards = [self.right[i] for i in range(self.right_n - 1, -1, -1)]
+            for i in range(self.right_n):
+                self.right[i] = None
+            self.right_n = 0
+        elif side == "tray":
+            cards = self.tray[0:self.tray_n]
+            for i in range(self.tray_n):
+                self.tray[i] = None
+            self.tray_n = 0
+        elif side == "throat":
+            cards = self.throat[0:self.throat_n]
+            self.throat[0] = self.throat[1] = None
+            self.throat_n = 0
+            self.pos = 0
+        elif side == "removed":
+            cards = self.removed
+            self.removed = []
+        else:
+            raise ValueError("pile is left, right, tray, throat or removed")
+        return cards
+
+    def inject(self, fault, k, mode):
+        if fault == "jam":
+            self.jam_at = k
+        elif fault == "double_feed":
+            self.double_at = k
+            self.double_long = mode != "overlap"
+        elif fault == "empty_at":
+            self.empty_at = k
+        elif fault == "battery_low":
+            self.mv = 6500
+        elif fault == "sensor_missing":
+            if mode not in ("stack", "exit", "touch", "battery"):
+                raise ValueError("sensor is stack, exit, touch or battery")
+            self.missing[mode] = True
+        elif fault == "hang":
+            self.hang = True
+        else:
+            raise ValueError("unknown fault")
+
+    def fix(self):
+        """Clear every injected fault (the user frees the jam, reconnects a sensor)."""
+        self.jam_at = -1
+        self.double_at = -1
+        self.empty_at = -1
+        self.missing = {}
+
+    def snapshot(self):
+        return {
+            "tray": self.tray[0:self.tray_n],
+            "left": [self.left[i] for i in range(self.left_n - 1, -1, -1)],
+            "right": [self.right[i] for i in range(self.right_n - 1, -1, -1)],
+            "throat": self.throat[0:self.throat_n],
+            "removed": list(self.removed),
+            "motor": {"dir": self.dir, "duty": self.duty, "brake": self.braking},
+            "counts": {"tray": self.tray_n, "left": self.left_n,
+                       "right": self.right_n, "fed": self.fed},
+            "mv": self.mv,
+            "time_ms": self.now,
+            "touched": self.touched(),
+            "sleeping": self.sleeping,
+            "sleeps": self.sleeps,
+            "faults": {"jam_at": self.jam_at, "double_at": self.double_at,
+                       "empty_at": self.empty_at, "missing": list(self.missing)},
+        }
