@@ -14,6 +14,7 @@ import itertools
 import math
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 
 import numpy as np
 from numpy.typing import NDArray
@@ -82,21 +83,26 @@ class ExactLaw:
         return np.array([w / self.total for w in self.weights])
 
 
-def exact_laws(routine_name: str, n_cards: int, capacity: int, rounds: int) -> list[ExactLaw]:
-    """Exact law of the deck after 1..rounds rounds, starting from the order 0..N-1."""
+@lru_cache(maxsize=8)
+def _moves(routine_name: str, n_cards: int, capacity: int) -> tuple[list[NDArray[np.intp]], NDArray[np.int64], int]:
+    """moves[j][i]: rank of perms[i][sigma_j], the deck one round after deck i; with counts."""
     sigmas, counts = round_law(routine_name, n_cards, capacity)
     perms = all_arrangements(n_cards)
     codes = _codes(perms, n_cards)  # sorted, since perms are lexicographic
-    # moves[j][i]: rank of perms[i][sigma_j], the deck after this round from deck i.
-    moves = [np.searchsorted(codes, _codes(perms[:, s], n_cards)) for s in sigmas]
-    w = np.zeros(len(perms), dtype=np.int64)
+    return [np.searchsorted(codes, _codes(perms[:, s], n_cards)) for s in sigmas], counts, len(perms)
+
+
+def exact_laws(routine_name: str, n_cards: int, capacity: int, rounds: int) -> list[ExactLaw]:
+    """Exact law of the deck after 1..rounds rounds, starting from the order 0..N-1."""
+    moves, counts, n_perms = _moves(routine_name, n_cards, capacity)
+    w = np.zeros(n_perms, dtype=np.int64)
     w[0] = 1  # rank 0 is the starting order
     total = 1
     out = []
     for _ in range(rounds):
         if total * 2**n_cards >= 2**62 and w.dtype != object:
             w = w.astype(object)  # exact Python integers once int64 could overflow
-        new = np.zeros(len(perms), dtype=w.dtype)
+        new = np.zeros(n_perms, dtype=w.dtype)
         for mv, c in zip(moves, counts.tolist()):
             # Each move is a bijection of arrangements, so this scatter has no repeats.
             new[mv] += w * c

@@ -30,10 +30,11 @@ IntArray = NDArray[np.integer]
 BoolArray = NDArray[np.bool_]
 
 
-def identity_decks(samples: int, n_cards: int) -> NDArray[np.int16] | NDArray[np.int32]:
+def identity_decks(samples: int, n_cards: int) -> IntArray:
     """`samples` copies of the starting order 0..N-1 in the smallest fitting dtype."""
     dtype = np.int16 if n_cards <= np.iinfo(np.int16).max else np.int32
-    return np.broadcast_to(np.arange(n_cards, dtype=dtype), (samples, n_cards)).copy()
+    out: IntArray = np.broadcast_to(np.arange(n_cards, dtype=dtype), (samples, n_cards)).copy()
+    return out
 
 
 def _check_prob(name: str, value: float) -> None:
@@ -158,7 +159,8 @@ def riffle(decks: IntArray, rng: np.random.Generator) -> IntArray:
     s, n = decks.shape
     from_bottom = draw_sides((s, n), rng)  # True: this position takes the next bottom-packet card
     cdt = np.int32
-    ones_before = np.cumsum(from_bottom, axis=1, dtype=cdt) - from_bottom
+    from_bottom_int = from_bottom.astype(cdt)
+    ones_before = np.cumsum(from_bottom_int, axis=1) - from_bottom_int
     col = np.arange(n, dtype=cdt)
     cut = n - from_bottom.sum(axis=1, dtype=cdt)[:, None]  # size of the top packet
     src = np.where(from_bottom, cut + ones_before, col - ones_before)
