@@ -13,6 +13,8 @@ that is one inverse Gilbert-Shannon-Reeds (GSR) riffle.
 """
 from __future__ import annotations
 
+from typing import cast
+
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
@@ -33,8 +35,7 @@ BoolArray = NDArray[np.bool_]
 def identity_decks(samples: int, n_cards: int) -> IntArray:
     """`samples` copies of the starting order 0..N-1 in the smallest fitting dtype."""
     dtype = np.int16 if n_cards <= np.iinfo(np.int16).max else np.int32
-    out: IntArray = np.broadcast_to(np.arange(n_cards, dtype=dtype), (samples, n_cards)).copy()
-    return out
+    return cast(IntArray, np.broadcast_to(np.arange(n_cards, dtype=dtype), (samples, n_cards)).copy())
 
 
 def _check_prob(name: str, value: float) -> None:
@@ -160,7 +161,7 @@ def riffle(decks: IntArray, rng: np.random.Generator) -> IntArray:
     from_bottom = draw_sides((s, n), rng)  # True: this position takes the next bottom-packet card
     cdt = np.int32
     from_bottom_int = from_bottom.astype(cdt)
-    ones_before = np.cumsum(from_bottom_int, axis=1) - from_bottom_int
+    ones_before = cast(NDArray[np.int32], np.cumsum(from_bottom_int, axis=1)) - from_bottom_int
     col = np.arange(n, dtype=cdt)
     cut = n - from_bottom.sum(axis=1, dtype=cdt)[:, None]  # size of the top packet
     src = np.where(from_bottom, cut + ones_before, col - ones_before)
