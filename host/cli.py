@@ -12,7 +12,11 @@ import sys
 import click
 
 # Subcommand modules, each exposing a click.Command.
-_COMMANDS: tuple[str, ...] = ()
+_COMMANDS: tuple[str, ...] = (
+    "host.devices_cmd:devices",
+    "host.flash_cmd:flash",
+    "host.sim_device_cmd:sim_device",
+)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})

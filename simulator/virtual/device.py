@@ -1,22 +1,32 @@
-"""VirtualShuffler: a MicroPython board on a pseudo-terminal.
+"""VirtualShuffler: the firmware on the MicroPython unix port, over the
+simulated board, on a pseudo-terminal.
 
-    with VirtualShuffler() as dev:        # empty flash in a temp dir
-        print(dev.port)                   # /dev/pts/N, open it like /dev/ttyUSB0
+    with VirtualShuffler(time_scale=20) as dev:   # empty flash in a temp dir
+        print(dev.port)                           # /dev/pts/N: open it like /dev/ttyUSB0
+        dev.load(range(52)); dev.touch()          # the simulated world
 
-The flash directory is the board's filesystem (cwd of the interpreter);
-boot.py and main.py in it run at every boot.
+The flash directory is the board's filesystem (the interpreter's cwd, where
+the firmware also keeps its settings); boot.py and main.py in it run at every
+boot. The world (cards, motor, sensors) lives in the interpreter, so it starts
+afresh at each reset; standing faults are applied again at every boot.
 """
 from __future__ import annotations
 
 import shutil
 import tempfile
+import threading
 from pathlib import Path
 from types import TracebackType
+from typing import Any, Iterable
 
+from simulator.virtual import faults as faultlib
 from simulator.virtual import registry
 from simulator.virtual.interpreter import MicroPythonProcess
 from simulator.virtual.pty_port import PtyPort
 from simulator.virtual.serial_bridge import SerialBridge
+from simulator.virtual.world_client import BOARD_DIR, WorldClient, WorldError
+
+MP_LIB_DIR = Path(__file__).resolve().parent / "mp_lib"
 
 
 class VirtualShuffler:
@@ -24,29 +34,44 @@ class VirtualShuffler:
         self,
         flash_dir: str | Path | None = None,
         *,
-        module_path: list[str] | None = None,
-        env: dict[str, str] | None = None,
+        time_scale: float = 1.0,
+        seed: int = 1,
+        faults: Iterable[faultlib.Fault | str] = (),
         heap_kib: int | None = None,
+        env: dict[str, str] | None = None,
         advertise: bool = True,
     ) -> None:
         self._own_flash = flash_dir is None
         self.flash_dir = Path(flash_dir) if flash_dir else Path(tempfile.mkdtemp(prefix="shuffler-flash-"))
         self.flash_dir.mkdir(parents=True, exist_ok=True)
         self.flash_dir = self.flash_dir.resolve()
-        self.module_path = [str(self.flash_dir / "lib"), *(module_path or [])]
-        self.env = dict(env or {})
+        self.faults = [f if isinstance(f, faultlib.Fault) else faultlib.parse_fault(f) for f in faults]
+        self._runtime = Path(tempfile.mkdtemp(prefix="shuffler-vdev-"))
+        self.control_address = str(self._runtime / "world.sock")
+        self.module_path = [str(self.flash_dir / "lib"), str(BOARD_DIR), str(MP_LIB_DIR)]
+        self.env = {
+            "SHUFFLER_BOARD": "sim",
+            "SHUFFLER_SIM_CONTROL": self.control_address,
+            "SHUFFLER_SIM_SPEED": repr(float(time_scale)),
+            "SHUFFLER_SIM_SEED": str(seed),
+            "SHUFFLER_DATA_DIR": str(self.flash_dir),
+            **faultlib.boot_env(self.faults),
+            **(env or {}),
+        }
         self.heap_kib = heap_kib
         self._advertise = advertise
         self._advert: Path | None = None
         self._port: PtyPort | None = None
         self._bridge: SerialBridge | None = None
+        self._stopping = threading.Event()
 
     # -- life cycle -----------------------------------------------------------
     def start(self) -> "VirtualShuffler":
         if self._bridge is not None:
             return self
+        self._stopping.clear()
         self._port = PtyPort()
-        self._bridge = SerialBridge(self._port, self._spawn)
+        self._bridge = SerialBridge(self._port, self._spawn, on_boot=self._after_boot)
         try:
             self._bridge.start()
         except BaseException:
@@ -58,6 +83,7 @@ class VirtualShuffler:
 
     def stop(self, remove_flash: bool | None = None) -> None:
         """Stop the board; a temporary flash dir is removed unless asked to keep it."""
+        self._stopping.set()
         if self._advert is not None:
             registry.withdraw(self._advert)
             self._advert = None
@@ -67,6 +93,7 @@ class VirtualShuffler:
         if self._port is not None:
             self._port.close()
             self._port = None
+        shutil.rmtree(self._runtime, ignore_errors=True)
         if remove_flash if remove_flash is not None else self._own_flash:
             shutil.rmtree(self.flash_dir, ignore_errors=True)
 
@@ -82,6 +109,7 @@ class VirtualShuffler:
         self.stop()
 
     def _spawn(self, raw: bool) -> MicroPythonProcess:
+        self._runtime.mkdir(parents=True, exist_ok=True)
         return MicroPythonProcess(
             self.flash_dir,
             raw_mode=raw,
@@ -89,6 +117,27 @@ class VirtualShuffler:
             env=self.env,
             heap_kib=self.heap_kib,
         )
+
+    def _after_boot(self) -> None:
+        live = [f for f in self.faults if not f.at_boot]
+        if live:
+            threading.Thread(target=self._inject_standing, args=(live,), daemon=True).start()
+
+    def _inject_standing(self, live: list[faultlib.Fault]) -> None:
+        # The endpoint comes up once the firmware has opened the board; after a
+        # raw-REPL reset main.py does not run, so nothing answers: give up.
+        try:
+            client = WorldClient.connect(self.control_address, timeout=5.0)
+        except OSError:
+            return
+        with client:
+            for f in live:
+                if self._stopping.is_set():
+                    return
+                try:
+                    client.inject(f.name, f.k, mode=f.mode if f.name == "double_feed" else "")
+                except (OSError, WorldError, ValueError):
+                    return
 
     # -- what a user sees -----------------------------------------------------
     @property
@@ -103,7 +152,7 @@ class VirtualShuffler:
 
     @property
     def boots(self) -> int:
-        """How many times the board has started (power-on and resets)."""
+        """How many times the board has started (power-on and every reset)."""
         return self._bridge.boots if self._bridge else 0
 
     @property
@@ -118,3 +167,36 @@ class VirtualShuffler:
         """Press the reset button: a fresh interpreter, boot.py and main.py run."""
         if self._bridge is not None:
             self._bridge.request_reset("hard")
+
+    # -- the simulated world (needs the firmware running) ------------------------
+    def world(self, timeout: float = 5.0) -> WorldClient:
+        """A fresh connection to the world's control endpoint; close it after use."""
+        return WorldClient.connect(self.control_address, timeout=timeout)
+
+    def _world_call(self, method: str, *args: Any, **kwargs: Any) -> Any:
+        with self.world() as client:
+            return getattr(client, method)(*args, **kwargs)
+
+    def load(self, ids: Iterable[Any]) -> int:
+        """Put cards (top to bottom) on top of the tray; returns the tray count."""
+        return int(self._world_call("load", list(ids)))
+
+    def take(self, pile: str) -> list[Any]:
+        return list(self._world_call("take", pile))
+
+    def touch(self, ms: int = 100) -> None:
+        self._world_call("touch", ms)
+
+    def inject(self, fault: faultlib.Fault | str) -> None:
+        """Inject one fault now (it lasts until fixed or until the next reset)."""
+        f = fault if isinstance(fault, faultlib.Fault) else faultlib.parse_fault(fault)
+        if f.name == "sensor_missing":
+            self._world_call("inject", f.name, 0, sensor=f.mode)
+        else:
+            self._world_call("inject", f.name, f.k, mode=f.mode if f.name == "double_feed" else "")
+
+    def fix(self) -> None:
+        self._world_call("fix")
+
+    def query(self) -> dict[str, Any]:
+        return dict(self._world_call("query"))

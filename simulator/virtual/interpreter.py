@@ -17,6 +17,9 @@ STARTUP_SCRIPT = Path(__file__).with_name("mp_startup.py")
 # Must match the constants in mp_startup.py.
 STARTUP_MARKER = b"\x1e\x1evirtual-shuffler-ready\x1e\x1e"
 HARD_RESET_EXIT = 77
+# Exit codes that mean the board reset itself: machine.reset() (77) and the
+# sim board's watchdog (3, WDT_EXIT_CODE in board/board_sim.py).
+HARD_RESET_EXITS = (HARD_RESET_EXIT, 3)
 
 # Start the unix port inside this Python with SIGINT ignored: the port installs
 # its own handler only while it executes code, so "SIGINT is caught" tells us

@@ -1,4 +1,5 @@
-# Runs inside the MicroPython unix port (not CPython). It stands in for a
+# Runs inside the MicroPython unix port (not CPython). machine.reset() comes
+# from mp_lib/machine.py. It stands in for a
 # board's C start-up code: set sys.path, run boot.py, then main.py (only when
 # the board comes up in the friendly REPL, as on a real port), print the
 # start-up marker, and fall through to the interpreter's own REPL (-i).
@@ -8,12 +9,6 @@ import sys as _vs_sys
 # The serial bridge strips this marker from the output; in raw-REPL start-up
 # it also marks where the banner to hide begins.
 _VS_MARKER = "\x1e\x1evirtual-shuffler-ready\x1e\x1e"
-# Exit status that asks the bridge for a hard reset rather than a soft one.
-_VS_HARD_RESET = 77
-
-
-def _vs_hard_reset():
-    _vs_sys.exit(_VS_HARD_RESET)
 
 
 def _vs_exists(name):
@@ -42,13 +37,6 @@ def _vs_run(name):
 def _vs_start():
     extra = _vs_os.getenv("VIRTUAL_SHUFFLER_PATH") or ""
     _vs_sys.path[:] = ["", ".frozen"] + [p for p in extra.split(":") if p]
-    try:
-        # A Python-level machine module (the sim board's) gets a working reset.
-        import machine
-
-        machine.reset = _vs_hard_reset
-    except Exception:
-        pass
     try:
         _vs_run("boot.py")
         if (_vs_os.getenv("VIRTUAL_SHUFFLER_MODE") or "friendly") == "friendly":

@@ -7,7 +7,8 @@ What it adds to the unix port's own REPL:
 - The process ending is a reset: "MPY: soft reboot", then a fresh process that
   runs boot.py and main.py again (friendly REPL) or only boot.py and comes back
   in the raw REPL (raw REPL, as mpremote's soft reset expects). The start-up
-  script's exit code 77 (machine.reset) and a crash are hard resets.
+  script's exit code 77 (machine.reset), the sim board's watchdog (exit code
+  3) and a crash are hard resets.
 - Output while no host has the port open is dropped.
 """
 from __future__ import annotations
@@ -18,7 +19,7 @@ import threading
 import time
 from typing import Callable
 
-from simulator.virtual.interpreter import HARD_RESET_EXIT, STARTUP_MARKER, MicroPythonProcess
+from simulator.virtual.interpreter import HARD_RESET_EXITS, STARTUP_MARKER, MicroPythonProcess
 from simulator.virtual.pty_port import PtyPort
 
 CTRL_C = 0x03
@@ -36,9 +37,10 @@ Spawner = Callable[[bool], MicroPythonProcess]
 
 
 class SerialBridge:
-    def __init__(self, port: PtyPort, spawn: Spawner) -> None:
+    def __init__(self, port: PtyPort, spawn: Spawner, on_boot: Callable[[], None] | None = None) -> None:
         self.port = port
         self._spawn = spawn
+        self._on_boot = on_boot
         self._child: MicroPythonProcess | None = None
         self._pending = bytearray()
         self._stop = threading.Event()
@@ -216,6 +218,8 @@ class SerialBridge:
         if raw:
             # Into the raw REPL before anything the host sends.
             self._pending[:0] = b"\x01"
+        if self._on_boot is not None:
+            self._on_boot()
 
     def _child_ended(self) -> None:
         child = self._child
@@ -223,7 +227,7 @@ class SerialBridge:
         status = child.exit_status()
         if self._filter_buf and self._filter != "hide":
             self._emit(self._filter_buf)
-        hard = status == HARD_RESET_EXIT or status < 0
+        hard = status in HARD_RESET_EXITS or status < 0
         self._reset(hard=hard)
 
     def _reset(self, hard: bool) -> None:

@@ -1,0 +1,63 @@
+"""`shuffler flash`: put the firmware on a board and check that it answers."""
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+
+import click
+
+from host import flashing
+
+OVERALL_TIMEOUT_S = 180.0
+
+
+@click.command("flash")
+@click.option("--port", "port", metavar="PORT", help="Serial port of the board (see `shuffler devices`).")
+@click.option(
+    "--board",
+    type=click.Choice(flashing.BOARDS),
+    help="Board kind; checked against the board, detected when left out.",
+)
+@click.option("--hello-timeout", default=10.0, show_default=True, help="Seconds to wait for the firmware's hello.")
+def flash(port: str | None, board: str | None, hello_timeout: float) -> None:
+    """Precompile the firmware, copy it with mpremote, reset, and check hello."""
+    from firmware import protocol
+
+    if not port:
+        raise click.ClickException("no port given: use --port PORT (see `shuffler devices`)")
+    try:
+        _flash(port, board, hello_timeout, protocol.FIRMWARE_VERSION)
+    except flashing.FlashError as exc:
+        raise click.ClickException(str(exc)) from None
+
+
+def _flash(port: str, board: str | None, hello_timeout: float, version: str) -> None:
+    flashing.check_port(port)
+    transport = flashing.open_transport(port)
+    deadline = flashing.Deadline(OVERALL_TIMEOUT_S, transport.serial.close)
+    try:
+        flashing.enter_raw_repl(transport, port)
+        actual = flashing.board_of(transport)
+        if actual not in flashing.BOARDS:
+            raise flashing.FlashError(f"the board on {port} is a {actual!r} MicroPython port, which the firmware does not support")
+        if board is not None and actual != board:
+            raise flashing.FlashError(
+                f"wrong board: {port} is an {actual} board, not {board}; nothing was written (use --board {actual})"
+            )
+        with tempfile.TemporaryDirectory(prefix="shuffler-image-") as tmp:
+            image = flashing.build_image(actual, Path(tmp))
+            click.echo(f"flashing firmware {version} ({len(image)} files) to the {actual} board on {port}")
+            flashing.deploy(transport, image)
+        flashing.soft_reset_to_firmware(transport)
+        hello = flashing.await_hello(transport.serial, version, actual, timeout=hello_timeout)
+    except flashing.FlashError:
+        if deadline.expired:
+            raise flashing.FlashError(f"gave up after {OVERALL_TIMEOUT_S:.0f} s: the board on {port} stopped answering; run the same command again") from None
+        raise
+    finally:
+        deadline.cancel()
+        try:
+            transport.close()
+        except Exception:
+            pass
+    click.echo(f"ok: firmware {hello.get('fw')} answers on {port} (board {hello.get('board')}, protocol {hello.get('proto')})")

