@@ -118,7 +118,7 @@ def segmented_partition(decks: IntArray, left: BoolArray, bounds: ArrayLike | No
             continue
         blk = left[:, lo:hi]
         cdt = np.int16 if hi - lo < np.iinfo(np.int16).max else np.int32
-        cl = np.cumsum(blk, axis=1, dtype=cdt)  # left cards up to and including this one
+        cl = cast(IntArray, np.cumsum(blk, axis=1, dtype=cdt))  # left cards up to and including this one
         n_left = cl[:, -1:]
         col = np.arange(hi - lo, dtype=cdt)
         # left card: rank among left cards; right card: after all left cards,
