@@ -33,7 +33,7 @@ class Controller:
         self.fault = P.FAULT_NONE
         self.fault_detail = ""
         self.sides = RandomSides(self.capacity)
-        self.dealer = Dealer(board, self, link.write_raw)
+        self.dealer = Dealer(board, self, link.write_raw, self.sides)
         self.touch = Touch(profile["touch_kind"], self.cfg["touch_pct"], self.cfg["debounce_ms"])
         self.touch_source = "measured"
         self.last_activity = 0

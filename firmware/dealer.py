@@ -39,7 +39,7 @@ def put_int(buf, end, width, value):
 
 
 class Dealer:
-    def __init__(self, board, host, write_raw):
+    def __init__(self, board, host, write_raw, sides):
         self.board = board
         self.host = host  # has pending() and service()
         self.write_raw = write_raw
@@ -48,7 +48,7 @@ class Dealer:
         self.end_n = _field_end(_TEMPLATE, b"n")
         self.end_l = _field_end(_TEMPLATE, b"left")
         self.end_r = _field_end(_TEMPLATE, b"right")
-        self.sides = None
+        self.sides = sides  # replaced per pass by begin()
         self.n = 0
         self.k = 0
         self.left = 0

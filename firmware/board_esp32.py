@@ -1,0 +1,89 @@
+"""Board driver: ESP32 reference board (pins and parts in profile_esp32)."""
+
+import time
+
+import esp32
+import machine
+from machine import ADC, Pin, TouchPad
+
+from drv8833 import Motor
+from hx711 import HX711
+from watchdog import Guard
+
+
+class Board:
+    def __init__(self, profile):
+        pins = profile["pins"]
+        self.profile = profile
+        self.name = profile["name"]
+        self.data_dir = ""
+        self.pad = TouchPad(Pin(pins["touch"]))
+        self.motor_drv = Motor(pins["motor_in1"], pins["motor_in2"],
+                               pins["motor_sleep"], profile["pwm_hz"])
+        self.scale = HX711(pins["hx711_dout"], pins["hx711_sck"])
+        self.exit_pin = Pin(pins["exit"], Pin.IN)
+        self.adc = ADC(Pin(pins["battery_adc"]), atten=ADC.ATTN_11DB)
+        self.div_total, self.div_low = profile["battery_divider"]
+        self.led_pin = Pin(pins["led"], Pin.OUT, value=0)
+        self.guard = Guard(0)
+
+    def ticks_ms(self):
+        return time.ticks_ms()
+
+    def sleep_ms(self, ms):
+        time.sleep_ms(ms)
+
+    def touch_raw(self):
+        try:
+            return self.pad.read()
+        except ValueError:
+            return None
+
+    def stack_raw(self):
+        return self.scale.read()
+
+    def exit_blocked(self):
+        return self.exit_pin.value() == 0  # receiver pulls low when the beam breaks
+
+    def battery_mv(self):
+        return self.adc.read_uv() * self.div_total // self.div_low // 1000
+
+    def motor(self, direction, duty):
+        self.motor_drv.drive(direction, duty)
+
+    def motor_brake(self):
+        self.motor_drv.brake()
+
+    def motor_stop(self):
+        self.motor_drv.brake()
+
+    def led(self, on):
+        self.led_pin.value(1 if on else 0)
+
+    def wdt_start(self, ms):
+        self.guard.start(ms)
+
+    def wdt_feed(self):
+        self.guard.beat()
+
+    def wdt_release(self):
+        self.guard.release()
+
+    def light_sleep(self, threshold, wake):
+        # Wake on touch (the pad's own threshold) or after a slice, to keep
+        # the watchdog fed and look at the serial line.
+        self.pad.config(threshold)
+        esp32.wake_on_touch(True)
+        while True:
+            self.guard.beat()
+            machine.lightsleep(1000)
+            if machine.wake_reason() == machine.TOUCHPAD_WAKE or wake():
+                return
+            if self.pad.read() < threshold:
+                return
+
+    def pending(self):
+        return False
+
+    def service(self):
+        pass

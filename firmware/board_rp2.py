@@ -1,0 +1,82 @@
+"""Board driver: Raspberry Pi Pico (pins and parts in profile_rp2)."""
+
+import time
+
+import machine
+from machine import ADC, Pin
+
+from drv8833 import Motor
+from hx711 import HX711
+from watchdog import Guard
+
+
+class Board:
+    def __init__(self, profile):
+        pins = profile["pins"]
+        self.profile = profile
+        self.name = profile["name"]
+        self.data_dir = ""
+        self.touch_pin = Pin(pins["touch"], Pin.IN, Pin.PULL_DOWN)
+        self.motor_drv = Motor(pins["motor_in1"], pins["motor_in2"],
+                               pins["motor_sleep"], profile["pwm_hz"])
+        self.scale = HX711(pins["hx711_dout"], pins["hx711_sck"])
+        self.exit_pin = Pin(pins["exit"], Pin.IN, Pin.PULL_UP)
+        self.adc = ADC(pins["battery_adc"])
+        self.div_total, self.div_low = profile["battery_divider"]
+        self.led_pin = Pin(pins["led"], Pin.OUT, value=0)
+        self.guard = Guard(-1)
+
+    def ticks_ms(self):
+        return time.ticks_ms()
+
+    def sleep_ms(self, ms):
+        time.sleep_ms(ms)
+
+    def touch_raw(self):
+        return self.touch_pin.value()  # TTP223: 1 while touched
+
+    def stack_raw(self):
+        return self.scale.read()
+
+    def exit_blocked(self):
+        return self.exit_pin.value() == 0
+
+    def battery_mv(self):
+        mv_at_pin = self.adc.read_u16() * 3300 // 65535
+        return mv_at_pin * self.div_total // self.div_low
+
+    def motor(self, direction, duty):
+        self.motor_drv.drive(direction, duty)
+
+    def motor_brake(self):
+        self.motor_drv.brake()
+
+    def motor_stop(self):
+        self.motor_drv.brake()
+
+    def led(self, on):
+        self.led_pin.value(1 if on else 0)
+
+    def wdt_start(self, ms):
+        self.guard.start(ms)
+
+    def wdt_feed(self):
+        self.guard.beat()
+
+    def wdt_release(self):
+        self.guard.release()
+
+    def light_sleep(self, threshold, wake):
+        # The RP2040 port wakes from lightsleep on its timer: sleep in short
+        # slices and look at the touch module between them.
+        while True:
+            self.guard.beat()
+            machine.lightsleep(100)
+            if self.touch_pin.value() or wake():
+                return
+
+    def pending(self):
+        return False
+
+    def service(self):
+        pass

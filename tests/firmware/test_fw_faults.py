@@ -1,0 +1,189 @@
+"""Faults on the MicroPython unix port: each has a code and a sentence and
+leaves the motor off."""
+
+from __future__ import annotations
+
+import signal
+
+import pytest
+
+from conftest import Device
+from firmware import protocol as P
+
+pytestmark = pytest.mark.micropython
+
+
+def motor_off(dev: Device) -> bool:
+    assert dev.world is not None
+    m = dev.world.query()["motor"]
+    return m["dir"] == 0 and m["duty"] == 0
+
+
+def all_cards(dev: Device) -> list:
+    assert dev.world is not None
+    q = dev.world.query()
+    return q["tray"] + q["left"] + q["right"] + q["throat"] + q["removed"]
+
+
+def test_jam_pauses_and_resume_finishes_the_pass(device: Device) -> None:
+    w = device.world
+    assert w is not None
+    w.load(list(range(20)))
+    w.inject("jam", k=5)
+    device.call("start")
+    f = device.event("fault")
+    assert (f["code"], f["name"], f["latched"], f["resume"]) == (P.FAULT_JAM, "jam", True, True)
+    assert f["k"] == 5 and f["msg"]
+    assert motor_off(device)
+    assert device.call("status")["state"] == "paused"
+    # Not fixed yet: resuming jams again at the same card.
+    assert device.call("resume")["ok"] is True
+    assert device.event("fault")["k"] == 5
+    w.fix()
+    device.world.touch(100)  # a touch resumes a paused pass
+    done = device.event("done")
+    assert done["k"] == 20 and done["left"] + done["right"] == 20
+    assert sorted(all_cards(device)) == list(range(20))
+
+
+def test_resume_command_after_fix(device: Device) -> None:
+    w = device.world
+    assert w is not None
+    w.load(list(range(10)))
+    w.inject("jam", k=0)
+    device.call("start")
+    assert device.event("fault")["name"] == "jam"
+    w.fix()
+    rep = device.call("resume")
+    assert rep["ok"] is True and rep["k"] == 0
+    assert device.event("done")["k"] == 10
+
+
+def test_resume_without_a_pause_is_a_state_error(device: Device) -> None:
+    rep = device.call("resume")
+    assert rep["ok"] is False and rep["err"] == P.E_STATE
+
+
+def test_double_feed_seen_as_a_long_block_latches_an_alarm(device: Device) -> None:
+    w = device.world
+    assert w is not None
+    w.load(list(range(20)))
+    w.inject("double_feed", k=3)
+    device.call("start")
+    f = device.event("fault")
+    assert f["name"] == "double_feed" and f["latched"] is True and f["k"] == 3
+    assert motor_off(device)
+    assert device.call("status")["state"] == "alarm"
+    refused = device.call("start")
+    assert refused["ok"] is False and refused["err"] == P.E_ALARM
+    assert device.call("clear")["ok"] is True
+    device.event("cleared")
+    assert device.call("status")["state"] == "idle"
+    assert sorted(all_cards(device)) == list(range(20))
+
+
+def test_double_feed_seen_as_an_exit_count_short_of_the_stack(device: Device) -> None:
+    w = device.world
+    assert w is not None
+    w.load(list(range(20)))
+    w.inject("double_feed", k=7, mode="overlap")
+    device.call("start")
+    f = device.event("fault")
+    assert f["name"] == "double_feed" and f["k"] == 19 and f["n"] == 20
+    q = w.query()
+    assert q["counts"]["left"] + q["counts"]["right"] == 20
+
+
+def test_tray_emptied_early(device: Device) -> None:
+    w = device.world
+    assert w is not None
+    w.load(list(range(30)))
+    w.inject("empty_at", k=8)
+    device.call("start")
+    f = device.event("fault")
+    assert f["code"] == P.FAULT_TRAY_EMPTIED and f["k"] == 8 and f["latched"] is True
+    assert len(w.query()["removed"]) == 22
+    assert motor_off(device)
+
+
+def test_battery_too_low_for_the_pass_is_refused(device: Device) -> None:
+    w = device.world
+    assert w is not None
+    w.load(list(range(81)))
+    w.set_battery(6700)
+    rep = device.call("start")
+    assert rep["ok"] is False and rep["detail"] == "battery_low"
+    f = device.event("fault")
+    assert f["code"] == P.FAULT_BATTERY_LOW and f["latched"] is False and f["mv"] == 6700
+    assert w.query()["counts"]["fed"] == 0
+
+
+def test_low_battery_warns_but_deals(device: Device) -> None:
+    w = device.world
+    assert w is not None
+    w.load(list(range(10)))
+    w.set_battery(7000)
+    device.call("start")
+    assert device.event("done")["k"] == 10
+    warns = [m for m in device.seen if m.get("ev") == "warn"]
+    assert len(warns) == 1
+    assert warns[0]["code"] == P.FAULT_BATTERY_LOW and warns[0]["mv"] == 7000
+
+
+def test_battery_failing_mid_pass_stops_it(start_device) -> None:
+    dev = start_device(speed=5)
+    dev.event("hello")
+    dev.world.load(list(range(104)))
+    dev.send("start")
+    dev.wait(lambda m: m.get("ev") == "progress" and m["k"] >= 3)
+    dev.world.inject("battery_low")
+    f = dev.event("fault")
+    assert f["name"] == "battery_low" and f["latched"] is True and f["k"] < 104
+    assert motor_off(dev)
+
+
+@pytest.mark.parametrize("sensor", ["stack", "exit", "touch", "battery"])
+def test_sensor_missing_at_boot_latches_an_alarm(start_device, sensor: str) -> None:
+    dev = start_device(missing=(sensor,))
+    hello = dev.event("hello")
+    assert hello["fw"] == P.FIRMWARE_VERSION
+    f = dev.event("fault")
+    assert f["code"] == P.FAULT_SENSOR and f["latched"] is True and f["detail"]
+    assert dev.call("status")["state"] == "alarm"
+    assert dev.call("start")["err"] == P.E_ALARM
+    # Clearing while the sensor is still missing keeps the alarm.
+    dev.call("clear")
+    assert dev.event("fault")["code"] == P.FAULT_SENSOR
+    dev.world.fix()
+    assert dev.call("clear")["state"] == "idle"
+    dev.world.load([1, 2, 3])
+    assert dev.call("start")["ok"] is True
+    assert dev.event("done")["k"] == 3
+
+
+def test_watchdog_resets_a_hung_board_with_the_motor_off(device: Device) -> None:
+    w = device.world
+    assert w is not None
+    w.load(list(range(10)))
+    w.inject("hang")
+    device.send("start")
+    rc = device.proc.wait(timeout=20)
+    assert rc == 3
+    assert device.proc.stderr is not None
+    assert "watchdog reset, motor off" in device.proc.stderr.read().decode()
+
+
+@pytest.mark.parametrize("how", ["signal", "byte"])
+def test_ctrl_c_stops_the_motor_and_returns(start_device, how: str) -> None:
+    dev = start_device(speed=5)
+    dev.event("hello")
+    dev.world.load(list(range(104)))
+    dev.send("start")
+    dev.wait(lambda m: m.get("ev") == "progress" and m["k"] >= 2)
+    if how == "signal":
+        dev.proc.send_signal(signal.SIGINT)
+    else:
+        dev.write(b"\x03")
+    ev = dev.event("stopped")
+    assert ev["reason"] == "interrupt"
+    assert dev.proc.wait(timeout=10) == 0

@@ -1,0 +1,120 @@
+"""A pass on the MicroPython unix port over the simulated board: touch,
+deal, done; the piles hold the cards in the mechanism's order."""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import Device, deal_order
+
+pytestmark = pytest.mark.micropython
+
+
+def runs(seq: list[int]) -> int:
+    return 1 + sum(1 for a, b in zip(seq, seq[1:]) if a != b)
+
+
+def sides_from_piles(load: list[int], left: list[int]) -> list[int]:
+    """Side of the k-th fed card (0 left, 1 right), read off the piles."""
+    on_left = set(left)
+    return [0 if load[len(load) - 1 - k] in on_left else 1 for k in range(len(load))]
+
+
+def test_touch_deals_every_card_into_two_piles_in_mechanism_order(device: Device) -> None:
+    load = list(range(104))
+    assert device.world is not None
+    assert device.world.load(load) == 104
+    device.world.touch(100)
+    device.event("touch")
+    assert device.event("loaded")["n"] == 104
+    done = device.event("done", timeout=30)
+    q = device.world.query()
+    left, right = q["left"], q["right"]
+    # No card lost or duplicated.
+    assert sorted(left + right) == load
+    assert q["tray"] == [] and q["throat"] == []
+    # The counts the firmware reports are the piles' real sizes.
+    assert (done["left"], done["right"], done["n"]) == (len(left), len(right), 104)
+    # Each pile, top to bottom, keeps the load's relative order (a stable
+    # partition: bottom card fed first, each card lands on top).
+    assert left == sorted(left) and right == sorted(right)
+    sides = sides_from_piles(load, left)
+    assert deal_order(load, sides) == (left, right)
+    # Progress events count every card, and agree with the piles.
+    progress = [m for m in device.seen if m.get("ev") == "progress"]
+    assert [m["k"] for m in progress] == list(range(1, 105))
+    for m in progress:
+        assert m["left"] == sum(1 for s in sides[: m["k"]] if s == 0)
+    # The motor is off (braked) after the pass.
+    assert q["motor"]["dir"] == 0 and q["motor"]["brake"] is True
+
+
+def test_sides_look_random_not_a_fixed_pattern(device: Device) -> None:
+    """Two 104-card passes. With fair independent sides the left count is
+    52 +- 5.1 (one standard error) and the number of runs 52.5 +- 5.1; the
+    bounds below are six standard errors, and the two passes' side
+    sequences must differ (equal by chance with probability 2**-104)."""
+    assert device.world is not None
+    load = list(range(104))
+    seqs = []
+    for _ in range(2):
+        device.world.load(load)
+        assert device.call("start")["ok"] is True
+        device.event("done", timeout=30)
+        left = device.world.take("left")
+        device.world.take("right")
+        seqs.append(sides_from_piles(load, left))
+    for s in seqs:
+        assert 52 - 31 <= s.count(0) <= 52 + 31
+        assert 52.5 - 31 <= runs(s) <= 52.5 + 31
+    assert seqs[0] != seqs[1]
+
+
+def test_start_command_replies_then_reports_loaded_and_done(device: Device) -> None:
+    assert device.world is not None
+    device.world.load(["a", "b", "c"])
+    rep = device.call("start")
+    assert rep["ok"] is True and rep["n"] == 3
+    done = device.event("done")
+    assert done["left"] + done["right"] == 3
+
+
+def test_empty_tray_is_refused(device: Device) -> None:
+    rep = device.call("start")
+    assert rep["ok"] is False and rep["name"] == "refused"
+    fault = device.event("fault")
+    assert fault["name"] == "empty" and fault["latched"] is False
+    assert device.call("status")["state"] == "idle"
+
+
+def test_over_capacity_is_refused_and_nothing_moves(device: Device) -> None:
+    assert device.world is not None
+    device.world.load(list(range(110)))
+    rep = device.call("start")
+    assert rep["ok"] is False
+    fault = device.event("fault")
+    assert fault["name"] == "over_capacity" and fault["n"] == 110
+    q = device.world.query()
+    assert q["counts"]["tray"] == 110 and q["counts"]["fed"] == 0
+
+
+def test_status_and_abort_mid_pass(start_device) -> None:
+    dev = start_device(speed=5)
+    dev.event("hello")
+    dev.world.load(list(range(104)))
+    dev.send("start")
+    dev.wait(lambda m: m.get("ev") == "progress" and m["k"] >= 3)
+    st = dev.call("status")
+    assert st["state"] == "dealing" and 3 <= st["k"] < 104
+    busy = dev.call("start")
+    assert busy["ok"] is False and busy["name"] == "busy"
+    ab = dev.call("abort")
+    assert ab["ok"] is True
+    ev = dev.event("aborted")
+    assert ev["k"] < 104
+    q = dev.world.query()
+    assert q["motor"]["dir"] == 0
+    cards = q["tray"] + q["left"] + q["right"] + q["throat"]
+    assert sorted(cards) == list(range(104))
+    assert q["counts"]["left"] + q["counts"]["right"] == ev["k"]
+    assert dev.call("status")["state"] == "idle"
