@@ -18,25 +18,28 @@ OVERALL_TIMEOUT_S = 180.0
     type=click.Choice(flashing.BOARDS),
     help="Board kind; checked against the board, detected when left out.",
 )
-@click.option("--hello-timeout", default=10.0, show_default=True, help="Seconds to wait for the firmware's hello.")
-def flash(port: str | None, board: str | None, hello_timeout: float) -> None:
+@click.option("--connect-timeout", default=5.0, show_default=True, type=click.FloatRange(min=0.1),
+              help="Seconds to wait for the board's raw REPL.")
+@click.option("--hello-timeout", default=10.0, show_default=True, type=click.FloatRange(min=0.1),
+              help="Seconds to wait for the firmware's hello after the reset.")
+def flash(port: str | None, board: str | None, connect_timeout: float, hello_timeout: float) -> None:
     """Precompile the firmware, copy it with mpremote, reset, and check hello."""
     from firmware import protocol
 
     if not port:
         raise click.ClickException("no port given: use --port PORT (see `shuffler devices`)")
     try:
-        _flash(port, board, hello_timeout, protocol.FIRMWARE_VERSION)
+        _flash(port, board, connect_timeout, hello_timeout, protocol.FIRMWARE_VERSION)
     except flashing.FlashError as exc:
         raise click.ClickException(str(exc)) from None
 
 
-def _flash(port: str, board: str | None, hello_timeout: float, version: str) -> None:
+def _flash(port: str, board: str | None, connect_timeout: float, hello_timeout: float, version: str) -> None:
     flashing.check_port(port)
     transport = flashing.open_transport(port)
     deadline = flashing.Deadline(OVERALL_TIMEOUT_S, transport.serial.close)
     try:
-        flashing.enter_raw_repl(transport, port)
+        flashing.enter_raw_repl(transport, port, timeout=connect_timeout)
         actual = flashing.board_of(transport)
         if actual not in flashing.BOARDS:
             raise flashing.FlashError(f"the board on {port} is a {actual!r} MicroPython port, which the firmware does not support")

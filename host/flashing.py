@@ -52,8 +52,8 @@ def build_image(board: str, out_dir: Path, firmware_dir: Path = FIRMWARE_DIR) ->
     image: list[ImageFile] = []
     last: list[ImageFile] = []
     for src in sources:
-        if src.name.startswith("profile_") and src.stem != f"profile_{board}":
-            continue  # only this board's profile goes on the board
+        if _other_boards_file(src.stem, board):
+            continue  # only this board's profile and driver go on the board
         if src.name in SOURCE_FILES:
             dest = out_dir / src.name
             shutil.copyfile(src, dest)
@@ -63,6 +63,13 @@ def build_image(board: str, out_dir: Path, firmware_dir: Path = FIRMWARE_DIR) ->
         _mpy_cross(src, dest)
         image.append(ImageFile(dest, dest.name))
     return image + last
+
+
+def _other_boards_file(stem: str, board: str) -> bool:
+    for prefix in ("profile_", "board_"):
+        if stem.startswith(prefix) and stem != prefix + board:
+            return True
+    return False
 
 
 def _mpy_cross(src: Path, dest: Path) -> None:
@@ -132,7 +139,7 @@ class Deadline:
         self._timer.cancel()
 
 
-def open_transport(port: str, raw_repl_timeout: float = 4.0):  # -> SerialTransport
+def open_transport(port: str):  # -> mpremote's SerialTransport
     from mpremote.transport import TransportError
     from mpremote.transport_serial import SerialTransport
 

@@ -6,11 +6,14 @@ port's REPL (friendly, raw and raw-paste) runs on them unchanged.
 """
 from __future__ import annotations
 
+import array
+import fcntl
 import os
 import shutil
 import signal
 import subprocess
 import sys
+import termios
 from pathlib import Path
 
 STARTUP_SCRIPT = Path(__file__).with_name("mp_startup.py")
@@ -21,13 +24,12 @@ HARD_RESET_EXIT = 77
 # sim board's watchdog (3, WDT_EXIT_CODE in board/board_sim.py).
 HARD_RESET_EXITS = (HARD_RESET_EXIT, 3)
 
-# Start the unix port inside this Python with SIGINT ignored: the port installs
-# its own handler only while it executes code, so "SIGINT is caught" tells us
-# whether a Ctrl-C must become a KeyboardInterrupt or a byte for the REPL.
-_LAUNCH = (
-    "import signal,sys;signal.signal(signal.SIGINT,signal.SIG_IGN);"
-    "import micropython_run;sys.exit(micropython_run.run_main(['micropython']+sys.argv[1:]))"
-)
+# The unix port runs with SIGINT ignored from exec on (so the hosting Python
+# installs no handler of its own); the port installs its handler only while it
+# executes code, so "SIGINT is caught" tells whether a Ctrl-C must become a
+# KeyboardInterrupt or stay a byte for the REPL.
+_IGNORE_SIGINT = ["/bin/sh", "-c", 'trap "" INT; exec "$0" "$@"']
+_LAUNCH = "import sys,micropython_run;sys.exit(micropython_run.run_main(['micropython']+sys.argv[1:]))"
 
 
 def interpreter_command() -> list[str]:
@@ -38,8 +40,8 @@ def interpreter_command() -> list[str]:
         exe = shutil.which("micropython")
         if exe is None:
             raise RuntimeError("the MicroPython unix port (micropython) is not installed")
-        return [exe]
-    return [sys.executable, "-c", _LAUNCH]
+        return _IGNORE_SIGINT + [exe]
+    return _IGNORE_SIGINT + [sys.executable, "-c", _LAUNCH]
 
 
 def sigint_caught(pid: int) -> bool:
@@ -119,6 +121,15 @@ class MicroPythonProcess:
             return 0
         except OSError:  # the process is gone; drop the input as a reset board would
             return len(data)
+
+    def unread_input(self) -> int:
+        """Bytes written to the process's stdin that it has not read yet."""
+        count = array.array("i", [0])
+        try:
+            fcntl.ioctl(self.stdin_fd, termios.FIONREAD, count)
+        except OSError:
+            return 0
+        return count[0]
 
     def exit_status(self, timeout: float = 2.0) -> int:
         try:

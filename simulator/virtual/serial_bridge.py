@@ -48,6 +48,10 @@ class SerialBridge:
         self._lock = threading.Lock()
         self._thread: threading.Thread | None = None
         self._last_sigint = 0.0
+        self._written = 0  # bytes written to the current process's stdin
+        # Stream position (1-based) of a Ctrl-C passed on as a byte while no
+        # code ran; if code starts before reading it, it becomes SIGINT.
+        self._ctrl_c_at: int | None = None
         self._raw_repl = False
         self._scan_tail = b""
         # start-up output filter: "marker" until the start-up marker, then
@@ -129,6 +133,7 @@ class SerialBridge:
                 if out:
                     self._to_host(out)
         self._flush_input()
+        self._deferred_ctrl_c()
 
     # -- input ----------------------------------------------------------------
     def _from_host(self, data: bytes) -> None:
@@ -148,6 +153,21 @@ class SerialBridge:
                 self._last_sigint = now
         else:
             self._queue(bytes([CTRL_C]))
+            # E.g. sent while the board boots: a program that starts before
+            # the REPL reads the byte must still be interrupted.
+            self._ctrl_c_at = self._written + len(self._pending)
+
+    def _deferred_ctrl_c(self) -> None:
+        child = self._child
+        if self._ctrl_c_at is None or child is None:
+            return
+        consumed = self._written - child.unread_input()
+        if consumed >= self._ctrl_c_at:
+            self._ctrl_c_at = None  # the REPL (or the program) read it
+        elif child.executing():
+            self._ctrl_c_at = None
+            child.interrupt()
+            self._last_sigint = time.monotonic()
 
     def _queue(self, data: bytes) -> None:
         room = MAX_PENDING_INPUT - len(self._pending)
@@ -157,6 +177,7 @@ class SerialBridge:
         if self._pending and self._child is not None:
             sent = self._child.write(bytes(self._pending))
             del self._pending[:sent]
+            self._written += sent
 
     # -- output ---------------------------------------------------------------
     def _emit(self, data: bytes) -> None:
@@ -212,6 +233,8 @@ class SerialBridge:
     def _boot(self, raw: bool) -> None:
         self._child = self._spawn(raw)
         self.boots += 1
+        self._written = 0
+        self._ctrl_c_at = None
         self._filter = "marker-raw" if raw else "marker-friendly"
         self._filter_buf = b""
         self._raw_repl = raw

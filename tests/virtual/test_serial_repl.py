@@ -1,0 +1,205 @@
+"""The virtual board at the serial level: boot files, Ctrl-C, friendly and raw
+REPL, raw-paste, soft and hard resets, a host that comes and goes."""
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.micropython
+
+# Each boot appends its name to boots.txt (relative path: proves cwd = flash).
+BOOT = 'with open("boots.txt", "a") as f:\n    f.write("boot\\n")\nprint("boot.py ran")\n'
+MAIN_LOG = 'with open("boots.txt", "a") as f:\n    f.write("main\\n")\nprint("main.py ran")\n'
+MAIN_LOOP = MAIN_LOG + "import time\nn = 0\nwhile True:\n    n += 1\n    time.sleep_ms(5)\n"
+MAIN_READ = MAIN_LOG + 'import sys\nwhile True:\n    line = sys.stdin.readline()\n    print("got", line.strip())\n'
+
+
+def boots_log(flash: Path) -> list[str]:
+    path = flash / "boots.txt"
+    return path.read_text().split() if path.exists() else []
+
+
+def write_files(flash: Path, **files: str) -> None:
+    for name, text in files.items():
+        (flash / f"{name}.py").write_text(text)
+
+
+def test_boot_then_main_run_at_power_on_in_the_flash_dir(flash, start_device, wait_for):
+    write_files(flash, boot=BOOT, main=MAIN_LOG)
+    start_device(flash)
+    wait_for(lambda: len(boots_log(flash)) >= 2)
+    assert boots_log(flash) == ["boot", "main"]
+
+
+def test_ctrl_c_stops_a_running_program_and_leaves_a_friendly_repl(flash, start_device, open_console, wait_for):
+    write_files(flash, main=MAIN_LOOP)
+    dev = start_device(flash)
+    wait_for(lambda: boots_log(flash) == ["main"])
+    con = open_console(dev.port)
+    pid = dev.interpreter_pid
+    con.write(b"\x03")
+    out = con.expect(b">>> ")
+    assert b"KeyboardInterrupt" in out
+    con.write(b"n > 0\r")  # the program's globals stay, as after main.py on a board
+    assert b"True" in con.expect(b">>> ")
+    assert dev.interpreter_pid == pid  # interrupted, not restarted
+
+
+def test_ctrl_c_sent_while_the_board_boots_still_stops_the_program(flash, start_device, open_console):
+    write_files(flash, main=MAIN_LOOP)
+    dev = start_device(flash)
+    con = open_console(dev.port)
+    con.write(b"\x03")  # most likely before main.py has started
+    con.expect(b">>> ")
+    con.write(b"print('at the' + ' prompt')\r")
+    con.expect(b"at the prompt")
+
+
+def test_ctrl_c_interrupts_a_program_blocked_on_serial_input(flash, start_device, open_console):
+    write_files(flash, main=MAIN_READ)
+    dev = start_device(flash)
+    con = open_console(dev.port)
+    con.write(b"hello\n")
+    con.expect(b"got hello")
+    con.write(b"\x03")
+    assert b"KeyboardInterrupt" in con.expect(b">>> ")
+
+
+def test_ctrl_c_at_the_prompt_keeps_the_session(flash, start_device, open_console):
+    dev = start_device(flash)
+    con = open_console(dev.port)
+    con.write(b"\r")
+    con.expect(b">>> ")
+    con.write(b"x = 41\r")
+    con.expect(b">>> ")
+    pid = dev.interpreter_pid
+    con.write(b"\x03\x03")
+    con.expect(b">>> ")
+    con.write(b"x + 1\r")
+    con.expect(b"x + 1\r\n42")
+    assert dev.interpreter_pid == pid
+
+
+def test_ctrl_d_at_the_friendly_repl_is_a_soft_reboot(flash, start_device, open_console, wait_for):
+    write_files(flash, boot=BOOT, main=MAIN_LOG)
+    dev = start_device(flash)
+    wait_for(lambda: len(boots_log(flash)) == 2)
+    con = open_console(dev.port)
+    con.write(b"\r")
+    con.expect(b">>> ")
+    con.write(b"x = 1\r")
+    con.expect(b">>> ")
+    con.write(b"\x04")
+    out = con.expect(b">>> ")
+    assert out.index(b"MPY: soft reboot") < out.index(b"boot.py ran") < out.index(b"main.py ran")
+    assert b"MicroPython" in out  # the banner
+    assert boots_log(flash) == ["boot", "main", "boot", "main"]
+    con.write(b"x\r")
+    assert b"NameError" in con.expect(b">>> ")  # a fresh interpreter
+
+
+def test_raw_repl_executes_and_ctrl_b_leaves_it(flash, start_device, open_console):
+    dev = start_device(flash)
+    con = open_console(dev.port)
+    con.write(b"\r\x01")
+    con.expect(b"raw REPL; CTRL-B to exit\r\n>")
+    con.write(b"print(6 * 7)\x04")
+    assert con.expect(b"\x04>") == b"OK42\n\x04\x04>"
+    con.write(b"1/0\x04")
+    out = con.expect(b"\x04>")
+    assert out.startswith(b"OK\x04") and b"ZeroDivisionError" in out
+    con.write(b"\x02")
+    assert b"MicroPython" in con.expect(b">>> ")
+
+
+def test_raw_paste_mode_is_offered_and_works(flash, start_device, open_console):
+    dev = start_device(flash)
+    con = open_console(dev.port)
+    con.write(b"\r\x01")
+    con.expect(b"raw REPL; CTRL-B to exit\r\n>")
+    con.write(b"\x05A\x01")
+    # "R\x01" (supported), the window size (2 bytes), then the first window grant
+    assert con.read_exact(2) == b"R\x01"
+    assert int.from_bytes(con.read_exact(2), "little") > 0
+    assert con.read_exact(1) == b"\x01"
+    con.write(b"print('pasted')\x04")
+    con.expect(b"\x04")  # end of data acknowledged
+    assert b"pasted" in con.expect(b"\x04>")
+
+
+def test_soft_reset_in_raw_repl_runs_boot_only_and_stays_raw(flash, start_device, open_console, wait_for):
+    write_files(flash, boot=BOOT, main=MAIN_LOOP)
+    dev = start_device(flash)
+    wait_for(lambda: len(boots_log(flash)) == 2)
+    con = open_console(dev.port)
+    con.write(b"\r\x03\r\x01")
+    con.expect(b"raw REPL; CTRL-B to exit\r\n>")
+    con.write(b"\x04")
+    out = con.expect(b"raw REPL; CTRL-B to exit\r\n>")
+    assert out.index(b"soft reboot\r\n") < out.index(b"boot.py ran")
+    assert b"Type \"help()\"" not in out  # no friendly banner on the way
+    assert boots_log(flash) == ["boot", "main", "boot"]
+    con.write(b"print('still raw')\x04")
+    assert b"still raw" in con.expect(b"\x04>")
+
+
+def test_machine_reset_is_a_hard_reset(flash, start_device, open_console, wait_for):
+    write_files(flash, main=MAIN_LOG)
+    dev = start_device(flash)
+    wait_for(lambda: boots_log(flash) == ["main"])
+    pid, boots = dev.interpreter_pid, dev.boots
+    con = open_console(dev.port)
+    con.write(b"\r")
+    con.expect(b">>> ")
+    con.write(b"import machine; machine.reset()\r")
+    out = con.expect(b"main.py ran")
+    assert b"soft reboot" not in out
+    wait_for(lambda: dev.boots == boots + 1)
+    assert dev.interpreter_pid != pid
+
+
+def test_the_reset_button_runs_main_again(flash, start_device, wait_for):
+    write_files(flash, main=MAIN_LOG)
+    dev = start_device(flash)
+    wait_for(lambda: boots_log(flash) == ["main"])
+    dev.hard_reset()
+    wait_for(lambda: boots_log(flash) == ["main", "main"])
+
+
+def test_a_program_keeps_running_while_the_host_closes_and_reopens(flash, start_device, open_console):
+    ticker = "import time\nn = 0\nwhile True:\n    n += 1\n    print('tick', n)\n    time.sleep_ms(20)\n"
+    write_files(flash, main=ticker)
+    dev = start_device(flash)
+    first = open_console(dev.port)
+    first.expect(b"tick")
+    first.close()
+    time.sleep(0.3)
+    second = open_console(dev.port)
+    second.expect(b"\n")  # skip a partial line
+    ticks = [int(x) for x in second.expect(b"\n", timeout=2).split() if x.isdigit()]
+    assert ticks and ticks[0] > 10  # it went on counting while nobody listened
+    second.write(b"\x03")
+    second.expect(b">>> ")
+
+
+def test_output_while_nobody_listens_is_dropped(flash, start_device, open_console, wait_for):
+    write_files(flash, main='print("before anyone listened")\n')
+    dev = start_device(flash)
+    wait_for(lambda: b"before anyone listened" in dev.output())
+    con = open_console(dev.port)
+    con.write(b"\r")
+    assert b"before anyone listened" not in con.expect(b">>> ")
+
+
+def test_stop_ends_the_interpreter_and_the_port(flash, start_device):
+    dev = start_device(flash)
+    pid = dev.interpreter_pid
+    port = dev.port
+    assert pid is not None
+    dev.stop()
+    with pytest.raises(ProcessLookupError):
+        os.kill(pid, 0)
+    assert not os.path.exists(port) or not dev.running
