@@ -65,8 +65,7 @@ def inverse_positions(decks: NDArray[np.integer]) -> NDArray[np.intp]:
     """pos[s, i] = position (from the top) of card i in row s."""
     s, n = decks.shape
     pos = np.empty((s, n), dtype=np.intp)
-    flat = decks.astype(np.intp) + (np.arange(s, dtype=np.intp) * n)[:, None]
-    pos.reshape(-1)[flat.reshape(-1)] = np.tile(np.arange(n, dtype=np.intp), s)
+    pos[np.arange(s)[:, None], decks] = np.arange(n)
     return pos
 
 
@@ -104,21 +103,21 @@ class StatAccumulator:
             "descents": np.count_nonzero(decks[:, 1:] < decks[:, :-1], axis=1),
             "rising sequences": np.count_nonzero(pos[:, 1:] < pos[:, :-1], axis=1),
             "successions": np.count_nonzero(decks[:, 1:] == decks[:, :-1] + 1, axis=1),
-            "top card position": pos[:, 0],
-            "bottom card position": pos[:, n - 1],
+            "top card position": pos[:, 0].copy(),
+            "bottom card position": pos[:, n - 1].copy(),
         }
-        first = self.samples % _PARTS
+        # Running index mod 4 picks each shuffle's part; one bincount per statistic.
+        part = (self.samples + np.arange(decks.shape[0])) % _PARTS
+        sizes = np.bincount(part, minlength=_PARTS)
         for k in range(_PARTS):
-            rows = slice((k - first) % _PARTS, None, _PARTS)
-            m = len(range(*rows.indices(decks.shape[0])))
-            if not m:
-                continue
-            self.part_sizes[k] += m
-            for name, v in values.items():
-                self.counts[name][k] += np.bincount(v[rows], minlength=n)
-            if self.table is not None:
-                cells = pos[rows] + np.arange(n, dtype=np.intp) * n
-                self.table[k] += np.bincount(cells.reshape(-1), minlength=n * n)
+            self.part_sizes[k] += int(sizes[k])
+        for name, v in values.items():
+            self.counts[name] += np.bincount(part * n + v, minlength=_PARTS * n).reshape(_PARTS, n)
+        if self.table is not None:
+            cells = pos  # reused in place: pos is not needed any more
+            cells += (part * (n * n))[:, None]
+            cells += np.arange(n, dtype=np.intp) * n
+            self.table += np.bincount(cells.reshape(-1), minlength=_PARTS * n * n).reshape(_PARTS, n * n)
         self.samples += decks.shape[0]
 
     def _families(self) -> list[_Family]:
