@@ -1,0 +1,313 @@
+"""The shuffle-quality report for a pack: every figure, as plain data.
+
+`build_report(settings)` simulates each routine round by round and returns a
+JSON-serialisable dict:
+
+* per routine and round (a round is every load through the machine once, so
+  round r ends at machine pass r x loads): the distance from uniform, exact
+  where theory gives it (pile-trade, or any routine on a single load, on a
+  fair machine) and otherwise the best Monte Carlo lower bound ("at least");
+  the guessing-game score; the deal question's chances;
+* per routine and threshold: the pass at which the distance first falls to
+  the threshold (exact), or, where only lower bounds are known, the honest
+  statement "not before pass X": the distance after k identical, independent
+  rounds never rises with k, so a lower bound above the threshold at round r
+  (by more than two standard errors) rules out every round up to r;
+* landmarks from the rules: three passes of each load for a home game, and
+  the exact distance of a single 52-card deck after seven riffles;
+* the truly random references: H_N for the guessing game, and the deal
+  question both exactly and by simulation of uniform decks.
+"""
+from __future__ import annotations
+
+import math
+import os
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import numpy as np
+
+from simulator.packs import Pack
+from simulator.start_orders import StartOrder, start_order
+
+from .bounds import RoundStats, best_lower_bound
+from .deal import HAND, PLAYERS, most_from_one_meld, random_deal_probability
+from .estimate import Estimate
+from .exact import tv_riffle, tv_riffle_exact
+from .guessing import guess_scores, harmonic
+from .routines import ROUTINES, Machine, exact_tv, load_sizes, simulate
+
+DEFAULT_THRESHOLDS = (0.5, 0.25, 0.1, 0.05)
+DEFAULT_CAPACITY = 104
+DEFAULT_SAMPLES = 100_000
+MAX_ROUNDS = 16
+DEAL_AT_LEAST = (3, 4)
+HOME_GAME_PASSES = 3  # "three passes suit a home game": three passes of each load
+SINGLE_DECK = 52
+SINGLE_DECK_PASSES = 7  # "about seven bring a single 52-card deck to near-random"
+# Look this far ahead for the round an exact distance falls below a threshold.
+EXACT_HORIZON = 200
+# A lower bound rules a threshold out only when it clears it by this many errors.
+SIGNIFICANCE = 2.0
+CHUNK = 10_000
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything a report depends on."""
+
+    pack: Pack
+    n_cards: int
+    capacity: int = DEFAULT_CAPACITY
+    rounds: int = MAX_ROUNDS
+    samples: int = DEFAULT_SAMPLES
+    seed: int = 0
+    routines: tuple[str, ...] = tuple(ROUTINES)
+    thresholds: tuple[float, ...] = DEFAULT_THRESHOLDS
+    machine: Machine = field(default_factory=Machine)
+    start: str = "samba"
+    deal_at_least: tuple[int, ...] = DEAL_AT_LEAST
+
+
+def default_rounds(n_cards: int, thresholds: tuple[float, ...] = DEFAULT_THRESHOLDS) -> int:
+    """Rounds enough to show convergence: three past where one exact riffle per
+    round reaches the smallest threshold, at most MAX_ROUNDS."""
+    target = min(thresholds)
+    for r in range(1, MAX_ROUNDS + 1):
+        if tv_riffle(n_cards, r) <= target:
+            return min(MAX_ROUNDS, r + 3)
+    return MAX_ROUNDS
+
+
+def _random_bits_per_round(n_cards: int, capacity: int, machine: Machine) -> int:
+    """Upper bound on log2 of the number of outcomes of one round.
+
+    A round's result is fixed by each card's side (N choices of two) and, when
+    the person's trade varies, by the number traded (at most smallest load + 1
+    values); so at most 2**bits arrangements are reachable after a round.
+    """
+    bits = n_cards
+    if machine.trade_sd > 0:
+        bits += math.ceil(math.log2(min(load_sizes(n_cards, capacity)) + 1))
+    return bits
+
+
+class _Mean:
+    """Running mean and standard error of per-sample values."""
+
+    def __init__(self) -> None:
+        self.n = 0
+        self.total = 0.0
+        self.squares = 0.0
+
+    def add(self, values: np.ndarray) -> None:
+        v = values.astype(np.float64)
+        self.n += v.size
+        self.total += float(v.sum())
+        self.squares += float((v * v).sum())
+
+    def estimate(self, method: str) -> Estimate:
+        mean = self.total / self.n
+        var = max(0.0, self.squares / self.n - mean * mean) * self.n / max(1, self.n - 1)
+        return Estimate(mean, math.sqrt(var / self.n), "estimate", method)
+
+
+class _Observers:
+    """Guessing-game and deal statistics of one stream of decks."""
+
+    def __init__(self, start: StartOrder | None, deal_at_least: tuple[int, ...], deal: bool) -> None:
+        self.start = start
+        self.deal_at_least = deal_at_least
+        self.deal = deal
+        self.guess = _Mean()
+        self.hits = {m: _Mean() for m in deal_at_least}
+
+    def update(self, decks: np.ndarray) -> None:
+        self.guess.add(guess_scores(decks))
+        if self.deal:
+            assert self.start is not None
+            most = most_from_one_meld(decks, self.start.meld_of_label)
+            for m in self.deal_at_least:
+                self.hits[m].add(most >= m)
+
+    def guessing(self) -> dict[str, Any]:
+        return self.guess.estimate("guessing game").to_dict()
+
+    def dealing(self) -> dict[str, Any] | None:
+        if not self.deal:
+            return None
+        return {str(m): self.hits[m].estimate(f"some player gets >= {m} of one meld").to_dict()
+                for m in self.deal_at_least}
+
+
+def _uniform_decks(samples: int, n: int, rng: np.random.Generator) -> np.ndarray:
+    dtype = np.int16 if n < 2**15 else np.int32
+    return rng.permuted(np.broadcast_to(np.arange(n, dtype=dtype), (samples, n)), axis=1)
+
+
+def _threshold_rows(
+    name: str, n_cards: int, capacity: int, machine: Machine, rounds: list[dict[str, Any]],
+    thresholds: tuple[float, ...], passes_per_round: int,
+) -> list[dict[str, Any]]:
+    out = []
+    for t in thresholds:
+        row: dict[str, Any] = {"threshold": t}
+        if exact_tv(name, n_cards, capacity, 1, machine=machine) is not None:
+            hit = next((r for r in range(0, EXACT_HORIZON + 1)
+                        if float(exact_tv(name, n_cards, capacity, r, machine=machine) or 1) <= t), None)
+            row.update(kind="exact", round=hit, passes=None if hit is None else hit * passes_per_round)
+            if hit is not None:
+                row["distance"] = float(exact_tv(name, n_cards, capacity, hit, machine=machine) or 0)
+        else:
+            # The last round whose lower bound clears the threshold: not reached by then.
+            above = [r["round"] for r in rounds
+                     if r["distance"]["value"] - SIGNIFICANCE * r["distance"]["stderr"] > t]
+            last = max(above, default=0)
+            row.update(kind="lower-bound", not_before_round=last + 1,
+                       not_before_pass=(last + 1) * passes_per_round,
+                       simulated_rounds=len(rounds))
+        out.append(row)
+    return out
+
+
+def _landmarks(rounds: list[dict[str, Any]], passes_per_round: int) -> dict[str, Any]:
+    by_round = {r["round"]: r for r in rounds}
+    home = by_round.get(HOME_GAME_PASSES)
+    return {
+        "home_game": None if home is None else {
+            "rounds": HOME_GAME_PASSES,
+            "passes": HOME_GAME_PASSES * passes_per_round,
+            "distance": home["distance"],
+        },
+    }
+
+
+def total_work(settings: Settings) -> int:
+    """Units of progress `build_report` reports: decks handled, rounds counted."""
+    return settings.samples * (len(settings.routines) * settings.rounds + 1)
+
+
+def _run_routine(
+    s: Settings, index: int, name: str, start: StartOrder | None, deal: bool,
+    tick: Callable[[int], None],
+) -> dict[str, Any]:
+    """Simulate one routine and collect its figures round by round."""
+    n = s.n_cards
+    routine = ROUTINES[name]
+    passes_per_round = len(load_sizes(n, s.capacity))
+    bits = _random_bits_per_round(n, s.capacity, s.machine)
+    seven = float(tv_riffle_exact(SINGLE_DECK, SINGLE_DECK_PASSES))
+    stats = RoundStats(n, s.rounds)
+    observers = {r: _Observers(start, s.deal_at_least, deal) for r in range(1, s.rounds + 1)}
+    stream = simulate(routine, n, s.capacity, s.rounds, s.samples, machine=s.machine,
+                      seed=np.random.default_rng([s.seed, index]), chunk=CHUNK)
+    for r, decks in stream:
+        stats.update(r, decks)
+        observers[r].update(decks)
+        tick(decks.shape[0])
+    bounds = stats.finish()
+    rounds = []
+    for r in range(1, s.rounds + 1):
+        lower = best_lower_bound(bounds[r], n_cards=n, bits=bits * r)
+        exact = exact_tv(name, n, s.capacity, r, machine=s.machine)
+        distance = lower if exact is None else Estimate(float(exact), 0.0, "exact", "Bayer-Diaconis")
+        rounds.append({
+            "round": r,
+            "passes": r * passes_per_round,
+            "distance": distance.to_dict(),
+            "lower_bound": lower.to_dict(),
+            "statistics": {k: v.to_dict() for k, v in bounds[r].items()},
+            "guessing": observers[r].guessing(),
+            "deal": observers[r].dealing(),
+        })
+    return {
+        "name": name,
+        "description": routine.description,
+        "passes_per_round": passes_per_round,
+        "exact": exact_tv(name, n, s.capacity, 1, machine=s.machine) is not None,
+        "rounds": rounds,
+        "thresholds": _threshold_rows(name, n, s.capacity, s.machine, rounds, s.thresholds,
+                                      passes_per_round),
+        "landmarks": {
+            **_landmarks(rounds, passes_per_round),
+            # Where this routine is as close to random as one deck after seven riffles.
+            "single_deck_seven": _threshold_rows(name, n, s.capacity, s.machine, rounds,
+                                                 (seven,), passes_per_round)[0],
+        },
+    }
+
+
+def _run_reference(
+    s: Settings, start: StartOrder | None, deal: bool, tick: Callable[[int], None]
+) -> _Observers:
+    """The same observers on uniformly random decks: the truly random pack."""
+    reference = _Observers(start, s.deal_at_least, deal)
+    rng = np.random.default_rng([s.seed, len(s.routines) + 1000])
+    for lo in range(0, s.samples, CHUNK):
+        decks = _uniform_decks(min(CHUNK, s.samples - lo), s.n_cards, rng)
+        reference.update(decks)
+        tick(decks.shape[0])
+    return reference
+
+
+def build_report(
+    settings: Settings, progress: Callable[[int], None] | None = None, workers: int | None = None
+) -> dict[str, Any]:
+    """Simulate and collect every figure of the report (see module docstring).
+
+    progress(units) is called as work is done; units add up to total_work().
+    Routines run side by side on `workers` threads (default: one per CPU);
+    each has its own seeded generator, so the figures do not depend on it.
+    """
+    s = settings
+    n = s.n_cards
+    if s.start == "samba" and n != s.pack.cards:
+        raise ValueError(f"the samba start needs the pack's {s.pack.cards} cards, not {n}")
+    start = start_order(s.start, s.pack, s.seed) if n == s.pack.cards else None
+    deal = start is not None and bool(start.melds) and n >= PLAYERS * HAND
+    tick = progress or (lambda units: None)
+    workers = workers or os.cpu_count() or 1
+    with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
+        jobs = [pool.submit(_run_routine, s, i, name, start, deal, tick) for i, name in enumerate(s.routines)]
+        ref_job = pool.submit(_run_reference, s, start, deal, tick)
+        routines_out = [j.result() for j in jobs]
+        reference = ref_job.result()
+    random_deal = None
+    if deal:
+        assert start is not None
+        sizes = [len(m.cards) for m in start.melds]
+        simulated = reference.dealing() or {}
+        random_deal = {
+            str(m): {"exact": random_deal_probability(sizes, n, m), "simulated": simulated[str(m)]}
+            for m in s.deal_at_least
+        }
+    seven = tv_riffle_exact(SINGLE_DECK, SINGLE_DECK_PASSES)
+    return {
+        "pack": {"name": s.pack.name, "title": s.pack.title, "decks": s.pack.decks,
+                 "jokers": s.pack.jokers, "cards": s.pack.cards, "notes": s.pack.notes},
+        "settings": {
+            "cards": n, "capacity": s.capacity, "loads": load_sizes(n, s.capacity),
+            "rounds": s.rounds, "samples": s.samples, "seed": s.seed, "start": s.start,
+            "routines": list(s.routines), "thresholds": list(s.thresholds),
+            "machine": {"bias": s.machine.p, "clump": s.machine.clump,
+                        "double_feed": s.machine.double_feed, "trade_sd": s.machine.trade_sd},
+            "deal": {"players": PLAYERS, "hand": HAND, "at_least": list(s.deal_at_least)} if deal else None,
+        },
+        "start": None if start is None else {
+            "name": start.name,
+            "sections": [{"name": a, "first": b, "end": c} for a, b, c in start.sections],
+            "melds": [{"kind": m.kind, "team": m.team, "cards": len(m.cards)} for m in start.melds],
+        },
+        "routines": routines_out,
+        "reference": {
+            "guessing_random": harmonic(n),
+            "guessing_simulated": reference.guessing(),
+            "deal_random": random_deal,
+            "single_deck_seven_passes": {
+                "cards": SINGLE_DECK, "passes": SINGLE_DECK_PASSES, "distance": float(seven),
+                "kind": "exact",
+            },
+        },
+    }
