@@ -59,18 +59,18 @@ def run_batch(
     fault_load: NDArray[np.intp] | None = None,
     fault_index: NDArray[np.intp] | None = None,
     n_rounds: int | None = None,
-) -> NDArray[np.int32]:
+) -> IntArray:
     """Final arrangement of each row after exact mode, starting from the order 0..N-1.
 
     `fault` gives the kind and round; the load and index come from the fault
     or, per row, from `fault_load` / `fault_index` (so a batch can spread one
     kind of mistake over every place it could happen).
     """
-    believed = np.array(codes_by_position, dtype=np.int32, copy=True, order="C")
+    believed: IntArray = np.array(codes_by_position, dtype=np.int32, copy=True, order="C")
     s, n = believed.shape
     code_list = sorted(believed[0].tolist())
     rounds = n_bits(n) if n_rounds is None else n_rounds
-    decks = np.broadcast_to(np.arange(n, dtype=np.int32), (s, n)).copy()
+    decks: IntArray = np.broadcast_to(np.arange(n, dtype=np.int32), (s, n)).copy()
     whole_lo = np.zeros(s, dtype=np.intp)
     whole_hi = np.full(s, n, dtype=np.intp)
     rows = np.arange(s)

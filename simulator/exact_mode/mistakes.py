@@ -103,6 +103,19 @@ def detection_rate(n: int, capacity: int, fault: Fault) -> Fraction:
     return Fraction(hits, total)
 
 
+def monte_carlo_detection(n: int, capacity: int, kind: str, round_index: int, samples: int, seed: int = 1) -> Estimate:
+    """Share of runs (fault at a random place) in which a load count differs from plan, with its error."""
+    rng = np.random.default_rng(seed)
+    codes = code_set(n, capacity)
+    places = fault_locations(n, capacity, kind, round_index)
+    hits = 0
+    for arrangement in random_assignments(codes, samples, rng):
+        fault = places[int(rng.integers(len(places)))]
+        hits += run_with_fault(list(range(n)), arrangement.tolist(), capacity, fault).count_mismatch
+    p_var = (hits + 0.5) / (samples + 1)  # keeps the error above 0 when no run or every run is caught
+    return Estimate(hits / samples, math.sqrt(p_var * (1 - p_var) / samples), "estimate", "count sensor")
+
+
 def monte_carlo_fault_cost(
     n: int, capacity: int, kind: str, round_index: int, samples: int, seed: int = 1, chunk: int = 20000
 ) -> Estimate:

@@ -20,8 +20,6 @@ from collections import Counter
 from dataclasses import dataclass
 from fractions import Fraction
 
-import numpy as np
-
 from simulator.exact_mode.codes import code_set, n_bits
 from simulator.quality.bounds import StatAccumulator, best_lower_bound
 from simulator.quality.estimate import Estimate
@@ -86,4 +84,4 @@ def rounds_to_reach(n_cards: int, target: float, limit: int = 64) -> int:
     raise ValueError("target not reached within the limit")
 
 
-__all__ = ["class_sizes", "exact_mode_tv", "exact_mode_log2_gap", "QualityRow", "quality_table", "rounds_to_reach", "np"]
+__all__ = ["class_sizes", "exact_mode_tv", "exact_mode_log2_gap", "QualityRow", "quality_table", "rounds_to_reach"]

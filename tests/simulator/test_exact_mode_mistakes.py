@@ -13,6 +13,7 @@ from simulator.exact_mode.mistakes import (
     extra_random_rounds,
     fault_locations,
     monte_carlo_clean,
+    monte_carlo_detection,
     monte_carlo_fault_cost,
 )
 from simulator.exact_mode.physical import FAULT_KINDS, Fault
@@ -117,3 +118,12 @@ def test_every_kind_has_places_in_every_round() -> None:
     for kind in FAULT_KINDS:
         for r in range(8):
             assert fault_locations(162, 104, kind, r)
+
+
+def test_count_sensor_at_162_cards_catches_every_single_pile_swap_but_no_whole_round_swap() -> None:
+    # Every load holds 81 cards, an odd number, so its two piles never match in size:
+    # swapping them always changes the next round's load counts. Swapping both loads
+    # leaves the left stack at 81 cards.
+    for r in (0, 3, 6):
+        assert monte_carlo_detection(162, 104, "swap_piles", r, 15, seed=r).value == 1
+        assert monte_carlo_detection(162, 104, "swap_round", r, 15, seed=r).value == 0
