@@ -1,0 +1,115 @@
+"""The real firmware on the virtual shuffler, spoken to over its pty."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from firmware import protocol
+from host import flashing
+
+pytestmark = pytest.mark.micropython
+
+
+@pytest.fixture(scope="module")
+def image(tmp_path_factory: pytest.TempPathFactory) -> list[flashing.ImageFile]:
+    return flashing.build_image("sim", tmp_path_factory.mktemp("image"))
+
+
+def installed(flash: Path, image: list[flashing.ImageFile]) -> Path:
+    flashing.install_to_dir(image, flash)
+    return flash
+
+
+class Protocol:
+    def __init__(self, console) -> None:
+        self.con = console
+        self.rid = 0
+
+    def message(self, want: dict, timeout: float = 10.0) -> dict:
+        """The next protocol message whose fields include `want`."""
+        while True:
+            line = self.con.expect(b"\n", timeout=timeout)
+            try:
+                msg = protocol.parse_message(line)
+            except ValueError:
+                continue
+            if all(msg.get(k) == v for k, v in want.items()):
+                return msg
+
+    def call(self, cmd: str, **fields) -> dict:
+        self.rid += 1
+        self.con.write(protocol.encode(protocol.request(cmd, self.rid, **fields)).encode())
+        return self.message({"re": cmd, "id": self.rid})
+
+
+@pytest.fixture
+def firmware_device(flash, image, start_device, open_console):
+    def start(**kwargs):
+        dev = start_device(installed(flash, image), time_scale=0, **kwargs)
+        return dev, Protocol(open_console(dev.port))
+
+    return start
+
+
+def test_hello_answers_with_the_firmware_version_and_sim_board(firmware_device):
+    _dev, link = firmware_device()
+    rep = link.call("hello")
+    assert rep["ok"] is True
+    assert (rep["fw"], rep["board"], rep["proto"]) == (protocol.FIRMWARE_VERSION, "sim", protocol.PROTOCOL_VERSION)
+    assert rep["state"] == protocol.ST_IDLE
+
+
+def test_a_pass_through_the_world_api_deals_every_card(firmware_device):
+    dev, link = firmware_device()
+    link.call("hello")  # the firmware is up, so is the control endpoint
+    load = list(range(30))
+    assert dev.load(load) == 30
+    dev.touch(100)
+    done = link.message({"ev": "done"}, timeout=20)
+    left, right = dev.take("left"), dev.take("right")
+    assert sorted(left + right) == load
+    assert (done["left"], done["right"]) == (len(left), len(right))
+    # each pile keeps the load's relative order (docs/mechanism.md)
+    assert left == sorted(left) and right == sorted(right)
+
+
+def test_a_standing_jam_stops_the_pass_at_its_card(firmware_device):
+    dev, link = firmware_device(faults=["jam:3"])
+    link.call("hello")
+    dev.load(range(10))
+    dev.touch(100)
+    fault = link.message({"ev": "fault"}, timeout=20)
+    assert fault["name"] == "jam"
+    assert dev.query()["counts"]["fed"] == 3
+
+
+def test_a_standing_missing_sensor_is_there_from_boot(firmware_device):
+    dev, link = firmware_device(faults=["sensor_missing:stack"])
+    assert link.call("hello")["state"] == protocol.ST_ALARM  # latched at start-up
+    dev.load(range(10))
+    rep = link.call("start")
+    assert (rep["ok"], rep["err"]) == (False, protocol.E_ALARM)
+
+
+def test_ctrl_c_stops_the_firmware_and_a_soft_reset_brings_it_back(firmware_device):
+    dev, link = firmware_device()
+    link.call("hello")
+    link.con.write(b"\x03")
+    link.message({"ev": "stopped"})
+    link.con.expect(b">>> ")
+    link.con.write(b"\x04")
+    link.con.expect(b"MPY: soft reboot")
+    hello = link.message({"ev": "hello"})
+    assert hello["fw"] == protocol.FIRMWARE_VERSION
+    assert link.call("status")["ok"] is True
+
+
+def test_bad_input_gets_an_error_reply_and_the_firmware_keeps_running(firmware_device):
+    _dev, link = firmware_device()
+    link.call("hello")
+    link.con.write(b"this is not json\n")
+    err = link.message({"ok": False})
+    assert err["err"] == protocol.E_BAD_JSON
+    assert json.loads(json.dumps(link.call("hello")))["ok"] is True

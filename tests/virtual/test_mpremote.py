@@ -1,0 +1,101 @@
+"""The real mpremote command line against the virtual board's pty."""
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.micropython
+
+MPREMOTE = [sys.executable, "-m", "mpremote"]
+TICKER = 'with open("boots.txt", "a") as f:\n    f.write("main\\n")\nimport time\nwhile True:\n    time.sleep_ms(10)\n'
+
+
+def mpremote(port: str, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [*MPREMOTE, "connect", port, *args], capture_output=True, text=True, timeout=30
+    )
+
+
+@pytest.fixture
+def board(flash, start_device, wait_for):
+    # A board whose main.py runs forever: mpremote must interrupt it.
+    (flash / "main.py").write_text(TICKER)
+    dev = start_device(flash)
+    wait_for(lambda: (flash / "boots.txt").exists())
+    return dev
+
+
+def test_fs_cp_puts_the_file_in_the_flash_dir(board, tmp_path: Path):
+    src = tmp_path / "payload.py"
+    data = "".join(f"line_{i} = {i * i}\n" for i in range(300))  # several chunks
+    src.write_text(data)
+    out = mpremote(board.port, "fs", "cp", str(src), ":payload.py")
+    assert out.returncode == 0, out.stderr
+    assert (board.flash_dir / "payload.py").read_text() == data
+
+
+def test_fs_ls_lists_names_and_sizes(board):
+    (board.flash_dir / "seven.txt").write_bytes(b"1234567")
+    out = mpremote(board.port, "fs", "ls")
+    assert out.returncode == 0, out.stderr
+    rows = {line.split()[-1]: line.split()[0] for line in out.stdout.splitlines()[1:]}
+    assert rows["seven.txt"] == "7"
+    assert rows["main.py"] == str(len(TICKER))
+
+
+def test_fs_cp_from_the_board_and_cat(board, tmp_path: Path):
+    (board.flash_dir / "data.bin").write_bytes(bytes(range(256)) * 3)
+    dest = tmp_path / "back.bin"
+    out = mpremote(board.port, "fs", "cp", ":data.bin", str(dest))
+    assert out.returncode == 0, out.stderr
+    assert dest.read_bytes() == bytes(range(256)) * 3
+    cat = mpremote(board.port, "fs", "cat", "main.py")
+    assert cat.stdout == TICKER
+
+
+def test_exec_and_eval(board):
+    out = mpremote(board.port, "exec", "print(sum(range(10)))", "eval", "2**10")
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["45", "1024"]
+
+
+def test_run_a_local_script(board, tmp_path: Path):
+    script = tmp_path / "job.py"
+    script.write_text("import os\nprint('cwd has main.py:', 'main.py' in os.listdir())\n")
+    out = mpremote(board.port, "run", str(script))
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "cwd has main.py: True"
+
+
+def test_rename_based_atomic_write_lands_in_the_flash_dir(board):
+    code = "f = open('cfg.tmp', 'w'); f.write('{\"a\": 1}'); f.close(); import os; os.rename('cfg.tmp', 'cfg.json')"
+    out = mpremote(board.port, "exec", code)
+    assert out.returncode == 0, out.stderr
+    assert (board.flash_dir / "cfg.json").read_text() == '{"a": 1}'
+    assert not (board.flash_dir / "cfg.tmp").exists()
+
+
+def test_soft_reset_restarts_the_interpreter_without_main(board):
+    before = board.boots
+    pid = board.interpreter_pid
+    out = mpremote(board.port, "soft-reset")
+    assert out.returncode == 0, out.stderr
+    assert board.boots > before
+    assert board.interpreter_pid != pid
+    # raw-REPL soft resets do not run main.py (as on a board)
+    assert (board.flash_dir / "boots.txt").read_text().split() == ["main"]
+
+
+def test_reset_is_a_hard_reset_that_runs_main_again(board, wait_for):
+    out = mpremote(board.port, "reset")
+    assert out.returncode == 0, out.stderr
+    wait_for(lambda: (board.flash_dir / "boots.txt").read_text().split() == ["main", "main"])
+
+
+def test_a_second_mpremote_session_after_the_first(board):
+    first = mpremote(board.port, "exec", "print('one')")
+    second = mpremote(board.port, "exec", "print('two')")
+    assert (first.stdout.strip(), second.stdout.strip()) == ("one", "two")
