@@ -7,7 +7,8 @@
    lower-bound statistics after every round, chunk by chunk; then the same
    with a quarter of the samples, to show the peak follows the chunk size and
    not the number of samples.
-3. Time of the exact Bayer-Diaconis figures.
+3. Time of the exact Bayer-Diaconis figures, and the exact distances of
+   small packs by enumeration (pile-trade against stack-trade).
 
 Run: python benchmarks/simulator_speed.py [--samples 100000] [--chunk 20000]
 """
@@ -26,7 +27,14 @@ import numpy as np  # noqa: E402
 
 from simulator.quality.bounds import RoundStats, best_lower_bound  # noqa: E402
 from simulator.quality.exact import tv_riffle  # noqa: E402
-from simulator.quality.kernels import identity_decks, inverse_riffle, inverse_riffle_reference, riffle  # noqa: E402
+from simulator.quality.enumerate import exact_laws  # noqa: E402
+from simulator.quality.kernels import (  # noqa: E402
+    identity_decks,
+    inverse_riffle,
+    inverse_riffle_argsort,
+    inverse_riffle_reference,
+    riffle,
+)
 from simulator.quality.routines import ROUTINES, exact_tv, simulate  # noqa: E402
 
 N_CARDS, CAPACITY, ROUNDS = 162, 104, 16
@@ -48,11 +56,14 @@ def kernel_speed() -> None:
     small = identity_decks(2000, N_CARDS)
     vec = moves_per_second(inverse_riffle, big, rng)
     ref = moves_per_second(inverse_riffle_reference, small, rng)
+    bat = moves_per_second(inverse_riffle_argsort, big, rng)
     fwd = moves_per_second(riffle, big, rng)
     print(f"one pass of {N_CARDS} cards, card moves per second (measured in this run):")
     print(f"  vectorised inverse_riffle (20,000 decks a call) {vec / 1e6:8.1f} million")
     print(f"  per-deck stable argsort reference               {ref / 1e6:8.1f} million")
     print(f"  ratio vectorised / reference                    {vec / ref:8.1f} x")
+    print(f"  one stable argsort over the batch               {bat / 1e6:8.1f} million")
+    print(f"  ratio vectorised / batch argsort                {vec / bat:8.1f} x")
     print(f"  vectorised forward riffle                       {fwd / 1e6:8.1f} million")
 
 
@@ -107,6 +118,17 @@ def exact_speed() -> None:
           f"tv_riffle(1000, 12) in {t2 - t1:.3f} s; tv_riffle(52, 7) = {tv_riffle(52, 7):.4f}")
 
 
+def small_packs() -> None:
+    print("\nexact TV of small packs by enumeration (all side choices), rounds 1..6:")
+    for routine, n, c in (("pile-trade", 8, 4), ("stack-trade", 8, 4), ("pile-trade", 6, 2), ("stack-trade", 6, 2), ("stack-trade", 6, 3)):
+        t0 = time.perf_counter()
+        tvs = [float(law.tv()) for law in exact_laws(routine, n, c, 6)]
+        print(f"  {routine:12s} {n} cards, capacity {c}: " + " ".join(f"{v:.4f}" for v in tvs)
+              + f"   ({time.perf_counter() - t0:.1f} s)")
+    print("  k inverse riffles, 8 cards:          " + " ".join(f"{tv_riffle(8, k):.4f}" for k in range(1, 7)))
+    print("  k inverse riffles, 6 cards:          " + " ".join(f"{tv_riffle(6, k):.4f}" for k in range(1, 7)))
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--samples", type=int, default=100_000)
@@ -116,6 +138,7 @@ def main() -> None:
     kernel_speed()
     report(args.samples, args.chunk)
     exact_speed()
+    small_packs()
 
 
 if __name__ == "__main__":

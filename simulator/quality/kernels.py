@@ -24,6 +24,7 @@ __all__ = [
     "inverse_riffle",
     "riffle",
     "inverse_riffle_reference",
+    "inverse_riffle_argsort",
     "riffle_reference",
     "identity_decks",
 ]
@@ -175,6 +176,12 @@ def inverse_riffle_reference(decks: IntArray, rng: np.random.Generator, p: float
         right = rng.random(decks.shape[1]) >= p
         out[s] = decks[s][np.argsort(right, kind="stable")]
     return out
+
+
+def inverse_riffle_argsort(decks: IntArray, rng: np.random.Generator, p: float = 0.5) -> IntArray:
+    """Inverse riffle as one stable argsort of random side bits over the whole batch."""
+    right = rng.random(decks.shape) >= p
+    return np.take_along_axis(decks, np.argsort(right, axis=1, kind="stable"), axis=1)
 
 
 def riffle_reference(deck: list[int], rng: np.random.Generator) -> list[int]:

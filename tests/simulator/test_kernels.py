@@ -14,6 +14,7 @@ from simulator.quality.kernels import (
     draw_sides,
     identity_decks,
     inverse_riffle,
+    inverse_riffle_argsort,
     inverse_riffle_reference,
     riffle,
     riffle_reference,
@@ -75,10 +76,11 @@ def test_inverse_riffle_has_the_exact_law() -> None:
     _frequencies_match(Counter(map(tuple, out.tolist())), _exact_inverse_riffle_law(n), samples)
 
 
-def test_reference_inverse_riffle_has_the_exact_law() -> None:
+@pytest.mark.parametrize("kernel", [inverse_riffle_reference, inverse_riffle_argsort])
+def test_reference_inverse_riffles_have_the_exact_law(kernel) -> None:  # type: ignore[no-untyped-def]
     n, samples = 4, 20000
     rng = np.random.default_rng(12)
-    out = inverse_riffle_reference(identity_decks(samples, n), rng)
+    out = kernel(identity_decks(samples, n), rng)
     _frequencies_match(Counter(map(tuple, out.tolist())), _exact_inverse_riffle_law(n), samples)
 
 
