@@ -44,6 +44,7 @@ class Device:
         self.world = world
         self.lines: queue.Queue[bytes] = queue.Queue()
         self.seen: list[dict[str, Any]] = []
+        self.raw: list[bytes] = []
         self.next_id = 1
         self.reader = threading.Thread(target=self._read, daemon=True)
         self.reader.start()
@@ -65,6 +66,7 @@ class Device:
         if line == b"":
             err = self.proc.stderr.read().decode() if self.proc.stderr else ""
             raise EOFError("firmware exited: " + err)
+        self.raw.append(line)
         msg = P.parse_message(line)
         self.seen.append(msg)
         return msg

@@ -1,0 +1,173 @@
+"""Bad input gets an error reply with a stable code and the firmware keeps
+running; hello, config and calibration over the protocol."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from conftest import Device
+from firmware import protocol as P
+
+pytestmark = pytest.mark.micropython
+
+
+def last_error(dev: Device) -> dict:
+    return dev.wait(lambda m: m.get("re") is not None and m.get("ok") is False)
+
+
+@pytest.mark.parametrize(
+    "raw, code",
+    [
+        (b"{bad json\n", P.E_BAD_JSON),
+        (b'{"cmd":"status","pad":"' + b"x" * 400 + b'"}\n', P.E_TOO_LONG),
+        ('{"cmd":"status","x":"\u00e9"}\n'.encode(), P.E_NOT_ASCII),
+        (b"[1, 2]\n", P.E_NOT_OBJECT),
+        (b'{"id": 4}\n', P.E_NOT_OBJECT),
+        (b'{"cmd":"fly","id":5}\n', P.E_UNKNOWN_CMD),
+        (b'{"cmd":"status","id":"seven"}\n', P.E_BAD_FIELD),
+        (b'{"cmd":"calibrate","id":6,"what":"stack","n":"ten"}\n', P.E_BAD_FIELD),
+        (b'{"cmd":"calibrate","id":7,"what":"stack","n":500}\n', P.E_BAD_VALUE),
+        (b'{"cmd":"config","id":8,"set":{"motor_duty":500}}\n', P.E_BAD_VALUE),
+        (b'{"cmd":"config","id":9,"set":{"no_such_key":1}}\n', P.E_BAD_FIELD),
+        (b'{"cmd":"config","id":10,"set":{"motor_duty":true}}\n', P.E_BAD_FIELD),
+        (b'{"cmd":"hello","id":11,"proto":99}\n', P.E_PROTO),
+        (b'{"cmd":"abort","id":12}\n', P.E_STATE),
+    ],
+)
+def test_bad_input_gets_a_stable_error_and_the_firmware_keeps_running(
+        device: Device, raw: bytes, code: int) -> None:
+    device.write(raw)
+    err = last_error(device)
+    assert err["err"] == code
+    assert err["name"] == P.ERRORS[code][0] and err["msg"] == P.ERRORS[code][1]
+    # The reply carries the request id when the line had a readable one.
+    try:
+        rid = json.loads(raw).get("id")
+    except (ValueError, AttributeError, UnicodeDecodeError):
+        rid = None
+    if isinstance(rid, int):
+        assert err["id"] == rid
+    assert device.call("status")["ok"] is True
+
+
+def test_a_burst_of_garbage_then_a_pass(device: Device) -> None:
+    junk = b"\x00\xff\xfe garbage\n" + b"}" * 1000 + b"\n\n\r\n" + b'{"cmd": 1}\n'
+    device.write(junk)
+    codes = [last_error(device)["err"] for _ in range(3)]
+    assert codes == [P.E_NOT_ASCII, P.E_TOO_LONG, P.E_NOT_OBJECT]
+    assert device.world is not None
+    device.world.load(list(range(8)))
+    assert device.call("start")["ok"] is True
+    assert device.event("done")["k"] == 8
+
+
+def test_hello_reply_identifies_the_board(device: Device) -> None:
+    rep = device.call("hello", proto=P.PROTOCOL_VERSION)
+    assert rep["ok"] is True
+    assert rep["fw"] == P.FIRMWARE_VERSION and rep["proto"] == P.PROTOCOL_VERSION
+    assert rep["board"] == "sim" and rep["capacity"] == 104
+    assert rep["cal"] == {"stack": "factory", "touch": "measured"}
+
+
+def test_config_set_persists_across_a_restart(start_device, tmp_path: Path) -> None:
+    dev = start_device(data_dir=tmp_path)
+    dev.event("hello")
+    rep = dev.call("config", set={"motor_duty": 65, "progress_every": 0})
+    assert rep["ok"] is True and rep["config"]["motor_duty"] == 65
+    dev.close()
+    dev2 = start_device(data_dir=tmp_path)
+    dev2.event("hello")
+    cfg = dev2.call("config")["config"]
+    assert cfg["motor_duty"] == 65 and cfg["progress_every"] == 0
+    # progress_every 0: no progress events, and the duty reaches the motor.
+    dev2.world.load(list(range(5)))
+    dev2.send("start")
+    dev2.event("done")
+    assert not [m for m in dev2.seen if m.get("ev") == "progress"]
+
+
+def test_power_cut_between_write_and_rename_keeps_the_old_config(start_device, tmp_path: Path) -> None:
+    dev = start_device(data_dir=tmp_path)
+    dev.event("hello")
+    assert dev.call("config", set={"motor_duty": 70})["ok"] is True
+    dev.world.inject("save_fail")
+    rep = dev.call("config", set={"motor_duty": 90})
+    assert rep["ok"] is False and rep["err"] == P.E_STORAGE
+    assert dev.call("config")["config"]["motor_duty"] == 70
+    # The new values were written to the temp file only.
+    assert json.loads((tmp_path / "config.json.tmp").read_text())["motor_duty"] == 90
+    assert json.loads((tmp_path / "config.json").read_text())["motor_duty"] == 70
+    dev.close()
+    dev2 = start_device(data_dir=tmp_path)
+    dev2.event("hello")
+    assert dev2.call("config")["config"]["motor_duty"] == 70
+
+
+def test_stack_calibration_with_a_known_count(start_device, tmp_path: Path) -> None:
+    dev = start_device(data_dir=tmp_path)
+    dev.event("hello")
+    w = dev.world
+    # Scale before tare is refused.
+    w.load(list(range(52)))
+    rep = dev.call("calibrate", what="stack", n=52)
+    assert rep["ok"] is False and rep["err"] == P.E_NOT_CALIBRATED
+    w.take("tray")
+    tare = dev.call("calibrate", what="stack", n=0)
+    assert tare["ok"] is True
+    w.load(list(range(52)))
+    cal = dev.call("calibrate", what="stack", n=52)["cal"]
+    assert set(cal) >= {"tare", "per_card"}
+    assert dev.call("hello")["cal"]["stack"] == "calibrated"
+    # The calibration survives a restart and counts a different load right.
+    dev.close()
+    dev2 = start_device(data_dir=tmp_path)
+    assert dev2.event("hello")["cal"]["stack"] == "calibrated"
+    dev2.world.load(list(range(97)))
+    assert dev2.call("start")["n"] == 97
+    dev2.event("done")
+
+
+def test_touch_calibration_stores_the_baseline(start_device, tmp_path: Path) -> None:
+    dev = start_device(data_dir=tmp_path)
+    dev.event("hello")
+    rep = dev.call("calibrate", what="touch")
+    assert rep["ok"] is True
+    stored = json.loads((tmp_path / "cal.json").read_text())
+    assert stored["touch_baseline"] == rep["cal"]["touch_baseline"]
+    assert dev.call("hello")["cal"]["touch"] == "calibrated"
+    bad = dev.call("calibrate", what="nothing")
+    assert bad["ok"] is False and bad["err"] == P.E_BAD_FIELD
+
+
+def test_sleeps_when_idle_and_a_touch_wakes_it_and_deals(device: Device) -> None:
+    w = device.world
+    assert w is not None
+    assert device.call("config", set={"idle_sleep_s": 1})["ok"] is True
+    w.load(list(range(12)))
+    for _ in range(200):
+        if w.query()["sleeping"]:
+            break
+    else:
+        pytest.fail("the board never went to sleep")
+    w.touch(200)
+    assert device.event("done")["k"] == 12
+    q = w.query()
+    assert q["sleeps"] >= 1 and q["counts"]["left"] + q["counts"]["right"] == 12
+
+
+def test_each_line_out_is_one_ascii_json_object(device: Device) -> None:
+    assert device.world is not None
+    device.world.load(list(range(30)))
+    device.call("start")
+    device.event("done")
+    device.call("status")
+    assert len(device.raw) > 30
+    for line in device.raw:
+        assert line.endswith(b"\n") and line.count(b"\n") == 1
+        assert len(line) <= P.MAX_LINE
+        assert all(b < 128 for b in line)
+        msg = json.loads(line)
+        assert isinstance(msg, dict) and (("ev" in msg) != ("re" in msg))

@@ -1,0 +1,168 @@
+"""Firmware modules imported under CPython: protocol parsing, side sources,
+stack arithmetic, atomic settings files."""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+REPO = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(REPO / "firmware"))  # flat names, as on the device
+
+import sides  # noqa: E402
+import stack  # noqa: E402
+import store  # noqa: E402
+from dealer import put_int  # noqa: E402
+from firmware import protocol as P  # noqa: E402
+
+
+def test_codes_are_unique_and_have_sentences() -> None:
+    for table in (P.ERRORS, P.FAULTS):
+        names = [v[0] for v in table.values()]
+        assert len(set(names)) == len(names)
+        for code, (name, msg) in table.items():
+            assert isinstance(code, int) and code > 0
+            assert name.isidentifier() and msg.endswith(".")
+            assert all(ord(c) < 128 for c in name + msg)
+
+
+def test_codes_are_stable() -> None:
+    # Numbers are part of the protocol: changing one breaks hosts in the field.
+    assert (P.E_BAD_JSON, P.E_TOO_LONG, P.E_NOT_ASCII, P.E_UNKNOWN_CMD, P.E_BUSY) == (1, 2, 3, 5, 8)
+    assert (P.FAULT_JAM, P.FAULT_DOUBLE_FEED, P.FAULT_TRAY_EMPTIED,
+            P.FAULT_BATTERY_LOW, P.FAULT_SENSOR) == (1, 2, 3, 4, 5)
+
+
+@given(st.binary(max_size=400))
+@settings(max_examples=300, deadline=None)
+def test_parse_request_never_raises(raw: bytes) -> None:
+    code, cmd, rid, obj = P.parse_request(raw)
+    if code == 0:
+        assert cmd in P.COMMANDS and isinstance(obj, dict)
+    else:
+        assert code in P.ERRORS
+
+
+@given(st.sampled_from(P.COMMANDS), st.integers(0, P.MAX_ID),
+       st.dictionaries(st.text("abcdefgh", min_size=1, max_size=5),
+                       st.integers(-10**6, 10**6), max_size=4))
+def test_request_round_trip(cmd: str, rid: int, fields: dict) -> None:
+    fields.pop("cmd", None)
+    fields.pop("id", None)
+    line = P.encode(P.request(cmd, rid, **fields))
+    code, cmd2, rid2, obj = P.parse_request(line.rstrip("\n").encode())
+    assert (code, cmd2, rid2) == (0, cmd, rid)
+    assert {k: obj[k] for k in fields} == fields
+
+
+@given(st.text(min_size=1, max_size=20).filter(lambda s: any(ord(c) > 127 for c in s)))
+def test_encode_never_returns_non_ascii(text: str) -> None:
+    # CPython's json escapes; MicroPython's does not, and encode refuses.
+    try:
+        line = P.encode({"ev": "x", "s": text})
+    except ValueError:
+        return
+    assert all(ord(c) < 128 for c in line)
+    assert json.loads(line)["s"] == text
+
+
+def test_encode_refuses_over_long() -> None:
+    with pytest.raises(ValueError):
+        P.encode({"ev": "x", "s": "a" * P.MAX_LINE})
+
+
+@given(st.dictionaries(st.sampled_from(sorted(P.CONFIG_LIMITS) + ["bogus"]),
+                       st.one_of(st.integers(-100, 100000), st.booleans(), st.text(max_size=3)),
+                       max_size=4))
+def test_check_config_accepts_exactly_in_range_integers(upd: dict) -> None:
+    code, _ = P.check_config(upd)
+    ok = all(k in P.CONFIG_LIMITS and type(v) is int
+             and P.CONFIG_LIMITS[k][0] <= v <= P.CONFIG_LIMITS[k][1] for k, v in upd.items())
+    assert (code == 0) == ok
+
+
+@given(st.integers(-1000, 10**6), st.integers(50, 5000), st.integers(0, 200))
+def test_count_from_raw_is_nearest_count(tare: int, per_card: int, n: int) -> None:
+    exact = tare + n * per_card
+    for noise in (0, per_card // 2 - 1, -(per_card // 2 - 1)):
+        assert stack.count_from_raw(exact + noise, tare, per_card) == n
+
+
+@given(st.integers(-1000, 10**6), st.integers(50, 5000), st.integers(1, 104))
+def test_calibration_recovers_counts_per_card(tare: int, per_card: int, n: int) -> None:
+    assert stack.per_card_from(tare + n * per_card, tare, n) == per_card
+
+
+@given(st.integers(0, 999), st.integers(1, 3))
+def test_put_int_writes_the_number(value: int, width: int) -> None:
+    buf = bytearray(b"x" * 5)
+    put_int(buf, 4, width, value)
+    text = buf[4 - width:4].decode()
+    if len(str(value)) <= width:
+        assert text.strip() == str(value) and buf[:4 - width] == b"x" * (4 - width)
+
+
+def test_random_sides_are_fair_and_independent() -> None:
+    """20,000 passes of 104 cards. Per card position the left fraction is
+    0.5 with standard error 0.0035; the bounds are 5 standard errors. The
+    chance two neighbours agree is also 0.5 (no alternating pattern)."""
+    src = sides.RandomSides(104)
+    passes = 20000
+    left = [0] * 104
+    same = 0
+    for _ in range(passes):
+        src.prepare(104)
+        s = [src.side(k) for k in range(104)]
+        for k in range(104):
+            left[k] += s[k] == 0
+        same += sum(1 for k in range(103) if s[k] == s[k + 1])
+    se = 0.5 / math.sqrt(passes)
+    for k in range(104):
+        assert abs(left[k] / passes - 0.5) < 5 * se
+    pairs = passes * 103
+    assert abs(same / pairs - 0.5) < 5 * 0.5 / math.sqrt(pairs)
+
+
+def test_planned_sides_follow_the_plan() -> None:
+    src = sides.PlannedSides(104)
+    src.load("LRRL")
+    src.prepare(4)
+    assert [src.side(k) for k in range(4)] == [0, 1, 1, 0]
+    with pytest.raises(ValueError):
+        src.prepare(5)
+    with pytest.raises(ValueError):
+        src.load("LX")
+
+
+def test_save_is_atomic_under_a_failed_rename(tmp_path: Path, monkeypatch) -> None:
+    path = str(tmp_path / "cfg.json")
+    store.save(path, {"v": 1})
+
+    def power_cut(src: str, dst: str) -> None:
+        raise OSError(5, "power cut")
+
+    monkeypatch.setattr(store, "_rename", power_cut)
+    with pytest.raises(OSError):
+        store.save(path, {"v": 2})
+    assert store.load(path) == {"v": 1}
+    monkeypatch.setattr(store, "_rename", os.rename)
+    store.save(path, {"v": 3})
+    assert store.load(path) == {"v": 3}
+    assert not os.path.exists(path + ".tmp")
+
+
+def test_load_ignores_a_torn_temp_file_and_uses_a_complete_one(tmp_path: Path) -> None:
+    path = str(tmp_path / "cal.json")
+    Path(path + ".tmp").write_text('{"tare": 12')  # torn write, main file missing
+    assert store.load(path) is None
+    Path(path + ".tmp").write_text(json.dumps({"tare": 12}))
+    assert store.load(path) == {"tare": 12}
+    Path(path).write_text(json.dumps({"tare": 7}))
+    assert store.load(path) == {"tare": 7}
