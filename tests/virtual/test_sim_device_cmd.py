@@ -1,0 +1,114 @@
+"""`shuffler sim-device` as a separate process: one line with the port, listed
+by `shuffler devices`, gone (with its interpreter) after SIGTERM or Ctrl-C."""
+from __future__ import annotations
+
+import json
+import os
+import re
+import select
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+import serial
+
+from firmware import protocol
+
+pytestmark = pytest.mark.micropython
+
+LINE = re.compile(r"^virtual shuffler on (\S+) \(flash (.+)\)$")
+
+
+def shuffler(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "host.cli", *args], capture_output=True, text=True, timeout=60, env=env)
+
+
+@pytest.fixture
+def sim_device():
+    procs: list[subprocess.Popen[str]] = []
+
+    def start(*args: str) -> tuple[subprocess.Popen[str], str, Path]:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "host.cli", "sim-device", *args],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=dict(os.environ),
+        )
+        procs.append(proc)
+        assert proc.stdout is not None
+        ready, _, _ = select.select([proc.stdout], [], [], 30)
+        assert ready, "sim-device printed nothing"
+        line = proc.stdout.readline().strip()
+        match = LINE.match(line)
+        assert match, line
+        return proc, match.group(1), Path(match.group(2))
+
+    yield start
+    for proc in procs:
+        if proc.poll() is None:
+            proc.kill()
+        proc.wait(timeout=10)
+
+
+def children_of(pid: int) -> list[int]:
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children") as f:
+            return [int(x) for x in f.read().split()]
+    except OSError:
+        return []
+
+
+def hello(port: str) -> dict:
+    with serial.Serial(port, timeout=0.2) as ser:
+        deadline = time.monotonic() + 10
+        buf = b""
+        ser.write(protocol.encode(protocol.request("hello", 7)).encode())
+        while time.monotonic() < deadline:
+            buf += ser.read(256)
+            for line in buf.split(b"\n"):
+                try:
+                    msg = protocol.parse_message(line)
+                except ValueError:
+                    continue
+                if msg.get("re") == "hello" and msg.get("id") == 7:
+                    return msg
+        raise AssertionError(f"no hello reply: {buf[-300:]!r}")
+
+
+def test_prints_its_port_runs_the_firmware_and_is_listed(sim_device):
+    proc, port, flash = sim_device("--time-scale", "0")
+    assert os.path.exists(port)
+    assert (flash / "main.py").exists() and (flash / "protocol.mpy").exists()  # firmware installed
+    assert hello(port)["fw"] == protocol.FIRMWARE_VERSION
+    listed = json.loads(shuffler("devices", "--json").stdout)
+    assert {"port": port, "board": "sim"}.items() <= next(d for d in listed if d["port"] == port).items()
+    kids = children_of(proc.pid)
+    assert kids  # the interpreter
+    proc.send_signal(signal.SIGTERM)
+    assert proc.wait(timeout=10) == 0
+    assert not flash.exists()  # its temporary flash is removed
+    for kid in kids:
+        with pytest.raises(ProcessLookupError):
+            os.kill(kid, 0)
+    assert all(d["port"] != port for d in json.loads(shuffler("devices", "--json").stdout))
+
+
+def test_keeps_a_given_flash_dir_and_its_files(sim_device, tmp_path):
+    flash = tmp_path / "myflash"
+    flash.mkdir()
+    (flash / "main.py").write_text("print('mine')\n")
+    proc, _port, shown = sim_device("--flash", str(flash))
+    assert shown == flash.resolve()
+    assert not (flash / "protocol.mpy").exists()  # a non-empty flash is not overwritten
+    proc.send_signal(signal.SIGINT)
+    assert proc.wait(timeout=10) == 0
+    assert (flash / "main.py").read_text() == "print('mine')\n"
+
+
+def test_a_bad_fault_is_one_line_and_nonzero():
+    out = shuffler("sim-device", "--fault", "melt")
+    assert out.returncode != 0
+    assert "Traceback" not in out.stderr
+    assert len(out.stderr.strip().splitlines()) == 1
+    assert "melt" in out.stderr
