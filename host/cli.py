@@ -16,6 +16,7 @@ _COMMANDS: tuple[str, ...] = (
     "host.devices_cmd:devices",
     "host.flash_cmd:flash",
     "host.sim_device_cmd:sim_device",
+    "host.plan_cmd:plan",
 )
 
 

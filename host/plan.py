@@ -1,0 +1,255 @@
+"""The shuffling routine for a pack on this machine, as plain data.
+
+Pure functions: how the pack is split into loads, what happens in each round
+(the "pile trade" routine of docs/mechanism.md), how many rounds a chosen
+quality needs and how long that takes. Every quality figure is computed by
+the simulator (`simulator.quality.routines.exact_tv`, the Bayer-Diaconis
+rising-sequence formula); nothing here is a typed-in table of distances.
+
+With fair, independent sides a pile-trade round is exactly one inverse riffle
+of the whole pack whatever the loads hold, so the figure needs only the pack
+size and the number of rounds; the capacity sets the loads and passes.
+"""
+from __future__ import annotations
+
+import string
+from dataclasses import dataclass
+from typing import Any
+
+from simulator.packs import PACKS, UnknownPackError, get_pack
+from simulator.quality.routines import exact_tv, load_sizes
+
+ROUTINE = "pile-trade"
+DEFAULT_CAPACITY = 104
+DEFAULT_PACK = "samba"
+DEFAULT_QUALITY = "good"
+# The exact distance needs an Eulerian row of N big integers: a few seconds
+# at a thousand cards, far more beyond.
+MAX_CARDS = 1000
+# Give up looking for a round count past this (no pack here needs 30).
+MAX_ROUNDS = 200
+
+# Timing assumptions, stated in every plan.
+PASS_SECONDS = 5.0  # the machine deals one load in about five seconds
+LOAD_HANDLING_SECONDS = 10.0  # put the load in, touch, lift off the two piles
+TRADE_SECONDS_PER_LOAD = 5.0  # stacking and cutting, per load, once a round
+
+METHOD = "exact, by the Bayer-Diaconis rising-sequence formula"
+
+
+class PlanError(ValueError):
+    """Bad input for a plan; the message is one line for the user."""
+
+
+@dataclass(frozen=True)
+class QualityLevel:
+    """A named ceiling on the total variation distance from a random pack:
+    no question about the order (where the aces are, whether a meld survived)
+    has a chance that differs from its chance in a random pack by more."""
+
+    name: str
+    threshold: float  # total variation distance from a truly random pack
+    meaning: str
+
+
+QUALITY_LEVELS: tuple[QualityLevel, ...] = (
+    QualityLevel("home-game", 0.5, "fine for a friendly game"),
+    QualityLevel("good", 0.25, "a well shuffled pack"),
+    QualityLevel("near-random", 0.1, "hard to tell from a random pack"),
+    QualityLevel("casino", 0.01, "as good as random for any practical purpose"),
+)
+
+
+def quality_level(name: str) -> QualityLevel:
+    """A level by name ("near random", "near_random" and "Near-Random" all work)."""
+    key = name.strip().lower().replace("_", "-").replace(" ", "-")
+    for level in QUALITY_LEVELS:
+        if level.name == key:
+            return level
+    names = ", ".join(q.name for q in QUALITY_LEVELS)
+    raise PlanError(f"unknown quality {name!r}; choose one of {names}")
+
+
+@dataclass(frozen=True)
+class PackChoice:
+    name: str  # preset name, or "custom"
+    title: str
+    cards: int
+
+
+def choose_pack(pack: str | None, cards: int | None) -> PackChoice:
+    """A preset by name, or any number of cards; never both."""
+    if pack is not None and cards is not None:
+        raise PlanError("give --pack or --cards, not both")
+    if cards is not None:
+        if isinstance(cards, bool) or not isinstance(cards, int) or cards < 2:
+            raise PlanError(f"--cards must be a whole number of at least 2, not {cards!r}")
+        if cards > MAX_CARDS:
+            raise PlanError(f"--cards {cards} is more than this tool plans for (at most {MAX_CARDS})")
+        return PackChoice("custom", f"{cards} cards", cards)
+    try:
+        preset = get_pack(pack if pack is not None else DEFAULT_PACK)
+    except UnknownPackError as exc:
+        raise PlanError(str(exc)) from None
+    return PackChoice(preset.name, preset.title, preset.cards)
+
+
+def check_capacity(capacity: int) -> None:
+    if isinstance(capacity, bool) or not isinstance(capacity, int) or capacity < 2:
+        raise PlanError(f"--capacity must be a whole number of at least 2, not {capacity!r}")
+
+
+def load_names(n_loads: int) -> list[str]:
+    """A, B, C, ... from the top of the pack; AA, AB, ... past Z."""
+    letters = string.ascii_uppercase
+    out = []
+    for i in range(n_loads):
+        name = ""
+        j = i
+        while True:
+            name = letters[j % 26] + name
+            j = j // 26 - 1
+            if j < 0:
+                break
+        out.append(name)
+    return out
+
+
+def distance_after(cards: int, capacity: int, rounds: int) -> float:
+    """Exact distance from random after `rounds` pile-trade rounds, from the simulator."""
+    tv = exact_tv(ROUTINE, cards, capacity, rounds)
+    if tv is None:  # pile trade on a fair machine is always exact
+        raise PlanError("the simulator has no exact figure for this routine")
+    return float(tv)
+
+
+def rounds_for(cards: int, capacity: int, threshold: float) -> int:
+    """The fewest rounds whose exact distance is at most `threshold`."""
+    for r in range(0, MAX_ROUNDS + 1):
+        if distance_after(cards, capacity, r) <= threshold:
+            return r
+    raise PlanError(f"no routine of at most {MAX_ROUNDS} rounds reaches {threshold}")
+
+
+@dataclass(frozen=True)
+class Timing:
+    machine_s: float
+    handling_s: float
+
+    @property
+    def total_s(self) -> float:
+        return self.machine_s + self.handling_s
+
+
+def timing(n_loads: int, rounds: int) -> Timing:
+    passes = n_loads * rounds
+    handling = passes * LOAD_HANDLING_SECONDS + rounds * n_loads * TRADE_SECONDS_PER_LOAD
+    return Timing(machine_s=passes * PASS_SECONDS, handling_s=handling)
+
+
+TIMING_ASSUMPTION = (
+    f"about {PASS_SECONDS:g} s of dealing a pass, {LOAD_HANDLING_SECONDS:g} s to put a load in, "
+    f"touch and lift off its piles, and {TRADE_SECONDS_PER_LOAD:g} s a load to stack and cut once a round"
+)
+
+
+def trade_steps(names: list[str], sizes: list[int]) -> list[str]:
+    """What a person does after every load of a round has been dealt.
+
+    Pile trade (docs/mechanism.md): all left piles in load order, then all
+    right piles in load order, form the new pack, cut from the top into loads.
+    """
+    if len(names) == 1:
+        return [f"Put the left pile on top of the right pile: that is load {names[0]} again "
+                f"({sizes[0]} cards)."]
+    lefts = " on top of ".join(f"{n}'s left pile" for n in names)
+    rights = " on top of ".join(f"{n}'s right pile" for n in names)
+    if len(names) == 2:
+        a, b = names
+        return [
+            f"Trade {a}'s right pile for {b}'s left pile: put {lefts}; that stack is the new load {a}.",
+            f"Put {rights}; that stack is the new load {b}.",
+            f"Even them out to {sizes[0]} and {sizes[1]}: move cards from the bottom of load {a} "
+            f"to the top of load {b}, or from the top of {b} to the bottom of {a}.",
+        ]
+    cut = ", ".join(f"{n} {s}" for n, s in zip(names, sizes))
+    return [
+        f"Put {lefts}: the left stack.",
+        f"Put {rights}: the right stack.",
+        "Put the left stack on top of the right stack: the whole pack.",
+        f"Cut it into loads from the top, keeping the order: {cut} cards.",
+    ]
+
+
+@dataclass(frozen=True)
+class Plan:
+    pack: PackChoice
+    capacity: int
+    quality: QualityLevel
+    loads: tuple[int, ...]
+    names: tuple[str, ...]
+    rounds: int
+    distance: float  # exact, after `rounds` rounds
+    by_round: tuple[float, ...]  # exact distance after 1..rounds rounds
+    timing: Timing
+
+    @property
+    def cards(self) -> int:
+        return self.pack.cards
+
+    @property
+    def passes(self) -> int:
+        return self.rounds * len(self.loads)
+
+    def trade(self) -> list[str]:
+        return trade_steps(list(self.names), list(self.loads))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "pack": {"name": self.pack.name, "title": self.pack.title, "cards": self.cards},
+            "capacity": self.capacity,
+            "routine": ROUTINE,
+            "loads": [{"name": n, "cards": s} for n, s in zip(self.names, self.loads)],
+            "quality": {"level": self.quality.name, "threshold": self.quality.threshold,
+                        "meaning": self.quality.meaning},
+            "rounds": self.rounds,
+            "passes": self.passes,
+            "distance": {"value": self.distance, "kind": "exact", "method": METHOD},
+            "by_round": [{"round": r, "passes": r * len(self.loads), "distance": d}
+                         for r, d in enumerate(self.by_round, start=1)],
+            "round_steps": {
+                "passes": [f"Deal load {n} ({s} cards)" for n, s in zip(self.names, self.loads)],
+                "trade": self.trade(),
+            },
+            "time": {"total_s": self.timing.total_s, "machine_s": self.timing.machine_s,
+                     "handling_s": self.timing.handling_s, "assumption": TIMING_ASSUMPTION},
+        }
+
+
+def make_plan(pack: PackChoice, capacity: int = DEFAULT_CAPACITY, quality: QualityLevel | str = DEFAULT_QUALITY,
+              rounds: int | None = None) -> Plan:
+    """The routine for `pack` on a machine of `capacity`: `rounds` if given,
+    else the fewest that reach the quality level."""
+    check_capacity(capacity)
+    level = quality if isinstance(quality, QualityLevel) else quality_level(quality)
+    sizes = load_sizes(pack.cards, capacity)
+    if rounds is None:
+        rounds = rounds_for(pack.cards, capacity, level.threshold)
+    elif isinstance(rounds, bool) or not isinstance(rounds, int) or rounds < 1:
+        raise PlanError(f"--rounds must be a whole number of at least 1, not {rounds!r}")
+    by_round = tuple(distance_after(pack.cards, capacity, r) for r in range(1, rounds + 1))
+    return Plan(
+        pack=pack,
+        capacity=capacity,
+        quality=level,
+        loads=tuple(sizes),
+        names=tuple(load_names(len(sizes))),
+        rounds=rounds,
+        distance=by_round[-1] if by_round else distance_after(pack.cards, capacity, 0),
+        by_round=by_round,
+        timing=timing(len(sizes), rounds),
+    )
+
+
+def preset_names() -> list[str]:
+    return sorted(PACKS)

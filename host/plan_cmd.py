@@ -1,0 +1,83 @@
+"""`shuffler plan`: print the routine for a pack on this machine."""
+from __future__ import annotations
+
+import json
+
+import click
+
+from host import plan as planlib
+
+QUALITY_HELP = "; ".join(f"{q.name}: distance at most {q.threshold:g}" for q in planlib.QUALITY_LEVELS)
+
+
+def pack_options(f):  # type: ignore[no-untyped-def]
+    """--pack, --cards, --capacity and --quality, shared with `shuffler guide`."""
+    f = click.option("--quality", "quality", default=planlib.DEFAULT_QUALITY, show_default=True,
+                     metavar="LEVEL", help=f"How random the pack must end up ({QUALITY_HELP}).")(f)
+    f = click.option("--capacity", type=int, default=planlib.DEFAULT_CAPACITY, show_default=True,
+                     help="Cards the machine's tray holds.")(f)
+    f = click.option("--cards", type=int, default=None, help="Any other pack size, instead of --pack.")(f)
+    f = click.option("--pack", "pack", default=None, metavar="NAME",
+                     help=f"Pack preset (default {planlib.DEFAULT_PACK}): {', '.join(planlib.preset_names())}.")(f)
+    return f
+
+
+def build_plan(pack: str | None, cards: int | None, capacity: int, quality: str,
+               rounds: int | None = None) -> planlib.Plan:
+    try:
+        return planlib.make_plan(planlib.choose_pack(pack, cards), capacity, quality, rounds)
+    except planlib.PlanError as exc:
+        raise click.ClickException(str(exc)) from None
+
+
+def minutes(seconds: float) -> str:
+    m, s = divmod(int(round(seconds)), 60)
+    return f"{m} min {s:02d} s" if m else f"{s} s"
+
+
+def describe(p: planlib.Plan) -> list[str]:
+    """The plan as lines a person can follow."""
+    loads = " / ".join(str(s) for s in p.loads)
+    out = [
+        f"{p.pack.title}: {p.cards} cards on a {p.capacity}-card machine",
+        f"Loads: {loads} ({', '.join(f'{n} {s}' for n, s in zip(p.names, p.loads))}; "
+        f"{p.names[0]} is the top of the pack)",
+        "",
+        f"Each round ({len(p.loads)} pass{'es' if len(p.loads) > 1 else ''}):",
+    ]
+    for n, s in zip(p.names, p.loads):
+        out.append(f"  - put load {n} ({s} cards) in the tray and touch the sensor; "
+                   f"lift off its left and right piles, keeping them apart")
+    out.append("  then the pile trade:")
+    out += [f"  - {line}" for line in p.trade()]
+    out += [
+        "",
+        f"Quality '{p.quality.name}' ({p.quality.meaning}): distance from random at most "
+        f"{p.quality.threshold:g}",
+        f"Rounds: {p.rounds} ({p.passes} passes); distance from random after them: "
+        f"{p.distance:.4f} ({planlib.METHOD})",
+    ]
+    if p.rounds > 1:
+        prev = p.by_round[-2]
+        out.append(f"  (one round fewer leaves {prev:.4f})")
+    out += [
+        f"Expected time: about {minutes(p.timing.total_s)} "
+        f"({minutes(p.timing.machine_s)} dealing, {minutes(p.timing.handling_s)} handling)",
+        f"  assuming {planlib.TIMING_ASSUMPTION}",
+    ]
+    return out
+
+
+@click.command("plan")
+@pack_options
+@click.option("--rounds", type=int, default=None, help="Use this many rounds instead of the quality's count.")
+@click.option("--json", "as_json", is_flag=True, help="Print the plan as JSON.")
+def plan(pack: str | None, cards: int | None, capacity: int, quality: str, rounds: int | None,
+         as_json: bool) -> None:
+    """The routine for a pack: loads, passes, trades, rounds and time."""
+    p = build_plan(pack, cards, capacity, quality, rounds)
+    if as_json:
+        click.echo(json.dumps(p.to_dict(), indent=2))
+        return
+    for line in describe(p):
+        click.echo(line)
