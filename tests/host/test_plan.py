@@ -1,0 +1,148 @@
+"""The planner: loads, rounds and figures, checked against the simulator and
+against an exact enumeration of the routine written out card by card."""
+from __future__ import annotations
+
+import itertools
+import math
+from collections import Counter
+from fractions import Fraction
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from host import plan as planlib
+from simulator.packs import PACKS
+from simulator.quality.exact import tv_riffle_exact
+
+
+def plan_for(pack: str | None = None, cards: int | None = None, capacity: int = 104,
+             quality: str = "good") -> planlib.Plan:
+    return planlib.make_plan(planlib.choose_pack(pack, cards), capacity, quality)
+
+
+@pytest.mark.parametrize("pack,loads", [
+    ("samba", (81, 81)), ("bolivia", (81, 81)), ("brazilian", (81, 81)), ("chile", (81, 81)),
+    ("mexicana", (81, 81)), ("canasta", (54, 54)), ("cuban-canasta", (54, 54)), ("bridge", (52,)),
+])
+def test_loads_of_the_presets(pack: str, loads: tuple[int, ...]) -> None:
+    assert plan_for(pack).loads == loads
+
+
+@pytest.mark.parametrize("pack", ["hand-and-foot", "modern-samba", "super-samba", "carolina"])
+def test_big_packs_take_three_or_more_loads(pack: str) -> None:
+    p = plan_for(pack)
+    assert len(p.loads) >= 3
+    assert sum(p.loads) == PACKS[pack].cards
+    assert max(p.loads) <= 104 and max(p.loads) - min(p.loads) <= 1
+    assert p.names[:3] == ("A", "B", "C")
+
+
+@settings(max_examples=60, deadline=None)
+@given(cards=st.integers(2, 400), capacity=st.integers(2, 150))
+def test_loads_fit_and_hold_the_pack(cards: int, capacity: int) -> None:
+    sizes = planlib.load_sizes(cards, capacity)
+    assert sum(sizes) == cards
+    assert max(sizes) <= capacity
+    assert len(sizes) == math.ceil(cards / capacity)
+    assert len(set(planlib.load_names(len(sizes)))) == len(sizes)
+
+
+@pytest.mark.parametrize("quality", ["home-game", "good", "near-random", "casino"])
+def test_rounds_are_the_fewest_that_reach_the_threshold(quality: str) -> None:
+    p = plan_for("samba", quality=quality)
+    threshold = planlib.quality_level(quality).threshold
+    assert float(tv_riffle_exact(162, p.rounds)) <= threshold
+    assert float(tv_riffle_exact(162, p.rounds - 1)) > threshold
+    assert p.distance == float(tv_riffle_exact(162, p.rounds))
+    assert p.passes == 2 * p.rounds
+
+
+def test_stricter_quality_never_needs_fewer_rounds() -> None:
+    rounds = [plan_for("samba", quality=q.name).rounds for q in planlib.QUALITY_LEVELS]
+    assert rounds == sorted(rounds)
+    assert len(set(rounds)) == len(rounds)
+
+
+def test_changing_the_pack_changes_the_figure_as_the_simulator_says() -> None:
+    samba, canasta = plan_for("samba"), plan_for("canasta")
+    for r in range(1, 8):
+        assert planlib.distance_after(162, 104, r) == float(tv_riffle_exact(162, r))
+        assert planlib.distance_after(108, 104, r) == float(tv_riffle_exact(108, r))
+    # A bigger pack is never closer to random after the same number of rounds.
+    assert all(a >= b for a, b in zip(samba.by_round, canasta.by_round))
+    assert samba.rounds >= canasta.rounds
+
+
+def test_changing_the_capacity_changes_passes_not_the_figure() -> None:
+    # Pile trade is one inverse riffle of the whole pack per round, whatever the loads.
+    big = plan_for("samba", capacity=200)
+    small = plan_for("samba", capacity=60)
+    usual = plan_for("samba")
+    assert big.loads == (162,) and len(small.loads) == 3
+    assert big.by_round == usual.by_round == small.by_round
+    assert (big.passes, usual.passes, small.passes) == (usual.rounds, 2 * usual.rounds, 3 * usual.rounds)
+    assert small.timing.total_s > usual.timing.total_s > big.timing.total_s
+
+
+def test_time_adds_up() -> None:
+    p = plan_for("samba")
+    assert p.timing.machine_s == pytest.approx(p.passes * planlib.PASS_SECONDS)
+    assert p.timing.total_s > p.timing.machine_s
+
+
+@pytest.mark.parametrize("text", ["near random", "Near_Random", " near-random "])
+def test_quality_names_are_forgiving(text: str) -> None:
+    assert planlib.quality_level(text).name == "near-random"
+
+
+@pytest.mark.parametrize("pack,cards,capacity,quality", [
+    ("nope", None, 104, "good"), (None, 1, 104, "good"), (None, 0, 104, "good"),
+    (None, planlib.MAX_CARDS + 1, 104, "good"), ("samba", 52, 104, "good"),
+    ("samba", None, 1, "good"), ("samba", None, 104, "perfect"),
+])
+def test_bad_input_is_a_plan_error(pack: str | None, cards: int | None, capacity: int, quality: str) -> None:
+    with pytest.raises(planlib.PlanError):
+        planlib.make_plan(planlib.choose_pack(pack, cards), capacity, quality)
+
+
+# -- the routine as a person does it, enumerated exactly -------------------------
+
+def deal(load: list[int], sides: tuple[int, ...]) -> tuple[list[int], list[int]]:
+    """docs/mechanism.md: the bottom card is fed first and lands on top of its pile."""
+    left: list[int] = []
+    right: list[int] = []
+    for k, side in enumerate(sides):
+        card = load[len(load) - 1 - k]
+        (left if side == 0 else right).insert(0, card)
+    return left, right
+
+
+def person_round(pack: list[int], sizes: tuple[int, ...], sides: tuple[int, ...]) -> list[int]:
+    """One round following trade_steps for two loads: A's left on B's left is
+    the new A, A's right on B's right the new B, evened out keeping the order."""
+    a, b = pack[:sizes[0]], pack[sizes[0]:]
+    a_left, a_right = deal(a, sides[:len(a)])
+    b_left, b_right = deal(b, sides[len(a):])
+    new_a, new_b = a_left + b_left, a_right + b_right
+    return new_a + new_b  # moving cards between the bottom of A and the top of B keeps this order
+
+
+def test_the_two_load_trade_reaches_the_planned_figure_exactly() -> None:
+    n, capacity, rounds = 5, 3, 2
+    sizes = tuple(planlib.load_sizes(n, capacity))
+    assert sizes == (3, 2)
+    law: Counter[tuple[int, ...]] = Counter()
+    for sides in itertools.product((0, 1), repeat=n * rounds):
+        pack = list(range(n))
+        for r in range(rounds):
+            pack = person_round(pack, sizes, sides[r * n:(r + 1) * n])
+        law[tuple(pack)] += 1
+    total = 2 ** (n * rounds)
+    tv = sum(abs(Fraction(law.get(p, 0), total) - Fraction(1, math.factorial(n)))
+             for p in itertools.permutations(range(n))) / 2
+    assert float(tv) == pytest.approx(planlib.distance_after(n, capacity, rounds), abs=1e-12)
+    # And the trade text names the same piles in the same order.
+    steps = planlib.trade_steps(["A", "B"], list(sizes))
+    assert "A's left pile on top of B's left pile" in steps[0]
+    assert "A's right pile on top of B's right pile" in steps[1]
