@@ -1,0 +1,205 @@
+"""`shuffler flash` against the virtual shuffler and against ports that are
+not a shuffler: success, and one clear line with a non-zero exit otherwise."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import threading
+from pathlib import Path
+from typing import Iterator
+
+import pytest
+import serial
+
+from firmware import protocol
+from host import flashing
+from simulator.virtual import VirtualShuffler
+
+pytestmark = pytest.mark.micropython
+
+
+def flash_cmd(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "host.cli", "flash", *args], capture_output=True, text=True, timeout=90
+    )
+
+
+def one_line_error(out: subprocess.CompletedProcess[str]) -> str:
+    assert out.returncode != 0
+    assert "Traceback" not in out.stderr
+    lines = out.stderr.strip().splitlines()
+    assert len(lines) == 1, out.stderr
+    return lines[0]
+
+
+@pytest.fixture(autouse=True)
+def _private_registry(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SHUFFLER_RUNTIME_DIR", str(tmp_path_factory.mktemp("runtime")))
+
+
+@pytest.fixture
+def blank_board(tmp_path: Path) -> Iterator[VirtualShuffler]:
+    """A virtual board with MicroPython and an empty filesystem."""
+    dev = VirtualShuffler(tmp_path / "flash", time_scale=0).start()
+    yield dev
+    dev.stop()
+
+
+# -- success ---------------------------------------------------------------------
+
+def test_flash_installs_compiled_firmware_and_it_answers_hello(blank_board: VirtualShuffler) -> None:
+    out = flash_cmd("--port", blank_board.port, "--board", "sim")
+    assert out.returncode == 0, out.stderr
+    assert f"firmware {protocol.FIRMWARE_VERSION} answers" in out.stdout
+    names = {p.name for p in blank_board.flash_dir.iterdir()}
+    sources = {p.stem for p in flashing.firmware_modules()}
+    assert "main.py" in names
+    assert {n for n in names if n.endswith(".py")} == {"main.py"}  # the rest is precompiled
+    assert "protocol.mpy" in names and "profile_sim.mpy" in names
+    assert "profile_esp32.mpy" not in names and "board_rp2.mpy" not in names
+    assert {n[:-4] for n in names if n.endswith(".mpy")} <= sources
+
+
+def test_board_is_detected_when_not_given_and_stale_sources_are_removed(blank_board: VirtualShuffler) -> None:
+    # An older copy as source would be imported in place of the new .mpy.
+    (blank_board.flash_dir / "protocol.py").write_text("FIRMWARE_VERSION = 'old'\n")
+    out = flash_cmd("--port", blank_board.port)
+    assert out.returncode == 0, out.stderr
+    assert "board sim" in out.stdout
+    assert not (blank_board.flash_dir / "protocol.py").exists()
+
+
+# -- failures --------------------------------------------------------------------
+
+def test_no_port_given() -> None:
+    assert "no port" in one_line_error(flash_cmd())
+
+
+def test_port_that_does_not_exist(tmp_path: Path) -> None:
+    line = one_line_error(flash_cmd("--port", str(tmp_path / "ttyUSB9")))
+    assert "no such port" in line
+
+
+def test_port_held_open_exclusively_is_busy(blank_board: VirtualShuffler) -> None:
+    with serial.Serial(blank_board.port, exclusive=True):
+        line = one_line_error(flash_cmd("--port", blank_board.port))
+    assert "busy" in line
+    assert not (blank_board.flash_dir / "main.py").exists()
+
+
+@pytest.fixture
+def fake_port() -> Iterator[tuple[str, list[bytes]]]:
+    """A pty whose other end answers every write with the given replies (garbage)."""
+    master, slave = os.openpty()
+    import tty
+
+    tty.setraw(slave)
+    path = os.ttyname(slave)
+    replies: list[bytes] = []
+    stop = threading.Event()
+
+    def serve() -> None:
+        import select
+
+        while not stop.is_set():
+            if select.select([master], [], [], 0.05)[0]:
+                try:
+                    os.read(master, 1024)
+                except OSError:
+                    continue
+                for r in replies:
+                    os.write(master, r)
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    yield path, replies
+    stop.set()
+    thread.join(timeout=5)
+    os.close(slave)
+    os.close(master)
+
+
+def test_a_port_that_answers_garbage_is_not_a_micropython_board(fake_port) -> None:
+    path, replies = fake_port
+    replies.append(b"\x00\xffAT+OK\r\nERROR>>\r\n")
+    line = one_line_error(flash_cmd("--port", path, "--connect-timeout", "1"))
+    assert "does not answer like a MicroPython board" in line
+
+
+def test_a_silent_port_is_not_a_micropython_board(fake_port) -> None:
+    path, _replies = fake_port
+    line = one_line_error(flash_cmd("--port", path, "--connect-timeout", "1"))
+    assert "does not answer like a MicroPython board" in line
+
+
+def test_wrong_board_writes_nothing(blank_board: VirtualShuffler) -> None:
+    line = one_line_error(flash_cmd("--port", blank_board.port, "--board", "esp32"))
+    assert "wrong board" in line and "sim" in line
+    assert list(blank_board.flash_dir.iterdir()) == []
+
+
+def test_copy_failing_half_way_says_what_is_on_the_board_and_retry_works(blank_board: VirtualShuffler) -> None:
+    # An old firmware is on the board; a directory where a module must go
+    # makes the copy fail part way through.
+    (blank_board.flash_dir / "main.py").write_text("print('old firmware')\n")
+    (blank_board.flash_dir / "protocol.mpy").mkdir()
+    line = one_line_error(flash_cmd("--port", blank_board.port, "--board", "sim"))
+    assert "copy failed at protocol.mpy" in line
+    assert "no main.py" in line and "run the same command again" in line
+    assert not (blank_board.flash_dir / "main.py").exists()  # as the message says
+    assert (blank_board.flash_dir / "app.mpy").exists()  # files before it were written
+    (blank_board.flash_dir / "protocol.mpy").rmdir()
+    out = flash_cmd("--port", blank_board.port, "--board", "sim")
+    assert out.returncode == 0, out.stderr
+
+
+# -- pieces ----------------------------------------------------------------------
+
+def test_image_puts_main_last_and_compiles_the_modules(tmp_path: Path) -> None:
+    image = flashing.build_image("esp32", tmp_path)
+    remotes = [f.remote for f in image]
+    assert remotes[-1] == "main.py"
+    assert "profile_esp32.mpy" in remotes and "profile_sim.mpy" not in remotes
+    for f in image:
+        if f.remote.endswith(".mpy"):
+            assert f.local.read_bytes()[:2] == b"M\x06"  # .mpy header, format version 6
+
+
+def test_a_module_that_does_not_compile_is_reported(tmp_path: Path) -> None:
+    src = tmp_path / "fw"
+    src.mkdir()
+    (src / "main.py").write_text("import broken\n")
+    (src / "broken.py").write_text("def f(:\n")
+    with pytest.raises(flashing.FlashError, match="mpy-cross failed on broken.py"):
+        flashing.build_image("sim", tmp_path / "out", firmware_dir=src)
+
+
+class FakeSerial:
+    def __init__(self, reply: bytes) -> None:
+        self.reply = reply
+        self.written = b""
+
+    @property
+    def in_waiting(self) -> int:
+        return len(self.reply)
+
+    def write(self, data: bytes) -> None:
+        self.written += data
+
+    def read(self, n: int) -> bytes:
+        out, self.reply = self.reply[:n], self.reply[n:]
+        return out
+
+
+def test_hello_from_another_firmware_version_is_an_error() -> None:
+    reply = protocol.encode(protocol.reply("hello", 1, fw="0.0.1", board="sim", proto=1)).encode()
+    fake = FakeSerial(b"MicroPython banner\r\n" + reply)
+    with pytest.raises(flashing.FlashError, match="0.0.1"):
+        flashing.await_hello(fake, protocol.FIRMWARE_VERSION, "sim", timeout=2)
+    assert protocol.parse_request(fake.written.splitlines()[0])[:2] == (0, "hello")  # asked properly
+
+
+def test_hello_that_never_comes_times_out() -> None:
+    with pytest.raises(flashing.FlashError, match="did not answer hello"):
+        flashing.await_hello(FakeSerial(b"noise\n"), protocol.FIRMWARE_VERSION, "sim", timeout=0.3)
