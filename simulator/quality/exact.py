@@ -114,6 +114,7 @@ def counting_bound(n: int, choices_bits: int) -> float:
 
     Such a procedure reaches at most 2**B arrangements, so the mass outside
     them under the uniform law, 1 - 2**B / n!, is a lower bound on the TV.
+    Only the number of outcomes matters: biased bits give the same bound.
     """
     _check_n(n)
     if not isinstance(choices_bits, int) or isinstance(choices_bits, bool) or choices_bits < 0:

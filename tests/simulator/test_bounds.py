@@ -126,3 +126,15 @@ def test_bad_input_is_refused() -> None:
     acc.update(identity_decks(2, 5))
     with pytest.raises(ValueError, match="at least 3"):
         acc.finish()
+
+
+def test_estimate_prints_its_kind() -> None:
+    assert str(Estimate(0.4123, 0.0031, "lower-bound", "descents")) == "at least 0.4123 ± 0.0031 (descents)"
+    assert str(Estimate(0.33406, 0.0, "exact", "Bayer-Diaconis")) == "0.334 (exact)"
+    assert str(Estimate(3.1, 0.02, "estimate", "guessing")) == "3.100 ± 0.020 (guessing)"
+    with pytest.raises(ValueError):
+        Estimate(0.1, 0.0, "guess", "x")
+    with pytest.raises(ValueError):
+        Estimate(0.1, -1.0, "estimate", "x")
+    with pytest.raises(ValueError):
+        Estimate(0.1, float("nan"), "estimate", "x")
