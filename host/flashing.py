@@ -218,11 +218,14 @@ def await_hello(
     rid = 1
     buf = b""
     next_ask = 0.0
+    if hasattr(ser, "timeout"):
+        ser.timeout = 0.05  # keep asking while the board boots
     while time.monotonic() < deadline:
         now = time.monotonic()
         if now >= next_ask:
+            # Asked again until answered: a request sent during the reset is lost.
             ser.write(protocol.encode(protocol.request(protocol.CMD_HELLO, rid)).encode())
-            next_ask = now + 0.5
+            next_ask = now + 0.25
         chunk = ser.read(ser.in_waiting or 1)
         if not chunk:
             continue
