@@ -203,3 +203,14 @@ def test_stop_ends_the_interpreter_and_the_port(flash, start_device):
     with pytest.raises(ProcessLookupError):
         os.kill(pid, 0)
     assert not os.path.exists(port) or not dev.running
+
+
+def test_heap_size_can_be_set_like_a_small_board(flash, start_device, open_console):
+    dev = start_device(flash, heap_kib=96)
+    con = open_console(dev.port)
+    con.write(b"\r")
+    con.expect(b">>> ")
+    con.write(b"import gc; gc.collect(); print('he' + 'ap', gc.mem_free() + gc.mem_alloc())\r")
+    con.expect(b"heap ")
+    total = int(con.expect(b"\n").strip())
+    assert 64 * 1024 < total <= 96 * 1024
