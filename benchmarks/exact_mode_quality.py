@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 import time
 
-from simulator.exact_mode.codes import code_set, expected_bytes, n_bits, n_loads
+from simulator.exact_mode.codes import bit_counts, code_set, expected_bytes, n_bits, n_loads
 from simulator.exact_mode.mistakes import (
     exact_fault_cost,
     extra_random_rounds,
@@ -83,6 +83,16 @@ def main() -> None:
     for kind in FAULT_KINDS:
         caught = [monte_carlo_detection(n, cap, kind, r, args.detect_samples, seed=args.seed + r) for r in range(b)]
         print(f"  {KIND_WORDS[kind]:<36} " + "  ".join(f"{e.value:.2f}±{e.stderr:.2f}" for e in caught))
+    try:
+        uneven = code_set(n, cap, uneven=True)
+    except ValueError as exc:
+        print(f"  (no uneven code set: {exc})")
+    else:
+        print(f"  with the uneven code set ({bit_counts(uneven, 0)[0]} : {bit_counts(uneven, 0)[1]} at every bit):")
+        for kind in ("swap_piles", "swap_round"):
+            caught = [monte_carlo_detection(n, cap, kind, r, args.detect_samples, seed=args.seed + r, uneven=True)
+                      for r in range(b)]
+            print(f"  {KIND_WORDS[kind]:<36} " + "  ".join(f"{e.value:.2f}±{e.stderr:.2f}" for e in caught))
     print()
     print(f"Cost of one undetected mistake at a random place, {n} cards (Monte Carlo lower bound, "
           f"{args.samples} shuffles each)")

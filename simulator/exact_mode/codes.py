@@ -33,28 +33,53 @@ def split_sizes(n_cards: int, parts: int) -> list[int]:
     return [q + 1 if i < r else q for i in range(parts)]
 
 
-def code_set(n_cards: int, capacity: int) -> list[int]:
-    """N distinct b-bit codes, every bit as balanced as N allows.
+def code_set(n_cards: int, capacity: int, uneven: bool = False) -> list[int]:
+    """N distinct b-bit codes, every bit as balanced as N allows (or, if `uneven`, off by a little).
 
     Codes come in complementary pairs (x, x ^ (2^b - 1)); a pair adds exactly
     one 1 and one 0 at every bit, so for even N every bit splits N/2 : N/2 and
     for odd N the one unpaired code moves each bit by one. With two loads the
     new loads are "all lefts" and "all rights", whose sizes are these counts,
     so ceil(N/2) <= C (true whenever L = 2) keeps both within capacity.
+
+    uneven=True makes every bit split (N-e)/2 + 1 : (N-e)/2 + e - 1 with
+    e = 4 for even N, 3 for odd N (80 : 82 for 162 cards). Then the left stack
+    and the right stack never hold the same number of cards, so with two
+    loads a round gathered the wrong way round shows in the next load's count
+    before that load is dealt, and can be put right by exchanging the stacks.
+    The e extra codes each clear a different group of bits (every bit is 0 in
+    exactly one of them). Raises ValueError when N or C leave no room for it.
     """
     loads = n_loads(n_cards, capacity)
     b = n_bits(n_cards)
     if b == 0:
+        if uneven:
+            raise ValueError("a one-card pack has no bits to unbalance")
         return [0]
     mask = (1 << b) - 1
-    codes: list[int] = []
-    for x in range(n_cards // 2):
-        codes.append(x)
-        codes.append(x ^ mask)
-    if n_cards % 2:
+    extra: list[int] = []
+    if uneven:
+        e = 4 if n_cards % 2 == 0 else 3
+        if e > b or n_cards < e:
+            raise ValueError(f"{n_cards} cards are too few for an uneven code set")
+        extra = [mask & ~sum(1 << i for i in range(g, b, e)) for g in range(e)]
+        if loads == 2 and (n_cards - e) // 2 + e - 1 > capacity:
+            raise ValueError(f"an uneven code set for {n_cards} cards does not fit a {capacity}-card machine")
+    elif n_cards % 2:
         # x = N // 2 is below 2^(b-1) because N < 2^b when N is odd and > 1,
-        # so neither it nor its complement has been used.
-        codes.append(n_cards // 2)
+        # so neither it nor its complement is among the pairs taken below.
+        extra = [n_cards // 2]
+    pairs_needed = (n_cards - len(extra)) // 2
+    codes = list(extra)
+    x = 0
+    while len(codes) < n_cards:
+        if x >= 1 << (b - 1):
+            raise ValueError(f"no room for an uneven code set of {n_cards} cards in {b} bits")
+        if x not in extra and (x ^ mask) not in extra:
+            codes.append(x)
+            codes.append(x ^ mask)
+        x += 1
+    assert len(codes) == n_cards and pairs_needed * 2 + len(extra) == n_cards
     codes.sort()
     if loads == 2:
         for r in range(b):

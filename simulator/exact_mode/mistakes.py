@@ -33,13 +33,13 @@ from simulator.quality.estimate import Estimate
 from simulator.quality.exact import tv_riffle
 
 
-def fault_locations(n: int, capacity: int, kind: str, round_index: int) -> list[Fault]:
+def fault_locations(n: int, capacity: int, kind: str, round_index: int, uneven: bool = False) -> list[Fault]:
     """Every place a fault of this kind can happen in round `round_index` (0-based)."""
     if kind not in FAULT_KINDS:
         raise ValueError(f"unknown fault kind {kind!r}")
     if not 0 <= round_index < n_bits(n):
         raise ValueError("no such round")
-    sizes = loads_for_round(n, capacity, code_set(n, capacity), round_index)
+    sizes = loads_for_round(n, capacity, code_set(n, capacity, uneven), round_index)
     if kind == "swap_round":
         return [Fault(kind, round_index)]
     if kind in ("swap_piles", "repeat_load"):
@@ -103,11 +103,13 @@ def detection_rate(n: int, capacity: int, fault: Fault) -> Fraction:
     return Fraction(hits, total)
 
 
-def monte_carlo_detection(n: int, capacity: int, kind: str, round_index: int, samples: int, seed: int = 1) -> Estimate:
+def monte_carlo_detection(
+    n: int, capacity: int, kind: str, round_index: int, samples: int, seed: int = 1, uneven: bool = False
+) -> Estimate:
     """Share of runs (fault at a random place) in which a load count differs from plan, with its error."""
     rng = np.random.default_rng(seed)
-    codes = code_set(n, capacity)
-    places = fault_locations(n, capacity, kind, round_index)
+    codes = code_set(n, capacity, uneven)
+    places = fault_locations(n, capacity, kind, round_index, uneven)
     hits = 0
     for arrangement in random_assignments(codes, samples, rng):
         fault = places[int(rng.integers(len(places)))]

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Hashable, Sequence, TypeVar
+from typing import Callable, Hashable, Sequence, TypeVar
 
 from simulator.exact_mode.codes import (
     bit_counts,
@@ -101,6 +101,7 @@ def run_with_fault(
     capacity: int,
     fault: Fault | None = None,
     n_rounds: int | None = None,
+    cuts: Callable[[int], Sequence[int]] | None = None,
 ) -> RunRecord:
     """Exact mode on the physical pack, with at most one fault.
 
@@ -108,6 +109,10 @@ def run_with_fault(
     The firmware's belief (the code at each position) evolves by the ideal
     rule; sides come from the belief, by position, with the count sensor
     telling the firmware how many cards each load holds.
+
+    `cuts(r)`, if given, is where the person actually cut the pack into loads
+    in round r (sizes, top load first) instead of the planned sizes: the
+    firmware reads each count, so only the order of the loads matters.
     """
     n = len(order)
     if len(codes) != n:
@@ -127,7 +132,9 @@ def run_with_fault(
         # one fault happens and it changes only what comes after it, and after
         # it the cut no longer matters (pile trade is one stable partition of
         # the whole pack, with each position's side taken from the belief).
-        planned = loads_for_round(n, capacity, code_list, r)
+        planned = loads_for_round(n, capacity, code_list, r) if cuts is None else list(cuts(r))
+        if sum(planned) != n or min(planned) < 0:
+            raise ValueError("loads must share out the whole pack")
         lefts: list[list] = []
         rights: list[list] = []
         start = 0
@@ -236,13 +243,13 @@ def _load_name(j: int) -> str:
     return chr(ord("A") + j)
 
 
-def gathering_steps(n_cards: int, capacity: int) -> list[Step]:
+def gathering_steps(n_cards: int, capacity: int, uneven: bool = False) -> list[Step]:
     """Every instruction of an exact-mode shuffle, round by round, as data.
 
     The guide prints these verbatim. "On top of" always names the pile that
     ends up higher; piles are never turned over.
     """
-    codes = code_set(n_cards, capacity)
+    codes = code_set(n_cards, capacity, uneven)
     b = n_bits(n_cards)
     loads = n_loads(n_cards, capacity)
     steps: list[Step] = []

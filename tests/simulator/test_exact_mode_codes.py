@@ -121,3 +121,29 @@ def test_bounded_int_reports_bytes_used() -> None:
     script = iter([bytes([255]), bytes([255]), bytes([4])])
     value, used = bounded_int(3, lambda k: next(script))
     assert (value, used) == (1, 3)
+
+
+@given(packs)
+@settings(max_examples=150, deadline=None)
+def test_uneven_code_sets_never_split_a_bit_evenly(pack: tuple[int, int]) -> None:
+    n, cap = pack
+    try:
+        codes = code_set(n, cap, uneven=True)
+    except ValueError:
+        return  # too few cards or bits, or no room under the capacity: refused in words
+    b = n_bits(n)
+    assert len(set(codes)) == n and all(0 <= c < (1 << b) for c in codes)
+    for r in range(b):
+        zeros, ones = bit_counts(codes, r)
+        assert 0 < ones - zeros <= 2
+        if n_loads(n, cap) == 2:
+            assert ones <= cap
+
+
+def test_uneven_samba_set_and_refusals() -> None:
+    codes = code_set(162, 104, uneven=True)
+    assert [bit_counts(codes, r) for r in range(8)] == [(80, 82)] * 8
+    with pytest.raises(ValueError):
+        code_set(208, 104, uneven=True)  # 104 : 104 is the only split that fits
+    with pytest.raises(ValueError):
+        code_set(4, 4, uneven=True)
