@@ -21,10 +21,12 @@ JSON-serialisable dict:
 from __future__ import annotations
 
 import math
+import multiprocessing
 import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, wait
+from queue import Empty
 from typing import Any
 
 import numpy as np
@@ -52,6 +54,22 @@ EXACT_HORIZON = 200
 # A lower bound rules a threshold out only when it clears it by this many errors.
 SIGNIFICANCE = 2.0
 CHUNK = 10_000
+# Card-rows per simulated chunk, so memory stays bounded for big packs.
+CHUNK_ELEMENTS = 2_000_000
+# Above this many cards exact distances take minutes; only lower bounds are given.
+EXACT_MAX_CARDS = 600
+
+
+def _chunk(n_cards: int) -> int:
+    return max(1, min(CHUNK, CHUNK_ELEMENTS // n_cards))
+
+
+def _exact(name: str, n_cards: int, capacity: int, rounds: int, machine: Machine) -> float | None:
+    """The exact distance where theory gives it and it is quick to compute."""
+    if n_cards > EXACT_MAX_CARDS:
+        return None
+    value = exact_tv(name, n_cards, capacity, rounds, machine=machine)
+    return None if value is None else float(value)
 
 
 @dataclass(frozen=True)
@@ -75,6 +93,8 @@ def default_rounds(n_cards: int, thresholds: tuple[float, ...] = DEFAULT_THRESHO
     """Rounds enough to show convergence: three past where one exact riffle per
     round reaches the smallest threshold, at most MAX_ROUNDS."""
     target = min(thresholds)
+    if n_cards > EXACT_MAX_CARDS:
+        return MAX_ROUNDS
     for r in range(1, MAX_ROUNDS + 1):
         if tv_riffle(n_cards, r) <= target:
             return min(MAX_ROUNDS, r + 3)
@@ -95,7 +115,11 @@ def _random_bits_per_round(n_cards: int, capacity: int, machine: Machine) -> int
 
 
 class _Mean:
-    """Running mean and standard error of per-sample values."""
+    """Running mean and standard error of per-sample values.
+
+    For 0/1 values (proportions) the error uses (hits + 1/2) / (n + 1) in
+    place of the plain proportion, so a count of 0 or n still shows an error.
+    """
 
     def __init__(self) -> None:
         self.n = 0
@@ -108,9 +132,13 @@ class _Mean:
         self.total += float(v.sum())
         self.squares += float((v * v).sum())
 
-    def estimate(self, method: str) -> Estimate:
+    def estimate(self, method: str, proportion: bool = False) -> Estimate:
         mean = self.total / self.n
-        var = max(0.0, self.squares / self.n - mean * mean) * self.n / max(1, self.n - 1)
+        if proportion:
+            p = (self.total + 0.5) / (self.n + 1)
+            var = p * (1 - p)
+        else:
+            var = max(0.0, self.squares / self.n - mean * mean) * self.n / max(1, self.n - 1)
         return Estimate(mean, math.sqrt(var / self.n), "estimate", method)
 
 
@@ -138,7 +166,7 @@ class _Observers:
     def dealing(self) -> dict[str, Any] | None:
         if not self.deal:
             return None
-        return {str(m): self.hits[m].estimate(f"some player gets >= {m} of one meld").to_dict()
+        return {str(m): self.hits[m].estimate(f"some player gets >= {m} of one meld", proportion=True).to_dict()
                 for m in self.deal_at_least}
 
 
@@ -154,12 +182,14 @@ def _threshold_rows(
     out = []
     for t in thresholds:
         row: dict[str, Any] = {"threshold": t}
-        if exact_tv(name, n_cards, capacity, 1, machine=machine) is not None:
+        if _exact(name, n_cards, capacity, 1, machine) is not None:
+            # Distances never rise with more rounds, so the first round at or
+            # below the threshold is the answer.
             hit = next((r for r in range(0, EXACT_HORIZON + 1)
-                        if float(exact_tv(name, n_cards, capacity, r, machine=machine) or 1) <= t), None)
+                        if (_exact(name, n_cards, capacity, r, machine) or 1.0) <= t), None)
             row.update(kind="exact", round=hit, passes=None if hit is None else hit * passes_per_round)
             if hit is not None:
-                row["distance"] = float(exact_tv(name, n_cards, capacity, hit, machine=machine) or 0)
+                row["distance"] = _exact(name, n_cards, capacity, hit, machine)
         else:
             # The last round whose lower bound clears the threshold: not reached by then.
             above = [r["round"] for r in rounds
@@ -202,7 +232,7 @@ def _run_routine(
     stats = RoundStats(n, s.rounds)
     observers = {r: _Observers(start, s.deal_at_least, deal) for r in range(1, s.rounds + 1)}
     stream = simulate(routine, n, s.capacity, s.rounds, s.samples, machine=s.machine,
-                      seed=np.random.default_rng([s.seed, index]), chunk=CHUNK)
+                      seed=np.random.default_rng([s.seed, index]), chunk=_chunk(n))
     for r, decks in stream:
         stats.update(r, decks)
         observers[r].update(decks)
@@ -211,8 +241,8 @@ def _run_routine(
     rounds = []
     for r in range(1, s.rounds + 1):
         lower = best_lower_bound(bounds[r], n_cards=n, bits=bits * r)
-        exact = exact_tv(name, n, s.capacity, r, machine=s.machine)
-        distance = lower if exact is None else Estimate(float(exact), 0.0, "exact", "Bayer-Diaconis")
+        exact = _exact(name, n, s.capacity, r, s.machine)
+        distance = lower if exact is None else Estimate(exact, 0.0, "exact", "Bayer-Diaconis")
         rounds.append({
             "round": r,
             "passes": r * passes_per_round,
@@ -226,7 +256,7 @@ def _run_routine(
         "name": name,
         "description": routine.description,
         "passes_per_round": passes_per_round,
-        "exact": exact_tv(name, n, s.capacity, 1, machine=s.machine) is not None,
+        "exact": _exact(name, n, s.capacity, 1, s.machine) is not None,
         "rounds": rounds,
         "thresholds": _threshold_rows(name, n, s.capacity, s.machine, rounds, s.thresholds,
                                       passes_per_round),
@@ -241,15 +271,69 @@ def _run_routine(
 
 def _run_reference(
     s: Settings, start: StartOrder | None, deal: bool, tick: Callable[[int], None]
-) -> _Observers:
+) -> tuple[dict[str, Any], dict[str, Any] | None]:
     """The same observers on uniformly random decks: the truly random pack."""
     reference = _Observers(start, s.deal_at_least, deal)
     rng = np.random.default_rng([s.seed, len(s.routines) + 1000])
-    for lo in range(0, s.samples, CHUNK):
-        decks = _uniform_decks(min(CHUNK, s.samples - lo), s.n_cards, rng)
+    step = _chunk(s.n_cards)
+    for lo in range(0, s.samples, step):
+        decks = _uniform_decks(min(step, s.samples - lo), s.n_cards, rng)
         reference.update(decks)
         tick(decks.shape[0])
-    return reference
+    return reference.guessing(), reference.dealing()
+
+
+# Progress from worker processes: each chunk's size goes on this queue.
+_PROGRESS_QUEUE: Any = None
+
+
+def _worker_init(queue: Any) -> None:
+    global _PROGRESS_QUEUE
+    _PROGRESS_QUEUE = queue
+
+
+def _queue_tick(units: int) -> None:
+    _PROGRESS_QUEUE.put(units)
+
+
+def _in_worker(job: str, *args: Any) -> Any:
+    runner: Callable[..., Any] = _run_routine if job == "routine" else _run_reference
+    return runner(*args, _queue_tick)
+
+
+def _run_jobs(
+    jobs: list[tuple[str, tuple[Any, ...]]], tick: Callable[[int], None], workers: int
+) -> list[Any]:
+    """Run the jobs here (one worker) or in worker processes, relaying progress.
+
+    Processes, not threads: much of the work holds the interpreter lock.
+    Every job seeds its own generator, so the figures do not depend on this.
+    """
+    if workers <= 1 or len(jobs) == 1:
+        runners: dict[str, Callable[..., Any]] = {"routine": _run_routine, "reference": _run_reference}
+        return [runners[job](*args, tick) for job, args in jobs]
+    ctx = multiprocessing.get_context("spawn")
+    queue = ctx.Queue()
+    with ProcessPoolExecutor(max_workers=min(workers, len(jobs)), mp_context=ctx,
+                             initializer=_worker_init, initargs=(queue,)) as pool:
+        futures = [pool.submit(_in_worker, job, *args) for job, args in jobs]
+        pending = set(futures)
+        while pending:
+            done, pending = wait(pending, timeout=0.1)
+            for f in done:
+                f.result()  # raise a worker's error at once
+            while True:
+                try:
+                    tick(queue.get_nowait())
+                except Empty:
+                    break
+        results = [f.result() for f in futures]
+    while True:  # progress still in flight
+        try:
+            tick(queue.get(timeout=0.05))
+        except Empty:
+            break
+    return results
 
 
 def build_report(
@@ -258,8 +342,9 @@ def build_report(
     """Simulate and collect every figure of the report (see module docstring).
 
     progress(units) is called as work is done; units add up to total_work().
-    Routines run side by side on `workers` threads (default: one per CPU);
-    each has its own seeded generator, so the figures do not depend on it.
+    Routines run side by side in `workers` processes (default: one per
+    CPU); each has its own seeded generator, so the figures do not depend on
+    the number of workers.
     """
     s = settings
     n = s.n_cards
@@ -269,16 +354,16 @@ def build_report(
     deal = start is not None and bool(start.melds) and n >= PLAYERS * HAND
     tick = progress or (lambda units: None)
     workers = workers or os.cpu_count() or 1
-    with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
-        jobs = [pool.submit(_run_routine, s, i, name, start, deal, tick) for i, name in enumerate(s.routines)]
-        ref_job = pool.submit(_run_reference, s, start, deal, tick)
-        routines_out = [j.result() for j in jobs]
-        reference = ref_job.result()
+    jobs: list[tuple[str, tuple[Any, ...]]] = [
+        ("routine", (s, i, name, start, deal)) for i, name in enumerate(s.routines)
+    ]
+    jobs.append(("reference", (s, start, deal)))
+    *routines_out, (ref_guessing, ref_dealing) = _run_jobs(jobs, tick, workers)
     random_deal = None
     if deal:
         assert start is not None
         sizes = [len(m.cards) for m in start.melds]
-        simulated = reference.dealing() or {}
+        simulated = ref_dealing or {}
         random_deal = {
             str(m): {"exact": random_deal_probability(sizes, n, m), "simulated": simulated[str(m)]}
             for m in s.deal_at_least
@@ -303,7 +388,7 @@ def build_report(
         "routines": routines_out,
         "reference": {
             "guessing_random": harmonic(n),
-            "guessing_simulated": reference.guessing(),
+            "guessing_simulated": ref_guessing,
             "deal_random": random_deal,
             "single_deck_seven_passes": {
                 "cards": SINGLE_DECK, "passes": SINGLE_DECK_PASSES, "distance": float(seven),

@@ -1,0 +1,211 @@
+"""`shuffler quality`: how random is the pack after each pass of each routine."""
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import Any, NoReturn
+
+import click
+
+MAX_CARDS = 2000  # the exact uniform laws of the lower-bound statistics grow as N^2
+MAX_SAMPLES = 10_000_000
+MAX_ROUNDS = 100
+MAX_CAPACITY = 100_000
+
+
+def _fail(message: str) -> NoReturn:
+    raise click.UsageError(message)
+
+
+def _check_unit(name: str, value: float, *, open_ends: bool) -> None:
+    ok = 0.0 < value < 1.0 if open_ends else 0.0 <= value <= 1.0
+    if not (math.isfinite(value) and ok):
+        where = "strictly between 0 and 1" if open_ends else "between 0 and 1"
+        _fail(f"{name} must be {where}, not {value:g}")
+
+
+@click.command("quality")
+@click.option("--pack", "pack_name", default="samba", show_default=True,
+              help="Pack preset (samba, canasta, hand-and-foot, bridge, ...).")
+@click.option("--cards", type=int, default=None, help="Number of cards, if not the pack's own.")
+@click.option("--capacity", type=int, default=104, show_default=True, help="Cards the machine holds.")
+@click.option("--rounds", type=int, default=None,
+              help="Rounds to simulate (every load once per round); default: enough to converge, up to 16.")
+@click.option("--samples", type=int, default=100_000, show_default=True, help="Shuffles simulated per point.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Random seed.")
+@click.option("--routine", "routines", multiple=True, help="Routine to report (repeatable; default all).")
+@click.option("--threshold", "thresholds", type=float, multiple=True,
+              help="Distance threshold (repeatable; default 0.5 0.25 0.1 0.05).")
+@click.option("--bias", type=float, default=0.5, show_default=True, help="Chance a card goes to the left pile.")
+@click.option("--clump", type=float, default=0.0, show_default=True, help="Chance a card follows the previous card's pile.")
+@click.option("--double-feed", type=float, default=0.0, show_default=True, help="Chance a card is dragged along with the one before.")
+@click.option("--trade-sd", type=float, default=0.0, show_default=True, help="Spread (cards) of the person's 'half' in stack-trade.")
+@click.option("--start", type=click.Choice(["new", "samba", "random"]), default=None,
+              help="Order before shuffling; default samba for multi-deck packs, else new.")
+@click.option("--plot", "plot_path", type=click.Path(dir_okay=False), default=None,
+              help="PNG to write (default quality-<pack>.png here).")
+@click.option("--no-plot", is_flag=True, help="Write no picture.")
+@click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON instead of tables.")
+def quality(
+    pack_name: str, cards: int | None, capacity: int, rounds: int | None, samples: int, seed: int,
+    routines: tuple[str, ...], thresholds: tuple[float, ...], bias: float, clump: float,
+    double_feed: float, trade_sd: float, start: str | None, plot_path: str | None, no_plot: bool,
+    as_json: bool,
+) -> None:
+    """Distance from random after each pass, passes needed, the guessing game and the deal."""
+    # Heavy imports here, so the rest of `shuffler` starts quickly.
+    from simulator.packs import UnknownPackError, get_pack
+    from simulator.quality.report import DEFAULT_THRESHOLDS, Settings, default_rounds
+    from simulator.quality.routines import ROUTINES, Machine
+
+    try:
+        pack = get_pack(pack_name)
+    except UnknownPackError as exc:
+        _fail(str(exc))
+    n = pack.cards if cards is None else cards
+    if not 2 <= n <= MAX_CARDS:
+        _fail(f"--cards must be between 2 and {MAX_CARDS:,}, not {n:,}")
+    if not 2 <= capacity <= MAX_CAPACITY:
+        _fail(f"--capacity must be between 2 and {MAX_CAPACITY:,} cards, not {capacity:,}")
+    if not 2 <= samples <= MAX_SAMPLES:
+        _fail(f"--samples must be between 2 and {MAX_SAMPLES:,}, not {samples:,}")
+    if rounds is not None and not 1 <= rounds <= MAX_ROUNDS:
+        _fail(f"--rounds must be between 1 and {MAX_ROUNDS}, not {rounds}")
+    for name in routines:
+        if name not in ROUTINES:
+            _fail(f"unknown routine {name!r}; valid routines: {', '.join(ROUTINES)}")
+    for t in thresholds:
+        _check_unit("--threshold", t, open_ends=True)
+    for opt, value in (("--bias", bias), ("--clump", clump), ("--double-feed", double_feed)):
+        _check_unit(opt, value, open_ends=False)
+    if not (math.isfinite(trade_sd) and trade_sd >= 0):
+        _fail(f"--trade-sd must be a number of cards >= 0, not {trade_sd:g}")
+    if start is None:
+        start = "samba" if pack.decks >= 2 and n == pack.cards else "new"
+    if start == "samba" and pack.decks < 2:
+        _fail(f"--start samba needs a pack of at least two decks; {pack.name} has {pack.decks}")
+    if start == "samba" and n != pack.cards:
+        _fail(f"--start samba needs the pack's own {pack.cards} cards, not --cards {n}")
+
+    thresholds = tuple(sorted(set(thresholds), reverse=True)) or DEFAULT_THRESHOLDS
+    settings = Settings(
+        pack=pack, n_cards=n, capacity=capacity,
+        rounds=rounds if rounds is not None else default_rounds(n, thresholds),
+        samples=samples, seed=seed,
+        routines=tuple(dict.fromkeys(routines)) or tuple(ROUTINES),
+        thresholds=thresholds,
+        machine=Machine(p=bias, clump=clump, double_feed=double_feed, trade_sd=trade_sd),
+        start=start,
+    )
+    report = _run(settings)
+    if not no_plot:
+        from simulator.quality.plot import plot_report
+
+        path = Path(plot_path or f"quality-{pack.name}.png")
+        try:
+            plot_report(report, path)
+        except OSError as exc:
+            _fail(f"cannot write the plot to {path}: {exc.strerror or exc}")
+        report["plot"] = str(path)
+    if as_json:
+        click.echo(json.dumps(report))
+    else:
+        _print_tables(report)
+
+
+def _run(settings: Any) -> dict[str, Any]:
+    """build_report with a progress bar on stderr when it is a terminal."""
+    from rich.console import Console
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from simulator.quality.report import build_report, total_work
+
+    console = Console(stderr=True)
+    if not console.is_terminal:
+        return build_report(settings)
+    with Progress(TextColumn("[progress.description]{task.description}"), BarColumn(),
+                  TextColumn("{task.percentage:>3.0f}%"), TimeElapsedColumn(),
+                  console=console, transient=True) as bar:
+        task = bar.add_task("simulating shuffles", total=total_work(settings))
+        return build_report(settings, progress=lambda units: bar.advance(task, units))
+
+
+def _pm(e: dict[str, Any] | None, digits: int = 3) -> str:
+    if e is None:
+        return "-"
+    body = f"{e['value']:.{digits}f}"
+    if e["kind"] != "exact" and e["stderr"] > 0:
+        body += f" ± {e['stderr']:.{digits}f}"
+    return ("at least " + body) if e["kind"] == "lower-bound" else body
+
+
+def _distance(e: dict[str, Any]) -> str:
+    if e["kind"] == "lower-bound" and e["value"] - 2 * e["stderr"] <= 0:
+        # Within noise of zero: the statistics cannot tell this pack from random.
+        return f"at least 0 (not resolved: {e['value']:.3f} ± {e['stderr']:.3f})"
+    return _pm(e) + (" (exact)" if e["kind"] == "exact" else "")
+
+
+def _reached(row: dict[str, Any]) -> str:
+    if row["kind"] == "exact":
+        if row["passes"] is None:
+            return "not within 200 rounds (exact)"
+        return f"pass {row['passes']} (round {row['round']}, exact {row['distance']:.3f})"
+    return f"not before pass {row['not_before_pass']} (lower bound)"
+
+
+def _print_tables(report: dict[str, Any]) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console(width=None if Console().is_terminal else 140)
+    s = report["settings"]
+    pack = report["pack"]
+    console.print(
+        f"[bold]{pack['title']}[/bold]: {s['cards']} cards ({pack['notes']}), machine holds "
+        f"{s['capacity']}, loads {s['loads']}; start: {s['start']}; "
+        f"{s['samples']:,} shuffles per point, seed {s['seed']}"
+    )
+    deal = s["deal"]
+    ats = [str(m) for m in deal["at_least"]] if deal else []
+    for routine in report["routines"]:
+        table = Table(title=f"{routine['name']}: {routine['description']}", title_justify="left")
+        table.add_column("round", justify="right")
+        table.add_column("passes", justify="right")
+        table.add_column("distance from random")
+        table.add_column("guessing game", justify="right")
+        for m in ats:
+            table.add_column(f"P(a player gets ≥{m} of one meld)", justify="right")
+        for r in routine["rounds"]:
+            cells = [str(r["round"]), str(r["passes"]), _distance(r["distance"]), _pm(r["guessing"], 2)]
+            cells += [_pm(r["deal"][m]) for m in ats]
+            table.add_row(*cells)
+        console.print(table)
+
+    ref = report["reference"]
+    table = Table(title="Passes needed to reach each distance", title_justify="left")
+    table.add_column("distance ≤", justify="right")
+    for routine in report["routines"]:
+        table.add_column(routine["name"])
+    for i, t in enumerate(s["thresholds"]):
+        table.add_row(f"{t:g}", *[_reached(r["thresholds"][i]) for r in report["routines"]])
+    seven = ref["single_deck_seven_passes"]
+    table.add_row(f"{seven['distance']:.3f}*", *[_reached(r["landmarks"]["single_deck_seven"])
+                                                 for r in report["routines"]])
+    console.print(table)
+    console.print(f"* a single {seven['cards']}-card deck after {seven['passes']} riffles is "
+                  f"{seven['distance']:.3f} from random (exact).")
+    for routine in report["routines"]:
+        home = routine["landmarks"]["home_game"]
+        if home is not None:
+            console.print(f"Home game, three passes of each load ({home['passes']} machine passes), "
+                          f"{routine['name']}: {_distance(home['distance'])}.")
+    console.print(f"Truly random pack: guessing game {ref['guessing_random']:.2f} (H_N, exact); "
+                  f"simulated {_pm(ref['guessing_simulated'], 2)}.")
+    if ref["deal_random"]:
+        for m, v in ref["deal_random"].items():
+            console.print(f"Truly random deal: P(a player gets ≥{m} of one meld) = {v['exact']:.4f} "
+                          f"(exact); simulated {_pm(v['simulated'])}.")
+    if "plot" in report:
+        console.print(f"Plot written to {report['plot']}.")

@@ -1,0 +1,122 @@
+"""`shuffler quality`: tables, JSON, plot, and one clear line for bad input."""
+import json
+import subprocess
+import sys
+
+import pytest
+
+from host.cli import main
+
+SMALL = ["--samples", "400", "--rounds", "3"]
+
+
+def run(capsys, *args):
+    code = main(list(args))
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+@pytest.mark.parametrize(
+    "args, names",
+    [
+        (["--cards", "0"], "--cards"),
+        (["--cards", "-5"], "--cards"),
+        (["--cards", "1"], "--cards"),
+        (["--cards", "100001"], "--cards"),
+        (["--capacity", "1"], "--capacity"),
+        (["--capacity", "-104"], "--capacity"),
+        (["--threshold", "0"], "--threshold"),
+        (["--threshold", "1"], "--threshold"),
+        (["--threshold", "1.5"], "--threshold"),
+        (["--threshold", "-0.1"], "--threshold"),
+        (["--threshold", "nan"], "--threshold"),
+        (["--pack", "pinochle"], "pinochle"),
+        (["--routine", "overhand"], "overhand"),
+        (["--samples", "0"], "--samples"),
+        (["--samples", "-3"], "--samples"),
+        (["--rounds", "0"], "--rounds"),
+        (["--bias", "1.5"], "--bias"),
+        (["--clump", "-0.1"], "--clump"),
+        (["--double-feed", "2"], "--double-feed"),
+        (["--trade-sd", "-1"], "--trade-sd"),
+        (["--start", "samba", "--pack", "bridge"], "two decks"),
+        (["--start", "samba", "--cards", "150"], "162"),
+        (["--start", "sorted"], "--start"),
+        (["--cards", "many"], "--cards"),
+    ],
+)
+def test_bad_input_is_one_line_and_nonzero(capsys, tmp_path, monkeypatch, args, names):
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run(capsys, "quality", *SMALL, *args)
+    assert code != 0
+    assert "Traceback" not in err + out
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, err
+    assert names in lines[0]
+    assert not list(tmp_path.iterdir())  # nothing written
+
+
+def test_unknown_pack_lists_valid_packs(capsys):
+    code, _, err = run(capsys, "quality", "--pack", "nope")
+    assert code != 0 and "samba" in err and "hand-and-foot" in err
+
+
+def test_json_output_and_plot(capsys, tmp_path):
+    png = tmp_path / "q.png"
+    code, out, err = run(capsys, "quality", "--pack", "canasta", "--json", "--plot", str(png), *SMALL)
+    assert code == 0, err
+    report = json.loads(out)
+    assert report["pack"]["cards"] == 108
+    assert report["settings"]["samples"] == 400
+    assert [r["name"] for r in report["routines"]] == ["stack-trade", "pile-trade"]
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert report["plot"] == str(png)
+
+
+def test_default_plot_path_and_table(capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run(capsys, "quality", "--pack", "samba", *SMALL)
+    assert code == 0, err
+    assert (tmp_path / "quality-samba.png").exists()
+    assert "stack-trade" in out and "pile-trade" in out
+    assert "(exact)" in out  # pile-trade distances
+    assert "at least" in out  # stack-trade lower bounds
+    assert "not before pass" in out
+    assert "Truly random deal" in out
+
+
+def test_no_plot_writes_nothing(capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    code, _, _ = run(capsys, "quality", "--pack", "bridge", "--no-plot", "--json", *SMALL)
+    assert code == 0
+    assert not list(tmp_path.iterdir())
+
+
+def test_options_reach_the_report(capsys):
+    code, out, _ = run(
+        capsys, "quality", "--pack", "bridge", "--cards", "60", "--capacity", "30", "--routine", "pile-trade",
+        "--threshold", "0.3", "--threshold", "0.2", "--bias", "0.4", "--clump", "0.1", "--double-feed", "0.05",
+        "--seed", "7", "--start", "random", "--json", "--no-plot", *SMALL,
+    )
+    assert code == 0
+    report = json.loads(out)
+    s = report["settings"]
+    assert s["cards"] == 60 and s["loads"] == [30, 30] and s["seed"] == 7 and s["start"] == "random"
+    assert s["thresholds"] == [0.3, 0.2]
+    assert s["machine"] == {"bias": 0.4, "clump": 0.1, "double_feed": 0.05, "trade_sd": 0.0}
+    assert [r["name"] for r in report["routines"]] == ["pile-trade"]
+    assert not report["routines"][0]["exact"]  # a biased machine has no exact figure
+
+
+def test_unwritable_plot_path_is_one_line(capsys, tmp_path):
+    code, _, err = run(capsys, "quality", "--pack", "bridge", "--plot", str(tmp_path / "no" / "dir.png"), *SMALL)
+    assert code != 0
+    assert len(err.strip().splitlines()) == 1 and "plot" in err
+
+
+def test_entry_point_bad_input_has_no_traceback():
+    out = subprocess.run([sys.executable, "-m", "host.cli", "quality", "--cards", "0"],
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode != 0
+    assert "Traceback" not in out.stderr
+    assert len(out.stderr.strip().splitlines()) == 1

@@ -1,0 +1,143 @@
+"""The report's figures: exact where known, honest lower bounds elsewhere."""
+import json
+
+import pytest
+
+from simulator.packs import get_pack
+from simulator.quality.guessing import harmonic
+from simulator.quality.report import Settings, _threshold_rows, build_report, default_rounds
+from simulator.quality.routines import Machine
+
+# Bayer and Diaconis (1992), table for 52 cards after k riffles, k = 1..10.
+BAYER_DIACONIS_52 = [1.000, 1.000, 1.000, 1.000, 0.924, 0.614, 0.334, 0.167, 0.085, 0.043]
+
+
+@pytest.fixture(scope="module")
+def samba():
+    settings = Settings(pack=get_pack("samba"), n_cards=162, rounds=12, samples=3000, seed=4)
+    return build_report(settings)
+
+
+@pytest.fixture(scope="module")
+def bridge():
+    settings = Settings(pack=get_pack("bridge"), n_cards=52, rounds=8, samples=2000, seed=1, start="new")
+    return build_report(settings)
+
+
+def test_report_is_json(samba):
+    again = json.loads(json.dumps(samba))
+    assert again["pack"]["cards"] == 162
+    assert again["settings"]["loads"] == [81, 81]
+
+
+def test_single_deck_matches_bayer_diaconis(bridge):
+    for routine in bridge["routines"]:
+        assert routine["exact"] and routine["passes_per_round"] == 1
+        for r in routine["rounds"]:
+            assert r["distance"]["kind"] == "exact"
+            assert r["distance"]["value"] == pytest.approx(BAYER_DIACONIS_52[r["round"] - 1], abs=6e-4)
+        by_threshold = {row["threshold"]: row for row in routine["thresholds"]}
+        # 0.614 after six riffles, 0.334 after seven; 0.085 after nine, 0.043 after ten.
+        assert by_threshold[0.5]["passes"] == 7
+        assert by_threshold[0.25]["passes"] == 8
+        assert by_threshold[0.1]["passes"] == 9
+        assert by_threshold[0.05]["passes"] == 10  # found beyond the simulated rounds
+    seven = bridge["reference"]["single_deck_seven_passes"]
+    assert seven["distance"] == pytest.approx(0.334, abs=6e-4)
+
+
+def test_no_deal_question_without_melds(bridge):
+    assert bridge["settings"]["deal"] is None
+    assert all(r["deal"] is None for r in bridge["routines"][0]["rounds"])
+
+
+def test_lower_bounds_never_exceed_the_exact_distance(samba):
+    pile = next(r for r in samba["routines"] if r["name"] == "pile-trade")
+    assert pile["exact"]
+    for r in pile["rounds"]:
+        lower, exact = r["lower_bound"], r["distance"]["value"]
+        assert lower["kind"] == "lower-bound"
+        assert lower["value"] <= exact + 3 * lower["stderr"] + 1e-12
+
+
+def test_stack_trade_has_only_lower_bounds(samba):
+    stack = next(r for r in samba["routines"] if r["name"] == "stack-trade")
+    assert not stack["exact"]
+    assert all(r["distance"]["kind"] == "lower-bound" for r in stack["rounds"])
+    assert all(row["kind"] == "lower-bound" for row in stack["thresholds"])
+    # Early rounds are far from random, so the bound rules out the first passes.
+    assert stack["rounds"][0]["distance"]["value"] > 0.9
+    assert stack["thresholds"][0]["not_before_pass"] > 2
+
+
+def test_passes_count_every_load(samba):
+    for routine in samba["routines"]:
+        assert routine["passes_per_round"] == 2
+        assert [r["passes"] for r in routine["rounds"]] == [2 * k for k in range(1, 13)]
+
+
+def test_home_game_landmark_is_round_three(samba):
+    for routine in samba["routines"]:
+        home = routine["landmarks"]["home_game"]
+        assert home["passes"] == 6
+        assert home["distance"] == routine["rounds"][2]["distance"]
+
+
+def test_guessing_falls_towards_the_random_figure(samba):
+    n = 162
+    ref = samba["reference"]
+    assert ref["guessing_random"] == pytest.approx(harmonic(n))
+    sim = ref["guessing_simulated"]
+    assert abs(sim["value"] - harmonic(n)) < 4 * sim["stderr"]
+    for routine in samba["routines"]:
+        scores = [r["guessing"]["value"] for r in routine["rounds"]]
+        assert scores[0] > 10 * harmonic(n)  # one round leaves long runs to read
+        assert scores[-1] < scores[0]
+
+
+def test_random_deal_simulated_agrees_with_exact(samba):
+    for m, v in samba["reference"]["deal_random"].items():
+        sim = v["simulated"]
+        assert abs(sim["value"] - v["exact"]) < 4 * sim["stderr"], m
+
+
+def test_figures_do_not_depend_on_threads():
+    settings = Settings(pack=get_pack("canasta"), n_cards=108, rounds=3, samples=600, seed=9)
+    one = build_report(settings, workers=1)
+    two = build_report(settings, workers=2)
+    assert one == two
+
+
+def test_imperfect_machine_has_no_exact_figures():
+    settings = Settings(pack=get_pack("canasta"), n_cards=108, rounds=3, samples=600, seed=2,
+                        machine=Machine(p=0.5, clump=0.2))
+    report = build_report(settings)
+    for routine in report["routines"]:
+        assert not routine["exact"]
+        assert all(r["distance"]["kind"] == "lower-bound" for r in routine["rounds"])
+
+
+def test_threshold_rows_from_lower_bounds_say_not_before():
+    def rnd(k, value, err):
+        return {"round": k, "distance": {"value": value, "stderr": err, "kind": "lower-bound"}}
+
+    rounds = [rnd(1, 0.99, 0.01), rnd(2, 0.6, 0.01), rnd(3, 0.3, 0.01), rnd(4, 0.1, 0.03)]
+    rows = _threshold_rows("stack-trade", 162, 104, Machine(), rounds, (0.5, 0.25, 0.05, 0.999), 2)
+    got = {row["threshold"]: row for row in rows}
+    assert got[0.5]["not_before_round"] == 3 and got[0.5]["not_before_pass"] == 6
+    assert got[0.25]["not_before_round"] == 4
+    # 0.1 - 2 x 0.03 = 0.04 does not clear 0.05: only rounds 1-3 are ruled out.
+    assert got[0.05]["not_before_round"] == 4
+    assert got[0.999]["not_before_round"] == 1  # nothing ruled out
+
+
+def test_default_rounds():
+    # 52 cards: 0.085 after nine riffles, 0.043 after ten (Bayer and Diaconis).
+    assert default_rounds(52) == 13
+    assert default_rounds(162) == 16
+    assert default_rounds(52, (0.5,)) == 10
+
+
+def test_samba_start_needs_the_pack_cards():
+    with pytest.raises(ValueError, match="162"):
+        build_report(Settings(pack=get_pack("samba"), n_cards=150, rounds=1, samples=10))
