@@ -16,7 +16,7 @@ from simulator.exact_mode.uniformity import (
     sampler_law,
     tv_from_uniform,
 )
-from simulator.quality.exact import eulerian_row
+from simulator.quality.exact import counting_bound, eulerian_row
 
 
 @pytest.mark.parametrize(
@@ -79,3 +79,17 @@ def test_fewer_rounds_than_log2_n_never_reach_the_reversed_order(n: int) -> None
 
 def test_log2_n_random_rounds_can_reach_every_order() -> None:
     assert len(set(pile_trade_orders(5, 3))) == math.factorial(5)
+
+
+def test_side_choices_alone_need_six_rounds_for_162_cards() -> None:
+    # 2^(162 k) side choices against 162! orders: log2(162!) / 162 = 5.93
+    assert 5.9 < math.lgamma(163) / math.log(2) / 162 < 6
+    assert counting_bound(162, 162 * 5) > 0.99
+    assert counting_bound(162, 162 * 6) == 0
+
+
+@pytest.mark.parametrize("n", range(3, 12))
+def test_no_fixed_number_of_coin_flips_gives_one_over_n_factorial(n: int) -> None:
+    # probability j / 2^t equals 1 / n! only if n! divides 2^t: impossible, 3 divides n!
+    assert math.factorial(n) % 3 == 0
+    assert all((2**t) % math.factorial(n) != 0 for t in range(200))
