@@ -15,6 +15,10 @@ class Board:
     def __init__(self, profile):
         pins = profile["pins"]
         self.profile = profile
+        # Sensors first: the HX711 needs time after power-up.
+        self.sensor_power = Pin(pins["sensor_power"], Pin.OUT, value=1)
+        self.blocked_level = profile["exit_blocked_level"]
+        self.settle_ms = profile["sensor_settle_ms"]
         self.name = profile["name"]
         self.data_dir = ""
         self.pad = TouchPad(Pin(pins["touch"]))
@@ -43,7 +47,7 @@ class Board:
         return self.scale.read()
 
     def exit_blocked(self):
-        return self.exit_pin.value() == 0  # receiver pulls low when the beam breaks
+        return self.exit_pin.value() == self.blocked_level
 
     def battery_mv(self):
         return self.adc.read_uv() * self.div_total // self.div_low // 1000
@@ -74,13 +78,18 @@ class Board:
         # the watchdog fed and look at the serial line.
         self.pad.config(threshold)
         esp32.wake_on_touch(True)
-        while True:
-            self.guard.beat()
-            machine.lightsleep(1000)
-            if machine.wake_reason() == machine.TOUCHPAD_WAKE or wake():
-                return
-            if self.pad.read() < threshold:
-                return
+        self.sensor_power.value(0)  # HX711 and IR emitter off while asleep
+        try:
+            while True:
+                self.guard.beat()
+                machine.lightsleep(1000)
+                if machine.wake_reason() == machine.TOUCHPAD_WAKE or wake():
+                    return
+                if self.pad.read() < threshold:
+                    return
+        finally:
+            self.sensor_power.value(1)
+            time.sleep_ms(self.settle_ms)
 
     def pending(self):
         return False

@@ -14,6 +14,10 @@ class Board:
     def __init__(self, profile):
         pins = profile["pins"]
         self.profile = profile
+        # Sensors first: the HX711 needs time after power-up.
+        self.sensor_power = Pin(pins["sensor_power"], Pin.OUT, value=1)
+        self.blocked_level = profile["exit_blocked_level"]
+        self.settle_ms = profile["sensor_settle_ms"]
         self.name = profile["name"]
         self.data_dir = ""
         self.touch_pin = Pin(pins["touch"], Pin.IN, Pin.PULL_DOWN)
@@ -39,7 +43,7 @@ class Board:
         return self.scale.read()
 
     def exit_blocked(self):
-        return self.exit_pin.value() == 0
+        return self.exit_pin.value() == self.blocked_level
 
     def battery_mv(self):
         mv_at_pin = self.adc.read_u16() * 3300 // 65535
@@ -69,11 +73,16 @@ class Board:
     def light_sleep(self, threshold, wake):
         # The RP2040 port wakes from lightsleep on its timer: sleep in short
         # slices and look at the touch module between them.
-        while True:
-            self.guard.beat()
-            machine.lightsleep(100)
-            if self.touch_pin.value() or wake():
-                return
+        self.sensor_power.value(0)  # HX711 and IR emitter off while asleep
+        try:
+            while True:
+                self.guard.beat()
+                machine.lightsleep(100)
+                if self.touch_pin.value() or wake():
+                    return
+        finally:
+            self.sensor_power.value(1)
+            time.sleep_ms(self.settle_ms)
 
     def pending(self):
         return False

@@ -12,11 +12,14 @@ PROFILE = {
         "hx711_dout": 16,
         "hx711_sck": 17,
         "exit": 34,  # IR receiver output, low = beam broken
-        "battery_adc": 35,  # 100k/22k divider from the 9 V battery
+        "battery_adc": 35,  # 1 M / 220 k divider from the 9 V battery
+        "sensor_power": 32,  # load switch for the HX711 and the IR emitter
         "led": 2,
     },
-    "pwm_hz": 20000,
-    "battery_divider": (122, 22),  # (R1 + R2, R2) in kilo-ohm
+    "pwm_hz": 20000,  # above hearing
+    "exit_blocked_level": 0,  # receiver output while the beam is broken
+    "sensor_settle_ms": 400,  # HX711 after power-up
+    "battery_divider": (1220, 220),  # (R1 + R2, R2) in kilo-ohm: 1 M over 220 k
     "touch_kind": "capacitive",
     "touch_baseline_min": 200,
     "touch_baseline_max": 4000,
@@ -36,7 +39,7 @@ PROFILE = {
     "idle_poll_ms": 20,
     "heap_lock_pass": False,  # proven on the unix port; not risked on the device
     "defaults": {
-        "motor_duty": 80,
+        "motor_duty": 65,  # 65 % of 9 V: about the 6 V the motor is wound for
         "card_timeout_ms": 400,
         "block_max_ms": 30,
         "brake_ms": 5,

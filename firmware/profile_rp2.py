@@ -13,11 +13,14 @@ PROFILE = {
         "hx711_dout": 2,
         "hx711_sck": 3,
         "exit": 14,  # IR receiver output, low = beam broken
-        "battery_adc": 26,  # ADC0, 100k/22k divider
+        "battery_adc": 26,  # ADC0, 1 M / 220 k divider
+        "sensor_power": 13,  # load switch for the HX711 and the IR emitter
         "led": 25,
     },
-    "pwm_hz": 20000,
-    "battery_divider": (122, 22),
+    "pwm_hz": 20000,  # above hearing
+    "exit_blocked_level": 0,  # receiver output while the beam is broken
+    "sensor_settle_ms": 400,  # HX711 after power-up
+    "battery_divider": (1220, 220),
     "touch_kind": "digital",  # raw is 1 while touched
     "touch_baseline_min": 0,
     "touch_baseline_max": 0,  # a touch module has no baseline: must read 0 at rest
@@ -37,7 +40,7 @@ PROFILE = {
     "idle_poll_ms": 20,
     "heap_lock_pass": False,
     "defaults": {
-        "motor_duty": 80,
+        "motor_duty": 65,  # 65 % of 9 V: about the 6 V the motor is wound for
         "card_timeout_ms": 400,
         "block_max_ms": 30,
         "brake_ms": 5,

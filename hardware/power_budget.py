@@ -1,0 +1,87 @@
+"""Power budget of the shuffler on a 9 V battery: the arithmetic behind
+hardware/power-budget.md. Every input is a stated assumption (datasheet
+typical values, not measurements); change one and rerun.
+
+    python hardware/power_budget.py
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+BATTERY_V = 9.0
+# An alkaline 9 V block holds about 550 mAh at a few mA but much less at the
+# motor's few hundred mA; 400 mAh is the derated figure used here.
+BATTERY_MAH = 400.0
+BUCK_EFFICIENCY = 0.85
+BUCK_QUIESCENT_MA = 0.1  # at the battery, converter idle
+
+MOTOR_MA = 250.0  # average while feeding, at the battery (65 % duty)
+CARD_S = 0.060  # mechanical time per card
+CARDS_PER_PASS = 81  # a Samba load
+PASS_OVERHEAD_S = 1.5  # stack reading, touch debounce, braking, reports
+DIVIDER_MA = BATTERY_V / 1.22e6 * 1e3  # 1 M + 220 k across the battery
+
+
+@dataclass(frozen=True)
+class Board:
+    name: str
+    logic_v: float  # rail the logic runs from (buck output)
+    active_ma: float  # logic rail, awake: MCU + HX711 + IR emitter
+    sleep_ma: float  # logic rail, asleep with wake on touch, sensors switched off
+
+
+ESP32 = Board("esp32", 3.3, 75.0, 0.8)  # ESP32 light sleep 0.8 mA (datasheet)
+RP2 = Board("rp2", 5.0, 45.0, 1.5)  # Pico VSYS in 100 ms lightsleep slices (estimate)
+
+
+def at_battery(ma_on_rail: float, rail_v: float) -> float:
+    """Battery current for a load on the buck's output rail."""
+    return ma_on_rail * rail_v / (BATTERY_V * BUCK_EFFICIENCY)
+
+
+def pass_mah(board: Board, cards: int = CARDS_PER_PASS) -> float:
+    motor_s = cards * CARD_S
+    awake_s = motor_s + PASS_OVERHEAD_S
+    motor = MOTOR_MA * motor_s / 3600
+    logic = (at_battery(board.active_ma, board.logic_v) + BUCK_QUIESCENT_MA + DIVIDER_MA) * awake_s / 3600
+    return motor + logic
+
+
+def idle_awake_mah(board: Board, seconds: float) -> float:
+    return (at_battery(board.active_ma, board.logic_v) + BUCK_QUIESCENT_MA + DIVIDER_MA) * seconds / 3600
+
+
+def standby_ma(board: Board) -> float:
+    return at_battery(board.sleep_ma, board.logic_v) + BUCK_QUIESCENT_MA + DIVIDER_MA
+
+
+def report(board: Board) -> dict[str, float]:
+    per_pass = pass_mah(board)
+    idle = idle_awake_mah(board, 300)  # awake until idle_sleep_s (300 s) runs out
+    session = 20 * per_pass + idle  # an evening: 20 passes, then the idle wait
+    sb = standby_ma(board)
+    return {
+        "pass_mah": per_pass,
+        "passes_per_battery": BATTERY_MAH / per_pass,
+        "idle_300s_mah": idle,
+        "sessions_per_battery": BATTERY_MAH / session,
+        "standby_ma": sb,
+        "standby_days": BATTERY_MAH / sb / 24,
+    }
+
+
+def main() -> None:
+    print(f"battery: {BATTERY_MAH:.0f} mAh usable at {BATTERY_V:.0f} V; "
+          f"motor {MOTOR_MA:.0f} mA for {CARD_S * 1000:.0f} ms per card; "
+          f"{CARDS_PER_PASS} cards per pass")
+    for b in (ESP32, RP2):
+        r = report(b)
+        print(f"{b.name}: {r['pass_mah']:.3f} mAh per pass -> {r['passes_per_battery']:.0f} passes; "
+              f"300 s awake idle {r['idle_300s_mah']:.2f} mAh; "
+              f"{r['sessions_per_battery']:.0f} sessions of 20 passes; "
+              f"standby {r['standby_ma']:.2f} mA -> {r['standby_days']:.0f} days")
+
+
+if __name__ == "__main__":
+    main()

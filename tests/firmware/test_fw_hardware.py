@@ -1,0 +1,57 @@
+"""hardware/ agrees with the board profiles and with its own arithmetic."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(REPO / "firmware"))
+
+import profile_esp32  # noqa: E402
+import profile_rp2  # noqa: E402
+import profile_sim  # noqa: E402
+
+
+def pin_table(md: Path) -> dict[str, int]:
+    rows = re.findall(r"^\| (\w+) \| (\d+) \|", md.read_text(), re.M)
+    return {name: int(gpio) for name, gpio in rows}
+
+
+@pytest.mark.parametrize("board, profile", [("esp32", profile_esp32.PROFILE), ("rp2", profile_rp2.PROFILE)])
+def test_wiring_pin_table_matches_the_profile(board: str, profile: dict) -> None:
+    assert pin_table(REPO / "hardware" / f"wiring-{board}.md") == profile["pins"]
+
+
+def test_profiles_share_keys_and_config_defaults_are_in_range() -> None:
+    from firmware import protocol as P
+    keys = set(profile_sim.PROFILE) - {"pins", "pwm_hz", "battery_divider",
+                                       "exit_blocked_level", "sensor_settle_ms"}
+    for prof in (profile_esp32.PROFILE, profile_rp2.PROFILE):
+        assert keys <= set(prof)
+    for prof in (profile_sim.PROFILE, profile_esp32.PROFILE, profile_rp2.PROFILE):
+        assert P.check_config(prof["defaults"]) == (0, None)
+        assert set(prof["defaults"]) == set(P.CONFIG_LIMITS)
+
+
+def test_power_budget_doc_quotes_the_script() -> None:
+    out = subprocess.run([sys.executable, str(REPO / "hardware" / "power_budget.py")],
+                         capture_output=True, text=True, check=True).stdout.strip()
+    doc = (REPO / "hardware" / "power-budget.md").read_text()
+    block = doc.rsplit("```", 2)[1].strip()
+    assert block == out
+
+
+def test_power_budget_arithmetic_by_hand() -> None:
+    sys.path.insert(0, str(REPO / "hardware"))
+    import power_budget as pb
+    # ESP32 per pass, written out: motor 250 mA for 81 x 60 ms, logic
+    # 75 mA at 3.3 V through an 85 % buck plus quiescent and divider.
+    logic_ma = 75 * 3.3 / (9 * 0.85) + 0.1 + 9 / 1.22e6 * 1e3
+    expected = 250 * 81 * 0.060 / 3600 + logic_ma * (81 * 0.060 + 1.5) / 3600
+    assert pb.pass_mah(pb.ESP32) == pytest.approx(expected)
+    assert pb.report(pb.ESP32)["passes_per_battery"] == pytest.approx(400 / expected)
