@@ -61,12 +61,17 @@ def uniform_laws(n: int) -> dict[str, NDArray[np.float64]]:
     }
 
 
-def inverse_positions(decks: NDArray[np.integer]) -> NDArray[np.intp]:
-    """pos[s, i] = position (from the top) of card i in row s."""
+def inverse_positions(decks: NDArray[np.integer]) -> NDArray[np.integer]:
+    """pos[s, i] = position (from the top) of card i in row s; labels must lie in 0..N-1."""
     s, n = decks.shape
-    pos = np.empty((s, n), dtype=np.intp)
-    pos[np.arange(s)[:, None], decks] = np.arange(n)
-    return pos
+    w = max(1, (n - 1).bit_length())
+    kdt = np.int32 if 2 * w <= 31 else np.int64
+    # Sort keys (label, position) per row: the positions come out in label order.
+    key = decks.astype(kdt) << w
+    key |= np.arange(n, dtype=kdt)
+    key.sort(axis=1)
+    key &= (1 << w) - 1
+    return key
 
 
 class StatAccumulator:
@@ -114,7 +119,7 @@ class StatAccumulator:
         for name, v in values.items():
             self.counts[name] += np.bincount(part * n + v, minlength=_PARTS * n).reshape(_PARTS, n)
         if self.table is not None:
-            cells = pos  # reused in place: pos is not needed any more
+            cells = pos.astype(np.intp)
             cells += (part * (n * n))[:, None]
             cells += np.arange(n, dtype=np.intp) * n
             self.table += np.bincount(cells.reshape(-1), minlength=_PARTS * n * n).reshape(_PARTS, n * n)

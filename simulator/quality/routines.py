@@ -136,8 +136,11 @@ def stack_trade_round(decks: IntArray, left: NDArray[np.bool_], bounds: list[int
     start_col = np.repeat(starts, sizes)  # start of the load each position is in
     prev_start = np.repeat(np.roll(starts, 1), sizes)  # start of the load before it, cyclically
     offset = np.arange(n) - start_col
-    t2 = np.asarray(t)[:, None]
-    src = np.where(offset < t2, prev_start + offset, np.arange(n))
+    t = np.asarray(t)
+    if t.size and (t == t.flat[0]).all():
+        # One count for every row: a fixed reordering of columns.
+        return dealt[:, np.where(offset < t.flat[0], prev_start + offset, np.arange(n))]
+    src = np.where(offset < t[:, None], prev_start + offset, np.arange(n))
     return np.take_along_axis(dealt, src, axis=1)
 
 
