@@ -18,7 +18,9 @@ from pathlib import Path
 
 STARTUP_SCRIPT = Path(__file__).with_name("mp_startup.py")
 # Must match the constants in mp_startup.py.
-STARTUP_MARKER = b"\x1e\x1evirtual-shuffler-ready\x1e\x1e"
+# The start-up script ends with MARKER_START + b"ready" or b"exit=CODE" + MARKER_END.
+MARKER_START = b"\x1e\x1evirtual-shuffler:"
+MARKER_END = b"\x1e\x1e"
 HARD_RESET_EXIT = 77
 # Exit codes that mean the board reset itself: machine.reset() (77) and the
 # sim board's watchdog (3, WDT_EXIT_CODE in board/board_sim.py).

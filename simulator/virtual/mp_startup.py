@@ -6,9 +6,11 @@
 import os as _vs_os
 import sys as _vs_sys
 
-# The serial bridge strips this marker from the output; in raw-REPL start-up
-# it also marks where the banner to hide begins.
-_VS_MARKER = "\x1e\x1evirtual-shuffler-ready\x1e\x1e"
+# The serial bridge strips this marker from the output. "ready": start-up is
+# over (in a raw-REPL start the banner to hide follows); "exit=N": boot.py or
+# main.py raised SystemExit, which on a board is a reset (here -i would go on
+# to the REPL, so the bridge ends the process instead).
+_VS_MARKER = "\x1e\x1evirtual-shuffler:%s\x1e\x1e"
 
 
 def _vs_exists(name):
@@ -37,13 +39,17 @@ def _vs_run(name):
 def _vs_start():
     extra = _vs_os.getenv("VIRTUAL_SHUFFLER_PATH") or ""
     _vs_sys.path[:] = ["", ".frozen"] + [p for p in extra.split(":") if p]
+    status = "ready"
     try:
         _vs_run("boot.py")
         if (_vs_os.getenv("VIRTUAL_SHUFFLER_MODE") or "friendly") == "friendly":
             _vs_run("main.py")
     except KeyboardInterrupt:
         pass
-    _vs_sys.stdout.write(_VS_MARKER)
+    except SystemExit as exc:
+        code = exc.args[0] if exc.args else 0
+        status = "exit=%d" % (code if isinstance(code, int) else 1)
+    _vs_sys.stdout.write(_VS_MARKER % status)
 
 
 _vs_start()

@@ -19,7 +19,7 @@ import threading
 import time
 from typing import Callable
 
-from simulator.virtual.interpreter import HARD_RESET_EXITS, STARTUP_MARKER, MicroPythonProcess
+from simulator.virtual.interpreter import HARD_RESET_EXITS, MARKER_END, MARKER_START, MicroPythonProcess
 from simulator.virtual.pty_port import PtyPort
 
 CTRL_C = 0x03
@@ -58,6 +58,7 @@ class SerialBridge:
         # "hide" (raw start: hide the friendly banner) or "pass".
         self._filter = "pass"
         self._filter_buf = b""
+        self._exit_request: int | None = None
         self._log: collections.deque[bytes] = collections.deque()
         self._log_size = 0
         self._log_lock = threading.Lock()
@@ -132,6 +133,10 @@ class SerialBridge:
                     return
                 if out:
                     self._to_host(out)
+                if self._exit_request is not None:
+                    code, self._exit_request = self._exit_request, None
+                    self._reset(hard=code in HARD_RESET_EXITS)
+                    return
         self._flush_input()
         self._deferred_ctrl_c()
 
@@ -205,15 +210,26 @@ class SerialBridge:
             return
         buf = self._filter_buf + out
         if self._filter in ("marker-raw", "marker-friendly"):
-            at = buf.find(STARTUP_MARKER)
+            at = buf.find(MARKER_START)
             if at < 0:
-                keep = _marker_prefix_len(buf, STARTUP_MARKER)
+                keep = _marker_prefix_len(buf, MARKER_START)
                 self._emit(buf[: len(buf) - keep])
                 self._filter_buf = buf[len(buf) - keep:]
                 return
             self._emit(buf[:at])
-            rest = buf[at + len(STARTUP_MARKER):]
+            end = buf.find(MARKER_END, at + len(MARKER_START))
+            if end < 0:
+                self._filter_buf = buf[at:]
+                return
+            status = buf[at + len(MARKER_START):end]
+            rest = buf[end + len(MARKER_END):]
             self._filter_buf = b""
+            if status.startswith(b"exit="):
+                # boot.py or main.py raised SystemExit: a reset, as on a board
+                # (the unix port's -i would go on to its REPL instead).
+                code = int(status[5:]) if status[5:].isdigit() else 0
+                self._exit_request = code
+                return
             if self._filter == "marker-friendly":
                 self._filter = "pass"
                 self._emit(rest)

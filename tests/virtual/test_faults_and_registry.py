@@ -67,3 +67,14 @@ def test_stale_entries_are_ignored_and_removed(tmp_path) -> None:
     (folder / "junk.json").write_text("{not json")
     assert registry.running() == []
     assert list(folder.glob("*.json")) == []
+
+
+def test_registry_folder_follows_the_environment(monkeypatch, tmp_path) -> None:
+    monkeypatch.setenv("SHUFFLER_RUNTIME_DIR", str(tmp_path / "a"))
+    assert registry.registry_dir() == tmp_path / "a" / "virtual"
+    monkeypatch.delenv("SHUFFLER_RUNTIME_DIR")
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(tmp_path / "xdg"))
+    assert registry.registry_dir() == tmp_path / "xdg" / "lotus-shuffler" / "virtual"
+    monkeypatch.delenv("XDG_RUNTIME_DIR")
+    assert registry.registry_dir().name == "virtual"
+    assert registry.registry_dir().parent.name == f"lotus-shuffler-{os.getuid()}"

@@ -113,3 +113,17 @@ def test_bad_input_gets_an_error_reply_and_the_firmware_keeps_running(firmware_d
     err = link.message({"ok": False})
     assert err["err"] == protocol.E_BAD_JSON
     assert json.loads(json.dumps(link.call("hello")))["ok"] is True
+
+
+def test_a_standing_fault_is_there_again_after_a_soft_reset(firmware_device):
+    dev, link = firmware_device(faults=["jam:2"])
+    link.call("hello")
+    link.con.write(b"\x03")
+    link.con.expect(b">>> ")
+    link.con.write(b"\x04")
+    link.message({"ev": "hello"})
+    link.call("hello")
+    dev.load(range(6))
+    dev.touch(100)
+    assert link.message({"ev": "fault"}, timeout=20)["name"] == "jam"
+    assert dev.query()["counts"]["fed"] == 2

@@ -139,7 +139,7 @@ def test_soft_reset_in_raw_repl_runs_boot_only_and_stays_raw(flash, start_device
     con.expect(b"raw REPL; CTRL-B to exit\r\n>")
     con.write(b"\x04")
     out = con.expect(b"raw REPL; CTRL-B to exit\r\n>")
-    assert out.index(b"soft reboot\r\n") < out.index(b"boot.py ran")
+    assert out.index(b"OK\r\nMPY: soft reboot\r\n") < out.index(b"boot.py ran")
     assert b"Type \"help()\"" not in out  # no friendly banner on the way
     assert boots_log(flash) == ["boot", "main", "boot"]
     con.write(b"print('still raw')\x04")
@@ -214,3 +214,38 @@ def test_heap_size_can_be_set_like_a_small_board(flash, start_device, open_conso
     con.expect(b"heap ")
     total = int(con.expect(b"\n").strip())
     assert 64 * 1024 < total <= 96 * 1024
+
+
+def test_two_quick_ctrl_c_leave_the_repl_without_a_restart(flash, start_device, open_console, wait_for):
+    write_files(flash, main=MAIN_LOOP)
+    dev = start_device(flash)
+    wait_for(lambda: boots_log(flash) == ["main"])
+    pid, boots = dev.interpreter_pid, dev.boots
+    con = open_console(dev.port)
+    con.write(b"\x03\x03\x03")
+    con.expect(b"KeyboardInterrupt")
+    con.write(b"print('alive')\r")
+    con.expect(b"alive\n")
+    assert (dev.interpreter_pid, dev.boots) == (pid, boots)
+
+
+def test_sys_exit_in_main_is_a_soft_reboot(flash, start_device, wait_for):
+    once = MAIN_LOG + 'import os, sys\nif "exited" not in os.listdir():\n    open("exited", "w").close()\n    sys.exit()\n'
+    write_files(flash, main=once)
+    dev = start_device(flash)
+    wait_for(lambda: boots_log(flash) == ["main", "main"])
+    out = dev.output()
+    assert out.count(b"MPY: soft reboot") == 1
+
+
+def test_watchdog_exit_and_a_crash_are_hard_resets(flash, start_device, wait_for):
+    # The sim board ends the process with exit code 3 when its watchdog fires.
+    once = MAIN_LOG + 'import os, sys\nif "fired" not in os.listdir():\n    open("fired", "w").close()\n    sys.exit(3)\n'
+    write_files(flash, main=once)
+    dev = start_device(flash)
+    wait_for(lambda: boots_log(flash) == ["main", "main"])
+    pid = dev.interpreter_pid
+    assert pid is not None
+    os.kill(pid, 9)  # the interpreter crashes
+    wait_for(lambda: boots_log(flash) == ["main", "main", "main"])
+    assert b"soft reboot" not in dev.output()
