@@ -156,3 +156,22 @@ def test_bad_probabilities_are_refused(kw: dict) -> None:
 def test_bad_bounds_are_refused() -> None:
     with pytest.raises(ValueError):
         segmented_partition(identity_decks(2, 5), np.ones((2, 5), bool), [0, 3, 4])
+
+
+@pytest.mark.parametrize("n,bounds", [(3000, [0, 1000, 2000, 3000]), (40000, None), (1, None)])
+def test_large_packs_use_wider_keys_correctly(n: int, bounds: list[int] | None) -> None:
+    rng = np.random.default_rng(n)
+    decks = np.argsort(rng.random((3, n)), axis=1).astype(np.int32)
+    left = rng.random((3, n)) < 0.5
+    b = [0, n] if bounds is None else bounds
+    expected = np.concatenate(
+        [np.take_along_axis(decks[:, lo:hi], np.argsort(~left[:, lo:hi], axis=1, kind="stable"), axis=1)
+         for lo, hi in zip(b[:-1], b[1:])],
+        axis=1,
+    )
+    assert np.array_equal(segmented_partition(decks, left, bounds), expected)
+
+
+def test_labels_outside_the_pack_are_refused() -> None:
+    with pytest.raises(ValueError, match="labels"):
+        segmented_partition(np.array([[0, 5, 1]]), np.ones((1, 3), bool))
