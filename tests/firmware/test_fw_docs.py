@@ -1,0 +1,36 @@
+"""docs/protocol.md lists every code of firmware/protocol.py with the same
+name and sentence, and every command, event and configuration key."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from firmware import protocol as P
+
+DOC = (Path(__file__).resolve().parents[2] / "docs" / "protocol.md").read_text()
+
+
+def table(section: str) -> dict[int, tuple[str, str]]:
+    body = DOC.split(f"## {section}", 1)[1].split("\n## ", 1)[0]
+    rows = re.findall(r"^\| (\d+) \| `(\w+)` \| ([^|]+?) \|", body, re.M)
+    return {int(c): (n, s.strip()) for c, n, s in rows}
+
+
+def test_error_table_matches_the_code() -> None:
+    assert table("Error codes") == {c: (n, s) for c, (n, s) in P.ERRORS.items()}
+
+
+def test_fault_table_matches_the_code() -> None:
+    assert table("Fault codes") == {c: (n, s) for c, (n, s) in P.FAULTS.items()}
+
+
+def test_every_command_event_and_config_key_is_documented() -> None:
+    for name in P.COMMANDS:
+        assert f"| `{name}` |" in DOC
+    for name in P.EVENTS:
+        assert f"| `{name}` |" in DOC
+    for key, (lo, hi) in P.CONFIG_LIMITS.items():
+        assert f"| `{key}` | {lo}-{hi} |" in DOC
+    assert f"At most {P.MAX_LINE} bytes" in DOC
+    assert f"protocol version {P.PROTOCOL_VERSION}" in DOC
