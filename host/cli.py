@@ -17,6 +17,7 @@ _COMMANDS: tuple[str, ...] = (
     "host.flash_cmd:flash",
     "host.sim_device_cmd:sim_device",
     "host.plan_cmd:plan",
+    "host.guide_cmd:guide",
     "host.quality_cmd:quality",
 )
 

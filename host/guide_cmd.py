@@ -1,0 +1,188 @@
+"""`shuffler guide`: walk a card table through the routine, step by step."""
+from __future__ import annotations
+
+import json
+import tempfile
+from contextlib import ExitStack
+from pathlib import Path
+from typing import Any
+
+import click
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+from firmware import protocol as P
+from host import guide as G
+from host import plan as planlib
+from host.link import Link, LinkError
+from host.person import ConsolePerson, ScriptedPerson
+from host.plan_cmd import build_plan, minutes, pack_options
+
+SIM_TIME_SCALE = 0.0  # the virtual shuffler's motor: 0 = as fast as the computer goes
+
+
+class RichVoice(G.Voice):
+    def __init__(self, console: Console) -> None:
+        self.console = console
+        self.progress: Progress | None = None
+        self.task: Any = None
+
+    def say(self, text: str) -> None:
+        if self.progress is not None:
+            self.progress.console.print(text)
+        else:
+            self.console.print(text)
+
+    def bar_start(self, label: str, total: int) -> None:
+        self.bar_end()
+        self.progress = Progress(TextColumn("   dealing {task.description}"), BarColumn(), MofNCompleteColumn(),
+                                 TextColumn("left {task.fields[left]:>3}  right {task.fields[right]:>3}"),
+                                 console=self.console, transient=not self.console.is_terminal)
+        self.task = self.progress.add_task(label, total=total, left=0, right=0)
+        self.progress.start()
+
+    def bar_update(self, done: int, total: int, left: int, right: int) -> None:
+        if self.progress is not None:
+            self.progress.update(self.task, completed=done, total=total, left=left, right=right)
+
+    def bar_end(self) -> None:
+        if self.progress is not None:
+            task = self.progress.tasks[0]
+            self.progress.stop()
+            self.progress = None
+            if not self.console.is_terminal:
+                self.console.print(f"   dealt {int(task.completed)} of {int(task.total or 0)}: "
+                                   f"left {task.fields['left']}, right {task.fields['right']}")
+
+
+def _open_device(port: str, voice: RichVoice) -> Link:
+    link = Link.open(port)
+    try:
+        hello = link.handshake(timeout=5.0)
+    except LinkError:
+        link.close()
+        raise
+    voice.say(f"Shuffler on {port}: firmware {hello.get('fw')}, board {hello.get('board')}, "
+              f"protocol {hello.get('proto')}, tray holds {hello.get('capacity')} cards.")
+    return link
+
+
+def _start_sim(time_scale: float, voice: RichVoice, stack: ExitStack) -> tuple[str, Any]:
+    """A fresh virtual shuffler, flashed through the same code as `shuffler flash`."""
+    from host import flash_cmd, flashing
+    from simulator.virtual import VirtualShuffler
+
+    dev = VirtualShuffler(time_scale=time_scale)
+    stack.callback(dev.stop)
+    dev.start()
+    voice.say(f"Started a virtual shuffler on {dev.port}; flashing it:")
+    try:
+        flash_cmd._flash(dev.port, "sim", 5.0, 10.0, P.FIRMWARE_VERSION)
+    except flashing.FlashError as exc:
+        raise click.ClickException(f"could not flash the virtual shuffler: {exc}") from None
+    return dev.port, dev
+
+
+@click.command("guide")
+@click.option("--port", "port", metavar="PORT", help="Serial port of the shuffler (see `shuffler devices`).")
+@click.option("--sim", is_flag=True, help="Start a virtual shuffler, flash it, and guide on it.")
+@click.option("--manual", is_flag=True, help="No device: instructions only, confirm each step with Enter.")
+@pack_options
+@click.option("--unattended", is_flag=True,
+              help="A scripted person follows every step on the virtual shuffler (with --sim, or --port and --world).")
+@click.option("--world", metavar="ADDRESS", help="Control endpoint of a virtual shuffler on --port, for --unattended.")
+@click.option("--rounds", type=int, default=None, help="Use this many rounds instead of the quality's count.")
+@click.option("--from-round", "from_round", type=int, default=1, show_default=True,
+              help="Start at this round (to go on after the guide stopped).")
+@click.option("--time-scale", type=click.FloatRange(min=0), default=SIM_TIME_SCALE, show_default=True,
+              help="With --sim: simulated ms per real ms (0: as fast as possible).")
+@click.option("--record", type=click.Path(dir_okay=False, path_type=Path),
+              help="With --unattended: write every card the scripted person handled here (JSON lines).")
+@click.option("--wait", "wait_s", type=click.FloatRange(min=1), default=G.PERSON_WAIT_S, show_default=True,
+              help="Seconds to wait for the person at any step before stopping.")
+@click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON at the end.")
+def guide(port: str | None, sim: bool, manual: bool, pack: str | None, cards: int | None, capacity: int,
+          quality: str, unattended: bool, world: str | None, rounds: int | None, from_round: int,
+          time_scale: float, record: Path | None, wait_s: float, as_json: bool) -> None:
+    """Guide the shuffle step by step: loads, passes, trades, faults, and a summary."""
+    chosen = [name for name, on in (("--port", port), ("--sim", sim), ("--manual", manual)) if on]
+    if len(chosen) != 1:
+        raise click.ClickException("choose one of --port PORT, --sim or --manual"
+                                   + (f" (got {' and '.join(chosen)})" if chosen else ""))
+    if unattended and not (sim or (port and world)):
+        raise click.ClickException("--unattended needs the virtual shuffler: --sim, or --port with --world")
+    if record is not None and not unattended:
+        raise click.ClickException("--record goes with --unattended")
+    p = build_plan(pack, cards, capacity, quality, rounds)
+    if not 1 <= from_round <= p.rounds:
+        raise click.ClickException(f"--from-round must lie between 1 and {p.rounds}")
+    console = Console(highlight=False, soft_wrap=True)
+    voice = RichVoice(console)
+    voice.say(f"[bold]{p.pack.title}[/bold]: {p.cards} cards, loads "
+              + " / ".join(str(s) for s in p.loads)
+              + f", {p.rounds} rounds ({p.passes} passes) for '{p.quality.name}' "
+              f"(distance from random at most {p.quality.threshold:g}).")
+    with ExitStack() as stack:
+        link: Link | None = None
+        guide_obj: G.Guide | None = None
+        reopen = None
+        world_client: Any = None
+        try:
+            if sim:
+                port, dev = _start_sim(time_scale, voice, stack)
+                if unattended:
+                    world_client = dev.world(timeout=10.0)
+                    stack.callback(world_client.close)
+            elif world:
+                from simulator.virtual.world_client import WorldClient
+                try:
+                    world_client = WorldClient.connect(world, timeout=5.0)
+                except OSError as exc:
+                    raise click.ClickException(f"cannot reach the virtual shuffler's world at {world}: {exc}") from None
+                stack.callback(world_client.close)
+            if port:
+                link = _open_device(port, voice)
+                stack.callback(lambda: _close(link, guide_obj))
+                device_port = port
+
+                def reopen() -> Link:
+                    return Link.open(device_port)
+        except LinkError as exc:
+            raise click.ClickException(str(exc)) from None
+        if world_client is not None:
+            person: Any = ScriptedPerson(world_client, p.cards, record=record, say=voice.say)
+        else:
+            person = ConsolePerson(voice.say, manual=manual, wait_s=wait_s)
+        guide_obj = G.Guide(p, person, voice, link=link, reopen=reopen, from_round=from_round,
+                            person_wait_s=wait_s)
+        try:
+            summary = guide_obj.run()
+        except G.GuideStopped as exc:
+            where = f" at {exc.place}" if exc.place else ""
+            resume = (f"; to go on, gather the pack and run the same command with --from-round {exc.place.round}"
+                      if exc.place else "")
+            raise click.ClickException(f"stopped{where}: {exc}{resume}") from None
+        except LinkError as exc:
+            raise click.ClickException(str(exc)) from None
+    _print_summary(voice, p, summary)
+    if as_json:
+        click.echo(json.dumps(summary.to_dict()))
+
+
+def _close(link: Link | None, guide_obj: G.Guide | None) -> None:
+    """Close the link the guide ended with (it may have reopened the port)."""
+    for candidate in (link, guide_obj.link if guide_obj is not None else None):
+        if candidate is not None:
+            candidate.close()
+
+
+def _print_summary(voice: RichVoice, p: planlib.Plan, s: G.Summary) -> None:
+    voice.say("")
+    voice.say("[bold]Summary[/bold]")
+    voice.say(f"  rounds: {s.rounds}, passes: {s.passes}, time: {minutes(s.seconds)}")
+    voice.say(f"  distance from random: {s.distance:.4f} ({planlib.METHOD}), "
+              f"'{p.quality.name}' asks for at most {p.quality.threshold:g}")
+    for n in s.notes:
+        voice.say(f"  note: {n}")
+    if s.notes:
+        voice.say("  (the figure assumes every card went through a fair pass each round)")

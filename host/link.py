@@ -1,0 +1,268 @@
+"""A small client of the shuffler's serial protocol (firmware/protocol.py).
+
+One reader thread splits the byte stream into lines: replies go to the
+request waiting for their id, events into a queue, anything that is not a
+protocol line is counted and kept as garbage (boot banners, noise). Every
+wait has a timeout. The raw REPL is not spoken here; that is flashing's job.
+"""
+from __future__ import annotations
+
+import itertools
+import os
+import queue
+import threading
+import time
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+import serial
+
+from firmware import protocol as P
+
+BAUD = 115200
+REQUEST_TIMEOUT_S = 2.0
+READ_SLICE_S = 0.05  # how long one read may block, so close() is never kept waiting
+MAX_BUFFER = 4 * P.MAX_LINE  # a line longer than this is garbage, not a reason to grow forever
+
+
+class LinkError(Exception):
+    """Something went wrong talking to the shuffler; the message is for the user."""
+
+
+class LinkTimeout(LinkError):
+    pass
+
+
+class LinkClosed(LinkError):
+    """The port went away: unplugged, reset with a new port, or closed."""
+
+
+class ProtocolMismatch(LinkError):
+    pass
+
+
+class DeviceError(LinkError):
+    """The shuffler answered a request with an error code."""
+
+    def __init__(self, reply: dict[str, Any]) -> None:
+        self.reply = reply
+        self.code = reply.get(P.F_ERR)
+        self.name = str(reply.get(P.F_NAME, P.error_name(self.code)))
+        detail = reply.get("detail")
+        msg = str(reply.get(P.F_MSG, "error"))
+        super().__init__(f"the shuffler refused {reply.get(P.F_RE)!r}: {msg}" + (f" ({detail})" if detail else ""))
+
+
+class Transport(Protocol):
+    """What the link needs from a port (pyserial's Serial has it)."""
+
+    def read(self, size: int = 1) -> bytes: ...
+    def write(self, data: bytes) -> int | None: ...
+    def close(self) -> None: ...
+
+
+@dataclass(frozen=True)
+class Garbage:
+    """A line from the device that is not a protocol message."""
+
+    line: bytes
+
+
+def open_serial(port: str) -> serial.Serial:
+    if not os.path.exists(port):
+        raise LinkError(f"no such port: {port} (see `shuffler devices`)")
+    try:
+        return serial.Serial(port, baudrate=BAUD, timeout=READ_SLICE_S, exclusive=True)
+    except serial.SerialException as exc:
+        text = str(exc)
+        if "No such file" in text:
+            raise LinkError(f"no such port: {port} (see `shuffler devices`)") from None
+        if "Permission denied" in text:
+            raise LinkError(f"no permission to open {port} (on Linux, join the dialout group)") from None
+        if "lock" in text or "busy" in text.lower():
+            raise LinkError(f"port {port} is busy: another program has it open") from None
+        raise LinkError(f"cannot open {port}: {' '.join(text.split())[:160]}") from None
+
+
+class Link:
+    def __init__(self, transport: Transport, name: str = "the shuffler") -> None:
+        self.transport = transport
+        self.name = name
+        self.events: queue.Queue[dict[str, Any] | Garbage | LinkClosed] = queue.Queue()
+        self.garbage: list[bytes] = []
+        self.hello: dict[str, Any] | None = None
+        self._ids = itertools.count(1)
+        self._waiting: dict[int, queue.Queue[dict[str, Any] | LinkClosed]] = {}
+        self._lock = threading.Lock()
+        self._closed = threading.Event()
+        self.error: LinkClosed | None = None
+        self._write_lock = threading.Lock()
+        self._reader = threading.Thread(target=self._read_loop, name="shuffler-link", daemon=True)
+        self._reader.start()
+
+    @classmethod
+    def open(cls, port: str) -> "Link":
+        return cls(open_serial(port), name=port)
+
+    # -- the reader thread -----------------------------------------------------
+    def _read_loop(self) -> None:
+        buf = b""
+        while not self._closed.is_set():
+            try:
+                chunk = self.transport.read(256)
+            except (serial.SerialException, OSError, TypeError, AttributeError) as exc:
+                # pyserial raises TypeError/AttributeError when the port is closed under it.
+                if not self._closed.is_set():
+                    self._fail(LinkClosed(f"lost the connection to {self.name} ({' '.join(str(exc).split())[:80]})"))
+                return
+            if not chunk:
+                continue
+            buf += chunk
+            while b"\n" in buf:
+                line, buf = buf.split(b"\n", 1)
+                self._dispatch(line.rstrip(b"\r"))
+            if len(buf) > MAX_BUFFER:
+                self._dispatch(buf)
+                buf = b""
+
+    def _dispatch(self, line: bytes) -> None:
+        if not line.strip():
+            return
+        try:
+            msg = P.parse_message(line)
+        except ValueError:
+            self.garbage.append(line[:P.MAX_LINE])
+            self.events.put(Garbage(line[:P.MAX_LINE]))
+            return
+        if P.F_RE in msg:
+            rid = msg.get(P.F_ID)
+            with self._lock:
+                waiter = self._waiting.get(rid) if isinstance(rid, int) else None
+            if waiter is not None:
+                waiter.put(msg)
+            return  # a reply nobody waits for (late, or to someone else's line): drop it
+        self.events.put(msg)
+
+    def _fail(self, exc: LinkClosed) -> None:
+        self.error = exc
+        self._closed.set()
+        with self._lock:
+            waiters = list(self._waiting.values())
+        for w in waiters:
+            w.put(exc)
+        self.events.put(exc)
+
+    # -- what callers use ------------------------------------------------------
+    @property
+    def closed(self) -> bool:
+        return self._closed.is_set()
+
+    def close(self) -> None:
+        self._closed.set()
+        try:
+            self.transport.close()
+        except Exception:
+            pass
+        self._reader.join(timeout=1.0)
+
+    def send(self, cmd: str, **fields: Any) -> int:
+        """Write one request; returns its id."""
+        if self.error is not None:
+            raise self.error
+        rid = next(self._ids) % P.MAX_ID
+        line = P.encode(P.request(cmd, rid, **fields)).encode()
+        try:
+            with self._write_lock:
+                self.transport.write(line)
+        except (serial.SerialException, OSError, TypeError, AttributeError) as exc:
+            err = LinkClosed(f"lost the connection to {self.name} ({' '.join(str(exc).split())[:80]})")
+            self._fail(err)
+            raise err from None
+        return rid
+
+    def request(self, cmd: str, timeout: float = REQUEST_TIMEOUT_S, **fields: Any) -> dict[str, Any]:
+        """Send a request and wait for its reply; DeviceError when the reply says no."""
+        box: queue.Queue[dict[str, Any] | LinkClosed] = queue.Queue()
+        if self.error is not None:
+            raise self.error
+        # Register before sending, so a fast reply is never missed.
+        rid = next(self._ids) % P.MAX_ID
+        with self._lock:
+            self._waiting[rid] = box
+        try:
+            line = P.encode(P.request(cmd, rid, **fields)).encode()
+            try:
+                with self._write_lock:
+                    self.transport.write(line)
+            except (serial.SerialException, OSError, TypeError, AttributeError) as exc:
+                err = LinkClosed(f"lost the connection to {self.name} ({' '.join(str(exc).split())[:80]})")
+                self._fail(err)
+                raise err from None
+            try:
+                got = box.get(timeout=timeout)
+            except queue.Empty:
+                raise LinkTimeout(f"{self.name} did not answer {cmd!r} within {timeout:g} s") from None
+        finally:
+            with self._lock:
+                self._waiting.pop(rid, None)
+        if isinstance(got, LinkClosed):
+            raise got
+        if not got.get(P.F_OK, False):
+            raise DeviceError(got)
+        return got
+
+    def handshake(self, timeout: float = 5.0, attempts_every: float = 0.5) -> dict[str, Any]:
+        """hello with our protocol version, asked again until `timeout`; checks
+        that the device speaks the same version."""
+        deadline = time.monotonic() + timeout
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise LinkTimeout(f"{self.name} did not answer hello within {timeout:g} s: "
+                                  "is the shuffler firmware on it? (see `shuffler flash`)")
+            try:
+                reply = self.request(P.CMD_HELLO, timeout=min(attempts_every, left), proto=P.PROTOCOL_VERSION)
+            except LinkTimeout:
+                continue
+            except DeviceError as exc:
+                if exc.code == P.E_PROTO:
+                    raise ProtocolMismatch(
+                        f"{self.name} speaks another protocol version ({exc.reply.get('detail', 'unknown')}); "
+                        f"this tool speaks {P.PROTOCOL_VERSION}: flash the firmware that comes with it "
+                        "(`shuffler flash`)") from None
+                raise
+            proto = reply.get("proto")
+            if proto != P.PROTOCOL_VERSION:
+                raise ProtocolMismatch(
+                    f"{self.name} speaks protocol version {proto}, this tool speaks {P.PROTOCOL_VERSION}: "
+                    "flash the firmware that comes with it (`shuffler flash`)")
+            self.hello = reply
+            return reply
+
+    def status(self, timeout: float = REQUEST_TIMEOUT_S) -> dict[str, Any]:
+        return self.request(P.CMD_STATUS, timeout=timeout)
+
+    def next_event(self, timeout: float) -> dict[str, Any] | Garbage | None:
+        """The next event or garbage line, or None after `timeout` seconds.
+        Raises LinkClosed once the port has gone and the queue is drained."""
+        try:
+            item = self.events.get(timeout=max(0.0, timeout))
+        except queue.Empty:
+            return None
+        if isinstance(item, LinkClosed):
+            self.events.put(item)  # keep telling every later caller
+            raise item
+        return item
+
+    def drain(self) -> list[dict[str, Any] | Garbage]:
+        """Events waiting now, without blocking."""
+        out: list[dict[str, Any] | Garbage] = []
+        while True:
+            try:
+                item = self.events.get_nowait()
+            except queue.Empty:
+                return out
+            if isinstance(item, LinkClosed):
+                self.events.put(item)
+                return out
+            out.append(item)
