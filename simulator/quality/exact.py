@@ -41,16 +41,10 @@ def eulerian_row(n: int) -> tuple[int, ...]:
     start, row = _last_row if _last_row[0] <= n else (1, (1,))
     cur = list(row)
     for m in range(start + 1, n + 1):
-        # A(m, d) = (d + 1) A(m-1, d) + (m - d) A(m-1, d-1)
-        nxt = [0] * m
-        for d in range(m):
-            v = 0
-            if d < m - 1:
-                v = (d + 1) * cur[d]
-            if d >= 1:
-                v += (m - d) * cur[d - 1]
-            nxt[d] = v
-        cur = nxt
+        # A(m, d) = (d + 1) A(m-1, d) + (m - d) A(m-1, d-1), A(m, 0) = 1, and
+        # the row is symmetric, A(m, d) = A(m, m-1-d): build the first half, mirror it.
+        first = [1] + [(d + 1) * cur[d] + (m - d) * cur[d - 1] for d in range(1, (m + 1) // 2)]
+        cur = first + first[: m - len(first)][::-1]
     result = tuple(cur)
     if n >= _last_row[0]:
         _last_row = (n, result)
@@ -94,13 +88,16 @@ def tv_riffle_exact(n: int, k: int) -> Fraction:
     an = a**n
     # sum over r of A(n, r-1) * |C(a+n-r, n) n! - a^n|, over 2 a^n n!
     total = 0
+    c = math.comb(a + n - 1, n)  # C(a+n-r, n) at r = 1, then stepped down in r
     for r in range(1, n + 1):
-        diff = math.comb(a + n - r, n) * nfact - an
+        diff = c * nfact - an
         if diff <= 0:
             # C(a+n-r, n) falls as r grows: every later term is negative as well,
             # and positive and negative parts have equal mass (both are TV).
             break
         total += row[r - 1] * diff
+        c = c * (a - r) // (a + n - r)  # exact: C(a+n-r-1, n)
+    return Fraction(total, an * nfact)
     return Fraction(total, an * nfact)
 
 
