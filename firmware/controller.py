@@ -384,6 +384,8 @@ class Controller:
         self.state = P.ST_DEALING
         self.mid_pass = True
         self.board.led(True)
+        err = ""
+        r = DONE
         try:
             if self.strict:
                 micropython.heap_lock()
@@ -392,11 +394,18 @@ class Controller:
             finally:
                 if self.strict:
                     micropython.heap_unlock()
+        except KeyboardInterrupt:
+            raise
+        except Exception as e:  # a driver failed mid-pass: motor off, latch it
+            err = str(e)[:60] or type(e).__name__
         finally:
             self.mid_pass = False
             self.board.motor_stop()
         self.last_activity = self.board.ticks_ms()
-        self.finish(r)
+        if err:
+            self.raise_fault(P.FAULT_INTERNAL, detail=err, **self.pass_fields())
+        else:
+            self.finish(r)
 
     def finish(self, r):
         f = self.pass_fields()

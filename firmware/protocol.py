@@ -108,6 +108,7 @@ FAULT_SENSOR = 5
 FAULT_EMPTY = 6
 FAULT_OVER_CAPACITY = 7
 FAULT_NOT_CALIBRATED = 8
+FAULT_INTERNAL = 9
 
 FAULTS = {
     FAULT_JAM: ("jam", "No card reached the exit in time; free the card, then touch or send resume."),
@@ -118,6 +119,7 @@ FAULTS = {
     FAULT_EMPTY: ("empty", "The tray is empty."),
     FAULT_OVER_CAPACITY: ("over_capacity", "The tray holds more cards than the machine can deal."),
     FAULT_NOT_CALIBRATED: ("not_calibrated", "The stack sensor is not calibrated."),
+    FAULT_INTERNAL: ("internal", "An unexpected error stopped the pass; the motor is off; send clear."),
 }
 # Faults that only refuse a pass: nothing moved, nothing to clear.
 REFUSALS = (FAULT_EMPTY, FAULT_OVER_CAPACITY, FAULT_NOT_CALIBRATED, FAULT_BATTERY_LOW)

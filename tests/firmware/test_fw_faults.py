@@ -161,6 +161,23 @@ def test_sensor_missing_at_boot_latches_an_alarm(start_device, sensor: str) -> N
     assert dev.event("done")["k"] == 3
 
 
+def test_a_driver_error_mid_pass_stops_the_motor_and_latches(device: Device) -> None:
+    w = device.world
+    assert w is not None
+    w.load(list(range(10)))
+    w.inject("driver_error", k=4)
+    rep = device.call("start")
+    assert rep["ok"] is True
+    f = device.event("fault")
+    assert f["code"] == P.FAULT_INTERNAL and f["latched"] is True and f["k"] == 4
+    assert motor_off(device)
+    # Exactly one reply to the start request.
+    assert [m for m in device.seen if m.get("re") == "start"] == [rep]
+    assert device.call("status")["state"] == "alarm"
+    device.call("clear")
+    assert device.call("status")["state"] == "idle"
+
+
 def test_watchdog_resets_a_hung_board_with_the_motor_off(device: Device) -> None:
     w = device.world
     assert w is not None

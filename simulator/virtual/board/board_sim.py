@@ -103,9 +103,13 @@ class Board:
         return self.world.stack_raw()
 
     def exit_blocked(self):
-        while self.world.hang:  # a driver stuck on a dead bus
+        w = self.world
+        while w.hang:  # a driver stuck on a dead bus
             self.sleep_ms(10)
-        return self.world.exit_blocked()
+        if w.fed == w.error_at and w.dir != 0 and w.throat_n == 0:
+            w.error_at = -1
+            raise OSError(5)  # a driver error in the middle of a card
+        return w.exit_blocked()
 
     def battery_mv(self):
         return self.world.battery_mv()

@@ -50,6 +50,7 @@ class World:
         self.empty_at = -1
         self.missing = {}  # sensor name -> True
         self.hang = False
+        self.error_at = -1
         self.sleeping = False
         self.sleeps = 0
 
@@ -227,6 +228,8 @@ class World:
             self.missing[mode] = True
         elif fault == "hang":
             self.hang = True
+        elif fault == "driver_error":
+            self.error_at = k
         else:
             raise ValueError("unknown fault")
 
