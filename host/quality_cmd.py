@@ -134,6 +134,9 @@ def _run(settings: Any) -> dict[str, Any]:
 def _pm(e: dict[str, Any] | None, digits: int = 3) -> str:
     if e is None:
         return "-"
+    if e["stderr"] > 0:
+        # Enough decimals to show the error's first significant digit.
+        digits = max(digits, min(8, 1 - math.floor(math.log10(e["stderr"]))))
     body = f"{e['value']:.{digits}f}"
     if e["kind"] != "exact" and e["stderr"] > 0:
         body += f" ± {e['stderr']:.{digits}f}"
@@ -143,7 +146,7 @@ def _pm(e: dict[str, Any] | None, digits: int = 3) -> str:
 def _distance(e: dict[str, Any]) -> str:
     if e["kind"] == "lower-bound" and e["value"] - 2 * e["stderr"] <= 0:
         # Within noise of zero: the statistics cannot tell this pack from random.
-        return f"at least 0 (not resolved: {e['value']:.3f} ± {e['stderr']:.3f})"
+        return "at least 0 (unresolved)"
     return _pm(e) + (" (exact)" if e["kind"] == "exact" else "")
 
 

@@ -1,0 +1,99 @@
+"""Time the default `shuffler quality --pack samba` and print its figures.
+
+Runs the real command (100,000 shuffles per point, default rounds) in a
+subprocess and reports wall time, CPU time, the peak memory of the largest
+process, and the headline figures. Then, side by side in this run, builds a
+smaller report with one worker and with the default number of workers, to
+show what the worker processes buy.
+
+    python benchmarks/quality_report.py [--samples N] [--pack NAME]
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+
+def run_command(pack: str, samples: int) -> tuple[dict, float, float]:
+    with tempfile.TemporaryDirectory() as tmp:
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        t0 = time.perf_counter()
+        out = subprocess.run(
+            [sys.executable, "-m", "host.cli", "quality", "--pack", pack, "--samples", str(samples),
+             "--json", "--plot", str(Path(tmp) / "q.png")],
+            capture_output=True, text=True, cwd=ROOT, check=True,
+        )
+        wall = time.perf_counter() - t0
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+    return json.loads(out.stdout), wall, cpu
+
+
+def side_by_side(samples: int) -> None:
+    from simulator.packs import get_pack
+    from simulator.quality.report import Settings, build_report, default_rounds
+
+    settings = Settings(pack=get_pack("samba"), n_cards=162, rounds=default_rounds(162), samples=samples)
+    times = {}
+    for workers in (1, os.cpu_count() or 1):
+        t0 = time.perf_counter()
+        build_report(settings, workers=workers)
+        times[workers] = time.perf_counter() - t0
+    w = max(times)
+    print(f"side by side, {samples:,} shuffles per point: 1 worker {times[1]:.1f} s, "
+          f"{w} workers {times[w]:.1f} s, ratio {times[1] / times[w]:.2f}")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--pack", default="samba")
+    ap.add_argument("--samples", type=int, default=100_000)
+    ap.add_argument("--side-by-side-samples", type=int, default=20_000)
+    args = ap.parse_args()
+
+    print(f"CPUs: {os.cpu_count()}")
+    report, wall, cpu = run_command(args.pack, args.samples)
+    peak_mb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    s = report["settings"]
+    print(f"shuffler quality --pack {args.pack} --samples {args.samples:,}: "
+          f"{s['rounds']} rounds, {len(s['routines'])} routines")
+    print(f"  wall {wall:.1f} s, CPU {cpu:.1f} s, peak memory of the largest process {peak_mb:.0f} MB")
+    for routine in report["routines"]:
+        print(f"  {routine['name']}:")
+        for row in routine["thresholds"]:
+            if row["kind"] == "exact":
+                print(f"    distance <= {row['threshold']:g}: pass {row['passes']} (exact {row['distance']:.4f})")
+            else:
+                print(f"    distance <= {row['threshold']:g}: not before pass {row['not_before_pass']} (lower bound)")
+        for r in routine["rounds"]:
+            d, g = r["distance"], r["guessing"]
+            kind = "exact" if d["kind"] == "exact" else f"at least, ± {d['stderr']:.4f}"
+            deal = ""
+            if r["deal"]:
+                deal = "  deal " + ", ".join(f">={m}: {v['value']:.4f} ± {v['stderr']:.4f}"
+                                             for m, v in r["deal"].items())
+            print(f"    round {r['round']:>2} (pass {r['passes']:>2}): distance {d['value']:.4f} ({kind}); "
+                  f"guessing {g['value']:.3f} ± {g['stderr']:.3f}{deal}")
+    ref = report["reference"]
+    print(f"  random pack: guessing H_N = {ref['guessing_random']:.4f}, simulated "
+          f"{ref['guessing_simulated']['value']:.3f} ± {ref['guessing_simulated']['stderr']:.3f}")
+    for m, v in (ref["deal_random"] or {}).items():
+        print(f"  random deal >={m}: exact {v['exact']:.4f}, simulated "
+              f"{v['simulated']['value']:.4f} ± {v['simulated']['stderr']:.4f}")
+    seven = ref["single_deck_seven_passes"]
+    print(f"  one 52-card deck after 7 riffles: {seven['distance']:.4f} (exact)")
+    side_by_side(args.side_by_side_samples)
+
+
+if __name__ == "__main__":
+    main()
