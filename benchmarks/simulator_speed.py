@@ -15,6 +15,7 @@ Run: python benchmarks/simulator_speed.py [--samples 100000] [--chunk 20000]
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import resource
 import sys
@@ -116,7 +117,10 @@ def exact_speed() -> None:
     tv_riffle(1000, 12)
     t2 = time.perf_counter()
     print(f"  tv_riffle(162, k) for k = 1..16 in {t1 - t0:.3f} s (k=10: {vals[9]:.4f})")
-    print(f"  tv_riffle(1000, 12) in {t2 - t1:.3f} s; tv_riffle(52, 7) = {tv_riffle(52, 7):.4f}\n")
+    print(f"  tv_riffle(1000, 12) in {t2 - t1:.3f} s; tv_riffle(52, 7) = {tv_riffle(52, 7):.4f}")
+    over = 2 * sum(math.comb(N_CARDS, j) for j in range(CAPACITY + 1, N_CARDS + 1)) / 2**N_CARDS
+    print(f"  log2({N_CARDS}!) = {math.lgamma(N_CARDS + 1) / math.log(2):.1f}; chance a pile-trade group of "
+          f"{N_CARDS} cards exceeds {CAPACITY}: {over:.2e} per round\n")
 
 
 def small_packs() -> None:
