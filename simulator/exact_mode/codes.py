@@ -42,13 +42,15 @@ def code_set(n_cards: int, capacity: int, uneven: bool = False) -> list[int]:
     new loads are "all lefts" and "all rights", whose sizes are these counts,
     so ceil(N/2) <= C (true whenever L = 2) keeps both within capacity.
 
-    uneven=True makes every bit split (N-e)/2 + 1 : (N-e)/2 + e - 1 with
-    e = 4 for even N, 3 for odd N (80 : 82 for 162 cards). Then the left stack
-    and the right stack never hold the same number of cards, so with two
-    loads a round gathered the wrong way round shows in the next load's count
-    before that load is dealt, and can be put right by exchanging the stacks.
-    The e extra codes each clear a different group of bits (every bit is 0 in
-    exactly one of them). Raises ValueError when N or C leave no room for it.
+    uneven=True makes every bit split (N-e)/2 + 1 : (N-e)/2 + e - 1 with e
+    extra codes that each clear a different group of bits (every bit is 0 in
+    exactly one of them); the rest are complementary pairs. Then the left
+    stack and the right stack never hold the same number of cards, so with
+    two loads a round gathered the wrong way round shows in the next load's
+    count before that load is dealt. For even N, e is chosen so that both
+    counts are odd (79 : 83 for 162 cards): a load with an odd number of
+    cards never splits into equal piles, so swapping one load's piles shows
+    too. Raises ValueError when N or C leave no room for it.
     """
     loads = n_loads(n_cards, capacity)
     b = n_bits(n_cards)
@@ -59,9 +61,7 @@ def code_set(n_cards: int, capacity: int, uneven: bool = False) -> list[int]:
     mask = (1 << b) - 1
     extra: list[int] = []
     if uneven:
-        e = 4 if n_cards % 2 == 0 else 3
-        if e > b or n_cards < e:
-            raise ValueError(f"{n_cards} cards are too few for an uneven code set")
+        e = _extra_codes(n_cards, b)
         extra = [mask & ~sum(1 << i for i in range(g, b, e)) for g in range(e)]
         if loads == 2 and (n_cards - e) // 2 + e - 1 > capacity:
             raise ValueError(f"an uneven code set for {n_cards} cards does not fit a {capacity}-card machine")
@@ -87,6 +87,18 @@ def code_set(n_cards: int, capacity: int, uneven: bool = False) -> list[int]:
             if max(zeros, ones) > capacity:  # cannot happen; guards a future edit
                 raise AssertionError("code set breaks capacity")
     return codes
+
+
+def _extra_codes(n_cards: int, b: int) -> int:
+    """How many unpaired codes an uneven set uses: 3 for odd N; for even N the
+    smallest e >= 4 with N - e divisible by 4, which makes both counts odd."""
+    if n_cards % 2:
+        e = 3
+    else:
+        e = 4 if (n_cards - 4) % 4 == 0 else 6
+    if e > b or n_cards < e:
+        raise ValueError(f"{n_cards} cards are too few for an uneven code set")
+    return e
 
 
 def bit_counts(codes: list[int], bit: int) -> tuple[int, int]:

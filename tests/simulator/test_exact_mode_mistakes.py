@@ -129,6 +129,8 @@ def test_count_sensor_at_162_cards_catches_every_single_pile_swap_but_no_whole_r
         assert monte_carlo_detection(162, 104, "swap_round", r, 15, seed=r).value == 0
 
 
-def test_uneven_code_set_lets_the_count_sensor_catch_a_whole_round_swap() -> None:
-    for r in (0, 3, 6):
+def test_uneven_code_set_lets_the_count_sensor_catch_every_swap() -> None:
+    # 79 : 83 at every bit: the stacks differ, and every load (81, then 79 or 83) is odd
+    for r in (0, 1, 3, 6):
         assert monte_carlo_detection(162, 104, "swap_round", r, 10, seed=r, uneven=True).value == 1
+        assert monte_carlo_detection(162, 104, "swap_piles", r, 10, seed=r, uneven=True).value == 1
