@@ -106,7 +106,7 @@ class Board:
         w = self.world
         while w.hang:  # a driver stuck on a dead bus
             self.sleep_ms(10)
-        if w.fed == w.error_at and w.dir != 0 and w.throat_n == 0:
+        if w.fed == w.error_at and w.throat_n == 0 and w.pos > 0:
             w.error_at = -1
             raise OSError(5)  # a driver error in the middle of a card
         return w.exit_blocked()
