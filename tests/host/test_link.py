@@ -1,0 +1,227 @@
+"""The protocol client against a scripted device on a pseudo-terminal: the
+handshake, replies matched by id, garbage, silence, another protocol version
+and a device that goes away. Also the FakeDevice other guide tests use."""
+from __future__ import annotations
+
+import json
+import os
+import select
+import threading
+import time
+import tty
+from typing import Any, Callable
+
+import pytest
+
+from firmware import protocol as P
+from host.link import DeviceError, Garbage, Link, LinkClosed, LinkError, LinkTimeout, ProtocolMismatch
+
+Handler = Callable[["FakeDevice", dict[str, Any]], None]
+
+
+class FakeDevice:
+    """A device on a pty that answers requests with `handler` (default: a
+    well-behaved idle shuffler) and can write anything to the host."""
+
+    def __init__(self, handler: Handler | None = None, proto: int = P.PROTOCOL_VERSION) -> None:
+        self.master, slave = os.openpty()
+        tty.setraw(slave)
+        self.port = os.ttyname(slave)
+        self._slave = slave
+        self.proto = proto
+        self.handler = handler or FakeDevice.idle_shuffler
+        self.requests: list[dict[str, Any]] = []
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+
+    def emit(self, obj: dict[str, Any] | bytes) -> None:
+        data = obj if isinstance(obj, bytes) else (json.dumps(obj) + "\n").encode()
+        try:
+            os.write(self.master, data)
+        except OSError:
+            pass
+
+    def _run(self) -> None:
+        buf = b""
+        while not self._stop.is_set():
+            try:
+                # A short select, so unplug() never closes the fd under a blocked read.
+                ready, _, _ = select.select([self.master], [], [], 0.05)
+                if not ready:
+                    continue
+                chunk = os.read(self.master, 1024)
+            except (OSError, ValueError):
+                return
+            buf += chunk
+            while b"\n" in buf:
+                line, buf = buf.split(b"\n", 1)
+                try:
+                    req = json.loads(line)
+                except ValueError:
+                    continue
+                self.requests.append(req)
+                self.handler(self, req)
+
+    def reply(self, req: dict[str, Any], **fields: Any) -> None:
+        self.emit(P.reply(req["cmd"], req.get("id"), **fields))
+
+    def idle_shuffler(self, req: dict[str, Any]) -> None:
+        cmd = req["cmd"]
+        if cmd == "hello":
+            if req.get("proto") not in (None, self.proto):
+                self.emit(P.error_reply("hello", req.get("id"), P.E_PROTO, detail=f"device speaks {self.proto}"))
+                return
+            self.reply(req, fw="0.1.0", proto=self.proto, board="fake", capacity=104, state="idle")
+        elif cmd == "status":
+            self.reply(req, state="idle", fault=0, fault_name="", k=0, n=0, left=0, right=0)
+        elif cmd == "clear":
+            self.reply(req, state="idle")
+        else:
+            self.emit(P.error_reply(cmd, req.get("id"), P.E_STATE))
+
+    def unplug(self) -> None:
+        """The cable comes out: the host's end of the port fails."""
+        self._stop.set()
+        self._thread.join(timeout=2)
+        os.close(self.master)
+
+    def close(self) -> None:
+        if not self._stop.is_set():
+            self.unplug()
+        try:
+            os.close(self._slave)
+        except OSError:
+            pass
+
+
+@pytest.fixture
+def fake() -> Any:
+    made: list[FakeDevice] = []
+
+    def make(*args: Any, **kwargs: Any) -> FakeDevice:
+        dev = FakeDevice(*args, **kwargs)
+        made.append(dev)
+        return dev
+
+    yield make
+    for dev in made:
+        dev.close()
+
+
+def test_handshake_and_status(fake: Any) -> None:
+    dev = fake()
+    link = Link.open(dev.port)
+    try:
+        hello = link.handshake(timeout=2)
+        assert hello["proto"] == P.PROTOCOL_VERSION and hello["board"] == "fake"
+        assert dev.requests[0] == {"cmd": "hello", "id": dev.requests[0]["id"], "proto": P.PROTOCOL_VERSION}
+        assert link.status()["state"] == "idle"
+    finally:
+        link.close()
+
+
+def test_replies_are_matched_by_id_not_by_order(fake: Any) -> None:
+    def late_first(dev: FakeDevice, req: dict[str, Any]) -> None:
+        if req["cmd"] == "status":
+            dev.reply({"cmd": "status", "id": req["id"] + 1000}, state="wrong")  # someone else's
+            dev.reply(req, state="idle", marker=req["id"])
+    dev = fake(late_first)
+    link = Link.open(dev.port)
+    try:
+        got = link.request("status", timeout=2)
+        assert got["state"] == "idle" and got["marker"] == got["id"]
+    finally:
+        link.close()
+
+
+def test_garbage_is_reported_and_the_link_carries_on(fake: Any) -> None:
+    dev = fake()
+    link = Link.open(dev.port)
+    try:
+        dev.emit(b"MPY: soft reboot\r\n")
+        dev.emit(b"\xff\xfe not ascii\n")
+        dev.emit({"ev": "touch", "state": "idle"})
+        seen = [link.next_event(2), link.next_event(2), link.next_event(2)]
+        assert isinstance(seen[0], Garbage) and b"soft reboot" in seen[0].line
+        assert isinstance(seen[1], Garbage)
+        assert seen[2] == {"ev": "touch", "state": "idle"}
+        assert len(link.garbage) == 2
+        assert link.handshake(timeout=2)["proto"] == P.PROTOCOL_VERSION
+    finally:
+        link.close()
+
+
+def test_silence_times_out(fake: Any) -> None:
+    dev = fake(lambda d, r: None)
+    link = Link.open(dev.port)
+    try:
+        t0 = time.monotonic()
+        with pytest.raises(LinkTimeout):
+            link.request("status", timeout=0.3)
+        with pytest.raises(LinkTimeout, match="did not answer hello"):
+            link.handshake(timeout=0.6)
+        assert time.monotonic() - t0 < 3
+        assert link.next_event(0.1) is None
+    finally:
+        link.close()
+
+
+@pytest.mark.parametrize("refuses", [True, False])
+def test_another_protocol_version_is_named(fake: Any, refuses: bool) -> None:
+    if refuses:
+        dev = fake(proto=P.PROTOCOL_VERSION + 1)  # answers E_PROTO
+    else:
+        def old(d: FakeDevice, req: dict[str, Any]) -> None:  # ignores our version, says its own
+            d.reply(req, fw="0.0.1", proto=P.PROTOCOL_VERSION + 1, board="fake", capacity=104, state="idle")
+        dev = fake(old)
+    link = Link.open(dev.port)
+    try:
+        with pytest.raises(ProtocolMismatch, match="protocol version"):
+            link.handshake(timeout=2)
+    finally:
+        link.close()
+
+
+def test_error_replies_raise_device_error_with_the_code(fake: Any) -> None:
+    dev = fake()
+    link = Link.open(dev.port)
+    try:
+        with pytest.raises(DeviceError) as info:
+            link.request("resume", timeout=2)
+        assert info.value.code == P.E_STATE and info.value.name == "state"
+    finally:
+        link.close()
+
+
+def test_unplugged_device_ends_waits_with_link_closed(fake: Any) -> None:
+    dev = fake(lambda d, r: None)
+    link = Link.open(dev.port)
+    try:
+        result: dict[str, BaseException] = {}
+
+        def ask() -> None:
+            try:
+                link.request("status", timeout=5)
+            except LinkError as exc:
+                result["exc"] = exc
+
+        asker = threading.Thread(target=ask)
+        asker.start()
+        time.sleep(0.2)
+        t0 = time.monotonic()
+        dev.unplug()
+        asker.join(timeout=5)
+        assert isinstance(result.get("exc"), LinkClosed)
+        assert time.monotonic() - t0 < 2  # the wait ended with the port, not at its timeout
+        with pytest.raises(LinkClosed):
+            link.next_event(1)
+        with pytest.raises(LinkClosed):
+            link.status()
+    finally:
+        link.close()
+
+
+def test_a_port_that_does_not_exist_is_one_clear_error() -> None:
+    with pytest.raises(LinkError, match="no such port"):
+        Link.open("/dev/no-such-shuffler")
