@@ -168,6 +168,11 @@ class VirtualShuffler:
         if self._bridge is not None:
             self._bridge.request_reset("hard")
 
+    def soft_reset(self) -> None:
+        """As Ctrl-D: "MPY: soft reboot", then a fresh interpreter in the same REPL mode."""
+        if self._bridge is not None:
+            self._bridge.request_reset("soft")
+
     # -- the simulated world (needs the firmware running) ------------------------
     def world(self, timeout: float = 5.0) -> WorldClient:
         """A fresh connection to the world's control endpoint; close it after use."""

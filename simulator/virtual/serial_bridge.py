@@ -6,9 +6,10 @@ What it adds to the unix port's own REPL:
   at a prompt it stays a byte, which the REPL handles itself.
 - The process ending is a reset: "MPY: soft reboot", then a fresh process that
   runs boot.py and main.py again (friendly REPL) or only boot.py and comes back
-  in the raw REPL (raw REPL, as mpremote's soft reset expects). The start-up
-  script's exit code 77 (machine.reset), the sim board's watchdog (exit code
-  3) and a crash are hard resets.
+  in the raw REPL (raw REPL, as mpremote's soft reset expects). SystemExit in
+  boot.py/main.py, which the start-up script reports with its marker, is a
+  reset too. Exit code 77 (machine.reset), the sim board's watchdog (exit
+  code 3) and a crash are hard resets.
 - Output while no host has the port open is dropped.
 """
 from __future__ import annotations
@@ -80,7 +81,7 @@ class SerialBridge:
             self._child = None
 
     def request_reset(self, kind: str) -> None:
-        """Ask for a "hard" or "soft" reset, as the reset button or machine.soft_reset()."""
+        """Ask for a "hard" reset (the reset button) or a "soft" one (as Ctrl-D)."""
         with self._lock:
             self._reset_request = kind
 

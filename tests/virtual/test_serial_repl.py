@@ -169,6 +169,15 @@ def test_the_reset_button_runs_main_again(flash, start_device, wait_for):
     wait_for(lambda: boots_log(flash) == ["main", "main"])
 
 
+def test_soft_reset_from_the_api_runs_main_again(flash, start_device, wait_for):
+    write_files(flash, main=MAIN_LOG)
+    dev = start_device(flash)
+    wait_for(lambda: boots_log(flash) == ["main"])
+    dev.soft_reset()
+    wait_for(lambda: boots_log(flash) == ["main", "main"])
+    assert dev.output().count(b"MPY: soft reboot") == 1
+
+
 def test_a_program_keeps_running_while_the_host_closes_and_reopens(flash, start_device, open_console):
     ticker = "import time\nn = 0\nwhile True:\n    n += 1\n    print('tick', n)\n    time.sleep_ms(20)\n"
     write_files(flash, main=ticker)
