@@ -98,6 +98,8 @@ def quality(
         machine=Machine(p=bias, clump=clump, double_feed=double_feed, trade_sd=trade_sd),
         start=start,
     )
+    if not no_plot and plot_path is not None and not Path(plot_path).resolve().parent.is_dir():
+        _fail(f"cannot write the plot to {plot_path}: its folder does not exist")
     report = _run(settings)
     if not no_plot:
         from simulator.quality.plot import plot_report

@@ -101,7 +101,7 @@ def test_random_deal_simulated_agrees_with_exact(samba):
         assert abs(sim["value"] - v["exact"]) < 4 * sim["stderr"], m
 
 
-def test_figures_do_not_depend_on_threads():
+def test_figures_do_not_depend_on_the_number_of_workers():
     settings = Settings(pack=get_pack("canasta"), n_cards=108, rounds=3, samples=600, seed=9)
     one = build_report(settings, workers=1)
     two = build_report(settings, workers=2)
