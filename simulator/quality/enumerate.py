@@ -3,9 +3,10 @@
 A round of either routine moves cards by position only: given every card's
 side (and the trade count), the new deck is old_deck[sigma] for an index
 array sigma that does not depend on which labels the cards carry. With a fair
-machine all 2**N side vectors are equally likely, so the round is a random
-sigma with a law found by running the routine on the identity deck once per
-side vector. Rounds are independent, so the law after k rounds is a k-fold
+machine all 2**N side vectors are equally likely (otherwise each has the exact
+probability the machine's settings give), so the round is a random sigma
+with a law found by running the routine on the identity deck once per side
+vector. Rounds are independent, so the law after k rounds is a k-fold
 convolution, computed exactly with integer weights over all N! arrangements.
 """
 from __future__ import annotations
@@ -22,7 +23,7 @@ from numpy.typing import NDArray
 from .kernels import identity_decks
 from .routines import ROUTINES, Machine, load_bounds, pile_trade_round, stack_trade_round, trade_count
 
-__all__ = ["MAX_CARDS", "ExactLaw", "round_law", "exact_laws", "all_arrangements"]
+__all__ = ["MAX_CARDS", "ExactLaw", "round_law", "side_weights", "exact_laws", "all_arrangements"]
 
 MAX_CARDS = 9  # 9! arrangements x 2**9 side vectors is still quick
 
@@ -36,16 +37,51 @@ def _codes(decks: NDArray[np.integer], n: int) -> NDArray[np.int64]:
     return (decks.astype(np.int64) * (n ** np.arange(n - 1, -1, -1, dtype=np.int64))).sum(axis=1)
 
 
-def round_law(routine_name: str, n_cards: int, capacity: int) -> tuple[NDArray[np.integer], NDArray[np.int64]]:
-    """Distinct index arrays sigma of one round (fair machine) and how many side vectors give each.
+def _rational(x: float) -> Fraction:
+    """The machine's setting as a small fraction (0.3 rather than its binary float)."""
+    return Fraction(x).limit_denominator(10**6)
 
-    The counts add up to 2**N.
+
+def side_weights(bits: NDArray[np.bool_], bounds: list[int], machine: Machine) -> tuple[list[int], int]:
+    """Exact probability of each side vector (rows of `bits`, True = left) as weights / denominator.
+
+    Same law as `kernels.draw_sides`: per pass, the bottom card is fed first
+    and goes left with probability p; each later card copies the previous
+    card's side with probability q = 1 - (1 - clump)(1 - double_feed), and
+    otherwise goes left with probability p.
+    """
+    p = _rational(machine.p)
+    q = 1 - (1 - _rational(machine.clump)) * (1 - _rational(machine.double_feed))
+    probs = []
+    for row in bits.tolist():
+        w = Fraction(1)
+        for lo, hi in zip(bounds[:-1], bounds[1:]):
+            prev = None
+            for pos in range(hi - 1, lo - 1, -1):  # feed order: bottom card first
+                side_p = p if row[pos] else 1 - p
+                w *= side_p if prev is None else (q if row[pos] == prev else 0) + (1 - q) * side_p
+                prev = row[pos]
+        probs.append(w)
+    den = math.lcm(*(f.denominator for f in probs))
+    return [int(f * den) for f in probs], den
+
+
+def round_law(
+    routine_name: str, n_cards: int, capacity: int, machine: Machine = Machine()
+) -> tuple[NDArray[np.integer], list[int], int]:
+    """Distinct index arrays sigma of one round, with exact weights and their denominator.
+
+    A fair machine gives each of the 2**N side vectors weight 1 out of 2**N.
+    Biased, clumping or double-feeding machines are handled exactly too; a
+    random trade count (trade_sd > 0) is not.
     """
     if routine_name not in ROUTINES:
         raise ValueError(f"unknown routine {routine_name!r}; choose from {', '.join(ROUTINES)}")
     if not 1 <= n_cards <= MAX_CARDS:
         raise ValueError(f"exact enumeration handles 1 to {MAX_CARDS} cards, not {n_cards}")
     bounds = load_bounds(n_cards, capacity)
+    if routine_name == "stack-trade" and machine.trade_sd > 0 and len(bounds) > 2:
+        raise ValueError("exact enumeration needs a fixed trade count (trade_sd = 0)")
     m = 2**n_cards
     bits = (np.arange(m)[:, None] >> np.arange(n_cards)) & 1
     left = bits.astype(bool)
@@ -53,10 +89,17 @@ def round_law(routine_name: str, n_cards: int, capacity: int) -> tuple[NDArray[n
     if routine_name == "pile-trade":
         sig = pile_trade_round(ident, left)
     else:
-        t = trade_count(bounds, Machine(), np.random.default_rng(0), m)  # fixed when trade_sd = 0
+        t = trade_count(bounds, Machine(), np.random.default_rng(0), m)  # the fixed half
         sig = stack_trade_round(ident, left, bounds, t)
-    uniq, counts = np.unique(sig, axis=0, return_counts=True)
-    return uniq, counts.astype(np.int64)
+    if machine.fair:
+        weights, den = [1] * m, m
+    else:
+        weights, den = side_weights(left, bounds, machine)
+    uniq, inverse = np.unique(sig, axis=0, return_inverse=True)
+    merged = [0] * len(uniq)
+    for i, w in zip(inverse.reshape(-1).tolist(), weights):
+        merged[i] += w
+    return uniq, merged, den
 
 
 @dataclass(frozen=True)
@@ -84,29 +127,35 @@ class ExactLaw:
 
 
 @lru_cache(maxsize=8)
-def _moves(routine_name: str, n_cards: int, capacity: int) -> tuple[list[NDArray[np.intp]], NDArray[np.int64], int]:
-    """moves[j][i]: rank of perms[i][sigma_j], the deck one round after deck i; with counts."""
-    sigmas, counts = round_law(routine_name, n_cards, capacity)
+def _moves(
+    routine_name: str, n_cards: int, capacity: int, machine: Machine
+) -> tuple[list[NDArray[np.intp]], list[int], int, int]:
+    """moves[j][i]: rank of perms[i][sigma_j], the deck one round after deck i; weights, denominator."""
+    sigmas, weights, den = round_law(routine_name, n_cards, capacity, machine)
     perms = all_arrangements(n_cards)
     codes = _codes(perms, n_cards)  # sorted, since perms are lexicographic
-    return [np.searchsorted(codes, _codes(perms[:, s], n_cards)) for s in sigmas], counts, len(perms)
+    moves = [np.searchsorted(codes, _codes(perms[:, s], n_cards)) for s in sigmas]
+    return moves, weights, den, len(perms)
 
 
-def exact_laws(routine_name: str, n_cards: int, capacity: int, rounds: int) -> list[ExactLaw]:
+def exact_laws(
+    routine_name: str, n_cards: int, capacity: int, rounds: int, machine: Machine = Machine()
+) -> list[ExactLaw]:
     """Exact law of the deck after 1..rounds rounds, starting from the order 0..N-1."""
-    moves, counts, n_perms = _moves(routine_name, n_cards, capacity)
+    moves, weights, den, n_perms = _moves(routine_name, n_cards, capacity, machine)
     w = np.zeros(n_perms, dtype=np.int64)
     w[0] = 1  # rank 0 is the starting order
     total = 1
     out = []
     for _ in range(rounds):
-        if total * 2**n_cards >= 2**62 and w.dtype != object:
+        if (total * den >= 2**62 or max(weights) >= 2**62) and w.dtype != object:
             w = w.astype(object)  # exact Python integers once int64 could overflow
         new = np.zeros(n_perms, dtype=w.dtype)
-        for mv, c in zip(moves, counts.tolist()):
-            # Each move is a bijection of arrangements, so this scatter has no repeats.
-            new[mv] += w * c
+        for mv, c in zip(moves, weights):
+            if c:
+                # Each move is a bijection of arrangements, so this scatter has no repeats.
+                new[mv] += w * c
         w = new
-        total *= 2**n_cards
+        total *= den
         out.append(ExactLaw(n_cards, tuple(int(x) for x in w), total))
     return out

@@ -7,9 +7,9 @@ import numpy as np
 import pytest
 
 from simulator.quality.bounds import StatAccumulator, uniform_laws
-from simulator.quality.enumerate import all_arrangements, exact_laws, round_law
+from simulator.quality.enumerate import all_arrangements, exact_laws, round_law, side_weights
 from simulator.quality.exact import tv_riffle_exact
-from simulator.quality.routines import exact_tv, load_sizes, simulate
+from simulator.quality.routines import Machine, exact_tv, load_sizes, simulate
 
 
 @pytest.mark.parametrize("n,capacity,rounds", [(8, 4, 5), (6, 2, 6), (6, 3, 6), (7, 3, 4), (5, 5, 4)])
@@ -39,8 +39,8 @@ def test_stack_trade_is_not_an_inverse_riffle(n: int, capacity: int) -> None:
 
 def test_round_law_weights_add_up() -> None:
     for routine in ("stack-trade", "pile-trade"):
-        sigmas, counts = round_law(routine, 6, 2)
-        assert counts.sum() == 2**6
+        sigmas, counts, den = round_law(routine, 6, 2)
+        assert sum(counts) == den == 2**6
         assert np.array_equal(np.sort(sigmas, axis=1), np.broadcast_to(np.arange(6), sigmas.shape))
     law = exact_laws("stack-trade", 6, 2, 2)[1]
     assert sum(law.weights) == law.total == 2**12
@@ -89,3 +89,51 @@ def test_refuses_packs_too_big_to_enumerate() -> None:
         round_law("pile-trade", 12, 6)
     with pytest.raises(ValueError):
         round_law("riffle", 6, 3)
+
+
+def _chi_square_against(law_probs: np.ndarray, counts: np.ndarray) -> tuple[float, int]:
+    """Chi-square of observed counts per arrangement, pooling cells expected below 5."""
+    samples = counts.sum()
+    expected = law_probs * samples
+    big = expected >= 5
+    obs = np.append(counts[big], counts[~big].sum())
+    exp = np.append(expected[big], expected[~big].sum())
+    keep = exp > 0
+    assert counts[law_probs == 0].sum() == 0  # nothing impossible ever happens
+    return float(((obs[keep] - exp[keep]) ** 2 / exp[keep]).sum()), int(keep.sum() - 1)
+
+
+@pytest.mark.parametrize("routine", ["pile-trade", "stack-trade"])
+@pytest.mark.parametrize(
+    "machine", [Machine(), Machine(p=0.6, clump=0.3, double_feed=0.1)], ids=["fair", "imperfect"]
+)
+def test_whole_arrangement_frequencies_match_the_exact_law(routine: str, machine: Machine) -> None:
+    n, capacity, rounds, samples = 6, 2, 2, 60000
+    laws = exact_laws(routine, n, capacity, rounds, machine=machine)
+    perms = all_arrangements(n)
+    codes = (perms.astype(np.int64) * n ** np.arange(n - 1, -1, -1)).sum(axis=1)
+    counts = {r: np.zeros(len(perms), dtype=np.int64) for r in range(1, rounds + 1)}
+    for r, decks in simulate(routine, n, capacity, rounds, samples, machine=machine, seed=77):
+        c = (decks.astype(np.int64) * n ** np.arange(n - 1, -1, -1)).sum(axis=1)
+        counts[r] += np.bincount(np.searchsorted(codes, c), minlength=len(perms))
+    for r in range(1, rounds + 1):
+        chi2, df = _chi_square_against(laws[r - 1].probabilities(), counts[r])
+        assert chi2 <= df + 5 * math.sqrt(2 * df), (r, chi2, df)
+
+
+def test_side_weights_are_a_probability_law() -> None:
+    bits = ((np.arange(2**5)[:, None] >> np.arange(5)) & 1).astype(bool)
+    w, den = side_weights(bits, [0, 3, 5], Machine(p=0.7, clump=0.2))
+    assert sum(w) == den
+    fair, den2 = side_weights(bits, [0, 5], Machine())
+    assert len(set(fair)) == 1 and den2 == fair[0] * 2**5
+    # clump 1: only vectors constant within each load are possible.
+    w1, _ = side_weights(bits, [0, 3, 5], Machine(clump=1.0))
+    possible = [row for row, x in zip(bits.tolist(), w1) if x]
+    assert len(possible) == 4 and all(len(set(row[:3])) == 1 and len(set(row[3:])) == 1 for row in possible)
+
+
+def test_an_imperfect_machine_is_further_from_uniform_in_exact_terms() -> None:
+    fair = exact_laws("pile-trade", 6, 2, 4)
+    bad = exact_laws("pile-trade", 6, 2, 4, machine=Machine(clump=0.3))
+    assert all(b.tv() > f.tv() for f, b in zip(fair[1:], bad[1:]))
