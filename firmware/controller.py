@@ -337,7 +337,9 @@ class Controller:
         self.link.send(P.reply(cmd, rid, config=self.cfg))
 
     # ----- passes -------------------------------------------------------
-    def start_pass(self, cmd, rid):
+    def start_pass(self, cmd, rid, sides=None):
+        """sides: a side source with prepare(n) and side(k); random by
+        default. Exact mode passes a PlannedSides here."""
         b, p = self.board, self.profile
         tare, per_card, _ = self.stack_cal()
         if tare is None:
@@ -361,9 +363,15 @@ class Controller:
         if mv is None or mv < need:
             self.refuse(cmd, rid, P.FAULT_BATTERY_LOW, mv=mv, need_mv=need)
             return
+        src = sides or self.sides
+        try:
+            src.prepare(n)
+        except ValueError as e:  # a plan that does not fit the load
+            if cmd is not None:
+                self.link.send(P.error_reply(cmd, rid, P.E_BAD_VALUE, detail=str(e)[:60]))
+            return
         self.warn_battery()
-        self.sides.prepare(n)
-        self.dealer.begin(self.sides, n, self.cfg, p["battery_cutoff_mv"], p["poll_ms"])
+        self.dealer.begin(src, n, self.cfg, p["battery_cutoff_mv"], p["poll_ms"])
         if cmd is not None:
             self.link.send(P.reply(cmd, rid, n=n))
         self.link.send({P.F_EV: P.EV_LOADED, "n": n})

@@ -158,3 +158,51 @@ def test_the_type_check_catches_a_wrong_machine_call(tmp_path: Path) -> None:
     bad.write_text("from machine import Pin\nPin(4).no_such_method()\n")
     r = _mypy("esp32", [bad], tmp_path / "check")
     assert r.returncode != 0 and "no_such_method" in r.stdout
+
+
+PLAN_SCRIPT = r"""
+import boardsel
+from controller import Controller
+from sides import PlannedSides
+
+class Link:
+    def pending(self): return False
+    def read_line(self): return None
+    def send(self, obj): self.last = obj
+    def write_raw(self, buf): pass
+
+profile = boardsel.load_profile("sim")
+board = boardsel.open_board(profile)
+link = Link()
+ctl = Controller(board, profile, link)
+ctl.boot()
+plan = PlannedSides(104)
+plan.load("LLRLRRRL")
+board.world.load(list(range(8)))
+ctl.start_pass(None, None, plan)
+snap = board.world.snapshot()
+print(ctl.state, snap["left"], snap["right"])
+board.world.take("left"); board.world.take("right")
+board.world.load(list(range(5)))
+ctl.start_pass("start", 1, plan)
+print(link.last["err"], link.last["detail"])
+"""
+
+
+@pytest.mark.micropython
+def test_a_planned_side_source_drives_the_pass(tmp_path: Path) -> None:
+    """The door for exact mode: a PlannedSides puts each card where the plan says."""
+    if not have_micropython():
+        pytest.skip("no micropython")
+    script = tmp_path / "plan.py"
+    script.write_text(PLAN_SCRIPT)
+    out = subprocess.run([MICROPYTHON, str(script)], capture_output=True, text=True, timeout=60,
+                         cwd=tmp_path,
+                         env={"MICROPYPATH": f"{FIRMWARE}:{BOARD_SIM}", "PATH": "/usr/bin:/bin",
+                              "SHUFFLER_SIM_SPEED": "0", "SHUFFLER_DATA_DIR": str(tmp_path)})
+    assert out.returncode == 0, out.stderr
+    first, second = out.stdout.splitlines()
+    # Load 0..7 top to bottom: fed order 7, 6, ..., 0; plan L L R L R R R L.
+    # Left gets 7, 6, 4, 0 (each on top): top to bottom 0, 4, 6, 7.
+    assert first == "idle [0, 4, 6, 7] [1, 2, 3, 5]"
+    assert second == "7 plan length differs from the loaded count"
