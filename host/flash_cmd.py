@@ -45,7 +45,7 @@ def _flash(port: str, board: str | None, connect_timeout: float, hello_timeout: 
             raise flashing.FlashError(f"the board on {port} is a {actual!r} MicroPython port, which the firmware does not support")
         if board is not None and actual != board:
             raise flashing.FlashError(
-                f"wrong board: {port} is an {actual} board, not {board}; nothing was written (use --board {actual})"
+                f"wrong board: {port} is a {actual!r} board, not {board!r}; nothing was written (use --board {actual})"
             )
         with tempfile.TemporaryDirectory(prefix="shuffler-image-") as tmp:
             image = flashing.build_image(actual, Path(tmp))
