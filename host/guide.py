@@ -410,7 +410,8 @@ class Guide:
                                "the pass stopped. They landed on the same pile, which is harmless.")
             self.note(f"double feed during {where}")
             self._clear()
-            self.do(S.FREE_JAM, "Check that nothing is left in the feed; do not touch the piles.")
+            self.do(S.CLEAR_EXIT, "Take any card caught in the exit and put it back under the cards in the "
+                    "tray, in the same order; do not touch the piles.")
             return "part-ended"
         if code == P.FAULT_TRAY_EMPTIED:
             missing = n - k
@@ -488,6 +489,7 @@ class Guide:
     # -- connection trouble -------------------------------------------------------
     def _prepare_device(self) -> None:
         assert self.link is not None
+        self.link.drain()  # the boot hello and anything else from before the routine
         st = self.link.status()
         if st.get("state") in (P.ST_ALARM, P.ST_PAUSED):
             self.voice.problem(f"The shuffler had a fault left over ({st.get('fault_name') or st.get('state')}); "

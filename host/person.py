@@ -30,6 +30,7 @@ CUT = "cut"  # cut a stack into loads from the top
 UNLOAD = "unload"  # take a load back out of the tray
 SET_ASIDE = "set_aside"  # lift the top cards off the load in the tray
 FREE_JAM = "free_jam"  # free a stuck card, leave the piles alone
+CLEAR_EXIT = "clear_exit"  # cards caught in the exit go back under the load in the tray
 PUT_BACK = "put_back"  # put cards that left the tray back into it
 BATTERY = "battery"  # replace the battery
 CHECK = "check"  # check a sensor or the wiring
@@ -194,6 +195,12 @@ class ScriptedPerson:
             self.world.load(tray[count:])
             self._note({"op": "set_aside", "round": a.get("round"), "load": a.get("load"), "ids": self.aside})
         elif k == FREE_JAM:
+            self.world.fix()
+        elif k == CLEAR_EXIT:
+            caught = self.world.take("throat")  # first fed first: it was the lowest
+            if caught:
+                tray = self.world.take("tray")
+                self.world.load(tray + caught[::-1])
             self.world.fix()
         elif k == PUT_BACK:
             ids = self.world.take("removed")

@@ -1,0 +1,280 @@
+"""The guide on the virtual shuffler with a scripted person: faults mid-pass,
+miscut loads, a restart, another protocol version. After each run the
+record of every card handled is checked against docs/mechanism.md: each
+card dealt once per round, piles keep the load's order, the trade is the
+pile trade, and the final pack is a permutation of the pack."""
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any, Iterator
+
+import pytest
+
+from firmware import protocol as P
+from host import flashing
+from host import guide as G
+from host import person as S
+from host import plan as planlib
+from host.link import Link
+from simulator.virtual import VirtualShuffler
+
+pytestmark = pytest.mark.micropython
+ROUNDS = 2
+
+
+class TextVoice(G.Voice):
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+
+    def say(self, text: str) -> None:
+        self.lines.append(text)
+
+    @property
+    def text(self) -> str:
+        return "\n".join(self.lines)
+
+
+@pytest.fixture
+def device(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Iterator[VirtualShuffler]:
+    monkeypatch.setenv("SHUFFLER_RUNTIME_DIR", str(tmp_path_factory.mktemp("runtime")))
+    image_dir = tmp_path_factory.mktemp("image")
+    dev = VirtualShuffler(time_scale=0.0)
+    flashing.install_to_dir(flashing.build_image("sim", image_dir), dev.flash_dir)
+    dev.start()
+    yield dev
+    dev.stop()
+
+
+def samba_plan(rounds: int = ROUNDS) -> planlib.Plan:
+    return planlib.make_plan(planlib.choose_pack("samba", None), 104, "good", rounds=rounds)
+
+
+def run_guide(dev: VirtualShuffler, person_cls: type[S.ScriptedPerson] = S.ScriptedPerson,
+              plan: planlib.Plan | None = None, **person_kw: Any) -> tuple[G.Summary, TextVoice, S.ScriptedPerson]:
+    plan = plan or samba_plan()
+    link = Link.open(dev.port)
+    link.handshake(timeout=10)
+    world = dev.world(timeout=10)
+    voice = TextVoice()
+    person = person_cls(world, plan.cards, say=voice.say, **person_kw)
+    person.device = dev  # type: ignore[attr-defined]
+    guide = G.Guide(plan, person, voice, link=link, reopen=lambda: Link.open(dev.port),
+                    person_wait_s=20, reconnect_s=10, stall_s=3)
+    try:
+        summary = guide.run()
+    finally:
+        (guide.link or link).close()
+        world.close()
+    return summary, voice, person
+
+
+def check_record(log: list[dict[str, Any]], cards: int, rounds: int, loads: int) -> None:
+    """Every card dealt once per round, piles in load order, pile trade, final permutation."""
+    pack = list(range(cards))
+    assert log[0] == {"op": "start", "pack": pack}
+    takes = [e for e in log if e["op"] == "take"]
+    assert len(takes) == rounds * loads
+    tray_in: dict[tuple[int, str], list[Any]] = {}
+    for e in log:
+        if e["op"] in ("load", "put_back") and not (e["op"] == "load" and e.get("ids") == []):
+            tray_in.setdefault((e["round"], e["load"]), []).append(e["ids"])
+        if e["op"] in ("unload", "set_aside"):
+            tray_in.setdefault((e["round"], e["load"]), []).append(("out", e["ids"]))
+    current = pack
+    for r in range(1, rounds + 1):
+        mine = [e for e in takes if e["round"] == r]
+        dealt = [c for e in mine for c in e["left"] + e["right"]]
+        assert sorted(dealt) == pack, f"round {r}: not every card dealt exactly once"
+        # The round's loads, in order, are the pack as it stood: piles keep the load's order.
+        order = {c: i for i, c in enumerate(current)}
+        for e in mine:
+            for pile in (e["left"], e["right"]):
+                assert [order[c] for c in pile] == sorted(order[c] for c in pile), \
+                    f"round {r}, load {e['load']}: a pile is out of the load's order"
+        # Pile trade: all left piles in load order on top of all right piles.
+        current = [c for e in mine for c in e["left"]] + [c for e in mine for c in e["right"]]
+    final = [e for e in log if e["op"] == "final"]
+    assert len(final) == 1 and final[0]["pack"] == current
+    assert sorted(current) == pack
+
+
+# -- faults mid-pass -------------------------------------------------------------
+
+class JamOnce(S.ScriptedPerson):
+    """Round 2, load A: card 30 sticks."""
+
+    def do(self, step: S.Step, number: int) -> None:
+        if step.kind == S.TOUCH and step.args.get("round") == 2 and self.in_tray == "A" and not getattr(self, "done_it", False):
+            self.done_it = True
+            self.world.inject("jam", 30, "", "")
+        super().do(step, number)
+
+
+def test_a_jam_mid_pass_is_freed_and_the_pass_goes_on(device: VirtualShuffler) -> None:
+    summary, voice, person = run_guide(device, JamOnce)
+    assert "A card is stuck in the feed (round 2 of 2, load A (pass 3 of 4), after 30 of 81 cards)" in voice.text
+    assert "Free the stuck card" in voice.text and "Touch the sensor to go on" in voice.text
+    assert summary.passes == 4 and summary.loads == [[81, 81], [81, 81]]
+    assert summary.distance == planlib.distance_after(162, 104, ROUNDS)
+    check_record(person.log, 162, ROUNDS, 2)
+    assert device.query()["counts"] == {"tray": 0, "left": 0, "right": 0, "fed": 81}
+
+
+class FaultOnce(S.ScriptedPerson):
+    fault = ("empty_at", 20, "")
+
+    def do(self, step: S.Step, number: int) -> None:
+        if step.kind == S.TOUCH and step.args.get("round") == 1 and self.in_tray == "B" and not getattr(self, "done_it", False):
+            self.done_it = True
+            name, k, mode = self.fault
+            self.world.inject(name, k, mode, "")
+        super().do(step, number)
+
+
+def test_cards_lifted_out_of_the_tray_are_put_back_and_dealt(device: VirtualShuffler) -> None:
+    summary, voice, person = run_guide(device, FaultOnce)
+    assert "The tray ran out early (round 1 of 2, load B (pass 2 of 4)): 20 of 81 cards were dealt" in voice.text
+    assert "put them back in the tray in the same order" in voice.text
+    assert summary.loads[0] == [81, 81]
+    check_record(person.log, 162, ROUNDS, 2)
+
+
+@pytest.mark.parametrize("mode", ["", "overlap"])
+def test_a_double_feed_is_cleared_and_the_rest_dealt(device: VirtualShuffler, mode: str) -> None:
+    class DoubleFeed(FaultOnce):
+        fault = ("double_feed", 10, mode)
+
+    summary, voice, person = run_guide(device, DoubleFeed)
+    assert "Two cards went through together (round 1 of 2, load B" in voice.text
+    assert summary.loads[0] == [81, 81]
+    assert "cards are missing" not in voice.text
+    check_record(person.log, 162, ROUNDS, 2)
+
+
+class LowBattery(S.ScriptedPerson):
+    def do(self, step: S.Step, number: int) -> None:
+        if step.kind == S.TOUCH and step.args.get("round") == 1 and self.in_tray == "B" and not getattr(self, "done_it", False):
+            self.done_it = True
+            self.world.set_battery(6500)
+        super().do(step, number)
+
+
+def test_a_refused_pass_for_a_low_battery_asks_for_a_new_one(device: VirtualShuffler) -> None:
+    summary, voice, person = run_guide(device, LowBattery)
+    assert "The battery is too low for a pass." in voice.text
+    assert "Replace the battery" in voice.text
+    check_record(person.log, 162, ROUNDS, 2)
+
+
+# -- loads that do not hold what the plan says ---------------------------------------
+
+class MiscutPerson(S.ScriptedPerson):
+    """Cuts the first split at `first` cards instead of what it is told."""
+
+    first = 110
+
+    def do(self, step: S.Step, number: int) -> None:
+        if step.kind == S.SPLIT:
+            step = S.Step(step.kind, step.text, dict(step.args, sizes=[self.first, 162 - self.first]))
+        super().do(step, number)
+
+
+def test_an_over_full_load_is_evened_out_before_it_is_dealt(device: VirtualShuffler) -> None:
+    summary, voice, person = run_guide(device, MiscutPerson)
+    assert "Load A should hold about 81 and holds 110, more than the 104 the tray takes: move 29 cards to load B." \
+        in voice.text
+    assert "Move 29 cards from the bottom of load A to the top of load B" in voice.text
+    assert summary.loads == [[81, 81], [81, 81]]
+    check_record(person.log, 162, ROUNDS, 2)
+
+
+def test_a_load_that_fits_but_is_off_is_dealt_and_the_next_one_adjusted(device: VirtualShuffler) -> None:
+    class Off(MiscutPerson):
+        first = 95
+
+    summary, voice, person = run_guide(device, Off)
+    assert "Load A should hold about 81 and holds 95" in voice.text
+    assert "load B will hold 14 fewer" in voice.text
+    assert summary.loads == [[95, 67], [81, 81]]
+    # The quality does not depend on the cut: still one inverse riffle of the pack a round.
+    check_record(person.log, 162, ROUNDS, 2)
+
+
+# -- the device restarts in the middle of a pass -------------------------------------
+
+class PullsThePlug(S.ScriptedPerson):
+    """At the jam in round 1, load B, the person resets the shuffler instead of
+    freeing the card. The piles stay on the table (kept here in hand, since the
+    simulated world starts afresh) and the cards still in the tray go back in."""
+
+    carry: tuple[list[Any], list[Any]] | None = None
+    skip_touch = False
+
+    def do(self, step: S.Step, number: int) -> None:
+        if step.kind == S.TOUCH and step.args.get("round") == 1 and self.in_tray == "B" and not getattr(self, "armed", False):
+            self.armed = True
+            self.world.inject("jam", 40, "", "")
+        if step.kind == S.FREE_JAM and self.carry is None:
+            q = self.world.query()
+            self.carry = (q["left"], q["right"])
+            tray = q["tray"]
+            dev: VirtualShuffler = self.device  # type: ignore[attr-defined]
+            boots = dev.boots
+            self.world.close()
+            dev.hard_reset()
+            deadline = time.monotonic() + 15
+            while dev.boots == boots and time.monotonic() < deadline:
+                time.sleep(0.02)
+            self.world = dev.world(timeout=10)
+            self.world.load(tray)
+            self.skip_touch = True  # wait for the guide to notice the restart
+            return
+        if step.kind == S.TOUCH and self.skip_touch:
+            self.skip_touch = False
+            return
+        if step.kind == S.TAKE and self.carry is not None and step.args["load"] == "B":
+            super().do(step, number)
+            entry = self.log[-1]
+            left, right = self.carry
+            self.carry = None
+            # New cards landed on top of the piles that stayed on the table.
+            entry["left"] = self.table["B.left"] = self.table["B.left"] + left
+            entry["right"] = self.table["B.right"] = self.table["B.right"] + right
+            return
+        super().do(step, number)
+
+
+def test_a_restart_mid_pass_keeps_the_place_and_deals_the_rest(device: VirtualShuffler) -> None:
+    summary, voice, person = run_guide(device, PullsThePlug)
+    assert "The shuffler restarted during round 1 of 2, load B (pass 2 of 4), after 40 of 81 cards." in voice.text
+    assert "touch the sensor to deal the rest of load B (41 cards) onto them" in voice.text
+    assert summary.loads == [[81, 81], [81, 81]] and summary.passes == 4
+    assert any("restarted" in n for n in summary.notes)
+    check_record(person.log, 162, ROUNDS, 2)
+
+
+# -- another protocol version --------------------------------------------------------
+
+def test_a_device_with_another_protocol_version_is_refused_in_one_line(tmp_path: Path) -> None:
+    firmware = tmp_path / "firmware"
+    shutil.copytree(flashing.FIRMWARE_DIR, firmware, ignore=shutil.ignore_patterns("__pycache__"))
+    proto = firmware / "protocol.py"
+    proto.write_text(proto.read_text().replace(f"PROTOCOL_VERSION = {P.PROTOCOL_VERSION}",
+                                               f"PROTOCOL_VERSION = {P.PROTOCOL_VERSION + 1}"))
+    dev = VirtualShuffler(time_scale=0.0, advertise=False)
+    flashing.install_to_dir(flashing.build_image("sim", tmp_path / "image", firmware), dev.flash_dir)
+    dev.start()
+    try:
+        out = subprocess.run([sys.executable, "-m", "host.cli", "guide", "--port", dev.port, "--pack", "samba"],
+                             capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
+    finally:
+        dev.stop()
+    assert out.returncode != 0
+    assert "Traceback" not in out.stderr
+    assert len(out.stderr.strip().splitlines()) == 1
+    assert "another protocol version" in out.stderr and f"speaks {P.PROTOCOL_VERSION + 1}" in out.stderr
