@@ -62,6 +62,9 @@ def build_image(board: str, out_dir: Path, firmware_dir: Path = FIRMWARE_DIR) ->
         dest = out_dir / (src.stem + ".mpy")
         _mpy_cross(src, dest)
         image.append(ImageFile(dest, dest.name))
+    for data in sorted(firmware_dir.glob("*.json")):  # data files go as they are
+        shutil.copyfile(data, out_dir / data.name)
+        image.append(ImageFile(out_dir / data.name, data.name))
     return image + last
 
 

@@ -166,6 +166,20 @@ def test_image_puts_main_last_and_compiles_the_modules(tmp_path: Path) -> None:
             assert f.local.read_bytes()[:2] == b"M\x06"  # .mpy header, format version 6
 
 
+def test_image_of_a_small_firmware_tree(tmp_path: Path) -> None:
+    src = tmp_path / "fw"
+    src.mkdir()
+    (src / "main.py").write_text("import app\n")
+    (src / "boot.py").write_text("\n")
+    (src / "app.py").write_text("X = 1\n")
+    (src / "__init__.py").write_text("")
+    (src / "defaults.json").write_text('{"a": 1}')
+    image = flashing.build_image("sim", tmp_path / "out", firmware_dir=src)
+    assert sorted(f.remote for f in image[:-1]) == ["app.mpy", "boot.py", "defaults.json"]
+    assert image[-1].remote == "main.py"
+    assert (tmp_path / "out" / "defaults.json").read_text() == '{"a": 1}'
+
+
 def test_a_module_that_does_not_compile_is_reported(tmp_path: Path) -> None:
     src = tmp_path / "fw"
     src.mkdir()
