@@ -56,12 +56,17 @@ def most_from_one_meld(
 
 
 def _multinomial_terms(size: int, cap: int, players: int, hand: int):
-    """(a, 1/(a_1! ... a_P! (size - sum a)!)) for each a with a_i <= cap."""
+    """(a, log of size! / (a_1! ... a_P! (size - sum a)!)) for each a with a_i <= cap.
+
+    The multinomial counts the ways to hand a_i of `size` labelled cards to
+    player i and leave the rest undealt.
+    """
     top = min(cap, size, hand)
+    log_size = math.lgamma(size + 1)
     for a in itertools.product(range(top + 1), repeat=players):
         s = sum(a)
         if s <= size:
-            yield a, math.exp(-sum(math.lgamma(x + 1) for x in a) - math.lgamma(size - s + 1))
+            yield a, log_size - sum(math.lgamma(x + 1) for x in a) - math.lgamma(size - s + 1)
 
 
 def random_deal_probability(
@@ -76,7 +81,8 @@ def random_deal_probability(
     Counts the deals in which every player gets at most m-1 cards of every
     meld with a generating function in one variable per player (degree up to
     `hand` in each), the melds' cards and the other cards being labelled and
-    each card going to a player or staying undealt.
+    each card going to a player or staying undealt. Counts are kept scaled,
+    with their logarithms tracked, so big packs do not overflow.
     """
     check_deal(n_cards, players, hand)
     sizes = [int(s) for s in meld_sizes if s > 0]
@@ -88,25 +94,34 @@ def random_deal_probability(
     shape = (hand + 1,) * players
     q = np.zeros(shape)
     q[(0,) * players] = 1.0
+    log_q = 0.0  # the true counts are q * exp(log_q)
     for size in sizes:
+        terms = list(_multinomial_terms(size, m - 1, players, hand))
+        top = max(lc for _, lc in terms)
         new = np.zeros(shape)
-        for a, c in _multinomial_terms(size, m - 1, players, hand):
+        for a, lc in terms:
             dst = tuple(slice(x, None) for x in a)
             src = tuple(slice(0, hand + 1 - x) for x in a)
-            new[dst] += c * q[src]
-        q = new
+            new[dst] += math.exp(lc - top) * q[src]
+        peak = float(new.max())
+        if peak == 0.0:
+            return 1.0  # no deal keeps every meld below m
+        q = new / peak
+        log_q += top + math.log(peak)
     # The other cards go anywhere; read off the coefficient of x^(hand,...,hand).
+    terms = list(_multinomial_terms(rest, hand, players, hand))
+    top = max(lc for _, lc in terms)
     r = np.zeros(shape)
-    for a, c in _multinomial_terms(rest, hand, players, hand):
-        r[a] = c
+    for a, lc in terms:
+        r[a] = math.exp(lc - top)
     flipped = q[(slice(None, None, -1),) * players]
     coefficient = float((flipped * r).sum())
-    log_scale = (
-        sum(math.lgamma(s + 1) for s in sizes)
-        + math.lgamma(rest + 1)
-        - math.lgamma(n_cards + 1)
-        + players * math.lgamma(hand + 1)
-        + math.lgamma(n_cards - players * hand + 1)
+    if coefficient == 0.0:
+        return 1.0
+    log_total = (
+        math.lgamma(n_cards + 1)
+        - players * math.lgamma(hand + 1)
+        - math.lgamma(n_cards - players * hand + 1)
     )
-    none = coefficient * math.exp(log_scale)
+    none = math.exp(math.log(coefficient) + log_q + top - log_total)
     return 1.0 - none

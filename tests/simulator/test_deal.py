@@ -82,3 +82,16 @@ def test_edge_cases_of_the_exact_figure():
     assert random_deal_probability([7], 162, 8) == pytest.approx(0.0, abs=1e-12)
     with pytest.raises(ValueError):
         random_deal_probability([100, 100], 162, 3)
+
+
+def test_exact_random_deal_for_a_big_pack_matches_simulation():
+    # Eight decks: big factorials, kept from overflowing by scaling.
+    n, sizes = 432, [7] * 30
+    meld = np.full(n, -1)
+    meld[: sum(sizes)] = np.repeat(np.arange(len(sizes)), sizes)
+    rng = np.random.default_rng(8)
+    s = 20000
+    most = most_from_one_meld(np.argsort(rng.random((s, n)), axis=1), meld)
+    p = float(np.mean(most >= 3))
+    err = np.sqrt(p * (1 - p) / s)
+    assert abs(p - random_deal_probability(sizes, n, 3)) < 4 * err
