@@ -141,3 +141,11 @@ def test_default_rounds():
 def test_samba_start_needs_the_pack_cards():
     with pytest.raises(ValueError, match="162"):
         build_report(Settings(pack=get_pack("samba"), n_cards=150, rounds=1, samples=10))
+
+
+def test_plot_is_a_png(bridge, tmp_path):
+    from simulator.quality.plot import plot_report
+
+    path = plot_report(bridge, tmp_path / "bridge.png")
+    data = path.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 10_000
