@@ -499,7 +499,8 @@ class Guide:
     def _reconnect(self, why: str, name: str, done: int, want: int) -> dict[str, Any]:
         """The port went away: say so, wait for it to come back, return its status."""
         self.voice.problem(f"Lost the connection to the shuffler during {self.place}, after {done} of {want} "
-                           f"cards ({why}). Check the USB cable; waiting up to {self.reconnect_s:g} s.")
+                           f"cards. Check the USB cable and leave the cards as they are; "
+                           f"waiting up to {self.reconnect_s:g} s for it to come back.")
         self.note(f"connection lost during {self.place}")
         if self.link is not None:
             self.link.close()
@@ -513,7 +514,7 @@ class Guide:
                 time.sleep(0.5)
                 continue
             try:
-                link.handshake(timeout=5.0)
+                link.handshake(timeout=max(0.5, min(5.0, deadline - self.clock())))
                 status = link.status()
             except LinkError as exc:
                 link.close()

@@ -1,0 +1,218 @@
+"""The guide against a scripted device on a pty, for what the virtual
+shuffler cannot show: a restart while cards are moving, the cable pulled mid
+pass, garbage in the middle of a pass, a device that stops answering, and
+the manual mode with no device at all."""
+from __future__ import annotations
+
+import io
+import random
+import re
+import threading
+import time
+from typing import Any, Callable
+
+import pytest
+
+from firmware import protocol as P
+from host import guide as G
+from host import person as S
+from host import plan as planlib
+from host.link import Link
+from test_link import FakeDevice
+
+
+class TextVoice(G.Voice):
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+
+    def say(self, text: str) -> None:
+        self.lines.append(text)
+
+    @property
+    def text(self) -> str:
+        return "\n".join(self.lines)
+
+
+class FakeShuffler:
+    """A world and a device in one: a touch deals the tray into two piles
+    (bottom card first, each card on top of its pile) and reports it over the
+    pty. `trouble(k)` may interrupt the pass after card k: return "restart",
+    "unplug", "silent" or None."""
+
+    def __init__(self, trouble: Callable[[int, int], str | None] = lambda k, n: None) -> None:
+        self.tray: list[Any] = []
+        self.left: list[Any] = []  # top first
+        self.right: list[Any] = []
+        self.rng = random.Random(5)
+        self.trouble = trouble
+        self.passes = 0
+        self.state = "idle"
+        self.last = {"k": 0, "n": 0, "left": 0, "right": 0}
+        self.silent = False
+        self.dev = FakeDevice(self._handle)
+
+    def _handle(self, dev: FakeDevice, req: dict[str, Any]) -> None:
+        if self.silent:
+            return
+        if req["cmd"] == "status":
+            dev.reply(req, state=self.state, fault=0, fault_name="", **self.last)
+        else:
+            dev.idle_shuffler(req)
+
+    # world side
+    def load(self, ids: list[Any]) -> int:
+        self.tray = list(ids) + self.tray
+        return len(self.tray)
+
+    def take(self, pile: str) -> list[Any]:
+        out = {"left": self.left, "right": self.right, "tray": self.tray}.get(pile, [])
+        if pile == "left":
+            self.left = []
+        elif pile == "right":
+            self.right = []
+        elif pile == "tray":
+            self.tray = []
+        return list(out)
+
+    def fix(self) -> None:
+        pass
+
+    def set_battery(self, mv: int) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+    def touch(self, ms: int = 100) -> None:
+        threading.Thread(target=self._pass, daemon=True).start()
+
+    def _pass(self) -> None:
+        n = len(self.tray)
+        self.passes += 1
+        self.dev.emit({"ev": "touch", "state": "idle"})
+        if n == 0:
+            self.dev.emit(P.fault_event(P.FAULT_EMPTY, latched=False, n=0))
+            return
+        self.dev.emit({"ev": "loaded", "n": n})
+        self.state = "dealing"
+        left = right = 0
+        for k in range(1, n + 1):
+            card = self.tray.pop()  # the bottom card is fed first
+            if self.rng.random() < 0.5:
+                self.left.insert(0, card)
+                left += 1
+            else:
+                self.right.insert(0, card)
+                right += 1
+            self.last = {"k": k, "n": n, "left": left, "right": right}
+            self.dev.emit(b'{"ev":"progress","k":%d,"n":%d,"left":%d,"right":%d}\n' % (k, n, left, right))
+            what = self.trouble(k, self.passes)
+            if what == "restart":
+                self.state = "idle"
+                self.last = {"k": 0, "n": 0, "left": 0, "right": 0}
+                self.dev.emit(b"MPY: soft reboot\r\n")
+                self.dev.emit({"ev": "hello", "fw": "0.1.0", "proto": P.PROTOCOL_VERSION, "board": "fake",
+                               "capacity": 104, "state": "idle"})
+                return
+            if what == "unplug":
+                self.dev.unplug()
+                return
+            if what == "silent":
+                self.silent = True
+                return
+            if what == "garbage":
+                self.dev.emit(b"\x00\x01 noise on the line\n")
+        self.state = "idle"
+        self.dev.emit({"ev": "done", "k": n, "n": n, "left": left, "right": right})
+
+
+def plan(rounds: int = 2) -> planlib.Plan:
+    return planlib.make_plan(planlib.choose_pack("samba", None), 104, "good", rounds=rounds)
+
+
+def run(fake: FakeShuffler, **guide_kw: Any) -> tuple[G.Summary | G.GuideStopped, TextVoice, S.ScriptedPerson]:
+    voice = TextVoice()
+    link = Link.open(fake.dev.port)
+    link.handshake(timeout=2)
+    person = S.ScriptedPerson(fake, 162, say=voice.say)
+    guide = G.Guide(plan(), person, voice, link=link, reopen=lambda: Link.open(fake.dev.port),
+                    person_wait_s=5, **guide_kw)
+    try:
+        result: G.Summary | G.GuideStopped = guide.run()
+    except G.GuideStopped as exc:
+        result = exc
+    finally:
+        (guide.link or link).close()
+        fake.dev.close()
+    return result, voice, person
+
+
+def all_cards_once_per_round(person: S.ScriptedPerson) -> None:
+    for r in (1, 2):
+        dealt = [c for e in person.log if e["op"] == "take" and e["round"] == r for c in e["left"] + e["right"]]
+        assert sorted(dealt) == list(range(162))
+    final = [e for e in person.log if e["op"] == "final"][0]["pack"]
+    assert sorted(final) == list(range(162))
+
+
+def test_a_restart_while_dealing_keeps_the_place() -> None:
+    fake = FakeShuffler(lambda k, p: "restart" if (p, k) == (3, 50) else None)
+    result, voice, person = run(fake)
+    assert isinstance(result, G.Summary), voice.text
+    assert "The shuffler restarted during round 2 of 2, load A (pass 3 of 4), after 50 of 81 cards." in voice.text
+    assert "deal the rest of load A (31 cards) onto them" in voice.text
+    assert "not part of its protocol" in voice.text  # the boot banner
+    assert result.loads == [[81, 81], [81, 81]]
+    all_cards_once_per_round(person)
+
+
+def test_garbage_mid_pass_is_ignored() -> None:
+    fake = FakeShuffler(lambda k, p: "garbage" if (p, k) == (2, 10) else None)
+    result, voice, person = run(fake)
+    assert isinstance(result, G.Summary)
+    assert voice.text.count("not part of its protocol") == 1
+    all_cards_once_per_round(person)
+
+
+def test_an_unplugged_device_stops_the_guide_at_its_place_without_hanging() -> None:
+    fake = FakeShuffler(lambda k, p: "unplug" if (p, k) == (2, 30) else None)
+    t0 = time.monotonic()
+    result, voice, _ = run(fake, reconnect_s=1.5)
+    assert time.monotonic() - t0 < 15
+    assert isinstance(result, G.GuideStopped)
+    assert result.place is not None and (result.place.round, result.place.load) == (1, "B")
+    lost = re.search(r"Lost the connection to the shuffler during round 1 of 2, load B \(pass 2 of 4\), "
+                     r"after (\d+) of 81 cards", voice.text)
+    assert lost is not None and int(lost.group(1)) <= 30  # events still in flight when the cable went are lost
+    assert "did not come back within 1.5 s" in str(result)
+
+
+def test_a_device_that_stops_answering_is_noticed() -> None:
+    fake = FakeShuffler(lambda k, p: "silent" if (p, k) == (1, 20) else None)
+    t0 = time.monotonic()
+    result, voice, _ = run(fake, stall_s=0.5, reconnect_s=1.0)
+    assert time.monotonic() - t0 < 15
+    assert isinstance(result, G.GuideStopped)
+    assert "has not answered for a while" in voice.text
+    assert result.place is not None and result.place.pass_number == 1
+
+
+def test_manual_mode_guides_by_instructions_and_waits_for_enter() -> None:
+    voice = TextVoice()
+    p = plan()
+    enters = io.StringIO("\n" * 200)
+    person = S.ConsolePerson(voice.say, manual=True, wait_s=1, stream=enters)
+    summary = G.Guide(p, person, voice).run()
+    assert summary.passes == 4
+    assert "Put load A (about 81 cards) face down in the tray." in voice.text
+    assert "Even them out by eye to about 81 and 81" in voice.text
+    assert voice.text.count("press Enter when done") == len([x for x in voice.lines if x.startswith("[bold]") and "." in x[:12]])
+    assert enters.tell() > 0
+
+
+def test_manual_mode_stops_when_nobody_presses_enter() -> None:
+    voice = TextVoice()
+    person = S.ConsolePerson(voice.say, manual=True, wait_s=0.2, stream=io.StringIO("\n\n\n"))
+    with pytest.raises(G.GuideStopped) as info:
+        G.Guide(plan(), person, voice).run()
+    assert info.value.place is not None and info.value.place.round == 1
