@@ -149,3 +149,13 @@ def test_plot_is_a_png(bridge, tmp_path):
     path = plot_report(bridge, tmp_path / "bridge.png")
     data = path.read_bytes()
     assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 10_000
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_progress_adds_up_to_the_total_work(workers):
+    from simulator.quality.report import total_work
+
+    settings = Settings(pack=get_pack("canasta"), n_cards=108, rounds=2, samples=500, seed=3)
+    ticks = []
+    build_report(settings, progress=ticks.append, workers=workers)
+    assert sum(ticks) == total_work(settings) == 500 * (2 * 2 + 1)
