@@ -2,8 +2,6 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -58,12 +56,18 @@ def test_ports_without_usb_ids_are_left_out() -> None:
     assert found[0].serial_number == "SN1"
 
 
+def run_devices(*args: str) -> str:
+    from click.testing import CliRunner
+
+    from host.devices_cmd import devices
+
+    result = CliRunner().invoke(devices, list(args))
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
 def devices_json() -> list[dict]:
-    out = subprocess.run(
-        [sys.executable, "-m", "host.cli", "devices", "--json"], capture_output=True, text=True, timeout=60
-    )
-    assert out.returncode == 0, out.stderr
-    return json.loads(out.stdout)
+    return json.loads(run_devices("--json"))
 
 
 @pytest.mark.micropython
@@ -71,9 +75,7 @@ def test_a_running_virtual_shuffler_is_listed(tmp_path: Path) -> None:
     with VirtualShuffler(tmp_path / "flash") as dev:
         listed = [d for d in devices_json() if d["board"] == "sim"]
         assert [d["port"] for d in listed] == [dev.port]
-        table = subprocess.run(
-            [sys.executable, "-m", "host.cli", "devices"], capture_output=True, text=True, timeout=60
-        ).stdout
+        table = run_devices()
         assert dev.port in table and "virtual shuffler" in table
     assert [d for d in devices_json() if d["board"] == "sim"] == []
 

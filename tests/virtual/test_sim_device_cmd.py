@@ -22,8 +22,18 @@ pytestmark = pytest.mark.micropython
 LINE = re.compile(r"^virtual shuffler on (\S+) \(flash (.+)\)$")
 
 
-def shuffler(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "host.cli", *args], capture_output=True, text=True, timeout=60, env=env)
+def shuffler(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "host.cli", *args], capture_output=True, text=True, timeout=60)
+
+
+def devices_json() -> list[dict]:
+    from click.testing import CliRunner
+
+    from host.devices_cmd import devices
+
+    result = CliRunner().invoke(devices, ["--json"])
+    assert result.exit_code == 0, result.output
+    return json.loads(result.output)
 
 
 @pytest.fixture
@@ -81,7 +91,7 @@ def test_prints_its_port_runs_the_firmware_and_is_listed(sim_device):
     assert os.path.exists(port)
     assert (flash / "main.py").exists() and (flash / "protocol.mpy").exists()  # firmware installed
     assert hello(port)["fw"] == protocol.FIRMWARE_VERSION
-    listed = json.loads(shuffler("devices", "--json").stdout)
+    listed = devices_json()
     assert {"port": port, "board": "sim"}.items() <= next(d for d in listed if d["port"] == port).items()
     kids = children_of(proc.pid)
     assert kids  # the interpreter
@@ -91,7 +101,7 @@ def test_prints_its_port_runs_the_firmware_and_is_listed(sim_device):
     for kid in kids:
         with pytest.raises(ProcessLookupError):
             os.kill(kid, 0)
-    assert all(d["port"] != port for d in json.loads(shuffler("devices", "--json").stdout))
+    assert all(d["port"] != port for d in devices_json())
 
 
 def test_keeps_a_given_flash_dir_and_its_files(sim_device, tmp_path):
