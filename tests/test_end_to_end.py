@@ -1,0 +1,110 @@
+"""End to end on the virtual shuffler with the real tools: `shuffler flash`
+(mpremote over the pseudo-terminal), then `shuffler guide` with a scripted
+person through a full samba routine. The record of every card the person
+took off the machine is checked against the plan and docs/mechanism.md:
+the rounds and passes the plan said, every card dealt exactly once a round,
+each pile in its load's order, the pile trade between rounds, and a final
+pack that is a permutation of the 162 cards."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any, Iterator
+
+import pytest
+
+from simulator.quality.exact import tv_riffle_exact
+from simulator.virtual import VirtualShuffler
+
+pytestmark = pytest.mark.micropython
+CARDS = 162
+
+
+def shuffler(*args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "host.cli", *args], capture_output=True, text=True,
+                          timeout=timeout, stdin=subprocess.DEVNULL)
+
+
+@pytest.fixture
+def runtime(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SHUFFLER_RUNTIME_DIR", str(tmp_path_factory.mktemp("runtime")))
+
+
+@pytest.fixture
+def blank_device(runtime: None) -> Iterator[VirtualShuffler]:
+    dev = VirtualShuffler(time_scale=0.0)  # empty flash: boots to the REPL
+    dev.start()
+    yield dev
+    dev.stop()
+
+
+def planned() -> dict[str, Any]:
+    out = shuffler("plan", "--pack", "samba", "--json")
+    assert out.returncode == 0, out.stderr
+    return json.loads(out.stdout)
+
+
+def check_routine(record: Path, plan: dict[str, Any]) -> None:
+    log = [json.loads(line) for line in record.read_text().splitlines()]
+    names = [load["name"] for load in plan["loads"]]
+    rounds = plan["rounds"]
+    pack = list(range(CARDS))
+    assert log[0] == {"op": "start", "pack": pack}
+    takes = [e for e in log if e["op"] == "take"]
+    loads = [e for e in log if e["op"] == "load"]
+    # The passes the plan said: every load, in order, every round.
+    assert [(e["round"], e["load"]) for e in takes] == [(r, n) for r in range(1, rounds + 1) for n in names]
+    assert len(takes) == plan["passes"]
+    current = pack
+    for r in range(1, rounds + 1):
+        these = [e for e in takes if e["round"] == r]
+        put_in = [e["ids"] for e in loads if e["round"] == r]
+        # The loads put in the tray this round are the pack as it stood, cut in order.
+        assert [c for ids in put_in for c in ids] == current
+        for ids, took in zip(put_in, these):
+            # Mechanism: each pile, top to bottom, keeps the load's order; together they are the load.
+            pos = {c: i for i, c in enumerate(ids)}
+            for pile in (took["left"], took["right"]):
+                assert [pos[c] for c in pile] == sorted(pos[c] for c in pile)
+            assert sorted(took["left"] + took["right"]) == sorted(ids)
+        dealt = [c for e in these for c in e["left"] + e["right"]]
+        assert sorted(dealt) == pack, f"round {r}: a card was lost or dealt twice"
+        # Pile trade: left piles in load order, then right piles in load order.
+        current = [c for e in these for c in e["left"]] + [c for e in these for c in e["right"]]
+    final = [e for e in log if e["op"] == "final"]
+    assert len(final) == 1 and final[0]["pack"] == current
+    assert sorted(current) == pack and current != pack
+
+
+@pytest.mark.slow
+def test_flash_then_guide_a_full_samba_routine_on_the_port(blank_device: VirtualShuffler, tmp_path: Path) -> None:
+    flashed = shuffler("flash", "--port", blank_device.port, "--board", "sim")
+    assert flashed.returncode == 0, flashed.stderr
+    assert "ok: firmware" in flashed.stdout
+    record = tmp_path / "cards.jsonl"
+    out = shuffler("guide", "--port", blank_device.port, "--world", blank_device.control_address,
+                   "--unattended", "--pack", "samba", "--record", str(record), "--json")
+    assert out.returncode == 0, out.stderr
+    plan = planned()
+    check_routine(record, plan)
+    summary = json.loads(out.stdout.strip().splitlines()[-1])
+    assert summary["rounds"] == plan["rounds"] and summary["passes"] == plan["passes"]
+    assert summary["distance"]["value"] == float(tv_riffle_exact(CARDS, plan["rounds"]))
+    assert summary["notes"] == []
+    # Nothing was left in the machine.
+    counts = blank_device.query()["counts"]
+    assert (counts["tray"], counts["left"], counts["right"]) == (0, 0, 0)
+
+
+def test_the_readme_command_runs_the_whole_routine_and_prints_the_summary(runtime: None, tmp_path: Path) -> None:
+    record = tmp_path / "cards.jsonl"
+    out = shuffler("guide", "--sim", "--unattended", "--pack", "samba", "--record", str(record))
+    assert out.returncode == 0, out.stderr
+    plan = planned()
+    check_routine(record, plan)
+    text = out.stdout
+    assert "flashing firmware" in text and "ok: firmware" in text
+    assert f"rounds: {plan['rounds']}, passes: {plan['passes']}" in text
+    assert f"distance from random: {float(tv_riffle_exact(CARDS, plan['rounds'])):.4f}" in text
