@@ -7,7 +7,7 @@ import signal
 
 import pytest
 
-from conftest import Device
+from fwtest_helpers import Device
 from firmware import protocol as P
 
 pytestmark = pytest.mark.micropython

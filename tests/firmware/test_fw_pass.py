@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import Device, deal_order
+from fwtest_helpers import Device, deal_order
 
 pytestmark = pytest.mark.micropython
 
