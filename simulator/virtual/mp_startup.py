@@ -33,7 +33,18 @@ def _vs_run(name):
     except SystemExit:
         raise
     except BaseException as exc:  # KeyboardInterrupt from Ctrl-C included
-        _vs_sys.print_exception(exc)
+        _vs_print_exception(exc)
+
+
+def _vs_print_exception(exc):
+    # As a board prints it: without this script's own frame.
+    import io
+
+    buf = io.StringIO()
+    _vs_sys.print_exception(exc, buf)
+    for line in buf.getvalue().split("\n"):
+        if line and "mp_startup.py" not in line:
+            _vs_sys.stdout.write(line + "\n")
 
 
 def _vs_start():

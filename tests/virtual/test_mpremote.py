@@ -99,3 +99,10 @@ def test_a_second_mpremote_session_after_the_first(board):
     first = mpremote(board.port, "exec", "print('one')")
     second = mpremote(board.port, "exec", "print('two')")
     assert (first.stdout.strip(), second.stdout.strip()) == ("one", "two")
+
+
+def test_mount_a_local_folder(board, tmp_path: Path):
+    (tmp_path / "note.txt").write_text("from the host")
+    out = mpremote(board.port, "mount", str(tmp_path), "exec", "print(open('/remote/note.txt').read())")
+    assert out.returncode == 0, out.stderr
+    assert "from the host" in out.stdout
