@@ -159,3 +159,12 @@ def test_progress_adds_up_to_the_total_work(workers):
     ticks = []
     build_report(settings, progress=ticks.append, workers=workers)
     assert sum(ticks) == total_work(settings) == 500 * (2 * 2 + 1)
+
+
+def test_big_packs_get_lower_bounds_only():
+    settings = Settings(pack=get_pack("bridge"), n_cards=700, rounds=1, samples=50, seed=1,
+                        routines=("pile-trade",), start="new")
+    report = build_report(settings, workers=1)
+    routine = report["routines"][0]
+    assert not routine["exact"]
+    assert routine["rounds"][0]["distance"]["kind"] == "lower-bound"
