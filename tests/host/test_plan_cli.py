@@ -3,17 +3,24 @@ one clear line for bad input."""
 from __future__ import annotations
 
 import json
+import contextlib
+import io
 import subprocess
 import sys
 
 import pytest
 
+from host.cli import main
+
 from simulator.quality.exact import tv_riffle_exact
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "host.cli", "plan", *args],
-                          capture_output=True, text=True, timeout=60)
+    """The command in this process, through the real entry point (host.cli.main)."""
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main(["plan", *args])
+    return subprocess.CompletedProcess(["shuffler", "plan", *args], code, out.getvalue(), err.getvalue())
 
 
 def test_samba_plan_names_loads_trade_rounds_and_time() -> None:
