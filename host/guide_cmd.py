@@ -22,10 +22,13 @@ SIM_TIME_SCALE = 0.0  # the virtual shuffler's motor: 0 = as fast as the compute
 
 
 class RichVoice(G.Voice):
+    """Rich output: a live progress bar on a terminal, one line per pass otherwise."""
+
     def __init__(self, console: Console) -> None:
         self.console = console
         self.progress: Progress | None = None
         self.task: Any = None
+        self.bar: dict[str, Any] | None = None
 
     def say(self, text: str) -> None:
         if self.progress is not None:
@@ -35,24 +38,29 @@ class RichVoice(G.Voice):
 
     def bar_start(self, label: str, total: int) -> None:
         self.bar_end()
-        self.progress = Progress(TextColumn("   dealing {task.description}"), BarColumn(), MofNCompleteColumn(),
-                                 TextColumn("left {task.fields[left]:>3}  right {task.fields[right]:>3}"),
-                                 console=self.console, transient=not self.console.is_terminal)
-        self.task = self.progress.add_task(label, total=total, left=0, right=0)
-        self.progress.start()
+        self.bar = {"label": label, "done": 0, "total": total, "left": 0, "right": 0}
+        if self.console.is_terminal:
+            self.progress = Progress(TextColumn("   dealing {task.description}"), BarColumn(), MofNCompleteColumn(),
+                                     TextColumn("left {task.fields[left]:>3}  right {task.fields[right]:>3}"),
+                                     console=self.console)
+            self.task = self.progress.add_task(label, total=total, left=0, right=0)
+            self.progress.start()
 
     def bar_update(self, done: int, total: int, left: int, right: int) -> None:
+        if self.bar is not None:
+            self.bar.update(done=done, total=total, left=left, right=right)
         if self.progress is not None:
             self.progress.update(self.task, completed=done, total=total, left=left, right=right)
 
     def bar_end(self) -> None:
         if self.progress is not None:
-            task = self.progress.tasks[0]
             self.progress.stop()
             self.progress = None
-            if not self.console.is_terminal:
-                self.console.print(f"   dealt {int(task.completed)} of {int(task.total or 0)}: "
-                                   f"left {task.fields['left']}, right {task.fields['right']}")
+        elif self.bar is not None:
+            b = self.bar
+            self.console.print(f"   dealt {b['done']} of {b['total']} ({b['label']}): "
+                               f"left {b['left']}, right {b['right']}")
+        self.bar = None
 
 
 def _open_device(port: str, voice: RichVoice) -> Link:
@@ -182,6 +190,9 @@ def _print_summary(voice: RichVoice, p: planlib.Plan, s: G.Summary) -> None:
     voice.say(f"  rounds: {s.rounds}, passes: {s.passes}, time: {minutes(s.seconds)}")
     voice.say(f"  distance from random: {s.distance:.4f} ({planlib.METHOD}), "
               f"'{p.quality.name}' asks for at most {p.quality.threshold:g}")
+    if s.distance > p.quality.threshold:
+        need = planlib.rounds_for(p.cards, p.capacity, p.quality.threshold)
+        voice.say(f"  [bold red]short of '{p.quality.name}'[/bold red]: it needs {need} rounds")
     for n in s.notes:
         voice.say(f"  note: {n}")
     if s.notes:
