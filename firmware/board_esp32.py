@@ -29,6 +29,7 @@ class Board:
         self.adc = ADC(Pin(pins["battery_adc"]), atten=ADC.ATTN_11DB)
         self.div_total, self.div_low = profile["battery_divider"]
         self.led_pin = Pin(pins["led"], Pin.OUT, value=0)
+        time.sleep_ms(self.settle_ms)  # let the HX711 wake before the self-test
         self.guard = Guard(0)
 
     def ticks_ms(self):

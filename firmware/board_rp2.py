@@ -28,6 +28,7 @@ class Board:
         self.adc = ADC(pins["battery_adc"])
         self.div_total, self.div_low = profile["battery_divider"]
         self.led_pin = Pin(pins["led"], Pin.OUT, value=0)
+        time.sleep_ms(self.settle_ms)  # let the HX711 wake before the self-test
         self.guard = Guard(-1)
 
     def ticks_ms(self):

@@ -2,6 +2,7 @@
 
 import time
 
+import machine
 from machine import Pin
 
 READY_TIMEOUT_MS = 200  # at 10 samples/s a reading is ready within 100 ms
@@ -22,12 +23,18 @@ class HX711:
             time.sleep_ms(1)
         v = 0
         sck, dout = self.sck, self.dout
-        for _ in range(24):
-            sck.value(1)
+        # SCK held high for more than 60 us powers the chip down: no
+        # interrupt may stretch a pulse.
+        irq = machine.disable_irq()
+        try:
+            for _ in range(24):
+                sck.value(1)
+                sck.value(0)
+                v = (v << 1) | dout.value()
+            sck.value(1)  # 25th pulse selects channel A, gain 128, next time
             sck.value(0)
-            v = (v << 1) | dout.value()
-        sck.value(1)  # 25th pulse selects channel A, gain 128, next time
-        sck.value(0)
+        finally:
+            machine.enable_irq(irq)
         if v & 0x800000:
             v -= 0x1000000
         if v == -1 or v == 0x7FFFFF:
