@@ -23,9 +23,9 @@ from __future__ import annotations
 import math
 import multiprocessing
 import os
+import signal
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from concurrent.futures import ProcessPoolExecutor, wait
 from queue import Empty
 from typing import Any
 
@@ -290,6 +290,8 @@ _PROGRESS_QUEUE: Any = None
 def _worker_init(queue: Any) -> None:
     global _PROGRESS_QUEUE
     _PROGRESS_QUEUE = queue
+    # Ctrl-C is the parent's to handle: it stops the workers itself.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _queue_tick(units: int) -> None:
@@ -314,25 +316,27 @@ def _run_jobs(
         return [runners[job](*args, tick) for job, args in jobs]
     ctx = multiprocessing.get_context("spawn")
     queue = ctx.Queue()
-    with ProcessPoolExecutor(max_workers=min(workers, len(jobs)), mp_context=ctx,
-                             initializer=_worker_init, initargs=(queue,)) as pool:
-        futures = [pool.submit(_in_worker, job, *args) for job, args in jobs]
-        pending = set(futures)
-        while pending:
-            done, pending = wait(pending, timeout=0.1)
-            for f in done:
-                f.result()  # raise a worker's error at once
-            while True:
-                try:
-                    tick(queue.get_nowait())
-                except Empty:
-                    break
-        results = [f.result() for f in futures]
-    while True:  # progress still in flight
-        try:
-            tick(queue.get(timeout=0.05))
-        except Empty:
-            break
+
+    def relay(timeout: float) -> None:
+        while True:
+            try:
+                tick(queue.get(timeout=timeout))
+            except Empty:
+                return
+
+    pool = ctx.Pool(min(workers, len(jobs)), initializer=_worker_init, initargs=(queue,))
+    try:
+        pending = [pool.apply_async(_in_worker, (job, *args)) for job, args in jobs]
+        while not all(p.ready() for p in pending):
+            relay(0.1)
+            for p in pending:
+                if p.ready() and not p.successful():
+                    p.get()  # a worker failed: raise its error now
+        results = [p.get() for p in pending]
+        relay(0.05)  # progress still in flight
+    finally:
+        pool.terminate()
+        pool.join()
     return results
 
 
