@@ -138,8 +138,15 @@ def stack_trade_round(decks: IntArray, left: NDArray[np.bool_], bounds: list[int
     offset = np.arange(n) - start_col
     t = np.asarray(t)
     if t.size and (t == t.flat[0]).all():
-        # One count for every row: a fixed reordering of columns.
-        return dealt[:, np.where(offset < t.flat[0], prev_start + offset, np.arange(n))]
+        # One count for every row: copy blocks of columns.
+        k = int(t.flat[0])
+        out = np.empty_like(dealt)
+        for i in range(n_loads):
+            lo, hi = bounds[i], bounds[i + 1]
+            prev = bounds[(i - 1) % n_loads]  # start of the load before, cyclically
+            out[:, lo : lo + k] = dealt[:, prev : prev + k]
+            out[:, lo + k : hi] = dealt[:, lo + k : hi]
+        return out
     src = np.where(offset < t[:, None], prev_start + offset, np.arange(n))
     return np.take_along_axis(dealt, src, axis=1)
 

@@ -81,6 +81,11 @@ def test_rounds_match_the_card_by_card_model(case) -> None:  # type: ignore[no-u
     t = min(sizes) // 2
     got = stack_trade_round(decks, left, bounds, np.array([t]))[0].tolist()
     assert got == _stack_trade_by_hand(pack, sizes, side_of, t)
+    # A different count in each row (the person's "about half").
+    counts = np.arange(min(sizes) + 1)
+    rows = stack_trade_round(np.repeat(decks, len(counts), axis=0), np.repeat(left, len(counts), axis=0), bounds, counts)
+    for k, row in zip(counts.tolist(), rows.tolist()):
+        assert row == _stack_trade_by_hand(pack, sizes, side_of, k)
 
 
 @settings(max_examples=40, deadline=None)
