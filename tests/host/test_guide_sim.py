@@ -278,3 +278,14 @@ def test_a_device_with_another_protocol_version_is_refused_in_one_line(tmp_path:
     assert "Traceback" not in out.stderr
     assert len(out.stderr.strip().splitlines()) == 1
     assert "another protocol version" in out.stderr and f"speaks {P.PROTOCOL_VERSION + 1}" in out.stderr
+
+
+# -- other pack sizes --------------------------------------------------------------
+
+@pytest.mark.parametrize("pack,loads", [("carolina", 5), ("bridge", 1)])
+def test_other_packs_follow_the_pile_trade(device: VirtualShuffler, pack: str, loads: int) -> None:
+    plan = planlib.make_plan(planlib.choose_pack(pack, None), 104, "good", rounds=2)
+    assert len(plan.loads) == loads
+    summary, voice, person = run_guide(device, plan=plan)
+    assert summary.loads == [list(plan.loads)] * 2
+    check_record(person.log, plan.cards, 2, loads)
