@@ -1,21 +1,22 @@
 """The fixed code set, the load sizes it implies, and the unbiased code draw.
 
-Everything here uses small integers and lists no longer than the pack, so the
-firmware can mirror it line for line.
+The arithmetic the device does (code set, bounded draw, Fisher-Yates) lives
+in portable.py, which MicroPython runs as it is; this module gives it types
+and adds what only the host needs (load plans, cut plans, expected bytes).
 """
 from __future__ import annotations
 
 from fractions import Fraction
 from typing import Callable
 
+from simulator.exact_mode import portable
+
 RandBytes = Callable[[int], bytes]
 
 
 def n_bits(n_cards: int) -> int:
     """b = ceil(log2 N): the number of rounds exact mode needs."""
-    if n_cards < 1:
-        raise ValueError("a pack needs at least one card")
-    return (n_cards - 1).bit_length()
+    return int(portable.n_bits(n_cards))
 
 
 def n_loads(n_cards: int, capacity: int) -> int:
@@ -53,52 +54,13 @@ def code_set(n_cards: int, capacity: int, uneven: bool = False) -> list[int]:
     too. Raises ValueError when N or C leave no room for it.
     """
     loads = n_loads(n_cards, capacity)
-    b = n_bits(n_cards)
-    if b == 0:
-        if uneven:
-            raise ValueError("a one-card pack has no bits to unbalance")
-        return [0]
-    mask = (1 << b) - 1
-    extra: list[int] = []
-    if uneven:
-        e = _extra_codes(n_cards, b)
-        extra = [mask & ~sum(1 << i for i in range(g, b, e)) for g in range(e)]
-        if loads == 2 and (n_cards - e) // 2 + e - 1 > capacity:
-            raise ValueError(f"an uneven code set for {n_cards} cards does not fit a {capacity}-card machine")
-    elif n_cards % 2:
-        # x = N // 2 is below 2^(b-1) because N < 2^b when N is odd and > 1,
-        # so neither it nor its complement is among the pairs taken below.
-        extra = [n_cards // 2]
-    pairs_needed = (n_cards - len(extra)) // 2
-    codes = list(extra)
-    x = 0
-    while len(codes) < n_cards:
-        if x >= 1 << (b - 1):
-            raise ValueError(f"no room for an uneven code set of {n_cards} cards in {b} bits")
-        if x not in extra and (x ^ mask) not in extra:
-            codes.append(x)
-            codes.append(x ^ mask)
-        x += 1
-    assert len(codes) == n_cards and pairs_needed * 2 + len(extra) == n_cards
-    codes.sort()
+    codes = [int(c) for c in portable.code_set(n_cards, capacity, uneven)]
     if loads == 2:
-        for r in range(b):
+        for r in range(n_bits(n_cards)):
             zeros, ones = bit_counts(codes, r)
             if max(zeros, ones) > capacity:  # cannot happen; guards a future edit
                 raise AssertionError("code set breaks capacity")
     return codes
-
-
-def _extra_codes(n_cards: int, b: int) -> int:
-    """How many unpaired codes an uneven set uses: 3 for odd N; for even N the
-    smallest e >= 4 with N - e divisible by 4, which makes both counts odd."""
-    if n_cards % 2:
-        e = 3
-    else:
-        e = 4 if (n_cards - 4) % 4 == 0 else 6
-    if e > b or n_cards < e:
-        raise ValueError(f"{n_cards} cards are too few for an uneven code set")
-    return e
 
 
 def bit_counts(codes: list[int], bit: int) -> tuple[int, int]:
@@ -161,24 +123,8 @@ def bounded_int(m: int, randbytes: RandBytes) -> tuple[int, int]:
     exactly floor(256^k / m) preimages. Rejected draws are thrown away and
     redrawn, which keeps the result exact at the cost of a few extra bytes.
     """
-    if m < 1:
-        raise ValueError("range must be non-empty")
-    if m == 1:
-        return 0, 0
-    k = 1
-    while (1 << (8 * k)) < m:
-        k += 1
-    span = 1 << (8 * k)
-    limit = span - span % m
-    used = 0
-    while True:
-        raw = randbytes(k)
-        used += k
-        v = 0
-        for byte in raw:
-            v = (v << 8) | byte
-        if v < limit:
-            return v % m, used
+    value, used = portable.bounded_int(m, randbytes)
+    return int(value), int(used)
 
 
 def uniform_assignment(n: int, randbytes: RandBytes, codes: list[int] | None = None) -> list[int]:
@@ -192,9 +138,7 @@ def uniform_assignment(n: int, randbytes: RandBytes, codes: list[int] | None = N
     out = list(range(n)) if codes is None else list(codes)
     if len(out) != n:
         raise ValueError("need one code per card")
-    for i in range(n - 1, 0, -1):
-        j, _ = bounded_int(i + 1, randbytes)
-        out[i], out[j] = out[j], out[i]
+    portable.shuffle_codes(out, randbytes)
     return out
 
 
