@@ -24,7 +24,9 @@ import math
 import multiprocessing
 import os
 import signal
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from queue import Empty
 from typing import Any
@@ -287,6 +289,18 @@ def _run_reference(
 _PROGRESS_QUEUE: Any = None
 
 
+@contextmanager
+def _sigint_ignored() -> Iterator[None]:
+    if threading.current_thread() is not threading.main_thread():
+        yield  # only the main thread may change signal handlers
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
 def _worker_init(queue: Any) -> None:
     global _PROGRESS_QUEUE
     _PROGRESS_QUEUE = queue
@@ -315,7 +329,11 @@ def _run_jobs(
         runners: dict[str, Callable[..., Any]] = {"routine": _run_routine, "reference": _run_reference}
         return [runners[job](*args, tick) for job, args in jobs]
     ctx = multiprocessing.get_context("spawn")
-    queue = ctx.Queue()
+    # Start the helper processes with Ctrl-C ignored (the setting survives
+    # exec), so a Ctrl-C while they import cannot print their tracebacks.
+    with _sigint_ignored():
+        queue = ctx.Queue()
+        pool = ctx.Pool(min(workers, len(jobs)), initializer=_worker_init, initargs=(queue,))
 
     def relay(timeout: float) -> None:
         while True:
@@ -324,7 +342,6 @@ def _run_jobs(
             except Empty:
                 return
 
-    pool = ctx.Pool(min(workers, len(jobs)), initializer=_worker_init, initargs=(queue,))
     try:
         pending = [pool.apply_async(_in_worker, (job, *args)) for job, args in jobs]
         while not all(p.ready() for p in pending):

@@ -120,3 +120,21 @@ def test_entry_point_bad_input_has_no_traceback():
     assert out.returncode != 0
     assert "Traceback" not in out.stderr
     assert len(out.stderr.strip().splitlines()) == 1
+
+
+def test_ctrl_c_stops_the_workers_with_one_line(tmp_path):
+    import os
+    import signal
+    import time
+
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "host.cli", "quality", "--samples", "200000", "--no-plot"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path,
+        start_new_session=True, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    time.sleep(3)
+    os.killpg(proc.pid, signal.SIGINT)  # as a terminal's Ctrl-C does: the whole group
+    _, err = proc.communicate(timeout=30)
+    assert proc.returncode == 130
+    assert "Traceback" not in err
+    assert err.strip().splitlines() == ["shuffler: interrupted"]
