@@ -62,34 +62,39 @@ class Controller:
         self.touch.debounce_ms = self.cfg["debounce_ms"]
 
     def self_test(self):
-        """Empty string when every sensor answers plausibly, else what is wrong."""
+        """Empty string when every sensor answers plausibly, else what is
+        wrong. Every check runs, so a working touch pad is usable even
+        while another sensor is faulty."""
         b, p = self.board, self.profile
+        problems = []
         raw = stack.average(b.stack_raw, p["stack_samples"])
         if raw is None:
-            return "stack sensor not responding"
-        if not p["stack_raw_min"] <= raw <= p["stack_raw_max"]:
-            return "stack sensor reading out of range"
+            problems.append("stack sensor not responding")
+        elif not p["stack_raw_min"] <= raw <= p["stack_raw_max"]:
+            problems.append("stack sensor reading out of range")
         if b.exit_blocked():
-            return "exit detector blocked at rest"
+            problems.append("exit detector blocked at rest")
         mv = b.battery_mv()
         if mv is None or not p["battery_min_mv"] <= mv <= p["battery_max_mv"]:
-            return "battery voltage implausible"
+            problems.append("battery voltage implausible")
         t = stack.average(b.touch_raw, 16)
-        if t is None or not baseline_ok(p["touch_kind"], t, p["touch_baseline_min"],
-                                        p["touch_baseline_max"]):
-            return "touch sensor missing or implausible"
+        kind, lo, hi = p["touch_kind"], p["touch_baseline_min"], p["touch_baseline_max"]
         stored = self.cal.get("touch_baseline")
-        if isinstance(stored, int) and baseline_ok(p["touch_kind"], stored,
-                                                   p["touch_baseline_min"],
-                                                   p["touch_baseline_max"]) \
-                and (t * 10 < stored * 7 or t * 7 > stored * 10):
+        sb = 0
+        stored_ok = False
+        if isinstance(stored, int) and baseline_ok(kind, stored, lo, hi):
+            sb = stored
+            stored_ok = True
+        if t is None or not baseline_ok(kind, t, lo, hi):
+            problems.append("touch sensor missing or implausible")
+        elif stored_ok and (t * 10 < sb * 7 or t * 7 > sb * 10):
             # A boot reading far from the calibrated one: a hand on the pad.
-            self.touch.baseline = stored
+            self.touch.baseline = sb
             self.touch_source = "calibrated"
         else:
             self.touch.baseline = t
-            self.touch_source = "calibrated" if isinstance(stored, int) else "measured"
-        return ""
+            self.touch_source = "calibrated" if stored_ok else "measured"
+        return "; ".join(problems)
 
     def stack_cal(self):
         c = self.cal

@@ -34,3 +34,15 @@ def test_every_command_event_and_config_key_is_documented() -> None:
         assert f"| `{key}` | {lo}-{hi} |" in DOC
     assert f"At most {P.MAX_LINE} bytes" in DOC
     assert f"protocol version {P.PROTOCOL_VERSION}" in DOC
+
+
+def test_tests_named_in_the_docs_exist() -> None:
+    root = Path(__file__).resolve().parents[2]
+    text = DOC + (root / "docs" / "firmware.md").read_text()
+    refs = re.findall(r"`?(test_fw_\w+\.py)(?:::(\w+))?", text)
+    assert refs
+    for fname, name in refs:
+        path = root / "tests" / "firmware" / fname
+        assert path.exists(), fname
+        if name:
+            assert f"def {name}(" in path.read_text(), f"{fname}::{name}"

@@ -118,3 +118,30 @@ def test_status_and_abort_mid_pass(start_device) -> None:
     assert sorted(cards) == list(range(104))
     assert q["counts"]["left"] + q["counts"]["right"] == ev["k"]
     assert dev.call("status")["state"] == "idle"
+
+
+def test_touch_is_debounced(device: Device) -> None:
+    """A 10 ms brush (debounce is 30 ms) does nothing; a 100 ms touch deals."""
+    w = device.world
+    assert w is not None
+    w.load(list(range(6)))
+    w.touch(10)
+    # Let the firmware run well past the brush: a status round trip per 20 ms loop.
+    for _ in range(20):
+        device.call("status")
+    assert not [m for m in device.seen if m.get("ev") in ("touch", "loaded")]
+    assert w.query()["counts"]["fed"] == 0
+    w.touch(100)
+    device.event("touch")
+    assert device.event("done")["k"] == 6
+
+
+def test_touch_in_alarm_does_not_start_a_pass(start_device) -> None:
+    dev = start_device(missing=("exit",))
+    dev.event("hello")
+    dev.event("fault")
+    dev.world.load(list(range(6)))
+    dev.world.touch(100)
+    assert dev.event("touch")["state"] == "alarm"
+    assert dev.call("status")["state"] == "alarm"
+    assert dev.world.query()["counts"]["fed"] == 0
