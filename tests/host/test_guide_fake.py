@@ -49,13 +49,18 @@ class FakeShuffler:
         self.state = "idle"
         self.last = {"k": 0, "n": 0, "left": 0, "right": 0}
         self.silent = False
+        self.fault = 0
         self.dev = FakeDevice(self._handle)
 
     def _handle(self, dev: FakeDevice, req: dict[str, Any]) -> None:
         if self.silent:
             return
         if req["cmd"] == "status":
-            dev.reply(req, state=self.state, fault=0, fault_name="", **self.last)
+            dev.reply(req, state=self.state, fault=self.fault, fault_name=P.fault_name(self.fault) if self.fault else "",
+                      **self.last)
+        elif req["cmd"] == "clear":
+            self.state, self.fault = "idle", 0
+            dev.reply(req, state="idle")
         else:
             dev.idle_shuffler(req)
 
@@ -216,3 +221,14 @@ def test_manual_mode_stops_when_nobody_presses_enter() -> None:
     with pytest.raises(G.GuideStopped) as info:
         G.Guide(plan(), person, voice).run()
     assert info.value.place is not None and info.value.place.round == 1
+
+
+def test_a_fault_left_over_from_before_is_cleared_first() -> None:
+    fake = FakeShuffler()
+    fake.state, fake.fault = "alarm", P.FAULT_DOUBLE_FEED
+    result, voice, person = run(fake)
+    assert isinstance(result, G.Summary)
+    assert "The shuffler had a fault left over (double_feed); clearing it." in voice.text
+    cmds = [r["cmd"] for r in fake.dev.requests]
+    assert cmds[:3] == ["hello", "status", "clear"]  # cleared before the first load
+    all_cards_once_per_round(person)

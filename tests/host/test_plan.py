@@ -146,3 +146,22 @@ def test_the_two_load_trade_reaches_the_planned_figure_exactly() -> None:
     steps = planlib.trade_steps(["A", "B"], list(sizes))
     assert "A's left pile on top of B's left pile" in steps[0]
     assert "A's right pile on top of B's right pile" in steps[1]
+
+
+def test_three_rounds_leave_samba_as_far_from_random_as_docs_say() -> None:
+    # docs/guide.md: three rounds leave 162 cards at 1.0000 to four decimals.
+    assert f"{planlib.distance_after(162, 104, 3):.4f}" == "1.0000"
+
+
+def test_the_quality_table_in_the_docs_is_what_the_planner_computes() -> None:
+    from pathlib import Path
+    import re
+
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "guide.md").read_text()
+    rows = re.findall(r"^\| `([a-z-]+)`(?: \(default\))? \| ([0-9.]+) \| (\d+) \((\d+)\) \| ([0-9.]+) \|$", doc, re.M)
+    assert [r[0] for r in rows] == [q.name for q in planlib.QUALITY_LEVELS]
+    for name, threshold, rounds, passes, distance in rows:
+        p = plan_for("samba", quality=name)
+        assert float(threshold) == p.quality.threshold
+        assert (int(rounds), int(passes)) == (p.rounds, p.passes)
+        assert distance == f"{p.distance:.4f}"
