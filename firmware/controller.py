@@ -133,7 +133,7 @@ class Controller:
             self.state = P.ST_PAUSED if code in P.RESUMABLE else P.ST_ALARM
         ev = P.fault_event(code, latched=latched, **fields)
         if detail:
-            ev["detail"] = detail
+            ev["detail"] = detail[:80]  # keeps the line under MAX_LINE
         self.link.send(ev)
 
     def warn_battery(self):

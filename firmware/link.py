@@ -72,8 +72,15 @@ class Link:
         try:
             line = protocol.encode(obj)
         except ValueError:
-            line = protocol.encode(protocol.error_reply(
-                str(obj.get(protocol.F_RE, "?"))[:16], None, protocol.E_INTERNAL))
+            # Too long or not ASCII: the free-text detail is the usual
+            # culprit; without it the message still says what happened.
+            obj.pop("detail", None)
+            try:
+                line = protocol.encode(obj)
+            except ValueError:
+                line = protocol.encode(protocol.error_reply(
+                    str(obj.get(protocol.F_RE, ""))[:16], obj.get(protocol.F_ID),
+                    protocol.E_INTERNAL))
         self.outb.write(line.encode())
 
     def write_raw(self, buf):

@@ -204,3 +204,12 @@ def test_ctrl_c_stops_the_motor_and_returns(start_device, how: str) -> None:
     ev = dev.event("stopped")
     assert ev["reason"] == "interrupt"
     assert dev.proc.wait(timeout=10) == 0
+
+
+def test_every_sensor_missing_still_gives_one_well_formed_fault(start_device) -> None:
+    dev = start_device(missing=("stack", "exit", "touch", "battery"))
+    dev.event("hello")
+    f = dev.event("fault")
+    assert f["code"] == P.FAULT_SENSOR and f["latched"] is True
+    assert f["detail"].startswith("stack sensor not responding; exit detector blocked")
+    assert all(len(line) <= P.MAX_LINE for line in dev.raw)
