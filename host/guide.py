@@ -547,13 +547,13 @@ class Guide:
     def _check_stalled(self, part_n: int, last: dict[str, int]) -> dict[str, Any] | None:
         """No event for a while during a pass: ask the device."""
         assert self.link is not None
+        wait = min(2.0, self.stall_s)
         try:
-            st = self.link.status(timeout=2.0)
+            st = self.link.status(timeout=wait)
         except LinkTimeout:
             self.voice.problem("The shuffler has not answered for a while; checking the connection.")
             self.link.close()
-            raise_closed = LinkClosed("no answer within 2 s")
-            self.link.events.put(raise_closed)
+            self.link.events.put(LinkClosed(f"no answer within {wait:g} s"))
             return None
         except LinkClosed:
             return None
