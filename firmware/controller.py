@@ -356,6 +356,13 @@ class Controller:
                 self.link.send(P.error_reply(cmd, rid, P.E_REFUSED))
             self.raise_fault(P.FAULT_SENSOR, detail="stack sensor not responding")
             return
+        if b.exit_blocked():
+            # A card left in the exit (after a double feed, say) would be
+            # counted as the first card of this pass.
+            if cmd is not None:
+                self.link.send(P.error_reply(cmd, rid, P.E_REFUSED))
+            self.raise_fault(P.FAULT_SENSOR, detail="exit detector blocked: take out the card in the exit")
+            return
         n = stack.count_from_raw(raw, tare, per_card)
         if n <= 0:
             self.refuse(cmd, rid, P.FAULT_EMPTY, n=max(n, 0))

@@ -80,6 +80,18 @@ def test_double_feed_seen_as_a_long_block_latches_an_alarm(device: Device) -> No
     device.event("cleared")
     assert device.call("status")["state"] == "idle"
     assert sorted(all_cards(device)) == list(range(20))
+    # The two cards still sit in the exit: a new pass is refused until
+    # they are taken out.
+    assert len(w.query()["throat"]) == 2
+    assert device.call("start")["err"] == P.E_REFUSED
+    f = device.event("fault")
+    assert f["code"] == P.FAULT_SENSOR and "exit" in f["detail"]
+    w.take("throat")
+    assert device.call("clear")["state"] == "idle"
+    rep = device.call("start")
+    assert rep["ok"] is True
+    done = device.event("done")
+    assert done["k"] == rep["n"] == w.query()["counts"]["fed"] - 5
 
 
 def test_double_feed_seen_as_an_exit_count_short_of_the_stack(device: Device) -> None:
