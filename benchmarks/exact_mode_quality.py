@@ -15,6 +15,7 @@ from simulator.exact_mode.mistakes import (
     exact_fault_cost,
     extra_random_rounds,
     fault_locations,
+    half_way_aborts,
     monte_carlo_clean,
     monte_carlo_detection,
     monte_carlo_fault_cost,
@@ -77,6 +78,11 @@ def main() -> None:
                 c = exact_fault_cost(small_n, small_cap, kind, r)
                 cells.append(f"round {r + 1}: {float(c.worst):.3f} / {float(c.spread):.3f}")
             print(f"  {KIND_WORDS[kind]:<36} " + "   ".join(cells))
+        cells = []
+        for r in range(n_bits(small_n)):
+            c = exact_fault_cost(small_n, small_cap, "abort", r, places=half_way_aborts(small_n, small_cap, r))
+            cells.append(f"round {r + 1}: {float(c.worst):.3f} / {float(c.spread):.3f}")
+        print(f"  {'pass aborted half way and restarted':<36} " + "   ".join(cells))
         print()
     print(f"Share of mistakes the count sensor catches (a load count differs from plan), {n} cards, "
           f"{args.detect_samples} runs per round, rounds 1..{b}")
@@ -102,6 +108,11 @@ def main() -> None:
         for r in range(b):
             est = monte_carlo_fault_cost(n, cap, kind, r, args.samples, seed=args.seed + r)
             print(f"    round {r + 1}: {est}")
+    print("  pass aborted half way and restarted (one place per load)")
+    for r in range(b):
+        est = monte_carlo_fault_cost(n, cap, "abort", r, args.samples, seed=args.seed + r,
+                                     places=half_way_aborts(n, cap, r))
+        print(f"    round {r + 1}: {est}")
     print()
     print(f"code set for {n} cards: {code_set(n, cap)[:6]} ... ({n} codes of {b} bits)")
     print(f"time: {time.perf_counter() - t0:.1f} s")

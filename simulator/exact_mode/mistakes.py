@@ -77,10 +77,13 @@ class ExactFaultCost:
     places: int
 
 
-def exact_fault_cost(n: int, capacity: int, kind: str, round_index: int) -> ExactFaultCost:
+def exact_fault_cost(
+    n: int, capacity: int, kind: str, round_index: int, places: list[Fault] | None = None
+) -> ExactFaultCost:
     """Exact distance from uniform after one undetected fault, for a small pack."""
     arr = all_arrangements(code_set(n, capacity))
-    places = fault_locations(n, capacity, kind, round_index)
+    if places is None:
+        places = fault_locations(n, capacity, kind, round_index)
     finals = [run_batch(arr, capacity, f) for f in places]
     worst = max(_tv_of_rows(f, n) for f in finals)
     spread = _tv_of_rows(np.concatenate(finals), n)
@@ -118,13 +121,32 @@ def monte_carlo_detection(
     return Estimate(hits / samples, math.sqrt(p_var * (1 - p_var) / samples), "estimate", "count sensor")
 
 
+def half_way_aborts(n: int, capacity: int, round_index: int) -> list[Fault]:
+    """A pass stopped after half its cards, one place per load."""
+    sizes = loads_for_round(n, capacity, code_set(n, capacity), round_index)
+    return [Fault("abort", round_index, j, s // 2) for j, s in enumerate(sizes) if s >= 2]
+
+
 def monte_carlo_fault_cost(
-    n: int, capacity: int, kind: str, round_index: int, samples: int, seed: int = 1, chunk: int = 20000
+    n: int,
+    capacity: int,
+    kind: str,
+    round_index: int,
+    samples: int,
+    seed: int = 1,
+    chunk: int = 20000,
+    places: list[Fault] | None = None,
 ) -> Estimate:
-    """Lower bound (with its standard error) on the distance after one fault at a random place."""
+    """Lower bound (with its standard error) on the distance after one fault at a random place.
+
+    `places` narrows the places (all of one kind and round) the fault is drawn from.
+    """
     rng = np.random.default_rng(seed)
     codes = code_set(n, capacity)
-    places = fault_locations(n, capacity, kind, round_index)
+    if places is None:
+        places = fault_locations(n, capacity, kind, round_index)
+    if not places or any(f.kind != places[0].kind or f.round != places[0].round for f in places):
+        raise ValueError("places must be one kind of fault in one round")
     loads = np.array([f.load for f in places], dtype=np.intp)
     index = np.array([f.index for f in places], dtype=np.intp)
     acc = StatAccumulator(n)

@@ -12,6 +12,7 @@ from simulator.exact_mode.mistakes import (
     detection_rate,
     extra_random_rounds,
     fault_locations,
+    half_way_aborts,
     monte_carlo_clean,
     monte_carlo_detection,
     monte_carlo_fault_cost,
@@ -134,3 +135,14 @@ def test_uneven_code_set_lets_the_count_sensor_catch_every_swap() -> None:
     for r in (0, 1, 3, 6):
         assert monte_carlo_detection(162, 104, "swap_round", r, 10, seed=r, uneven=True).value == 1
         assert monte_carlo_detection(162, 104, "swap_piles", r, 10, seed=r, uneven=True).value == 1
+
+
+def test_half_way_abort_is_one_of_the_abort_places() -> None:
+    places = half_way_aborts(7, 4, 1)
+    assert places and set(places) <= set(fault_locations(7, 4, "abort", 1))
+    assert [f.index for f in places] == [s // 2 for s in loads_for_round(7, 4, code_set(7, 4), 1)]
+    half = exact_fault_cost(7, 4, "abort", 1, places=places)
+    everywhere = exact_fault_cost(7, 4, "abort", 1)
+    assert 0 < half.worst <= everywhere.worst
+    with pytest.raises(ValueError):
+        monte_carlo_fault_cost(7, 4, "abort", 1, 10, places=[Fault("abort", 1), Fault("abort", 2)])
