@@ -430,11 +430,13 @@ class Guide:
         if code == P.FAULT_SENSOR:
             self.voice.problem(f"A sensor does not answer ({ev.get('detail', 'sensor')}).")
             self.do(S.CHECK, "Check the sensor's wiring and plug; leave the cards as they are.")
-            self._clear()
-            return "part-ended" if "k" in ev else "refused"
-        self.voice.problem(f"The shuffler reports a fault: {ev.get(P.F_MSG, code)}")
+        else:
+            self.voice.problem(f"The shuffler reports a fault: {ev.get(P.F_MSG, code)}")
         self._clear()
-        return "part-ended" if "k" in ev else "refused"
+        if "k" in ev:
+            return "part-ended"
+        self.do(S.TOUCH, "Touch the sensor to start the pass.")
+        return "refused"
 
     def _refusal(self, ev: dict[str, Any], name: str, want: int, index: int, names: list[str]) -> str:
         code = ev.get("code")

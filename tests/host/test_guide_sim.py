@@ -289,3 +289,31 @@ def test_other_packs_follow_the_pile_trade(device: VirtualShuffler, pack: str, l
     summary, voice, person = run_guide(device, plan=plan)
     assert summary.loads == [list(plan.loads)] * 2
     check_record(person.log, plan.cards, 2, loads)
+
+
+class StackSensorOut(S.ScriptedPerson):
+    def do(self, step: S.Step, number: int) -> None:
+        if step.kind == S.TOUCH and step.args.get("round") == 2 and self.in_tray == "B" and not getattr(self, "done_it", False):
+            self.done_it = True
+            self.world.inject("sensor_missing", 0, "", "stack")
+        super().do(step, number)
+
+
+def test_a_missing_sensor_is_checked_cleared_and_the_pass_started_again(device: VirtualShuffler) -> None:
+    summary, voice, person = run_guide(device, StackSensorOut)
+    assert "A sensor does not answer (stack sensor not responding)." in voice.text
+    assert "Check the sensor's wiring" in voice.text
+    assert summary.loads == [[81, 81], [81, 81]]
+    check_record(person.log, 162, ROUNDS, 2)
+
+
+def test_an_over_full_last_load_is_dealt_in_two_parts_onto_the_same_piles(device: VirtualShuffler) -> None:
+    class Short(MiscutPerson):
+        first = 52
+
+    summary, voice, person = run_guide(device, Short)
+    assert "Load A should hold about 81 and holds 52" in voice.text and "load B will hold 29 more" in voice.text
+    assert "Load B holds 110 cards, more than the 104 the tray takes: it is dealt in two parts" in voice.text
+    assert "Lift the top 6 cards off the load in the tray" in voice.text
+    assert summary.loads == [[52, 110], [81, 81]]
+    check_record(person.log, 162, ROUNDS, 2)
