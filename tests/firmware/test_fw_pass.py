@@ -108,6 +108,9 @@ def test_status_and_abort_mid_pass(start_device) -> None:
     assert st["state"] == "dealing" and 3 <= st["k"] < 104
     busy = dev.call("start")
     assert busy["ok"] is False and busy["name"] == "busy"
+    assert dev.call("config")["err"] == 8  # busy: only hello, status, abort mid-pass
+    hello = dev.call("hello")
+    assert hello["ok"] is True and hello["state"] == "dealing"
     ab = dev.call("abort")
     assert ab["ok"] is True
     ev = dev.event("aborted")

@@ -166,3 +166,43 @@ def test_load_ignores_a_torn_temp_file_and_uses_a_complete_one(tmp_path: Path) -
     assert store.load(path) == {"tare": 12}
     Path(path).write_text(json.dumps({"tare": 7}))
     assert store.load(path) == {"tare": 7}
+
+
+class _Board:
+    """Just enough board for the boot self-test under CPython."""
+
+    data_dir = ""
+
+    def __init__(self, touch: int) -> None:
+        self.touch = touch
+
+    def stack_raw(self) -> int:
+        return 84000
+
+    def exit_blocked(self) -> bool:
+        return False
+
+    def battery_mv(self) -> int:
+        return 9000
+
+    def touch_raw(self) -> int:
+        return self.touch
+
+
+class _Link:
+    def write_raw(self, buf: bytes) -> None:
+        pass
+
+
+@pytest.mark.parametrize("boot_reading, stored, baseline, source", [
+    (800, None, 800, "measured"),   # nothing stored: the boot reading
+    (790, 800, 790, "calibrated"),  # close to the stored one: fresh reading
+    (300, 800, 800, "calibrated"),  # a hand on the pad at boot: the stored one
+])
+def test_touch_baseline_at_boot(boot_reading: int, stored: int | None, baseline: int, source: str) -> None:
+    import profile_sim
+    from controller import Controller
+    ctl = Controller(_Board(boot_reading), profile_sim.PROFILE, _Link())
+    ctl.cal = {"touch_baseline": stored} if stored else {}
+    assert ctl.self_test() == ""
+    assert (ctl.touch.baseline, ctl.touch_source) == (baseline, source)
