@@ -61,8 +61,10 @@ def main() -> None:
     ap.add_argument("--side-by-side-samples", type=int, default=20_000)
     args = ap.parse_args()
 
-    print(f"CPUs: {os.cpu_count()}")
+    # Other work on the machine slows the figures; say how busy it was.
+    print(f"CPUs: {os.cpu_count()}, load average before: {os.getloadavg()[0]:.1f}")
     report, wall, cpu = run_command(args.pack, args.samples)
+    print(f"load average after: {os.getloadavg()[0]:.1f}")
     peak_mb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
     s = report["settings"]
     print(f"shuffler quality --pack {args.pack} --samples {args.samples:,}: "
