@@ -206,3 +206,17 @@ def test_a_planned_side_source_drives_the_pass(tmp_path: Path) -> None:
     # Left gets 7, 6, 4, 0 (each on top): top to bottom 0, 4, 6, 7.
     assert first == "idle [0, 4, 6, 7] [1, 2, 3, 5]"
     assert second == "7 plan length differs from the loaded count"
+
+
+@pytest.mark.micropython
+def test_protocol_imports_alone_under_micropython(tmp_path: Path) -> None:
+    if not have_micropython():
+        pytest.skip("no micropython")
+    shutil.copy(FIRMWARE / "protocol.py", tmp_path / "protocol.py")
+    code = ("import protocol as P\n"
+            "print(P.PROTOCOL_VERSION, P.parse_request(b'{\"cmd\":\"status\",\"id\":4}')[:3],"
+            " P.parse_request(b'{x')[0])\n")
+    out = subprocess.run([MICROPYTHON, "-c", code], capture_output=True, text=True, timeout=30,
+                         env={"MICROPYPATH": str(tmp_path), "PATH": "/usr/bin:/bin"})
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "1 (0, 'status', 4) 1"
