@@ -137,6 +137,7 @@ class Guide:
         started = self.clock()
         if self.link is not None:
             self._prepare_device()
+        self.place = Place(self.from_round, names[0], (self.from_round - 1) * len(names) + 1, p.rounds, p.passes)
         split = ", ".join(f"{n} {s}" for n, s in zip(names, sizes))
         if len(names) == 1:
             self.do(S.SPLIT, f"Square the pack face down ({p.cards} cards): it is load {names[0]}.",

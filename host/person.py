@@ -59,16 +59,15 @@ class Person(Protocol):
 
 # -- the console ---------------------------------------------------------------
 
-def wait_for_enter(stream: TextIO, timeout_s: float) -> bool:
-    """True when a line (Enter) arrives within timeout_s, False otherwise."""
+def wait_for_enter(stream: TextIO, timeout_s: float) -> str:
+    """"" when a line (Enter) arrives within timeout_s, else why not."""
     try:
         ready, _, _ = select.select([stream], [], [], timeout_s)
     except (ValueError, OSError, TypeError):  # not a real file (e.g. under a test runner)
-        line = stream.readline()
-        return line != ""
+        ready = [stream]
     if not ready:
-        return False
-    return stream.readline() != ""
+        return f"no Enter within {timeout_s:g} s"
+    return "" if stream.readline() != "" else "the input was closed"
 
 
 class ConsolePerson:
@@ -88,8 +87,9 @@ class ConsolePerson:
         if step.kind in MACHINE_SEES and not self.manual:
             return  # the shuffler reports the load and the touch itself
         self.say("   [dim]press Enter when done[/dim]")
-        if not wait_for_enter(self.stream, self.wait_s):
-            raise PersonGaveUp(f"no Enter within {self.wait_s:g} s")
+        why = wait_for_enter(self.stream, self.wait_s)
+        if why:
+            raise PersonGaveUp(why)
 
 
 # -- the scripted person on the virtual shuffler -------------------------------

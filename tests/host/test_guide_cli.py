@@ -48,4 +48,5 @@ def test_manual_mode_without_a_person_stops_at_its_place() -> None:
     assert out.returncode != 0
     assert "Put load A (about 54 cards)" not in out.stdout  # it stopped at the first step
     assert "Square the pack" in out.stdout
-    assert "stopped" in out.stderr and len(out.stderr.strip().splitlines()) == 1
+    assert "stopped at round 1 of 10, load A (pass 1 of 20)" in out.stderr
+    assert "--from-round 1" in out.stderr and len(out.stderr.strip().splitlines()) == 1
