@@ -54,12 +54,17 @@ def test_uniform_packs_score_harmonic_number():
     assert abs(mean - harmonic(n)) < 4 * err
 
 
-def test_one_inverse_riffle_is_easy_to_read():
-    # Cards sorted by a fair bit each: two increasing runs. The strategy
-    # should score far above the random-pack figure.
+def test_one_inverse_riffle_scores_three_quarters_of_the_pack():
+    # One inverse riffle: the cards with bit 0 in order (Z), then those with
+    # bit 1 (O). The strategy is right on the first card when 0 is in Z, on
+    # each Z card that directly follows its predecessor label (N-1 pairs, each
+    # with chance 1/4), at the change from Z to O when N-1 is in Z (chance
+    # 1/2), and on every O card after the first: 1/2 + (N-1)/4 + 1/2 + N/2 - 1
+    # = 3N/4 - 1/4, up to terms of order N 2^-N.
     rng = np.random.default_rng(2)
-    n, s = 52, 2000
+    n, s = 52, 20000
     bits = rng.integers(0, 2, (s, n))
     batch = np.argsort(bits, axis=1, kind="stable")
     scores = guess_scores(batch)
-    assert scores.mean() > 3 * harmonic(n)
+    err = scores.std(ddof=1) / np.sqrt(s)
+    assert abs(scores.mean() - (3 * n / 4 - 1 / 4)) < 4 * err
