@@ -93,7 +93,8 @@ def _start_sim(time_scale: float, voice: RichVoice, stack: ExitStack) -> tuple[s
 
 @click.command("guide")
 @click.option("--port", "port", metavar="PORT", help="Serial port of the shuffler (see `shuffler devices`).")
-@click.option("--sim", is_flag=True, help="Start a virtual shuffler, flash it, and guide on it.")
+@click.option("--sim", is_flag=True,
+              help="Start a virtual shuffler, flash it, and guide a scripted person on it (implies --unattended).")
 @click.option("--manual", is_flag=True, help="No device: instructions only, confirm each step with Enter.")
 @pack_options
 @click.option("--unattended", is_flag=True,
@@ -117,6 +118,8 @@ def guide(port: str | None, sim: bool, manual: bool, pack: str | None, cards: in
     if len(chosen) != 1:
         raise click.ClickException("choose one of --port PORT, --sim or --manual"
                                    + (f" (got {' and '.join(chosen)})" if chosen else ""))
+    if sim:
+        unattended = True  # nobody can put cards into a virtual tray by hand
     if unattended and not (sim or (port and world)):
         raise click.ClickException("--unattended needs the virtual shuffler: --sim, or --port with --world")
     if record is not None and not unattended:
