@@ -58,7 +58,7 @@ SIGNIFICANCE = 2.0
 CHUNK = 10_000
 # Card-rows per simulated chunk, so memory stays bounded for big packs.
 CHUNK_ELEMENTS = 2_000_000
-# Above this many cards exact distances take minutes; only lower bounds are given.
+# Exact sums grow with the square of the pack: above this, only lower bounds.
 EXACT_MAX_CARDS = 600
 
 
