@@ -343,7 +343,7 @@ class Guide:
                     last = {"k": 0, "left": 0, "right": 0}
                     if dealt >= want:
                         return PassResult(dealt, left, right, parts)
-                    self._ask_for_rest(name, want - dealt, touch_only=True)
+                    self._ask_for_rest(name, want - dealt)
                 elif outcome == "refused":
                     part_n = None
                 deadline = self.clock() + self.person_wait_s
@@ -361,13 +361,13 @@ class Guide:
                     parts += 1
                     part_n = None
                     last = {"k": 0, "left": 0, "right": 0}
-                self._ask_for_rest(name, want - dealt, touch_only=True)
+                self._ask_for_rest(name, want - dealt)
                 deadline = self.clock() + self.person_wait_s
             elif kind == P.EV_WARN:
                 self.voice.problem(f"The shuffler warns: {ev.get(P.F_MSG, ev.get(P.F_NAME, ''))}")
             # touch, aborted, cleared, stopped: nothing to do
 
-    def _ask_for_rest(self, name: str, rest: int, touch_only: bool = True) -> None:
+    def _ask_for_rest(self, name: str, rest: int) -> None:
         if rest <= 0:
             return
         self.do(S.TOUCH, f"Leave the piles where they are and touch the sensor to deal the rest of load "
