@@ -232,3 +232,14 @@ def test_a_fault_left_over_from_before_is_cleared_first() -> None:
     cmds = [r["cmd"] for r in fake.dev.requests]
     assert cmds[:3] == ["hello", "status", "clear"]  # cleared before the first load
     all_cards_once_per_round(person)
+
+
+def test_with_a_device_only_table_work_waits_for_enter() -> None:
+    said: list[str] = []
+    person = S.ConsolePerson(said.append, manual=False, wait_s=0.2, stream=io.StringIO("\n"))
+    person.do(S.Step(S.LOAD, "Put load A in the tray."), 1)  # the device reports these itself
+    person.do(S.Step(S.TOUCH, "Touch the sensor."), 2)
+    person.do(S.Step(S.TAKE, "Lift off the piles."), 3)  # uses the one Enter
+    with pytest.raises(S.PersonGaveUp, match="input was closed"):
+        person.do(S.Step(S.STACK, "Stack them."), 4)
+    assert sum("press Enter" in line for line in said) == 2
