@@ -259,7 +259,7 @@ def parse_message(line):
 
 
 def get_int(obj, key, lo, hi, default=None):
-    """Field helper for handlers: returns (code, value)."""
+    """Read an integer field for a handler: returns (code, value)."""
     if key not in obj:
         if default is None:
             return E_BAD_FIELD, None

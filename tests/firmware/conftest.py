@@ -1,4 +1,4 @@
-"""Fixtures for the firmware tests (helpers live in fwtest_helpers.py)."""
+"""Fixtures for the firmware tests (support code lives in fwtest_support.py)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from typing import Any, Callable, Iterator
 
 import pytest
 
-from fwtest_helpers import (FIRMWARE, MICROPYTHON, SPEED, Device, WorldClient,
+from fwtest_support import (FIRMWARE, MICROPYTHON, SPEED, Device, WorldClient,
                             have_micropython, sim_command)
 
 

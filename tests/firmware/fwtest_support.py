@@ -1,4 +1,4 @@
-"""Helpers for the firmware tests: run the firmware on the MicroPython unix
+"""Support for the firmware tests: run the firmware on the MicroPython unix
 port over the simulated board, talk to it through its serial protocol and
 the world's control endpoint."""
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from fwtest_helpers import FIRMWARE, MICROPYTHON, REPO, Device, have_micropython
+from fwtest_support import FIRMWARE, MICROPYTHON, REPO, Device, have_micropython
 
 BOARD_SIM = REPO / "simulator" / "virtual" / "board"
 STUBS = REPO / ".stubs"

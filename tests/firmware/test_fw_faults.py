@@ -7,7 +7,7 @@ import signal
 
 import pytest
 
-from fwtest_helpers import Device
+from fwtest_support import Device
 from firmware import protocol as P
 
 pytestmark = pytest.mark.micropython
@@ -143,7 +143,7 @@ def test_low_battery_warns_but_deals(device: Device) -> None:
 
 
 def test_battery_failing_mid_pass_stops_it(start_device) -> None:
-    dev = start_device(speed=5)
+    dev = start_device(speed=2)
     dev.event("hello")
     dev.world.load(list(range(104)))
     dev.send("start")
@@ -204,7 +204,7 @@ def test_watchdog_resets_a_hung_board_with_the_motor_off(device: Device) -> None
 
 @pytest.mark.parametrize("how", ["signal", "byte"])
 def test_ctrl_c_stops_the_motor_and_returns(start_device, how: str) -> None:
-    dev = start_device(speed=5)
+    dev = start_device(speed=2)
     dev.event("hello")
     dev.world.load(list(range(104)))
     dev.send("start")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from fwtest_helpers import Device, deal_order
+from fwtest_support import Device, deal_order
 
 pytestmark = pytest.mark.micropython
 
@@ -99,7 +99,7 @@ def test_over_capacity_is_refused_and_nothing_moves(device: Device) -> None:
 
 
 def test_status_and_abort_mid_pass(start_device) -> None:
-    dev = start_device(speed=5)
+    dev = start_device(speed=2)
     dev.event("hello")
     dev.world.load(list(range(104)))
     dev.send("start")

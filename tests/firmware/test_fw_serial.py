@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from fwtest_helpers import Device
+from fwtest_support import Device
 from firmware import protocol as P
 
 pytestmark = pytest.mark.micropython
