@@ -206,3 +206,30 @@ def test_touch_baseline_at_boot(boot_reading: int, stored: int | None, baseline:
     ctl.cal = {"touch_baseline": stored} if stored else {}
     assert ctl.self_test() == ""
     assert (ctl.touch.baseline, ctl.touch_source) == (baseline, source)
+
+
+@given(st.integers(0, 104).flatmap(
+    lambda n: st.tuples(st.just(n), st.lists(st.integers(0, 1), min_size=n, max_size=n))))
+@settings(max_examples=60, deadline=None)
+def test_simulated_world_deals_in_the_mechanism_order(case: tuple[int, list[int]]) -> None:
+    """The simulated world's physics (plain Python, run here under CPython)
+    against the order docs/mechanism.md defines, written out separately in
+    fwtest_support.deal_order."""
+    sys.path.insert(0, str(REPO / "simulator" / "virtual" / "board"))
+    import sim_world
+    from fwtest_support import deal_order
+
+    n, sides_ = case
+    load = [f"c{i}" for i in range(n)]
+    w = sim_world.World(seed=n + 1)
+    w.load(load)
+    for k, side in enumerate(sides_):
+        w.motor(sim_world.LEFT_DIR if side == 0 else -sim_world.LEFT_DIR, 80)
+        for _ in range(10 * (sim_world.FEED_MS + sim_world.BLOCK_MS)):
+            if w.left_n + w.right_n == k + 1:
+                break
+            w.advance()
+        w.stop(True)
+    snap = w.snapshot()
+    assert (snap["left"], snap["right"]) == deal_order(load, sides_)
+    assert snap["tray"] == [] and snap["counts"]["fed"] == n
