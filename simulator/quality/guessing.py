@@ -27,7 +27,7 @@ from fractions import Fraction
 import numpy as np
 
 # Elements of the per-chunk range-maximum table (levels x rows x cards).
-_TABLE_ELEMENTS = 1 << 21
+_TABLE_ELEMENTS = 1 << 18
 
 
 def harmonic(n: int) -> float:
@@ -50,42 +50,34 @@ def _range_max_table(values: np.ndarray) -> np.ndarray:
     return table
 
 
-def _range_max(table: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
-    """max(values[s, lo:hi]) per entry, -1 where the range is empty."""
-    levels, rows, n = table.shape
-    length = hi - lo
-    # floor(log2(length)) by lookup; length 0 reads level 0 and is masked below.
-    log2 = np.zeros(n + 1, dtype=np.int32)
-    log2[1:] = np.array([k.bit_length() - 1 for k in range(1, n + 1)], dtype=np.int32)
-    j = log2[length]
-    base = j * (rows * n) + (np.arange(rows, dtype=np.int32) * n)[:, None]
-    flat = table.reshape(-1)
-    left = flat[base + np.minimum(lo, n - 1)]
-    right = flat[base + np.maximum(hi - (np.int32(1) << j), 0)]
-    out = np.maximum(left, right)
-    out[length <= 0] = -1
-    return out
-
-
 def _chunk_scores(decks: np.ndarray) -> np.ndarray:
     rows, n = decks.shape
     dtype = np.int16 if n < 2**15 else np.int32
-    d = decks.astype(np.int32)
-    pos = np.empty((rows, n), dtype=dtype)
-    np.put_along_axis(pos, d, np.broadcast_to(np.arange(n, dtype=dtype), (rows, n)), axis=1)
+    d = decks.astype(np.intp, copy=False)
+    flat_rows = np.arange(rows, dtype=np.intp)[:, None] * n
+    pos = np.empty(rows * n, dtype=dtype)  # pos[s, label] = time the card is turned up
+    pos[(d + flat_rows).reshape(-1)] = np.tile(np.arange(n, dtype=dtype), rows)
     score = (d[:, 0] == 0).astype(np.int64)
     if n == 1:
         return score
-    table = _range_max_table(pos)
-    a = d[:, :-1]  # card just seen
-    b = d[:, 1:]  # card turned up next
-    t = np.arange(1, n, dtype=np.int32)  # time of b
+    table = _range_max_table(pos.reshape(rows, n))
+    a = d[:, :-1]  # card just seen, at time t - 1
+    b = d[:, 1:]  # card turned up next, at time t
     up = a < b
+    # The guess is right when nothing unseen lies strictly between a and b
+    # (up), or above a (down: then the guess is the smallest unseen card).
+    # "Unseen at time t" for a label in that range means turned up after a,
+    # so: the range's latest time must be before t - 1.
     hi = np.where(up, b, n)
-    # Nothing unseen strictly between a and b (up), or above a (down):
-    # every such label was turned up before a, i.e. at a time < t - 1.
-    clear = _range_max(table, a + 1, hi) < (t - 1)
-    # Down: the guess is the smallest unseen card, the minimum of what is left.
+    length = hi - a - 1
+    level = np.zeros(n + 1, dtype=np.intp)
+    level[1:] = [k.bit_length() - 1 for k in range(1, n + 1)]
+    base = (level * (rows * n))[length] + flat_rows
+    span = np.left_shift(1, level)[length]
+    flat = table.reshape(-1)
+    latest = np.maximum(flat[base + np.minimum(a + 1, n - 1)], flat[base + np.maximum(hi - span, 0)])
+    before = np.arange(0, n - 1, dtype=dtype)  # t - 1 for t = 1 .. n-1
+    clear = (latest < before) | (length == 0)
     suffix_min = np.minimum.accumulate(d[:, ::-1], axis=1)[:, ::-1]
     right = clear & (up | (b == suffix_min[:, 1:]))
     return score + right.sum(axis=1)

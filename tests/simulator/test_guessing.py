@@ -28,7 +28,10 @@ def test_vectorised_scores_match_the_card_by_card_strategy(deck):
     assert guess_scores(deck[None, :])[0] == guess_scores_reference(deck)
 
 
-def test_batches_and_chunks_agree_with_single_rows():
+def test_batches_and_chunks_agree_with_single_rows(monkeypatch):
+    from simulator.quality import guessing
+
+    monkeypatch.setattr(guessing, "_TABLE_ELEMENTS", 7 * 60 * 6)  # chunks of 6 rows
     rng = np.random.default_rng(5)
     batch = np.array([np.concatenate([np.sort(p) for p in np.split(rng.permutation(60), [20, 45])])
                       for _ in range(50)])
