@@ -3,7 +3,8 @@
 Exact distances are drawn as solid lines with filled markers; lower bounds
 as dashed lines with hollow markers and error bars (two standard errors),
 since the true distance lies somewhere above them. Thresholds are dotted
-horizontal lines.
+horizontal lines; the home game's three passes of each load a dashed
+vertical line, and one 52-card deck after seven riffles a dash-dot line.
 """
 from __future__ import annotations
 
@@ -39,6 +40,10 @@ def plot_report(report: dict[str, Any], path: str | Path) -> Path:
             ax.annotate(f"{t:g}", xy=(1.0, t), xycoords=("axes fraction", "data"),
                         xytext=(3, 0), textcoords="offset points", va="center", fontsize=8,
                         color="grey")
+        homes = [r["landmarks"]["home_game"] for r in report["routines"] if r["landmarks"]["home_game"]]
+        if homes:
+            ax.axvline(homes[0]["passes"], color="grey", linestyle="--", linewidth=0.8,
+                       label=f"home game: three passes of each load ({homes[0]['passes']} passes)")
         seven = report["reference"]["single_deck_seven_passes"]
         ax.axhline(seven["distance"], color="black", linestyle="-.", linewidth=0.8,
                    label=f"one 52-card deck after 7 riffles: {seven['distance']:.3f} (exact)")
