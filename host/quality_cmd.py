@@ -72,6 +72,8 @@ def quality(
         _fail(f"--samples must be between 2 and {MAX_SAMPLES:,}, not {samples:,}")
     if rounds is not None and not 1 <= rounds <= MAX_ROUNDS:
         _fail(f"--rounds must be between 1 and {MAX_ROUNDS}, not {rounds}")
+    if seed < 0:
+        _fail(f"--seed must be a whole number >= 0, not {seed}")
     for name in routines:
         if name not in ROUTINES:
             _fail(f"unknown routine {name!r}; valid routines: {', '.join(ROUTINES)}")

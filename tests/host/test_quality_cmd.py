@@ -43,6 +43,7 @@ def run(capsys, *args):
         (["--start", "samba", "--cards", "150"], "162"),
         (["--start", "sorted"], "--start"),
         (["--cards", "many"], "--cards"),
+        (["--seed", "-1"], "--seed"),
     ],
 )
 def test_bad_input_is_one_line_and_nonzero(capsys, tmp_path, monkeypatch, args, names):
