@@ -1,8 +1,9 @@
 """The `shuffler` command: one click group, one module per subcommand.
 
-Each subcommand lives in its own module and is listed in `_COMMANDS` as
-"module:attribute"; this file only wires them together and makes sure bad
-input ends in one clear line and a non-zero exit, never a traceback.
+Each subcommand lives in its own module and is listed in `_COMMANDS` by
+name as "module:attribute", imported only when used; this file only wires
+them together and makes sure bad input ends in one clear line and a
+non-zero exit, never a traceback.
 """
 from __future__ import annotations
 
@@ -11,26 +12,40 @@ import sys
 
 import click
 
-# Subcommand modules, each exposing a click.Command.
-_COMMANDS: tuple[str, ...] = (
-    "host.devices_cmd:devices",
-    "host.flash_cmd:flash",
-    "host.sim_device_cmd:sim_device",
-    "host.plan_cmd:plan",
-    "host.guide_cmd:guide",
-    "host.quality_cmd:quality",
-)
+# Subcommand name -> "module:attribute" of its click.Command.
+_COMMANDS: dict[str, str] = {
+    "devices": "host.devices_cmd:devices",
+    "flash": "host.flash_cmd:flash",
+    "sim-device": "host.sim_device_cmd:sim_device",
+    "plan": "host.plan_cmd:plan",
+    "guide": "host.guide_cmd:guide",
+    "quality": "host.quality_cmd:quality",
+}
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class _LazyGroup(click.Group):
+    """Imports a subcommand's module only when it is asked for.
+
+    The heavy imports (numpy, matplotlib, mpremote) then happen inside
+    `main`, where an interrupt or a broken install still ends in one line.
+    """
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(_COMMANDS)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        spec = _COMMANDS.get(cmd_name)
+        if spec is None:
+            return None
+        module, attr = spec.split(":")
+        command = getattr(importlib.import_module(module), attr)
+        return command if isinstance(command, click.Command) else None
+
+
+@click.group(cls=_LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="lotus-shuffler", prog_name="shuffler")
 def cli() -> None:
     """Plan, run and judge shuffles on a two-pile card shuffler."""
-
-
-for _spec in _COMMANDS:
-    _module, _attr = _spec.split(":")
-    cli.add_command(getattr(importlib.import_module(_module), _attr))
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -21,3 +21,23 @@ def test_unknown_command_is_one_line_and_nonzero():
     assert "Traceback" not in out.stderr
     assert len(out.stderr.strip().splitlines()) == 1
     assert "no-such-command" in out.stderr
+
+
+def test_every_listed_command_loads_under_its_own_name():
+    import importlib
+
+    from host.cli import _COMMANDS, cli
+
+    for name, spec in _COMMANDS.items():
+        module, attr = spec.split(":")
+        command = getattr(importlib.import_module(module), attr)
+        assert command.name == name
+        assert cli.get_command(None, name) is command  # type: ignore[arg-type]
+
+
+def test_loading_the_entry_point_imports_no_subcommand():
+    # The console script imports host.cli before main() can catch anything.
+    code = "import sys; import host.cli; print(any(m.endswith('_cmd') for m in sys.modules))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0
+    assert out.stdout.strip().splitlines()[-1] == "False"
