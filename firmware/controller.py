@@ -1,5 +1,6 @@
 """The shuffler's state machine: commands, touch, passes, faults."""
 
+import os
 import time
 
 try:
@@ -11,6 +12,7 @@ import protocol as P
 import stack
 import store
 from dealer import DONE, R_ABORT, R_BATTERY, R_LONG, R_TIMEOUT, Dealer
+from exact import ALL_DONE, MAX_CARDS, NEXT_LOAD, ExactRoutine
 from sides import RandomSides
 from touch import Touch, baseline_ok
 
@@ -33,6 +35,11 @@ class Controller:
         self.fault = P.FAULT_NONE
         self.fault_detail = ""
         self.sides = RandomSides(self.capacity)
+        self.exact = ExactRoutine(self.capacity)
+        # The device's own random bytes; the simulated board may supply a
+        # fixed stream for tests, real boards use os.urandom.
+        self.randbytes = getattr(board, "randbytes", None) or os.urandom
+        self.hiding = False  # the pass in hand is an exact pass: no pile counts out
         self.dealer = Dealer(board, self, link.write_raw, self.sides)
         self.touch = Touch(profile["touch_kind"], self.cfg["touch_pct"], self.cfg["debounce_ms"])
         self.touch_source = "measured"
@@ -145,7 +152,75 @@ class Controller:
 
     def pass_fields(self):
         d = self.dealer
+        if self.hiding:
+            # Pile counts of an exact pass depend on the codes.
+            return {"k": d.k, "n": d.n}
         return {"k": d.k, "n": d.n, "left": d.left, "right": d.right}
+
+    # ----- exact mode ---------------------------------------------------
+    def exact_next_fields(self):
+        e = self.exact
+        return {"round": e.round + 1, "rounds": e.bits, "load": e.load_name(), "count": e.expected()}
+
+    def send_exact_next(self):
+        f = self.exact_next_fields()
+        f[P.F_EV] = P.EV_EXACT_NEXT
+        self.link.send(f)
+
+    def lose_exact(self, reason, **fields):
+        """Exactness is gone: forget the codes, say why, deal at random from now on."""
+        e = self.exact
+        if not e.active:
+            return
+        f = {P.F_EV: P.EV_EXACT_LOST, "code": reason, P.F_NAME: P.lost_name(reason),
+             P.F_MSG: P.LOST[reason][1], "round": e.round + 1, "load": e.load_name()}
+        e.end()
+        for key in fields:
+            f[key] = fields[key]
+        self.link.send(f)
+
+    def exact_pass_done(self):
+        e = self.exact
+        r = e.pass_done()
+        if r == NEXT_LOAD:
+            self.send_exact_next()
+            return
+        self.link.send({P.F_EV: P.EV_EXACT_ROUND, "round": e.round, "rounds": e.bits})
+        if r == ALL_DONE:
+            e.end()
+            self.link.send({P.F_EV: P.EV_EXACT_DONE, "rounds": e.bits})
+        else:
+            self.send_exact_next()
+
+    def cmd_exact(self, cmd, rid, obj):
+        if obj.get("cancel") is True:
+            if self.state == P.ST_PAUSED:
+                # The paused pass deals its remaining cards by the codes.
+                self.link.send(P.error_reply(cmd, rid, P.E_STATE, detail="a pass is paused: resume or abort"))
+                return
+            was = self.exact.active
+            self.link.send(P.reply(cmd, rid, mode=P.MODE_RANDOM))
+            if was:
+                self.lose_exact(P.LOST_CANCELLED)
+            return
+        if self.state == P.ST_ALARM:
+            self.link.send(P.error_reply(cmd, rid, P.E_ALARM))
+            return
+        if self.state != P.ST_IDLE:
+            self.link.send(P.error_reply(cmd, rid, P.E_STATE, detail="a pass is paused: resume or abort"))
+            return
+        code, n = P.get_int(obj, "n", 2, MAX_CARDS)
+        if code:
+            self.link.send(P.error_reply(cmd, rid, code, detail="n: 2 to %d cards" % MAX_CARDS))
+            return
+        try:
+            self.exact.begin(n, self.randbytes)
+        except ValueError as e:
+            self.link.send(P.error_reply(cmd, rid, P.E_BAD_VALUE, detail=str(e)[:60]))
+            return
+        e = self.exact
+        self.link.send(P.reply(cmd, rid, n=n, loads=e.loads, uneven=e.uneven, **self.exact_next_fields()))
+        self.send_exact_next()
 
     # ----- the main loop's step ---------------------------------------
     def step(self):
@@ -217,6 +292,9 @@ class Controller:
         f["fault_name"] = P.fault_name(self.fault) if self.fault else ""
         f["mv"] = self.board.battery_mv()
         f["uptime_ms"] = self.board.ticks_ms()
+        f["mode"] = P.MODE_EXACT if self.exact.active else P.MODE_RANDOM
+        if self.exact.active:
+            f["next"] = self.exact_next_fields()
         self.link.send(P.reply(cmd, rid, **f))
 
     def cmd_start(self, cmd, rid, obj):
@@ -251,6 +329,12 @@ class Controller:
         f = self.pass_fields()
         f[P.F_EV] = P.EV_ABORTED
         self.link.send(f)
+        self.lose_exact_pass(P.LOST_ABORTED)
+
+    def lose_exact_pass(self, reason):
+        """The exact pass in hand ended early."""
+        if self.hiding and self.dealer.sides is self.exact:
+            self.lose_exact(reason)
 
     def cmd_clear(self, cmd, rid, obj):
         if self.state == P.ST_PAUSED:
@@ -376,14 +460,25 @@ class Controller:
             self.refuse(cmd, rid, P.FAULT_BATTERY_LOW, mv=mv, need_mv=need)
             return
         src = sides or self.sides
+        lost = False
+        if sides is None and self.exact.active:
+            if self.exact.check(n):
+                src = self.exact
+            else:
+                lost = True
         try:
             src.prepare(n)
         except ValueError as e:  # a plan that does not fit the load
             if cmd is not None:
                 self.link.send(P.error_reply(cmd, rid, P.E_BAD_VALUE, detail=str(e)[:60]))
             return
+        if lost:
+            # A load out of turn, a swapped stack or pile, a lost card: the
+            # tracked order no longer holds. This pass is dealt at random.
+            self.lose_exact(P.LOST_COUNT, n=n, expected=self.exact.expected())
         self.warn_battery()
-        self.dealer.begin(src, n, self.cfg, p["battery_cutoff_mv"], p["poll_ms"])
+        self.hiding = src is self.exact
+        self.dealer.begin(src, n, self.cfg, p["battery_cutoff_mv"], p["poll_ms"], self.hiding)
         if cmd is not None:
             self.link.send(P.reply(cmd, rid, n=n))
         self.link.send({P.F_EV: P.EV_LOADED, "n": n})
@@ -424,6 +519,7 @@ class Controller:
         self.last_activity = self.board.ticks_ms()
         if err:
             self.raise_fault(P.FAULT_INTERNAL, detail=err, **self.pass_fields())
+            self.lose_exact_pass(P.LOST_ABORTED)
         else:
             self.finish(r)
 
@@ -433,25 +529,33 @@ class Controller:
             self.state = P.ST_IDLE
             f[P.F_EV] = P.EV_DONE
             self.link.send(f)
+            if self.hiding and self.exact.active:
+                self.exact_pass_done()
         elif r == R_ABORT:
             self.end_aborted()
         elif r == R_LONG:
             self.raise_fault(P.FAULT_DOUBLE_FEED, detail="exit blocked too long", **f)
+            self.lose_exact_pass(P.LOST_DOUBLE_FEED)
         elif r == R_BATTERY:
             self.raise_fault(P.FAULT_BATTERY_LOW, detail="battery fell below cutoff", **f)
+            self.lose_exact_pass(P.LOST_ABORTED)
         elif r == R_TIMEOUT:
             tare, per_card, _ = self.stack_cal()
             raw = stack.average(self.board.stack_raw, self.profile["stack_samples"])
             left_in_tray = stack.count_from_raw(raw, tare, per_card) if raw is not None else 1
             missing = self.dealer.n - self.dealer.k
             if left_in_tray > 0:
+                # A jam pauses the pass; resuming deals the same cards to the
+                # same sides, so exactness survives it.
                 self.raise_fault(P.FAULT_JAM, resume=True, **f)
             elif missing == 1:
                 # One card fewer came out than the stack reading: two cards
                 # passed the exit together.
                 self.raise_fault(P.FAULT_DOUBLE_FEED, detail="exit count one short of the stack reading", **f)
+                self.lose_exact_pass(P.LOST_DOUBLE_FEED)
             else:
                 self.raise_fault(P.FAULT_TRAY_EMPTIED, detail="%d cards missing" % missing, **f)
+                self.lose_exact_pass(P.LOST_ABORTED)
 
     # ----- called by the dealer between cards -----------------------
     def pending(self):

@@ -14,6 +14,8 @@ R_BATTERY = 4
 
 # Fixed-width progress line; JSON allows the space padding of the numbers.
 _TEMPLATE = b'{"ev":"progress","k":   ,"n":   ,"left":   ,"right":   }\n'
+# Exact mode: the pile counts would tell the codes' bits, so they are left out.
+_TEMPLATE_HIDDEN = b'{"ev":"progress","k":   ,"n":   }\n'
 _W = 3
 
 
@@ -48,6 +50,10 @@ class Dealer:
         self.end_n = _field_end(_TEMPLATE, b"n")
         self.end_l = _field_end(_TEMPLATE, b"left")
         self.end_r = _field_end(_TEMPLATE, b"right")
+        self.line_hidden = bytearray(_TEMPLATE_HIDDEN)
+        self.end_hk = _field_end(_TEMPLATE_HIDDEN, b"k")
+        self.end_hn = _field_end(_TEMPLATE_HIDDEN, b"n")
+        self.hide = False  # leave the pile counts out of progress lines
         self.sides = sides  # replaced per pass by begin()
         self.n = 0
         self.k = 0
@@ -63,8 +69,9 @@ class Dealer:
         self.progress_every = 1
         self.since_progress = 0
 
-    def begin(self, sides, n, cfg, cutoff_mv, poll_ms):
+    def begin(self, sides, n, cfg, cutoff_mv, poll_ms, hide=False):
         self.sides = sides
+        self.hide = hide
         self.n = n
         self.k = 0
         self.left = 0
@@ -138,6 +145,12 @@ class Dealer:
         if self.since_progress < self.progress_every and self.k < self.n:
             return
         self.since_progress = 0
+        if self.hide:
+            buf = self.line_hidden
+            put_int(buf, self.end_hk, _W, self.k)
+            put_int(buf, self.end_hn, _W, self.n)
+            self.write_raw(buf)
+            return
         buf = self.line
         put_int(buf, self.end_k, _W, self.k)
         put_int(buf, self.end_n, _W, self.n)

@@ -13,7 +13,7 @@ try:
 except ImportError:  # pragma: no cover - very small ports
     import ujson as json  # type: ignore
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2
 FIRMWARE_VERSION = "0.1.0"
 MAX_LINE = 256  # bytes, newline included
 MAX_ID = 0x3FFFFFFF  # fits a MicroPython small int on 32-bit boards
@@ -37,8 +37,9 @@ CMD_RESUME = "resume"
 CMD_CLEAR = "clear"
 CMD_CALIBRATE = "calibrate"
 CMD_CONFIG = "config"
+CMD_EXACT = "exact"  # begin (n) or cancel an exact routine
 COMMANDS = (CMD_HELLO, CMD_STATUS, CMD_START, CMD_ABORT, CMD_RESUME,
-            CMD_CLEAR, CMD_CALIBRATE, CMD_CONFIG)
+            CMD_CLEAR, CMD_CALIBRATE, CMD_CONFIG, CMD_EXACT)
 # Commands answered while a pass runs; the rest get E_BUSY.
 MID_PASS_COMMANDS = (CMD_HELLO, CMD_STATUS, CMD_ABORT)
 
@@ -53,8 +54,17 @@ EV_WARN = "warn"
 EV_ABORTED = "aborted"
 EV_CLEARED = "cleared"
 EV_STOPPED = "stopped"
+EV_EXACT_NEXT = "exact_next"  # the load the exact routine expects next
+EV_EXACT_ROUND = "exact_round"  # a round of the exact routine is complete
+EV_EXACT_DONE = "exact_done"  # the exact routine is complete: the pack is uniform
+EV_EXACT_LOST = "exact_lost"  # exactness lost; the device deals at random from now on
 EVENTS = (EV_HELLO, EV_TOUCH, EV_LOADED, EV_PROGRESS, EV_DONE, EV_FAULT,
-          EV_WARN, EV_ABORTED, EV_CLEARED, EV_STOPPED)
+          EV_WARN, EV_ABORTED, EV_CLEARED, EV_STOPPED, EV_EXACT_NEXT,
+          EV_EXACT_ROUND, EV_EXACT_DONE, EV_EXACT_LOST)
+
+# Dealing modes reported by status.
+MODE_RANDOM = "random"
+MODE_EXACT = "exact"
 
 # Machine states reported by status.
 ST_IDLE = "idle"
@@ -126,6 +136,19 @@ REFUSALS = (FAULT_EMPTY, FAULT_OVER_CAPACITY, FAULT_NOT_CALIBRATED, FAULT_BATTER
 # Faults that pause a pass: touch or resume continues it.
 RESUMABLE = (FAULT_JAM,)
 
+# Why exactness was lost: (number, short name, sentence). Numbers never change.
+LOST_DOUBLE_FEED = 1
+LOST_COUNT = 2
+LOST_ABORTED = 3
+LOST_CANCELLED = 4
+
+LOST = {
+    LOST_DOUBLE_FEED: ("double_feed", "Two cards went through together, so one card went to the wrong pile."),
+    LOST_COUNT: ("count", "The load in the tray is not the one the exact routine expects (wrong count)."),
+    LOST_ABORTED: ("aborted", "The pass stopped before its last card."),
+    LOST_CANCELLED: ("cancelled", "The exact routine was cancelled."),
+}
+
 # Pile names used in events and by the simulated world.
 LEFT = "left"
 RIGHT = "right"
@@ -145,6 +168,11 @@ CONFIG_LIMITS = {
 
 def error_name(code):
     entry = ERRORS.get(code)
+    return entry[0] if entry else "unknown"
+
+
+def lost_name(code):
+    entry = LOST.get(code)
     return entry[0] if entry else "unknown"
 
 

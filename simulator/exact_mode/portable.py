@@ -1,7 +1,8 @@
 """Exact mode's device-side arithmetic, in the Python that both CPython and MicroPython run.
 
-The firmware mirrors these functions; tests run this very file on the
-MicroPython unix port and compare every result with CPython's. Hence: no
+The firmware deploys this very file as firmware/exact_codes.py (a test
+checks that the two are identical); tests run it on the MicroPython unix
+port and compare every result with CPython's. Hence: no
 __future__ imports, no typing, no int.bit_length, only small integers, and
 no memory that grows with anything but the pack (one array of N codes and
 one scratch array of the same size).

@@ -9,6 +9,10 @@ Environment (read once at start):
                         (stack, exit, touch, battery)
   SHUFFLER_SIM_BATTERY_MV  battery voltage at boot (default 9000)
   SHUFFLER_DATA_DIR     where calibration and configuration are kept (default .)
+  SHUFFLER_SIM_CAPACITY cards the simulated tray deals (default: the profile's 104)
+  SHUFFLER_SIM_RANDOM_FILE  tests only: the board's random bytes are read from
+                        this file, in order, instead of os.urandom, so a test
+                        knows the exact-mode codes without the wire telling it
 
 The virtual clock only moves in sleep_ms(), one simulated millisecond at a
 time, so the world and the firmware stay in step however slow the host is.
@@ -36,6 +40,9 @@ def _env(name, default):
 
 class Board:
     def __init__(self, profile):
+        cap = os.getenv("SHUFFLER_SIM_CAPACITY")
+        if cap:
+            profile["capacity"] = int(cap)  # a smaller machine, for small-pack tests
         self.profile = profile
         self.name = profile["name"]
         self.data_dir = _env("SHUFFLER_DATA_DIR", ".")
@@ -50,6 +57,10 @@ class Board:
         self.wdt_last = 0
         self.led_on = False
         self.control = None
+        self.random_file = None
+        path = os.getenv("SHUFFLER_SIM_RANDOM_FILE")
+        if path:
+            self.random_file = open(path, "rb")
         addr = os.getenv("SHUFFLER_SIM_CONTROL")
         if addr:
             import sim_control
@@ -69,6 +80,15 @@ class Board:
             time.sleep_us(ms * self.us_per_ms)
         if self.wdt_ms and w.now - self.wdt_last > self.wdt_ms:
             self.watchdog_reset()
+
+    # ----- randomness ------------------------------------------------------
+    def randbytes(self, n):
+        if self.random_file is None:
+            return os.urandom(n)
+        got = self.random_file.read(n)
+        if len(got) != n:
+            raise ValueError("the test's random bytes ran out")
+        return got
 
     # ----- watchdog ---------------------------------------------------------
     def wdt_start(self, ms):
