@@ -215,11 +215,11 @@ class Controller:
             return
         try:
             self.exact.begin(n, self.randbytes)
-        except ValueError as e:
-            self.link.send(P.error_reply(cmd, rid, P.E_BAD_VALUE, detail=str(e)[:60]))
+        except ValueError as exc:
+            self.link.send(P.error_reply(cmd, rid, P.E_BAD_VALUE, detail=str(exc)[:60]))
             return
-        e = self.exact
-        self.link.send(P.reply(cmd, rid, n=n, loads=e.loads, uneven=e.uneven, **self.exact_next_fields()))
+        ex = self.exact
+        self.link.send(P.reply(cmd, rid, n=n, loads=ex.loads, uneven=ex.uneven, **self.exact_next_fields()))
         self.send_exact_next()
 
     # ----- the main loop's step ---------------------------------------

@@ -166,3 +166,56 @@ def pile_trade_orders(n: int, k: int) -> Iterator[tuple[int, ...]]:
             left, right = deal(pack, sides[r * n:(r + 1) * n])
             pack = left + right
         yield tuple(pack)
+
+
+def chi_square_sf(x: float, df: int) -> float:
+    """P(X >= x) for a chi-square variable with df degrees of freedom.
+
+    The regularized upper incomplete gamma Q(df/2, x/2): a series below
+    a + 1, Lentz's continued fraction above (both converge fast there).
+    """
+    if df < 1:
+        raise ValueError("df must be at least 1")
+    if x <= 0:
+        return 1.0
+    a, z = df / 2.0, x / 2.0
+    log_front = a * math.log(z) - z - math.lgamma(a)
+    if z < a + 1:
+        term = total = 1.0 / a
+        k = a
+        for _ in range(10000):
+            k += 1
+            term *= z / k
+            total += term
+            if abs(term) < abs(total) * 1e-15:
+                break
+        return max(0.0, 1.0 - total * math.exp(log_front))
+    tiny = 1e-300
+    b = z + 1 - a
+    c = 1 / tiny
+    d = 1 / b
+    h = d
+    for i in range(1, 10000):
+        an = -i * (i - a)
+        b += 2
+        d = an * d + b
+        d = tiny if abs(d) < tiny else d
+        c = b + an / c
+        c = tiny if abs(c) < tiny else c
+        d = 1 / d
+        delta = d * c
+        h *= delta
+        if abs(delta - 1) < 1e-15:
+            break
+    return h * math.exp(log_front)
+
+
+def chi_square_uniform(counts: list[int]) -> tuple[float, float]:
+    """(statistic, p-value) of counts over equally likely cells (every cell listed, zeros too)."""
+    total = sum(counts)
+    cells = len(counts)
+    if cells < 2 or total == 0:
+        raise ValueError("need at least two cells and one observation")
+    expect = total / cells
+    stat = sum((c - expect) ** 2 for c in counts) / expect
+    return stat, chi_square_sf(stat, cells - 1)

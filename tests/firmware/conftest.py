@@ -16,7 +16,7 @@ from fwtest_support import (FIRMWARE, MICROPYTHON, SPEED, Device, WorldClient,
 
 @pytest.fixture
 def start_device(tmp_path: Path) -> Iterator[Callable[..., Device]]:
-    """Factory: start_device(missing=(), battery_mv=None, data_dir=None, ...)."""
+    """Factory: start_device(missing=(), battery_mv=None, data_dir=None, env={...}, ...)."""
     if not have_micropython():
         pytest.skip("the micropython unix port is not installed")
     started: list[Device] = []
@@ -25,9 +25,11 @@ def start_device(tmp_path: Path) -> Iterator[Callable[..., Device]]:
     def start(firmware_dir: Path = FIRMWARE, data_dir: Path | None = None,
               script: str = "main.py", world: bool = True, **kw: Any) -> Device:
         control = str(sock_dir / f"w{len(started)}.sock")
+        extra_env = kw.pop("env", None) or {}
         argv, env = sim_command(
             firmware_dir=firmware_dir, control=control, speed=kw.pop("speed", SPEED),
             data_dir=data_dir or tmp_path, micropython=MICROPYTHON, script=script, **kw)
+        env.update(extra_env)
         proc = subprocess.Popen(argv, env=env, cwd=str(firmware_dir), stdin=subprocess.PIPE,
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         client = WorldClient.connect(control, timeout=10) if world else None

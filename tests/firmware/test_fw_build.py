@@ -11,12 +11,13 @@ from pathlib import Path
 
 import pytest
 
+from firmware import protocol as P
 from fwtest_support import FIRMWARE, MICROPYTHON, REPO, Device, have_micropython
 
 BOARD_SIM = REPO / "simulator" / "virtual" / "board"
 STUBS = REPO / ".stubs"
-COMMON = ["protocol", "controller", "dealer", "sides", "touch", "stack", "store",
-          "link", "boardsel", "app", "main"]
+COMMON = ["protocol", "controller", "dealer", "sides", "exact", "exact_codes", "touch", "stack",
+          "store", "link", "boardsel", "app", "main"]
 HARDWARE = ["drv8833", "hx711", "watchdog"]
 
 LOCK_SCRIPT = r"""
@@ -47,6 +48,26 @@ class Out:
     def write(self, b): pass
 
 out = Out()
+from exact import ExactRoutine
+import os
+r = None  # a global first assigned under the lock would grow the globals dict
+for alloc in (False, True):
+    # Exact mode: a 162-card routine's first load, sides from the codes,
+    # progress lines without pile counts.
+    b = Board(); b.alloc = alloc
+    s = ExactRoutine(104); s.begin(162, os.urandom); s.prepare(81)
+    d = Dealer(b, Host(), out.write, s)
+    d.begin(s, 81, {"motor_duty": 80, "card_timeout_ms": 400, "block_max_ms": 30,
+                    "brake_ms": 5, "progress_every": 1}, 6400, 1, True)
+    micropython.heap_lock()
+    try:
+        r = d.run()
+    except MemoryError:
+        micropython.heap_unlock()
+        print("exact alloc", alloc, "MemoryError at card", d.k)
+    else:
+        micropython.heap_unlock()
+        print("exact alloc", alloc, "result", r, "cards", d.k)
 for alloc in (False, True):
     b = Board(); b.alloc = alloc
     s = RandomSides(104); s.prepare(104)
@@ -75,11 +96,14 @@ def test_deal_loop_does_not_allocate_and_the_check_is_real(tmp_path: Path) -> No
                          env={"MICROPYPATH": str(FIRMWARE), "PATH": "/usr/bin:/bin"})
     assert out.returncode == 0, out.stderr
     lines = out.stdout.splitlines()
+    # Exact mode's side source allocates nothing either, and the check is real.
+    assert lines[0] == "exact alloc False result 0 cards 81"
+    assert lines[1] == "exact alloc True MemoryError at card 0"
     # A quiet board: all 104 cards dealt under the heap lock.
-    assert lines[0] == "alloc False result 0 cards 104"
+    assert lines[2] == "alloc False result 0 cards 104"
     # The same loop with one allocation per poll fails at the first card:
     # the lock really catches allocations.
-    assert lines[1] == "alloc True MemoryError at card 0"
+    assert lines[3] == "alloc True MemoryError at card 0"
 
 
 def _compile(dst: Path, sources: list[Path]) -> None:
@@ -219,4 +243,4 @@ def test_protocol_imports_alone_under_micropython(tmp_path: Path) -> None:
     out = subprocess.run([MICROPYTHON, "-c", code], capture_output=True, text=True, timeout=30,
                          env={"MICROPYPATH": str(tmp_path), "PATH": "/usr/bin:/bin"})
     assert out.returncode == 0, out.stderr
-    assert out.stdout.strip() == "1 (0, 'status', 4) 1"
+    assert out.stdout.strip() == f"{P.PROTOCOL_VERSION} (0, 'status', 4) 1"

@@ -1,0 +1,104 @@
+"""Exact mode's orders are uniform: the firmware's own exact routine (code
+draw from os.urandom, side source, pack tracking) runs thousands of times in
+one MicroPython process on the simulated board, with the simulated world
+dealing every card, and a chi-square test over all N! orders must not reject
+uniformity at p < 1e-4 (a false failure is one run in ten thousand). The
+same test on a deliberately biased draw (a modulo of three random bits, the
+classic mistake) must reject it: the test is able to fail."""
+
+from __future__ import annotations
+
+import itertools
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from fwtest_support import FIRMWARE, MICROPYTHON, REPO, have_micropython
+from simulator.exact_mode.uniformity import chi_square_uniform
+
+pytestmark = pytest.mark.micropython
+BOARD_SIM = REPO / "simulator" / "virtual" / "board"
+N = 5
+CAPACITY = 3  # two loads of at most 3 cards, 3 rounds
+P_MIN = 1e-4
+
+SCRIPT = r"""
+import sys
+import boardsel
+import exact_codes
+from controller import Controller
+
+class Link:
+    def pending(self): return False
+    def read_line(self): return None
+    def send(self, obj): self.last = obj
+    def write_raw(self, buf): pass
+
+N = int(sys.argv[1]); RUNS = int(sys.argv[2])
+if sys.argv[3] == "biased":
+    def biased(m, randbytes):
+        return (randbytes(1)[0] & 7) % m, 1
+    exact_codes.bounded_int = biased
+profile = boardsel.load_profile("sim")
+profile["stack_samples"] = 1  # fewer simulated milliseconds per count
+board = boardsel.open_board(profile)
+link = Link()
+ctl = Controller(board, profile, link)
+ctl.boot()
+w = board.world
+counts = {}
+for run in range(RUNS):
+    ctl.cmd_exact("exact", None, {"n": N})
+    e = ctl.exact
+    assert e.active and e.loads == 2
+    pack = list(range(N))
+    while e.active:
+        lefts = []; rights = []; start = 0
+        while True:
+            cnt = e.expected()
+            w.load(pack[start:start + cnt]); start += cnt
+            ctl.start_pass(None, None)
+            lefts += w.take("left"); rights += w.take("right")
+            if e.load == 0 or not e.active:
+                break
+        pack = lefts + rights  # pile trade
+    assert sorted(pack) == list(range(N))
+    key = "".join(str(c) for c in pack)
+    counts[key] = counts.get(key, 0) + 1
+for k in counts:
+    print(k, counts[k])
+"""
+
+
+def orders(tmp_path: Path, runs: int, variant: str) -> list[int]:
+    script = tmp_path / "uniformity.py"
+    script.write_text(SCRIPT)
+    out = subprocess.run([MICROPYTHON, str(script), str(N), str(runs), variant], capture_output=True, text=True,
+                         timeout=120, cwd=tmp_path,
+                         env={"MICROPYPATH": f"{FIRMWARE}:{BOARD_SIM}", "PATH": "/usr/bin:/bin",
+                              "SHUFFLER_SIM_SPEED": "0", "SHUFFLER_DATA_DIR": str(tmp_path),
+                              "SHUFFLER_SIM_CAPACITY": str(CAPACITY)})
+    assert out.returncode == 0, out.stderr
+    seen = dict(line.split() for line in out.stdout.splitlines())
+    every = ["".join(map(str, p)) for p in itertools.permutations(range(N))]
+    assert set(seen) <= set(every)
+    return [int(seen.get(k, 0)) for k in every]
+
+
+@pytest.mark.slow
+def test_the_firmware_exact_routine_gives_every_order_equally_often(tmp_path: Path) -> None:
+    if not have_micropython():
+        pytest.skip("no micropython")
+    counts = orders(tmp_path, 3000, "fair")  # 25 expected in each of the 120 cells
+    assert sum(counts) == 3000
+    stat, p = chi_square_uniform(counts)
+    assert p > P_MIN, (stat, p)
+
+
+def test_a_modulo_biased_draw_fails_the_same_test(tmp_path: Path) -> None:
+    if not have_micropython():
+        pytest.skip("no micropython")
+    counts = orders(tmp_path, 1000, "biased")
+    stat, p = chi_square_uniform(counts)
+    assert p < P_MIN, (stat, p)

@@ -1,0 +1,144 @@
+"""The firmware's exact routine (firmware/exact.py) under CPython, against the
+simulator's physical model of exact mode (simulator/exact_mode/physical.py)
+and the code sorting that proves it exact."""
+
+from __future__ import annotations
+
+import math
+import random
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+REPO = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(REPO / "firmware"))  # flat names, as on the device
+
+import exact  # noqa: E402
+import exact_codes  # noqa: E402
+
+from firmware import protocol as P  # noqa: E402
+from simulator.exact_mode import codes as C  # noqa: E402
+from simulator.exact_mode.physical import deal, run_exact  # noqa: E402
+from simulator.exact_mode.uniformity import chi_square_sf, chi_square_uniform  # noqa: E402
+
+
+def byte_stream(seed: int):  # type: ignore[no-untyped-def]
+    rng = random.Random(seed)
+    return lambda k: bytes(rng.getrandbits(8) for _ in range(k))
+
+
+def run_device_routine(n: int, capacity: int, seed: int) -> tuple[list[int], list[list[int]], exact.ExactRoutine]:
+    """A correct exact routine: the person loads what the routine expects,
+    each pass is dealt by the routine's sides, piles gathered by pile trade."""
+    ex = exact.ExactRoutine(capacity)
+    ex.begin(n, byte_stream(seed))
+    pack = list(range(n))
+    counts: list[list[int]] = []
+    while ex.active:
+        lefts: list[int] = []
+        rights: list[int] = []
+        start = 0
+        sizes: list[int] = []
+        while True:
+            want = ex.expected()
+            assert ex.check(want)
+            sizes.append(want)
+            load = pack[start:start + want]
+            start += want
+            ex.prepare(want)
+            left, right = deal(load, [ex.side(k) for k in range(want)])
+            lefts += left
+            rights += right
+            r = ex.pass_done()
+            if r == exact.ALL_DONE:
+                ex.end()
+            if r != exact.NEXT_LOAD:
+                break
+        counts.append(sizes)
+        pack = lefts + rights
+    return pack, counts, ex
+
+
+def test_the_firmware_deploys_portable_py_unchanged() -> None:
+    assert (REPO / "firmware" / "exact_codes.py").read_text() == \
+        (REPO / "simulator" / "exact_mode" / "portable.py").read_text()
+
+
+@settings(max_examples=60, deadline=None)
+@given(n=st.integers(2, 300), capacity=st.integers(2, 120), seed=st.integers(0, 2**32))
+def test_the_device_routine_gives_the_order_the_code_sorting_predicts(n: int, capacity: int, seed: int) -> None:
+    if C.n_loads(n, capacity) > exact.MAX_LOADS:
+        return
+    final, counts, ex = run_device_routine(n, capacity, seed)
+    # The same random bytes, through the simulator's own draw.
+    try:
+        codes, uneven = C.code_set(n, capacity, uneven=True), True
+    except ValueError:
+        codes, uneven = C.code_set(n, capacity), False
+    assert ex.uneven == uneven  # the uneven set wherever it fits
+    arrangement = C.uniform_assignment(n, byte_stream(seed), codes)
+    # Position i started with card i: the final pack is the cards sorted by code ...
+    assert final == sorted(range(n), key=lambda i: arrangement[i])
+    # ... which is what the card-by-card physical model gives too.
+    assert final == run_exact(list(range(n)), arrangement, capacity)[-1]
+    # The device expected the loads the code set fixes, every round, all within capacity.
+    assert len(counts) == C.n_bits(n)
+    for r, sizes in enumerate(counts):
+        assert sizes == C.loads_for_round(n, capacity, codes, r)
+        assert max(sizes) <= capacity
+    # The codes are wiped at the end.
+    assert not ex.active and set(ex.codes) <= {0}
+
+
+def test_samba_uses_the_uneven_set_and_the_count_catches_a_swapped_stack() -> None:
+    ex = exact.ExactRoutine(104)
+    ex.begin(162, byte_stream(3))
+    assert ex.uneven and ex.bits == 8 and ex.loads == 2
+    assert (ex.expected(), ex.fixed_counts()) == (81, False)
+    assert ex.check(80)  # a miscut first round is harmless ...
+    assert not ex.check(162)  # ... as long as load B keeps a card
+    for _ in range(2):
+        ex.prepare(81)
+        ex.pass_done()
+    # Round 2: the left stack (79) is load A, the right stack (83) load B.
+    assert (ex.round, ex.expected(), ex.fixed_counts()) == (1, 79, True)
+    assert not ex.check(83)  # the right stack put in first
+    assert ex.check(79)
+
+
+def test_a_small_machine_and_refusals() -> None:
+    ex = exact.ExactRoutine(3)
+    ex.begin(5, byte_stream(1))
+    assert (ex.loads, ex.bits) == (2, 3)
+    for bad in (1, exact.MAX_CARDS + 1):
+        with pytest.raises(ValueError):
+            ex.begin(bad, byte_stream(1))
+    with pytest.raises(ValueError):
+        exact.ExactRoutine(2).begin(100, byte_stream(1))  # 50 loads: more than A to Z
+
+
+def test_lost_reasons_have_stable_numbers_and_sentences() -> None:
+    assert (P.LOST_DOUBLE_FEED, P.LOST_COUNT, P.LOST_ABORTED, P.LOST_CANCELLED) == (1, 2, 3, 4)
+    assert all(name and msg.endswith(".") for name, msg in P.LOST.values())
+    assert len({name for name, _ in P.LOST.values()}) == len(P.LOST)
+
+
+def test_a_worst_case_exact_status_fits_one_line() -> None:
+    rep = P.reply("status", P.MAX_ID, k=104, n=104, state=P.ST_DEALING, fault=P.FAULT_NOT_CALIBRATED,
+                  fault_name="not_calibrated", mv=10500, uptime_ms=P.MAX_ID, mode=P.MODE_EXACT,
+                  next={"round": 9, "rounds": 9, "load": "Z", "count": 104})
+    assert len(P.encode(rep)) <= P.MAX_LINE
+
+
+def test_chi_square_tail_against_closed_forms() -> None:
+    # df = 2: exp(-x/2); df = 1: erfc(sqrt(x/2)); df = 4: (1 + x/2) exp(-x/2).
+    for x in (0.1, 1.0, 3.0, 10.0, 40.0):
+        assert chi_square_sf(x, 2) == pytest.approx(math.exp(-x / 2), rel=1e-9)
+        assert chi_square_sf(x, 1) == pytest.approx(math.erfc(math.sqrt(x / 2)), rel=1e-9)
+        assert chi_square_sf(x, 4) == pytest.approx((1 + x / 2) * math.exp(-x / 2), rel=1e-9)
+    # Large df: the median of chi-square(df) is close to df (1 - 2/(9 df))^3.
+    assert chi_square_sf(119 * (1 - 2 / (9 * 119)) ** 3, 119) == pytest.approx(0.5, abs=0.01)
+    assert chi_square_uniform([10, 10, 10]) == (0.0, 1.0)
