@@ -71,10 +71,13 @@ class Summary:
     cards: int
     notes: list[str] = field(default_factory=list)
     loads: list[list[int]] = field(default_factory=list)  # cards dealt per load, per round
+    mode: str = "random"  # "exact", or "exact, then random" after exactness was lost
+    distance_kind: str = "exact"  # "exact", or "at most" (an upper bound)
+    method: str = METHOD
 
     def to_dict(self) -> dict[str, Any]:
-        return {"rounds": self.rounds, "passes": self.passes, "seconds": round(self.seconds, 2),
-                "distance": {"value": self.distance, "kind": "exact", "method": METHOD},
+        return {"mode": self.mode, "rounds": self.rounds, "passes": self.passes, "seconds": round(self.seconds, 2),
+                "distance": {"value": self.distance, "kind": self.distance_kind, "method": self.method},
                 "cards": self.cards, "loads": self.loads, "notes": self.notes}
 
 
@@ -356,6 +359,7 @@ class Guide:
                 self.voice.problem(f"The shuffler restarted during {self.place}, after {done_now} of "
                                    f"{want} cards. Nothing is lost: the guide keeps its place.")
                 self.note(f"the shuffler restarted during {self.place}")
+                self._restarted()
                 if part_n is not None:
                     dealt, left, right = done_now, left + last["left"], right + last["right"]
                     parts += 1
@@ -365,7 +369,15 @@ class Guide:
                 deadline = self.clock() + self.person_wait_s
             elif kind == P.EV_WARN:
                 self.voice.problem(f"The shuffler warns: {ev.get(P.F_MSG, ev.get(P.F_NAME, ''))}")
+            else:
+                self._other_event(ev)
             # touch, aborted, cleared, stopped: nothing to do
+
+    def _other_event(self, ev: dict[str, Any]) -> None:
+        """An event the pass itself does not need (exact mode's, for one)."""
+
+    def _restarted(self) -> None:
+        """The device started again during a pass."""
 
     def _ask_for_rest(self, name: str, rest: int) -> None:
         if rest <= 0:

@@ -13,6 +13,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
 from firmware import protocol as P
 from host import guide as G
+from host import guide_exact as GX
 from host import plan as planlib
 from host.link import Link, LinkError
 from host.person import ConsolePerson, ScriptedPerson
@@ -58,8 +59,9 @@ class RichVoice(G.Voice):
             self.progress = None
         elif self.bar is not None:
             b = self.bar
-            self.console.print(f"   dealt {b['done']} of {b['total']} ({b['label']}): "
-                               f"left {b['left']}, right {b['right']}")
+            # Exact mode reports no pile counts (they would tell the codes).
+            piles = f": left {b['left']}, right {b['right']}" if b["left"] + b["right"] else ""
+            self.console.print(f"   dealt {b['done']} of {b['total']} ({b['label']}){piles}")
         self.bar = None
 
 
@@ -96,6 +98,10 @@ def _start_sim(time_scale: float, voice: RichVoice, stack: ExitStack) -> tuple[s
 @click.option("--sim", is_flag=True,
               help="Start a virtual shuffler, flash it, and guide a scripted person on it (implies --unattended).")
 @click.option("--manual", is_flag=True, help="No device: instructions only, confirm each step with Enter.")
+@click.option("--mode", type=click.Choice(["exact", "random"]), default=None,
+              help="exact: the shuffler codes every card's side and the pack ends exactly random "
+                   "(default with --port or --sim); random: random sides for the quality's rounds "
+                   "(the only mode with --manual).")
 @pack_options
 @click.option("--unattended", is_flag=True,
               help="A scripted person follows every step on the virtual shuffler (with --sim, or --port and --world).")
@@ -110,8 +116,8 @@ def _start_sim(time_scale: float, voice: RichVoice, stack: ExitStack) -> tuple[s
 @click.option("--wait", "wait_s", type=click.FloatRange(min=1), default=G.PERSON_WAIT_S, show_default=True,
               help="Seconds to wait for the person at any step before stopping.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON at the end.")
-def guide(port: str | None, sim: bool, manual: bool, pack: str | None, cards: int | None, capacity: int,
-          quality: str, unattended: bool, world: str | None, rounds: int | None, from_round: int,
+def guide(port: str | None, sim: bool, manual: bool, mode: str | None, pack: str | None, cards: int | None,
+          capacity: int, quality: str, unattended: bool, world: str | None, rounds: int | None, from_round: int,
           time_scale: float, record: Path | None, wait_s: float, as_json: bool) -> None:
     """Guide the shuffle step by step: loads, passes, trades, faults, and a summary."""
     chosen = [name for name, on in (("--port", port), ("--sim", sim), ("--manual", manual)) if on]
@@ -124,15 +130,31 @@ def guide(port: str | None, sim: bool, manual: bool, pack: str | None, cards: in
         raise click.ClickException("--unattended needs the virtual shuffler: --sim, or --port with --world")
     if record is not None and not unattended:
         raise click.ClickException("--record goes with --unattended")
+    if mode is None:
+        # Without a device nobody codes the sides, so --manual is random.
+        mode = "random" if manual else "exact"
+    if mode == "exact" and manual:
+        raise click.ClickException("exact mode needs the shuffler (--port or --sim); --manual is random mode")
+    if mode == "exact" and (rounds is not None or from_round != 1):
+        raise click.ClickException("--rounds and --from-round go with --mode random "
+                                   "(exact mode always runs its whole routine with fresh codes)")
     p = build_plan(pack, cards, capacity, quality, rounds)
     if not 1 <= from_round <= p.rounds:
         raise click.ClickException(f"--from-round must lie between 1 and {p.rounds}")
+    exact = planlib.exact_schedule(p.cards, p.capacity) if mode == "exact" else None
+    if mode == "exact" and exact is None:
+        raise click.ClickException(f"exact mode takes at most {planlib.EXACT_MAX_CARDS} cards in at most "
+                                   f"{planlib.EXACT_MAX_LOADS} loads; use --mode random")
     console = Console(highlight=False, soft_wrap=True)
     voice = RichVoice(console)
-    voice.say(f"[bold]{p.pack.title}[/bold]: {p.cards} cards, loads "
-              + " / ".join(str(s) for s in p.loads)
-              + f", {p.rounds} rounds ({p.passes} passes) for '{p.quality.name}' "
-              f"(distance from random at most {p.quality.threshold:g}).")
+    if exact is not None:
+        voice.say(f"[bold]{p.pack.title}[/bold]: {p.cards} cards, exact mode: {exact.rounds} rounds "
+                  f"({exact.passes} passes), then every order equally likely (distance from random exactly 0).")
+    else:
+        voice.say(f"[bold]{p.pack.title}[/bold]: {p.cards} cards, loads "
+                  + " / ".join(str(s) for s in p.loads)
+                  + f", {p.rounds} rounds ({p.passes} passes) for '{p.quality.name}' "
+                  f"(distance from random at most {p.quality.threshold:g}).")
     with ExitStack() as stack:
         link: Link | None = None
         guide_obj: G.Guide | None = None
@@ -164,8 +186,9 @@ def guide(port: str | None, sim: bool, manual: bool, pack: str | None, cards: in
             person: Any = ScriptedPerson(world_client, p.cards, record=record, say=voice.say)
         else:
             person = ConsolePerson(voice.say, manual=manual, wait_s=wait_s)
-        guide_obj = G.Guide(p, person, voice, link=link, reopen=reopen, from_round=from_round,
-                            person_wait_s=wait_s)
+        guide_cls = GX.ExactGuide if mode == "exact" else G.Guide
+        guide_obj = guide_cls(p, person, voice, link=link, reopen=reopen, from_round=from_round,
+                              person_wait_s=wait_s)
         try:
             summary = guide_obj.run()
         except G.GuideStopped as exc:
@@ -190,9 +213,13 @@ def _close(link: Link | None, guide_obj: G.Guide | None) -> None:
 def _print_summary(voice: RichVoice, p: planlib.Plan, s: G.Summary) -> None:
     voice.say("")
     voice.say("[bold]Summary[/bold]")
-    voice.say(f"  rounds: {s.rounds}, passes: {s.passes}, time: {minutes(s.seconds)}")
-    voice.say(f"  distance from random: {s.distance:.4f} ({planlib.METHOD}), "
-              f"'{p.quality.name}' asks for at most {p.quality.threshold:g}")
+    voice.say(f"  mode: {s.mode}; rounds: {s.rounds}, passes: {s.passes}, time: {minutes(s.seconds)}")
+    if s.mode == "exact":
+        voice.say(f"  distance from random: exactly 0 ({s.method})")
+    else:
+        kind = "at most " if s.distance_kind == "at most" else ""
+        voice.say(f"  distance from random: {kind}{s.distance:.4f} ({s.method}), "
+                  f"'{p.quality.name}' asks for at most {p.quality.threshold:g}")
     if s.distance > p.quality.threshold:
         need = planlib.rounds_for(p.cards, p.capacity, p.quality.threshold)
         voice.say(f"  [bold red]short of '{p.quality.name}'[/bold red]: it needs {need} rounds")

@@ -27,6 +27,7 @@ TAKE = "take"  # lift off a load's left and right piles, keeping them apart
 STACK = "stack"  # put stacks on top of one another, top first
 MOVE = "move"  # move cards between neighbouring loads, keeping the order
 CUT = "cut"  # cut a stack into loads from the top
+DRAW = "draw"  # make loads from the tops of stacks (exact mode's gathering)
 UNLOAD = "unload"  # take a load back out of the tray
 SET_ASIDE = "set_aside"  # lift the top cards off the load in the tray
 FREE_JAM = "free_jam"  # free a stuck card, leave the piles alone
@@ -175,6 +176,17 @@ class ScriptedPerson:
             for part in a["parts"]:  # top first
                 out += self._pop(part)
             self.table[a["as"]] = out
+        elif k == DRAW:
+            for name, parts in a["loads"]:
+                load: list[Any] = []
+                for stack_name, count in parts:  # the first part ends on top
+                    stack = self._pop(stack_name)
+                    if count > len(stack):
+                        raise PersonGaveUp(f"the {stack_name} holds {len(stack)} cards, not {count}")
+                    load += stack[:count]
+                    if stack[count:]:
+                        self.table[stack_name] = stack[count:]
+                self.table[name] = load
         elif k == MOVE:
             upper, lower, count = a["upper"], a["lower"], int(a["count"])
             top, bottom = self._pop(upper), self._pop(lower)

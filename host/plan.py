@@ -16,6 +16,7 @@ import string
 from dataclasses import dataclass
 from typing import Any
 
+from simulator.exact_mode.codes import n_bits
 from simulator.packs import PACKS, UnknownPackError, get_pack
 from simulator.quality.routines import exact_tv, load_sizes
 
@@ -223,6 +224,7 @@ class Plan:
             },
             "time": {"total_s": self.timing.total_s, "machine_s": self.timing.machine_s,
                      "handling_s": self.timing.handling_s, "assumption": TIMING_ASSUMPTION},
+            "exact_mode": exact.to_dict() if (exact := exact_schedule(self.cards, self.capacity)) else None,
         }
 
 
@@ -249,6 +251,41 @@ def make_plan(pack: PackChoice, capacity: int = DEFAULT_CAPACITY, quality: Quali
         by_round=by_round,
         timing=timing(len(sizes), rounds),
     )
+
+
+# Exact mode (docs/exact-mode.md): the device's limits (firmware/exact.py).
+EXACT_MAX_CARDS = 512
+EXACT_MAX_LOADS = 26
+EXACT_METHOD = "exact: every order equally likely, by the radix-sort proof (docs/exact-mode.md)"
+
+
+@dataclass(frozen=True)
+class ExactSchedule:
+    """Exact mode for a pack: b = ceil(log2 N) rounds, then exactly uniform."""
+
+    rounds: int
+    loads: int
+    timing: Timing
+    distance: float = 0.0
+
+    @property
+    def passes(self) -> int:
+        return self.rounds * self.loads
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"rounds": self.rounds, "passes": self.passes,
+                "distance": {"value": self.distance, "kind": "exact", "method": EXACT_METHOD},
+                "time": {"total_s": self.timing.total_s, "machine_s": self.timing.machine_s,
+                         "handling_s": self.timing.handling_s}}
+
+
+def exact_schedule(cards: int, capacity: int) -> ExactSchedule | None:
+    """The exact-mode schedule, or None when the device cannot run it for this pack."""
+    loads = -(-cards // capacity)
+    if not 2 <= cards <= EXACT_MAX_CARDS or loads > EXACT_MAX_LOADS:
+        return None
+    rounds = n_bits(cards)
+    return ExactSchedule(rounds=rounds, loads=loads, timing=timing(loads, rounds))
 
 
 def preset_names() -> list[str]:

@@ -65,7 +65,25 @@ def describe(p: planlib.Plan) -> list[str]:
         f"({minutes(p.timing.machine_s)} dealing, {minutes(p.timing.handling_s)} handling)",
         f"  assuming {planlib.TIMING_ASSUMPTION}",
     ]
+    out += describe_exact(p)
     return out
+
+
+def describe_exact(p: planlib.Plan) -> list[str]:
+    """Exact mode next to random mode."""
+    ex = planlib.exact_schedule(p.cards, p.capacity)
+    if ex is None:
+        return ["", f"Exact mode: not available for {p.cards} cards on a {p.capacity}-card machine "
+                f"(at most {planlib.EXACT_MAX_CARDS} cards in at most {planlib.EXACT_MAX_LOADS} loads)."]
+    return [
+        "",
+        "Exact mode (needs the shuffler connected; `shuffler guide` uses it by default):",
+        f"  Rounds: {ex.rounds} ({ex.passes} passes); distance from random after them: exactly 0 "
+        "(every order equally likely; proof in docs/exact-mode.md)",
+        f"  Expected time: about {minutes(ex.timing.total_s)}",
+        "  The loads are the left and right stacks as they come, so their counts are fixed; "
+        "no evening out between rounds.",
+    ]
 
 
 @click.command("plan")

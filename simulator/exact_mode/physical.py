@@ -239,55 +239,86 @@ class Step:
     text: str
 
 
+@dataclass(frozen=True)
+class GatherStep:
+    """An instruction with what it does to the cards, for a guide to act on.
+
+    kind and args:
+      "split"  names, sizes: cut the pack from the top into these loads
+      "deal"   load, size: put the load in the tray and touch start
+      "take"   load: its left pile to the left row, its right pile to the right row
+      "stack"  parts (top first), as: put the parts on one another; the result is `as`
+      "draw"   loads: [(load, [(stack, cards from its top), ...]), ...], first part on top
+      "finish" parts (top first): the shuffled pack
+    Piles are named "A.left", "A.right"; stacks "left stack", "right stack".
+    """
+
+    round: int
+    kind: str
+    text: str
+    args: dict
+
+
 def _load_name(j: int) -> str:
     return chr(ord("A") + j)
 
 
-def gathering_steps(n_cards: int, capacity: int, uneven: bool = False) -> list[Step]:
-    """Every instruction of an exact-mode shuffle, round by round, as data.
+def exact_steps(n_cards: int, capacity: int, uneven: bool = False) -> list[GatherStep]:
+    """Every instruction of an exact-mode shuffle, round by round, with its effect.
 
-    The guide prints these verbatim. "On top of" always names the pile that
-    ends up higher; piles are never turned over.
+    "On top of" always names the pile that ends up higher; piles are never
+    turned over. gathering_steps is the same list as plain text.
     """
     codes = code_set(n_cards, capacity, uneven)
     b = n_bits(n_cards)
     loads = n_loads(n_cards, capacity)
-    steps: list[Step] = []
+    steps: list[GatherStep] = []
+
+    def add(rn: int, kind: str, text: str, **args: object) -> None:
+        steps.append(GatherStep(rn, kind, text, dict(args)))
+
     for r in range(b):
         rn = r + 1
         sizes = loads_for_round(n_cards, capacity, codes, r)
+        names = [_load_name(j) for j in range(len(sizes))]
         if r == 0:
             if loads == 1:
-                steps.append(Step(rn, f"Square the pack ({n_cards} cards) face down: it is load A."))
+                add(rn, "split", f"Square the pack ({n_cards} cards) face down: it is load A.",
+                    names=names, sizes=sizes)
             else:
                 parts = ", ".join(
                     f"{_load_name(j)} = {'the top' if j == 0 else 'the next'} {s} cards" for j, s in enumerate(sizes)
                 )
-                steps.append(Step(rn, f"Cut the pack face down into {loads} loads from the top: {parts}."))
+                add(rn, "split", f"Cut the pack face down into {loads} loads from the top: {parts}.",
+                    names=names, sizes=sizes)
         for j, size in enumerate(sizes):
-            name = _load_name(j)
-            steps.append(Step(rn, f"Put load {name} ({size} cards) face down in the tray and touch start."))
+            name = names[j]
+            add(rn, "deal", f"Put load {name} ({size} cards) face down in the tray and touch start.",
+                load=name, size=size)
             if loads > 1:
-                steps.append(Step(
-                    rn,
+                add(rn, "take",
                     f"Take out {name}'s piles without turning them over: its left pile to the left row,"
-                    f" its right pile to the right row, each on the table, not on another pile.",
-                ))
+                    f" its right pile to the right row, each on the table, not on another pile.", load=name)
         zeros, ones = bit_counts(codes, r)
         if loads == 1:
+            piles = ["A.left", "A.right"]
             if r + 1 < b:
-                steps.append(Step(rn, f"Put the left pile on top of the right pile: this is load A for round {rn + 1}."))
+                add(rn, "stack", f"Put the left pile on top of the right pile: this is load A for round {rn + 1}.",
+                    parts=piles, **{"as": "A"})
             else:
-                steps.append(Step(rn, "Put the left pile on top of the right pile. The pack is shuffled."))
+                add(rn, "finish", "Put the left pile on top of the right pile. The pack is shuffled.", parts=piles)
             continue
-        names = [_load_name(j) for j in range(len(sizes))]
         order_words = " on top of ".join(f"pile {x}" for x in names)
-        steps.append(Step(rn, f"Left row: put {order_words}. This is the left stack ({zeros} cards)."))
-        steps.append(Step(rn, f"Right row: put {order_words}. This is the right stack ({ones} cards)."))
+        add(rn, "stack", f"Left row: put {order_words}. This is the left stack ({zeros} cards).",
+            parts=[f"{x}.left" for x in names], **{"as": "left stack"})
+        add(rn, "stack", f"Right row: put {order_words}. This is the right stack ({ones} cards).",
+            parts=[f"{x}.right" for x in names], **{"as": "right stack"})
         if r + 1 == b:
-            steps.append(Step(rn, "Put the left stack on top of the right stack. The pack is shuffled."))
+            add(rn, "finish", "Put the left stack on top of the right stack. The pack is shuffled.",
+                parts=["left stack", "right stack"])
         elif loads == 2:
-            steps.append(Step(rn, f"The left stack is load A for round {rn + 1}; the right stack is load B."))
+            add(rn, "draw", f"The left stack is load A for round {rn + 1}; the right stack is load B.",
+                loads=[("A", [("left stack", zeros)]), ("B", [("right stack", ones)])])
         else:
             for j, (from_left, from_right) in enumerate(cut_plan(n_cards, capacity, codes, r + 1)):
                 name = _load_name(j)
@@ -300,5 +331,15 @@ def gathering_steps(n_cards: int, capacity: int, uneven: bool = False) -> list[S
                     what = f"the rest of the right stack ({from_right} cards)"
                 else:
                     what = f"the top {from_right} cards of the right stack"
-                steps.append(Step(rn, f"Load {name} for round {rn + 1}: {what}."))
+                parts = [(stack, c) for stack, c in (("left stack", from_left), ("right stack", from_right)) if c]
+                add(rn, "draw", f"Load {name} for round {rn + 1}: {what}.", loads=[(name, parts)])
     return steps
+
+
+def gathering_steps(n_cards: int, capacity: int, uneven: bool = False) -> list[Step]:
+    """Every instruction of an exact-mode shuffle, round by round, as text.
+
+    The guide prints these verbatim. "On top of" always names the pile that
+    ends up higher; piles are never turned over.
+    """
+    return [Step(s.round, s.text) for s in exact_steps(n_cards, capacity, uneven)]
