@@ -46,17 +46,18 @@ def planned() -> dict[str, Any]:
     return json.loads(out.stdout)
 
 
-def check_routine(record: Path, plan: dict[str, Any]) -> None:
+def check_routine(record: Path, plan: dict[str, Any], mode: str = "random") -> None:
     log = [json.loads(line) for line in record.read_text().splitlines()]
     names = [load["name"] for load in plan["loads"]]
-    rounds = plan["rounds"]
+    schedule = plan["exact_mode"] if mode == "exact" else plan
+    rounds = schedule["rounds"]
     pack = list(range(CARDS))
     assert log[0] == {"op": "start", "pack": pack}
     takes = [e for e in log if e["op"] == "take"]
     loads = [e for e in log if e["op"] == "load"]
     # The passes the plan said: every load, in order, every round.
     assert [(e["round"], e["load"]) for e in takes] == [(r, n) for r in range(1, rounds + 1) for n in names]
-    assert len(takes) == plan["passes"]
+    assert len(takes) == schedule["passes"]
     current = pack
     for r in range(1, rounds + 1):
         these = [e for e in takes if e["round"] == r]
@@ -85,7 +86,7 @@ def test_flash_then_guide_a_full_samba_routine_on_the_port(blank_device: Virtual
     assert "ok: firmware" in flashed.stdout
     record = tmp_path / "cards.jsonl"
     out = shuffler("guide", "--port", blank_device.port, "--world", blank_device.control_address,
-                   "--unattended", "--pack", "samba", "--record", str(record), "--json")
+                   "--unattended", "--pack", "samba", "--mode", "random", "--record", str(record), "--json")
     assert out.returncode == 0, out.stderr
     plan = planned()
     check_routine(record, plan)
@@ -98,13 +99,21 @@ def test_flash_then_guide_a_full_samba_routine_on_the_port(blank_device: Virtual
     assert (counts["tray"], counts["left"], counts["right"]) == (0, 0, 0)
 
 
-def test_the_readme_command_runs_the_whole_routine_and_prints_the_summary(runtime: None, tmp_path: Path) -> None:
+def test_the_readme_command_runs_the_whole_exact_routine_and_prints_the_summary(runtime: None,
+                                                                              tmp_path: Path) -> None:
+    """Exact mode by default: 8 rounds of 2 loads (16 passes) for samba, every
+    card dealt once a round, the final pack a permutation of the 162 cards."""
     record = tmp_path / "cards.jsonl"
-    out = shuffler("guide", "--sim", "--unattended", "--pack", "samba", "--record", str(record))
+    out = shuffler("guide", "--sim", "--unattended", "--pack", "samba", "--record", str(record), "--json")
     assert out.returncode == 0, out.stderr
     plan = planned()
-    check_routine(record, plan)
+    assert (plan["exact_mode"]["rounds"], plan["exact_mode"]["passes"]) == (8, 16)
+    check_routine(record, plan, mode="exact")
     text = out.stdout
     assert "flashing firmware" in text and "ok: firmware" in text
-    assert f"rounds: {plan['rounds']}, passes: {plan['passes']}" in text
-    assert f"distance from random: {float(tv_riffle_exact(CARDS, plan['rounds'])):.4f}" in text
+    assert "mode: exact; rounds: 8, passes: 16" in text
+    assert "distance from random: exactly 0" in text
+    summary = json.loads(text.strip().splitlines()[-1])
+    assert summary["mode"] == "exact" and summary["distance"]["value"] == 0 and summary["notes"] == []
+    # The loads were the stacks as they came: 81/81, then the uneven code set's 79/83.
+    assert summary["loads"] == [[81, 81]] + [[79, 83]] * 7

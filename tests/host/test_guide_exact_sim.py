@@ -1,0 +1,103 @@
+"""The guide in exact mode on the virtual shuffler with a scripted person:
+whole routines for one, two and three loads (every card dealt once a round,
+piles in load order, pile trade, a permutation at the end), a double feed
+that loses exactness and a random finish, and the words a person reads."""
+from __future__ import annotations
+
+from typing import Any, Iterator
+
+import pytest
+
+from host import flashing
+from host import guide as G
+from host import person as S
+from host import plan as planlib
+from host.guide_exact import ExactGuide
+from host.link import Link
+from simulator.exact_mode.codes import n_bits
+from simulator.exact_mode.physical import gathering_steps
+from simulator.virtual import VirtualShuffler
+from test_guide_sim import TextVoice, check_record
+
+pytestmark = pytest.mark.micropython
+
+
+@pytest.fixture
+def device(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Iterator[VirtualShuffler]:
+    monkeypatch.setenv("SHUFFLER_RUNTIME_DIR", str(tmp_path_factory.mktemp("runtime")))
+    dev = VirtualShuffler(time_scale=0.0)
+    flashing.install_to_dir(flashing.build_image("sim", tmp_path_factory.mktemp("image")), dev.flash_dir)
+    dev.start()
+    yield dev
+    dev.stop()
+
+
+def run_exact(dev: VirtualShuffler, cards: int, person_cls: type[S.ScriptedPerson] = S.ScriptedPerson,
+              quality: str = "good") -> tuple[G.Summary, TextVoice, S.ScriptedPerson]:
+    plan = planlib.make_plan(planlib.choose_pack(None, cards), 104, quality)
+    link = Link.open(dev.port)
+    link.handshake(timeout=10)
+    world = dev.world(timeout=10)
+    voice = TextVoice()
+    person = person_cls(world, cards, say=voice.say)
+    guide = ExactGuide(plan, person, voice, link=link, reopen=lambda: Link.open(dev.port),
+                       person_wait_s=20, reconnect_s=10, stall_s=3)
+    try:
+        summary = guide.run()
+    finally:
+        (guide.link or link).close()
+        world.close()
+    return summary, voice, person
+
+
+@pytest.mark.parametrize("cards, loads", [(162, 2), (52, 1), (300, 3)])
+def test_a_whole_exact_routine_keeps_every_card(device: VirtualShuffler, cards: int, loads: int) -> None:
+    summary, voice, person = run_exact(device, cards)
+    rounds = n_bits(cards)
+    assert (summary.mode, summary.rounds, summary.passes, summary.distance) == ("exact", rounds, rounds * loads, 0.0)
+    assert summary.notes == []
+    check_record(person.log, cards, rounds, loads)
+    final = [e for e in person.log if e["op"] == "final"][0]["pack"]
+    assert final != list(range(cards))
+    # Every gathering instruction is printed word for word.
+    for step in gathering_steps(cards, 104, uneven=True):
+        if "face down in the tray and touch start" not in step.text:
+            assert step.text in voice.text
+    assert "left 0" not in voice.text  # no pile counts: the device does not send them
+    assert device.query()["counts"]["tray"] == 0
+
+
+class DoubleFeedInRoundThree(S.ScriptedPerson):
+    def do(self, step: S.Step, number: int) -> None:
+        if step.kind == S.TOUCH and step.args.get("round") == 3 and self.in_tray == "A" \
+                and not getattr(self, "done_it", False):
+            self.done_it = True
+            self.world.inject("double_feed", 10, "", "")
+        super().do(step, number)
+
+
+def test_a_double_feed_loses_exactness_and_random_rounds_finish_the_job(device: VirtualShuffler) -> None:
+    summary, voice, person = run_exact(device, 162, DoubleFeedInRoundThree)
+    random_rounds = planlib.rounds_for(162, 104, 0.25)
+    assert "Exactness is lost during round 3 of 8, load A" in voice.text
+    assert "two cards went through the feed together" in voice.text
+    assert f"Finishing at random: {random_rounds} rounds" in voice.text
+    assert summary.mode == "exact, then random" and summary.distance_kind == "at most"
+    assert summary.distance == planlib.distance_after(162, 104, random_rounds) <= 0.25
+    assert summary.rounds == 2 + random_rounds
+    assert summary.passes == 5 + 2 * random_rounds
+    assert any("exactness lost" in n for n in summary.notes)
+    final = [e for e in person.log if e["op"] == "final"]
+    assert len(final) == 1 and sorted(final[0]["pack"]) == list(range(162))
+
+
+def test_the_cli_refuses_exact_mode_without_a_device() -> None:
+    from click.testing import CliRunner
+
+    from host.guide_cmd import guide
+
+    out = CliRunner().invoke(guide, ["--manual", "--mode", "exact"])
+    assert out.exit_code != 0 and "exact mode needs the shuffler" in out.output
+    out = CliRunner().invoke(guide, ["--sim", "--rounds", "3"])
+    assert out.exit_code != 0 and "--rounds and --from-round go with --mode random" in out.output
+    assert "Traceback" not in out.output
