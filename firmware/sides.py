@@ -25,7 +25,10 @@ class RandomSides:
 
 
 class PlannedSides:
-    """Sides planned by the host (exact mode): one byte per card."""
+    """Sides planned on the device: one byte per card, written by firmware
+    code before the pass. The host never sends sides; exact mode plans them
+    on the device from its own codes (exact.ExactRoutine, a side source of
+    its own that reads the codes directly)."""
 
     def __init__(self, capacity):
         self.buf = bytearray(capacity)

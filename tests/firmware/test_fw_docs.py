@@ -25,6 +25,10 @@ def test_fault_table_matches_the_code() -> None:
     assert table("Fault codes") == {c: (n, s) for c, (n, s) in P.FAULTS.items()}
 
 
+def test_exactness_lost_table_matches_the_code() -> None:
+    assert table("Exact mode") == {c: (n, s) for c, (n, s) in P.LOST.items()}
+
+
 def test_every_command_event_and_config_key_is_documented() -> None:
     for name in P.COMMANDS:
         assert f"| `{name}` |" in DOC
