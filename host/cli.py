@@ -52,6 +52,9 @@ def main(argv: list[str] | None = None) -> int:
     """Entry point: click's own errors print one line; anything else is caught."""
     try:
         cli.main(args=argv, prog_name="shuffler", standalone_mode=False)
+    except click.exceptions.NoArgsIsHelpError as exc:
+        click.echo(exc.format_message())  # a bare `shuffler` asks for help
+        return 0
     except click.exceptions.Abort:
         click.echo("shuffler: interrupted", err=True)
         return 130

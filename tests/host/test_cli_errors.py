@@ -41,3 +41,10 @@ def test_loading_the_entry_point_imports_no_subcommand():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert out.returncode == 0
     assert out.stdout.strip().splitlines()[-1] == "False"
+
+
+def test_bare_command_prints_help_and_succeeds():
+    out = run()
+    assert out.returncode == 0
+    assert "Commands:" in out.stdout and "guide" in out.stdout
+    assert not out.stderr.strip()
