@@ -420,7 +420,7 @@ class Guide:
             return "resumed"
         if code == P.FAULT_DOUBLE_FEED:
             self.voice.problem(f"Two cards went through together ({where}, after {dealt + k} of {want} cards); "
-                               "the pass stopped. They landed on the same pile, which is harmless.")
+                               f"the pass stopped. {self.DOUBLE_FEED_WORDS}")
             self.note(f"double feed during {where}")
             self._clear()
             self.do(S.CLEAR_EXIT, "Take any card caught in the exit and put it back under the cards in the "
@@ -491,6 +491,7 @@ class Guide:
         return "refused"
 
     _pending_aside = 0
+    DOUBLE_FEED_WORDS = "They landed on the same pile, which is harmless."
 
     def _clear(self) -> None:
         assert self.link is not None

@@ -30,6 +30,7 @@ class RichVoice(G.Voice):
         self.progress: Progress | None = None
         self.task: Any = None
         self.bar: dict[str, Any] | None = None
+        self.show_piles = True  # exact mode: the device sends no pile counts
 
     def say(self, text: str) -> None:
         if self.progress is not None:
@@ -41,9 +42,9 @@ class RichVoice(G.Voice):
         self.bar_end()
         self.bar = {"label": label, "done": 0, "total": total, "left": 0, "right": 0}
         if self.console.is_terminal:
+            piles = [TextColumn("left {task.fields[left]:>3}  right {task.fields[right]:>3}")] if self.show_piles else []
             self.progress = Progress(TextColumn("   dealing {task.description}"), BarColumn(), MofNCompleteColumn(),
-                                     TextColumn("left {task.fields[left]:>3}  right {task.fields[right]:>3}"),
-                                     console=self.console)
+                                     *piles, console=self.console)
             self.task = self.progress.add_task(label, total=total, left=0, right=0)
             self.progress.start()
 
@@ -147,6 +148,7 @@ def guide(port: str | None, sim: bool, manual: bool, mode: str | None, pack: str
                                    f"{planlib.EXACT_MAX_LOADS} loads; use --mode random")
     console = Console(highlight=False, soft_wrap=True)
     voice = RichVoice(console)
+    voice.show_piles = exact is None
     if exact is not None:
         voice.say(f"[bold]{p.pack.title}[/bold]: {p.cards} cards, exact mode: {exact.rounds} rounds "
                   f"({exact.passes} passes), then every order equally likely (distance from random exactly 0).")

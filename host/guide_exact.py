@@ -40,6 +40,7 @@ REASONS = {
 class ExactGuide(Guide):
     """Guide with the device planning every card's side."""
 
+    DOUBLE_FEED_WORDS = "They landed on the same pile, and in exact mode that matters (see below)."
     lost: dict[str, Any] | None = None
     device_next: tuple[int, str, int] | None = None
     finished = False
