@@ -331,8 +331,8 @@ def exact_steps(n_cards: int, capacity: int, uneven: bool = False) -> list[Gathe
                     what = f"the rest of the right stack ({from_right} cards)"
                 else:
                     what = f"the top {from_right} cards of the right stack"
-                parts = [(stack, c) for stack, c in (("left stack", from_left), ("right stack", from_right)) if c]
-                add(rn, "draw", f"Load {name} for round {rn + 1}: {what}.", loads=[(name, parts)])
+                taken = [(stack, c) for stack, c in (("left stack", from_left), ("right stack", from_right)) if c]
+                add(rn, "draw", f"Load {name} for round {rn + 1}: {what}.", loads=[(name, taken)])
     return steps
 
 

@@ -33,3 +33,12 @@ def test_exact_schedule_is_ceil_log2_rounds_and_has_limits() -> None:
     assert planlib.exact_schedule(100, 3) is None  # 34 loads: more than A to Z
     out = CliRunner().invoke(plan, ["--cards", "600"])
     assert "Exact mode: not available" in out.output
+
+
+def test_shuffler_flash_deploys_exact_mode_for_every_board(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from host import flashing
+
+    for board in ("esp32", "rp2", "sim"):
+        image = flashing.build_image(board, tmp_path / board)
+        remote = {f.remote for f in image}
+        assert {"exact.mpy", "exact_codes.mpy", "controller.mpy"} <= remote, board
