@@ -108,7 +108,8 @@ def every_command(dev: Device) -> Callable[[int, int], None]:
         if (round_number, load) != (2, 0):
             return
         for cmd, fields in (("hello", {}), ("status", {}), ("config", {}), ("exact", {}),
-                            ("exact", {"n": 1}), ("resume", {}), ("abort", {}), ("start", {})):
+                            ("exact", {"n": 1}), ("calibrate", {"what": "codes"}), ("resume", {}),
+                            ("abort", {}), ("clear", {}), ("start", {})):
             dev.call(cmd, **fields)
         dev.event("fault")  # the start above finds an empty tray
     return probe

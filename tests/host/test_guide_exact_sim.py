@@ -101,3 +101,23 @@ def test_the_cli_refuses_exact_mode_without_a_device() -> None:
     out = CliRunner().invoke(guide, ["--sim", "--rounds", "3"])
     assert out.exit_code != 0 and "--rounds and --from-round go with --mode random" in out.output
     assert "Traceback" not in out.output
+
+
+class SwapsTheStacks(S.ScriptedPerson):
+    """After round 2 the right stack goes in as load A: a mistake the count catches."""
+
+    def do(self, step: S.Step, number: int) -> None:
+        super().do(step, number)
+        if step.kind == S.DRAW and step.args.get("round") == 2:
+            self.table["A"], self.table["B"] = self.table["B"], self.table["A"]
+
+
+def test_stacks_swapped_between_rounds_are_caught_by_the_count(device: VirtualShuffler) -> None:
+    summary, voice, person = run_exact(device, 162, SwapsTheStacks, quality="home-game")
+    assert ("Exactness is lost during round 3 of 8, load A (pass 5 of 16): load A holds 83 cards, "
+            "not the 79 the shuffler expected") in voice.text
+    assert summary.mode == "exact, then random"
+    random_rounds = planlib.rounds_for(162, 104, 0.5)
+    assert summary.distance == planlib.distance_after(162, 104, random_rounds) <= 0.5
+    final = [e for e in person.log if e["op"] == "final"]
+    assert len(final) == 1 and sorted(final[0]["pack"]) == list(range(162))
