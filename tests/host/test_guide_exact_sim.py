@@ -4,6 +4,7 @@ piles in load order, pile trade, a permutation at the end), a double feed
 that loses exactness and a random finish, and the words a person reads."""
 from __future__ import annotations
 
+import time
 from typing import Any, Iterator
 
 import pytest
@@ -119,5 +120,34 @@ def test_stacks_swapped_between_rounds_are_caught_by_the_count(device: VirtualSh
     assert summary.mode == "exact, then random"
     random_rounds = planlib.rounds_for(162, 104, 0.5)
     assert summary.distance == planlib.distance_after(162, 104, random_rounds) <= 0.5
+    final = [e for e in person.log if e["op"] == "final"]
+    assert len(final) == 1 and sorted(final[0]["pack"]) == list(range(162))
+
+
+class ResetsBetweenPasses(S.ScriptedPerson):
+    """Round 2: the shuffler is reset after load A's piles are taken out."""
+
+    device: VirtualShuffler
+
+    def do(self, step: S.Step, number: int) -> None:
+        super().do(step, number)
+        if step.kind == S.TAKE and step.args.get("round") == 2 and step.args["load"] == "A" \
+                and not getattr(self, "done_it", False):
+            self.done_it = True
+            boots = self.device.boots
+            self.world.close()
+            self.device.hard_reset()
+            deadline = time.monotonic() + 15
+            while self.device.boots == boots and time.monotonic() < deadline:
+                time.sleep(0.02)
+            self.world = self.device.world(timeout=10)
+
+
+def test_a_restart_loses_the_codes_and_random_rounds_finish_the_job(device: VirtualShuffler) -> None:
+    ResetsBetweenPasses.device = device
+    summary, voice, person = run_exact(device, 162, ResetsBetweenPasses, quality="home-game")
+    assert "Exactness is lost during round 2 of 8, load B" in voice.text
+    assert "the shuffler restarted, and the codes it kept are gone" in voice.text
+    assert summary.mode == "exact, then random"
     final = [e for e in person.log if e["op"] == "final"]
     assert len(final) == 1 and sorted(final[0]["pack"]) == list(range(162))
