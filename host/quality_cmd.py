@@ -8,7 +8,6 @@ from typing import Any, NoReturn
 
 import click
 
-MAX_CARDS = 2000  # the exact uniform laws of the lower-bound statistics grow as N^2
 MAX_SAMPLES = 10_000_000
 MAX_ROUNDS = 100
 MAX_CAPACITY = 100_000
@@ -26,9 +25,9 @@ def _check_unit(name: str, value: float, *, open_ends: bool) -> None:
 
 
 @click.command("quality")
-@click.option("--pack", "pack_name", default="samba", show_default=True,
-              help="Pack preset (samba, canasta, hand-and-foot, bridge, ...).")
-@click.option("--cards", type=int, default=None, help="Number of cards, if not the pack's own.")
+@click.option("--pack", "pack_name", default=None,
+              help="Pack preset (samba, canasta, hand-and-foot, bridge, ...); default samba.")
+@click.option("--cards", type=int, default=None, help="Any other number of cards, instead of --pack.")
 @click.option("--capacity", type=int, default=104, show_default=True, help="Cards the machine holds.")
 @click.option("--rounds", type=int, default=None,
               help="Rounds to simulate (every load once per round); default: enough to converge, up to 16.")
@@ -44,32 +43,39 @@ def _check_unit(name: str, value: float, *, open_ends: bool) -> None:
 @click.option("--start", type=click.Choice(["new", "samba", "random"]), default=None,
               help="Order before shuffling; default samba for multi-deck packs, else new.")
 @click.option("--plot", "plot_path", type=click.Path(dir_okay=False), default=None,
-              help="PNG to write (default quality-<pack>.png here).")
+              help="PNG to write (default quality-<pack>.png, or quality-<N>-cards.png, here).")
 @click.option("--no-plot", is_flag=True, help="Write no picture.")
 @click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON instead of tables.")
 def quality(
-    pack_name: str, cards: int | None, capacity: int, rounds: int | None, samples: int, seed: int,
+    pack_name: str | None, cards: int | None, capacity: int, rounds: int | None, samples: int, seed: int,
     routines: tuple[str, ...], thresholds: tuple[float, ...], bias: float, clump: float,
     double_feed: float, trade_sd: float, start: str | None, plot_path: str | None, no_plot: bool,
     as_json: bool,
 ) -> None:
     """Distance from random after each pass, passes needed, the guessing game and the deal."""
     # Heavy imports here, so the rest of `shuffler` starts quickly.
-    from simulator.packs import UnknownPackError, get_pack
+    from simulator.packs import MAX_CARDS, UnknownPackError, custom_pack, get_pack
+    from simulator.quality.bounds import MIN_SHUFFLES
     from simulator.quality.report import DEFAULT_THRESHOLDS, Settings, default_rounds
     from simulator.quality.routines import ROUTINES, Machine
 
-    try:
-        pack = get_pack(pack_name)
-    except UnknownPackError as exc:
-        _fail(str(exc))
-    n = pack.cards if cards is None else cards
-    if not 2 <= n <= MAX_CARDS:
-        _fail(f"--cards must be between 2 and {MAX_CARDS:,}, not {n:,}")
+    if pack_name is not None and cards is not None:
+        _fail("give --pack or --cards, not both")
+    if cards is not None:
+        if not 2 <= cards <= MAX_CARDS:
+            _fail(f"--cards must be between 2 and {MAX_CARDS:,}, not {cards:,}")
+        pack = custom_pack(cards)
+    else:
+        try:
+            pack = get_pack(pack_name or "samba")
+        except UnknownPackError as exc:
+            _fail(str(exc))
+    n = pack.cards
     if not 2 <= capacity <= MAX_CAPACITY:
         _fail(f"--capacity must be between 2 and {MAX_CAPACITY:,} cards, not {capacity:,}")
-    if not 2 <= samples <= MAX_SAMPLES:
-        _fail(f"--samples must be between 2 and {MAX_SAMPLES:,}, not {samples:,}")
+    if not MIN_SHUFFLES <= samples <= MAX_SAMPLES:
+        _fail(f"--samples must be between {MIN_SHUFFLES} (the fewest the lower bounds work with) "
+              f"and {MAX_SAMPLES:,}, not {samples:,}")
     if rounds is not None and not 1 <= rounds <= MAX_ROUNDS:
         _fail(f"--rounds must be between 1 and {MAX_ROUNDS}, not {rounds}")
     if seed < 0:
@@ -84,11 +90,10 @@ def quality(
     if not (math.isfinite(trade_sd) and trade_sd >= 0):
         _fail(f"--trade-sd must be a number of cards >= 0, not {trade_sd:g}")
     if start is None:
-        start = "samba" if pack.decks >= 2 and n == pack.cards else "new"
+        start = "samba" if pack.decks >= 2 else "new"
     if start == "samba" and pack.decks < 2:
-        _fail(f"--start samba needs a pack of at least two decks; {pack.name} has {pack.decks}")
-    if start == "samba" and n != pack.cards:
-        _fail(f"--start samba needs the pack's own {pack.cards} cards, not --cards {n}")
+        what = f"--cards {n} has no decks" if pack.loose else f"{pack.name} has {pack.decks}"
+        _fail(f"--start samba needs a pack of at least two decks; {what}")
 
     thresholds = tuple(sorted(set(thresholds), reverse=True)) or DEFAULT_THRESHOLDS
     settings = Settings(
@@ -106,7 +111,7 @@ def quality(
     if not no_plot:
         from simulator.quality.plot import plot_report
 
-        path = Path(plot_path or f"quality-{pack.name}.png")
+        path = Path(plot_path or f"quality-{f'{n}-cards' if pack.loose else pack.name}.png")
         try:
             plot_report(report, path)
         except OSError as exc:
@@ -162,17 +167,23 @@ def _reached(row: dict[str, Any]) -> str:
     return f"not before pass {row['not_before_pass']} (lower bound)"
 
 
+_START_WORDS = {"new": "new decks", "samba": "as gathered after a hand of Samba", "random": "random"}
+
+
 def _print_tables(report: dict[str, Any]) -> None:
     from rich.console import Console
     from rich.table import Table
 
+    from simulator.quality.words import loads_phrase
+
     console = Console(width=None if Console().is_terminal else 140)
     s = report["settings"]
     pack = report["pack"]
+    console.print(f"[bold]{pack['title']}[/bold]: {s['cards']} cards ({pack['notes']}).")
+    start = "" if report["start"] is None else f" Starting order: {_START_WORDS[s['start']]}."
     console.print(
-        f"[bold]{pack['title']}[/bold]: {s['cards']} cards ({pack['notes']}), machine holds "
-        f"{s['capacity']}, loads {s['loads']}; start: {s['start']}; "
-        f"{s['samples']:,} shuffles per point, seed {s['seed']}"
+        f"The machine holds {s['capacity']} cards: {loads_phrase(s['loads'])}.{start} "
+        f"{s['samples']:,} shuffles per point, seed {s['seed']}."
     )
     deal = s["deal"]
     ats = [str(m) for m in deal["at_least"]] if deal else []

@@ -71,6 +71,8 @@ def _one_deck() -> list[tuple[int, int]]:
 
 def pack_faces(pack: Pack) -> Faces:
     """The faces of `pack` in new-deck order (card id = position in that order)."""
+    if pack.loose:
+        raise ValueError(f"{pack.title} has {pack.loose} cards outside whole decks, so no faces")
     rank: list[int] = []
     suit: list[int] = []
     deck: list[int] = []

@@ -36,10 +36,14 @@ from numpy.typing import NDArray
 from .estimate import Estimate
 from .exact import counting_bound, eulerian_row, succession_counts
 
-__all__ = ["StatAccumulator", "RoundStats", "uniform_laws", "best_lower_bound", "lower_bounds", "inverse_positions"]
+__all__ = ["StatAccumulator", "RoundStats", "uniform_laws", "best_lower_bound", "lower_bounds", "inverse_positions",
+           "MIN_SHUFFLES"]
 
 # Above this pack size the N x N card-position table is not kept.
 MAX_POSITION_TABLE = 1000
+# Shuffle i falls in part i mod 4 and each half needs a shuffle to measure
+# on: parts 0 and 2 both hold one from the third shuffle on.
+MIN_SHUFFLES = 3
 
 _BEST = "best statistic"
 
@@ -136,7 +140,7 @@ class StatAccumulator:
     def finish(self) -> dict[str, Estimate]:
         """Lower bounds, one per statistic, plus "best statistic"."""
         if self.part_sizes[0] < 1 or self.part_sizes[2] < 1:
-            raise ValueError("lower bounds need at least 3 shuffles")
+            raise ValueError(f"lower bounds need at least {MIN_SHUFFLES} shuffles")
         fams = self._families()
         out = {f.name: _crossfit([f]) for f in fams}
         out[_BEST] = _crossfit(fams)

@@ -98,7 +98,6 @@ def tv_riffle_exact(n: int, k: int) -> Fraction:
         total += row[r - 1] * diff
         c = c * (a - r) // (a + n - r)  # exact: C(a+n-r-1, n)
     return Fraction(total, an * nfact)
-    return Fraction(total, an * nfact)
 
 
 def tv_riffle(n: int, k: int) -> float:

@@ -17,6 +17,8 @@ matplotlib.use("Agg")  # files only, never a window
 
 import matplotlib.pyplot as plt  # noqa: E402
 
+from .words import loads_phrase  # noqa: E402
+
 _COLOURS = ("tab:blue", "tab:orange", "tab:green", "tab:red", "tab:purple")
 
 
@@ -49,7 +51,7 @@ def plot_report(report: dict[str, Any], path: str | Path) -> Path:
                    label=f"one 52-card deck after 7 riffles: {seven['distance']:.3f} (exact)")
         pack = report["pack"]
         settings = report["settings"]
-        ax.set_title(f"{pack['title']}: {settings['cards']} cards, loads {settings['loads']}, "
+        ax.set_title(f"{pack['title']}: {settings['cards']} cards in {loads_phrase(settings['loads'])}, "
                      f"{settings['samples']:,} shuffles per point")
         ax.set_xlabel("machine passes")
         ax.set_ylabel("total variation distance from uniform")

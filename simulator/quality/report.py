@@ -33,7 +33,7 @@ from typing import Any
 
 import numpy as np
 
-from simulator.packs import Pack
+from simulator.packs import MAX_CARDS, Pack
 from simulator.start_orders import StartOrder, start_order
 
 from .bounds import RoundStats, best_lower_bound
@@ -58,8 +58,10 @@ SIGNIFICANCE = 2.0
 CHUNK = 10_000
 # Card-rows per simulated chunk, so memory stays bounded for big packs.
 CHUNK_ELEMENTS = 2_000_000
-# Exact sums grow with the square of the pack: above this, only lower bounds.
-EXACT_MAX_CARDS = 600
+# Exact distances for every pack the tools accept (well under a second per
+# round at 1,000 cards); bigger packs, reachable only through this module,
+# get lower bounds.
+EXACT_MAX_CARDS = MAX_CARDS
 
 
 def _chunk(n_cards: int) -> int:
@@ -256,7 +258,7 @@ def _run_routine(
         })
     return {
         "name": name,
-        "description": routine.description,
+        "description": routine.description(n, s.capacity),
         "passes_per_round": passes_per_round,
         "exact": _exact(name, n, s.capacity, 1, s.machine) is not None,
         "rounds": rounds,
@@ -371,7 +373,8 @@ def build_report(
     n = s.n_cards
     if s.start == "samba" and n != s.pack.cards:
         raise ValueError(f"the samba start needs the pack's {s.pack.cards} cards, not {n}")
-    start = start_order(s.start, s.pack, s.seed) if n == s.pack.cards else None
+    # A pack known only by its size has no faces: labels are the starting order.
+    start = start_order(s.start, s.pack, s.seed) if n == s.pack.cards and not s.pack.loose else None
     deal = start is not None and bool(start.melds) and n >= PLAYERS * HAND
     tick = progress or (lambda units: None)
     workers = workers or os.cpu_count() or 1

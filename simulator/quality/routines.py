@@ -8,7 +8,8 @@ A round puts every load through the machine once (L passes).
   pile; then the top t cards of each load move onto the top of the next
   load, cyclically (load i receives load i-1's top t cards; A receives from
   the last load). With two loads this is "trade the top half of A for the top
-  half of B". t is half the smallest load, plus the person's error (trade_sd).
+  half of B". t is half the smallest load, plus the person's error (trade_sd),
+  and at least one card, so loads of one card still mix.
 * pile-trade: every load is dealt; all left piles, in load order, then all
   right piles, in load order, are gathered into one pack, which is cut into L
   near-equal loads from the top. With two loads this is "trade A's right pile
@@ -21,6 +22,7 @@ top to bottom.
 from __future__ import annotations
 
 import math
+import string
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from fractions import Fraction
@@ -30,6 +32,7 @@ from numpy.typing import NDArray
 
 from . import kernels
 from .exact import tv_riffle_exact
+from .words import loads_phrase
 
 __all__ = [
     "Machine",
@@ -41,6 +44,8 @@ __all__ = [
     "exact_tv",
     "stack_trade_round",
     "pile_trade_round",
+    "trade_count",
+    "fixed_trade",
 ]
 
 IntArray = NDArray[np.integer]
@@ -110,13 +115,23 @@ def pile_trade_round(decks: IntArray, left: NDArray[np.bool_]) -> IntArray:
 
 
 def trade_count(bounds: list[int], machine: Machine, rng: np.random.Generator, samples: int) -> NDArray[np.intp]:
-    """Cards moved from each load to the next in stack-trade, per sample."""
+    """Cards moved from each load to the next in stack-trade, per sample.
+
+    Half the smallest load, and never less than one card: trading nothing
+    would leave the loads unmixed for ever. The person's error (trade_sd) is
+    clipped to between one card and the whole smallest load.
+    """
     smallest = min(b - a for a, b in zip(bounds[:-1], bounds[1:]))
-    half = smallest // 2
+    half = fixed_trade(smallest)
     if machine.trade_sd == 0.0:
         return np.full(samples, half, dtype=np.intp)
     t = np.rint(half + machine.trade_sd * rng.standard_normal(samples)).astype(np.intp)
-    return np.clip(t, 0, smallest)
+    return np.clip(t, 1, smallest)
+
+
+def fixed_trade(smallest_load: int) -> int:
+    """Cards a careful person trades in stack-trade: half the smallest load, at least one."""
+    return max(1, smallest_load // 2)
 
 
 def stack_trade_round(decks: IntArray, left: NDArray[np.bool_], bounds: list[int], t: NDArray[np.intp]) -> IntArray:
@@ -156,11 +171,15 @@ class Routine:
     """A way of shuffling a pack of N cards on a machine of capacity C."""
 
     name: str
-    description: str
+    _describe: Callable[[list[int]], str]
     _run: Callable[[IntArray, int, Machine, np.random.Generator], IntArray]
 
     def passes_per_round(self, n_cards: int, capacity: int) -> int:
         return len(load_sizes(n_cards, capacity))
+
+    def description(self, n_cards: int, capacity: int) -> str:
+        """What the table does each round, for this pack on this machine (one sentence)."""
+        return self._describe(load_sizes(n_cards, capacity))
 
     def run_round(self, decks: IntArray, capacity: int, machine: Machine, rng: np.random.Generator) -> IntArray:
         """One round on every row of `decks`; returns a new array."""
@@ -180,19 +199,38 @@ def _run_pile_trade(decks: IntArray, capacity: int, machine: Machine, rng: np.ra
     return pile_trade_round(decks, left)
 
 
+_ONE_LOAD = "Run the pack as one load and put the left pile on the right pile"
+
+
+def _cards(k: int) -> str:
+    return "card" if k == 1 else f"{k} cards"
+
+
+def _describe_stack_trade(sizes: list[int]) -> str:
+    if len(sizes) == 1:
+        return f"{_ONE_LOAD}; with one load there is nothing to trade."
+    t = fixed_trade(min(sizes))
+    head = f"Run each load ({loads_phrase(sizes)}) and put its left pile on its right pile, then "
+    if len(sizes) == 2:
+        return head + f"trade the top {_cards(t)} of load A for the top {_cards(t)} of load B."
+    last = string.ascii_uppercase[len(sizes) - 1] if len(sizes) <= 26 else "the last"
+    return head + (f"move the top {_cards(t)} of each load onto the next load, "
+                   f"and those of load {last} onto load A.")
+
+
+def _describe_pile_trade(sizes: list[int]) -> str:
+    if len(sizes) == 1:
+        return f"{_ONE_LOAD}."
+    if len(sizes) == 2:
+        return (f"Run both loads ({loads_phrase(sizes)}), then stack A's left pile, B's left pile, "
+                "A's right pile and B's right pile, top to bottom, and cut that into two loads.")
+    return (f"Run every load ({loads_phrase(sizes)}), then stack all the left piles in load order "
+            "on top of all the right piles in load order, and cut that into even loads.")
+
+
 ROUTINES: dict[str, Routine] = {
-    "stack-trade": Routine(
-        "stack-trade",
-        "Run each load, put its left pile on its right pile, then swap the top half "
-        "of each load onto the next load.",
-        _run_stack_trade,
-    ),
-    "pile-trade": Routine(
-        "pile-trade",
-        "Run every load, then stack all the left piles together and all the right "
-        "piles together, left piles on top, and cut that into even loads.",
-        _run_pile_trade,
-    ),
+    "stack-trade": Routine("stack-trade", _describe_stack_trade, _run_stack_trade),
+    "pile-trade": Routine("pile-trade", _describe_pile_trade, _run_pile_trade),
 }
 
 

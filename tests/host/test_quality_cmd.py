@@ -40,7 +40,11 @@ def run(capsys, *args):
         (["--double-feed", "2"], "--double-feed"),
         (["--trade-sd", "-1"], "--trade-sd"),
         (["--start", "samba", "--pack", "bridge"], "two decks"),
-        (["--start", "samba", "--cards", "150"], "162"),
+        (["--start", "samba", "--cards", "150"], "two decks"),
+        (["--cards", "1001"], "1,000"),
+        (["--samples", "2"], "--samples must be between 3"),
+        (["--pack", "samba", "--cards", "100"], "--pack or --cards, not both"),
+        (["--pack", "deck", "--cards", "52"], "--pack or --cards, not both"),
         (["--start", "sorted"], "--start"),
         (["--cards", "many"], "--cards"),
         (["--seed", "-1"], "--seed"),
@@ -95,7 +99,7 @@ def test_no_plot_writes_nothing(capsys, tmp_path, monkeypatch):
 
 def test_options_reach_the_report(capsys):
     code, out, _ = run(
-        capsys, "quality", "--pack", "bridge", "--cards", "60", "--capacity", "30", "--routine", "pile-trade",
+        capsys, "quality", "--cards", "60", "--capacity", "30", "--routine", "pile-trade",
         "--threshold", "0.3", "--threshold", "0.2", "--bias", "0.4", "--clump", "0.1", "--double-feed", "0.05",
         "--seed", "7", "--start", "random", "--json", "--no-plot", *SMALL,
     )
@@ -107,6 +111,50 @@ def test_options_reach_the_report(capsys):
     assert s["machine"] == {"bias": 0.4, "clump": 0.1, "double_feed": 0.05, "trade_sd": 0.0}
     assert [r["name"] for r in report["routines"]] == ["pile-trade"]
     assert not report["routines"][0]["exact"]  # a biased machine has no exact figure
+
+
+def test_fewest_samples_the_bounds_need(capsys):
+    code, out, err = run(capsys, "quality", "--pack", "deck", "--samples", "3", "--rounds", "1",
+                         "--no-plot", "--json")
+    assert code == 0, err
+    report = json.loads(out)
+    assert report["settings"]["samples"] == 3
+    assert all(r["rounds"][0]["lower_bound"]["kind"] == "lower-bound" for r in report["routines"])
+
+
+def test_biggest_pack_gets_exact_figures(capsys):
+    code, out, err = run(capsys, "quality", "--cards", "1000", "--samples", "3", "--rounds", "1",
+                         "--routine", "pile-trade", "--threshold", "0.25", "--no-plot", "--json")
+    assert code == 0, err
+    report = json.loads(out)
+    routine = report["routines"][0]
+    assert report["pack"]["name"] == "custom" and report["settings"]["cards"] == 1000
+    assert routine["exact"] and routine["thresholds"][0]["kind"] == "exact"
+
+
+def test_cards_alone_make_a_custom_pack(capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run(capsys, "quality", "--cards", "100", *SMALL)
+    assert code == 0, err
+    header = out.splitlines()[0]
+    assert "Custom pack: 100 cards" in header and "Samba" not in header
+    assert (tmp_path / "quality-100-cards.png").exists()
+
+
+def test_header_reads_as_prose(capsys):
+    code, out, err = run(capsys, "quality", "--pack", "samba", "--no-plot", *SMALL)
+    assert code == 0, err
+    head = " ".join(out.split("stack-trade")[0].split())
+    assert head == ("Samba: 162 cards (three decks and six jokers; 15 cards dealt to each of four players). "
+                    "The machine holds 104 cards: two loads of 81. Starting order: as gathered after a hand "
+                    "of Samba. 400 shuffles per point, seed 0.")
+
+
+def test_stack_trade_description_fits_the_loads(capsys):
+    code, out, _ = run(capsys, "quality", "--pack", "deck", "--routine", "stack-trade", "--no-plot", *SMALL)
+    assert code == 0
+    text = " ".join(out.split())
+    assert "nothing to trade" in text and "half" not in text
 
 
 def test_unwritable_plot_path_is_one_line(capsys, tmp_path):

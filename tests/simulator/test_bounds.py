@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from simulator.quality.bounds import (
+    MIN_SHUFFLES,
     RoundStats,
     StatAccumulator,
     best_lower_bound,
@@ -138,3 +139,19 @@ def test_estimate_prints_its_kind() -> None:
         Estimate(0.1, -1.0, "estimate", "x")
     with pytest.raises(ValueError):
         Estimate(0.1, float("nan"), "estimate", "x")
+
+
+@pytest.mark.parametrize("chunks", [[MIN_SHUFFLES], [1] * MIN_SHUFFLES, [2, 1]])
+def test_the_fewest_shuffles_give_a_bound(chunks: list[int]) -> None:
+    acc = StatAccumulator(10)
+    for m in chunks:
+        acc.update(identity_decks(m, 10))
+    est = acc.finish()["best statistic"]
+    assert math.isfinite(est.value) and est.kind == "lower-bound"
+
+
+def test_one_shuffle_fewer_is_refused() -> None:
+    acc = StatAccumulator(10)
+    acc.update(identity_decks(MIN_SHUFFLES - 1, 10))
+    with pytest.raises(ValueError, match=f"at least {MIN_SHUFFLES} shuffles"):
+        acc.finish()

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -137,3 +138,17 @@ def test_an_imperfect_machine_is_further_from_uniform_in_exact_terms() -> None:
     fair = exact_laws("pile-trade", 6, 2, 4)
     bad = exact_laws("pile-trade", 6, 2, 4, machine=Machine(clump=0.3))
     assert all(b.tv() > f.tv() for f, b in zip(fair[1:], bad[1:]))
+
+
+def test_stack_trade_with_a_one_card_load_reaches_uniform() -> None:
+    # Three cards, two-card machine: loads [0, 1] and [2]. By hand, A gathers
+    # to [0, 1] with chance 3/4 and [1, 0] with 1/4; trading one card gives
+    # [2, A[1], A[0]]. Trading none would leave card 2 at the bottom for ever,
+    # at distance 2/3 from uniform in every round.
+    laws = exact_laws("stack-trade", 3, 2, 12)
+    perms = [tuple(p) for p in all_arrangements(3).tolist()]
+    first = {p: Fraction(w, laws[0].total) for p, w in zip(perms, laws[0].weights) if w}
+    assert first == {(2, 1, 0): Fraction(3, 4), (2, 0, 1): Fraction(1, 4)}
+    tvs = [law.tv() for law in laws]
+    assert all(b < a for a, b in zip(tvs[1:], tvs[2:]))
+    assert tvs[-1] < Fraction(1, 10)

@@ -107,13 +107,53 @@ def test_eulerian_and_succession_counts_match_enumeration(n: int) -> None:
     assert list(succession_counts(n)) == [successions[s] for s in range(n)]
 
 
-def test_large_pack() -> None:
+def _eulerian_explicit(n: int, d: int, powers: list[int], binom: list[int]) -> int:
+    """A(n, d) by the alternating sum over j of (-1)^j C(n+1, j) (d+1-j)^n, not the recurrence."""
+    return sum((-1) ** j * binom[j] * powers[d + 1 - j] for j in range(d + 2))
+
+
+def _tv_log_space(n: int, ks: list[int]) -> dict[int, float]:
+    """TV after k riffles in floating point: each rising-sequence class's probability
+    under the shuffle and under the uniform law, from logarithms, then half the
+    sum of their absolute differences (no early stop at the crossing)."""
+    powers = [i**n for i in range(n + 2)]
+    binom = [math.comb(n + 1, j) for j in range(n + 2)]
+    half = [_eulerian_explicit(n, d, powers, binom) for d in range((n + 1) // 2)]
+    counts = half + half[: n - len(half)][::-1]  # A(n, d) = A(n, n-1-d)
+    log_a = [math.log(c) for c in counts]
+    log_nf = math.lgamma(n + 1)
+    out = {}
+    for k in ks:
+        a = 2**k
+        total = 0.0
+        for r in range(1, n + 1):
+            uniform = math.exp(log_a[r - 1] - log_nf)
+            # C(a + n - r, n) / a^n, which is 0 once r > a.
+            shuffled = 0.0 if r > a else math.exp(
+                log_a[r - 1] + math.lgamma(a + n - r + 1) - math.lgamma(a - r + 1) - log_nf - n * math.log(a))
+            total += abs(shuffled - uniform)
+        out[k] = total / 2
+    return out
+
+
+def test_large_pack_against_an_independent_calculation() -> None:
     row = eulerian_row(300)
     assert sum(row) == math.factorial(300)
-    values = [tv_riffle(1000, k) for k in (8, 12, 16, 20)]
-    assert all(0.0 <= v <= 1.0 for v in values)
-    assert values == sorted(values, reverse=True)
-    assert values[0] > 0.99 and values[-1] < 0.05
+    n = 1000
+    independent = _tv_log_space(n, [9, 11, 12, 13, 16, 20])
+    for k, v in independent.items():
+        assert tv_riffle(n, k) == pytest.approx(v, rel=1e-6), k  # lgamma of 2**20 limits the float
+
+
+def test_large_pack_against_the_asymptotic_law() -> None:
+    # Bayer and Diaconis: after k = (3/2) log2 n + c riffles the distance tends to
+    # 1 - 2 Phi(-2^-c / (4 sqrt 3)); at a thousand cards it is within 0.001 of it.
+    n = 1000
+    for k in range(10, 21):
+        c = k - 1.5 * math.log2(n)
+        x = 2.0**-c / (4 * math.sqrt(3))
+        limit = 1 - math.erfc(x / math.sqrt(2))  # 1 - 2 Phi(-x)
+        assert tv_riffle(n, k) == pytest.approx(limit, abs=0.002), k
 
 
 @settings(max_examples=30, deadline=None)

@@ -78,7 +78,7 @@ def test_rounds_match_the_card_by_card_model(case) -> None:  # type: ignore[no-u
     decks = np.array([pack], dtype=np.int16)
     left = np.array([sides], dtype=bool)
     assert pile_trade_round(decks, left)[0].tolist() == _pile_trade_by_hand(pack, sizes, side_of)
-    t = min(sizes) // 2
+    t = max(1, min(sizes) // 2) if len(sizes) > 1 else 0
     got = stack_trade_round(decks, left, bounds, np.array([t]))[0].tolist()
     assert got == _stack_trade_by_hand(pack, sizes, side_of, t)
     # A different count in each row (the person's "about half").
@@ -126,7 +126,9 @@ def test_routine_table() -> None:
     assert {"stack-trade", "pile-trade"} <= set(ROUTINES)
     for name, r in ROUTINES.items():
         assert r.name == name
-        assert r.description.endswith(".") and r.description.count(". ") == 0
+        for n, c in ((162, 104), (52, 104), (300, 104), (3, 2), (1000, 2)):
+            text = r.description(n, c)
+            assert text.endswith(".") and text.count(". ") == 0, text
         assert r.passes_per_round(162, 104) == 2
         assert r.passes_per_round(52, 104) == 1
         assert r.passes_per_round(300, 104) == 3
@@ -199,14 +201,60 @@ def test_clumping_machine_is_measurably_worse() -> None:
 def test_trade_count_is_about_half_and_clipped() -> None:
     rng = np.random.default_rng(2)
     t = trade_count([0, 81, 162], Machine(trade_sd=5.0), rng, 20000)
-    assert t.min() >= 0 and t.max() <= 81
+    assert t.min() >= 1 and t.max() <= 81
     assert abs(t.mean() - 40) < 0.2 and abs(t.std() - 5.0) < 0.2
     wide = trade_count([0, 10, 20], Machine(trade_sd=50.0), rng, 2000)
-    assert wide.min() == 0 and wide.max() == 10
+    assert wide.min() == 1 and wide.max() == 10  # a trade moves at least one card
     assert (trade_count([0, 81, 162], Machine(), rng, 5) == 40).all()
+
+
+@pytest.mark.parametrize("bounds", [[0, 2, 3], [0, 1, 2], [0, 1, 2, 3], [0, 3, 5, 6]])
+def test_a_load_of_one_card_still_trades_one(bounds: list[int]) -> None:
+    # Half of one card rounds down to none, which would never mix the loads.
+    rng = np.random.default_rng(3)
+    assert (trade_count(bounds, Machine(), rng, 10) == 1).all()
+    assert trade_count(bounds, Machine(trade_sd=3.0), rng, 500).min() == 1
+
+
+def test_stack_trade_mixes_a_load_of_one_card() -> None:
+    # Three cards on a two-card machine: loads [0, 1] and [2]. A one-card trade
+    # puts card 2 on top every round; without it, card 2 would stay at the bottom.
+    # By hand: A gathers to [0, 1] or [1, 0]; the trade gives [2, A[1], A[0]].
+    decks = np.array([[0, 1, 2]] * 400, dtype=np.int16)
+    rng = np.random.default_rng(5)
+    one = ROUTINES["stack-trade"].run_round(decks, 2, Machine(), rng)
+    assert set(map(tuple, one.tolist())) == {(2, 1, 0), (2, 0, 1)}
+    two = ROUTINES["stack-trade"].run_round(one, 2, Machine(), rng)
+    assert set(map(tuple, two.tolist())) == {(0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0)}
 
 
 @pytest.mark.parametrize("kw", [{"p": -0.1}, {"clump": 1.2}, {"double_feed": -1.0}, {"trade_sd": -1.0}, {"trade_sd": math.inf}])
 def test_machine_refuses_bad_settings(kw: dict) -> None:
     with pytest.raises(ValueError):
         Machine(**kw)
+
+
+@pytest.mark.parametrize(
+    "n, capacity, expected",
+    [
+        (52, 104, "nothing to trade"),
+        (162, 104, "two loads of 81) and put its left pile on its right pile, then trade the top "
+                   "40 cards of load A for the top 40 cards of load B."),
+        (3, 2, "two loads of 2 and 1) and put its left pile on its right pile, then trade the top card "
+               "of load A for the top card of load B."),
+        (300, 104, "three loads of 100) and put its left pile on its right pile, then move the top "
+                   "50 cards of each load onto the next load, and those of load C onto load A."),
+    ],
+)
+def test_stack_trade_describes_its_loads(n: int, capacity: int, expected: str) -> None:
+    text = ROUTINES["stack-trade"].description(n, capacity)
+    assert expected in text
+    if len(load_sizes(n, capacity)) == 1:
+        assert "half" not in text and "load A" not in text
+
+
+def test_pile_trade_describes_its_loads() -> None:
+    assert "left pile on the right pile" in ROUTINES["pile-trade"].description(52, 104)
+    assert "A's left pile, B's left pile, A's right pile and B's right pile" in \
+        ROUTINES["pile-trade"].description(162, 104)
+    assert "three loads: one of 91 and two of 90" in ROUTINES["pile-trade"].description(271, 104)
