@@ -21,7 +21,7 @@ from host.link import DeviceError, Garbage, LinkError
 from host.plan import make_plan
 from simulator.exact_mode.physical import exact_steps
 
-EXACT_METHOD = "exact mode: every order equally likely, by the radix-sort proof (docs/exact-mode.md)"
+EXACT_METHOD = "exact mode: every order equally likely, by the radix-sort proof in docs/exact-mode.md"
 RANDOM_AFTER_LOSS_METHOD = ("at most the exact Bayer-Diaconis figure of the random rounds, "
                             "which holds from any starting state")
 AFTER_PASS_S = 3.0  # the device's exact events follow its done event at once
@@ -51,7 +51,7 @@ class ExactGuide(Guide):
         if kind == P.EV_EXACT_NEXT:
             self.device_next = (int(ev.get("round", 0)), str(ev.get("load", "")), int(ev.get("count", 0)))
         elif kind == P.EV_EXACT_ROUND:
-            self.voice.say(f"   exact round {ev.get('round')} of {ev.get('rounds')} done")
+            self.voice.say(f"   every load of round {ev.get('round')} of {ev.get('rounds')} dealt")
         elif kind == P.EV_EXACT_DONE:
             self.finished = True
         elif kind == P.EV_EXACT_LOST:

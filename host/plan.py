@@ -256,7 +256,7 @@ def make_plan(pack: PackChoice, capacity: int = DEFAULT_CAPACITY, quality: Quali
 # Exact mode (docs/exact-mode.md): the device's limits (firmware/exact.py).
 EXACT_MAX_CARDS = 512
 EXACT_MAX_LOADS = 26
-EXACT_METHOD = "exact: every order equally likely, by the radix-sort proof (docs/exact-mode.md)"
+EXACT_METHOD = "exact: every order equally likely, by the radix-sort proof in docs/exact-mode.md"
 
 
 @dataclass(frozen=True)
