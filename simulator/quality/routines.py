@@ -213,9 +213,9 @@ def _describe_stack_trade(sizes: list[int]) -> str:
     head = f"Run each load ({loads_phrase(sizes)}) and put its left pile on its right pile, then "
     if len(sizes) == 2:
         return head + f"trade the top {_cards(t)} of load A for the top {_cards(t)} of load B."
-    last = string.ascii_uppercase[len(sizes) - 1] if len(sizes) <= 26 else "the last"
+    last = f"load {string.ascii_uppercase[len(sizes) - 1]}" if len(sizes) <= 26 else "the last load"
     return head + (f"move the top {_cards(t)} of each load onto the next load, "
-                   f"and those of load {last} onto load A.")
+                   f"and those of {last} onto load A.")
 
 
 def _describe_pile_trade(sizes: list[int]) -> str:

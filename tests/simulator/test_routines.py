@@ -244,6 +244,8 @@ def test_machine_refuses_bad_settings(kw: dict) -> None:
                "of load A for the top card of load B."),
         (300, 104, "three loads of 100) and put its left pile on its right pile, then move the top "
                    "50 cards of each load onto the next load, and those of load C onto load A."),
+        (1000, 2, "500 loads of 2) and put its left pile on its right pile, then move the top card "
+                  "of each load onto the next load, and those of the last load onto load A."),
     ],
 )
 def test_stack_trade_describes_its_loads(n: int, capacity: int, expected: str) -> None:
