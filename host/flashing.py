@@ -6,8 +6,10 @@ firmware), and running the same command again finishes the job.
 """
 from __future__ import annotations
 
+import errno
 import os
 import shutil
+import stat
 import subprocess
 import sys
 import threading
@@ -109,16 +111,32 @@ def check_port(port: str) -> None:
     """Fail early, in one line, on a missing or busy port."""
     if not os.path.exists(port):
         raise FlashError(f"no such port: {port} (see `shuffler devices`)")
+    if not stat.S_ISCHR(os.stat(port).st_mode):
+        raise FlashError(f"{port} is not a serial port (see `shuffler devices`)")
     try:
         probe = serial.Serial(port, baudrate=115200, timeout=0, exclusive=True)
     except serial.SerialException as exc:
         text = str(exc)
+        if _not_a_tty(exc):
+            raise FlashError(f"{port} is not a serial port (see `shuffler devices`)")
         if "exclusively lock" in text or "Resource temporarily unavailable" in text or "busy" in text.lower():
             raise FlashError(f"port {port} is busy: another program has it open (close it and retry)")
         if "Permission denied" in text:
             raise FlashError(f"no permission to open {port} (on Linux, join the dialout group)")
         raise FlashError(f"cannot open {port}: {text}")
     probe.close()
+
+
+def _not_a_tty(exc: BaseException) -> bool:
+    """pyserial reports a device without terminal settings (/dev/null, a
+    disk) as a failed configure whose cause is ENOTTY."""
+    cause = exc.__cause__ or exc.__context__
+    if getattr(cause, "errno", None) == errno.ENOTTY:
+        return True
+    args = getattr(cause, "args", ())
+    if args and args[0] == errno.ENOTTY:
+        return True  # termios.error carries (errno, text) without .errno
+    return f"({errno.ENOTTY}," in str(exc) or "Inappropriate ioctl" in str(exc)
 
 
 class Deadline:

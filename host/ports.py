@@ -23,6 +23,7 @@ USB_IDS: tuple[UsbId, ...] = (
     UsbId(0x303A, None, "esp32", "Espressif native USB"),
     UsbId(0x10C4, 0xEA60, "esp32", "CP210x USB-serial bridge (ESP32 boards)"),
     UsbId(0x1A86, 0x7523, "esp32", "CH340 USB-serial bridge (ESP32 boards)"),
+    UsbId(0x1A86, 0x55D4, "esp32", "CH9102 USB-serial bridge (current ESP32 DevKitC boards)"),
     UsbId(0x2E8A, 0x0005, "rp2", "Raspberry Pi Pico running MicroPython"),
 )
 

@@ -11,14 +11,13 @@ from typing import Any, Callable, Iterator
 import pytest
 
 from fwtest_support import (FIRMWARE, MICROPYTHON, SPEED, Device, WorldClient,
-                            have_micropython, sim_command)
+                            require_micropython, sim_command)
 
 
 @pytest.fixture
 def start_device(tmp_path: Path) -> Iterator[Callable[..., Device]]:
     """Factory: start_device(missing=(), battery_mv=None, data_dir=None, env={...}, ...)."""
-    if not have_micropython():
-        pytest.skip("the micropython unix port is not installed")
+    require_micropython()
     started: list[Device] = []
     sock_dir = Path(tempfile.mkdtemp(prefix="shw"))  # short path: sun_path holds 108 bytes
 

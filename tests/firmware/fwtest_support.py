@@ -35,6 +35,14 @@ def have_micropython() -> bool:
     return Path(MICROPYTHON).exists()
 
 
+def require_micropython() -> None:
+    """The unix port is a pinned dependency: without it the install is
+    broken, and the firmware tests fail rather than skip."""
+    if not have_micropython():
+        pytest.fail(f"the micropython unix port is missing ({MICROPYTHON}): "
+                    "install the project with its pinned dependencies")
+
+
 class Device:
     """A running firmware process: protocol over stdin/stdout, world over
     the control socket."""

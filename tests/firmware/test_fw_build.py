@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from firmware import protocol as P
-from fwtest_support import FIRMWARE, MICROPYTHON, REPO, Device, have_micropython
+from fwtest_support import FIRMWARE, MICROPYTHON, REPO, Device, require_micropython
 
 BOARD_SIM = REPO / "simulator" / "virtual" / "board"
 STUBS = REPO / ".stubs"
@@ -88,8 +88,7 @@ for alloc in (False, True):
 
 @pytest.mark.micropython
 def test_deal_loop_does_not_allocate_and_the_check_is_real(tmp_path: Path) -> None:
-    if not have_micropython():
-        pytest.skip("no micropython")
+    require_micropython()
     script = tmp_path / "lock.py"
     script.write_text(LOCK_SCRIPT)
     out = subprocess.run([MICROPYTHON, str(script)], capture_output=True, text=True, timeout=60,
@@ -131,15 +130,22 @@ def test_precompiled_firmware_runs_a_pass(start_device, tmp_path: Path) -> None:
     assert done["k"] == 40 and sorted(q["left"] + q["right"]) == list(range(40))
 
 
+STUB_PINS = {board: (f"micropython-{board}-stubs==1.29.0.post1", "micropython-stdlib-stubs==1.29.0.post2")
+             for board in ("esp32", "rp2")}
+
+
 def _stubs(board: str) -> Path:
+    """The board's stubs in a cache of their own (the two boards' stub
+    packages both provide `machine`, so they cannot share one site-packages).
+    A failed install fails the test: the type check must not go missing."""
     target = STUBS / board
     if not (target / "machine.pyi").exists():
         r = subprocess.run(
             [sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target", str(target),
-             f"micropython-{board}-stubs==1.29.0.post1", "micropython-stdlib-stubs==1.29.0.post2"],
+             *STUB_PINS[board]],
             capture_output=True, text=True, timeout=300)
-        if r.returncode != 0:
-            pytest.skip(f"cannot install the {board} stubs: {r.stderr.strip()[-200:]}")
+        if r.returncode != 0 or not (target / "machine.pyi").exists():
+            pytest.fail(f"cannot install the {board} stubs: {r.stderr.strip()[-200:]}")
     return target
 
 
@@ -216,8 +222,7 @@ print(link.last["err"], link.last["detail"])
 @pytest.mark.micropython
 def test_a_planned_side_source_drives_the_pass(tmp_path: Path) -> None:
     """The door for exact mode: a PlannedSides puts each card where the plan says."""
-    if not have_micropython():
-        pytest.skip("no micropython")
+    require_micropython()
     script = tmp_path / "plan.py"
     script.write_text(PLAN_SCRIPT)
     out = subprocess.run([MICROPYTHON, str(script)], capture_output=True, text=True, timeout=60,
@@ -234,8 +239,7 @@ def test_a_planned_side_source_drives_the_pass(tmp_path: Path) -> None:
 
 @pytest.mark.micropython
 def test_protocol_imports_alone_under_micropython(tmp_path: Path) -> None:
-    if not have_micropython():
-        pytest.skip("no micropython")
+    require_micropython()
     shutil.copy(FIRMWARE / "protocol.py", tmp_path / "protocol.py")
     code = ("import protocol as P\n"
             "print(P.PROTOCOL_VERSION, P.parse_request(b'{\"cmd\":\"status\",\"id\":4}')[:3],"

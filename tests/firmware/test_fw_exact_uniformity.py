@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from fwtest_support import FIRMWARE, MICROPYTHON, REPO, have_micropython
+from fwtest_support import FIRMWARE, MICROPYTHON, REPO, require_micropython
 from simulator.exact_mode.uniformity import chi_square_uniform
 
 pytestmark = pytest.mark.micropython
@@ -88,8 +88,7 @@ def orders(tmp_path: Path, runs: int, variant: str) -> list[int]:
 
 @pytest.mark.slow
 def test_the_firmware_exact_routine_gives_every_order_equally_often(tmp_path: Path) -> None:
-    if not have_micropython():
-        pytest.skip("no micropython")
+    require_micropython()
     counts = orders(tmp_path, 3000, "fair")  # 25 expected in each of the 120 cells
     assert sum(counts) == 3000
     stat, p = chi_square_uniform(counts)
@@ -97,8 +96,7 @@ def test_the_firmware_exact_routine_gives_every_order_equally_often(tmp_path: Pa
 
 
 def test_a_modulo_biased_draw_fails_the_same_test(tmp_path: Path) -> None:
-    if not have_micropython():
-        pytest.skip("no micropython")
+    require_micropython()
     counts = orders(tmp_path, 1000, "biased")
     stat, p = chi_square_uniform(counts)
     assert p < P_MIN, (stat, p)

@@ -29,12 +29,22 @@ def port_info(device: str, vid: int | None, pid: int | None) -> SimpleNamespace:
         (0x303A, 0x4001, "esp32"),  # any Espressif product id
         (0x10C4, 0xEA60, "esp32"),  # CP210x
         (0x1A86, 0x7523, "esp32"),  # CH340
+        (0x1A86, 0x55D4, "esp32"),  # CH9102, on current ESP32 DevKitC boards
         (0x2E8A, 0x0005, "rp2"),  # Raspberry Pi Pico with MicroPython
     ],
 )
 def test_supported_usb_ids(vid: int, pid: int, board: str) -> None:
     hit = ports.match_usb(vid, pid)
     assert hit is not None and hit.board == board
+
+
+def test_the_id_list_is_data() -> None:
+    # One frozen record per id, no duplicates: adding a board is one line.
+    assert isinstance(ports.USB_IDS, tuple)
+    assert all(isinstance(u, ports.UsbId) for u in ports.USB_IDS)
+    keys = [(u.vid, u.pid) for u in ports.USB_IDS]
+    assert len(keys) == len(set(keys))
+    assert {u.board for u in ports.USB_IDS} <= {"esp32", "rp2"}
 
 
 @given(st.integers(0, 0xFFFF), st.integers(0, 0xFFFF))

@@ -81,6 +81,19 @@ def test_port_that_does_not_exist(tmp_path: Path) -> None:
     assert "no such port" in line
 
 
+def test_a_device_that_is_not_a_serial_port_is_named_plainly() -> None:
+    # /dev/null is a character device without terminal settings: pyserial's
+    # "Inappropriate ioctl" becomes one plain line.
+    line = one_line_error(flash_cmd("--port", os.devnull))
+    assert line == f"shuffler: {os.devnull} is not a serial port (see `shuffler devices`)"
+
+
+def test_a_plain_file_is_not_a_serial_port(tmp_path: Path) -> None:
+    f = tmp_path / "notes.txt"
+    f.write_text("x")
+    assert one_line_error(flash_cmd("--port", str(f))).endswith("is not a serial port (see `shuffler devices`)")
+
+
 def test_port_held_open_exclusively_is_busy(blank_board: VirtualShuffler) -> None:
     with serial.Serial(blank_board.port, exclusive=True):
         line = one_line_error(flash_cmd("--port", blank_board.port))
