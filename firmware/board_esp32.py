@@ -29,6 +29,7 @@ class Board:
         self.adc = ADC(Pin(pins["battery_adc"]), atten=ADC.ATTN_11DB)
         self.div_total, self.div_low = profile["battery_divider"]
         self.led_pin = Pin(pins["led"], Pin.OUT, value=0)
+        self.uart_rx = Pin(profile["uart_rx_pin"])  # left as UART0 RX: no mode given
         time.sleep_ms(self.settle_ms)  # let the HX711 wake before the self-test
         self.guard = Guard(0)
 
@@ -60,7 +61,7 @@ class Board:
         self.motor_drv.brake()
 
     def motor_stop(self):
-        self.motor_drv.brake()
+        self.motor_drv.off()  # braked, then nSLEEP low
 
     def led(self, on):
         self.led_pin.value(1 if on else 0)
@@ -75,20 +76,30 @@ class Board:
         self.guard.release()
 
     def light_sleep(self, threshold, wake):
-        # Wake on touch (the pad's own threshold) or after a slice, to keep
-        # the watchdog fed and look at the serial line.
+        """Sleep until a touch or the serial line; True when the line woke it.
+
+        Wake on touch (the pad's own threshold), on a start bit on UART0 RX
+        (the UART itself is stopped in light sleep: that byte is lost, the
+        host asks again and the controller then stays awake), or after a
+        slice, to keep the watchdog fed."""
         self.pad.config(threshold)
         esp32.wake_on_touch(True)
+        esp32.wake_on_gpio((self.uart_rx,), esp32.WAKEUP_ALL_LOW)
+        self.motor_drv.off()  # the driver sleeps too (about 1.7 mA awake)
         self.sensor_power.value(0)  # HX711 and IR emitter off while asleep
         try:
             while True:
                 self.guard.beat()
                 machine.lightsleep(1000)
-                if machine.wake_reason() == machine.TOUCHPAD_WAKE or wake():
-                    return
-                if self.pad.read() < threshold:
-                    return
+                reason = machine.wake_reason()
+                if reason == machine.TOUCHPAD_WAKE or self.pad.read() < threshold:
+                    return False
+                if wake():
+                    return True
+                if reason != machine.TIMER_WAKE:
+                    return True  # the GPIO wake: a start bit on RX
         finally:
+            esp32.wake_on_gpio(None, esp32.WAKEUP_ALL_LOW)
             self.sensor_power.value(1)
             time.sleep_ms(self.settle_ms)
 

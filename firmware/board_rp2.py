@@ -57,7 +57,7 @@ class Board:
         self.motor_drv.brake()
 
     def motor_stop(self):
-        self.motor_drv.brake()
+        self.motor_drv.off()  # braked, then nSLEEP low
 
     def led(self, on):
         self.led_pin.value(1 if on else 0)
@@ -72,15 +72,19 @@ class Board:
         self.guard.release()
 
     def light_sleep(self, threshold, wake):
+        """Sleep until a touch or serial input; True when the line woke it."""
         # The RP2040 port wakes from lightsleep on its timer: sleep in short
         # slices and look at the touch module between them.
+        self.motor_drv.off()  # the driver sleeps too (about 1.7 mA awake)
         self.sensor_power.value(0)  # HX711 and IR emitter off while asleep
         try:
             while True:
                 self.guard.beat()
                 machine.lightsleep(100)
-                if self.touch_pin.value() or wake():
-                    return
+                if self.touch_pin.value():
+                    return False
+                if wake():
+                    return True
         finally:
             self.sensor_power.value(1)
             time.sleep_ms(self.settle_ms)

@@ -44,6 +44,7 @@ class Controller:
         self.touch = Touch(profile["touch_kind"], self.cfg["touch_pct"], self.cfg["debounce_ms"])
         self.touch_source = "measured"
         self.last_activity = 0
+        self.last_line = 0  # when a host last sent a line (ticks_ms)
         self.strict = bool(profile.get("heap_lock_pass")) and micropython is not None \
             and hasattr(micropython, "heap_lock")
         self.mid_pass = False
@@ -63,6 +64,7 @@ class Controller:
         else:
             self.warn_battery()
         self.last_activity = self.board.ticks_ms()
+        self.last_line = self.last_activity
 
     def apply_cfg(self):
         self.touch.pct = self.cfg["touch_pct"]
@@ -229,7 +231,7 @@ class Controller:
         b.service()
         line = self.link.read_line()
         if line is not None:
-            self.last_activity = b.ticks_ms()
+            self.last_activity = self.last_line = b.ticks_ms()
             self.handle(line)
         raw = b.touch_raw()
         if raw is not None and self.touch.update(raw, b.ticks_ms(), time.ticks_diff):
@@ -243,10 +245,16 @@ class Controller:
         if not s or self.state == P.ST_DEALING:
             return
         b = self.board
-        if time.ticks_diff(b.ticks_ms(), self.last_activity) < s * 1000:
+        now = b.ticks_ms()
+        if time.ticks_diff(now, self.last_activity) < s * 1000:
             return
+        if time.ticks_diff(now, self.last_line) < self.profile["host_awake_ms"]:
+            return  # a host is talking: stay awake so no byte is lost
         b.led(False)
-        b.light_sleep(self.touch.threshold(), self.link.pending)
+        if b.light_sleep(self.touch.threshold(), self.link.pending):
+            # Woken by the serial line: the bytes that woke it may be lost,
+            # so stay awake for the host to ask again.
+            self.last_line = b.ticks_ms()
         b.led(True)
         self.last_activity = b.ticks_ms()
 

@@ -5,7 +5,13 @@ import time
 import machine
 from machine import Pin
 
-READY_TIMEOUT_MS = 200  # at 10 samples/s a reading is ready within 100 ms
+# RATE is tied high (hardware/README.md): 80 samples/s, a conversion every
+# 12.5 ms. Four periods without DOUT going low means no chip is answering.
+READY_TIMEOUT_MS = 50
+# The converter clips at the ends of its range: such a reading says nothing
+# about the weight on the cell (overload, or an open bridge wire).
+CLIP_HIGH = 0x7FFFFF
+CLIP_LOW = -0x800000
 
 
 class HX711:
@@ -14,8 +20,10 @@ class HX711:
         self.sck = Pin(sck, Pin.OUT, value=0)
 
     def read(self):
-        """One signed reading, or None when the chip does not answer
-        (DOUT never goes low: unplugged or unpowered)."""
+        """One signed reading, or None when it cannot be trusted: no chip
+        (DOUT, pulled up, never goes low), DOUT stuck low (the chip pulls it
+        high after the 25th clock, so a line still low is not the chip's),
+        or a clipped reading."""
         t0 = time.ticks_ms()
         while self.dout.value():
             if time.ticks_diff(time.ticks_ms(), t0) > READY_TIMEOUT_MS:
@@ -33,10 +41,13 @@ class HX711:
                 v = (v << 1) | dout.value()
             sck.value(1)  # 25th pulse selects channel A, gain 128, next time
             sck.value(0)
+            released = dout.value()
         finally:
             machine.enable_irq(irq)
+        if not released:
+            return None  # DOUT shorted low: every reading would be 0
         if v & 0x800000:
             v -= 0x1000000
-        if v == -1 or v == 0x7FFFFF:
-            return None  # stuck line: a floating or shorted DOUT
+        if v == CLIP_HIGH or v == CLIP_LOW:
+            return None
         return v

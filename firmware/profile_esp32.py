@@ -16,6 +16,7 @@ PROFILE = {
         "sensor_power": 32,  # load switch for the HX711 and the IR emitter
         "led": 2,
     },
+    "uart_rx_pin": 3,  # UART0 RX (the USB bridge): a start bit wakes light sleep
     "pwm_hz": 20000,  # above hearing
     "exit_blocked_level": 0,  # receiver output while the beam is broken
     "sensor_settle_ms": 400,  # HX711 after power-up
@@ -37,6 +38,9 @@ PROFILE = {
     "wdt_ms": 4000,
     "poll_ms": 1,
     "idle_poll_ms": 20,
+    # No light sleep this long after the last line from a host: an ESP32
+    # asleep loses serial bytes, so a host that is talking keeps it awake.
+    "host_awake_ms": 60000,
     "heap_lock_pass": False,  # proven on the unix port; not risked on the device
     "defaults": {
         "motor_duty": 65,  # 65 % of 9 V: about the 6 V the motor is wound for

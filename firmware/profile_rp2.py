@@ -38,6 +38,9 @@ PROFILE = {
     "wdt_ms": 4000,
     "poll_ms": 1,
     "idle_poll_ms": 20,
+    # No light sleep this long after the last line from a host: an ESP32
+    # asleep loses serial bytes, so a host that is talking keeps it awake.
+    "host_awake_ms": 60000,
     "heap_lock_pass": False,
     "defaults": {
         "motor_duty": 65,  # 65 % of 9 V: about the 6 V the motor is wound for

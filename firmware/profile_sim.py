@@ -21,6 +21,9 @@ PROFILE = {
     "wdt_ms": 2000,
     "poll_ms": 1,
     "idle_poll_ms": 20,
+    # No light sleep this long after the last line from a host: an ESP32
+    # asleep loses serial bytes, so a host that is talking keeps it awake.
+    "host_awake_ms": 5000,
     "heap_lock_pass": True,
     "defaults": {
         "motor_duty": 80,

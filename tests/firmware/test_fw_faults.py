@@ -15,8 +15,10 @@ pytestmark = pytest.mark.micropython
 
 def motor_off(dev: Device) -> bool:
     assert dev.world is not None
-    m = dev.world.query()["motor"]
-    return m["dir"] == 0 and m["duty"] == 0
+    q = dev.world.query()
+    m = q["motor"]
+    # Stopped, and the driver put to sleep (nSLEEP low).
+    return m["dir"] == 0 and m["duty"] == 0 and not q["driver_awake"]
 
 
 def all_cards(dev: Device) -> list:

@@ -4,6 +4,7 @@ running; hello, config and calibration over the protocol."""
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 
 import pytest
@@ -147,15 +148,42 @@ def test_sleeps_when_idle_and_a_touch_wakes_it_and_deals(device: Device) -> None
     assert w is not None
     assert device.call("config", set={"idle_sleep_s": 1})["ok"] is True
     w.load(list(range(12)))
-    for _ in range(200):
-        if w.query()["sleeping"]:
-            break
-    else:
-        pytest.fail("the board never went to sleep")
+    deadline = time.monotonic() + 20
+    while not w.query()["sleeping"]:
+        if time.monotonic() > deadline:
+            pytest.fail("the board never went to sleep")
+        time.sleep(0.01)
+    q = w.query()
+    assert q["driver_awake"] is False and q["awake_while_asleep"] == 0  # nSLEEP low too
     w.touch(200)
     assert device.event("done")["k"] == 12
     q = w.query()
     assert q["sleeps"] >= 1 and q["counts"]["left"] + q["counts"]["right"] == 12
+    assert q["driver_awake"] is False  # asleep again once the pass is over
+    assert q["awake_while_asleep"] == 0
+
+
+def test_no_light_sleep_while_a_host_is_talking(device: Device) -> None:
+    """An ESP32 in light sleep loses serial bytes: the firmware stays awake
+    for host_awake_ms after each line, and a line during sleep wakes it."""
+    from firmware import profile_sim
+    awake_ms = profile_sim.PROFILE["host_awake_ms"]
+    w = device.world
+    assert w is not None
+    before = w.query()["time_ms"]
+    assert device.call("config", set={"idle_sleep_s": 1})["ok"] is True
+    deadline = time.monotonic() + 20
+    while not (q := w.query())["sleeping"]:
+        if time.monotonic() > deadline:
+            pytest.fail("the board never went to sleep")
+        time.sleep(0.01)
+    # idle_sleep_s (1 s) ran out long before; the host's last line kept it up.
+    assert q["slept_at"] - before >= awake_ms
+    # A request while asleep is answered, and the board stays awake after it.
+    assert device.call("status")["state"] == "idle"
+    t = w.query()["time_ms"]
+    while w.query()["time_ms"] - t < awake_ms // 2:
+        assert not w.query()["sleeping"]
 
 
 def test_each_line_out_is_one_ascii_json_object(device: Device) -> None:

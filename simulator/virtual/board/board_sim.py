@@ -141,22 +141,30 @@ class Board:
         self.world.stop(True)
 
     def motor_stop(self):
+        # As the real boards: braked, then the driver's nSLEEP low.
         self.world.stop(True)
+        self.world.driver_awake = False
 
     def led(self, on):
         self.led_on = on
 
     def light_sleep(self, touch_threshold, wake):
-        """Sleep until the pad reads below touch_threshold or wake() is true."""
+        """Sleep until the pad reads below touch_threshold or wake() is true
+        (True then: the serial line woke it)."""
         w = self.world
         w.sleeping = True
         w.sleeps += 1
+        w.slept_at = w.now
+        if w.driver_awake:
+            w.awake_while_asleep += 1
         try:
             while True:
                 self.wdt_feed()
                 self.service()
-                if wake() or w.touch_raw() < touch_threshold:
-                    return
+                if w.touch_raw() < touch_threshold:
+                    return False
+                if wake():
+                    return True
                 self.sleep_ms(20)
         finally:
             w.sleeping = False

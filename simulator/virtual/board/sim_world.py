@@ -53,6 +53,9 @@ class World:
         self.error_at = -1
         self.sleeping = False
         self.sleeps = 0
+        self.slept_at = -1  # world time the last light sleep began
+        self.driver_awake = False  # the motor driver's nSLEEP line
+        self.awake_while_asleep = 0  # light sleeps entered with the driver awake
 
     # ----- noise --------------------------------------------------------
     def noise(self, amplitude):
@@ -163,6 +166,7 @@ class World:
         self.dir = direction
         self.duty = duty
         self.braking = False
+        self.driver_awake = True
 
     def stop(self, brake):
         self.dir = 0
@@ -255,6 +259,9 @@ class World:
             "touched": self.touched(),
             "sleeping": self.sleeping,
             "sleeps": self.sleeps,
+            "slept_at": self.slept_at,
+            "driver_awake": self.driver_awake,
+            "awake_while_asleep": self.awake_while_asleep,
             "faults": {"jam_at": self.jam_at, "double_at": self.double_at,
                        "empty_at": self.empty_at, "missing": list(self.missing)},
         }
