@@ -21,6 +21,11 @@ CARD_S = 0.060  # mechanical time per card
 CARDS_PER_PASS = 81  # a Samba load
 PASS_OVERHEAD_S = 1.5  # stack reading, touch debounce, braking, reports
 DIVIDER_MA = BATTERY_V / 1.22e6 * 1e3  # 1 M + 220 k across the battery
+# DRV8833 on the battery (its VM pin): TI datasheet SLVSAR1, IVM 1.7 mA
+# typical (3 mA max) awake with the bridges idle, IVMQ 1.6 uA typical
+# (2.5 uA max) with nSLEEP low. The firmware wakes it only for a pass.
+DRIVER_AWAKE_MA = 1.7
+DRIVER_SLEEP_MA = 0.0016
 
 
 @dataclass(frozen=True)
@@ -45,15 +50,19 @@ def pass_mah(board: Board, cards: int = CARDS_PER_PASS) -> float:
     awake_s = motor_s + PASS_OVERHEAD_S
     motor = MOTOR_MA * motor_s / 3600
     logic = (at_battery(board.active_ma, board.logic_v) + BUCK_QUIESCENT_MA + DIVIDER_MA) * awake_s / 3600
-    return motor + logic
+    # The driver is awake while feeding and asleep for the rest of the pass.
+    driver = (DRIVER_AWAKE_MA * motor_s + DRIVER_SLEEP_MA * PASS_OVERHEAD_S) / 3600
+    return motor + logic + driver
 
 
 def idle_awake_mah(board: Board, seconds: float) -> float:
-    return (at_battery(board.active_ma, board.logic_v) + BUCK_QUIESCENT_MA + DIVIDER_MA) * seconds / 3600
+    return (at_battery(board.active_ma, board.logic_v) + BUCK_QUIESCENT_MA + DIVIDER_MA
+            + DRIVER_SLEEP_MA) * seconds / 3600
 
 
-def standby_ma(board: Board) -> float:
-    return at_battery(board.sleep_ma, board.logic_v) + BUCK_QUIESCENT_MA + DIVIDER_MA
+def standby_ma(board: Board, driver_asleep: bool = True) -> float:
+    driver = DRIVER_SLEEP_MA if driver_asleep else DRIVER_AWAKE_MA
+    return at_battery(board.sleep_ma, board.logic_v) + BUCK_QUIESCENT_MA + DIVIDER_MA + driver
 
 
 def report(board: Board) -> dict[str, float]:
@@ -68,6 +77,7 @@ def report(board: Board) -> dict[str, float]:
         "sessions_per_battery": BATTERY_MAH / session,
         "standby_ma": sb,
         "standby_days": BATTERY_MAH / sb / 24,
+        "standby_days_driver_awake": BATTERY_MAH / standby_ma(board, driver_asleep=False) / 24,
     }
 
 
@@ -80,7 +90,8 @@ def main() -> None:
         print(f"{b.name}: {r['pass_mah']:.3f} mAh per pass -> {r['passes_per_battery']:.0f} passes; "
               f"300 s awake idle {r['idle_300s_mah']:.2f} mAh; "
               f"{r['sessions_per_battery']:.0f} sessions of 20 passes; "
-              f"standby {r['standby_ma']:.2f} mA -> {r['standby_days']:.0f} days")
+              f"standby {r['standby_ma']:.2f} mA -> {r['standby_days']:.0f} days "
+              f"({r['standby_days_driver_awake']:.0f} with the motor driver left awake)")
 
 
 if __name__ == "__main__":

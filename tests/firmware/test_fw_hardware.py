@@ -52,6 +52,16 @@ def test_power_budget_arithmetic_by_hand() -> None:
     # ESP32 per pass, written out: motor 250 mA for 81 x 60 ms, logic
     # 75 mA at 3.3 V through an 85 % buck plus quiescent and divider.
     logic_ma = 75 * 3.3 / (9 * 0.85) + 0.1 + 9 / 1.22e6 * 1e3
-    expected = 250 * 81 * 0.060 / 3600 + logic_ma * (81 * 0.060 + 1.5) / 3600
+    # The DRV8833 draws 1.7 mA awake (only while feeding), 1.6 uA asleep.
+    driver_mah = (1.7 * 81 * 0.060 + 0.0016 * 1.5) / 3600
+    expected = 250 * 81 * 0.060 / 3600 + logic_ma * (81 * 0.060 + 1.5) / 3600 + driver_mah
     assert pb.pass_mah(pb.ESP32) == pytest.approx(expected)
     assert pb.report(pb.ESP32)["passes_per_battery"] == pytest.approx(400 / expected)
+
+
+def test_standby_counts_the_sleeping_motor_driver() -> None:
+    sys.path.insert(0, str(REPO / "hardware"))
+    import power_budget as pb
+    rail = 0.8 * 3.3 / (9 * 0.85) + 0.1 + 9 / 1.22e6 * 1e3
+    assert pb.standby_ma(pb.ESP32) == pytest.approx(rail + 0.0016)
+    assert pb.standby_ma(pb.ESP32, driver_asleep=False) == pytest.approx(rail + 1.7)
