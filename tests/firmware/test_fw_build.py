@@ -12,13 +12,11 @@ from pathlib import Path
 import pytest
 
 from firmware import protocol as P
+from host import flashing
 from fwtest_support import FIRMWARE, MICROPYTHON, REPO, Device, require_micropython
 
 BOARD_SIM = REPO / "simulator" / "virtual" / "board"
 STUBS = REPO / ".stubs"
-COMMON = ["protocol", "controller", "dealer", "sides", "exact", "exact_codes", "touch", "stack",
-          "store", "link", "boardsel", "app", "main"]
-HARDWARE = ["drv8833", "hx711", "watchdog"]
 
 LOCK_SCRIPT = r"""
 import micropython, sys
@@ -176,7 +174,8 @@ def _mypy(board: str, files: list[Path], workdir: Path) -> subprocess.CompletedP
 @pytest.mark.slow
 @pytest.mark.parametrize("board", ["esp32", "rp2"])
 def test_firmware_type_checks_against_the_board_stubs(board: str, tmp_path: Path) -> None:
-    files = [FIRMWARE / f"{m}.py" for m in COMMON + HARDWARE + [f"profile_{board}", f"board_{board}"]]
+    files = flashing.board_sources(board)  # exactly what `shuffler flash` puts on the board
+    assert {f"board_{board}.py", "exact.py", "exact_codes.py", "main.py"} <= {f.name for f in files}
     r = _mypy(board, files, tmp_path / board)
     assert r.returncode == 0, r.stdout + r.stderr
     assert f"no issues found in {len(files)} source files" in r.stdout
