@@ -17,16 +17,17 @@ from dataclasses import dataclass
 from typing import Any
 
 from simulator.exact_mode.codes import n_bits
-from simulator.packs import PACKS, UnknownPackError, get_pack
+from simulator.packs import MAX_CARDS, PACKS, UnknownPackError, get_pack
 from simulator.quality.routines import exact_tv, load_sizes
 
 ROUTINE = "pile-trade"
 DEFAULT_CAPACITY = 104
 DEFAULT_PACK = "samba"
 DEFAULT_QUALITY = "good"
-# The exact distance needs an Eulerian row of N big integers: a few seconds
-# at a thousand cards, far more beyond.
-MAX_CARDS = 1000
+# The card limit is simulator.packs.MAX_CARDS, shared with `shuffler quality`.
+# The rules' "three passes suit a home game": three passes of each load,
+# that is three rounds; every plan says what they give.
+HOME_GAME_ROUNDS = 3
 # Give up looking for a round count past this (no pack here needs 30).
 MAX_ROUNDS = 200
 
@@ -54,7 +55,7 @@ class QualityLevel:
 
 
 QUALITY_LEVELS: tuple[QualityLevel, ...] = (
-    QualityLevel("home-game", 0.5, "fine for a friendly game"),
+    QualityLevel("casual", 0.5, "a loose ceiling, for a casual game"),
     QualityLevel("good", 0.25, "a well shuffled pack"),
     QualityLevel("near-random", 0.1, "hard to tell from a random pack"),
     QualityLevel("casino", 0.01, "as good as random for any practical purpose"),
@@ -224,6 +225,8 @@ class Plan:
             },
             "time": {"total_s": self.timing.total_s, "machine_s": self.timing.machine_s,
                      "handling_s": self.timing.handling_s, "assumption": TIMING_ASSUMPTION},
+            "home_game": {"rounds": HOME_GAME_ROUNDS, "passes": HOME_GAME_ROUNDS * len(self.loads),
+                          "distance": distance_after(self.cards, self.capacity, HOME_GAME_ROUNDS)},
             "exact_mode": exact.to_dict() if (exact := exact_schedule(self.cards, self.capacity)) else None,
         }
 

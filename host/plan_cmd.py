@@ -35,18 +35,49 @@ def minutes(seconds: float) -> str:
     return f"{m} min {s:02d} s" if m else f"{s} s"
 
 
+def count(n: int, one: str, many: str | None = None) -> str:
+    """'1 pass', '2 passes', '1 card', '81 cards'."""
+    return f"{n} {one if n == 1 else (many or one + 's')}"
+
+
+def after(rounds: int) -> str:
+    return "after it" if rounds == 1 else "after them"
+
+
+def header(p: planlib.Plan) -> str:
+    machine = f"on a {p.capacity}-card machine"
+    if p.pack.name == "custom":  # the title is the size already
+        return f"{count(p.cards, 'card')} {machine}"
+    return f"{p.pack.title}: {count(p.cards, 'card')} {machine}"
+
+
+def loads_line(p: planlib.Plan) -> str:
+    if len(p.loads) == 1:
+        return f"One load: {p.names[0]}, {count(p.loads[0], 'card')}"
+    sizes = " / ".join(str(s) for s in p.loads)
+    named = ", ".join(f"{n} {count(s, 'card')}" for n, s in zip(p.names, p.loads))
+    return f"Loads: {sizes} cards in {len(p.loads)} loads ({named}; {p.names[0]} is the top of the pack)"
+
+
+def home_game_line(p: planlib.Plan) -> str:
+    """What the rules' three passes of each load give, from the simulator."""
+    r = planlib.HOME_GAME_ROUNDS
+    d = planlib.distance_after(p.cards, p.capacity, r)
+    return (f"For comparison: three passes of each load, as often done for a home game "
+            f"({count(r, 'round')}, {count(r * len(p.loads), 'pass', 'passes')}), leave a distance "
+            f"from random of {d:.4f}.")
+
+
 def describe(p: planlib.Plan) -> list[str]:
     """The plan as lines a person can follow."""
-    loads = " / ".join(str(s) for s in p.loads)
     out = [
-        f"{p.pack.title}: {p.cards} cards on a {p.capacity}-card machine",
-        f"Loads: {loads} ({', '.join(f'{n} {s}' for n, s in zip(p.names, p.loads))}; "
-        f"{p.names[0]} is the top of the pack)",
+        header(p),
+        loads_line(p),
         "",
-        f"Each round ({len(p.loads)} pass{'es' if len(p.loads) > 1 else ''}):",
+        f"Each round ({count(len(p.loads), 'pass', 'passes')}):",
     ]
     for n, s in zip(p.names, p.loads):
-        out.append(f"  - put load {n} ({s} cards) in the tray and touch the sensor; "
+        out.append(f"  - put load {n} ({count(s, 'card')}) in the tray and touch the sensor; "
                    f"lift off its left and right piles, keeping them apart")
     out.append("  then the pile trade:")
     out += [f"  - {line}" for line in p.trade()]
@@ -54,12 +85,13 @@ def describe(p: planlib.Plan) -> list[str]:
         "",
         f"Quality '{p.quality.name}' ({p.quality.meaning}): distance from random at most "
         f"{p.quality.threshold:g}",
-        f"Rounds: {p.rounds} ({p.passes} passes); distance from random after them: "
-        f"{p.distance:.4f} ({planlib.METHOD})",
+        f"Rounds: {p.rounds} ({count(p.passes, 'pass', 'passes')}); "
+        f"distance from random {after(p.rounds)}: {p.distance:.4f} ({planlib.METHOD})",
     ]
     if p.rounds > 1:
         prev = p.by_round[-2]
         out.append(f"  (one round fewer leaves {prev:.4f})")
+    out.append(home_game_line(p))
     out += [
         f"Expected time: about {minutes(p.timing.total_s)} "
         f"({minutes(p.timing.machine_s)} dealing, {minutes(p.timing.handling_s)} handling)",
@@ -78,7 +110,8 @@ def describe_exact(p: planlib.Plan) -> list[str]:
     return [
         "",
         "Exact mode (needs the shuffler connected; `shuffler guide` uses it by default):",
-        f"  Rounds: {ex.rounds} ({ex.passes} passes); distance from random after them: exactly 0 "
+        f"  Rounds: {ex.rounds} ({count(ex.passes, 'pass', 'passes')}); "
+        f"distance from random {after(ex.rounds)}: exactly 0 "
         "(every order equally likely; proof in docs/exact-mode.md)",
         f"  Expected time: about {minutes(ex.timing.total_s)}",
         "  The loads are the left and right stacks as they come, so their counts are fixed; "

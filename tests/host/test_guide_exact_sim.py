@@ -114,7 +114,7 @@ class SwapsTheStacks(S.ScriptedPerson):
 
 
 def test_stacks_swapped_between_rounds_are_caught_by_the_count(device: VirtualShuffler) -> None:
-    summary, voice, person = run_exact(device, 162, SwapsTheStacks, quality="home-game")
+    summary, voice, person = run_exact(device, 162, SwapsTheStacks, quality="casual")
     assert ("Exactness is lost during round 3 of 8, load A (pass 5 of 16): load A holds 83 cards, "
             "not the 79 the shuffler expected") in voice.text
     assert summary.mode == "exact, then random"
@@ -145,7 +145,7 @@ class ResetsBetweenPasses(S.ScriptedPerson):
 
 def test_a_restart_loses_the_codes_and_random_rounds_finish_the_job(device: VirtualShuffler) -> None:
     ResetsBetweenPasses.device = device
-    summary, voice, person = run_exact(device, 162, ResetsBetweenPasses, quality="home-game")
+    summary, voice, person = run_exact(device, 162, ResetsBetweenPasses, quality="casual")
     assert "Exactness is lost during round 2 of 8, load B" in voice.text
     assert "the shuffler restarted, and the codes it kept are gone" in voice.text
     assert summary.mode == "exact, then random"

@@ -48,7 +48,7 @@ def test_loads_fit_and_hold_the_pack(cards: int, capacity: int) -> None:
     assert len(set(planlib.load_names(len(sizes)))) == len(sizes)
 
 
-@pytest.mark.parametrize("quality", ["home-game", "good", "near-random", "casino"])
+@pytest.mark.parametrize("quality", ["casual", "good", "near-random", "casino"])
 def test_rounds_are_the_fewest_that_reach_the_threshold(quality: str) -> None:
     p = plan_for("samba", quality=quality)
     threshold = planlib.quality_level(quality).threshold

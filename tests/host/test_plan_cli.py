@@ -61,3 +61,58 @@ def test_bad_input_is_one_line_and_nonzero(args: tuple[str, ...], word: str) -> 
     assert "Traceback" not in out.stderr
     assert len(out.stderr.strip().splitlines()) == 1
     assert word in out.stderr
+
+
+def test_a_tiny_custom_pack_reads_as_one_load_in_the_singular() -> None:
+    text = run("--cards", "2").stdout
+    lines = text.splitlines()
+    assert lines[0] == "2 cards on a 104-card machine"  # the size once, not "2 cards: 2 cards"
+    assert lines[1] == "One load: A, 2 cards"
+    assert "Rounds: 1 (1 pass)" in text
+    assert "1 passes" not in text and "(1 cards)" not in text
+
+
+def test_a_custom_pack_header_names_its_size_once() -> None:
+    first = run("--cards", "300").stdout.splitlines()[0]
+    assert first == "300 cards on a 104-card machine"
+    assert first.count("300") == 1
+
+
+def test_loads_line_counts_the_loads_in_words() -> None:
+    text = run("--pack", "samba").stdout
+    assert "Loads: 81 / 81 cards in 2 loads (A 81 cards, B 81 cards; A is the top of the pack)" in text
+
+
+def test_plan_says_once_what_three_passes_of_each_load_give() -> None:
+    text = run("--pack", "samba").stdout
+    assert text.count("three passes of each load") == 1
+    d3 = float(tv_riffle_exact(162, 3))
+    assert f"(3 rounds, 6 passes), leave a distance from random of {d3:.4f}." in text
+    data = json.loads(run("--pack", "samba", "--json").stdout)
+    assert data["home_game"] == {"rounds": 3, "passes": 6, "distance": d3}
+
+
+def test_the_loosest_level_is_not_called_a_home_game() -> None:
+    from host import plan as planlib
+    names = [q.name for q in planlib.QUALITY_LEVELS]
+    assert "casual" in names and not any("home" in n for n in names)
+    assert planlib.quality_level("casual").threshold == 0.5
+
+
+def test_plan_and_quality_share_one_card_limit() -> None:
+    from host import plan as planlib
+    from simulator import packs
+    assert planlib.MAX_CARDS is packs.MAX_CARDS
+    out = run("--cards", str(packs.MAX_CARDS + 1))
+    assert out.returncode != 0 and str(packs.MAX_CARDS) in out.stderr
+
+
+def test_the_guide_doc_figures_for_three_passes_are_the_simulator_s() -> None:
+    from pathlib import Path
+    from host import plan as planlib
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "guide.md").read_text()
+    deck3 = float(tv_riffle_exact(52, 3))
+    deck_rounds = planlib.rounds_for(52, 104, planlib.quality_level("casual").threshold)
+    assert (f"(a single 52-card deck is still at {deck3:.4f} after three rounds and needs {deck_rounds}\n"
+            "for `casual`)") in doc
+    assert f"for Samba a distance of\n  {float(tv_riffle_exact(162, 3)):.4f} to four decimals" in doc
