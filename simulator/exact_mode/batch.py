@@ -7,10 +7,12 @@ bottom, a label being the card's position in the starting order.
 """
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import numpy as np
 from numpy.typing import NDArray
 
-from simulator.exact_mode.codes import loads_for_round, n_bits
+from simulator.exact_mode.codes import device_code_set, loads_for_round, n_bits
 from simulator.exact_mode.physical import Fault
 
 IntArray = NDArray[np.integer]
@@ -66,6 +68,24 @@ def run_batch(
     or, per row, from `fault_load` / `fault_index` (so a batch can spread one
     kind of mistake over every place it could happen).
     """
+    s, n = np.shape(codes_by_position)
+    decks: IntArray = np.broadcast_to(np.arange(n, dtype=np.int32), (s, n)).copy()
+    for decks in run_batch_rounds(codes_by_position, capacity, fault, fault_load=fault_load,
+                                  fault_index=fault_index, n_rounds=n_rounds):
+        pass
+    return decks
+
+
+def run_batch_rounds(
+    codes_by_position: NDArray[np.integer],
+    capacity: int,
+    fault: Fault | None = None,
+    *,
+    fault_load: NDArray[np.intp] | None = None,
+    fault_index: NDArray[np.intp] | None = None,
+    n_rounds: int | None = None,
+) -> Iterator[IntArray]:
+    """As run_batch, yielding the arrangement after every round (a fresh array each time)."""
     believed: IntArray = np.array(codes_by_position, dtype=np.int32, copy=True, order="C")
     s, n = believed.shape
     code_list = sorted(believed[0].tolist())
@@ -100,4 +120,40 @@ def run_batch(
                 decks = partition_segment(decks, left, hi - m, hi)
         decks = partition_segment(decks, phys_left, whole_lo, whole_hi)
         believed = partition_segment(believed, left, whole_lo, whole_hi)
-    return decks
+        yield decks
+
+
+def simulate_exact_mode(
+    n_cards: int,
+    capacity: int,
+    rounds: int,
+    samples: int,
+    rng: np.random.Generator,
+    chunk: int = 10_000,
+) -> Iterator[tuple[int, IntArray]]:
+    """`samples` correct exact-mode shuffles, `chunk` at a time, yielding (r, decks) after every round.
+
+    Each shuffle draws its own uniformly random arrangement of the device's
+    code set (codes.device_code_set) and starts from the order 0..N-1, so
+    labels are positions in the starting order. Rounds 1..b are exact mode;
+    after round b the routine is over and the device deals at random, so
+    any later round is one random pile-trade round: a fair inverse riffle of
+    the whole pack. Memory is bounded by the chunk, not by `samples`.
+    """
+    from simulator.quality.kernels import inverse_riffle  # the random rounds' own kernel
+
+    if rounds < 0 or samples < 1 or chunk < 1:
+        raise ValueError("need rounds >= 0, samples >= 1 and chunk >= 1")
+    codes, _ = device_code_set(n_cards, capacity)
+    exact_rounds = min(rounds, n_bits(n_cards))
+    done = 0
+    while done < samples:
+        m = min(chunk, samples - done)
+        decks: IntArray = np.broadcast_to(np.arange(n_cards, dtype=np.int32), (m, n_cards)).copy()
+        assignment = random_assignments(codes, m, rng)
+        for r, decks in enumerate(run_batch_rounds(assignment, capacity, n_rounds=exact_rounds), 1):
+            yield r, decks
+        for r in range(exact_rounds + 1, rounds + 1):
+            decks = inverse_riffle(decks, rng)
+            yield r, decks
+        done += m

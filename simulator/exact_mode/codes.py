@@ -63,6 +63,18 @@ def code_set(n_cards: int, capacity: int, uneven: bool = False) -> list[int]:
     return codes
 
 
+def device_code_set(n_cards: int, capacity: int) -> tuple[list[int], bool]:
+    """The code set the device takes, and whether it is the uneven one.
+
+    As firmware/exact.py does: the uneven set wherever it fits (so the count
+    sensor catches a swapped stack or pile), the balanced one otherwise.
+    """
+    try:
+        return code_set(n_cards, capacity, uneven=True), True
+    except ValueError:
+        return code_set(n_cards, capacity), False
+
+
 def bit_counts(codes: list[int], bit: int) -> tuple[int, int]:
     """(codes with the bit 0, codes with the bit 1): the left and right totals of a round."""
     ones = 0

@@ -17,6 +17,17 @@ JSON-serialisable dict:
   the exact distance of a single 52-card deck after seven riffles;
 * the truly random references: H_N for the guessing game, and the deal
   question both exactly and by simulation of uniform decks.
+
+Beside the two random-side routines stands exact mode ("exact"), the
+device's default: the firmware deals each card by one bit of a random code,
+b = ceil(log2 N) rounds of pile trade (docs/exact-mode.md). Its distance is
+exact in every round, 1 - 1/prod(m_j!) before round b and 0 from round b on
+(simulator.exact_mode.quality); its guessing game and deal come from
+simulating exact mode (simulator.exact_mode.batch) on the same starting
+order. After round b the routine is over and the device deals at random, so
+later rounds are random pile-trade rounds, which keep a uniform pack uniform.
+Exact mode's sides come from its codes, so a machine's bias, clumping or
+double feeds are refused for it (machine_applies_to_exact_mode).
 """
 from __future__ import annotations
 
@@ -33,6 +44,9 @@ from typing import Any
 
 import numpy as np
 
+from simulator.exact_mode.batch import simulate_exact_mode
+from simulator.exact_mode.codes import device_code_set, n_bits
+from simulator.exact_mode.quality import exact_mode_tv
 from simulator.packs import MAX_CARDS, Pack
 from simulator.start_orders import StartOrder, start_order
 
@@ -42,6 +56,11 @@ from .estimate import Estimate
 from .exact import tv_riffle, tv_riffle_exact
 from .guessing import guess_scores, harmonic
 from .routines import ROUTINES, Machine, exact_tv, load_sizes, simulate
+from .words import loads_phrase, number
+
+EXACT_MODE = "exact"
+# Every routine the report knows: the random-side ones, then exact mode.
+REPORT_ROUTINES = (*ROUTINES, EXACT_MODE)
 
 DEFAULT_THRESHOLDS = (0.5, 0.25, 0.1, 0.05)
 DEFAULT_CAPACITY = 104
@@ -86,11 +105,38 @@ class Settings:
     rounds: int = MAX_ROUNDS
     samples: int = DEFAULT_SAMPLES
     seed: int = 0
-    routines: tuple[str, ...] = tuple(ROUTINES)
+    routines: tuple[str, ...] = REPORT_ROUTINES
     thresholds: tuple[float, ...] = DEFAULT_THRESHOLDS
     machine: Machine = field(default_factory=Machine)
     start: str = "samba"
     deal_at_least: tuple[int, ...] = DEAL_AT_LEAST
+
+
+def machine_applies_to_exact_mode(machine: Machine) -> str | None:
+    """None when exact mode can be reported on this machine, else why not (one line).
+
+    The firmware picks every side from the codes, so a random source's bias
+    means nothing to it; clumping and double feeds would break exactness in
+    ways these knobs do not describe (the device stops being exact at a
+    double feed it sees: docs/exact-mode.md). The person's trade (trade_sd)
+    belongs to stack-trade and leaves exact mode alone.
+    """
+    if machine.p != 0.5:
+        return "--bias is the chance a random side goes left; exact mode takes its sides from its codes"
+    if machine.clump != 0.0 or machine.double_feed != 0.0:
+        return ("--clump and --double-feed model random sides; exact mode takes its sides from its "
+                "codes and stops being exact at a double feed it sees")
+    return None
+
+
+def exact_mode_codes(n_cards: int, capacity: int) -> list[int]:
+    """The code set the device takes for this pack and machine."""
+    return device_code_set(n_cards, capacity)[0]
+
+
+def exact_mode_distance(codes: list[int], rounds: int) -> float:
+    """Exact mode's exact distance after `rounds` rounds (0 from round b on)."""
+    return float(exact_mode_tv(codes, min(rounds, n_bits(len(codes)))))
 
 
 def default_rounds(n_cards: int, thresholds: tuple[float, ...] = DEFAULT_THRESHOLDS) -> int:
@@ -182,18 +228,27 @@ def _uniform_decks(samples: int, n: int, rng: np.random.Generator) -> np.ndarray
 def _threshold_rows(
     name: str, n_cards: int, capacity: int, machine: Machine, rounds: list[dict[str, Any]],
     thresholds: tuple[float, ...], passes_per_round: int,
+    exact: Callable[[int], float | None] | None = None,
 ) -> list[dict[str, Any]]:
+    """Passes needed per threshold; `exact(r)` gives the exact distance after r rounds
+    (default: the routine's exact_tv where theory gives it)."""
+    if exact is None:
+        def exact(r: int) -> float | None:
+            return _exact(name, n_cards, capacity, r, machine)
     out = []
     for t in thresholds:
         row: dict[str, Any] = {"threshold": t}
-        if _exact(name, n_cards, capacity, 1, machine) is not None:
+        if exact(1) is not None:
             # Distances never rise with more rounds, so the first round at or
             # below the threshold is the answer.
-            hit = next((r for r in range(0, EXACT_HORIZON + 1)
-                        if (_exact(name, n_cards, capacity, r, machine) or 1.0) <= t), None)
+            def at(r: int) -> float:
+                d = exact(r)
+                return 1.0 if d is None else d
+
+            hit = next((r for r in range(0, EXACT_HORIZON + 1) if at(r) <= t), None)
             row.update(kind="exact", round=hit, passes=None if hit is None else hit * passes_per_round)
             if hit is not None:
-                row["distance"] = _exact(name, n_cards, capacity, hit, machine)
+                row["distance"] = exact(hit)
         else:
             # The last round whose lower bound clears the threshold: not reached by then.
             above = [r["round"] for r in rounds
@@ -228,6 +283,8 @@ def _run_routine(
     tick: Callable[[int], None],
 ) -> dict[str, Any]:
     """Simulate one routine and collect its figures round by round."""
+    if name == EXACT_MODE:
+        return _run_exact_mode(s, index, start, deal, tick)
     n = s.n_cards
     routine = ROUTINES[name]
     passes_per_round = len(load_sizes(n, s.capacity))
@@ -269,6 +326,70 @@ def _run_routine(
             # Where this routine is as close to random as one deck after seven riffles.
             "single_deck_seven": _threshold_rows(name, n, s.capacity, s.machine, rounds,
                                                  (seven,), passes_per_round)[0],
+        },
+    }
+
+
+def exact_mode_description(n_cards: int, capacity: int) -> str:
+    """What the table does in exact mode (one sentence)."""
+    b = n_bits(n_cards)
+    sizes = load_sizes(n_cards, capacity)
+    gather = ("put the left pile on top of the right pile" if len(sizes) == 1
+              else "stack all the left piles on top of all the right piles, as pile-trade does, "
+                   "and cut where the device says")
+    return (f"The device sends each card to the side one bit of its random code names; run every load "
+            f"({loads_phrase(sizes)}) and {gather}: exactly random after {number(b)} "
+            f"{'round' if b == 1 else 'rounds'}, at random after that.")
+
+
+def _run_exact_mode(
+    s: Settings, index: int, start: StartOrder | None, deal: bool, tick: Callable[[int], None],
+) -> dict[str, Any]:
+    """Exact mode: exact distances from the code set, the rest by simulation."""
+    n = s.n_cards
+    passes_per_round = len(load_sizes(n, s.capacity))
+    codes = exact_mode_codes(n, s.capacity)
+    seven = float(tv_riffle_exact(SINGLE_DECK, SINGLE_DECK_PASSES))
+    stats = RoundStats(n, s.rounds)
+    observers = {r: _Observers(start, s.deal_at_least, deal) for r in range(1, s.rounds + 1)}
+    stream = simulate_exact_mode(n, s.capacity, s.rounds, s.samples,
+                                 np.random.default_rng([s.seed, index]), chunk=_chunk(n))
+    for r, decks in stream:
+        stats.update(r, decks)
+        observers[r].update(decks)
+        tick(decks.shape[0])
+    bounds = stats.finish()
+    rounds = []
+    for r in range(1, s.rounds + 1):
+        # The statistics' bound alone: beside the exact figure it shows the method stays below it.
+        lower = best_lower_bound(bounds[r])
+        distance = Estimate(exact_mode_distance(codes, r), 0.0, "exact", "exact mode: 1 - 1/prod(m_j!)")
+        rounds.append({
+            "round": r,
+            "passes": r * passes_per_round,
+            "distance": distance.to_dict(),
+            "lower_bound": lower.to_dict(),
+            "statistics": {k: v.to_dict() for k, v in bounds[r].items()},
+            "guessing": observers[r].guessing(),
+            "deal": observers[r].dealing(),
+        })
+
+    def exact(r: int) -> float:
+        return exact_mode_distance(codes, r)
+
+    return {
+        "name": EXACT_MODE,
+        "description": exact_mode_description(n, s.capacity),
+        "passes_per_round": passes_per_round,
+        "exact": True,
+        "exact_rounds": n_bits(n),
+        "rounds": rounds,
+        "thresholds": _threshold_rows(EXACT_MODE, n, s.capacity, s.machine, rounds, s.thresholds,
+                                      passes_per_round, exact),
+        "landmarks": {
+            **_landmarks(rounds, passes_per_round),
+            "single_deck_seven": _threshold_rows(EXACT_MODE, n, s.capacity, s.machine, rounds,
+                                                 (seven,), passes_per_round, exact)[0],
         },
     }
 
@@ -371,6 +492,12 @@ def build_report(
     """
     s = settings
     n = s.n_cards
+    for name in s.routines:
+        if name not in REPORT_ROUTINES:
+            raise ValueError(f"unknown routine {name!r}; valid routines: {', '.join(REPORT_ROUTINES)}")
+    why = machine_applies_to_exact_mode(s.machine)
+    if EXACT_MODE in s.routines and why is not None:
+        raise ValueError(why)
     if s.start == "samba" and n != s.pack.cards:
         raise ValueError(f"the samba start needs the pack's {s.pack.cards} cards, not {n}")
     # A pack known only by its size has no faces: labels are the starting order.
