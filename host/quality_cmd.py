@@ -33,7 +33,8 @@ def _check_unit(name: str, value: float, *, open_ends: bool) -> None:
               help="Rounds to simulate (every load once per round); default: enough to converge, up to 16.")
 @click.option("--samples", type=int, default=100_000, show_default=True, help="Shuffles simulated per point.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Random seed.")
-@click.option("--routine", "routines", multiple=True, help="Routine to report (repeatable; default all).")
+@click.option("--routine", "routines", multiple=True,
+              help="Routine to report: stack-trade, pile-trade, exact (repeatable; default all).")
 @click.option("--threshold", "thresholds", type=float, multiple=True,
               help="Distance threshold (repeatable; default 0.5 0.25 0.1 0.05).")
 @click.option("--bias", type=float, default=0.5, show_default=True, help="Chance a card goes to the left pile.")
@@ -56,8 +57,15 @@ def quality(
     # Heavy imports here, so the rest of `shuffler` starts quickly.
     from simulator.packs import MAX_CARDS, UnknownPackError, custom_pack, get_pack
     from simulator.quality.bounds import MIN_SHUFFLES
-    from simulator.quality.report import DEFAULT_THRESHOLDS, Settings, default_rounds
-    from simulator.quality.routines import ROUTINES, Machine
+    from simulator.quality.report import (
+        DEFAULT_THRESHOLDS,
+        EXACT_MODE,
+        REPORT_ROUTINES,
+        Settings,
+        default_rounds,
+        machine_applies_to_exact_mode,
+    )
+    from simulator.quality.routines import Machine
 
     if pack_name is not None and cards is not None:
         _fail("give --pack or --cards, not both")
@@ -81,8 +89,8 @@ def quality(
     if seed < 0:
         _fail(f"--seed must be a whole number >= 0, not {seed}")
     for name in routines:
-        if name not in ROUTINES:
-            _fail(f"unknown routine {name!r}; valid routines: {', '.join(ROUTINES)}")
+        if name not in REPORT_ROUTINES:
+            _fail(f"unknown routine {name!r}; valid routines: {', '.join(REPORT_ROUTINES)}")
     for t in thresholds:
         _check_unit("--threshold", t, open_ends=True)
     for opt, value in (("--bias", bias), ("--clump", clump), ("--double-feed", double_feed)):
@@ -95,14 +103,23 @@ def quality(
         what = f"--cards {n} has no decks" if pack.loose else f"{pack.name} has {pack.decks}"
         _fail(f"--start samba needs a pack of at least two decks; {what}")
 
+    machine = Machine(p=bias, clump=clump, double_feed=double_feed, trade_sd=trade_sd)
+    why = machine_applies_to_exact_mode(machine)
+    chosen = tuple(dict.fromkeys(routines))
+    if not chosen:
+        # Every routine, except exact mode on a machine whose knobs do not apply to it.
+        chosen = tuple(r for r in REPORT_ROUTINES if r != EXACT_MODE or why is None)
+    elif EXACT_MODE in chosen and why is not None:
+        _fail(f"--routine exact cannot be combined with these settings: {why}")
+
     thresholds = tuple(sorted(set(thresholds), reverse=True)) or DEFAULT_THRESHOLDS
     settings = Settings(
         pack=pack, n_cards=n, capacity=capacity,
         rounds=rounds if rounds is not None else default_rounds(n, thresholds),
         samples=samples, seed=seed,
-        routines=tuple(dict.fromkeys(routines)) or tuple(ROUTINES),
+        routines=chosen,
         thresholds=thresholds,
-        machine=Machine(p=bias, clump=clump, double_feed=double_feed, trade_sd=trade_sd),
+        machine=machine,
         start=start,
     )
     if not no_plot and plot_path is not None and not Path(plot_path).resolve().parent.is_dir():
@@ -153,6 +170,8 @@ def _pm(e: dict[str, Any] | None, digits: int = 3) -> str:
 
 
 def _distance(e: dict[str, Any]) -> str:
+    if e["kind"] == "exact" and e["value"] == 0:
+        return "0 (exact)"  # exactly uniform, not a rounded figure
     if e["kind"] == "lower-bound" and e["value"] - 2 * e["stderr"] <= 0:
         # Within noise of zero: the statistics cannot tell this pack from random.
         return "at least 0 (unresolved)"

@@ -1,7 +1,9 @@
 """The report's picture: distance from uniform against machine passes.
 
-Exact distances are drawn as solid lines with filled markers; lower bounds
-as dashed lines with hollow markers and error bars (two standard errors),
+Exact mode is a thick black step line with square markers (exact:
+1 - 1/prod(m_j!) until its last round, then 0). Other exact distances are
+solid lines with filled markers; lower bounds are dashed lines with hollow
+markers and error bars (two standard errors),
 since the true distance lies somewhere above them. Thresholds are dotted
 horizontal lines; the home game's three passes of each load a dashed
 vertical line, and one 52-card deck after seven riffles a dash-dot line.
@@ -31,7 +33,11 @@ def plot_report(report: dict[str, Any], path: str | Path) -> Path:
             rounds = routine["rounds"]
             passes = [r["passes"] for r in rounds]
             values = [r["distance"]["value"] for r in rounds]
-            if routine["exact"]:
+            if routine["name"] == "exact":
+                # Exact mode: a step down to 0 at its last round, drawn apart from the riffles.
+                ax.plot(passes, values, "-s", color="black", linewidth=2.2, markersize=5,
+                        drawstyle="steps-post", label="exact mode (exact)")
+            elif routine["exact"]:
                 ax.plot(passes, values, "-o", color=colour, label=f"{routine['name']} (exact)")
             else:
                 errors = [2 * r["distance"]["stderr"] for r in rounds]
