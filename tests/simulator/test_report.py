@@ -1,5 +1,6 @@
 """The report's figures: exact where known, honest lower bounds elsewhere."""
 import json
+import math
 
 import pytest
 
@@ -33,6 +34,8 @@ def test_report_is_json(samba):
 
 def test_single_deck_matches_bayer_diaconis(bridge):
     for routine in bridge["routines"]:
+        if routine["name"] == "exact":
+            continue  # exact mode is not a riffle: see the exact-mode tests below
         assert routine["exact"] and routine["passes_per_round"] == 1
         for r in routine["rounds"]:
             assert r["distance"]["kind"] == "exact"
@@ -111,7 +114,7 @@ def test_figures_do_not_depend_on_the_number_of_workers():
 
 def test_imperfect_machine_has_no_exact_figures():
     settings = Settings(pack=get_pack("canasta"), n_cards=108, rounds=3, samples=600, seed=2,
-                        machine=Machine(p=0.5, clump=0.2))
+                        routines=("stack-trade", "pile-trade"), machine=Machine(p=0.5, clump=0.2))
     report = build_report(settings)
     for routine in report["routines"]:
         assert not routine["exact"]
@@ -159,7 +162,7 @@ def test_progress_adds_up_to_the_total_work(workers):
     settings = Settings(pack=get_pack("canasta"), n_cards=108, rounds=2, samples=500, seed=3)
     ticks = []
     build_report(settings, progress=ticks.append, workers=workers)
-    assert sum(ticks) == total_work(settings) == 500 * (2 * 2 + 1)
+    assert sum(ticks) == total_work(settings) == 500 * (3 * 2 + 1)  # three routines, the reference
 
 
 def test_every_pack_the_tools_accept_gets_exact_figures():
@@ -184,3 +187,88 @@ def test_bigger_packs_get_lower_bounds_only():
     routine = report["routines"][0]
     assert not routine["exact"]
     assert routine["rounds"][0]["distance"]["kind"] == "lower-bound"
+
+
+# Exact mode beside the random-side routines.
+
+
+def _exact_mode(report):
+    return next(r for r in report["routines"] if r["name"] == "exact")
+
+
+def test_exact_mode_distances_are_the_code_set_formula(samba, bridge):
+    from collections import Counter
+    from fractions import Fraction
+
+    from simulator.exact_mode.codes import device_code_set
+    from simulator.exact_mode.quality import exact_mode_tv
+
+    for report, n in ((samba, 162), (bridge, 52)):
+        routine = _exact_mode(report)
+        codes, _ = device_code_set(n, 104)
+        b = math.ceil(math.log2(n))
+        assert routine["exact"] and routine["exact_rounds"] == b
+        for r in routine["rounds"]:
+            k = r["round"]
+            assert r["distance"]["kind"] == "exact" and r["distance"]["stderr"] == 0
+            assert r["distance"]["value"] == float(exact_mode_tv(codes, min(k, b)))
+            if k >= b:
+                assert r["distance"]["value"] == 0.0
+            else:
+                assert r["distance"]["value"] > 0.5
+        # Counted afresh: cards sharing their low k bits keep their order, so
+        # the pack is uniform over N! / prod(m_j!) orders.
+        for k in range(1, b):
+            prod = math.prod(math.factorial(m) for m in Counter(c % 2**k for c in codes).values())
+            assert routine["rounds"][k - 1]["distance"]["value"] == float(1 - Fraction(1, prod))
+        for row in routine["thresholds"]:
+            assert row == {"threshold": row["threshold"], "kind": "exact", "round": b,
+                           "passes": b * routine["passes_per_round"], "distance": 0.0}
+
+
+def test_exact_mode_lower_bound_stays_below_the_exact_distance(samba):
+    for r in _exact_mode(samba)["rounds"]:
+        lower = r["lower_bound"]
+        assert lower["value"] <= r["distance"]["value"] + 3 * lower["stderr"] + 1e-12
+
+
+def test_exact_mode_guessing_reaches_h_n_at_round_b_and_not_before(samba):
+    n, b = 162, 8
+    rounds = _exact_mode(samba)["rounds"]
+    for r in rounds[b - 1:]:  # exactly uniform from round b on
+        g = r["guessing"]
+        assert abs(g["value"] - harmonic(n)) < 4 * g["stderr"], r["round"]
+    first = rounds[0]["guessing"]
+    # One round leaves two increasing runs, which the player reads off.
+    assert first["value"] > 100 and first["value"] - harmonic(n) > 100 * first["stderr"]
+
+
+def test_exact_mode_deal_after_the_last_round_is_the_random_deal(samba):
+    last = _exact_mode(samba)["rounds"][-1]["deal"]
+    for m, v in samba["reference"]["deal_random"].items():
+        assert abs(last[m]["value"] - v["exact"]) < 4 * last[m]["stderr"], m
+    first = _exact_mode(samba)["rounds"][0]["deal"]["3"]
+    assert first["value"] + 4 * first["stderr"] < samba["reference"]["deal_random"]["3"]["exact"]
+
+
+def test_exact_mode_refuses_a_machine_it_does_not_run_on():
+    for machine in (Machine(p=0.4), Machine(clump=0.1), Machine(double_feed=0.01)):
+        with pytest.raises(ValueError, match="exact mode"):
+            build_report(Settings(pack=get_pack("bridge"), n_cards=52, rounds=1, samples=10,
+                                  routines=("exact",), machine=machine, start="new"))
+    # The person's trade belongs to stack-trade: exact mode is unaffected.
+    report = build_report(Settings(pack=get_pack("bridge"), n_cards=52, rounds=6, samples=10,
+                                   routines=("exact",), machine=Machine(trade_sd=3.0), start="new"),
+                          workers=1)
+    assert [r["distance"]["value"] for r in report["routines"][0]["rounds"]][-1] == 0.0
+
+
+def test_exact_mode_alone_on_a_pack_of_many_loads():
+    settings = Settings(pack=get_pack("hand-and-foot"), n_cards=270, rounds=9, samples=300, seed=5,
+                        routines=("exact",))
+    report = build_report(settings, workers=1)
+    routine = report["routines"][0]
+    assert routine["passes_per_round"] == 3 and routine["exact_rounds"] == 9
+    assert [r["passes"] for r in routine["rounds"]] == [3 * k for k in range(1, 10)]
+    assert routine["rounds"][-1]["distance"]["value"] == 0.0
+    assert routine["rounds"][-2]["distance"]["value"] > 0.99
