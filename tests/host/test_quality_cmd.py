@@ -48,6 +48,9 @@ def run(capsys, *args):
         (["--start", "sorted"], "--start"),
         (["--cards", "many"], "--cards"),
         (["--seed", "-1"], "--seed"),
+        (["--routine", "exact", "--bias", "0.4"], "--routine exact"),
+        (["--routine", "exact", "--clump", "0.1"], "--routine exact"),
+        (["--routine", "pile-trade", "--routine", "exact", "--double-feed", "0.01"], "--routine exact"),
     ],
 )
 def test_bad_input_is_one_line_and_nonzero(capsys, tmp_path, monkeypatch, args, names):
@@ -73,7 +76,8 @@ def test_json_output_and_plot(capsys, tmp_path):
     report = json.loads(out)
     assert report["pack"]["cards"] == 108
     assert report["settings"]["samples"] == 400
-    assert [r["name"] for r in report["routines"]] == ["stack-trade", "pile-trade"]
+    assert [r["name"] for r in report["routines"]] == ["stack-trade", "pile-trade", "exact"]
+    assert report["routines"][2]["exact"] and report["routines"][2]["rounds"][0]["guessing"]["stderr"] > 0
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert report["plot"] == str(png)
 
@@ -187,3 +191,31 @@ def test_ctrl_c_stops_the_workers_with_one_line(tmp_path):
     assert proc.returncode == 130
     assert "Traceback" not in err
     assert err.strip().splitlines() == ["shuffler: interrupted"]
+
+
+def test_exact_mode_alone(capsys):
+    code, out, err = run(capsys, "quality", "--pack", "samba", "--routine", "exact", "--samples", "400",
+                         "--no-plot")
+    assert code == 0, err
+    text = " ".join(out.split())
+    assert "exact: The device sends each card" in text and "stack-trade" not in text
+    assert "exactly random after eight rounds" in text
+    # Rounds 1-7 are 1 - 1/prod(m_j!), round 8 on exactly 0.
+    assert "│ 8 │ 16 │ 0 (exact)" in text and "│ 7 │ 14 │ 1.000 (exact)" in text
+    assert "pass 16 (round 8, exact 0.000)" in text
+
+
+def test_exact_mode_json_has_every_figure(capsys):
+    code, out, err = run(capsys, "quality", "--cards", "60", "--routine", "exact", "--json", "--no-plot",
+                         "--samples", "200", "--rounds", "7", "--trade-sd", "2")
+    assert code == 0, err
+    routine = json.loads(out)["routines"][0]
+    assert routine["name"] == "exact" and routine["exact_rounds"] == 6
+    assert [r["distance"]["value"] for r in routine["rounds"]][5:] == [0.0, 0.0]
+    assert all(r["guessing"]["kind"] == "estimate" for r in routine["rounds"])
+
+
+def test_imperfect_machine_leaves_exact_mode_out_of_the_default_set(capsys):
+    code, out, err = run(capsys, "quality", "--pack", "bridge", "--clump", "0.1", "--json", "--no-plot", *SMALL)
+    assert code == 0, err
+    assert [r["name"] for r in json.loads(out)["routines"]] == ["stack-trade", "pile-trade"]

@@ -1,0 +1,66 @@
+"""Exact mode round by round on batches: the quality report's simulation of it."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from simulator.exact_mode.batch import random_assignments, run_batch, run_batch_rounds, simulate_exact_mode
+from simulator.exact_mode.codes import code_set, device_code_set, n_bits
+from simulator.exact_mode.physical import run_with_fault
+
+
+@settings(max_examples=25, deadline=None)
+@given(n=st.integers(2, 40), capacity=st.integers(2, 45), seed=st.integers(0, 2**16))
+def test_every_round_matches_the_physical_passes_card_for_card(n: int, capacity: int, seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    codes, _ = device_code_set(n, capacity)
+    arrangements = random_assignments(codes, 3, rng)
+    by_round = list(run_batch_rounds(arrangements, capacity))
+    assert len(by_round) == n_bits(n)
+    for row, arrangement in enumerate(arrangements):
+        physical = run_with_fault(list(range(n)), arrangement.tolist(), capacity).orders
+        assert [r[row].tolist() for r in by_round] == physical
+    assert np.array_equal(by_round[-1], run_batch(arrangements, capacity))
+
+
+def test_device_code_set_is_the_uneven_one_where_it_fits() -> None:
+    assert device_code_set(162, 104) == (code_set(162, 104, uneven=True), True)
+    # 208 cards on a 104-card machine leave room only for 104 : 104.
+    assert device_code_set(208, 104) == (code_set(208, 104), False)
+    assert device_code_set(3, 104) == (code_set(3, 104), False)
+
+
+def _collect(n: int, capacity: int, rounds: int, samples: int, seed: int, chunk: int) -> dict[int, np.ndarray]:
+    out: dict[int, list[np.ndarray]] = {}
+    for r, decks in simulate_exact_mode(n, capacity, rounds, samples, np.random.default_rng(seed), chunk):
+        out.setdefault(r, []).append(decks)
+    return {r: np.concatenate(v) for r, v in out.items()}
+
+
+def test_simulation_is_chunked_and_every_row_a_permutation() -> None:
+    got = _collect(20, 12, 7, 25, seed=1, chunk=10)
+    assert sorted(got) == list(range(1, 8))
+    for decks in got.values():
+        assert decks.shape == (25, 20)
+        assert (np.sort(decks, axis=1) == np.arange(20)).all()
+
+
+def test_after_b_rounds_every_order_is_equally_likely() -> None:
+    # 4 cards, b = 2: all 24 orders, 24,000 shuffles; chi-square with 23
+    # degrees of freedom stays below 60 except once in 10^5 runs.
+    got = _collect(4, 3, 3, 24_000, seed=2, chunk=5000)
+    for r in (2, 3):  # the last exact round, then a random round after it
+        keys = got[r] @ (4 ** np.arange(4))
+        counts = np.bincount(np.unique(keys, return_inverse=True)[1])
+        assert counts.size == 24
+        chi2 = float(((counts - 1000) ** 2 / 1000).sum())
+        assert chi2 < 60, (r, chi2)
+    # One round short of b the order is far from uniform: cards sharing a low bit keep their order.
+    assert np.unique(got[1] @ (4 ** np.arange(4))).size < 24
+
+
+def test_bad_arguments_are_refused() -> None:
+    with pytest.raises(ValueError):
+        next(simulate_exact_mode(10, 5, 2, 0, np.random.default_rng(0)))
