@@ -305,6 +305,27 @@ class Controller:
             f["next"] = self.exact_next_fields()
         self.link.send(P.reply(cmd, rid, **f))
 
+    def cmd_count(self, cmd, rid, obj):
+        """The tray's count, read as a pass would read it, without dealing:
+        a host checks a load against its plan before the touch."""
+        if self.state == P.ST_ALARM:
+            self.link.send(P.error_reply(cmd, rid, P.E_ALARM))
+            return
+        if self.state != P.ST_IDLE:
+            self.link.send(P.error_reply(cmd, rid, P.E_STATE, detail="a pass is paused: resume or abort"))
+            return
+        tare, per_card, _ = self.stack_cal()
+        if tare is None:
+            self.link.send(P.error_reply(cmd, rid, P.E_NOT_CALIBRATED))
+            return
+        p = self.profile
+        raw = stack.average(self.board.stack_raw, p["stack_samples"])
+        if raw is None or not p["stack_raw_min"] <= raw <= p["stack_raw_max"]:
+            self.link.send(P.error_reply(cmd, rid, P.E_REFUSED, detail="stack sensor not responding"))
+            return
+        n = stack.count_from_raw(raw, tare, per_card)
+        self.link.send(P.reply(cmd, rid, n=n if n > 0 else 0, capacity=self.capacity))
+
     def cmd_start(self, cmd, rid, obj):
         if self.state == P.ST_ALARM:
             self.link.send(P.error_reply(cmd, rid, P.E_ALARM))

@@ -13,7 +13,7 @@ try:
 except ImportError:  # pragma: no cover - very small ports
     import ujson as json  # type: ignore
 
-PROTOCOL_VERSION = 2
+PROTOCOL_VERSION = 3  # 2 added exact mode, 3 the count command
 FIRMWARE_VERSION = "0.1.0"
 MAX_LINE = 256  # bytes, newline included
 MAX_ID = 0x3FFFFFFF  # fits a MicroPython small int on 32-bit boards
@@ -38,8 +38,9 @@ CMD_CLEAR = "clear"
 CMD_CALIBRATE = "calibrate"
 CMD_CONFIG = "config"
 CMD_EXACT = "exact"  # begin (n) or cancel an exact routine
+CMD_COUNT = "count"  # read the tray's count without dealing
 COMMANDS = (CMD_HELLO, CMD_STATUS, CMD_START, CMD_ABORT, CMD_RESUME,
-            CMD_CLEAR, CMD_CALIBRATE, CMD_CONFIG, CMD_EXACT)
+            CMD_CLEAR, CMD_CALIBRATE, CMD_CONFIG, CMD_EXACT, CMD_COUNT)
 # Commands answered while a pass runs; the rest get E_BUSY.
 MID_PASS_COMMANDS = (CMD_HELLO, CMD_STATUS, CMD_ABORT)
 

@@ -29,6 +29,16 @@ PERSON_WAIT_S = 1800.0  # for a load and a touch
 STALL_S = 8.0  # no event while dealing: ask the device how it is doing
 RECONNECT_S = 60.0  # how long an unplugged device may take to come back
 POLL_S = 0.25
+# Random mode deals a load within this of the plan as it is (the shuffle
+# does not depend on where the loads are cut); further off, the person is
+# told to move cards first. Exact mode needs the count exactly.
+LOAD_TOLERANCE_PCT = 5
+MAX_RECOUNTS = 3  # then deal what is there and adjust the loads after it
+
+
+def load_tolerance(want: int) -> int:
+    """Cards a load may be off its planned size in random mode: 5 %, at least 2."""
+    return max(2, want * LOAD_TOLERANCE_PCT // 100)
 
 
 @dataclass
@@ -237,8 +247,49 @@ class Guide:
             half = want // 2
             return PassResult(want, half, want - half, 1)
         self.do(S.LOAD, f"Put load {name} ({want} cards) face down in the tray.", load=name)
+        self._even_out_load(name, want, index, names, load_tolerance(want))
         self.do(S.TOUCH, "Touch the sensor to start the pass.")
         return self._follow_pass(name, want, index, names)
+
+    def _tray_count(self) -> int | None:
+        """The device's count of the tray, or None when it cannot say."""
+        assert self.link is not None
+        try:
+            rep = self.link.request(P.CMD_COUNT)
+        except (DeviceError, LinkTimeout):
+            return None  # no calibration or a sensor fault: the pass itself will say
+        n = rep.get("n")
+        return n if isinstance(n, int) and not isinstance(n, bool) else None
+
+    def _even_out_load(self, name: str, want: int, index: int, names: list[str], tolerance: int) -> None:
+        """Before the touch: while the tray's count is off the plan by more
+        than `tolerance`, say how many cards to move where, and count again.
+        Cards move between load `name`'s bottom and the next load's top,
+        which keeps the pack's order."""
+        if index + 1 >= len(names):
+            return  # nothing below it: a wrong last load means cards are missing or extra
+        nxt = names[index + 1]
+        about = "about " if tolerance else ""
+        for _ in range(MAX_RECOUNTS):
+            n = self._tray_count()
+            if n is None or abs(n - want) <= tolerance:
+                return
+            move = abs(n - want)
+            cards = f"{move} card{'s' * (move != 1)}"
+            over = f", more than the {self.plan.capacity} the tray takes" if n > self.plan.capacity else ""
+            if n > want:
+                self.voice.problem(f"Load {name} should hold {about}{want} and holds {n}{over}: "
+                                   f"move {cards} to load {nxt}.")
+                self.do(S.UNLOAD, f"Take load {name} back out of the tray.", load=name)
+                self.do(S.MOVE, f"Move {cards} from the bottom of load {name} to the top of load {nxt}.",
+                        upper=name, lower=nxt, count=move)
+            else:
+                self.voice.problem(f"Load {name} should hold {about}{want} and holds {n}: "
+                                   f"move {cards} from load {nxt} to load {name}.")
+                self.do(S.UNLOAD, f"Take load {name} back out of the tray.", load=name)
+                self.do(S.MOVE, f"Move {cards} from the top of load {nxt} to the bottom of load {name}.",
+                        upper=name, lower=nxt, count=-move)
+            self.do(S.LOAD, f"Put load {name} ({want} cards) back in the tray.", load=name)
 
     def _follow_pass(self, name: str, want: int, index: int, names: list[str]) -> PassResult:
         """Follow the device's events until load `name` is dealt."""

@@ -155,6 +155,12 @@ class ExactGuide(Guide):
                     want = self.device_next[2]
                 self._dealt = (step.round, name, want)
                 self.do(S.LOAD, f"Put load {name} ({want} cards) face down in the tray.", load=name)
+                if step.round == 1:
+                    # The first cut is by eye and any cut keeps the order: make
+                    # it the one the device expects, exactly. Later loads are
+                    # stacks whose counts the codes fix; a wrong one means a
+                    # swapped stack, which moving cards would only hide.
+                    self._even_out_load(name, want, names.index(name), names, 0)
                 self.do(S.TOUCH, "Touch the sensor to start the pass.")
                 result = self._follow_pass(name, want, names.index(name), names)
                 passes += 1

@@ -148,3 +148,30 @@ def test_touch_in_alarm_does_not_start_a_pass(start_device) -> None:
     assert dev.event("touch")["state"] == "alarm"
     assert dev.call("status")["state"] == "alarm"
     assert dev.world.query()["counts"]["fed"] == 0
+
+
+def test_count_reads_the_tray_without_dealing(device: Device) -> None:
+    w = device.world
+    assert w is not None
+    w.load(list(range(95)))
+    rep = device.call("count")
+    assert rep["ok"] is True and rep["n"] == 95 and rep["capacity"] == 104
+    q = w.query()
+    assert q["counts"]["tray"] == 95 and q["counts"]["left"] + q["counts"]["right"] == 0
+    assert q["motor"]["dir"] == 0 and device.call("status")["state"] == "idle"
+    w.take("tray")
+    assert device.call("count")["n"] == 0
+
+
+def test_count_is_busy_mid_pass_and_refused_in_alarm(start_device) -> None:
+    dev = start_device(speed=2)
+    dev.event("hello")
+    dev.world.load(list(range(104)))
+    dev.send("start")
+    dev.wait(lambda m: m.get("ev") == "progress" and m["k"] >= 3)
+    assert dev.call("count")["name"] == "busy"
+    dev.call("abort")
+    dev.event("aborted")
+    dev.world.inject("sensor_missing", k=0, sensor="stack")
+    rep = dev.call("count")
+    assert rep["ok"] is False and rep["name"] == "refused" and "stack" in rep["detail"]

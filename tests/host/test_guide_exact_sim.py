@@ -151,3 +151,25 @@ def test_a_restart_loses_the_codes_and_random_rounds_finish_the_job(device: Virt
     assert summary.mode == "exact, then random"
     final = [e for e in person.log if e["op"] == "final"]
     assert len(final) == 1 and sorted(final[0]["pack"]) == list(range(162))
+
+
+class MiscutsTheFirstSplit(S.ScriptedPerson):
+    """Cuts the first split 90 / 72 instead of what the device expects."""
+
+    def do(self, step: S.Step, number: int) -> None:
+        if step.kind == S.SPLIT and step.args.get("round") == 1:
+            step = S.Step(step.kind, step.text, dict(step.args, sizes=[90, 162 - 90]))
+        super().do(step, number)
+
+
+def test_a_miscut_first_load_is_put_right_to_the_card_before_the_touch(device: VirtualShuffler) -> None:
+    summary, voice, person = run_exact(device, 162, MiscutsTheFirstSplit)
+    want = [e for e in person.log if e["op"] == "load"][1]  # the load after the correction
+    moved = 90 - len(want["ids"])
+    assert moved > 0
+    assert (f"Load A should hold {len(want['ids'])} and holds 90: move {moved} cards to load B.") in voice.text
+    # The count the firmware expects was met, so exactness held to the end.
+    assert (summary.mode, summary.distance) == ("exact", 0.0)
+    assert "Exactness is lost" not in voice.text
+    final = [e for e in person.log if e["op"] == "final"]
+    assert sorted(final[0]["pack"]) == list(range(162))

@@ -193,15 +193,36 @@ def test_an_over_full_load_is_evened_out_before_it_is_dealt(device: VirtualShuff
     check_record(person.log, 162, ROUNDS, 2)
 
 
-def test_a_load_that_fits_but_is_off_is_dealt_and_the_next_one_adjusted(device: VirtualShuffler) -> None:
+@pytest.mark.parametrize("first, words, move", [
+    (95, "Load A should hold about 81 and holds 95: move 14 cards to load B.",
+     "Move 14 cards from the bottom of load A to the top of load B."),
+    (70, "Load A should hold about 81 and holds 70: move 11 cards from load B to load A.",
+     "Move 11 cards from the top of load B to the bottom of load A."),
+])
+def test_a_load_that_fits_but_is_the_wrong_size_is_put_right_before_it_is_dealt(
+        device: VirtualShuffler, first: int, words: str, move: str) -> None:
     class Off(MiscutPerson):
-        first = 95
+        pass
 
+    Off.first = first
     summary, voice, person = run_guide(device, Off)
-    assert "Load A should hold about 81 and holds 95" in voice.text
-    assert "load B will hold 14 fewer" in voice.text
-    assert summary.loads == [[95, 67], [81, 81]]
-    # The quality does not depend on the cut: still one inverse riffle of the pack a round.
+    assert words in voice.text and move in voice.text
+    # Counted before the touch: nothing was dealt with the wrong count.
+    assert summary.loads == [[81, 81], [81, 81]]
+    loads = [e for e in person.log if e["op"] == "load"]
+    assert [len(e["ids"]) for e in loads[:2]] == [first, 81]
+    check_record(person.log, 162, ROUNDS, 2)
+
+
+def test_a_load_within_the_tolerance_is_dealt_as_it_is(device: VirtualShuffler) -> None:
+    class Close(MiscutPerson):
+        first = 81 + G.load_tolerance(81)
+
+    summary, voice, person = run_guide(device, Close)
+    assert f"move {G.load_tolerance(81)} cards to load B" not in voice.text
+    assert not [e for e in person.log if e["op"] == "unload"]
+    assert summary.loads[0] == [Close.first, 162 - Close.first]
+    assert f"load B will hold {G.load_tolerance(81)} fewer" in voice.text
     check_record(person.log, 162, ROUNDS, 2)
 
 
@@ -309,7 +330,16 @@ def test_a_missing_sensor_is_checked_cleared_and_the_pass_started_again(device: 
 
 def test_an_over_full_last_load_is_dealt_in_two_parts_onto_the_same_piles(device: VirtualShuffler) -> None:
     class Short(MiscutPerson):
+        """Cuts 52 and 110 and will not move cards between the loads."""
+
         first = 52
+
+        def do(self, step: S.Step, number: int) -> None:
+            if step.kind == S.MOVE and self.log[-1]["op"] == "unload":
+                if self.say is not None:
+                    self.say(f"{number}. {step.text} (not done)")
+                return
+            super().do(step, number)
 
     summary, voice, person = run_guide(device, Short)
     assert "Load A should hold about 81 and holds 52" in voice.text and "load B will hold 29 more" in voice.text
