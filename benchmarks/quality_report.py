@@ -1,9 +1,11 @@
 """Time the default `shuffler quality --pack samba` and print its figures.
 
-Runs the real command (100,000 shuffles per point, default rounds) in a
-subprocess and reports wall time, CPU time, the peak memory of the largest
-process, and the headline figures. Then, side by side in this run, builds a
-smaller report with one worker and with the default number of workers, to
+Runs the real command (100,000 shuffles per point, default rounds, every
+routine: stack-trade, pile-trade and exact mode) in a subprocess and reports
+wall time, CPU time, the peak memory of the largest process, and the
+headline figures. Side by side in the same run it times the command with the
+two random-side routines only, to show what exact mode adds. Then it builds
+a smaller report with one worker and with the default number of workers, to
 show what the worker processes buy.
 
     python benchmarks/quality_report.py [--samples N] [--pack NAME]
@@ -24,13 +26,13 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 
-def run_command(pack: str, samples: int) -> tuple[dict, float, float]:
+def run_command(pack: str, samples: int, extra: tuple[str, ...] = ()) -> tuple[dict, float, float]:
     with tempfile.TemporaryDirectory() as tmp:
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         t0 = time.perf_counter()
         out = subprocess.run(
             [sys.executable, "-m", "host.cli", "quality", "--pack", pack, "--samples", str(samples),
-             "--json", "--plot", str(Path(tmp) / "q.png")],
+             "--json", "--plot", str(Path(tmp) / "q.png"), *extra],
             capture_output=True, text=True, cwd=ROOT, check=True,
         )
         wall = time.perf_counter() - t0
@@ -64,12 +66,16 @@ def main() -> None:
     # Other work on the machine slows the figures; say how busy it was.
     print(f"CPUs: {os.cpu_count()}, load average before: {os.getloadavg()[0]:.1f}")
     report, wall, cpu = run_command(args.pack, args.samples)
-    print(f"load average after: {os.getloadavg()[0]:.1f}")
     peak_mb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    _, wall_random, cpu_random = run_command(args.pack, args.samples,
+                                             ("--routine", "stack-trade", "--routine", "pile-trade"))
+    print(f"load average after: {os.getloadavg()[0]:.1f}")
     s = report["settings"]
     print(f"shuffler quality --pack {args.pack} --samples {args.samples:,}: "
-          f"{s['rounds']} rounds, {len(s['routines'])} routines")
+          f"{s['rounds']} rounds, {len(s['routines'])} routines ({', '.join(s['routines'])})")
     print(f"  wall {wall:.1f} s, CPU {cpu:.1f} s, peak memory of the largest process {peak_mb:.0f} MB")
+    print(f"  side by side, stack-trade and pile-trade only: wall {wall_random:.1f} s, CPU {cpu_random:.1f} s; "
+          f"every routine takes {wall / wall_random:.2f} times the wall time")
     for routine in report["routines"]:
         print(f"  {routine['name']}:")
         for row in routine["thresholds"]:
@@ -77,6 +83,8 @@ def main() -> None:
                 print(f"    distance <= {row['threshold']:g}: pass {row['passes']} (exact {row['distance']:.4f})")
             else:
                 print(f"    distance <= {row['threshold']:g}: not before pass {row['not_before_pass']} (lower bound)")
+        if routine["name"] == "exact":
+            print(f"    exactly uniform after {routine['exact_rounds']} rounds; random rounds after that")
         for r in routine["rounds"]:
             d, g = r["distance"], r["guessing"]
             kind = "exact" if d["kind"] == "exact" else f"at least, ± {d['stderr']:.4f}"

@@ -123,6 +123,22 @@ def run_batch_rounds(
         yield decks
 
 
+def sorted_rounds(codes_by_position: NDArray[np.integer], n_rounds: int) -> Iterator[IntArray]:
+    """run_batch_rounds without a fault, by sorting: the same arrays, an order of magnitude sooner.
+
+    After k correct rounds the pack is the cards stably sorted by the low k
+    bits of their codes (the radix-sort claim in docs/exact-mode.md), and a
+    card's label is its starting position, so the pack after round k is the
+    stable argsort of each row's codes masked to k bits. numpy sorts small
+    integers stably by radix. Tests check it against run_batch_rounds.
+    """
+    codes = np.asarray(codes_by_position).astype(np.uint16 if int(np.max(codes_by_position)) < 2**16 else np.int64)
+    n = codes.shape[1]
+    dtype = np.int16 if n <= np.iinfo(np.int16).max else np.int32
+    for k in range(1, n_rounds + 1):
+        yield np.argsort(codes & ((1 << k) - 1), axis=1, kind="stable").astype(dtype)
+
+
 def simulate_exact_mode(
     n_cards: int,
     capacity: int,
@@ -138,7 +154,8 @@ def simulate_exact_mode(
     labels are positions in the starting order. Rounds 1..b are exact mode;
     after round b the routine is over and the device deals at random, so
     any later round is one random pile-trade round: a fair inverse riffle of
-    the whole pack. Memory is bounded by the chunk, not by `samples`.
+    the whole pack. Memory is bounded by the chunk, not by `samples`. The
+    exact rounds come from sorted_rounds, which equals run_batch_rounds.
     """
     from simulator.quality.kernels import inverse_riffle  # the random rounds' own kernel
 
@@ -151,7 +168,7 @@ def simulate_exact_mode(
         m = min(chunk, samples - done)
         decks: IntArray = np.broadcast_to(np.arange(n_cards, dtype=np.int32), (m, n_cards)).copy()
         assignment = random_assignments(codes, m, rng)
-        for r, decks in enumerate(run_batch_rounds(assignment, capacity, n_rounds=exact_rounds), 1):
+        for r, decks in enumerate(sorted_rounds(assignment, exact_rounds), 1):
             yield r, decks
         for r in range(exact_rounds + 1, rounds + 1):
             decks = inverse_riffle(decks, rng)

@@ -6,7 +6,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from simulator.exact_mode.batch import random_assignments, run_batch, run_batch_rounds, simulate_exact_mode
+from simulator.exact_mode.batch import (
+    random_assignments,
+    run_batch,
+    run_batch_rounds,
+    simulate_exact_mode,
+    sorted_rounds,
+)
 from simulator.exact_mode.codes import code_set, device_code_set, n_bits
 from simulator.exact_mode.physical import run_with_fault
 
@@ -23,6 +29,10 @@ def test_every_round_matches_the_physical_passes_card_for_card(n: int, capacity:
         physical = run_with_fault(list(range(n)), arrangement.tolist(), capacity).orders
         assert [r[row].tolist() for r in by_round] == physical
     assert np.array_equal(by_round[-1], run_batch(arrangements, capacity))
+    # The report's faster path gives the same packs.
+    fast = list(sorted_rounds(arrangements, n_bits(n)))
+    assert len(fast) == len(by_round)
+    assert all(np.array_equal(a, b) for a, b in zip(fast, by_round))
 
 
 def test_device_code_set_is_the_uneven_one_where_it_fits() -> None:
@@ -64,3 +74,10 @@ def test_after_b_rounds_every_order_is_equally_likely() -> None:
 def test_bad_arguments_are_refused() -> None:
     with pytest.raises(ValueError):
         next(simulate_exact_mode(10, 5, 2, 0, np.random.default_rng(0)))
+
+
+def test_sorting_matches_the_batch_passes_on_samba() -> None:
+    codes, _ = device_code_set(162, 104)
+    arrangements = random_assignments(codes, 200, np.random.default_rng(7))
+    for a, b in zip(sorted_rounds(arrangements, 8), run_batch_rounds(arrangements, 104), strict=True):
+        assert np.array_equal(a, b)
