@@ -122,6 +122,17 @@ print("exact_pass", ctl.dealer.k, ctl.exact.active, gc.mem_alloc())
 print("complete")
 """
 
+MODULES_SCRIPT = r"""
+import gc
+for m in ("protocol", "stack", "store", "touch", "sides", "exact_codes", "exact", "dealer", "link",
+          "profile_sim", "controller"):
+    gc.collect()
+    a = gc.mem_alloc()
+    __import__(m)
+    gc.collect()
+    print(m, gc.mem_alloc() - a)
+"""
+
 WORLD_SCRIPT = r"""
 import gc
 gc.collect()
@@ -382,6 +393,13 @@ def image_lines() -> list[str]:
             for board, (files, total) in image_sizes().items()]
 
 
+def module_heap() -> dict[str, float]:
+    """KiB each firmware module takes when imported from .mpy (dependencies first)."""
+    with tempfile.TemporaryDirectory() as d:
+        r = run_mp(MODULES_SCRIPT, [firmware_dir_mpy(Path(d) / "fw")])
+    return {m: int(v) / 1024 for m, v in r.items()}
+
+
 def world_alone() -> float:
     """KiB the simulated board and world allocate on their own (profile excluded)."""
     r = run_mp(WORLD_SCRIPT, [FIRMWARE, BOARD_SIM])
@@ -394,6 +412,11 @@ def main() -> None:
     print("the firmware alone, over a stub board (unix port, 64-bit; the stub's own"
           f" {fw['stub']:.1f} KiB subtracted):")
     print(f"  heap in use after boot: {fw['boot']:.1f} KiB from .py, {fw['boot_mpy']:.1f} KiB from .mpy")
+    mods = module_heap()
+    big = sorted(mods, key=mods.get, reverse=True)[:2]
+    rest = sum(v for m, v in mods.items() if m not in big)
+    print("  of which the modules, imported from .mpy: " + ", ".join(f"{m} {mods[m]:.1f} KiB" for m in big)
+          + f", the other {len(mods) - 2} {rest:.1f} KiB")
     for line in heap_lines(fw):
         print(line)
     print(f"  smallest -X heapsize that boots, deals 104 cards, begins the 162-card exact routine"
