@@ -84,7 +84,10 @@ class Board:
         slice, to keep the watchdog fed."""
         self.pad.config(threshold)
         esp32.wake_on_touch(True)
-        esp32.wake_on_gpio((self.uart_rx,), esp32.WAKEUP_ALL_LOW)
+        if self.uart_rx.value():
+            # Only from an idle (high) line: a line held low, say by an
+            # unpowered USB bridge, would wake the board at once, every time.
+            esp32.wake_on_gpio((self.uart_rx,), esp32.WAKEUP_ALL_LOW)
         self.motor_drv.off()  # the driver sleeps too (about 1.7 mA awake)
         self.sensor_power.value(0)  # HX711 and IR emitter off while asleep
         try:
