@@ -124,7 +124,7 @@ def run_batch_rounds(
 
 
 def sorted_rounds(codes_by_position: NDArray[np.integer], n_rounds: int) -> Iterator[IntArray]:
-    """run_batch_rounds without a fault, by sorting: the same arrays, an order of magnitude sooner.
+    """run_batch_rounds without a fault, by sorting: the same packs, several times sooner.
 
     After k correct rounds the pack is the cards stably sorted by the low k
     bits of their codes (the radix-sort claim in docs/exact-mode.md), and a
@@ -132,7 +132,8 @@ def sorted_rounds(codes_by_position: NDArray[np.integer], n_rounds: int) -> Iter
     stable argsort of each row's codes masked to k bits. numpy sorts small
     integers stably by radix. Tests check it against run_batch_rounds.
     """
-    codes = np.asarray(codes_by_position).astype(np.uint16 if int(np.max(codes_by_position)) < 2**16 else np.int64)
+    small = int(np.max(codes_by_position)) < 2**16
+    codes: NDArray[np.integer] = np.asarray(codes_by_position).astype(np.uint16 if small else np.int64)
     n = codes.shape[1]
     dtype = np.int16 if n <= np.iinfo(np.int16).max else np.int32
     for k in range(1, n_rounds + 1):
