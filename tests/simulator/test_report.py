@@ -256,11 +256,12 @@ def test_exact_mode_refuses_a_machine_it_does_not_run_on():
         with pytest.raises(ValueError, match="exact mode"):
             build_report(Settings(pack=get_pack("bridge"), n_cards=52, rounds=1, samples=10,
                                   routines=("exact",), machine=machine, start="new"))
-    # The person's trade belongs to stack-trade: exact mode is unaffected.
-    report = build_report(Settings(pack=get_pack("bridge"), n_cards=52, rounds=6, samples=10,
-                                   routines=("exact",), machine=Machine(trade_sd=3.0), start="new"),
-                          workers=1)
-    assert [r["distance"]["value"] for r in report["routines"][0]["rounds"]][-1] == 0.0
+    # The person's trade belongs to stack-trade: exact mode's figures are unchanged.
+    reports = [build_report(Settings(pack=get_pack("bridge"), n_cards=52, rounds=6, samples=10,
+                                     routines=("exact",), machine=Machine(trade_sd=sd), start="new"),
+                            workers=1) for sd in (0.0, 3.0)]
+    assert reports[0]["routines"] == reports[1]["routines"]
+    assert reports[1]["routines"][0]["rounds"][-1]["distance"]["value"] == 0.0
 
 
 def test_exact_mode_alone_on_a_pack_of_many_loads():
