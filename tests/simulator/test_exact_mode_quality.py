@@ -7,7 +7,7 @@ from fractions import Fraction
 
 import pytest
 
-from simulator.exact_mode.codes import code_set, n_bits
+from simulator.exact_mode.codes import code_set, device_code_set, n_bits
 from simulator.exact_mode.quality import class_sizes, exact_mode_tv, quality_table
 from simulator.exact_mode.uniformity import exact_law, pile_trade_orders, tv_from_uniform
 from simulator.quality.exact import tv_riffle_exact
@@ -19,6 +19,16 @@ def test_samba_seven_rounds_leave_34_pairs() -> None:
     codes = code_set(162, 104)
     assert Counter(class_sizes(codes, 7)) == {2: 34, 1: 94}
     assert exact_mode_tv(codes, 7) == 1 - Fraction(1, 2**34)
+    assert exact_mode_tv(codes, 8) == 0
+
+
+def test_the_device_code_set_for_samba_leaves_38_pairs_after_seven_rounds() -> None:
+    # The device takes the uneven set for 162 cards; its unpaired codes leave
+    # four of the 128 low-7-bit values empty, so 38 hold two codes.
+    codes, uneven = device_code_set(162, 104)
+    assert uneven
+    assert Counter(class_sizes(codes, 7)) == {2: 38, 1: 86}
+    assert exact_mode_tv(codes, 7) == 1 - Fraction(1, 2**38)
     assert exact_mode_tv(codes, 8) == 0
 
 
