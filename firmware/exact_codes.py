@@ -95,7 +95,19 @@ def code_set(n, capacity, uneven=False):
             codes.append(x)
             codes.append(x ^ mask)
         x += 1
-    return array("H", sorted(codes))
+    sort_in_place(codes)
+    return codes
+
+
+def sort_in_place(a):
+    """Insertion sort: sorted() would build a temporary list on a small heap."""
+    for i in range(1, len(a)):
+        v = a[i]
+        j = i - 1
+        while j >= 0 and a[j] > v:
+            a[j + 1] = a[j]
+            j -= 1
+        a[j + 1] = v
 
 
 def bounded_int(m, randbytes):
