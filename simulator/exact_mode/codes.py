@@ -1,7 +1,7 @@
 """The fixed code set, the load sizes it implies, and the unbiased code draw.
 
 The arithmetic the device does (code set, bounded draw, Fisher-Yates) lives
-in portable.py, which MicroPython runs as it is; this module gives it types
+in firmware/exact_codes.py, which the device runs as it is; this module gives it types
 and adds what only the host needs (load plans, cut plans, expected bytes).
 """
 from __future__ import annotations
@@ -9,7 +9,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Callable
 
-from simulator.exact_mode import portable
+from firmware import exact_codes as portable
 
 RandBytes = Callable[[int], bytes]
 

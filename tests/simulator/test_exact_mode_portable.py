@@ -9,17 +9,17 @@ from pathlib import Path
 
 import pytest
 
-from simulator.exact_mode import portable
+from firmware import exact_codes as portable
 from simulator.exact_mode.codes import code_set, loads_for_round, n_bits, uniform_assignment
 from simulator.exact_mode.physical import run_exact
 
-HERE = Path(__file__).resolve().parents[2] / "simulator" / "exact_mode"
+HERE = Path(__file__).resolve().parents[2] / "firmware"
 
 # The same script runs on both interpreters; it prints one JSON line.
 SCRIPT = """
 import sys, json
 sys.path.insert(0, %(dir)r)
-import portable
+import exact_codes as portable
 
 state = [12345]
 def lcg_bytes(k):
