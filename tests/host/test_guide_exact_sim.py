@@ -5,32 +5,20 @@ that loses exactness and a random finish, and the words a person reads."""
 from __future__ import annotations
 
 import time
-from typing import Any, Iterator
 
 import pytest
 
-from host import flashing
 from host import guide as G
 from host import person as S
 from host import plan as planlib
 from host.guide_exact import ExactGuide
 from host.link import Link
+from hosttest_support import TextVoice, check_record
 from simulator.exact_mode.codes import n_bits
 from simulator.exact_mode.physical import gathering_steps
 from simulator.virtual import VirtualShuffler
-from test_guide_sim import TextVoice, check_record
 
 pytestmark = pytest.mark.micropython
-
-
-@pytest.fixture
-def device(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Iterator[VirtualShuffler]:
-    monkeypatch.setenv("SHUFFLER_RUNTIME_DIR", str(tmp_path_factory.mktemp("runtime")))
-    dev = VirtualShuffler(time_scale=0.0)
-    flashing.install_to_dir(flashing.build_image("sim", tmp_path_factory.mktemp("image")), dev.flash_dir)
-    dev.start()
-    yield dev
-    dev.stop()
 
 
 def run_exact(dev: VirtualShuffler, cards: int, person_cls: type[S.ScriptedPerson] = S.ScriptedPerson,

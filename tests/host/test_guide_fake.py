@@ -18,19 +18,7 @@ from host import guide as G
 from host import person as S
 from host import plan as planlib
 from host.link import Link
-from test_link import FakeDevice
-
-
-class TextVoice(G.Voice):
-    def __init__(self) -> None:
-        self.lines: list[str] = []
-
-    def say(self, text: str) -> None:
-        self.lines.append(text)
-
-    @property
-    def text(self) -> str:
-        return "\n".join(self.lines)
+from hosttest_support import FakeDevice, TextVoice
 
 
 class FakeShuffler:

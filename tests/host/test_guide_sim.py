@@ -8,10 +8,9 @@ from __future__ import annotations
 import shutil
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 
@@ -21,33 +20,11 @@ from host import guide as G
 from host import person as S
 from host import plan as planlib
 from host.link import Link
+from hosttest_support import TextVoice, check_record
 from simulator.virtual import VirtualShuffler
 
 pytestmark = pytest.mark.micropython
 ROUNDS = 2
-
-
-class TextVoice(G.Voice):
-    def __init__(self) -> None:
-        self.lines: list[str] = []
-
-    def say(self, text: str) -> None:
-        self.lines.append(text)
-
-    @property
-    def text(self) -> str:
-        return "\n".join(self.lines)
-
-
-@pytest.fixture
-def device(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Iterator[VirtualShuffler]:
-    monkeypatch.setenv("SHUFFLER_RUNTIME_DIR", str(tmp_path_factory.mktemp("runtime")))
-    image_dir = tmp_path_factory.mktemp("image")
-    dev = VirtualShuffler(time_scale=0.0)
-    flashing.install_to_dir(flashing.build_image("sim", image_dir), dev.flash_dir)
-    dev.start()
-    yield dev
-    dev.stop()
 
 
 def samba_plan(rounds: int = ROUNDS) -> planlib.Plan:
@@ -71,36 +48,6 @@ def run_guide(dev: VirtualShuffler, person_cls: type[S.ScriptedPerson] = S.Scrip
         (guide.link or link).close()
         world.close()
     return summary, voice, person
-
-
-def check_record(log: list[dict[str, Any]], cards: int, rounds: int, loads: int) -> None:
-    """Every card dealt once per round, piles in load order, pile trade, final permutation."""
-    pack = list(range(cards))
-    assert log[0] == {"op": "start", "pack": pack}
-    takes = [e for e in log if e["op"] == "take"]
-    assert len(takes) == rounds * loads
-    tray_in: dict[tuple[int, str], list[Any]] = {}
-    for e in log:
-        if e["op"] in ("load", "put_back") and not (e["op"] == "load" and e.get("ids") == []):
-            tray_in.setdefault((e["round"], e["load"]), []).append(e["ids"])
-        if e["op"] in ("unload", "set_aside"):
-            tray_in.setdefault((e["round"], e["load"]), []).append(("out", e["ids"]))
-    current = pack
-    for r in range(1, rounds + 1):
-        mine = [e for e in takes if e["round"] == r]
-        dealt = [c for e in mine for c in e["left"] + e["right"]]
-        assert sorted(dealt) == pack, f"round {r}: not every card dealt exactly once"
-        # The round's loads, in order, are the pack as it stood: piles keep the load's order.
-        order = {c: i for i, c in enumerate(current)}
-        for e in mine:
-            for pile in (e["left"], e["right"]):
-                assert [order[c] for c in pile] == sorted(order[c] for c in pile), \
-                    f"round {r}, load {e['load']}: a pile is out of the load's order"
-        # Pile trade: all left piles in load order on top of all right piles.
-        current = [c for e in mine for c in e["left"]] + [c for e in mine for c in e["right"]]
-    final = [e for e in log if e["op"] == "final"]
-    assert len(final) == 1 and final[0]["pack"] == current
-    assert sorted(current) == pack
 
 
 # -- faults mid-pass -------------------------------------------------------------

@@ -1,98 +1,17 @@
 """The protocol client against a scripted device on a pseudo-terminal: the
 handshake, replies matched by id, garbage, silence, another protocol version
-and a device that goes away. Also the FakeDevice other guide tests use."""
+and a device that goes away."""
 from __future__ import annotations
 
-import json
-import os
-import select
 import threading
 import time
-import tty
-from typing import Any, Callable
+from typing import Any
 
 import pytest
 
 from firmware import protocol as P
 from host.link import DeviceError, Garbage, Link, LinkClosed, LinkError, LinkTimeout, ProtocolMismatch
-
-Handler = Callable[["FakeDevice", dict[str, Any]], None]
-
-
-class FakeDevice:
-    """A device on a pty that answers requests with `handler` (default: a
-    well-behaved idle shuffler) and can write anything to the host."""
-
-    def __init__(self, handler: Handler | None = None, proto: int = P.PROTOCOL_VERSION) -> None:
-        self.master, slave = os.openpty()
-        tty.setraw(slave)
-        self.port = os.ttyname(slave)
-        self._slave = slave
-        self.proto = proto
-        self.handler = handler or FakeDevice.idle_shuffler
-        self.requests: list[dict[str, Any]] = []
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._run, daemon=True)
-        self._thread.start()
-
-    def emit(self, obj: dict[str, Any] | bytes) -> None:
-        data = obj if isinstance(obj, bytes) else (json.dumps(obj) + "\n").encode()
-        try:
-            os.write(self.master, data)
-        except OSError:
-            pass
-
-    def _run(self) -> None:
-        buf = b""
-        while not self._stop.is_set():
-            try:
-                # A short select, so unplug() never closes the fd under a blocked read.
-                ready, _, _ = select.select([self.master], [], [], 0.05)
-                if not ready:
-                    continue
-                chunk = os.read(self.master, 1024)
-            except (OSError, ValueError):
-                return
-            buf += chunk
-            while b"\n" in buf:
-                line, buf = buf.split(b"\n", 1)
-                try:
-                    req = json.loads(line)
-                except ValueError:
-                    continue
-                self.requests.append(req)
-                self.handler(self, req)
-
-    def reply(self, req: dict[str, Any], **fields: Any) -> None:
-        self.emit(P.reply(req["cmd"], req.get("id"), **fields))
-
-    def idle_shuffler(self, req: dict[str, Any]) -> None:
-        cmd = req["cmd"]
-        if cmd == "hello":
-            if req.get("proto") not in (None, self.proto):
-                self.emit(P.error_reply("hello", req.get("id"), P.E_PROTO, detail=f"device speaks {self.proto}"))
-                return
-            self.reply(req, fw="0.1.0", proto=self.proto, board="fake", capacity=104, state="idle")
-        elif cmd == "status":
-            self.reply(req, state="idle", fault=0, fault_name="", k=0, n=0, left=0, right=0)
-        elif cmd == "clear":
-            self.reply(req, state="idle")
-        else:
-            self.emit(P.error_reply(cmd, req.get("id"), P.E_STATE))
-
-    def unplug(self) -> None:
-        """The cable comes out: the host's end of the port fails."""
-        self._stop.set()
-        self._thread.join(timeout=2)
-        os.close(self.master)
-
-    def close(self) -> None:
-        if not self._stop.is_set():
-            self.unplug()
-        try:
-            os.close(self._slave)
-        except OSError:
-            pass
+from hosttest_support import FakeDevice
 
 
 @pytest.fixture

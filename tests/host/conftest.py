@@ -1,0 +1,20 @@
+"""Fixtures for the host tests (shared helpers live in hosttest_support.py)."""
+from __future__ import annotations
+
+from typing import Iterator
+
+import pytest
+
+from host import flashing
+from simulator.virtual import VirtualShuffler
+
+
+@pytest.fixture
+def device(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Iterator[VirtualShuffler]:
+    """A virtual shuffler running the image `shuffler flash` would deploy for the sim board."""
+    monkeypatch.setenv("SHUFFLER_RUNTIME_DIR", str(tmp_path_factory.mktemp("runtime")))
+    dev = VirtualShuffler(time_scale=0.0)
+    flashing.install_to_dir(flashing.build_image("sim", tmp_path_factory.mktemp("image")), dev.flash_dir)
+    dev.start()
+    yield dev
+    dev.stop()

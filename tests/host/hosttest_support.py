@@ -1,0 +1,134 @@
+"""Helpers the host tests share: a scripted device on a pseudo-terminal,
+a voice that keeps what the guide says, and the check of a guided routine's
+record of every card handled against docs/mechanism.md."""
+from __future__ import annotations
+
+import json
+import os
+import select
+import threading
+import tty
+from typing import Any, Callable
+
+from firmware import protocol as P
+from host import guide as G
+
+Handler = Callable[["FakeDevice", dict[str, Any]], None]
+
+
+class FakeDevice:
+    """A device on a pty that answers requests with `handler` (default: a
+    well-behaved idle shuffler) and can write anything to the host."""
+
+    def __init__(self, handler: Handler | None = None, proto: int = P.PROTOCOL_VERSION) -> None:
+        self.master, slave = os.openpty()
+        tty.setraw(slave)
+        self.port = os.ttyname(slave)
+        self._slave = slave
+        self.proto = proto
+        self.handler = handler or FakeDevice.idle_shuffler
+        self.requests: list[dict[str, Any]] = []
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+
+    def emit(self, obj: dict[str, Any] | bytes) -> None:
+        data = obj if isinstance(obj, bytes) else (json.dumps(obj) + "\n").encode()
+        try:
+            os.write(self.master, data)
+        except OSError:
+            pass
+
+    def _run(self) -> None:
+        buf = b""
+        while not self._stop.is_set():
+            try:
+                # A short select, so unplug() never closes the fd under a blocked read.
+                ready, _, _ = select.select([self.master], [], [], 0.05)
+                if not ready:
+                    continue
+                chunk = os.read(self.master, 1024)
+            except (OSError, ValueError):
+                return
+            buf += chunk
+            while b"\n" in buf:
+                line, buf = buf.split(b"\n", 1)
+                try:
+                    req = json.loads(line)
+                except ValueError:
+                    continue
+                self.requests.append(req)
+                self.handler(self, req)
+
+    def reply(self, req: dict[str, Any], **fields: Any) -> None:
+        self.emit(P.reply(req["cmd"], req.get("id"), **fields))
+
+    def idle_shuffler(self, req: dict[str, Any]) -> None:
+        cmd = req["cmd"]
+        if cmd == "hello":
+            if req.get("proto") not in (None, self.proto):
+                self.emit(P.error_reply("hello", req.get("id"), P.E_PROTO, detail=f"device speaks {self.proto}"))
+                return
+            self.reply(req, fw="0.1.0", proto=self.proto, board="fake", capacity=104, state="idle")
+        elif cmd == "status":
+            self.reply(req, state="idle", fault=0, fault_name="", k=0, n=0, left=0, right=0)
+        elif cmd == "clear":
+            self.reply(req, state="idle")
+        else:
+            self.emit(P.error_reply(cmd, req.get("id"), P.E_STATE))
+
+    def unplug(self) -> None:
+        """The cable comes out: the host's end of the port fails."""
+        self._stop.set()
+        self._thread.join(timeout=2)
+        os.close(self.master)
+
+    def close(self) -> None:
+        if not self._stop.is_set():
+            self.unplug()
+        try:
+            os.close(self._slave)
+        except OSError:
+            pass
+
+
+class TextVoice(G.Voice):
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+
+    def say(self, text: str) -> None:
+        self.lines.append(text)
+
+    @property
+    def text(self) -> str:
+        return "\n".join(self.lines)
+
+
+def check_record(log: list[dict[str, Any]], cards: int, rounds: int, loads: int) -> None:
+    """Every card dealt once per round, piles in load order, pile trade, final permutation."""
+    pack = list(range(cards))
+    assert log[0] == {"op": "start", "pack": pack}
+    takes = [e for e in log if e["op"] == "take"]
+    assert len(takes) == rounds * loads
+    tray_in: dict[tuple[int, str], list[Any]] = {}
+    for e in log:
+        if e["op"] in ("load", "put_back") and not (e["op"] == "load" and e.get("ids") == []):
+            tray_in.setdefault((e["round"], e["load"]), []).append(e["ids"])
+        if e["op"] in ("unload", "set_aside"):
+            tray_in.setdefault((e["round"], e["load"]), []).append(("out", e["ids"]))
+    current = pack
+    for r in range(1, rounds + 1):
+        mine = [e for e in takes if e["round"] == r]
+        dealt = [c for e in mine for c in e["left"] + e["right"]]
+        assert sorted(dealt) == pack, f"round {r}: not every card dealt exactly once"
+        # The round's loads, in order, are the pack as it stood: piles keep the load's order.
+        order = {c: i for i, c in enumerate(current)}
+        for e in mine:
+            for pile in (e["left"], e["right"]):
+                assert [order[c] for c in pile] == sorted(order[c] for c in pile), \
+                    f"round {r}, load {e['load']}: a pile is out of the load's order"
+        # Pile trade: all left piles in load order on top of all right piles.
+        current = [c for e in mine for c in e["left"]] + [c for e in mine for c in e["right"]]
+    final = [e for e in log if e["op"] == "final"]
+    assert len(final) == 1 and final[0]["pack"] == current
+    assert sorted(current) == pack
