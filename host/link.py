@@ -113,7 +113,7 @@ class Link:
             except (serial.SerialException, OSError, TypeError, AttributeError) as exc:
                 # pyserial raises TypeError/AttributeError when the port is closed under it.
                 if not self._closed.is_set():
-                    self._fail(LinkClosed(f"lost the connection to {self.name} ({' '.join(str(exc).split())[:80]})"))
+                    self._fail(self._lost(exc))
                 return
             if not chunk:
                 continue
@@ -143,6 +143,20 @@ class Link:
             return  # a reply nobody waits for (late, or to someone else's line): drop it
         self.events.put(msg)
 
+    def _lost(self, exc: BaseException) -> LinkClosed:
+        return LinkClosed(f"lost the connection to {self.name} ({' '.join(str(exc).split())[:80]})")
+
+    def _write(self, cmd: str, rid: int, fields: dict[str, Any]) -> None:
+        """Write one request line; a failed write closes the link."""
+        line = P.encode(P.request(cmd, rid, **fields)).encode()
+        try:
+            with self._write_lock:
+                self.transport.write(line)
+        except (serial.SerialException, OSError, TypeError, AttributeError) as exc:
+            err = self._lost(exc)
+            self._fail(err)
+            raise err from None
+
     def _fail(self, exc: LinkClosed) -> None:
         self.error = exc
         self._closed.set()
@@ -170,14 +184,7 @@ class Link:
         if self.error is not None:
             raise self.error
         rid = next(self._ids) % P.MAX_ID
-        line = P.encode(P.request(cmd, rid, **fields)).encode()
-        try:
-            with self._write_lock:
-                self.transport.write(line)
-        except (serial.SerialException, OSError, TypeError, AttributeError) as exc:
-            err = LinkClosed(f"lost the connection to {self.name} ({' '.join(str(exc).split())[:80]})")
-            self._fail(err)
-            raise err from None
+        self._write(cmd, rid, fields)
         return rid
 
     def request(self, cmd: str, timeout: float = REQUEST_TIMEOUT_S, **fields: Any) -> dict[str, Any]:
@@ -190,14 +197,7 @@ class Link:
         with self._lock:
             self._waiting[rid] = box
         try:
-            line = P.encode(P.request(cmd, rid, **fields)).encode()
-            try:
-                with self._write_lock:
-                    self.transport.write(line)
-            except (serial.SerialException, OSError, TypeError, AttributeError) as exc:
-                err = LinkClosed(f"lost the connection to {self.name} ({' '.join(str(exc).split())[:80]})")
-                self._fail(err)
-                raise err from None
+            self._write(cmd, rid, fields)
             try:
                 got = box.get(timeout=timeout)
             except queue.Empty:
