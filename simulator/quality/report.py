@@ -278,6 +278,62 @@ def total_work(settings: Settings) -> int:
     return settings.samples * (len(settings.routines) * settings.rounds + 1)
 
 
+def _round_rows(
+    s: Settings, stream: Iterator[tuple[int, np.ndarray]], start: StartOrder | None, deal: bool,
+    tick: Callable[[int], None], passes_per_round: int,
+    distance: Callable[[int, dict[str, Estimate]], tuple[Estimate, Estimate]],
+) -> list[dict[str, Any]]:
+    """One row per round from a stream of (round, decks); `distance(r, statistics)`
+    gives the round's distance and lower bound."""
+    stats = RoundStats(s.n_cards, s.rounds)
+    observers = {r: _Observers(start, s.deal_at_least, deal) for r in range(1, s.rounds + 1)}
+    for r, decks in stream:
+        stats.update(r, decks)
+        observers[r].update(decks)
+        tick(decks.shape[0])
+    bounds = stats.finish()
+    rows = []
+    for r in range(1, s.rounds + 1):
+        value, lower = distance(r, bounds[r])
+        rows.append({
+            "round": r,
+            "passes": r * passes_per_round,
+            "distance": value.to_dict(),
+            "lower_bound": lower.to_dict(),
+            "statistics": {k: v.to_dict() for k, v in bounds[r].items()},
+            "guessing": observers[r].guessing(),
+            "deal": observers[r].dealing(),
+        })
+    return rows
+
+
+def _routine_entry(
+    s: Settings, name: str, description: str, passes_per_round: int, rounds: list[dict[str, Any]],
+    exact: Callable[[int], float | None], extra: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """A routine's part of the report: its rounds, thresholds and landmarks."""
+    seven = float(tv_riffle_exact(SINGLE_DECK, SINGLE_DECK_PASSES))
+
+    def thresholds(values: tuple[float, ...]) -> list[dict[str, Any]]:
+        return _threshold_rows(name, s.n_cards, s.capacity, s.machine, rounds, values,
+                               passes_per_round, exact)
+
+    return {
+        "name": name,
+        "description": description,
+        "passes_per_round": passes_per_round,
+        "exact": exact(1) is not None,
+        **(extra or {}),
+        "rounds": rounds,
+        "thresholds": thresholds(s.thresholds),
+        "landmarks": {
+            **_landmarks(rounds, passes_per_round),
+            # Where this routine is as close to random as one deck after seven riffles.
+            "single_deck_seven": thresholds((seven,))[0],
+        },
+    }
+
+
 def _run_routine(
     s: Settings, index: int, name: str, start: StartOrder | None, deal: bool,
     tick: Callable[[int], None],
@@ -289,45 +345,19 @@ def _run_routine(
     routine = ROUTINES[name]
     passes_per_round = len(load_sizes(n, s.capacity))
     bits = _random_bits_per_round(n, s.capacity, s.machine)
-    seven = float(tv_riffle_exact(SINGLE_DECK, SINGLE_DECK_PASSES))
-    stats = RoundStats(n, s.rounds)
-    observers = {r: _Observers(start, s.deal_at_least, deal) for r in range(1, s.rounds + 1)}
+
+    def exact(r: int) -> float | None:
+        return _exact(name, n, s.capacity, r, s.machine)
+
+    def distance(r: int, statistics: dict[str, Estimate]) -> tuple[Estimate, Estimate]:
+        lower = best_lower_bound(statistics, n_cards=n, bits=bits * r)
+        value = exact(r)
+        return (lower if value is None else Estimate(value, 0.0, "exact", "Bayer-Diaconis")), lower
+
     stream = simulate(routine, n, s.capacity, s.rounds, s.samples, machine=s.machine,
                       seed=np.random.default_rng([s.seed, index]), chunk=_chunk(n))
-    for r, decks in stream:
-        stats.update(r, decks)
-        observers[r].update(decks)
-        tick(decks.shape[0])
-    bounds = stats.finish()
-    rounds = []
-    for r in range(1, s.rounds + 1):
-        lower = best_lower_bound(bounds[r], n_cards=n, bits=bits * r)
-        exact = _exact(name, n, s.capacity, r, s.machine)
-        distance = lower if exact is None else Estimate(exact, 0.0, "exact", "Bayer-Diaconis")
-        rounds.append({
-            "round": r,
-            "passes": r * passes_per_round,
-            "distance": distance.to_dict(),
-            "lower_bound": lower.to_dict(),
-            "statistics": {k: v.to_dict() for k, v in bounds[r].items()},
-            "guessing": observers[r].guessing(),
-            "deal": observers[r].dealing(),
-        })
-    return {
-        "name": name,
-        "description": routine.description(n, s.capacity),
-        "passes_per_round": passes_per_round,
-        "exact": _exact(name, n, s.capacity, 1, s.machine) is not None,
-        "rounds": rounds,
-        "thresholds": _threshold_rows(name, n, s.capacity, s.machine, rounds, s.thresholds,
-                                      passes_per_round),
-        "landmarks": {
-            **_landmarks(rounds, passes_per_round),
-            # Where this routine is as close to random as one deck after seven riffles.
-            "single_deck_seven": _threshold_rows(name, n, s.capacity, s.machine, rounds,
-                                                 (seven,), passes_per_round)[0],
-        },
-    }
+    rounds = _round_rows(s, stream, start, deal, tick, passes_per_round, distance)
+    return _routine_entry(s, name, routine.description(n, s.capacity), passes_per_round, rounds, exact)
 
 
 def exact_mode_description(n_cards: int, capacity: int) -> str:
@@ -349,49 +379,19 @@ def _run_exact_mode(
     n = s.n_cards
     passes_per_round = len(load_sizes(n, s.capacity))
     codes = exact_mode_codes(n, s.capacity)
-    seven = float(tv_riffle_exact(SINGLE_DECK, SINGLE_DECK_PASSES))
-    stats = RoundStats(n, s.rounds)
-    observers = {r: _Observers(start, s.deal_at_least, deal) for r in range(1, s.rounds + 1)}
-    stream = simulate_exact_mode(n, s.capacity, s.rounds, s.samples,
-                                 np.random.default_rng([s.seed, index]), chunk=_chunk(n))
-    for r, decks in stream:
-        stats.update(r, decks)
-        observers[r].update(decks)
-        tick(decks.shape[0])
-    bounds = stats.finish()
-    rounds = []
-    for r in range(1, s.rounds + 1):
-        # The statistics' bound alone: beside the exact figure it shows the method stays below it.
-        lower = best_lower_bound(bounds[r])
-        distance = Estimate(exact_mode_distance(codes, r), 0.0, "exact", "exact mode: 1 - 1/prod(m_j!)")
-        rounds.append({
-            "round": r,
-            "passes": r * passes_per_round,
-            "distance": distance.to_dict(),
-            "lower_bound": lower.to_dict(),
-            "statistics": {k: v.to_dict() for k, v in bounds[r].items()},
-            "guessing": observers[r].guessing(),
-            "deal": observers[r].dealing(),
-        })
 
     def exact(r: int) -> float:
         return exact_mode_distance(codes, r)
 
-    return {
-        "name": EXACT_MODE,
-        "description": exact_mode_description(n, s.capacity),
-        "passes_per_round": passes_per_round,
-        "exact": True,
-        "exact_rounds": n_bits(n),
-        "rounds": rounds,
-        "thresholds": _threshold_rows(EXACT_MODE, n, s.capacity, s.machine, rounds, s.thresholds,
-                                      passes_per_round, exact),
-        "landmarks": {
-            **_landmarks(rounds, passes_per_round),
-            "single_deck_seven": _threshold_rows(EXACT_MODE, n, s.capacity, s.machine, rounds,
-                                                 (seven,), passes_per_round, exact)[0],
-        },
-    }
+    def distance(r: int, statistics: dict[str, Estimate]) -> tuple[Estimate, Estimate]:
+        # The statistics' bound alone: beside the exact figure it shows the method stays below it.
+        return Estimate(exact(r), 0.0, "exact", "exact mode: 1 - 1/prod(m_j!)"), best_lower_bound(statistics)
+
+    stream = simulate_exact_mode(n, s.capacity, s.rounds, s.samples,
+                                 np.random.default_rng([s.seed, index]), chunk=_chunk(n))
+    rounds = _round_rows(s, stream, start, deal, tick, passes_per_round, distance)
+    return _routine_entry(s, EXACT_MODE, exact_mode_description(n, s.capacity), passes_per_round, rounds,
+                          exact, {"exact_rounds": n_bits(n)})
 
 
 def _run_reference(
