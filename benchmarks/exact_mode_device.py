@@ -17,21 +17,10 @@ Prints, side by side in one run:
 from __future__ import annotations
 
 import itertools
-import os
-import shutil
-import subprocess
-import sys
-import tempfile
-from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
+from firmware_budget import BOARD_SIM, FIRMWARE, INSTANT_BOARD, REPO, run_mp
+from simulator.exact_mode.uniformity import chi_square_uniform
 
-from simulator.exact_mode.uniformity import chi_square_uniform  # noqa: E402
-
-FIRMWARE = REPO / "firmware"
-BOARD_SIM = REPO / "simulator" / "virtual" / "board"
-MICROPYTHON = shutil.which("micropython") or str(Path(sys.executable).parent / "micropython")
 UNIFORMITY_TEST = REPO / "tests" / "firmware" / "test_fw_exact_uniformity.py"
 
 TIME_SCRIPT = r"""
@@ -39,27 +28,7 @@ import gc, os, time
 from dealer import Dealer
 from sides import RandomSides
 from exact import ExactRoutine
-
-class Host:
-    def pending(self): return False
-    def service(self): pass
-
-class Board:
-    def __init__(self): self.t = 0
-    def ticks_ms(self): return self.t
-    def sleep_ms(self, ms): self.t += ms
-    def exit_blocked(self): return self.t % 2 == 1
-    def battery_mv(self): return 9000
-    def motor(self, d, duty): pass
-    def motor_brake(self): pass
-    def motor_stop(self): pass
-    def wdt_feed(self): pass
-
-class Out:
-    def write(self, b): pass
-
-cfg = {"motor_duty": 80, "card_timeout_ms": 400, "block_max_ms": 30, "brake_ms": 0, "progress_every": 1}
-out = Out()
+""" + INSTANT_BOARD + r"""
 rnd = RandomSides(104)
 ex = ExactRoutine(104)
 gc.collect()
@@ -86,31 +55,18 @@ print("us_per_card_exact", best["exact"] / 81)
 """
 
 
-def run_mp(script: str, args: list[str], env_extra: dict[str, str]) -> str:
-    with tempfile.TemporaryDirectory() as d:
-        f = Path(d) / "bench.py"
-        f.write_text(script)
-        env = dict(os.environ, MICROPYPATH=f"{FIRMWARE}:{BOARD_SIM}", SHUFFLER_BOARD="sim",
-                   SHUFFLER_SIM_SPEED="0", SHUFFLER_DATA_DIR=d, **env_extra)
-        out = subprocess.run([MICROPYTHON, str(f), *args], capture_output=True, text=True, env=env,
-                             timeout=600, cwd=d)
-        if out.returncode != 0:
-            raise RuntimeError(out.stderr)
-        return out.stdout
-
-
 def uniformity(runs: int, variant: str) -> tuple[int, float, float]:
     text = UNIFORMITY_TEST.read_text()
     script = text.split('SCRIPT = r"""', 1)[1].split('"""', 1)[0]
-    out = run_mp(script, ["5", str(runs), variant], {"SHUFFLER_SIM_CAPACITY": "3"})
-    seen = dict(line.split() for line in out.splitlines())
+    seen = run_mp(script, [FIRMWARE, BOARD_SIM], args=("5", str(runs), variant),
+                  env_extra={"SHUFFLER_SIM_CAPACITY": "3"}, timeout=600)
     counts = [int(seen.get("".join(map(str, p)), 0)) for p in itertools.permutations(range(5))]
     stat, p = chi_square_uniform(counts)
     return sum(counts), stat, p
 
 
 def main() -> None:
-    res = dict(line.split(" ", 1) for line in run_mp(TIME_SCRIPT, [], {}).splitlines())
+    res = run_mp(TIME_SCRIPT, [FIRMWARE, BOARD_SIM], timeout=600)
     r, e = float(res["us_per_card_random"]), float(res["us_per_card_exact"])
     print("firmware time per card, instant board, 81-card load (best of 20):")
     print(f"  random sides: {r:.1f} us   exact sides: {e:.1f} us   exact / random: {e / r:.2f}")

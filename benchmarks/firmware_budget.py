@@ -190,17 +190,15 @@ finally:
 print("locked_loop", res, ctl.dealer.k)
 """
 
-INSTANT_SCRIPT = r"""
-import time
-from dealer import Dealer
-from sides import RandomSides
-
+# An instant board for the deal loop alone (the beam toggles on each poll,
+# nothing else happens): the firmware's own work per card. Shared with
+# exact_mode_device.py.
+INSTANT_BOARD = r"""
 class Host:
     def pending(self): return False
     def service(self): pass
 
 class Board:
-    # The beam toggles on each poll: the firmware's own work per card.
     def __init__(self): self.t = 0
     def ticks_ms(self): return self.t
     def sleep_ms(self, ms): self.t += ms
@@ -215,11 +213,18 @@ class Out:
     def write(self, b): pass
 
 out = Out()
+cfg = {"motor_duty": 80, "card_timeout_ms": 400, "block_max_ms": 30, "brake_ms": 0,
+       "progress_every": 1}
+"""
+
+INSTANT_SCRIPT = r"""
+import time
+from dealer import Dealer
+from sides import RandomSides
+""" + INSTANT_BOARD + r"""
 b = Board()
 s = RandomSides(104)
 d = Dealer(b, Host(), out.write, s)
-cfg = {"motor_duty": 80, "card_timeout_ms": 400, "block_max_ms": 30, "brake_ms": 0,
-       "progress_every": 1}
 best = 10 ** 9
 for _ in range(20):
     s.prepare(104)
@@ -231,14 +236,18 @@ print("us_per_card_instant", best / 104)
 """
 
 
-def run_mp(script: str, path: list[Path], heap_kb: int | None = None, check: bool = True) -> dict[str, str]:
+def run_mp(script: str, path: list[Path], heap_kb: int | None = None, check: bool = True,
+           args: tuple[str, ...] = (), env_extra: dict[str, str] | None = None,
+           timeout: float = 120) -> dict[str, str]:
+    """Run a script on the unix port over the simulated board's settings; its
+    output lines as {first word: the rest}."""
     with tempfile.TemporaryDirectory() as d:
         f = Path(d) / "bench.py"
         f.write_text(script)
         env = dict(os.environ, MICROPYPATH=os.pathsep.join(map(str, path)),
-                   SHUFFLER_BOARD="sim", SHUFFLER_SIM_SPEED="0", SHUFFLER_DATA_DIR=d)
-        argv = [MICROPYTHON] + (["-X", f"heapsize={heap_kb}K"] if heap_kb else []) + [str(f)]
-        out = subprocess.run(argv, capture_output=True, text=True, env=env, timeout=120, cwd=d)
+                   SHUFFLER_BOARD="sim", SHUFFLER_SIM_SPEED="0", SHUFFLER_DATA_DIR=d, **(env_extra or {}))
+        argv = [MICROPYTHON] + (["-X", f"heapsize={heap_kb}K"] if heap_kb else []) + [str(f), *args]
+        out = subprocess.run(argv, capture_output=True, text=True, env=env, timeout=timeout, cwd=d)
         if out.returncode != 0 and check:
             raise RuntimeError(out.stderr)
     res = {}
