@@ -144,7 +144,7 @@ class _Pool:
         )
 
     def wilds(self) -> list[int]:
-        return sorted(c for c in self.left if int(self.faces.rank[c]) in WILD_RANKS)
+        return sorted(c for c in self.left if self.faces.is_wild(c))
 
     def take(self, cards: list[int]) -> list[int]:
         for c in cards:
