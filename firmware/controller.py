@@ -205,11 +205,7 @@ class Controller:
             if was:
                 self.lose_exact(P.LOST_CANCELLED)
             return
-        if self.state == P.ST_ALARM:
-            self.link.send(P.error_reply(cmd, rid, P.E_ALARM))
-            return
-        if self.state != P.ST_IDLE:
-            self.link.send(P.error_reply(cmd, rid, P.E_STATE, detail="a pass is paused: resume or abort"))
+        if self.refused_unless_idle(cmd, rid):
             return
         code, n = P.get_int(obj, "n", 2, MAX_CARDS)
         if code:
@@ -308,11 +304,7 @@ class Controller:
     def cmd_count(self, cmd, rid, obj):
         """The tray's count, read as a pass would read it, without dealing:
         a host checks a load against its plan before the touch."""
-        if self.state == P.ST_ALARM:
-            self.link.send(P.error_reply(cmd, rid, P.E_ALARM))
-            return
-        if self.state != P.ST_IDLE:
-            self.link.send(P.error_reply(cmd, rid, P.E_STATE, detail="a pass is paused: resume or abort"))
+        if self.refused_unless_idle(cmd, rid):
             return
         tare, per_card, _ = self.stack_cal()
         if tare is None:
@@ -326,12 +318,18 @@ class Controller:
         n = stack.count_from_raw(raw, tare, per_card)
         self.link.send(P.reply(cmd, rid, n=n if n > 0 else 0, capacity=self.capacity))
 
-    def cmd_start(self, cmd, rid, obj):
+    def refused_unless_idle(self, cmd, rid):
+        """Answer the error and return True unless idle (a latched fault, a paused pass)."""
         if self.state == P.ST_ALARM:
             self.link.send(P.error_reply(cmd, rid, P.E_ALARM))
-            return
-        if self.state == P.ST_PAUSED:
-            self.link.send(P.error_reply(cmd, rid, P.E_STATE, detail="paused: resume or abort"))
+        elif self.state != P.ST_IDLE:
+            self.link.send(P.error_reply(cmd, rid, P.E_STATE, detail="a pass is paused: resume or abort"))
+        else:
+            return False
+        return True
+
+    def cmd_start(self, cmd, rid, obj):
+        if self.refused_unless_idle(cmd, rid):
             return
         self.start_pass(cmd, rid)
 
