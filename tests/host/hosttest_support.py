@@ -1,17 +1,25 @@
 """Helpers the host tests share: a scripted device on a pseudo-terminal,
-a voice that keeps what the guide says, and the check of a guided routine's
-record of every card handled against docs/mechanism.md."""
+a voice that keeps what the guide says, a guide run over the virtual
+shuffler with a scripted person, and the check of a guided routine's record
+of every card handled against docs/mechanism.md."""
 from __future__ import annotations
 
 import json
 import os
 import select
 import threading
+import time
 import tty
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from firmware import protocol as P
 from host import guide as G
+from host import person as S
+from host import plan as planlib
+from host.link import Link
+
+if TYPE_CHECKING:
+    from simulator.virtual import VirtualShuffler
 
 Handler = Callable[["FakeDevice", dict[str, Any]], None]
 
@@ -102,6 +110,38 @@ class TextVoice(G.Voice):
     @property
     def text(self) -> str:
         return "\n".join(self.lines)
+
+
+def run_guided(dev: VirtualShuffler, plan: planlib.Plan, person_cls: type[S.ScriptedPerson] = S.ScriptedPerson,
+               guide_cls: type[G.Guide] = G.Guide, **person_kw: Any) -> tuple[G.Summary, TextVoice, S.ScriptedPerson]:
+    """Run a whole guided routine on the virtual shuffler; the scripted
+    person reaches the device as `person.device`."""
+    link = Link.open(dev.port)
+    link.handshake(timeout=10)
+    world = dev.world(timeout=10)
+    voice = TextVoice()
+    person = person_cls(world, plan.cards, say=voice.say, **person_kw)
+    person.device = dev  # type: ignore[attr-defined]
+    guide = guide_cls(plan, person, voice, link=link, reopen=lambda: Link.open(dev.port),
+                      person_wait_s=20, reconnect_s=10, stall_s=3)
+    try:
+        summary = guide.run()
+    finally:
+        (guide.link or link).close()
+        world.close()
+    return summary, voice, person
+
+
+def restart(dev: VirtualShuffler, person: S.ScriptedPerson) -> None:
+    """Reset the virtual shuffler, wait for it to boot again and give the
+    person a fresh connection to its world."""
+    boots = dev.boots
+    person.world.close()
+    dev.hard_reset()
+    deadline = time.monotonic() + 15
+    while dev.boots == boots and time.monotonic() < deadline:
+        time.sleep(0.02)
+    person.world = dev.world(timeout=10)
 
 
 def check_record(log: list[dict[str, Any]], cards: int, rounds: int, loads: int) -> None:

@@ -4,7 +4,6 @@ piles in load order, pile trade, a permutation at the end), a double feed
 that loses exactness and a random finish, and the words a person reads."""
 from __future__ import annotations
 
-import time
 
 import pytest
 
@@ -12,8 +11,7 @@ from host import guide as G
 from host import person as S
 from host import plan as planlib
 from host.guide_exact import ExactGuide
-from host.link import Link
-from hosttest_support import TextVoice, check_record
+from hosttest_support import TextVoice, check_record, restart, run_guided
 from simulator.exact_mode.codes import n_bits
 from simulator.exact_mode.physical import gathering_steps
 from simulator.virtual import VirtualShuffler
@@ -24,19 +22,7 @@ pytestmark = pytest.mark.micropython
 def run_exact(dev: VirtualShuffler, cards: int, person_cls: type[S.ScriptedPerson] = S.ScriptedPerson,
               quality: str = "good") -> tuple[G.Summary, TextVoice, S.ScriptedPerson]:
     plan = planlib.make_plan(planlib.choose_pack(None, cards), 104, quality)
-    link = Link.open(dev.port)
-    link.handshake(timeout=10)
-    world = dev.world(timeout=10)
-    voice = TextVoice()
-    person = person_cls(world, cards, say=voice.say)
-    guide = ExactGuide(plan, person, voice, link=link, reopen=lambda: Link.open(dev.port),
-                       person_wait_s=20, reconnect_s=10, stall_s=3)
-    try:
-        summary = guide.run()
-    finally:
-        (guide.link or link).close()
-        world.close()
-    return summary, voice, person
+    return run_guided(dev, plan, person_cls, guide_cls=ExactGuide)
 
 
 @pytest.mark.parametrize("cards, loads", [(162, 2), (52, 1), (300, 3)])
@@ -122,17 +108,10 @@ class ResetsBetweenPasses(S.ScriptedPerson):
         if step.kind == S.TAKE and step.args.get("round") == 2 and step.args["load"] == "A" \
                 and not getattr(self, "done_it", False):
             self.done_it = True
-            boots = self.device.boots
-            self.world.close()
-            self.device.hard_reset()
-            deadline = time.monotonic() + 15
-            while self.device.boots == boots and time.monotonic() < deadline:
-                time.sleep(0.02)
-            self.world = self.device.world(timeout=10)
+            restart(self.device, self)
 
 
 def test_a_restart_loses_the_codes_and_random_rounds_finish_the_job(device: VirtualShuffler) -> None:
-    ResetsBetweenPasses.device = device
     summary, voice, person = run_exact(device, 162, ResetsBetweenPasses, quality="casual")
     assert "Exactness is lost during round 2 of 8, load B" in voice.text
     assert "the shuffler restarted, and the codes it kept are gone" in voice.text

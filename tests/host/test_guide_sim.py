@@ -8,7 +8,6 @@ from __future__ import annotations
 import shutil
 import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
@@ -19,8 +18,7 @@ from host import flashing
 from host import guide as G
 from host import person as S
 from host import plan as planlib
-from host.link import Link
-from hosttest_support import TextVoice, check_record
+from hosttest_support import TextVoice, check_record, restart, run_guided
 from simulator.virtual import VirtualShuffler
 
 pytestmark = pytest.mark.micropython
@@ -33,21 +31,7 @@ def samba_plan(rounds: int = ROUNDS) -> planlib.Plan:
 
 def run_guide(dev: VirtualShuffler, person_cls: type[S.ScriptedPerson] = S.ScriptedPerson,
               plan: planlib.Plan | None = None, **person_kw: Any) -> tuple[G.Summary, TextVoice, S.ScriptedPerson]:
-    plan = plan or samba_plan()
-    link = Link.open(dev.port)
-    link.handshake(timeout=10)
-    world = dev.world(timeout=10)
-    voice = TextVoice()
-    person = person_cls(world, plan.cards, say=voice.say, **person_kw)
-    person.device = dev  # type: ignore[attr-defined]
-    guide = G.Guide(plan, person, voice, link=link, reopen=lambda: Link.open(dev.port),
-                    person_wait_s=20, reconnect_s=10, stall_s=3)
-    try:
-        summary = guide.run()
-    finally:
-        (guide.link or link).close()
-        world.close()
-    return summary, voice, person
+    return run_guided(dev, plan or samba_plan(), person_cls, **person_kw)
 
 
 # -- faults mid-pass -------------------------------------------------------------
@@ -191,14 +175,7 @@ class PullsThePlug(S.ScriptedPerson):
             q = self.world.query()
             self.carry = (q["left"], q["right"])
             tray = q["tray"]
-            dev: VirtualShuffler = self.device  # type: ignore[attr-defined]
-            boots = dev.boots
-            self.world.close()
-            dev.hard_reset()
-            deadline = time.monotonic() + 15
-            while dev.boots == boots and time.monotonic() < deadline:
-                time.sleep(0.02)
-            self.world = dev.world(timeout=10)
+            restart(self.device, self)  # type: ignore[attr-defined]
             self.world.load(tray)
             self.skip_touch = True  # wait for the guide to notice the restart
             return
