@@ -304,23 +304,32 @@ class Guide:
         uncounted = False  # a double feed: the device's count is short of what went through
         aside_now = False  # dealing cards that were lifted off an over-full load
         self._pending_aside = 0
+
+        def end_part(k: int, k_left: int, k_right: int) -> None:
+            """A part of the pass is over: add what it dealt."""
+            nonlocal dealt, left, right, parts, part_n, last
+            dealt, left, right, parts = dealt + k, left + k_left, right + k_right, parts + 1
+            part_n = None
+            last = {"k": 0, "left": 0, "right": 0}
+
+        def end_bar() -> None:
+            nonlocal bar
+            if bar:
+                self.voice.bar_end()
+                bar = False
+
         while True:
             try:
                 ev = self.link.next_event(POLL_S)
             except LinkClosed as exc:
-                if bar:
-                    self.voice.bar_end()
-                    bar = False
+                end_bar()
                 state = self._reconnect(str(exc), name, dealt + last["k"], want)
                 ev = self._resync(state, part_n, last)
                 quiet_since = self.clock()
                 if ev is None:
                     # The device restarted: count what was dealt, deal the rest.
                     if part_n is not None:
-                        dealt, left, right = dealt + last["k"], left + last["left"], right + last["right"]
-                        parts += 1
-                        part_n = None
-                        last = {"k": 0, "left": 0, "right": 0}
+                        end_part(last["k"], last["left"], last["right"])
                     self._ask_for_rest(name, want - dealt)
                     deadline = self.clock() + self.person_wait_s
                     continue
@@ -360,15 +369,8 @@ class Guide:
                 self.voice.bar_update(dealt + last["k"], max(want, dealt + (part_n or 0)),
                                       left + last["left"], right + last["right"])
             elif kind == P.EV_DONE:
-                if bar:
-                    self.voice.bar_end()
-                    bar = False
-                dealt += int(ev.get("k", 0))
-                left += int(ev.get("left", 0))
-                right += int(ev.get("right", 0))
-                parts += 1
-                part_n = None
-                last = {"k": 0, "left": 0, "right": 0}
+                end_bar()
+                end_part(int(ev.get("k", 0)), int(ev.get("left", 0)), int(ev.get("right", 0)))
                 if self._pending_aside:
                     # The cards lifted off the top are dealt last, onto the same piles.
                     count, self._pending_aside, aside_now = self._pending_aside, 0, True
@@ -378,9 +380,7 @@ class Guide:
                     continue
                 return PassResult(dealt, left, right, parts)
             elif kind == P.EV_FAULT:
-                if bar:
-                    self.voice.bar_end()
-                    bar = False
+                end_bar()
                 if ev.get("code") == P.FAULT_EMPTY and (dealt > 0 or uncounted):
                     # Nothing left to deal: every card of the load went through.
                     gone = max(0, want - dealt) if uncounted else 0
@@ -389,12 +389,7 @@ class Guide:
                 outcome = self._fault(ev, name, want, dealt, index, names)
                 if outcome == "part-ended":
                     uncounted = uncounted or ev.get("code") == P.FAULT_DOUBLE_FEED
-                    dealt += int(ev.get("k", 0))
-                    left += int(ev.get("left", 0))
-                    right += int(ev.get("right", 0))
-                    parts += 1
-                    part_n = None
-                    last = {"k": 0, "left": 0, "right": 0}
+                    end_part(int(ev.get("k", 0)), int(ev.get("left", 0)), int(ev.get("right", 0)))
                     if dealt >= want:
                         return PassResult(dealt, left, right, parts)
                     self._ask_for_rest(name, want - dealt)
@@ -403,19 +398,14 @@ class Guide:
                 deadline = self.clock() + self.person_wait_s
             elif kind == P.EV_HELLO:
                 # A hello nobody asked for: the device started again.
-                if bar:
-                    self.voice.bar_end()
-                    bar = False
+                end_bar()
                 done_now = dealt + (last["k"] if part_n is not None else 0)
                 self.voice.problem(f"The shuffler restarted during {self.place}, after {done_now} of "
                                    f"{want} cards. Nothing is lost: the guide keeps its place.")
                 self.note(f"the shuffler restarted during {self.place}")
                 self._restarted()
                 if part_n is not None:
-                    dealt, left, right = done_now, left + last["left"], right + last["right"]
-                    parts += 1
-                    part_n = None
-                    last = {"k": 0, "left": 0, "right": 0}
+                    end_part(last["k"], last["left"], last["right"])
                 self._ask_for_rest(name, want - dealt)
                 deadline = self.clock() + self.person_wait_s
             elif kind == P.EV_WARN:
