@@ -48,39 +48,33 @@ class Out:
 out = Out()
 from exact import ExactRoutine
 import os
-r = None  # a global first assigned under the lock would grow the globals dict
+cfg = {"motor_duty": 80, "card_timeout_ms": 400, "block_max_ms": 30, "brake_ms": 5, "progress_every": 1}
+
+def locked(d):
+    # The deal loop under the heap lock; the answer is built after unlocking.
+    micropython.heap_lock()
+    try:
+        r = d.run()
+    except MemoryError:
+        micropython.heap_unlock()
+        return "MemoryError at card %d" % d.k
+    micropython.heap_unlock()
+    return "result %d cards %d" % (r, d.k)
+
 for alloc in (False, True):
     # Exact mode: a 162-card routine's first load, sides from the codes,
     # progress lines without pile counts.
     b = Board(); b.alloc = alloc
     s = ExactRoutine(104); s.begin(162, os.urandom); s.prepare(81)
     d = Dealer(b, Host(), out.write, s)
-    d.begin(s, 81, {"motor_duty": 80, "card_timeout_ms": 400, "block_max_ms": 30,
-                    "brake_ms": 5, "progress_every": 1}, 6400, 1, True)
-    micropython.heap_lock()
-    try:
-        r = d.run()
-    except MemoryError:
-        micropython.heap_unlock()
-        print("exact alloc", alloc, "MemoryError at card", d.k)
-    else:
-        micropython.heap_unlock()
-        print("exact alloc", alloc, "result", r, "cards", d.k)
+    d.begin(s, 81, cfg, 6400, 1, True)
+    print("exact alloc", alloc, locked(d))
 for alloc in (False, True):
     b = Board(); b.alloc = alloc
     s = RandomSides(104); s.prepare(104)
     d = Dealer(b, Host(), out.write, s)
-    d.begin(s, 104, {"motor_duty": 80, "card_timeout_ms": 400, "block_max_ms": 30,
-                     "brake_ms": 5, "progress_every": 1}, 6400, 1)
-    micropython.heap_lock()
-    try:
-        r = d.run()
-    except MemoryError:
-        micropython.heap_unlock()
-        print("alloc", alloc, "MemoryError at card", d.k)
-    else:
-        micropython.heap_unlock()
-        print("alloc", alloc, "result", r, "cards", d.k)
+    d.begin(s, 104, cfg, 6400, 1)
+    print("alloc", alloc, locked(d))
 """
 
 
