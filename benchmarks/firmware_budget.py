@@ -148,25 +148,14 @@ print("world", gc.mem_alloc())
 
 PASS_SCRIPT = r"""
 import gc, micropython, time
-import boardsel
-from controller import Controller
+import sim_headless
 
-class Link:
-    def pending(self): return False
-    def read_line(self): return None
-    def send(self, obj): self.last = obj
-    def write_raw(self, buf): pass
-
-profile = boardsel.load_profile("sim")
-board = boardsel.open_board(profile)
-link = Link()
-ctl = Controller(board, profile, link)
-ctl.boot()
+ctl = sim_headless.controller()
+board = ctl.board
 gc.collect()
 print("after_boot_alloc", gc.mem_alloc())
 board.world.load(list(range(104)))
 gc.collect()
-total0 = micropython.mem_total()
 t0 = time.ticks_us()
 ctl.start_pass(None, None)
 t1 = time.ticks_us()
@@ -178,6 +167,7 @@ board.world.take("left"); board.world.take("right")
 board.world.load(list(range(104)))
 ctl.sides.prepare(104)
 ctl.dealer.begin(ctl.sides, 104, ctl.cfg, 6400, 1)
+r = res = None  # a global first assigned under the lock would grow the globals dict
 micropython.heap_lock()
 try:
     try:

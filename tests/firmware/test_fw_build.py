@@ -184,21 +184,11 @@ def test_the_type_check_catches_a_wrong_machine_call(tmp_path: Path) -> None:
 
 
 PLAN_SCRIPT = r"""
-import boardsel
-from controller import Controller
+import sim_headless
 from sides import PlannedSides
 
-class Link:
-    def pending(self): return False
-    def read_line(self): return None
-    def send(self, obj): self.last = obj
-    def write_raw(self, buf): pass
-
-profile = boardsel.load_profile("sim")
-board = boardsel.open_board(profile)
-link = Link()
-ctl = Controller(board, profile, link)
-ctl.boot()
+ctl = sim_headless.controller()
+board, link = ctl.board, ctl.link
 plan = PlannedSides(104)
 plan.load("LLRLRRRL")
 board.world.load(list(range(8)))

@@ -25,28 +25,16 @@ P_MIN = 1e-4
 
 SCRIPT = r"""
 import sys
-import boardsel
 import exact_codes
-from controller import Controller
-
-class Link:
-    def pending(self): return False
-    def read_line(self): return None
-    def send(self, obj): self.last = obj
-    def write_raw(self, buf): pass
+import sim_headless
 
 N = int(sys.argv[1]); RUNS = int(sys.argv[2])
 if sys.argv[3] == "biased":
     def biased(m, randbytes):
         return (randbytes(1)[0] & 7) % m, 1
     exact_codes.bounded_int = biased
-profile = boardsel.load_profile("sim")
-profile["stack_samples"] = 1  # fewer simulated milliseconds per count
-board = boardsel.open_board(profile)
-link = Link()
-ctl = Controller(board, profile, link)
-ctl.boot()
-w = board.world
+ctl = sim_headless.controller(stack_samples=1)  # fewer simulated milliseconds per count
+w = ctl.board.world
 counts = {}
 for run in range(RUNS):
     ctl.cmd_exact("exact", None, {"n": N})
