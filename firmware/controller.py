@@ -39,7 +39,6 @@ class Controller:
         # The device's own random bytes; the simulated board may supply a
         # fixed stream for tests, real boards use os.urandom.
         self.randbytes = getattr(board, "randbytes", None) or os.urandom
-        self.hiding = False  # the pass in hand is an exact pass: no pile counts out
         self.dealer = Dealer(board, self, link.write_raw, self.sides)
         self.touch = Touch(profile["touch_kind"], self.cfg["touch_pct"], self.cfg["debounce_ms"])
         self.touch_source = "measured"
@@ -154,7 +153,7 @@ class Controller:
 
     def pass_fields(self):
         d = self.dealer
-        if self.hiding:
+        if d.hide:
             # Pile counts of an exact pass depend on the codes.
             return {"k": d.k, "n": d.n}
         return {"k": d.k, "n": d.n, "left": d.left, "right": d.right}
@@ -360,7 +359,7 @@ class Controller:
 
     def lose_exact_pass(self, reason):
         """The exact pass in hand ended early."""
-        if self.hiding and self.dealer.sides is self.exact:
+        if self.dealer.hide:
             self.lose_exact(reason)
 
     def cmd_clear(self, cmd, rid, obj):
@@ -504,8 +503,8 @@ class Controller:
             # tracked order no longer holds. This pass is dealt at random.
             self.lose_exact(P.LOST_COUNT, n=n, expected=self.exact.expected())
         self.warn_battery()
-        self.hiding = src is self.exact
-        self.dealer.begin(src, n, self.cfg, p["battery_cutoff_mv"], p["poll_ms"], self.hiding)
+        # dealer.hide marks an exact pass until the next begins (see pass_fields).
+        self.dealer.begin(src, n, self.cfg, p["battery_cutoff_mv"], p["poll_ms"], src is self.exact)
         if cmd is not None:
             self.link.send(P.reply(cmd, rid, n=n))
         self.link.send({P.F_EV: P.EV_LOADED, "n": n})
@@ -556,7 +555,7 @@ class Controller:
             self.state = P.ST_IDLE
             f[P.F_EV] = P.EV_DONE
             self.link.send(f)
-            if self.hiding and self.exact.active:
+            if self.dealer.hide and self.exact.active:
                 self.exact_pass_done()
         elif r == R_ABORT:
             self.end_aborted()
