@@ -232,11 +232,19 @@ def run_mp(script: str, path: list[Path], heap_kb: int | None = None, check: boo
     """Run a script on the unix port over the simulated board's settings; its
     output lines as {first word: the rest}."""
     with tempfile.TemporaryDirectory() as d:
-        f = Path(d) / "bench.py"
-        f.write_text(script)
-        env = dict(os.environ, MICROPYPATH=os.pathsep.join(map(str, path)),
-                   SHUFFLER_BOARD="sim", SHUFFLER_SIM_SPEED="0", SHUFFLER_DATA_DIR=d, **(env_extra or {}))
-        argv = [MICROPYTHON] + (["-X", f"heapsize={heap_kb}K"] if heap_kb else []) + [str(f), *args]
+        (Path(d) / "bench.py").write_text(script)
+        # Every module keeps its file name on the heap (__file__ and the
+        # name interned for tracebacks), so the modules are reached through
+        # links with short fixed names, relative to the working directory:
+        # the figures then do not depend on where the repository sits.
+        rel = []
+        for i, p in enumerate(path):
+            link = Path(d) / f"p{i}"
+            link.symlink_to(Path(p).resolve(), target_is_directory=True)
+            rel.append(link.name)
+        env = dict(os.environ, MICROPYPATH=os.pathsep.join(rel),
+                   SHUFFLER_BOARD="sim", SHUFFLER_SIM_SPEED="0", SHUFFLER_DATA_DIR=".", **(env_extra or {}))
+        argv = [MICROPYTHON] + (["-X", f"heapsize={heap_kb}K"] if heap_kb else []) + ["bench.py", *args]
         out = subprocess.run(argv, capture_output=True, text=True, env=env, timeout=timeout, cwd=d)
         if out.returncode != 0 and check:
             raise RuntimeError(out.stderr)
@@ -363,9 +371,9 @@ def firmware_alone() -> dict[str, float]:
     return r
 
 
-def alone_heap() -> dict[str, float]:
+def alone_heap(firmware_dir: Path = FIRMWARE) -> dict[str, float]:
     """One run of the firmware alone from .py: heap in KiB, the stub subtracted."""
-    r = alone(FIRMWARE)
+    r = alone(firmware_dir)
     stub = int(r["stub"])
     state, k, after_pass = r["pass"].split()
     ek, e_active, _ = r["exact_pass"].split()
@@ -376,6 +384,8 @@ def alone_heap() -> dict[str, float]:
         "boot": (int(r["boot"]) - stub) / 1024,
         "after_pass": (int(after_pass) - stub) / 1024,
         "exact162": int(r["exact162"]) / 1024,
+        "boot_bytes": int(r["boot"]) - stub,
+        "after_pass_bytes": int(after_pass) - stub,
     }
 
 
@@ -406,7 +416,8 @@ def world_alone() -> float:
 
 
 def main() -> None:
-    print(f"micropython: {MICROPYTHON}")
+    mp = Path(MICROPYTHON)
+    print(f"micropython: {mp.relative_to(REPO) if mp.is_relative_to(REPO) else mp}")
     fw = firmware_alone()
     print("the firmware alone, over a stub board (unix port, 64-bit; the stub's own"
           f" {fw['stub']:.1f} KiB subtracted):")

@@ -4,6 +4,7 @@ benchmark's own functions and must appear in the block unchanged."""
 
 from __future__ import annotations
 
+import shutil
 import sys
 from pathlib import Path
 
@@ -36,6 +37,19 @@ def test_the_firmware_alone_heap_figures_in_the_doc_are_current() -> None:
     require_micropython()
     for line in fb.heap_lines(fb.alone_heap()):
         assert line in block()
+
+
+def test_the_heap_figures_do_not_depend_on_where_the_firmware_sits(tmp_path: Path) -> None:
+    """The same firmware copied under a short and a long folder name gives the
+    same heap, to the byte (module file names are kept on the heap)."""
+    require_micropython()
+    figures = []
+    for name in ("f", "a-much-longer-folder-name-like-a-clone-in-a-ci-workspace" * 2):
+        copy = tmp_path / name / "firmware"
+        shutil.copytree(fb.FIRMWARE, copy)
+        fw = fb.alone_heap(copy)
+        figures.append((fw["boot_bytes"], fw["after_pass_bytes"], fw["exact162"]))
+    assert figures[0] == figures[1]
 
 
 def test_the_heap_lock_line_in_the_doc_says_the_loop_allocates_nothing() -> None:
