@@ -26,7 +26,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 
 import numpy as np  # noqa: E402
 
-from simulator.packs import MAX_CARDS  # noqa: E402
+from simulator.limits import MAX_PACK_CARDS  # noqa: E402
 from simulator.quality.bounds import RoundStats, best_lower_bound  # noqa: E402
 from simulator.quality.exact import tv_riffle  # noqa: E402
 from simulator.quality.enumerate import exact_laws  # noqa: E402
@@ -120,14 +120,14 @@ def exact_speed() -> None:
     print(f"  tv_riffle(162, k) for k = 1..16 in {t1 - t0:.3f} s (k=10: {vals[9]:.4f})")
     print(f"  tv_riffle(1000, 12) in {t2 - t1:.3f} s; tv_riffle(52, 7) = {tv_riffle(52, 7):.4f}")
     # What a report at the card limit computes: every round until the smallest threshold.
-    big = MAX_CARDS + 1  # one more than the limit, so no distance is cached yet
+    big = MAX_PACK_CARDS + 1  # one more than the limit, so no distance is cached yet
     times = []
     for k in range(1, 21):
         t = time.perf_counter()
         tv_riffle(big, k)
         times.append(time.perf_counter() - t)
     print(f"  tv_riffle({big}, k) for k = 1..20 in {sum(times):.2f} s, slowest round {max(times):.3f} s "
-          f"(the tools accept up to {MAX_CARDS} cards)")
+          f"(the tools accept up to {MAX_PACK_CARDS} cards)")
     over = 2 * sum(math.comb(N_CARDS, j) for j in range(CAPACITY + 1, N_CARDS + 1)) / 2**N_CARDS
     print(f"  log2({N_CARDS}!) = {math.lgamma(N_CARDS + 1) / math.log(2):.1f}; chance a pile-trade group of "
           f"{N_CARDS} cards exceeds {CAPACITY}: {over:.2e} per round\n")

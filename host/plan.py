@@ -17,14 +17,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from simulator.exact_mode.codes import n_bits
-from simulator.packs import MAX_CARDS, PACKS, UnknownPackError, get_pack
+from simulator.limits import MAX_PACK_CARDS
+from simulator.packs import PACKS, UnknownPackError, get_pack
 from simulator.quality.routines import exact_tv, load_sizes
 
 ROUTINE = "pile-trade"
 DEFAULT_CAPACITY = 104
 DEFAULT_PACK = "samba"
 DEFAULT_QUALITY = "good"
-# The card limit is simulator.packs.MAX_CARDS, shared with `shuffler quality`.
+# The card limit is simulator.limits.MAX_PACK_CARDS, shared with `shuffler quality`.
 # The rules' "three passes suit a home game": three passes of each load,
 # that is three rounds; every plan says what they give.
 HOME_GAME_ROUNDS = 3
@@ -86,8 +87,8 @@ def choose_pack(pack: str | None, cards: int | None) -> PackChoice:
     if cards is not None:
         if isinstance(cards, bool) or not isinstance(cards, int) or cards < 2:
             raise PlanError(f"--cards must be a whole number of at least 2, not {cards!r}")
-        if cards > MAX_CARDS:
-            raise PlanError(f"--cards {cards} is more than this tool plans for (at most {MAX_CARDS})")
+        if cards > MAX_PACK_CARDS:
+            raise PlanError(f"--cards {cards} is more than this tool plans for (at most {MAX_PACK_CARDS})")
         return PackChoice("custom", f"{cards} cards", cards)
     try:
         preset = get_pack(pack if pack is not None else DEFAULT_PACK)

@@ -8,13 +8,14 @@ from typing import Any, NoReturn
 
 import click
 
-MAX_SAMPLES = 10_000_000
-MAX_ROUNDS = 100
-MAX_CAPACITY = 100_000
-
 
 def _fail(message: str) -> NoReturn:
     raise click.UsageError(message)
+
+
+def _refuse(problem: str | None) -> None:
+    if problem is not None:
+        _fail(problem)
 
 
 def _check_unit(name: str, value: float, *, open_ends: bool) -> None:
@@ -54,24 +55,24 @@ def quality(
     as_json: bool,
 ) -> None:
     """Distance from random after each pass, passes needed, the guessing game and the deal."""
-    # Heavy imports here, so the rest of `shuffler` starts quickly.
-    from simulator.packs import MAX_CARDS, UnknownPackError, custom_pack, get_pack
-    from simulator.quality.bounds import MIN_SHUFFLES
-    from simulator.quality.report import (
-        DEFAULT_THRESHOLDS,
-        EXACT_MODE,
-        REPORT_ROUTINES,
-        Settings,
-        default_rounds,
-        machine_applies_to_exact_mode,
+    # Light imports first: every setting is checked before numpy loads.
+    from simulator.limits import (
+        MAX_CAPACITY,
+        MAX_PACK_CARDS,
+        MAX_ROUNDS,
+        MAX_SAMPLES,
+        MIN_CAPACITY,
+        MIN_PACK_CARDS,
+        MIN_ROUNDS,
+        MIN_SAMPLES,
+        out_of_range,
     )
-    from simulator.quality.routines import Machine
+    from simulator.packs import UnknownPackError, custom_pack, get_pack
 
     if pack_name is not None and cards is not None:
         _fail("give --pack or --cards, not both")
     if cards is not None:
-        if not 2 <= cards <= MAX_CARDS:
-            _fail(f"--cards must be between 2 and {MAX_CARDS:,}, not {cards:,}")
+        _refuse(out_of_range("--cards", cards, MIN_PACK_CARDS, MAX_PACK_CARDS))
         pack = custom_pack(cards)
     else:
         try:
@@ -79,18 +80,12 @@ def quality(
         except UnknownPackError as exc:
             _fail(str(exc))
     n = pack.cards
-    if not 2 <= capacity <= MAX_CAPACITY:
-        _fail(f"--capacity must be between 2 and {MAX_CAPACITY:,} cards, not {capacity:,}")
-    if not MIN_SHUFFLES <= samples <= MAX_SAMPLES:
-        _fail(f"--samples must be between {MIN_SHUFFLES} (the fewest the lower bounds work with) "
-              f"and {MAX_SAMPLES:,}, not {samples:,}")
-    if rounds is not None and not 1 <= rounds <= MAX_ROUNDS:
-        _fail(f"--rounds must be between 1 and {MAX_ROUNDS}, not {rounds}")
+    _refuse(out_of_range("--capacity", capacity, MIN_CAPACITY, MAX_CAPACITY, "cards"))
+    _refuse(out_of_range("--samples", samples, MIN_SAMPLES, MAX_SAMPLES))
+    if rounds is not None:
+        _refuse(out_of_range("--rounds", rounds, MIN_ROUNDS, MAX_ROUNDS))
     if seed < 0:
         _fail(f"--seed must be a whole number >= 0, not {seed}")
-    for name in routines:
-        if name not in REPORT_ROUTINES:
-            _fail(f"unknown routine {name!r}; valid routines: {', '.join(REPORT_ROUTINES)}")
     for t in thresholds:
         _check_unit("--threshold", t, open_ends=True)
     for opt, value in (("--bias", bias), ("--clump", clump), ("--double-feed", double_feed)):
@@ -102,6 +97,21 @@ def quality(
     if start == "samba" and pack.decks < 2:
         what = f"--cards {n} has no decks" if pack.loose else f"{pack.name} has {pack.decks}"
         _fail(f"--start samba needs a pack of at least two decks; {what}")
+
+    # Heavy imports here, so the rest of `shuffler` starts quickly.
+    from simulator.quality.report import (
+        DEFAULT_THRESHOLDS,
+        EXACT_MODE,
+        REPORT_ROUTINES,
+        Settings,
+        default_rounds,
+        machine_applies_to_exact_mode,
+    )
+    from simulator.quality.routines import Machine
+
+    for name in routines:
+        if name not in REPORT_ROUTINES:
+            _fail(f"unknown routine {name!r}; valid routines: {', '.join(REPORT_ROUTINES)}")
 
     machine = Machine(p=bias, clump=clump, double_feed=double_feed, trade_sd=trade_sd)
     why = machine_applies_to_exact_mode(machine)

@@ -9,12 +9,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-DECK_SIZE = 52
+from simulator.limits import MAX_PACK_CARDS
 
-# The most cards any tool here handles. Exact distances from random sum over
-# an Eulerian row of N big integers: a fraction of a second per round at
-# 1,000 cards, growing quickly beyond; the biggest preset has 432 cards.
-MAX_CARDS = 1000
+DECK_SIZE = 52
 
 
 @dataclass(frozen=True)
@@ -66,8 +63,8 @@ PACKS: dict[str, Pack] = {
 
 def custom_pack(cards: int) -> Pack:
     """A pack known only by its number of cards (no decks, so no faces or melds)."""
-    if isinstance(cards, bool) or not isinstance(cards, int) or not 1 <= cards <= MAX_CARDS:
-        raise ValueError(f"a pack holds 1 to {MAX_CARDS} cards, not {cards!r}")
+    if isinstance(cards, bool) or not isinstance(cards, int) or not 1 <= cards <= MAX_PACK_CARDS:
+        raise ValueError(f"a pack holds 1 to {MAX_PACK_CARDS} cards, not {cards!r}")
     return Pack(name="custom", title="Custom pack", decks=0, jokers=0,
                 notes="a number of cards, no preset", loose=cards)
 

@@ -28,6 +28,7 @@ import numpy as np
 from simulator.exact_mode.batch import random_assignments, run_batch
 from simulator.exact_mode.codes import code_set, loads_for_round, n_bits
 from simulator.exact_mode.physical import FAULT_KINDS, Fault, run_with_fault
+from simulator.limits import MAX_ENUMERATION_CARDS
 from simulator.quality.bounds import StatAccumulator, best_lower_bound
 from simulator.quality.estimate import Estimate
 from simulator.quality.exact import tv_riffle
@@ -51,8 +52,8 @@ def fault_locations(n: int, capacity: int, kind: str, round_index: int, uneven: 
 
 def all_arrangements(codes: list[int]) -> np.ndarray:
     """Every arrangement of the code set, one per row (N! rows; small N only)."""
-    if len(codes) > 9:
-        raise ValueError("exhaustive enumeration is for packs of at most 9 cards")
+    if len(codes) > MAX_ENUMERATION_CARDS:
+        raise ValueError(f"exhaustive enumeration is for packs of at most {MAX_ENUMERATION_CARDS} cards")
     return np.array(list(itertools.permutations(codes)), dtype=np.int32).reshape(-1, len(codes))
 
 

@@ -33,17 +33,15 @@ from fractions import Fraction
 import numpy as np
 from numpy.typing import NDArray
 
+from simulator.limits import MAX_POSITION_TABLE_CARDS
+from simulator.limits import MIN_SAMPLES as MIN_SHUFFLES
+
 from .estimate import Estimate
 from .exact import counting_bound, eulerian_row, succession_counts
 
 __all__ = ["StatAccumulator", "RoundStats", "uniform_laws", "best_lower_bound", "lower_bounds", "inverse_positions",
            "MIN_SHUFFLES"]
 
-# Above this pack size the N x N card-position table is not kept.
-MAX_POSITION_TABLE = 1000
-# Shuffle i falls in part i mod 4 and each half needs a shuffle to measure
-# on: parts 0 and 2 both hold one from the third shuffle on.
-MIN_SHUFFLES = 3
 
 _BEST = "best statistic"
 
@@ -98,7 +96,7 @@ class StatAccumulator:
             for k in ("descents", "rising sequences", "successions", "top card position", "bottom card position")
         }
         self.table: NDArray[np.int64] | None = (
-            np.zeros((_PARTS, n_cards * n_cards), dtype=np.int64) if n_cards <= MAX_POSITION_TABLE else None
+            np.zeros((_PARTS, n_cards * n_cards), dtype=np.int64) if n_cards <= MAX_POSITION_TABLE_CARDS else None
         )
         self.part_sizes = [0] * _PARTS
 

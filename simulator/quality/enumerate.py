@@ -20,12 +20,13 @@ from functools import lru_cache
 import numpy as np
 from numpy.typing import NDArray
 
+from simulator.limits import MAX_ENUMERATION_CARDS
+
 from .kernels import identity_decks
 from .routines import ROUTINES, Machine, load_bounds, pile_trade_round, stack_trade_round, trade_count
 
-__all__ = ["MAX_CARDS", "ExactLaw", "round_law", "side_weights", "exact_laws", "all_arrangements"]
+__all__ = ["ExactLaw", "round_law", "side_weights", "exact_laws", "all_arrangements"]
 
-MAX_CARDS = 9  # 9! arrangements x 2**9 side vectors is still quick
 
 
 def all_arrangements(n: int) -> NDArray[np.int8]:
@@ -77,8 +78,8 @@ def round_law(
     """
     if routine_name not in ROUTINES:
         raise ValueError(f"unknown routine {routine_name!r}; choose from {', '.join(ROUTINES)}")
-    if not 1 <= n_cards <= MAX_CARDS:
-        raise ValueError(f"exact enumeration handles 1 to {MAX_CARDS} cards, not {n_cards}")
+    if not 1 <= n_cards <= MAX_ENUMERATION_CARDS:
+        raise ValueError(f"exact enumeration handles 1 to {MAX_ENUMERATION_CARDS} cards, not {n_cards}")
     bounds = load_bounds(n_cards, capacity)
     if routine_name == "stack-trade" and machine.trade_sd > 0 and len(bounds) > 2:
         raise ValueError("exact enumeration needs a fixed trade count (trade_sd = 0)")

@@ -47,7 +47,8 @@ import numpy as np
 from simulator.exact_mode.batch import simulate_exact_mode
 from simulator.exact_mode.codes import device_code_set, n_bits
 from simulator.exact_mode.quality import exact_mode_tv
-from simulator.packs import MAX_CARDS, Pack
+from simulator.limits import MAX_EXACT_DISTANCE_CARDS, MAX_SEARCH_ROUNDS
+from simulator.packs import Pack
 from simulator.start_orders import StartOrder, start_order
 
 from .bounds import RoundStats, best_lower_bound
@@ -65,22 +66,17 @@ REPORT_ROUTINES = (*ROUTINES, EXACT_MODE)
 DEFAULT_THRESHOLDS = (0.5, 0.25, 0.1, 0.05)
 DEFAULT_CAPACITY = 104
 DEFAULT_SAMPLES = 100_000
-MAX_ROUNDS = 16
+# The default number of rounds stops here (--rounds may ask for more).
+DEFAULT_MAX_ROUNDS = 16
 DEAL_AT_LEAST = (3, 4)
 HOME_GAME_PASSES = 3  # "three passes suit a home game": three passes of each load
 SINGLE_DECK = 52
 SINGLE_DECK_PASSES = 7  # "about seven bring a single 52-card deck to near-random"
-# Look this far ahead for the round an exact distance falls below a threshold.
-EXACT_HORIZON = 200
 # A lower bound rules a threshold out only when it clears it by this many errors.
 SIGNIFICANCE = 2.0
 CHUNK = 10_000
 # Card-rows per simulated chunk, so memory stays bounded for big packs.
 CHUNK_ELEMENTS = 2_000_000
-# Exact distances for every pack the tools accept (well under a second per
-# round at 1,000 cards); bigger packs, reachable only through this module,
-# get lower bounds.
-EXACT_MAX_CARDS = MAX_CARDS
 
 
 def _chunk(n_cards: int) -> int:
@@ -89,7 +85,7 @@ def _chunk(n_cards: int) -> int:
 
 def _exact(name: str, n_cards: int, capacity: int, rounds: int, machine: Machine) -> float | None:
     """The exact distance where theory gives it and it is quick to compute."""
-    if n_cards > EXACT_MAX_CARDS:
+    if n_cards > MAX_EXACT_DISTANCE_CARDS:
         return None
     value = exact_tv(name, n_cards, capacity, rounds, machine=machine)
     return None if value is None else float(value)
@@ -102,7 +98,7 @@ class Settings:
     pack: Pack
     n_cards: int
     capacity: int = DEFAULT_CAPACITY
-    rounds: int = MAX_ROUNDS
+    rounds: int = DEFAULT_MAX_ROUNDS
     samples: int = DEFAULT_SAMPLES
     seed: int = 0
     routines: tuple[str, ...] = REPORT_ROUTINES
@@ -141,14 +137,14 @@ def exact_mode_distance(codes: list[int], rounds: int) -> float:
 
 def default_rounds(n_cards: int, thresholds: tuple[float, ...] = DEFAULT_THRESHOLDS) -> int:
     """Rounds enough to show convergence: three past where one exact riffle per
-    round reaches the smallest threshold, at most MAX_ROUNDS."""
+    round reaches the smallest threshold, at most DEFAULT_MAX_ROUNDS."""
     target = min(thresholds)
-    if n_cards > EXACT_MAX_CARDS:
-        return MAX_ROUNDS
-    for r in range(1, MAX_ROUNDS + 1):
+    if n_cards > MAX_EXACT_DISTANCE_CARDS:
+        return DEFAULT_MAX_ROUNDS
+    for r in range(1, DEFAULT_MAX_ROUNDS + 1):
         if tv_riffle(n_cards, r) <= target:
-            return min(MAX_ROUNDS, r + 3)
-    return MAX_ROUNDS
+            return min(DEFAULT_MAX_ROUNDS, r + 3)
+    return DEFAULT_MAX_ROUNDS
 
 
 def _random_bits_per_round(n_cards: int, capacity: int, machine: Machine) -> int:
@@ -245,7 +241,7 @@ def _threshold_rows(
                 d = exact(r)
                 return 1.0 if d is None else d
 
-            hit = next((r for r in range(0, EXACT_HORIZON + 1) if at(r) <= t), None)
+            hit = next((r for r in range(0, MAX_SEARCH_ROUNDS + 1) if at(r) <= t), None)
             row.update(kind="exact", round=hit, passes=None if hit is None else hit * passes_per_round)
             if hit is not None:
                 row["distance"] = exact(hit)

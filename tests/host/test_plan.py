@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from host import plan as planlib
+from simulator.limits import MAX_PACK_CARDS
 from simulator.packs import PACKS
 from simulator.quality.exact import tv_riffle_exact
 
@@ -98,7 +99,7 @@ def test_quality_names_are_forgiving(text: str) -> None:
 
 @pytest.mark.parametrize("pack,cards,capacity,quality", [
     ("nope", None, 104, "good"), (None, 1, 104, "good"), (None, 0, 104, "good"),
-    (None, planlib.MAX_CARDS + 1, 104, "good"), ("samba", 52, 104, "good"),
+    (None, MAX_PACK_CARDS + 1, 104, "good"), ("samba", 52, 104, "good"),
     ("samba", None, 1, "good"), ("samba", None, 104, "perfect"),
 ])
 def test_bad_input_is_a_plan_error(pack: str | None, cards: int | None, capacity: int, quality: str) -> None:

@@ -100,11 +100,9 @@ def test_the_loosest_level_is_not_called_a_home_game() -> None:
 
 
 def test_plan_and_quality_share_one_card_limit() -> None:
-    from host import plan as planlib
-    from simulator import packs
-    assert planlib.MAX_CARDS is packs.MAX_CARDS
-    out = run("--cards", str(packs.MAX_CARDS + 1))
-    assert out.returncode != 0 and str(packs.MAX_CARDS) in out.stderr
+    from simulator.limits import MAX_PACK_CARDS
+    out = run("--cards", str(MAX_PACK_CARDS + 1))
+    assert out.returncode != 0 and str(MAX_PACK_CARDS) in out.stderr
 
 
 def test_the_guide_doc_figures_for_three_passes_are_the_simulator_s() -> None:

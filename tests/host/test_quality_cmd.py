@@ -35,6 +35,9 @@ def run(capsys, *args):
         (["--samples", "0"], "--samples"),
         (["--samples", "-3"], "--samples"),
         (["--rounds", "0"], "--rounds"),
+        (["--rounds", "101"], "--rounds must be between 1 and 100, not 101"),
+        (["--capacity", "100001"], "--capacity must be between 2 and 100,000 cards"),
+        (["--samples", "10000001"], "--samples must be between 3 and 10,000,000"),
         (["--bias", "1.5"], "--bias"),
         (["--clump", "-0.1"], "--clump"),
         (["--double-feed", "2"], "--double-feed"),
@@ -219,3 +222,14 @@ def test_imperfect_machine_leaves_exact_mode_out_of_the_default_set(capsys):
     code, out, err = run(capsys, "quality", "--pack", "bridge", "--clump", "0.1", "--json", "--no-plot", *SMALL)
     assert code == 0, err
     assert [r["name"] for r in json.loads(out)["routines"]] == ["stack-trade", "pile-trade"]
+
+
+def test_out_of_range_settings_are_refused_before_the_simulator_loads():
+    # A refusal is one line, at once: numpy and the simulation are never loaded for it.
+    code = ("import sys\n"
+            "from host.cli import main\n"
+            "rc = main(['quality', '--rounds', '101'])\n"
+            "print(rc, 'numpy' in sys.modules)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.stdout.split() == ["2", "False"], out.stdout + out.stderr
+    assert out.stderr.strip().splitlines()[-1].endswith("--rounds must be between 1 and 100, not 101")

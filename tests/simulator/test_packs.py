@@ -1,7 +1,8 @@
 """Pack presets match the card counts the rules give."""
 import pytest
 
-from simulator.packs import MAX_CARDS, PACKS, UnknownPackError, custom_pack, get_pack
+from simulator.limits import MAX_PACK_CARDS
+from simulator.packs import PACKS, UnknownPackError, custom_pack, get_pack
 from simulator.start_orders import start_order
 
 
@@ -51,18 +52,18 @@ def test_unknown_pack_lists_the_valid_ones():
 
 
 def test_one_card_limit_covers_every_preset():
-    assert max(p.cards for p in PACKS.values()) <= MAX_CARDS == 1000
+    assert max(p.cards for p in PACKS.values()) <= MAX_PACK_CARDS == 1000
 
 
 def test_custom_pack_is_known_only_by_its_size():
     pack = custom_pack(100)
     assert pack.cards == 100 and pack.decks == 0 and pack.name == "custom"
-    assert custom_pack(MAX_CARDS).cards == MAX_CARDS
+    assert custom_pack(MAX_PACK_CARDS).cards == MAX_PACK_CARDS
     with pytest.raises(ValueError, match="no faces"):
         start_order("new", pack)
 
 
-@pytest.mark.parametrize("bad", [0, -1, MAX_CARDS + 1, True, 2.5])
+@pytest.mark.parametrize("bad", [0, -1, MAX_PACK_CARDS + 1, True, 2.5])
 def test_custom_pack_refuses_bad_sizes(bad):
     with pytest.raises(ValueError):
         custom_pack(bad)

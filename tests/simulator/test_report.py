@@ -4,10 +4,11 @@ import math
 
 import pytest
 
-from simulator.packs import MAX_CARDS, custom_pack, get_pack
+from simulator.limits import MAX_EXACT_DISTANCE_CARDS, MAX_PACK_CARDS
+from simulator.packs import custom_pack, get_pack
 from simulator.quality.exact import tv_riffle
 from simulator.quality.guessing import harmonic
-from simulator.quality.report import EXACT_MAX_CARDS, Settings, _threshold_rows, build_report, default_rounds
+from simulator.quality.report import Settings, _threshold_rows, build_report, default_rounds
 from simulator.quality.routines import Machine
 
 # Bayer and Diaconis (1992), table for 52 cards after k riffles, k = 1..10.
@@ -167,8 +168,8 @@ def test_progress_adds_up_to_the_total_work(workers):
 
 def test_every_pack_the_tools_accept_gets_exact_figures():
     # The biggest pack `shuffler quality` and `shuffler plan` take has exact distances.
-    assert EXACT_MAX_CARDS >= MAX_CARDS >= 1000
-    settings = Settings(pack=custom_pack(MAX_CARDS), n_cards=MAX_CARDS, rounds=1, samples=3, seed=1,
+    assert MAX_EXACT_DISTANCE_CARDS >= MAX_PACK_CARDS >= 1000
+    settings = Settings(pack=custom_pack(MAX_PACK_CARDS), n_cards=MAX_PACK_CARDS, rounds=1, samples=3, seed=1,
                         routines=("pile-trade",), start="new", thresholds=(0.25,))
     report = build_report(settings, workers=1)
     routine = report["routines"][0]
@@ -176,11 +177,11 @@ def test_every_pack_the_tools_accept_gets_exact_figures():
     row = routine["thresholds"][0]
     assert row["kind"] == "exact"
     k = row["round"]
-    assert tv_riffle(MAX_CARDS, k) <= 0.25 < tv_riffle(MAX_CARDS, k - 1)
+    assert tv_riffle(MAX_PACK_CARDS, k) <= 0.25 < tv_riffle(MAX_PACK_CARDS, k - 1)
 
 
 def test_bigger_packs_get_lower_bounds_only():
-    n = EXACT_MAX_CARDS + 1
+    n = MAX_EXACT_DISTANCE_CARDS + 1
     settings = Settings(pack=get_pack("bridge"), n_cards=n, rounds=1, samples=50, seed=1,
                         routines=("pile-trade",), start="new")
     report = build_report(settings, workers=1)

@@ -1,0 +1,91 @@
+"""One home for each limit: the modules that apply a limit take it from simulator.limits."""
+import ast
+import math
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from simulator import limits
+from simulator.limits import (
+    MAX_ENUMERATION_CARDS,
+    MAX_EXACT_DISTANCE_CARDS,
+    MAX_EXACT_MODE_CARDS,
+    MAX_EXACT_MODE_LOADS,
+    MAX_PACK_CARDS,
+    MIN_SAMPLES,
+    out_of_range,
+)
+from simulator.packs import PACKS, custom_pack
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _firmware_constant(name: str) -> int:
+    """A constant of firmware/exact.py, read from its source (it runs on MicroPython)."""
+    tree = ast.parse((ROOT / "firmware" / "exact.py").read_text())
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and any(getattr(t, "id", None) == name for t in node.targets):
+            return ast.literal_eval(node.value)
+    raise AssertionError(f"firmware/exact.py has no {name}")
+
+
+def test_exact_mode_limits_are_the_firmware_s():
+    assert MAX_EXACT_MODE_CARDS == _firmware_constant("MAX_CARDS")
+    assert MAX_EXACT_MODE_LOADS == _firmware_constant("MAX_LOADS")
+    # Codes of ceil(log2 N) bits fit the firmware's 16-bit array.
+    assert math.ceil(math.log2(MAX_EXACT_MODE_CARDS)) <= 16
+
+
+def test_every_accepted_pack_gets_exact_distances():
+    assert max(p.cards for p in PACKS.values()) <= MAX_PACK_CARDS <= MAX_EXACT_DISTANCE_CARDS
+    assert custom_pack(MAX_PACK_CARDS).cards == MAX_PACK_CARDS
+    with pytest.raises(ValueError, match=f"{MAX_PACK_CARDS}"):
+        custom_pack(MAX_PACK_CARDS + 1)
+
+
+def test_enumeration_refuses_a_pack_past_its_limit():
+    from simulator.exact_mode.mistakes import all_arrangements
+    from simulator.quality.enumerate import round_law
+
+    with pytest.raises(ValueError, match=f"{MAX_ENUMERATION_CARDS}"):
+        all_arrangements(list(range(MAX_ENUMERATION_CARDS + 1)))
+    with pytest.raises(ValueError, match=f"{MAX_ENUMERATION_CARDS}"):
+        round_law("pile-trade", MAX_ENUMERATION_CARDS + 1, 104)
+
+
+def test_lower_bounds_need_the_fewest_samples():
+    from simulator.quality.bounds import StatAccumulator
+
+    acc = StatAccumulator(5)
+    acc.update(np.tile(np.arange(5), (MIN_SAMPLES - 1, 1)))
+    with pytest.raises(ValueError, match=f"at least {MIN_SAMPLES}"):
+        acc.finish()
+
+
+def test_no_module_keeps_its_own_copy_of_a_limit():
+    # The old name meant five different limits; none of the Python the host runs defines it now.
+    offenders = []
+    for folder in ("simulator", "host"):
+        for path in (ROOT / folder).rglob("*.py"):
+            if "virtual" in path.parts:  # the virtual board runs on MicroPython, apart
+                continue
+            if re.search(r"^\s*MAX_CARDS\s*=", path.read_text(), re.MULTILINE):
+                offenders.append(str(path.relative_to(ROOT)))
+    assert offenders == []
+
+
+@pytest.mark.parametrize("value, ok", [(1, True), (100, True), (0, False), (101, False), (True, False),
+                                       (2.0, False)])
+def test_out_of_range_words_one_line(value, ok):
+    problem = out_of_range("--rounds", value, 1, 100)
+    assert (problem is None) == ok
+    if not ok:
+        assert problem.startswith("--rounds must be between 1 and 100, not ") and "\n" not in problem
+
+
+def test_out_of_range_names_the_unit_and_groups_digits():
+    assert out_of_range("--capacity", 100_001, 2, 100_000, "cards") == (
+        "--capacity must be between 2 and 100,000 cards, not 100,001")
+    assert limits.MAX_ROUNDS >= 16  # the report's default rounds stay within what it accepts
