@@ -20,6 +20,16 @@ CAL_FILE = "cal.json"
 CONFIG_FILE = "config.json"
 
 
+def device_uid():
+    """Hex of machine.unique_id(): the same board gives the same id at every
+    boot, so a host can tell it from another one on the same port."""
+    try:
+        import machine
+        return P.uid_hex(machine.unique_id())
+    except (ImportError, AttributeError):  # no unique id on this port
+        return ""
+
+
 class Controller:
     def __init__(self, board, profile, link):
         self.board = board
@@ -47,6 +57,7 @@ class Controller:
         self.strict = bool(profile.get("heap_lock_pass")) and micropython is not None \
             and hasattr(micropython, "heap_lock")
         self.mid_pass = False
+        self.uid = device_uid()
 
     # ----- boot -------------------------------------------------------
     def boot(self):
@@ -122,6 +133,7 @@ class Controller:
             "capacity": self.capacity,
             "cal": {"stack": stack_state, "touch": self.touch_source},
             "state": self.state,
+            P.F_UID: self.uid,
         }
 
     def send_hello(self, cmd, rid):

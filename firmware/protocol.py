@@ -27,6 +27,8 @@ F_EV = "ev"
 F_ERR = "err"
 F_NAME = "name"
 F_MSG = "msg"
+F_UID = "uid"  # hello: the board's stable identity, hex of machine.unique_id()
+UID_MAX = 32  # hex digits; "" where the port has no unique id
 
 # Commands (host -> device).
 CMD_HELLO = "hello"
@@ -180,6 +182,23 @@ def lost_name(code):
 def fault_name(code):
     entry = FAULTS.get(code)
     return entry[0] if entry else "unknown"
+
+
+def uid_hex(raw):
+    """The hello `uid` of a unique_id() value (bytes): lowercase hex,
+    at most UID_MAX digits."""
+    return "".join("%02x" % b for b in raw)[:UID_MAX]
+
+
+def is_uid(v):
+    """True for a well-formed hello `uid`: a string of lowercase hex digits,
+    at most UID_MAX of them ("" = the board has no unique id)."""
+    if not isinstance(v, str) or len(v) > UID_MAX:
+        return False
+    for ch in v:
+        if ch not in "0123456789abcdef":
+            return False
+    return True
 
 
 def encode(obj):

@@ -12,6 +12,7 @@ afresh at each reset; standing faults are applied again at every boot.
 """
 from __future__ import annotations
 
+import hashlib
 import shutil
 import tempfile
 import threading
@@ -29,6 +30,11 @@ from simulator.virtual.world_client import BOARD_DIR, WorldClient, WorldError
 MP_LIB_DIR = Path(__file__).resolve().parent / "mp_lib"
 
 
+def flash_uid(flash_dir: Path) -> str:
+    """8 bytes of hex, as an RP2040's unique_id, from the flash folder's path."""
+    return hashlib.sha256(str(Path(flash_dir).resolve()).encode()).hexdigest()[:16]
+
+
 class VirtualShuffler:
     def __init__(
         self,
@@ -40,6 +46,7 @@ class VirtualShuffler:
         heap_kib: int | None = None,
         env: dict[str, str] | None = None,
         advertise: bool = True,
+        uid: str | None = None,
     ) -> None:
         self._own_flash = flash_dir is None
         self.flash_dir = Path(flash_dir) if flash_dir else Path(tempfile.mkdtemp(prefix="shuffler-flash-"))
@@ -48,6 +55,10 @@ class VirtualShuffler:
         self.faults = [f if isinstance(f, faultlib.Fault) else faultlib.parse_fault(f) for f in faults]
         self._runtime = Path(tempfile.mkdtemp(prefix="shuffler-vdev-"))
         self.control_address = str(self._runtime / "world.sock")
+        # The board's machine.unique_id() (hex): derived from the flash folder,
+        # so a restart on the same flash is the same machine, another flash
+        # another one.
+        self.uid = uid if uid is not None else flash_uid(self.flash_dir)
         self.module_path = [str(self.flash_dir / "lib"), str(BOARD_DIR), str(MP_LIB_DIR)]
         self.env = {
             "SHUFFLER_BOARD": "sim",
@@ -55,6 +66,7 @@ class VirtualShuffler:
             "SHUFFLER_SIM_SPEED": repr(float(time_scale)),
             "SHUFFLER_SIM_SEED": str(seed),
             "SHUFFLER_DATA_DIR": str(self.flash_dir),
+            "SHUFFLER_SIM_UID": self.uid,
             **faultlib.boot_env(self.faults),
             **(env or {}),
         }

@@ -61,6 +61,25 @@ def test_hello_answers_with_the_firmware_version_and_sim_board(firmware_device):
     assert rep["state"] == protocol.ST_IDLE
 
 
+def test_hello_carries_the_virtual_boards_stable_uid(tmp_path, image, start_device, open_console):
+    """The uid is the board's machine.unique_id(): kept across a hard reset
+    and a restart on the same flash, different on another flash."""
+    first = installed(tmp_path / "a", image)
+    dev = start_device(first, time_scale=0)
+    link = Protocol(open_console(dev.port))
+    uid = link.call("hello")["uid"]
+    assert protocol.is_uid(uid) and len(uid) == 16 and uid == dev.uid
+    dev.hard_reset()
+    assert link.message({"ev": "hello"})["uid"] == uid
+    link.con.close()
+    dev.stop()
+    again = start_device(first, time_scale=0)
+    assert Protocol(open_console(again.port)).call("hello")["uid"] == uid
+    other = start_device(installed(tmp_path / "b", image), time_scale=0)
+    other_uid = Protocol(open_console(other.port)).call("hello")["uid"]
+    assert protocol.is_uid(other_uid) and other_uid != uid
+
+
 def test_a_pass_through_the_world_api_deals_every_card(firmware_device):
     dev, link = firmware_device()
     link.call("hello")  # the firmware is up, so is the control endpoint

@@ -14,3 +14,15 @@ finally:
 
 def reset():
     raise SystemExit(77)
+
+
+def unique_id():
+    # The virtual board's identity, given by the host that started it
+    # (SHUFFLER_SIM_UID, hex): the same virtual shuffler keeps it across
+    # resets and restarts, two of them differ.
+    import os
+    uid = os.getenv("SHUFFLER_SIM_UID") or ""
+    try:
+        return bytes.fromhex(uid)
+    except ValueError:
+        return b""
