@@ -105,6 +105,17 @@ def _draw(decks: IntArray, bounds: list[int], machine: Machine, rng: np.random.G
     return kernels.draw_sides(decks.shape, rng, machine.p, machine.clump, machine.double_feed, bounds=bounds)
 
 
+def _deal_loads(decks: IntArray, bounds: list[int], machine: Machine, rng: np.random.Generator) -> IntArray:
+    """Every load dealt and gathered left pile on top (segmented_partition by load).
+
+    A fair machine's sides stay packed (kernels.fair_partition): the same
+    bits, hence the same packs, as drawing them with _draw.
+    """
+    if machine.fair:
+        return kernels.fair_partition(decks, rng, bounds)
+    return kernels.segmented_partition(decks, _draw(decks, bounds, machine, rng), bounds)
+
+
 def pile_trade_round(decks: IntArray, left: NDArray[np.bool_]) -> IntArray:
     """Deterministic part of a pile-trade round, given each card's side.
 
@@ -141,11 +152,15 @@ def stack_trade_round(decks: IntArray, left: NDArray[np.bool_], bounds: list[int
     of load (i + 1) mod L. Loads keep their sizes, since every load gives and
     receives t cards.
     """
-    dealt = kernels.segmented_partition(decks, left, bounds)
+    return _trade_tops(kernels.segmented_partition(decks, left, bounds), bounds, t)
+
+
+def _trade_tops(dealt: IntArray, bounds: list[int], t: NDArray[np.intp]) -> IntArray:
+    """Load i's top t cards onto load (i + 1) mod L, of packs whose loads are dealt."""
     n_loads = len(bounds) - 1
     if n_loads == 1:
         return dealt
-    n = decks.shape[1]
+    n = dealt.shape[1]
     starts = np.array(bounds[:-1])
     sizes = np.diff(bounds)
     start_col = np.repeat(starts, sizes)  # start of the load each position is in
@@ -188,15 +203,18 @@ class Routine:
 
 def _run_stack_trade(decks: IntArray, capacity: int, machine: Machine, rng: np.random.Generator) -> IntArray:
     bounds = load_bounds(decks.shape[1], capacity)
-    left = _draw(decks, bounds, machine, rng)
+    dealt = _deal_loads(decks, bounds, machine, rng)
     t = trade_count(bounds, machine, rng, decks.shape[0])
-    return stack_trade_round(decks, left, bounds, t)
+    return _trade_tops(dealt, bounds, t)
 
 
 def _run_pile_trade(decks: IntArray, capacity: int, machine: Machine, rng: np.random.Generator) -> IntArray:
+    if machine.fair:
+        # Independent sides: the loads do not matter, the pack is one block.
+        return kernels.fair_partition(decks, rng)
+    # A clumping motor's chain of sides starts again with each load.
     bounds = load_bounds(decks.shape[1], capacity)
-    left = _draw(decks, bounds, machine, rng)
-    return pile_trade_round(decks, left)
+    return pile_trade_round(decks, _draw(decks, bounds, machine, rng))
 
 
 _ONE_LOAD = "Run the pack as one load and put the left pile on the right pile"

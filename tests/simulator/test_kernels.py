@@ -1,4 +1,4 @@
-"""The vectorised passes against plain per-card models and exact laws."""
+"""The compiled and vectorised passes against plain per-card models and exact laws."""
 from __future__ import annotations
 
 import itertools
@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from simulator.quality.kernels import (
     draw_sides,
+    fair_partition,
     identity_decks,
     inverse_riffle,
     inverse_riffle_argsort,
@@ -19,6 +20,7 @@ from simulator.quality.kernels import (
     riffle,
     riffle_reference,
     segmented_partition,
+    segmented_partition_sort,
 )
 
 
@@ -52,6 +54,22 @@ def test_segmented_partition_is_a_stable_partition_per_block(case) -> None:  # t
     assert np.array_equal(decks, before)  # input untouched
     for s in range(len(sides)):
         assert out[s].tolist() == _partition_by_hand(decks[s].tolist(), sides[s], bounds)
+    assert np.array_equal(segmented_partition_sort(decks, left, bounds), out)
+
+
+@settings(max_examples=60, deadline=None)
+@given(_partition_case())
+def test_fair_partition_is_segmented_partition_with_the_same_bits(case) -> None:  # type: ignore[no-untyped-def]
+    # Same generator state: the packed sides are draw_sides' sides, bit for bit,
+    # for packs of any length (partly filled last bytes) and any blocks.
+    n, bounds, sides, seed = case
+    decks = np.argsort(np.random.default_rng(seed).random((len(sides), n)), axis=1).astype(np.int16)
+    before = decks.copy()
+    got = fair_partition(decks, np.random.default_rng(seed), bounds)
+    assert np.array_equal(decks, before)
+    left = draw_sides(decks.shape, np.random.default_rng(seed))
+    assert np.array_equal(got, segmented_partition(decks, left, bounds))
+    assert np.array_equal(inverse_riffle(decks, np.random.default_rng(seed)), segmented_partition(decks, left))
 
 
 def _frequencies_match(counts: Counter, probs: dict, samples: int, z: float = 4.5) -> None:
@@ -74,6 +92,53 @@ def test_inverse_riffle_has_the_exact_law() -> None:
     rng = np.random.default_rng(11)
     out = inverse_riffle(identity_decks(samples, n), rng)
     _frequencies_match(Counter(map(tuple, out.tolist())), _exact_inverse_riffle_law(n), samples)
+
+
+def _exact_block_law(n: int, bounds: list[int]) -> dict:
+    """Each block [b_i, b_{i+1}) of 0..n-1 inverse-riffled on its own, by enumerating every side."""
+    law: Counter = Counter()
+    for bits in itertools.product((True, False), repeat=n):
+        law[tuple(_partition_by_hand(list(range(n)), list(bits), bounds))] += 1
+    return {k: v / 2**n for k, v in law.items()}
+
+
+def test_fair_partition_by_blocks_has_the_exact_law() -> None:
+    # Blocks that straddle a byte of packed sides: 7 cards, then 3.
+    n, bounds, samples = 10, [0, 7, 10], 60000
+    out = fair_partition(identity_decks(samples, n), np.random.default_rng(14), bounds)
+    _frequencies_match(Counter(map(tuple, out.tolist())), _exact_block_law(n, bounds), samples)
+
+
+def _chi_square_limit(df: int, z: float) -> float:
+    """Upper z-sigma point of chi-square with df degrees of freedom (Wilson-Hilferty)."""
+    a = 2 / (9 * df)
+    return float(df * (1 - a + z * math.sqrt(a)) ** 3)
+
+
+def _binomial_half(m: int) -> np.ndarray:
+    return np.array([math.comb(m, k) / 2**m for k in range(m + 1)])
+
+
+def test_each_card_of_a_full_pack_lands_by_the_exact_law() -> None:
+    # Card i goes left with chance 1/2 and lands below the left cards above it
+    # (Binomial(i, 1/2) of them), or right, below every left card and the i
+    # cards above it: i + Binomial(N - 1 - i, 1/2).
+    n, samples = 162, 20000
+    pos = np.argsort(inverse_riffle(identity_decks(samples, n), np.random.default_rng(15)), axis=1)
+    for i in range(n):
+        law = np.zeros(n)
+        law[: i + 1] += 0.5 * _binomial_half(i)
+        law[i:] += 0.5 * _binomial_half(n - 1 - i)
+        counts = np.bincount(pos[:, i], minlength=n)
+        # Pool the unlikely positions so every cell expects at least 5.
+        keep = law * samples >= 5
+        observed = np.append(counts[keep], counts[~keep].sum())
+        expected = np.append(law[keep], law[~keep].sum()) * samples
+        if expected[-1] == 0:
+            observed, expected = observed[:-1], expected[:-1]
+        chi2 = float(((observed - expected) ** 2 / expected).sum())
+        # 162 tests at 5 sigma each: a false alarm about once in 20,000 runs.
+        assert chi2 <= _chi_square_limit(len(expected) - 1, 5.0), i
 
 
 @pytest.mark.parametrize("kernel", [inverse_riffle_reference, inverse_riffle_argsort])
@@ -170,8 +235,11 @@ def test_large_packs_use_wider_keys_correctly(n: int, bounds: list[int] | None) 
         axis=1,
     )
     assert np.array_equal(segmented_partition(decks, left, bounds), expected)
+    assert np.array_equal(segmented_partition_sort(decks, left, bounds), expected)
 
 
-def test_labels_outside_the_pack_are_refused() -> None:
+def test_the_compiled_partition_moves_any_labels_and_the_sort_refuses_them() -> None:
+    decks, left = np.array([[7, -5, 1]]), np.array([[False, True, False]])
+    assert segmented_partition(decks, left).tolist() == [[-5, 7, 1]]
     with pytest.raises(ValueError, match="labels"):
-        segmented_partition(np.array([[0, 5, 1]]), np.ones((1, 3), bool))
+        segmented_partition_sort(decks, left)
