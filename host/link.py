@@ -1,15 +1,23 @@
 """A small client of the shuffler's serial protocol (firmware/protocol.py).
 
 One reader thread splits the byte stream into lines: replies go to the
-request waiting for their id, events into a queue, anything that is not a
-protocol line is counted and kept as garbage (boot banners, noise). Every
-wait has a timeout. The raw REPL is not spoken here; that is flashing's job.
+request waiting for their id and command, events into a queue, anything that
+is not a protocol line is counted and kept as garbage (boot banners, noise).
+Each link draws its own ids from a random start, so a reply left over from
+an earlier run (a host killed mid-request) never answers this one, and what
+the device sent before the handshake is thrown away with it. Every message
+is checked against the protocol's fields, types and ranges
+(host/device_messages.py): one that breaks it reaches the caller as a
+ProtocolFault naming the device and what it sent, never as a number to
+believe. Every wait has a timeout. The raw REPL is not spoken here; that is
+flashing's job.
 """
 from __future__ import annotations
 
 import itertools
 import os
 import queue
+import random
 import threading
 import time
 from dataclasses import dataclass
@@ -18,6 +26,7 @@ from typing import Any, Protocol
 import serial
 
 from firmware import protocol as P
+from host import device_messages
 
 BAUD = 115200
 REQUEST_TIMEOUT_S = 2.0
@@ -39,6 +48,10 @@ class LinkClosed(LinkError):
 
 class ProtocolMismatch(LinkError):
     pass
+
+
+class ProtocolFault(LinkError):
+    """The device sent a message that breaks the protocol."""
 
 
 class DeviceError(LinkError):
@@ -68,6 +81,18 @@ class Garbage:
     line: bytes
 
 
+@dataclass(frozen=True)
+class BadMessage:
+    """A protocol line whose fields break the protocol."""
+
+    line: bytes
+    why: str
+
+    def fault(self, name: str) -> ProtocolFault:
+        shown = self.line.decode("ascii", "replace")[:120]
+        return ProtocolFault(f"{name} broke the protocol: it sent {shown} ({self.why})")
+
+
 def open_serial(port: str) -> serial.Serial:
     if not os.path.exists(port):
         raise LinkError(f"no such port: {port} (see `shuffler devices`)")
@@ -75,6 +100,8 @@ def open_serial(port: str) -> serial.Serial:
         return serial.Serial(port, baudrate=BAUD, timeout=READ_SLICE_S, exclusive=True)
     except serial.SerialException as exc:
         text = str(exc)
+        if "Inappropriate ioctl" in text or "(25," in text:
+            raise LinkError(f"{port} is not a serial port (see `shuffler devices`)") from None
         if "No such file" in text:
             raise LinkError(f"no such port: {port} (see `shuffler devices`)") from None
         if "Permission denied" in text:
@@ -88,11 +115,13 @@ class Link:
     def __init__(self, transport: Transport, name: str = "the shuffler") -> None:
         self.transport = transport
         self.name = name
-        self.events: queue.Queue[dict[str, Any] | Garbage | LinkClosed] = queue.Queue()
+        self.events: queue.Queue[dict[str, Any] | Garbage | BadMessage | LinkClosed] = queue.Queue()
         self.garbage: list[bytes] = []
         self.hello: dict[str, Any] | None = None
-        self._ids = itertools.count(1)
-        self._waiting: dict[int, queue.Queue[dict[str, Any] | LinkClosed]] = {}
+        # This link's own id space: a random start, so stale replies match nothing.
+        self._ids = itertools.count(random.SystemRandom().randrange(1, P.MAX_ID // 2))
+        self._waiting: dict[int, tuple[str, queue.Queue[dict[str, Any] | BadMessage | LinkClosed]]] = {}
+        self._greet_id: int | None = None  # the hello whose reply ends what came before
         self._lock = threading.Lock()
         self._closed = threading.Event()
         self.error: LinkClosed | None = None
@@ -134,14 +163,33 @@ class Link:
             self.garbage.append(line[:P.MAX_LINE])
             self.events.put(Garbage(line[:P.MAX_LINE]))
             return
+        why = device_messages.problem(msg)
         if P.F_RE in msg:
             rid = msg.get(P.F_ID)
             with self._lock:
-                waiter = self._waiting.get(rid) if isinstance(rid, int) else None
-            if waiter is not None:
-                waiter.put(msg)
-            return  # a reply nobody waits for (late, or to someone else's line): drop it
+                entry = self._waiting.get(rid) if isinstance(rid, int) and not isinstance(rid, bool) else None
+            if entry is None or entry[0] != msg.get(P.F_RE):
+                return  # a reply nobody waits for (late, stale, or to someone else's line): drop it
+            if rid == self._greet_id and why is None and msg.get(P.F_OK):
+                self._forget_earlier()
+            entry[1].put(BadMessage(line[:P.MAX_LINE], why) if why else msg)
+            return
+        if why:
+            self.events.put(BadMessage(line[:P.MAX_LINE], why))
+            return
         self.events.put(msg)
+
+    def _forget_earlier(self) -> None:
+        """The handshake's reply came: whatever the device sent before it
+        belongs to an earlier run (or a boot) and is thrown away."""
+        while True:
+            try:
+                item = self.events.get_nowait()
+            except queue.Empty:
+                return
+            if isinstance(item, LinkClosed):
+                self.events.put(item)
+                return
 
     def _lost(self, exc: BaseException) -> LinkClosed:
         return LinkClosed(f"lost the connection to {self.name} ({' '.join(str(exc).split())[:80]})")
@@ -162,7 +210,7 @@ class Link:
         self._closed.set()
         with self._lock:
             waiters = list(self._waiting.values())
-        for w in waiters:
+        for _, w in waiters:
             w.put(exc)
         self.events.put(exc)
 
@@ -187,15 +235,19 @@ class Link:
         self._write(cmd, rid, fields)
         return rid
 
-    def request(self, cmd: str, timeout: float = REQUEST_TIMEOUT_S, **fields: Any) -> dict[str, Any]:
-        """Send a request and wait for its reply; DeviceError when the reply says no."""
-        box: queue.Queue[dict[str, Any] | LinkClosed] = queue.Queue()
+    def request(self, cmd: str, timeout: float = REQUEST_TIMEOUT_S, greet: bool = False,
+                **fields: Any) -> dict[str, Any]:
+        """Send a request and wait for its reply; DeviceError when the reply
+        says no, ProtocolFault when it breaks the protocol."""
+        box: queue.Queue[dict[str, Any] | BadMessage | LinkClosed] = queue.Queue()
         if self.error is not None:
             raise self.error
         # Register before sending, so a fast reply is never missed.
         rid = next(self._ids) % P.MAX_ID
         with self._lock:
-            self._waiting[rid] = box
+            self._waiting[rid] = (cmd, box)
+            if greet:
+                self._greet_id = rid
         try:
             self._write(cmd, rid, fields)
             try:
@@ -207,6 +259,8 @@ class Link:
                 self._waiting.pop(rid, None)
         if isinstance(got, LinkClosed):
             raise got
+        if isinstance(got, BadMessage):
+            raise got.fault(self.name)
         if not got.get(P.F_OK, False):
             raise DeviceError(got)
         return got
@@ -221,7 +275,8 @@ class Link:
                 raise LinkTimeout(f"{self.name} did not answer hello within {timeout:g} s: "
                                   "is the shuffler firmware on it? (see `shuffler flash`)")
             try:
-                reply = self.request(P.CMD_HELLO, timeout=min(attempts_every, left), proto=P.PROTOCOL_VERSION)
+                reply = self.request(P.CMD_HELLO, timeout=min(attempts_every, left), greet=True,
+                                     proto=P.PROTOCOL_VERSION)
             except LinkTimeout:
                 continue
             except DeviceError as exc:
@@ -242,7 +297,7 @@ class Link:
     def status(self, timeout: float = REQUEST_TIMEOUT_S) -> dict[str, Any]:
         return self.request(P.CMD_STATUS, timeout=timeout)
 
-    def next_event(self, timeout: float) -> dict[str, Any] | Garbage | None:
+    def next_event(self, timeout: float) -> dict[str, Any] | Garbage | BadMessage | None:
         """The next event or garbage line, or None after `timeout` seconds.
         Raises LinkClosed once the port has gone and the queue is drained."""
         try:
@@ -254,9 +309,9 @@ class Link:
             raise item
         return item
 
-    def drain(self) -> list[dict[str, Any] | Garbage]:
+    def drain(self) -> list[dict[str, Any] | Garbage | BadMessage]:
         """Events waiting now, without blocking."""
-        out: list[dict[str, Any] | Garbage] = []
+        out: list[dict[str, Any] | Garbage | BadMessage] = []
         while True:
             try:
                 item = self.events.get_nowait()

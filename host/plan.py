@@ -16,6 +16,7 @@ import string
 from dataclasses import dataclass
 from typing import Any
 
+from simulator import steps as S
 from simulator.exact_mode.codes import n_bits
 from simulator.limits import MAX_PACK_CARDS
 from simulator.packs import PACKS, UnknownPackError, get_pack
@@ -156,31 +157,42 @@ TIMING_ASSUMPTION = (
 )
 
 
-def trade_steps(names: list[str], sizes: list[int]) -> list[str]:
-    """What a person does after every load of a round has been dealt.
+def trade_steps(names: list[str], sizes: list[int], lefts: list[int] | None = None,
+                rights: list[int] | None = None, counted: bool = True) -> list[S.Step]:
+    """What a person does after every load of a round has been dealt, as step data.
 
     Pile trade (docs/mechanism.md): all left piles in load order, then all
     right piles in load order, form the new pack, cut from the top into loads.
+    `lefts` and `rights` are the device's pile counts of the round's passes,
+    when it sent them: only then are cards counted out; otherwise they are
+    evened out by eye. `counted`: the shuffler counts each load before it
+    deals it.
     """
+    known = lefts is not None and rights is not None
+    left_total = sum(lefts) if lefts is not None else None
+    right_total = sum(rights) if rights is not None else None
     if len(names) == 1:
-        return [f"Put the left pile on top of the right pile: that is load {names[0]} again "
-                f"({sizes[0]} cards)."]
-    lefts = " on top of ".join(f"{n}'s left pile" for n in names)
-    rights = " on top of ".join(f"{n}'s right pile" for n in names)
+        n = names[0]
+        return [S.Stack((S.left_of(n), S.right_of(n)), n,
+                        (left_total + right_total) if left_total is not None and right_total is not None else None)]
+    lefts_names = tuple(S.left_of(n) for n in names)
+    rights_names = tuple(S.right_of(n) for n in names)
     if len(names) == 2:
         a, b = names
-        return [
-            f"Trade {a}'s right pile for {b}'s left pile: put {lefts}; that stack is the new load {a}.",
-            f"Put {rights}; that stack is the new load {b}.",
-            f"Even them out to {sizes[0]} and {sizes[1]}: move cards from the bottom of load {a} "
-            f"to the top of load {b}, or from the top of {b} to the bottom of {a}.",
-        ]
-    cut = ", ".join(f"{n} {s}" for n, s in zip(names, sizes))
+        out: list[S.Step] = [S.Stack(lefts_names, a, left_total), S.Stack(rights_names, b, right_total)]
+        if known:
+            assert left_total is not None
+            move = left_total - sizes[0]
+            if move:
+                out.append(S.Move(abs(move), a, b, down=move > 0, sizes=(sizes[0], sizes[1])))
+        else:
+            out.append(S.EvenOut(a, b, (sizes[0], sizes[1])))
+        return out
     return [
-        f"Put {lefts}: the left stack.",
-        f"Put {rights}: the right stack.",
-        "Put the left stack on top of the right stack: the whole pack.",
-        f"Cut it into loads from the top, keeping the order: {cut} cards.",
+        S.Stack(lefts_names, S.LEFT_STACK, left_total),
+        S.Stack(rights_names, S.RIGHT_STACK, right_total),
+        S.Stack((S.LEFT_STACK, S.RIGHT_STACK), S.PACK),
+        S.Cut(S.PACK, tuple(names), tuple(sizes), by_eye=True, counted=counted),
     ]
 
 
@@ -204,7 +216,7 @@ class Plan:
     def passes(self) -> int:
         return self.rounds * len(self.loads)
 
-    def trade(self) -> list[str]:
+    def trade(self) -> list[S.Step]:
         return trade_steps(list(self.names), list(self.loads))
 
     def to_dict(self) -> dict[str, Any]:
@@ -222,7 +234,8 @@ class Plan:
                          for r, d in enumerate(self.by_round, start=1)],
             "round_steps": {
                 "passes": [f"Deal load {n} ({s} cards)" for n, s in zip(self.names, self.loads)],
-                "trade": self.trade(),
+                "trade": [S.words(x) for x in self.trade()],
+                "trade_steps": [S.to_dict(x) for x in self.trade()],
             },
             "time": {"total_s": self.timing.total_s, "machine_s": self.timing.machine_s,
                      "handling_s": self.timing.handling_s, "assumption": TIMING_ASSUMPTION},

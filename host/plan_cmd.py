@@ -6,6 +6,7 @@ import json
 import click
 
 from host import plan as planlib
+from simulator import steps as S
 
 QUALITY_HELP = "; ".join(f"{q.name}: distance at most {q.threshold:g}" for q in planlib.QUALITY_LEVELS)
 
@@ -80,7 +81,7 @@ def describe(p: planlib.Plan) -> list[str]:
         out.append(f"  - put load {n} ({count(s, 'card')}) in the tray and touch the sensor; "
                    f"lift off its left and right piles, keeping them apart")
     out.append("  then the pile trade:")
-    out += [f"  - {line}" for line in p.trade()]
+    out += [f"  - {S.words(step)}" for step in p.trade()]
     out += [
         "",
         f"Quality '{p.quality.name}' ({p.quality.meaning}): distance from random at most "

@@ -144,3 +144,86 @@ def test_unplugged_device_ends_waits_with_link_closed(fake: Any) -> None:
 def test_a_port_that_does_not_exist_is_one_clear_error() -> None:
     with pytest.raises(LinkError, match="no such port"):
         Link.open("/dev/no-such-shuffler")
+
+
+def test_replies_left_over_from_a_killed_host_do_not_answer_the_next_one(fake: Any) -> None:
+    """A host killed mid-run leaves replies queued, with ids from 1 up: the next
+    run's hello must not take a stale status reply (or event) for its own."""
+    def stale_then_honest(dev: FakeDevice, req: dict[str, Any]) -> None:
+        if req["cmd"] == "hello":
+            for rid in range(1, 5):  # what the earlier run never read
+                dev.emit(P.reply("status", rid, state="idle", k=0, n=0))
+                dev.emit(P.reply("hello", rid, fw="0.0.1", proto=P.PROTOCOL_VERSION - 1, board="old", capacity=52))
+            dev.emit({"ev": "done", "k": 10, "n": 10, "left": 4, "right": 6})
+        dev.idle_shuffler(req)
+
+    dev = fake(stale_then_honest)
+    link = Link.open(dev.port)
+    try:
+        hello = link.handshake(timeout=2)
+        assert hello["board"] == "fake" and hello["proto"] == P.PROTOCOL_VERSION
+        assert link.drain() == []  # the stale event came before the handshake's reply
+    finally:
+        link.close()
+
+
+def test_each_link_draws_its_own_ids(fake: Any) -> None:
+    dev = fake()
+    ids = []
+    for _ in range(2):
+        link = Link.open(dev.port)
+        try:
+            link.handshake(timeout=2)
+        finally:
+            link.close()
+        ids.append(dev.requests[-1]["id"])
+    assert ids[0] != ids[1]
+
+
+@pytest.mark.parametrize("event, why", [
+    ({"ev": "done", "k": 1000, "n": 81, "left": 600, "right": 400}, "k 1000 is more than n 81"),
+    ({"ev": "loaded", "n": -5}, "n -5 is outside"),
+    ({"ev": "loaded", "n": 1_000_000_000}, "n 1000000000 is outside"),
+    ({"ev": "progress", "k": "abc", "n": 81}, "k is 'abc', not a whole number"),
+    ({"ev": "progress", "k": 3, "n": 81, "left": 3, "right": 3}, "do not add up"),
+    ({"ev": "fault", "code": 99}, "code 99 is not one the protocol knows"),
+])
+def test_an_absurd_event_is_a_protocol_fault_not_a_number_to_believe(fake: Any, event: dict[str, Any],
+                                                                      why: str) -> None:
+    from host.link import BadMessage
+
+    dev = fake()
+    link = Link.open(dev.port)
+    try:
+        link.handshake(timeout=2)
+        dev.emit(event)
+        got = link.next_event(2)
+        assert isinstance(got, BadMessage) and why in got.why
+        assert dev.port in str(got.fault(dev.port)) and "broke the protocol" in str(got.fault(dev.port))
+    finally:
+        link.close()
+
+
+def test_a_malformed_reply_is_one_clear_error(fake: Any) -> None:
+    from host.link import ProtocolFault
+
+    def lots(dev: FakeDevice, req: dict[str, Any]) -> None:
+        if req["cmd"] == "count":
+            dev.reply(req, n=81, capacity="lots")
+        else:
+            dev.idle_shuffler(req)
+
+    dev = fake(lots)
+    link = Link.open(dev.port)
+    try:
+        link.handshake(timeout=2)
+        with pytest.raises(ProtocolFault, match="capacity is 'lots', not a whole number"):
+            link.request("count")
+    finally:
+        link.close()
+
+
+def test_a_port_that_is_not_a_serial_port_is_named_plainly() -> None:
+    with pytest.raises(LinkError) as info:
+        Link.open("/dev/null")
+    assert str(info.value) == "/dev/null is not a serial port (see `shuffler devices`)"

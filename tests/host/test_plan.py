@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from host import plan as planlib
+from simulator import steps
 from simulator.limits import MAX_PACK_CARDS
 from simulator.packs import PACKS
 from simulator.quality.exact import tv_riffle_exact
@@ -120,13 +121,17 @@ def deal(load: list[int], sides: tuple[int, ...]) -> tuple[list[int], list[int]]
 
 
 def person_round(pack: list[int], sizes: tuple[int, ...], sides: tuple[int, ...]) -> list[int]:
-    """One round following trade_steps for two loads: A's left on B's left is
-    the new A, A's right on B's right the new B, evened out keeping the order."""
+    """One round carried out from trade_steps' data for two loads, with the
+    pile counts the device would report."""
     a, b = pack[:sizes[0]], pack[sizes[0]:]
     a_left, a_right = deal(a, sides[:len(a)])
     b_left, b_right = deal(b, sides[len(a):])
-    new_a, new_b = a_left + b_left, a_right + b_right
-    return new_a + new_b  # moving cards between the bottom of A and the top of B keeps this order
+    table = {"A.left": a_left, "A.right": a_right, "B.left": b_left, "B.right": b_right}
+    for step in planlib.trade_steps(["A", "B"], list(sizes), [len(a_left), len(b_left)],
+                                    [len(a_right), len(b_right)]):
+        steps.do_on_table(step, table)
+    assert [len(table["A"]), len(table["B"])] == list(sizes)
+    return table["A"] + table["B"]
 
 
 def test_the_two_load_trade_reaches_the_planned_figure_exactly() -> None:
@@ -143,10 +148,10 @@ def test_the_two_load_trade_reaches_the_planned_figure_exactly() -> None:
     tv = sum(abs(Fraction(law.get(p, 0), total) - Fraction(1, math.factorial(n)))
              for p in itertools.permutations(range(n))) / 2
     assert float(tv) == pytest.approx(planlib.distance_after(n, capacity, rounds), abs=1e-12)
-    # And the trade text names the same piles in the same order.
-    steps = planlib.trade_steps(["A", "B"], list(sizes))
-    assert "A's left pile on top of B's left pile" in steps[0]
-    assert "A's right pile on top of B's right pile" in steps[1]
+    # And the words name the same piles in the same order.
+    said = [steps.words(x) for x in planlib.trade_steps(["A", "B"], list(sizes))]
+    assert "A's left pile on top of B's left pile" in said[0]
+    assert "A's right pile on top of B's right pile" in said[1]
 
 
 def test_three_rounds_leave_samba_as_far_from_random_as_docs_say() -> None:

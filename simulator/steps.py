@@ -1,0 +1,397 @@
+"""What a person does at the card table, as data, and its one wording.
+
+Every instruction the guide gives (and every instruction of the plan and of
+exact mode) is one of the step types below. The console prints `words(step)`;
+the scripted person carries out the data; a page may draw it from
+`to_dict(step)`. No one parses the English back.
+
+Places on the table are named by strings: "pack" (the whole pack), a load
+("A", "B", ...), a load's piles after its pass ("A.left", "A.right"), the
+stacks of a trade ("left stack", "right stack"), the cards kept aside
+("aside") and the machine's tray ("tray"). Piles and stacks are always read
+top first and never turned over.
+
+This module imports nothing from the project, so the simulator and the host
+both build on it.
+"""
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, fields
+from typing import Any, Union
+
+PACK = "pack"
+ASIDE = "aside"
+LEFT_STACK = "left stack"
+RIGHT_STACK = "right stack"
+
+
+def left_of(load: str) -> str:
+    return f"{load}.left"
+
+
+def right_of(load: str) -> str:
+    return f"{load}.right"
+
+
+def cards(n: int) -> str:
+    """'1 card', '81 cards'."""
+    return f"{n} card{'s' * (n != 1)}"
+
+
+def place(name: str) -> str:
+    """A place on the table in words: 'load A', "A's left pile", 'the left stack'."""
+    if name == PACK:
+        return "the pack"
+    if name == ASIDE:
+        return "the cards kept aside"
+    if name in (LEFT_STACK, RIGHT_STACK):
+        return f"the {name}"
+    if name.endswith(".left") or name.endswith(".right"):
+        load, side = name.rsplit(".", 1)
+        return f"{load}'s {side} pile"
+    return f"load {name}"
+
+
+def _count(n: int | None, about: bool = False) -> str:
+    return "" if n is None else f" ({'about ' if about else ''}{cards(n)})"
+
+
+# -- the steps ---------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Cut:
+    """Cut `source` from the top into loads, keeping the order."""
+
+    source: str
+    names: tuple[str, ...]
+    sizes: tuple[int, ...]
+    by_eye: bool = False  # the sizes are aimed at, not counted out
+    counted: bool = False  # the shuffler counts each load before it deals it
+    first: bool = False  # the pack comes from the hand: square it first
+
+
+@dataclass(frozen=True)
+class PutInTray:
+    """Put a load (or the cards kept aside) face down in the tray."""
+
+    load: str
+    cards: int | None  # None: nobody knows how many
+    about: bool = False
+    again: bool = False  # it was taken out to be put right
+
+
+@dataclass(frozen=True)
+class Touch:
+    """Touch the sensor. why: start, go_on (after a jam), rest (deal the rest
+    of `load`, `cards` of it, onto the same piles), aside (deal the cards kept
+    aside onto the same piles), rest_in_tray (what is in the tray, after
+    lifting cards aside), again (the tray read empty), retry, manual (no
+    device follows the pass)."""
+
+    why: str = "start"
+    load: str | None = None
+    cards: int | None = None
+
+
+@dataclass(frozen=True)
+class Lift:
+    """Lift load's two piles off the machine, keeping them apart: they are
+    then `load`.left and `load`.right. rows: exact mode's rows on the table."""
+
+    load: str
+    left: int | None = None
+    right: int | None = None
+    rows: bool = False
+
+
+@dataclass(frozen=True)
+class Stack:
+    """Put `parts` on one another, the first on top; the result is `result`."""
+
+    parts: tuple[str, ...]
+    result: str
+    cards: int | None = None
+
+
+@dataclass(frozen=True)
+class Move:
+    """Move cards between two neighbouring loads, keeping the pack's order:
+    down, from the bottom of `upper` to the top of `lower`; otherwise from
+    the top of `lower` to the bottom of `upper`."""
+
+    cards: int
+    upper: str
+    lower: str
+    down: bool
+    sizes: tuple[int, int] | None = None  # what the two then hold
+
+
+@dataclass(frozen=True)
+class EvenOut:
+    """Even two neighbouring loads out by eye (no device counts them)."""
+
+    upper: str
+    lower: str
+    sizes: tuple[int, int]
+
+
+@dataclass(frozen=True)
+class Draw:
+    """Make loads for the next round from the tops of stacks: each load is
+    its parts, the first on top; a part takes `count` cards from the top of
+    a stack (`rest`: all that is left of it)."""
+
+    loads: tuple[tuple[str, tuple[tuple[str, int, bool], ...]], ...]
+    next_round: int
+
+
+@dataclass(frozen=True)
+class Gather:
+    """Put the parts on one another, the first on top: the shuffled pack."""
+
+    parts: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Unload:
+    """Take a load back out of the tray."""
+
+    load: str
+
+
+@dataclass(frozen=True)
+class SetAside:
+    """Lift the top `cards` off the load in the tray and keep them aside."""
+
+    load: str
+    cards: int
+
+
+@dataclass(frozen=True)
+class Fix:
+    """Put a fault right. what: jam, exit (cards caught in the exit go back
+    under the tray's cards), put_back (`cards` that left the tray go back in),
+    battery, battery_idle (before a pass), sensor."""
+
+    what: str
+    cards: int | None = None
+
+
+Step = Union[Cut, PutInTray, Touch, Lift, Stack, Move, EvenOut, Draw, Gather, Unload, SetAside, Fix]
+STEP_TYPES: tuple[type, ...] = (Cut, PutInTray, Touch, Lift, Stack, Move, EvenOut, Draw, Gather, Unload, SetAside,
+                                Fix)
+# Steps the machine notices by itself (the tray's count, the touch event).
+MACHINE_SEES: tuple[type, ...] = (PutInTray, Touch)
+
+
+# -- the words ------------------------------------------------------------------------
+
+def words(step: Step) -> str:
+    """The one English wording of a step."""
+    if isinstance(step, Cut):
+        return _cut(step)
+    if isinstance(step, PutInTray):
+        if step.load == ASIDE:
+            return f"Put the {cards(step.cards or 0)} you kept aside in the tray."
+        where = "back in the tray" if step.again else "face down in the tray"
+        return f"Put load {step.load}{_count(step.cards, step.about)} {where}."
+    if isinstance(step, Touch):
+        return _touch(step)
+    if isinstance(step, Lift):
+        if step.rows:
+            return (f"Take out {step.load}'s piles without turning them over: its left pile to the left row, "
+                    "its right pile to the right row, each on the table, not on another pile.")
+        if step.left is None or step.right is None:
+            return (f"Lift off load {step.load}'s two piles and keep them apart: left pile on the left, "
+                    "right pile on the right.")
+        return (f"Lift off load {step.load}'s two piles and keep them apart: left pile ({step.left}) on the left, "
+                f"right pile ({step.right}) on the right.")
+    if isinstance(step, Stack):
+        return f"Put {_on_top(step.parts)}: that is {_result(step.result)}{_count(step.cards)}."
+    if isinstance(step, Move):
+        if step.down:
+            text = f"Move {cards(step.cards)} from the bottom of load {step.upper} to the top of load {step.lower}"
+        else:
+            text = f"Move {cards(step.cards)} from the top of load {step.lower} to the bottom of load {step.upper}"
+        if step.sizes is not None:
+            text += f": {step.upper} {step.sizes[0]}, {step.lower} {step.sizes[1]}"
+        return text + "."
+    if isinstance(step, EvenOut):
+        a, b = step.upper, step.lower
+        return (f"Even them out by eye to about {step.sizes[0]} and {step.sizes[1]}: move cards from the bottom "
+                f"of load {a} to the top of load {b}, or from the top of {b} to the bottom of {a}.")
+    if isinstance(step, Draw):
+        return _draw(step)
+    if isinstance(step, Gather):
+        if len(step.parts) == 1:
+            return "The pack is shuffled and ready to deal."
+        return f"Put {_on_top(step.parts)}: the pack is shuffled and ready to deal."
+    if isinstance(step, Unload):
+        return f"Take load {step.load} back out of the tray."
+    if isinstance(step, SetAside):
+        return f"Lift the top {cards(step.cards)} off the load in the tray and keep them aside, in order."
+    if isinstance(step, Fix):
+        return _fix(step)
+    raise TypeError(f"not a step: {step!r}")
+
+
+def _on_top(parts: tuple[str, ...]) -> str:
+    return " on top of ".join(place(p) for p in parts)
+
+
+def _result(name: str) -> str:
+    if name == PACK:
+        return "the whole pack"
+    if name in (LEFT_STACK, RIGHT_STACK):
+        return f"the {name}"
+    return f"the new load {name}"
+
+
+def _cut(step: Cut) -> str:
+    total = sum(step.sizes)
+    if len(step.names) == 1:
+        return f"Square the pack face down ({cards(total)}): it is load {step.names[0]}."
+    split = ", ".join(f"{n} {s}" for n, s in zip(step.names, step.sizes))
+    how = ""
+    if step.by_eye:
+        how = " (by eye; the shuffler counts them)" if step.counted else " (by eye)"
+    head = (f"Square the pack face down ({cards(total)}) and cut it" if step.first
+            else f"Cut {place(step.source)}")
+    return f"{head} from the top into {len(step.names)} loads, keeping the order: {split}{how}."
+
+
+def _touch(step: Touch) -> str:
+    if step.why == "go_on":
+        return "Touch the sensor to go on with the pass."
+    if step.why == "rest":
+        return (f"Leave the piles where they are and touch the sensor to deal the rest of load {step.load} "
+                f"({cards(step.cards or 0)}) onto them.")
+    if step.why == "aside":
+        return "Touch the sensor to deal them onto the same piles."
+    if step.why == "rest_in_tray":
+        return "Touch the sensor to deal the rest."
+    if step.why == "again":
+        return f"Check that load {step.load} sits flat in the tray, then touch the sensor again."
+    if step.why == "retry":
+        return "Touch the sensor to try again."
+    if step.why == "manual":
+        return "Touch the sensor and wait until the shuffler stops."
+    return "Touch the sensor to start the pass."
+
+
+def _draw(step: Draw) -> str:
+    nxt = step.next_round
+    if all(len(parts) == 1 and parts[0][2] for _, parts in step.loads):
+        said = [f"{place(parts[0][0])} is load {name}" for name, parts in step.loads]
+        first = said[0][0].upper() + said[0][1:] + f" for round {nxt}"
+        return "; ".join([first] + said[1:]) + "."
+    out = []
+    for name, parts in step.loads:
+        bits = []
+        for stack, count, rest in parts:
+            if rest:
+                bits.append(f"what is left of {place(stack)} ({cards(count)})")
+            else:
+                bits.append(f"the top {cards(count)} of {place(stack)}")
+        out.append(f"Load {name} for round {nxt}: {' on top of '.join(bits)}.")
+    return " ".join(out)
+
+
+def _fix(step: Fix) -> str:
+    if step.what == "jam":
+        return "Free the stuck card and push it back under the load; do not touch the piles."
+    if step.what == "exit":
+        return ("Take any card caught in the exit and put it back under the cards in the tray, in the same order; "
+                "do not touch the piles.")
+    if step.what == "put_back":
+        return (f"Find the {cards(step.cards or 0)} that came out of the tray and put them back in the tray "
+                "in the same order.")
+    if step.what == "battery":
+        return "Replace the battery; leave the piles and the cards in the tray as they are."
+    if step.what == "battery_idle":
+        return "Replace the battery; leave the load in the tray."
+    if step.what == "sensor":
+        return "Check the sensor's wiring and plug; leave the cards as they are."
+    return f"Put right: {step.what}."
+
+
+# -- as plain data ---------------------------------------------------------------------
+
+def to_dict(step: Step) -> dict[str, Any]:
+    """The step as JSON-ready data: its kind, its fields and its words."""
+    out: dict[str, Any] = {"kind": type(step).__name__.lower()}
+    out.update(asdict(step))
+    out["words"] = words(step)
+    return out
+
+
+def kind_names() -> list[str]:
+    return [t.__name__.lower() for t in STEP_TYPES]
+
+
+def field_names(step_type: type) -> list[str]:
+    return [f.name for f in fields(step_type)]
+
+
+# -- carrying out the table work ----------------------------------------------------------
+
+class TableError(ValueError):
+    """A step that cannot be done with what is on the table."""
+
+
+def do_on_table(step: Step, table: dict[str, list[Any]]) -> None:
+    """Carry out a step that only moves cards on the table (Cut, Stack, Move,
+    EvenOut, Draw, Gather) on `table`: place name -> cards, top first. Steps
+    that need the machine (PutInTray, Touch, Lift, Unload, SetAside, Fix) are
+    the person's own business and raise TypeError."""
+
+    def pop(name: str) -> list[Any]:
+        if name not in table:
+            raise TableError(f"there is no {place(name)} on the table "
+                             f"(the table has {', '.join(place(x) for x in table) or 'nothing'})")
+        return table.pop(name)
+
+    if isinstance(step, Cut):
+        stack = pop(step.source)
+        at = 0
+        for name, size in zip(step.names, step.sizes):
+            table[name] = stack[at:at + size]
+            at += size
+        if at != len(stack):
+            table[step.source] = stack  # nothing was cut
+            for name in step.names:
+                table.pop(name, None)
+            raise TableError(f"the cut sizes add up to {at}, {place(step.source)} holds {len(stack)}")
+    elif isinstance(step, (Stack, Gather)):
+        out: list[Any] = []
+        for part in step.parts:  # top first
+            out += pop(part)
+        table[step.result if isinstance(step, Stack) else PACK] = out
+    elif isinstance(step, Move):
+        top, bottom = pop(step.upper), pop(step.lower)
+        n = step.cards
+        if step.down:  # the bottom n of the upper load onto the top of the lower one
+            if n > len(top):
+                raise TableError(f"load {step.upper} holds {len(top)} cards, not {n}")
+            top, bottom = top[:len(top) - n], top[len(top) - n:] + bottom
+        else:  # the top n of the lower load under the upper one
+            if n > len(bottom):
+                raise TableError(f"load {step.lower} holds {len(bottom)} cards, not {n}")
+            top, bottom = top + bottom[:n], bottom[n:]
+        table[step.upper], table[step.lower] = top, bottom
+    elif isinstance(step, EvenOut):
+        both = pop(step.upper) + pop(step.lower)
+        table[step.upper], table[step.lower] = both[:step.sizes[0]], both[step.sizes[0]:]
+    elif isinstance(step, Draw):
+        for name, parts in step.loads:
+            load: list[Any] = []
+            for stack_name, count, _rest in parts:  # the first part ends on top
+                stack = pop(stack_name)
+                if count > len(stack):
+                    raise TableError(f"{place(stack_name)} holds {len(stack)} cards, not {count}")
+                load += stack[:count]
+                if stack[count:]:
+                    table[stack_name] = stack[count:]
+            table[name] = load
+    else:
+        raise TypeError(f"{type(step).__name__} needs the machine, not only the table")
