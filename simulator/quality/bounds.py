@@ -36,6 +36,7 @@ from numpy.typing import NDArray
 from simulator.limits import MAX_POSITION_TABLE_CARDS
 from simulator.limits import MIN_SAMPLES as MIN_SHUFFLES
 
+from .deck_statistics import HISTOGRAMS, add_histograms
 from .estimate import Estimate
 from .exact import counting_bound, eulerian_row, succession_counts
 
@@ -91,10 +92,9 @@ class StatAccumulator:
         self.n = n_cards
         self.samples = 0
         # Four parts by running index mod 4; halves are parts {0, 1} and {2, 3}.
-        self.counts: dict[str, NDArray[np.int64]] = {
-            k: np.zeros((_PARTS, n_cards), dtype=np.int64)
-            for k in ("descents", "rising sequences", "successions", "top card position", "bottom card position")
-        }
+        # One array for every histogram (deck_statistics fills it); counts are views into it.
+        self._histograms = np.zeros((len(HISTOGRAMS), _PARTS, n_cards), dtype=np.int64)
+        self.counts: dict[str, NDArray[np.int64]] = {k: self._histograms[i] for i, k in enumerate(HISTOGRAMS)}
         self.table: NDArray[np.int64] | None = (
             np.zeros((_PARTS, n_cards * n_cards), dtype=np.int64) if n_cards <= MAX_POSITION_TABLE_CARDS else None
         )
@@ -104,27 +104,12 @@ class StatAccumulator:
         """Add a chunk of shuffles (rows); the chunk is not kept."""
         if decks.ndim != 2 or decks.shape[1] != self.n:
             raise ValueError(f"expected decks of shape (S, {self.n}), got {decks.shape}")
-        n = self.n
-        pos = inverse_positions(decks)
-        values = {
-            "descents": np.count_nonzero(decks[:, 1:] < decks[:, :-1], axis=1),
-            "rising sequences": np.count_nonzero(pos[:, 1:] < pos[:, :-1], axis=1),
-            "successions": np.count_nonzero(decks[:, 1:] == decks[:, :-1] + 1, axis=1),
-            "top card position": pos[:, 0].copy(),
-            "bottom card position": pos[:, n - 1].copy(),
-        }
-        # Running index mod 4 picks each shuffle's part; one bincount per statistic.
-        part = (self.samples + np.arange(decks.shape[0])) % _PARTS
-        sizes = np.bincount(part, minlength=_PARTS)
+        # Running index mod 4 picks each shuffle's part.
+        part_sizes = np.bincount((self.samples + np.arange(decks.shape[0])) % _PARTS, minlength=_PARTS)
+        table = self.table if self.table is not None else np.zeros((_PARTS, 0), dtype=np.int64)
+        add_histograms(decks, self.samples, self._histograms, table)
         for k in range(_PARTS):
-            self.part_sizes[k] += int(sizes[k])
-        for name, v in values.items():
-            self.counts[name] += np.bincount(part * n + v, minlength=_PARTS * n).reshape(_PARTS, n)
-        if self.table is not None:
-            cells = pos.astype(np.intp)
-            cells += (part * (n * n))[:, None]
-            cells += np.arange(n, dtype=np.intp) * n
-            self.table += np.bincount(cells.reshape(-1), minlength=_PARTS * n * n).reshape(_PARTS, n * n)
+            self.part_sizes[k] += int(part_sizes[k])
         self.samples += decks.shape[0]
 
     def _families(self) -> list[_Family]:

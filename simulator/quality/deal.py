@@ -15,10 +15,11 @@ exactly, from the meld sizes alone.
 """
 from __future__ import annotations
 
-import itertools
 import math
 
 import numpy as np
+
+from . import deck_statistics
 
 PLAYERS = 4
 HAND = 15
@@ -39,34 +40,25 @@ def most_from_one_meld(
 ) -> np.ndarray:
     """Per arrangement: the most cards one player is dealt from one meld (int64, (S,))."""
     decks = np.asarray(decks)
-    rows, n = decks.shape
-    check_deal(n, players, hand)
-    meld_of_label = np.asarray(meld_of_label)
-    n_melds = int(meld_of_label.max(initial=-1)) + 1
-    if n_melds == 0 or rows == 0:
-        return np.zeros(rows, dtype=np.int64)
-    dealt = decks[:, : players * hand]
-    meld = meld_of_label[dealt]  # (S, players*hand)
-    player = np.arange(players * hand) % players
-    cells = players * n_melds
-    key = player * n_melds + meld + np.arange(rows)[:, None] * cells
-    key = key[meld >= 0]
-    counts = np.bincount(key, minlength=rows * cells).reshape(rows, cells)
-    return counts.max(axis=1).astype(np.int64)
+    if decks.ndim != 2:
+        raise ValueError("decks must be a 2-D array (samples x cards)")
+    check_deal(decks.shape[1], players, hand)
+    return deck_statistics.most_from_one_meld(decks, np.asarray(meld_of_label), players, hand)
 
 
-def _multinomial_terms(size: int, cap: int, players: int, hand: int):
-    """(a, log of size! / (a_1! ... a_P! (size - sum a)!)) for each a with a_i <= cap.
+def _multinomial_terms(size: int, cap: int, players: int, hand: int) -> tuple[np.ndarray, np.ndarray]:
+    """Rows a with a_i <= cap, and log of size! / (a_1! ... a_P! (size - sum a)!) for each.
 
     The multinomial counts the ways to hand a_i of `size` labelled cards to
-    player i and leave the rest undealt.
+    player i and leave the rest undealt. Rows come in lexicographic order.
     """
     top = min(cap, size, hand)
-    log_size = math.lgamma(size + 1)
-    for a in itertools.product(range(top + 1), repeat=players):
-        s = sum(a)
-        if s <= size:
-            yield a, log_size - sum(math.lgamma(x + 1) for x in a) - math.lgamma(size - s + 1)
+    grid = np.meshgrid(*([np.arange(top + 1)] * players), indexing="ij")
+    a = np.stack([g.ravel() for g in grid], axis=1)
+    dealt = a.sum(axis=1)
+    a, dealt = a[dealt <= size], dealt[dealt <= size]
+    log_factorial = np.array([math.lgamma(k + 1) for k in range(size + 1)])
+    return a, log_factorial[size] - log_factorial[a].sum(axis=1) - log_factorial[size - dealt]
 
 
 def random_deal_probability(
@@ -96,10 +88,10 @@ def random_deal_probability(
     q[(0,) * players] = 1.0
     log_q = 0.0  # the true counts are q * exp(log_q)
     for size in sizes:
-        terms = list(_multinomial_terms(size, m - 1, players, hand))
-        top = max(lc for _, lc in terms)
+        rows, logs = _multinomial_terms(size, m - 1, players, hand)
+        top = float(logs.max())
         new = np.zeros(shape)
-        for a, lc in terms:
+        for a, lc in zip(rows.tolist(), logs.tolist()):
             dst = tuple(slice(x, None) for x in a)
             src = tuple(slice(0, hand + 1 - x) for x in a)
             new[dst] += math.exp(lc - top) * q[src]
@@ -109,11 +101,10 @@ def random_deal_probability(
         q = new / peak
         log_q += top + math.log(peak)
     # The other cards go anywhere; read off the coefficient of x^(hand,...,hand).
-    terms = list(_multinomial_terms(rest, hand, players, hand))
-    top = max(lc for _, lc in terms)
+    rows, logs = _multinomial_terms(rest, hand, players, hand)
+    top = float(logs.max())
     r = np.zeros(shape)
-    for a, lc in terms:
-        r[a] = math.exp(lc - top)
+    r[tuple(rows.T)] = np.exp(logs - top)
     flipped = q[(slice(None, None, -1),) * players]
     coefficient = float((flipped * r).sum())
     if coefficient == 0.0:

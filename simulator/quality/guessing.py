@@ -26,6 +26,8 @@ from fractions import Fraction
 
 import numpy as np
 
+from . import deck_statistics
+
 # Elements of the per-chunk range-maximum table (levels x rows x cards).
 _TABLE_ELEMENTS = 1 << 18
 
@@ -88,6 +90,12 @@ def guess_scores(decks: np.ndarray) -> np.ndarray:
     decks = np.asarray(decks)
     if decks.ndim != 2:
         raise ValueError("decks must be a 2-D array (samples x cards)")
+    return deck_statistics.guess_scores(decks)
+
+
+def guess_scores_vectorised(decks: np.ndarray) -> np.ndarray:
+    """guess_scores with whole-array numpy (range-maximum tables); for checking."""
+    decks = np.asarray(decks)
     rows, n = decks.shape
     if n == 0:
         return np.zeros(rows, dtype=np.int64)

@@ -2,7 +2,7 @@
 import numpy as np
 from hypothesis import given, settings, strategies as st
 
-from simulator.quality.guessing import guess_scores, guess_scores_reference, harmonic
+from simulator.quality.guessing import guess_scores, guess_scores_reference, guess_scores_vectorised, harmonic
 
 
 def test_harmonic_numbers():
@@ -36,6 +36,7 @@ def test_batches_and_chunks_agree_with_single_rows(monkeypatch):
     batch = np.array([np.concatenate([np.sort(p) for p in np.split(rng.permutation(60), [20, 45])])
                       for _ in range(50)])
     expected = [guess_scores_reference(row) for row in batch]
+    assert guess_scores_vectorised(batch).tolist() == expected
     assert guess_scores(batch).tolist() == expected
 
 
