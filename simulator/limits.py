@@ -18,6 +18,8 @@ __all__ = [
     "MAX_EXACT_MODE_LOADS",
     "MAX_ENUMERATION_CARDS",
     "MAX_POSITION_TABLE_CARDS",
+    "MAX_EXACT_LAW_CARDS",
+    "MAX_PAIR_LAW_LOAD",
     "MIN_CAPACITY",
     "MAX_CAPACITY",
     "MIN_ROUNDS",
@@ -51,6 +53,12 @@ MAX_ENUMERATION_CARDS = 9
 
 # Above this pack size the lower bounds keep no N x N card-position table.
 MAX_POSITION_TABLE_CARDS = 1000
+
+# Stack-trade's exact position laws (simulator/quality/stack_exact.py): the
+# one-card chain multiplies N x N matrices once a round; the pair chains cost
+# about n**4 / 10 operations a round per load of n cards.
+MAX_EXACT_LAW_CARDS = 500
+MAX_PAIR_LAW_LOAD = 128
 
 # Cards the machine holds (--capacity).
 MIN_CAPACITY = 2
