@@ -44,8 +44,10 @@ def run_command(pack: str, samples: int, extra: tuple[str, ...] = ()) -> tuple[d
 def side_by_side(samples: int) -> None:
     from simulator.packs import get_pack
     from simulator.quality.report import Settings, build_report, default_rounds
+    from simulator.report_catalogue import report_routines
 
-    settings = Settings(pack=get_pack("samba"), n_cards=162, rounds=default_rounds(162), samples=samples)
+    settings = Settings(pack=get_pack("samba"), n_cards=162, rounds=default_rounds(162), samples=samples,
+                        routines=report_routines())
     times = {}
     for workers in (1, os.cpu_count() or 1):
         t0 = time.perf_counter()

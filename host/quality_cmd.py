@@ -3,10 +3,18 @@ from __future__ import annotations
 
 import json
 import math
+from dataclasses import replace
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 import click
+
+from simulator.limits import MAX_SEARCH_ROUNDS
+
+if TYPE_CHECKING:
+    from simulator.quality.estimate import Estimate
+    from simulator.quality.report import Settings
+    from simulator.quality.results import PassesNeeded, Report
 
 
 def _fail(message: str) -> NoReturn:
@@ -99,28 +107,24 @@ def quality(
         _fail(f"--start samba needs a pack of at least two decks; {what}")
 
     # Heavy imports here, so the rest of `shuffler` starts quickly.
-    from simulator.quality.report import (
-        DEFAULT_THRESHOLDS,
-        EXACT_MODE,
-        REPORT_ROUTINES,
-        Settings,
-        default_rounds,
-        machine_applies_to_exact_mode,
-    )
+    from simulator.quality.report import DEFAULT_THRESHOLDS, Settings, default_rounds
     from simulator.quality.routines import Machine
+    from simulator.report_catalogue import REPORT_ROUTINES
 
     for name in routines:
         if name not in REPORT_ROUTINES:
             _fail(f"unknown routine {name!r}; valid routines: {', '.join(REPORT_ROUTINES)}")
 
     machine = Machine(p=bias, clump=clump, double_feed=double_feed, trade_sd=trade_sd)
-    why = machine_applies_to_exact_mode(machine)
-    chosen = tuple(dict.fromkeys(routines))
-    if not chosen:
-        # Every routine, except exact mode on a machine whose knobs do not apply to it.
-        chosen = tuple(r for r in REPORT_ROUTINES if r != EXACT_MODE or why is None)
-    elif EXACT_MODE in chosen and why is not None:
-        _fail(f"--routine exact cannot be combined with these settings: {why}")
+    if routines:
+        chosen = tuple(REPORT_ROUTINES[name] for name in dict.fromkeys(routines))
+        for routine in chosen:
+            why = routine.refuses(machine)
+            if why is not None:
+                _fail(f"--routine {routine.name} cannot be combined with these settings: {why}")
+    else:
+        # Every routine the machine's settings apply to.
+        chosen = tuple(r for r in REPORT_ROUTINES.values() if r.refuses(machine) is None)
 
     thresholds = tuple(sorted(set(thresholds), reverse=True)) or DEFAULT_THRESHOLDS
     settings = Settings(
@@ -143,14 +147,14 @@ def quality(
             plot_report(report, path)
         except OSError as exc:
             _fail(f"cannot write the plot to {path}: {exc.strerror or exc}")
-        report["plot"] = str(path)
+        report = replace(report, plot=str(path))
     if as_json:
-        click.echo(json.dumps(report))
+        click.echo(json.dumps(report.to_dict()))
     else:
         _print_tables(report)
 
 
-def _run(settings: Any) -> dict[str, Any]:
+def _run(settings: Settings) -> Report:
     """build_report with a progress bar on stderr when it is a terminal."""
     from rich.console import Console
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
@@ -167,92 +171,92 @@ def _run(settings: Any) -> dict[str, Any]:
         return build_report(settings, progress=lambda units: bar.advance(task, units))
 
 
-def _pm(e: dict[str, Any] | None, digits: int = 3) -> str:
+def _pm(e: Estimate | None, digits: int = 3) -> str:
     if e is None:
         return "-"
-    if e["stderr"] > 0:
+    if e.stderr > 0:
         # Enough decimals to show the error's first significant digit.
-        digits = max(digits, min(8, 1 - math.floor(math.log10(e["stderr"]))))
-    body = f"{e['value']:.{digits}f}"
-    if e["kind"] != "exact" and e["stderr"] > 0:
-        body += f" ± {e['stderr']:.{digits}f}"
-    return ("at least " + body) if e["kind"] == "lower-bound" else body
+        digits = max(digits, min(8, 1 - math.floor(math.log10(e.stderr))))
+    body = f"{e.value:.{digits}f}"
+    if e.kind != "exact" and e.stderr > 0:
+        body += f" ± {e.stderr:.{digits}f}"
+    return ("at least " + body) if e.kind == "lower-bound" else body
 
 
-def _distance(e: dict[str, Any]) -> str:
-    if e["kind"] == "exact" and e["value"] == 0:
+def _distance(e: Estimate) -> str:
+    if e.kind == "exact" and e.value == 0:
         return "0 (exact)"  # exactly uniform, not a rounded figure
-    if e["kind"] == "lower-bound" and e["value"] - 2 * e["stderr"] <= 0:
+    if e.kind == "lower-bound" and e.value - 2 * e.stderr <= 0:
         # Within noise of zero: the statistics cannot tell this pack from random.
         return "at least 0 (unresolved)"
-    return _pm(e) + (" (exact)" if e["kind"] == "exact" else "")
+    return _pm(e) + (" (exact)" if e.kind == "exact" else "")
 
 
-def _reached(row: dict[str, Any]) -> str:
-    if row["kind"] == "exact":
-        if row["passes"] is None:
-            return "not within 200 rounds (exact)"
-        return f"pass {row['passes']} (round {row['round']}, exact {row['distance']:.3f})"
-    return f"not before pass {row['not_before_pass']} (lower bound)"
+def _reached(row: PassesNeeded) -> str:
+    if row.kind == "never":
+        return "never (the machine does not shuffle)"
+    if row.kind == "exact":
+        if row.passes is None:
+            return f"not within {MAX_SEARCH_ROUNDS} rounds (exact)"
+        return f"pass {row.passes} (round {row.round}, exact {row.distance:.3f})"
+    return f"not before pass {row.not_before_pass} (lower bound)"
 
 
 _START_WORDS = {"new": "new decks", "samba": "as gathered after a hand of Samba", "random": "random"}
 
 
-def _print_tables(report: dict[str, Any]) -> None:
+def _print_tables(report: Report) -> None:
     from rich.console import Console
     from rich.table import Table
 
     from simulator.quality.words import loads_phrase
 
     console = Console(width=None if Console().is_terminal else 140)
-    s = report["settings"]
-    pack = report["pack"]
-    console.print(f"[bold]{pack['title']}[/bold]: {s['cards']} cards ({pack['notes']}).")
-    start = "" if report["start"] is None else f" Starting order: {_START_WORDS[s['start']]}."
+    s = report.settings
+    pack = report.pack
+    console.print(f"[bold]{pack.title}[/bold]: {s.cards} cards ({pack.notes}).")
+    start = "" if report.start is None else f" Starting order: {_START_WORDS[s.start]}."
     console.print(
-        f"The machine holds {s['capacity']} cards: {loads_phrase(s['loads'])}.{start} "
-        f"{s['samples']:,} shuffles per point, seed {s['seed']}."
+        f"The machine holds {s.capacity} cards: {loads_phrase(list(s.loads))}.{start} "
+        f"{s.samples:,} shuffles per point, seed {s.seed}."
     )
-    deal = s["deal"]
-    ats = [str(m) for m in deal["at_least"]] if deal else []
-    for routine in report["routines"]:
-        table = Table(title=f"{routine['name']}: {routine['description']}", title_justify="left")
+    ats = list(s.deal.at_least) if s.deal else []
+    for routine in report.routines:
+        table = Table(title=f"{routine.name}: {routine.description}", title_justify="left")
         table.add_column("round", justify="right")
         table.add_column("passes", justify="right")
         table.add_column("distance from random")
         table.add_column("guessing game", justify="right")
         for m in ats:
             table.add_column(f"P(a player gets ≥{m} of one meld)", justify="right")
-        for r in routine["rounds"]:
-            cells = [str(r["round"]), str(r["passes"]), _distance(r["distance"]), _pm(r["guessing"], 2)]
-            cells += [_pm(r["deal"][m]) for m in ats]
+        for r in routine.rounds:
+            cells = [str(r.round), str(r.passes), _distance(r.distance), _pm(r.guessing, 2)]
+            cells += [_pm(r.deal[m] if r.deal else None) for m in ats]
             table.add_row(*cells)
         console.print(table)
 
-    ref = report["reference"]
+    ref = report.reference
     table = Table(title="Passes needed to reach each distance", title_justify="left")
     table.add_column("distance ≤", justify="right")
-    for routine in report["routines"]:
-        table.add_column(routine["name"])
-    for i, t in enumerate(s["thresholds"]):
-        table.add_row(f"{t:g}", *[_reached(r["thresholds"][i]) for r in report["routines"]])
-    seven = ref["single_deck_seven_passes"]
-    table.add_row(f"{seven['distance']:.3f}*", *[_reached(r["landmarks"]["single_deck_seven"])
-                                                 for r in report["routines"]])
+    for routine in report.routines:
+        table.add_column(routine.name)
+    for i, t in enumerate(s.thresholds):
+        table.add_row(f"{t:g}", *[_reached(r.thresholds[i]) for r in report.routines])
+    seven = ref.single_deck_seven_passes
+    table.add_row(f"{seven.distance:.3f}*", *[_reached(r.landmarks.single_deck_seven) for r in report.routines])
     console.print(table)
-    console.print(f"* a single {seven['cards']}-card deck after {seven['passes']} riffles is "
-                  f"{seven['distance']:.3f} from random (exact).")
-    for routine in report["routines"]:
-        home = routine["landmarks"]["home_game"]
+    console.print(f"* a single {seven.cards}-card deck after {seven.passes} riffles is "
+                  f"{seven.distance:.3f} from random (exact).")
+    for routine in report.routines:
+        home = routine.landmarks.home_game
         if home is not None:
-            console.print(f"Home game, three passes of each load ({home['passes']} machine passes), "
-                          f"{routine['name']}: {_distance(home['distance'])}.")
-    console.print(f"Truly random pack: guessing game {ref['guessing_random']:.2f} (H_N, exact); "
-                  f"simulated {_pm(ref['guessing_simulated'], 2)}.")
-    if ref["deal_random"]:
-        for m, v in ref["deal_random"].items():
-            console.print(f"Truly random deal: P(a player gets ≥{m} of one meld) = {v['exact']:.4f} "
-                          f"(exact); simulated {_pm(v['simulated'])}.")
-    if "plot" in report:
-        console.print(f"Plot written to {report['plot']}.")
+            console.print(f"Home game, three passes of each load ({home.passes} machine passes), "
+                          f"{routine.name}: {_distance(home.distance)}.")
+    console.print(f"Truly random pack: guessing game {ref.guessing_random:.2f} (H_N, exact); "
+                  f"simulated {_pm(ref.guessing_simulated, 2)}.")
+    if ref.deal_random:
+        for m, v in ref.deal_random.items():
+            console.print(f"Truly random deal: P(a player gets ≥{m} of one meld) = {v.exact:.4f} "
+                          f"(exact); simulated {_pm(v.simulated)}.")
+    if report.plot is not None:
+        console.print(f"Plot written to {report.plot}.")

@@ -7,5 +7,6 @@ the codes, so the pack ends in an exactly uniform random order.
 Modules: codes (code set, load sizes, the unbiased code draw), physical (the
 pass and gathering as docs/mechanism.md fixes them, and the person's steps),
 uniformity (exhaustive proofs for small packs), mistakes (what a fault costs),
-quality (per-round distance from uniform, exact mode against random mode).
+quality (per-round distance from uniform, exact mode against random mode),
+report_routine (exact mode as a routine of the quality report).
 """

@@ -14,6 +14,7 @@ from numpy.typing import NDArray
 
 from simulator.exact_mode.codes import device_code_set, loads_for_round, n_bits
 from simulator.exact_mode.physical import Fault
+from simulator.quality.kernels import inverse_riffle
 
 IntArray = NDArray[np.integer]
 BoolArray = NDArray[np.bool_]
@@ -158,8 +159,6 @@ def simulate_exact_mode(
     the whole pack. Memory is bounded by the chunk, not by `samples`. The
     exact rounds come from sorted_rounds, which equals run_batch_rounds.
     """
-    from simulator.quality.kernels import inverse_riffle  # the random rounds' own kernel
-
     if rounds < 0 or samples < 1 or chunk < 1:
         raise ValueError("need rounds >= 0, samples >= 1 and chunk >= 1")
     codes, _ = device_code_set(n_cards, capacity)

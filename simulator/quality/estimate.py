@@ -41,6 +41,10 @@ class Estimate:
     def to_dict(self) -> dict[str, float | str]:
         return {"value": self.value, "stderr": self.stderr, "kind": self.kind, "method": self.method}
 
+    @classmethod
+    def from_dict(cls, d: dict[str, float | str]) -> Estimate:
+        return cls(float(d["value"]), float(d["stderr"]), str(d["kind"]), str(d["method"]))
+
 
 def _digits(stderr: float) -> int:
     """Decimals enough to show the first significant digit of the error, at least 3."""

@@ -1,33 +1,29 @@
-"""The shuffle-quality report for a pack: every figure, as plain data.
+"""The shuffle-quality report for a pack: every figure, as typed results.
 
 `build_report(settings)` simulates each routine round by round and returns a
-JSON-serialisable dict:
+`Report` (results.py; `to_dict()` is the JSON):
 
 * per routine and round (a round is every load through the machine once, so
   round r ends at machine pass r x loads): the distance from uniform, exact
-  where theory gives it (pile-trade, or any routine on a single load, on a
-  fair machine) and otherwise the best Monte Carlo lower bound ("at least");
-  the guessing-game score; the deal question's chances;
+  where the routine knows it and otherwise the best Monte Carlo lower bound
+  ("at least"); the guessing-game score; the deal question's chances;
 * per routine and threshold: the pass at which the distance first falls to
   the threshold (exact), or, where only lower bounds are known, the honest
   statement "not before pass X": the distance after k identical, independent
   rounds never rises with k, so a lower bound above the threshold at round r
-  (by more than two standard errors) rules out every round up to r;
+  (by more than two standard errors) rules out every round up to r; or
+  "never", on a machine whose rounds have no randomness at all (a coin that
+  always says the same side), where the pack only ever takes one order and
+  its distance is exactly 1 - 1/N! in every round;
 * landmarks from the rules: three passes of each load for a home game, and
   the exact distance of a single 52-card deck after seven riffles;
 * the truly random references: H_N for the guessing game, and the deal
   question both exactly and by simulation of uniform decks.
 
-Beside the two random-side routines stands exact mode ("exact"), the
-device's default: the firmware deals each card by one bit of a random code,
-b = ceil(log2 N) rounds of pile trade (docs/exact-mode.md). Its distance is
-exact in every round, 1 - 1/prod(m_j!) before round b and 0 from round b on
-(simulator.exact_mode.quality); its guessing game and deal come from
-simulating exact mode (simulator.exact_mode.batch) on the same starting
-order. After round b the routine is over and the device deals at random, so
-later rounds are random pile-trade rounds, which keep a uniform pack uniform.
-Exact mode's sides come from its codes, so a machine's bias, clumping or
-double feeds are refused for it (machine_applies_to_exact_mode).
+Every routine is a ReportRoutine (report_routine.py) and is treated alike:
+stack-trade and pile-trade, and exact mode, the device's default, which
+lives with the rest of exact mode (simulator/exact_mode/report_routine.py).
+simulator/report_catalogue.py names them all.
 """
 from __future__ import annotations
 
@@ -36,7 +32,7 @@ import multiprocessing
 import os
 import signal
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from queue import Empty
@@ -44,9 +40,6 @@ from typing import Any
 
 import numpy as np
 
-from simulator.exact_mode.batch import simulate_exact_mode
-from simulator.exact_mode.codes import device_code_set, n_bits
-from simulator.exact_mode.quality import exact_mode_tv
 from simulator.limits import MAX_EXACT_DISTANCE_CARDS, MAX_SEARCH_ROUNDS
 from simulator.packs import Pack
 from simulator.start_orders import StartOrder, start_order
@@ -56,12 +49,24 @@ from .deal import HAND, PLAYERS, most_from_one_meld, random_deal_probability
 from .estimate import Estimate
 from .exact import tv_riffle, tv_riffle_exact
 from .guessing import guess_scores, harmonic
-from .routines import ROUTINES, Machine, exact_tv, load_sizes, simulate
-from .words import loads_phrase, number
-
-EXACT_MODE = "exact"
-# Every routine the report knows: the random-side ones, then exact mode.
-REPORT_ROUTINES = (*ROUTINES, EXACT_MODE)
+from .report_routine import ReportRoutine
+from .results import (
+    DealRules,
+    HomeGame,
+    Landmark,
+    Landmarks,
+    MeldSummary,
+    PassesNeeded,
+    RandomDeal,
+    Reference,
+    Report,
+    ReportSettings,
+    RoundResult,
+    RoutineResult,
+    Section,
+    StartSummary,
+)
+from .routines import Machine, load_sizes
 
 DEFAULT_THRESHOLDS = (0.5, 0.25, 0.1, 0.05)
 DEFAULT_CAPACITY = 104
@@ -77,62 +82,28 @@ SIGNIFICANCE = 2.0
 CHUNK = 10_000
 # Card-rows per simulated chunk, so memory stays bounded for big packs.
 CHUNK_ELEMENTS = 2_000_000
+NEVER_SHUFFLED = "one fixed order: the machine never shuffles"
 
 
 def _chunk(n_cards: int) -> int:
     return max(1, min(CHUNK, CHUNK_ELEMENTS // n_cards))
 
 
-def _exact(name: str, n_cards: int, capacity: int, rounds: int, machine: Machine) -> float | None:
-    """The exact distance where theory gives it and it is quick to compute."""
-    if n_cards > MAX_EXACT_DISTANCE_CARDS:
-        return None
-    value = exact_tv(name, n_cards, capacity, rounds, machine=machine)
-    return None if value is None else float(value)
-
-
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Settings:
-    """Everything a report depends on."""
+    """Everything a report depends on. `routines` come from simulator.report_catalogue."""
 
     pack: Pack
     n_cards: int
+    routines: tuple[ReportRoutine, ...]
     capacity: int = DEFAULT_CAPACITY
     rounds: int = DEFAULT_MAX_ROUNDS
     samples: int = DEFAULT_SAMPLES
     seed: int = 0
-    routines: tuple[str, ...] = REPORT_ROUTINES
     thresholds: tuple[float, ...] = DEFAULT_THRESHOLDS
     machine: Machine = field(default_factory=Machine)
     start: str = "samba"
     deal_at_least: tuple[int, ...] = DEAL_AT_LEAST
-
-
-def machine_applies_to_exact_mode(machine: Machine) -> str | None:
-    """None when exact mode can be reported on this machine, else why not (one line).
-
-    The firmware picks every side from the codes, so a random source's bias
-    means nothing to it; clumping and double feeds would break exactness in
-    ways these knobs do not describe (the device stops being exact at a
-    double feed it sees: docs/exact-mode.md). The person's trade (trade_sd)
-    belongs to stack-trade and leaves exact mode alone.
-    """
-    if machine.p != 0.5:
-        return "--bias is the chance a random side goes left; exact mode takes its sides from its codes"
-    if machine.clump != 0.0 or machine.double_feed != 0.0:
-        return ("--clump and --double-feed model random sides; exact mode takes its sides from its "
-                "codes and stops being exact at a double feed it sees")
-    return None
-
-
-def exact_mode_codes(n_cards: int, capacity: int) -> list[int]:
-    """The code set the device takes for this pack and machine."""
-    return device_code_set(n_cards, capacity)[0]
-
-
-def exact_mode_distance(codes: list[int], rounds: int) -> float:
-    """Exact mode's exact distance after `rounds` rounds (0 from round b on)."""
-    return float(exact_mode_tv(codes, min(rounds, n_bits(len(codes)))))
 
 
 def default_rounds(n_cards: int, thresholds: tuple[float, ...] = DEFAULT_THRESHOLDS) -> int:
@@ -147,17 +118,9 @@ def default_rounds(n_cards: int, thresholds: tuple[float, ...] = DEFAULT_THRESHO
     return DEFAULT_MAX_ROUNDS
 
 
-def _random_bits_per_round(n_cards: int, capacity: int, machine: Machine) -> int:
-    """Upper bound on log2 of the number of outcomes of one round.
-
-    A round's result is fixed by each card's side (N choices of two) and, when
-    the person's trade varies, by the number traded (at most smallest load + 1
-    values); so at most 2**bits arrangements are reachable after a round.
-    """
-    bits = n_cards
-    if machine.trade_sd > 0:
-        bits += math.ceil(math.log2(min(load_sizes(n_cards, capacity)) + 1))
-    return bits
+def one_order_distance(n_cards: int) -> float:
+    """1 - 1/N!: the distance of a pack that only ever takes one order."""
+    return -math.expm1(-math.lgamma(n_cards + 1))
 
 
 class _Mean:
@@ -206,13 +169,13 @@ class _Observers:
             for m in self.deal_at_least:
                 self.hits[m].add(most >= m)
 
-    def guessing(self) -> dict[str, Any]:
-        return self.guess.estimate("guessing game").to_dict()
+    def guessing(self) -> Estimate:
+        return self.guess.estimate("guessing game")
 
-    def dealing(self) -> dict[str, Any] | None:
+    def dealing(self) -> dict[int, Estimate] | None:
         if not self.deal:
             return None
-        return {str(m): self.hits[m].estimate(f"some player gets >= {m} of one meld", proportion=True).to_dict()
+        return {m: self.hits[m].estimate(f"some player gets >= {m} of one meld", proportion=True)
                 for m in self.deal_at_least}
 
 
@@ -221,52 +184,33 @@ def _uniform_decks(samples: int, n: int, rng: np.random.Generator) -> np.ndarray
     return rng.permuted(np.broadcast_to(np.arange(n, dtype=dtype), (samples, n)), axis=1)
 
 
-def _threshold_rows(
-    name: str, n_cards: int, capacity: int, machine: Machine, rounds: list[dict[str, Any]],
-    thresholds: tuple[float, ...], passes_per_round: int,
-    exact: Callable[[int], float | None] | None = None,
-) -> list[dict[str, Any]]:
-    """Passes needed per threshold; `exact(r)` gives the exact distance after r rounds
-    (default: the routine's exact_tv where theory gives it)."""
-    if exact is None:
-        def exact(r: int) -> float | None:
-            return _exact(name, n_cards, capacity, r, machine)
+def passes_needed(
+    thresholds: Sequence[float], passes_per_round: int, distances: Sequence[Estimate],
+    exact: Callable[[int], float] | None, shuffles: bool = True,
+) -> tuple[PassesNeeded, ...]:
+    """When each threshold is reached. `distances[r - 1]` is round r's figure;
+    `exact(r)` the exact distance after r rounds, where it is known (then the
+    search goes past the simulated rounds); `shuffles` is False for a machine
+    whose rounds have no randomness."""
     out = []
     for t in thresholds:
-        row: dict[str, Any] = {"threshold": t}
-        if exact(1) is not None:
+        if exact is not None:
             # Distances never rise with more rounds, so the first round at or
             # below the threshold is the answer.
-            def at(r: int) -> float:
-                d = exact(r)
-                return 1.0 if d is None else d
-
-            hit = next((r for r in range(0, MAX_SEARCH_ROUNDS + 1) if at(r) <= t), None)
-            row.update(kind="exact", round=hit, passes=None if hit is None else hit * passes_per_round)
-            if hit is not None:
-                row["distance"] = exact(hit)
+            hit = next((r for r in range(0, MAX_SEARCH_ROUNDS + 1) if exact(r) <= t), None)
+            if hit is None and not shuffles:
+                out.append(PassesNeeded(t, "never"))
+            else:
+                out.append(PassesNeeded(t, "exact", round=hit, passes=None if hit is None else hit * passes_per_round,
+                                        distance=None if hit is None else exact(hit)))
         else:
             # The last round whose lower bound clears the threshold: not reached by then.
-            above = [r["round"] for r in rounds
-                     if r["distance"]["value"] - SIGNIFICANCE * r["distance"]["stderr"] > t]
+            above = [r for r, d in enumerate(distances, 1) if d.value - SIGNIFICANCE * d.stderr > t]
             last = max(above, default=0)
-            row.update(kind="lower-bound", not_before_round=last + 1,
-                       not_before_pass=(last + 1) * passes_per_round,
-                       simulated_rounds=len(rounds))
-        out.append(row)
-    return out
-
-
-def _landmarks(rounds: list[dict[str, Any]], passes_per_round: int) -> dict[str, Any]:
-    by_round = {r["round"]: r for r in rounds}
-    home = by_round.get(HOME_GAME_PASSES)
-    return {
-        "home_game": None if home is None else {
-            "rounds": HOME_GAME_PASSES,
-            "passes": HOME_GAME_PASSES * passes_per_round,
-            "distance": home["distance"],
-        },
-    }
+            out.append(PassesNeeded(t, "lower-bound", not_before_round=last + 1,
+                                    not_before_pass=(last + 1) * passes_per_round,
+                                    simulated_rounds=len(distances)))
+    return tuple(out)
 
 
 def total_work(settings: Settings) -> int:
@@ -274,15 +218,27 @@ def total_work(settings: Settings) -> int:
     return settings.samples * (len(settings.routines) * settings.rounds + 1)
 
 
-def _round_rows(
-    s: Settings, stream: Iterator[tuple[int, np.ndarray]], start: StartOrder | None, deal: bool,
-    tick: Callable[[int], None], passes_per_round: int,
-    distance: Callable[[int, dict[str, Estimate]], tuple[Estimate, Estimate]],
-) -> list[dict[str, Any]]:
-    """One row per round from a stream of (round, decks); `distance(r, statistics)`
-    gives the round's distance and lower bound."""
-    stats = RoundStats(s.n_cards, s.rounds)
+def _run_routine(
+    s: Settings, index: int, start: StartOrder | None, deal: bool, tick: Callable[[int], None],
+) -> RoutineResult:
+    """Simulate one routine and collect its figures round by round."""
+    routine = s.routines[index]
+    n = s.n_cards
+    passes_per_round = len(load_sizes(n, s.capacity))
+    bits = routine.bits_per_round(n, s.capacity, s.machine)
+    shuffles = bits != 0
+    exact: Callable[[int], Estimate | None]
+    if shuffles:
+        def exact(r: int) -> Estimate | None:
+            return routine.exact_distance(n, s.capacity, r, s.machine)
+    else:
+        def exact(r: int) -> Estimate | None:
+            return Estimate(one_order_distance(n), 0.0, "exact", NEVER_SHUFFLED)
+
+    stats = RoundStats(n, s.rounds)
     observers = {r: _Observers(start, s.deal_at_least, deal) for r in range(1, s.rounds + 1)}
+    stream = routine.simulate(n, s.capacity, s.rounds, s.samples, s.machine,
+                              np.random.default_rng([s.seed, index]), _chunk(n))
     for r, decks in stream:
         stats.update(r, decks)
         observers[r].update(decks)
@@ -290,109 +246,47 @@ def _round_rows(
     bounds = stats.finish()
     rows = []
     for r in range(1, s.rounds + 1):
-        value, lower = distance(r, bounds[r])
-        rows.append({
-            "round": r,
-            "passes": r * passes_per_round,
-            "distance": value.to_dict(),
-            "lower_bound": lower.to_dict(),
-            "statistics": {k: v.to_dict() for k, v in bounds[r].items()},
-            "guessing": observers[r].guessing(),
-            "deal": observers[r].dealing(),
-        })
-    return rows
+        lower = best_lower_bound(bounds[r], n_cards=n, bits=None if bits is None else bits * r)
+        known = exact(r)
+        rows.append(RoundResult(
+            round=r, passes=r * passes_per_round, distance=lower if known is None else known,
+            lower_bound=lower, statistics=bounds[r], guessing=observers[r].guessing(),
+            deal=observers[r].dealing(),
+        ))
+    is_exact = exact(1) is not None
+    exact_value = None if not is_exact else (lambda r: _value(exact(r)))
+    distances = [row.distance for row in rows]
 
+    def needed(thresholds: Sequence[float]) -> tuple[PassesNeeded, ...]:
+        return passes_needed(thresholds, passes_per_round, distances, exact_value, shuffles)
 
-def _routine_entry(
-    s: Settings, name: str, description: str, passes_per_round: int, rounds: list[dict[str, Any]],
-    exact: Callable[[int], float | None], extra: dict[str, Any] | None = None,
-) -> dict[str, Any]:
-    """A routine's part of the report: its rounds, thresholds and landmarks."""
+    home = rows[HOME_GAME_PASSES - 1] if s.rounds >= HOME_GAME_PASSES else None
     seven = float(tv_riffle_exact(SINGLE_DECK, SINGLE_DECK_PASSES))
-
-    def thresholds(values: tuple[float, ...]) -> list[dict[str, Any]]:
-        return _threshold_rows(name, s.n_cards, s.capacity, s.machine, rounds, values,
-                               passes_per_round, exact)
-
-    return {
-        "name": name,
-        "description": description,
-        "passes_per_round": passes_per_round,
-        "exact": exact(1) is not None,
-        **(extra or {}),
-        "rounds": rounds,
-        "thresholds": thresholds(s.thresholds),
-        "landmarks": {
-            **_landmarks(rounds, passes_per_round),
+    return RoutineResult(
+        name=routine.name,
+        description=routine.description(n, s.capacity),
+        passes_per_round=passes_per_round,
+        exact=is_exact,
+        rounds=tuple(rows),
+        thresholds=needed(s.thresholds),
+        landmarks=Landmarks(
+            home_game=None if home is None else HomeGame(HOME_GAME_PASSES, home.passes, home.distance),
             # Where this routine is as close to random as one deck after seven riffles.
-            "single_deck_seven": thresholds((seven,))[0],
-        },
-    }
+            single_deck_seven=needed((seven,))[0],
+        ),
+        shuffles=shuffles,
+        exact_rounds=routine.exact_rounds(n),
+    )
 
 
-def _run_routine(
-    s: Settings, index: int, name: str, start: StartOrder | None, deal: bool,
-    tick: Callable[[int], None],
-) -> dict[str, Any]:
-    """Simulate one routine and collect its figures round by round."""
-    if name == EXACT_MODE:
-        return _run_exact_mode(s, index, start, deal, tick)
-    n = s.n_cards
-    routine = ROUTINES[name]
-    passes_per_round = len(load_sizes(n, s.capacity))
-    bits = _random_bits_per_round(n, s.capacity, s.machine)
-
-    def exact(r: int) -> float | None:
-        return _exact(name, n, s.capacity, r, s.machine)
-
-    def distance(r: int, statistics: dict[str, Estimate]) -> tuple[Estimate, Estimate]:
-        lower = best_lower_bound(statistics, n_cards=n, bits=bits * r)
-        value = exact(r)
-        return (lower if value is None else Estimate(value, 0.0, "exact", "Bayer-Diaconis")), lower
-
-    stream = simulate(routine, n, s.capacity, s.rounds, s.samples, machine=s.machine,
-                      seed=np.random.default_rng([s.seed, index]), chunk=_chunk(n))
-    rounds = _round_rows(s, stream, start, deal, tick, passes_per_round, distance)
-    return _routine_entry(s, name, routine.description(n, s.capacity), passes_per_round, rounds, exact)
-
-
-def exact_mode_description(n_cards: int, capacity: int) -> str:
-    """What the table does in exact mode (one sentence)."""
-    b = n_bits(n_cards)
-    sizes = load_sizes(n_cards, capacity)
-    gather = ("put the left pile on top of the right pile" if len(sizes) == 1
-              else "stack all the left piles on top of all the right piles, as pile-trade does, "
-                   "and cut where the device says")
-    return (f"The device sends each card to the side one bit of its random code names; run every load "
-            f"({loads_phrase(sizes)}) and {gather}: exactly random after {number(b)} "
-            f"{'round' if b == 1 else 'rounds'}, at random after that.")
-
-
-def _run_exact_mode(
-    s: Settings, index: int, start: StartOrder | None, deal: bool, tick: Callable[[int], None],
-) -> dict[str, Any]:
-    """Exact mode: exact distances from the code set, the rest by simulation."""
-    n = s.n_cards
-    passes_per_round = len(load_sizes(n, s.capacity))
-    codes = exact_mode_codes(n, s.capacity)
-
-    def exact(r: int) -> float:
-        return exact_mode_distance(codes, r)
-
-    def distance(r: int, statistics: dict[str, Estimate]) -> tuple[Estimate, Estimate]:
-        # The statistics' bound alone: beside the exact figure it shows the method stays below it.
-        return Estimate(exact(r), 0.0, "exact", "exact mode: 1 - 1/prod(m_j!)"), best_lower_bound(statistics)
-
-    stream = simulate_exact_mode(n, s.capacity, s.rounds, s.samples,
-                                 np.random.default_rng([s.seed, index]), chunk=_chunk(n))
-    rounds = _round_rows(s, stream, start, deal, tick, passes_per_round, distance)
-    return _routine_entry(s, EXACT_MODE, exact_mode_description(n, s.capacity), passes_per_round, rounds,
-                          exact, {"exact_rounds": n_bits(n)})
+def _value(e: Estimate | None) -> float:
+    assert e is not None
+    return e.value
 
 
 def _run_reference(
     s: Settings, start: StartOrder | None, deal: bool, tick: Callable[[int], None]
-) -> tuple[dict[str, Any], dict[str, Any] | None]:
+) -> tuple[Estimate, dict[int, Estimate] | None]:
     """The same observers on uniformly random decks: the truly random pack."""
     reference = _Observers(start, s.deal_at_least, deal)
     rng = np.random.default_rng([s.seed, len(s.routines) + 1000])
@@ -478,7 +372,7 @@ def _run_jobs(
 
 def build_report(
     settings: Settings, progress: Callable[[int], None] | None = None, workers: int | None = None
-) -> dict[str, Any]:
+) -> Report:
     """Simulate and collect every figure of the report (see module docstring).
 
     progress(units) is called as work is done; units add up to total_work().
@@ -488,12 +382,12 @@ def build_report(
     """
     s = settings
     n = s.n_cards
-    for name in s.routines:
-        if name not in REPORT_ROUTINES:
-            raise ValueError(f"unknown routine {name!r}; valid routines: {', '.join(REPORT_ROUTINES)}")
-    why = machine_applies_to_exact_mode(s.machine)
-    if EXACT_MODE in s.routines and why is not None:
-        raise ValueError(why)
+    if not s.routines:
+        raise ValueError("a report needs at least one routine")
+    for routine in s.routines:
+        why = routine.refuses(s.machine)
+        if why is not None:
+            raise ValueError(f"{routine.name}: {why}")
     if s.start == "samba" and n != s.pack.cards:
         raise ValueError(f"the samba start needs the pack's {s.pack.cards} cards, not {n}")
     # A pack known only by its size has no faces: labels are the starting order.
@@ -502,44 +396,34 @@ def build_report(
     tick = progress or (lambda units: None)
     workers = workers or os.cpu_count() or 1
     jobs: list[tuple[str, tuple[Any, ...]]] = [
-        ("routine", (s, i, name, start, deal)) for i, name in enumerate(s.routines)
+        ("routine", (s, i, start, deal)) for i in range(len(s.routines))
     ]
     jobs.append(("reference", (s, start, deal)))
     *routines_out, (ref_guessing, ref_dealing) = _run_jobs(jobs, tick, workers)
     random_deal = None
     if deal:
-        assert start is not None
+        assert start is not None and ref_dealing is not None
         sizes = [len(m.cards) for m in start.melds]
-        simulated = ref_dealing or {}
-        random_deal = {
-            str(m): {"exact": random_deal_probability(sizes, n, m), "simulated": simulated[str(m)]}
-            for m in s.deal_at_least
-        }
+        random_deal = {m: RandomDeal(random_deal_probability(sizes, n, m), ref_dealing[m]) for m in s.deal_at_least}
     seven = tv_riffle_exact(SINGLE_DECK, SINGLE_DECK_PASSES)
-    return {
-        "pack": {"name": s.pack.name, "title": s.pack.title, "decks": s.pack.decks,
-                 "jokers": s.pack.jokers, "cards": s.pack.cards, "notes": s.pack.notes},
-        "settings": {
-            "cards": n, "capacity": s.capacity, "loads": load_sizes(n, s.capacity),
-            "rounds": s.rounds, "samples": s.samples, "seed": s.seed, "start": s.start,
-            "routines": list(s.routines), "thresholds": list(s.thresholds),
-            "machine": {"bias": s.machine.p, "clump": s.machine.clump,
-                        "double_feed": s.machine.double_feed, "trade_sd": s.machine.trade_sd},
-            "deal": {"players": PLAYERS, "hand": HAND, "at_least": list(s.deal_at_least)} if deal else None,
-        },
-        "start": None if start is None else {
-            "name": start.name,
-            "sections": [{"name": a, "first": b, "end": c} for a, b, c in start.sections],
-            "melds": [{"kind": m.kind, "team": m.team, "cards": len(m.cards)} for m in start.melds],
-        },
-        "routines": routines_out,
-        "reference": {
-            "guessing_random": harmonic(n),
-            "guessing_simulated": ref_guessing,
-            "deal_random": random_deal,
-            "single_deck_seven_passes": {
-                "cards": SINGLE_DECK, "passes": SINGLE_DECK_PASSES, "distance": float(seven),
-                "kind": "exact",
-            },
-        },
-    }
+    return Report(
+        pack=s.pack,
+        settings=ReportSettings(
+            cards=n, capacity=s.capacity, loads=tuple(load_sizes(n, s.capacity)), rounds=s.rounds,
+            samples=s.samples, seed=s.seed, start=s.start, routines=tuple(r.name for r in s.routines),
+            thresholds=tuple(s.thresholds), machine=s.machine,
+            deal=DealRules(PLAYERS, HAND, tuple(s.deal_at_least)) if deal else None,
+        ),
+        start=None if start is None else StartSummary(
+            start.name,
+            tuple(Section(a, b, c) for a, b, c in start.sections),
+            tuple(MeldSummary(m.kind, m.team, len(m.cards)) for m in start.melds),
+        ),
+        routines=tuple(routines_out),
+        reference=Reference(
+            guessing_random=harmonic(n),
+            guessing_simulated=ref_guessing,
+            deal_random=random_deal,
+            single_deck_seven_passes=Landmark(SINGLE_DECK, SINGLE_DECK_PASSES, float(seven)),
+        ),
+    )

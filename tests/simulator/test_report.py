@@ -8,7 +8,10 @@ from simulator.limits import MAX_EXACT_DISTANCE_CARDS, MAX_PACK_CARDS
 from simulator.packs import custom_pack, get_pack
 from simulator.quality.exact import tv_riffle
 from simulator.quality.guessing import harmonic
-from simulator.quality.report import Settings, _threshold_rows, build_report, default_rounds
+from simulator.quality.estimate import Estimate
+from simulator.quality.report import Settings, build_report, default_rounds, passes_needed
+from simulator.quality.results import Report
+from simulator.report_catalogue import report_routines
 from simulator.quality.routines import Machine
 
 # Bayer and Diaconis (1992), table for 52 cards after k riffles, k = 1..10.
@@ -17,97 +20,126 @@ BAYER_DIACONIS_52 = [1.000, 1.000, 1.000, 1.000, 0.924, 0.614, 0.334, 0.167, 0.0
 
 @pytest.fixture(scope="module")
 def samba():
-    settings = Settings(pack=get_pack("samba"), n_cards=162, rounds=12, samples=3000, seed=4)
+    settings = Settings(pack=get_pack("samba"), n_cards=162, rounds=12, samples=3000, seed=4,
+                        routines=report_routines())
     return build_report(settings)
 
 
 @pytest.fixture(scope="module")
 def bridge():
-    settings = Settings(pack=get_pack("bridge"), n_cards=52, rounds=8, samples=2000, seed=1, start="new")
+    settings = Settings(pack=get_pack("bridge"), n_cards=52, rounds=8, samples=2000, seed=1, start="new",
+                        routines=report_routines())
     return build_report(settings)
 
 
 def test_report_is_json(samba):
-    again = json.loads(json.dumps(samba))
+    again = json.loads(json.dumps(samba.to_dict()))
     assert again["pack"]["cards"] == 162
     assert again["settings"]["loads"] == [81, 81]
+    assert again["settings"]["routines"] == ["stack-trade", "pile-trade", "exact"]
+    assert again["routines"][2]["exact_rounds"] == 8 and "exact_rounds" not in again["routines"][0]
+    assert again["routines"][0]["rounds"][0]["deal"]["3"] == samba.routines[0].rounds[0].deal[3].to_dict()
+
+
+def test_typed_results_round_trip_through_json(samba, bridge):
+    # The JSON holds every figure: read back, it is the same report, attribute for attribute.
+    for report in (samba, bridge):
+        text = json.dumps(report.to_dict())
+        again = Report.from_dict(json.loads(text))
+        assert again == report
+        assert json.dumps(again.to_dict()) == text
+    with_plot = Report.from_dict({**bridge.to_dict(), "plot": "q.png"})
+    assert with_plot.plot == "q.png" and with_plot.to_dict()["plot"] == "q.png"
+
+
+def test_attributes_read_as_the_json_says(samba):
+    d = samba.to_dict()
+    for routine, rd in zip(samba.routines, d["routines"]):
+        assert routine.name == rd["name"] and routine.exact == rd["exact"]
+        for row, rowd in zip(routine.rounds, rd["rounds"]):
+            assert row.distance.value == rowd["distance"]["value"]
+            assert row.guessing.stderr == rowd["guessing"]["stderr"]
+        for t, td in zip(routine.thresholds, rd["thresholds"]):
+            assert t.kind == td["kind"] and t.threshold == td["threshold"]
+    assert samba.routine("pile-trade") is samba.routines[1]
 
 
 def test_single_deck_matches_bayer_diaconis(bridge):
-    for routine in bridge["routines"]:
-        if routine["name"] == "exact":
+    for routine in bridge.routines:
+        if routine.name == "exact":
             continue  # exact mode is not a riffle: see the exact-mode tests below
-        assert routine["exact"] and routine["passes_per_round"] == 1
-        for r in routine["rounds"]:
-            assert r["distance"]["kind"] == "exact"
-            assert r["distance"]["value"] == pytest.approx(BAYER_DIACONIS_52[r["round"] - 1], abs=6e-4)
-        by_threshold = {row["threshold"]: row for row in routine["thresholds"]}
+        assert routine.exact and routine.passes_per_round == 1
+        for r in routine.rounds:
+            assert r.distance.kind == "exact"
+            assert r.distance.value == pytest.approx(BAYER_DIACONIS_52[r.round - 1], abs=6e-4)
+        by_threshold = {row.threshold: row for row in routine.thresholds}
         # 0.614 after six riffles, 0.334 after seven; 0.085 after nine, 0.043 after ten.
-        assert by_threshold[0.5]["passes"] == 7
-        assert by_threshold[0.25]["passes"] == 8
-        assert by_threshold[0.1]["passes"] == 9
-        assert by_threshold[0.05]["passes"] == 10  # found beyond the simulated rounds
-    seven = bridge["reference"]["single_deck_seven_passes"]
-    assert seven["distance"] == pytest.approx(0.334, abs=6e-4)
+        assert by_threshold[0.5].passes == 7
+        assert by_threshold[0.25].passes == 8
+        assert by_threshold[0.1].passes == 9
+        assert by_threshold[0.05].passes == 10  # found beyond the simulated rounds
+    seven = bridge.reference.single_deck_seven_passes
+    assert seven.distance == pytest.approx(0.334, abs=6e-4)
 
 
 def test_no_deal_question_without_melds(bridge):
-    assert bridge["settings"]["deal"] is None
-    assert all(r["deal"] is None for r in bridge["routines"][0]["rounds"])
+    assert bridge.settings.deal is None
+    assert all(r.deal is None for r in bridge.routines[0].rounds)
 
 
 def test_lower_bounds_never_exceed_the_exact_distance(samba):
-    pile = next(r for r in samba["routines"] if r["name"] == "pile-trade")
-    assert pile["exact"]
-    for r in pile["rounds"]:
-        lower, exact = r["lower_bound"], r["distance"]["value"]
-        assert lower["kind"] == "lower-bound"
-        assert lower["value"] <= exact + 3 * lower["stderr"] + 1e-12
+    pile = next(r for r in samba.routines if r.name == "pile-trade")
+    assert pile.exact
+    for r in pile.rounds:
+        lower, exact = r.lower_bound, r.distance.value
+        assert lower.kind == "lower-bound"
+        assert lower.value <= exact + 3 * lower.stderr + 1e-12
 
 
 def test_stack_trade_has_only_lower_bounds(samba):
-    stack = next(r for r in samba["routines"] if r["name"] == "stack-trade")
-    assert not stack["exact"]
-    assert all(r["distance"]["kind"] == "lower-bound" for r in stack["rounds"])
-    assert all(row["kind"] == "lower-bound" for row in stack["thresholds"])
+    stack = next(r for r in samba.routines if r.name == "stack-trade")
+    assert not stack.exact
+    assert all(r.distance.kind == "lower-bound" for r in stack.rounds)
+    assert all(row.kind == "lower-bound" for row in stack.thresholds)
     # Early rounds are far from random, so the bound rules out the first passes.
-    assert stack["rounds"][0]["distance"]["value"] > 0.9
-    assert stack["thresholds"][0]["not_before_pass"] > 2
+    assert stack.rounds[0].distance.value > 0.9
+    assert stack.thresholds[0].not_before_pass > 2
 
 
 def test_passes_count_every_load(samba):
-    for routine in samba["routines"]:
-        assert routine["passes_per_round"] == 2
-        assert [r["passes"] for r in routine["rounds"]] == [2 * k for k in range(1, 13)]
+    for routine in samba.routines:
+        assert routine.passes_per_round == 2
+        assert [r.passes for r in routine.rounds] == [2 * k for k in range(1, 13)]
 
 
 def test_home_game_landmark_is_round_three(samba):
-    for routine in samba["routines"]:
-        home = routine["landmarks"]["home_game"]
-        assert home["passes"] == 6
-        assert home["distance"] == routine["rounds"][2]["distance"]
+    for routine in samba.routines:
+        home = routine.landmarks.home_game
+        assert home.passes == 6
+        assert home.distance == routine.rounds[2].distance
 
 
 def test_guessing_falls_towards_the_random_figure(samba):
     n = 162
-    ref = samba["reference"]
-    assert ref["guessing_random"] == pytest.approx(harmonic(n))
-    sim = ref["guessing_simulated"]
-    assert abs(sim["value"] - harmonic(n)) < 4 * sim["stderr"]
-    for routine in samba["routines"]:
-        scores = [r["guessing"]["value"] for r in routine["rounds"]]
+    ref = samba.reference
+    assert ref.guessing_random == pytest.approx(harmonic(n))
+    sim = ref.guessing_simulated
+    assert abs(sim.value - harmonic(n)) < 4 * sim.stderr
+    for routine in samba.routines:
+        scores = [r.guessing.value for r in routine.rounds]
         assert scores[0] > 10 * harmonic(n)  # one round leaves long runs to read
         assert scores[-1] < scores[0]
 
 
 def test_random_deal_simulated_agrees_with_exact(samba):
-    for m, v in samba["reference"]["deal_random"].items():
-        sim = v["simulated"]
-        assert abs(sim["value"] - v["exact"]) < 4 * sim["stderr"], m
+    for m, v in samba.reference.deal_random.items():
+        sim = v.simulated
+        assert abs(sim.value - v.exact) < 4 * sim.stderr, m
 
 
 def test_figures_do_not_depend_on_the_number_of_workers():
-    settings = Settings(pack=get_pack("canasta"), n_cards=108, rounds=3, samples=600, seed=9)
+    settings = Settings(pack=get_pack("canasta"), n_cards=108, rounds=3, samples=600, seed=9,
+                        routines=report_routines())
     one = build_report(settings, workers=1)
     two = build_report(settings, workers=2)
     assert one == two
@@ -115,25 +147,32 @@ def test_figures_do_not_depend_on_the_number_of_workers():
 
 def test_imperfect_machine_has_no_exact_figures():
     settings = Settings(pack=get_pack("canasta"), n_cards=108, rounds=3, samples=600, seed=2,
-                        routines=("stack-trade", "pile-trade"), machine=Machine(p=0.5, clump=0.2))
+                        routines=report_routines("stack-trade", "pile-trade"), machine=Machine(p=0.5, clump=0.2))
     report = build_report(settings)
-    for routine in report["routines"]:
-        assert not routine["exact"]
-        assert all(r["distance"]["kind"] == "lower-bound" for r in routine["rounds"])
+    for routine in report.routines:
+        assert not routine.exact
+        assert all(r.distance.kind == "lower-bound" for r in routine.rounds)
 
 
 def test_threshold_rows_from_lower_bounds_say_not_before():
-    def rnd(k, value, err):
-        return {"round": k, "distance": {"value": value, "stderr": err, "kind": "lower-bound"}}
+    def lower(value, err):
+        return Estimate(value, err, "lower-bound", "test")
 
-    rounds = [rnd(1, 0.99, 0.01), rnd(2, 0.6, 0.01), rnd(3, 0.3, 0.01), rnd(4, 0.1, 0.03)]
-    rows = _threshold_rows("stack-trade", 162, 104, Machine(), rounds, (0.5, 0.25, 0.05, 0.999), 2)
-    got = {row["threshold"]: row for row in rows}
-    assert got[0.5]["not_before_round"] == 3 and got[0.5]["not_before_pass"] == 6
-    assert got[0.25]["not_before_round"] == 4
+    distances = [lower(0.99, 0.01), lower(0.6, 0.01), lower(0.3, 0.01), lower(0.1, 0.03)]
+    rows = passes_needed((0.5, 0.25, 0.05, 0.999), 2, distances, None)
+    got = {row.threshold: row for row in rows}
+    assert got[0.5].not_before_round == 3 and got[0.5].not_before_pass == 6
+    assert got[0.25].not_before_round == 4
     # 0.1 - 2 x 0.03 = 0.04 does not clear 0.05: only rounds 1-3 are ruled out.
-    assert got[0.05]["not_before_round"] == 4
-    assert got[0.999]["not_before_round"] == 1  # nothing ruled out
+    assert got[0.05].not_before_round == 4
+    assert got[0.999].not_before_round == 1  # nothing ruled out
+    assert all(row.kind == "lower-bound" and row.simulated_rounds == 4 for row in rows)
+
+
+def test_threshold_rows_of_a_machine_that_never_shuffles_say_never():
+    rows = passes_needed((0.5, 0.05), 2, [], lambda r: 1.0, shuffles=False)
+    assert [row.kind for row in rows] == ["never", "never"]
+    assert rows[0].to_dict() == {"threshold": 0.5, "kind": "never"}
 
 
 def test_default_rounds():
@@ -145,7 +184,8 @@ def test_default_rounds():
 
 def test_samba_start_needs_the_pack_cards():
     with pytest.raises(ValueError, match="162"):
-        build_report(Settings(pack=get_pack("samba"), n_cards=150, rounds=1, samples=10))
+        build_report(Settings(pack=get_pack("samba"), n_cards=150, rounds=1, samples=10,
+                              routines=report_routines()))
 
 
 def test_plot_is_a_png(bridge, tmp_path):
@@ -160,7 +200,8 @@ def test_plot_is_a_png(bridge, tmp_path):
 def test_progress_adds_up_to_the_total_work(workers):
     from simulator.quality.report import total_work
 
-    settings = Settings(pack=get_pack("canasta"), n_cards=108, rounds=2, samples=500, seed=3)
+    settings = Settings(pack=get_pack("canasta"), n_cards=108, rounds=2, samples=500, seed=3,
+                        routines=report_routines())
     ticks = []
     build_report(settings, progress=ticks.append, workers=workers)
     assert sum(ticks) == total_work(settings) == 500 * (3 * 2 + 1)  # three routines, the reference
@@ -170,31 +211,31 @@ def test_every_pack_the_tools_accept_gets_exact_figures():
     # The biggest pack `shuffler quality` and `shuffler plan` take has exact distances.
     assert MAX_EXACT_DISTANCE_CARDS >= MAX_PACK_CARDS >= 1000
     settings = Settings(pack=custom_pack(MAX_PACK_CARDS), n_cards=MAX_PACK_CARDS, rounds=1, samples=3, seed=1,
-                        routines=("pile-trade",), start="new", thresholds=(0.25,))
+                        routines=report_routines("pile-trade"), start="new", thresholds=(0.25,))
     report = build_report(settings, workers=1)
-    routine = report["routines"][0]
-    assert routine["exact"] and routine["rounds"][0]["distance"]["kind"] == "exact"
-    row = routine["thresholds"][0]
-    assert row["kind"] == "exact"
-    k = row["round"]
+    routine = report.routines[0]
+    assert routine.exact and routine.rounds[0].distance.kind == "exact"
+    row = routine.thresholds[0]
+    assert row.kind == "exact"
+    k = row.round
     assert tv_riffle(MAX_PACK_CARDS, k) <= 0.25 < tv_riffle(MAX_PACK_CARDS, k - 1)
 
 
 def test_bigger_packs_get_lower_bounds_only():
     n = MAX_EXACT_DISTANCE_CARDS + 1
     settings = Settings(pack=get_pack("bridge"), n_cards=n, rounds=1, samples=50, seed=1,
-                        routines=("pile-trade",), start="new")
+                        routines=report_routines("pile-trade"), start="new")
     report = build_report(settings, workers=1)
-    routine = report["routines"][0]
-    assert not routine["exact"]
-    assert routine["rounds"][0]["distance"]["kind"] == "lower-bound"
+    routine = report.routines[0]
+    assert not routine.exact
+    assert routine.rounds[0].distance.kind == "lower-bound"
 
 
 # Exact mode beside the random-side routines.
 
 
 def _exact_mode(report):
-    return next(r for r in report["routines"] if r["name"] == "exact")
+    return next(r for r in report.routines if r.name == "exact")
 
 
 def test_exact_mode_distances_are_the_code_set_formula(samba, bridge):
@@ -208,69 +249,97 @@ def test_exact_mode_distances_are_the_code_set_formula(samba, bridge):
         routine = _exact_mode(report)
         codes, _ = device_code_set(n, 104)
         b = math.ceil(math.log2(n))
-        assert routine["exact"] and routine["exact_rounds"] == b
-        for r in routine["rounds"]:
-            k = r["round"]
-            assert r["distance"]["kind"] == "exact" and r["distance"]["stderr"] == 0
-            assert r["distance"]["value"] == float(exact_mode_tv(codes, min(k, b)))
+        assert routine.exact and routine.exact_rounds == b
+        for r in routine.rounds:
+            k = r.round
+            assert r.distance.kind == "exact" and r.distance.stderr == 0
+            assert r.distance.value == float(exact_mode_tv(codes, min(k, b)))
             if k >= b:
-                assert r["distance"]["value"] == 0.0
+                assert r.distance.value == 0.0
             else:
-                assert r["distance"]["value"] > 0.5
+                assert r.distance.value > 0.5
         # Counted afresh: cards sharing their low k bits keep their order, so
         # the pack is uniform over N! / prod(m_j!) orders.
         for k in range(1, b):
             prod = math.prod(math.factorial(m) for m in Counter(c % 2**k for c in codes).values())
-            assert routine["rounds"][k - 1]["distance"]["value"] == float(1 - Fraction(1, prod))
-        for row in routine["thresholds"]:
-            assert row == {"threshold": row["threshold"], "kind": "exact", "round": b,
-                           "passes": b * routine["passes_per_round"], "distance": 0.0}
+            assert routine.rounds[k - 1].distance.value == float(1 - Fraction(1, prod))
+        for row in routine.thresholds:
+            assert row.to_dict() == {"threshold": row.threshold, "kind": "exact", "round": b,
+                                     "passes": b * routine.passes_per_round, "distance": 0.0}
 
 
 def test_exact_mode_lower_bound_stays_below_the_exact_distance(samba):
-    for r in _exact_mode(samba)["rounds"]:
-        lower = r["lower_bound"]
-        assert lower["value"] <= r["distance"]["value"] + 3 * lower["stderr"] + 1e-12
+    for r in _exact_mode(samba).rounds:
+        lower = r.lower_bound
+        assert lower.value <= r.distance.value + 3 * lower.stderr + 1e-12
 
 
 def test_exact_mode_guessing_reaches_h_n_at_round_b_and_not_before(samba):
     n, b = 162, 8
-    rounds = _exact_mode(samba)["rounds"]
+    rounds = _exact_mode(samba).rounds
     for r in rounds[b - 1:]:  # exactly uniform from round b on
-        g = r["guessing"]
-        assert abs(g["value"] - harmonic(n)) < 4 * g["stderr"], r["round"]
-    first = rounds[0]["guessing"]
+        g = r.guessing
+        assert abs(g.value - harmonic(n)) < 4 * g.stderr, r.round
+    first = rounds[0].guessing
     # One round leaves two increasing runs, which the player reads off.
-    assert first["value"] > 100 and first["value"] - harmonic(n) > 100 * first["stderr"]
+    assert first.value > 100 and first.value - harmonic(n) > 100 * first.stderr
 
 
 def test_exact_mode_deal_after_the_last_round_is_the_random_deal(samba):
-    last = _exact_mode(samba)["rounds"][-1]["deal"]
-    for m, v in samba["reference"]["deal_random"].items():
-        assert abs(last[m]["value"] - v["exact"]) < 4 * last[m]["stderr"], m
-    first = _exact_mode(samba)["rounds"][0]["deal"]["3"]
-    assert first["value"] + 4 * first["stderr"] < samba["reference"]["deal_random"]["3"]["exact"]
+    last = _exact_mode(samba).rounds[-1].deal
+    for m, v in samba.reference.deal_random.items():
+        assert abs(last[m].value - v.exact) < 4 * last[m].stderr, m
+    first = _exact_mode(samba).rounds[0].deal[3]
+    assert first.value + 4 * first.stderr < samba.reference.deal_random[3].exact
 
 
 def test_exact_mode_refuses_a_machine_it_does_not_run_on():
     for machine in (Machine(p=0.4), Machine(clump=0.1), Machine(double_feed=0.01)):
         with pytest.raises(ValueError, match="exact mode"):
             build_report(Settings(pack=get_pack("bridge"), n_cards=52, rounds=1, samples=10,
-                                  routines=("exact",), machine=machine, start="new"))
+                                  routines=report_routines("exact"), machine=machine, start="new"))
     # The person's trade belongs to stack-trade: exact mode's figures are unchanged.
     reports = [build_report(Settings(pack=get_pack("bridge"), n_cards=52, rounds=6, samples=10,
-                                     routines=("exact",), machine=Machine(trade_sd=sd), start="new"),
+                                     routines=report_routines("exact"), machine=Machine(trade_sd=sd), start="new"),
                             workers=1) for sd in (0.0, 3.0)]
-    assert reports[0]["routines"] == reports[1]["routines"]
-    assert reports[1]["routines"][0]["rounds"][-1]["distance"]["value"] == 0.0
+    assert reports[0].routines == reports[1].routines
+    assert reports[1].routines[0].rounds[-1].distance.value == 0.0
 
 
 def test_exact_mode_alone_on_a_pack_of_many_loads():
     settings = Settings(pack=get_pack("hand-and-foot"), n_cards=270, rounds=9, samples=300, seed=5,
-                        routines=("exact",))
+                        routines=report_routines("exact"))
     report = build_report(settings, workers=1)
-    routine = report["routines"][0]
-    assert routine["passes_per_round"] == 3 and routine["exact_rounds"] == 9
-    assert [r["passes"] for r in routine["rounds"]] == [3 * k for k in range(1, 10)]
-    assert routine["rounds"][-1]["distance"]["value"] == 0.0
-    assert routine["rounds"][-2]["distance"]["value"] > 0.99
+    routine = report.routines[0]
+    assert routine.passes_per_round == 3 and routine.exact_rounds == 9
+    assert [r.passes for r in routine.rounds] == [3 * k for k in range(1, 10)]
+    assert routine.rounds[-1].distance.value == 0.0
+    assert routine.rounds[-2].distance.value > 0.99
+
+
+def test_a_machine_that_never_shuffles_never_reaches_a_threshold():
+    # Bias 0: every card goes to the same side, so each round is one fixed
+    # rearrangement and the pack only ever takes one order: 1 - 1/N! exactly.
+    settings = Settings(pack=get_pack("bridge"), n_cards=52, rounds=4, samples=200, seed=3, start="new",
+                        routines=report_routines("stack-trade", "pile-trade"), machine=Machine(p=0.0))
+    report = build_report(settings, workers=1)
+    for routine in report.routines:
+        assert not routine.shuffles and routine.exact
+        assert all(r.distance.kind == "exact" and r.distance.value == 1.0 for r in routine.rounds)
+        assert [t.kind for t in routine.thresholds] == ["never"] * 4
+        assert routine.landmarks.single_deck_seven.kind == "never"
+    # One random coin a pass (every card follows the first) still shuffles, a little.
+    clumped = build_report(Settings(pack=get_pack("bridge"), n_cards=52, rounds=2, samples=200, seed=3,
+                                    start="new", routines=report_routines("pile-trade"),
+                                    machine=Machine(clump=1.0)), workers=1)
+    assert clumped.routines[0].shuffles and clumped.routines[0].thresholds[0].kind == "lower-bound"
+
+
+def test_a_tiny_pack_that_never_shuffles_is_exactly_one_order_from_random():
+    settings = Settings(pack=custom_pack(3), n_cards=3, rounds=2, samples=20, seed=1, start="new",
+                        routines=report_routines("pile-trade"), machine=Machine(p=1.0), thresholds=(0.9, 0.5))
+    routine = build_report(settings, workers=1).routines[0]
+    assert [r.distance.value for r in routine.rounds] == [pytest.approx(5 / 6)] * 2
+    # 5/6 is already at most 0.9 before any pass; 0.5 is never reached.
+    assert routine.thresholds[0].kind == "exact" and routine.thresholds[0].round == 0
+    assert routine.thresholds[1].kind == "never"

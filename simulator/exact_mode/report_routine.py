@@ -1,0 +1,92 @@
+"""Exact mode as one routine of the quality report (simulator.quality.report_routine).
+
+The firmware deals each card by one bit of a random code, b = ceil(log2 N)
+rounds of pile trade (docs/exact-mode.md). Its distance is exact in every
+round: 1 - 1/prod(m_j!) before round b and 0 from round b on
+(simulator.exact_mode.quality). Its guessing game and deal come from
+simulating exact mode (simulator.exact_mode.batch) on the same starting
+order. After round b the routine is over and the device deals at random,
+so later rounds are random pile-trade rounds, which keep a uniform pack
+uniform. Exact mode's sides come from its codes, so a machine's bias,
+clumping or double feeds are refused for it.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+from simulator.quality.estimate import Estimate
+from simulator.quality.report_routine import Decks
+from simulator.quality.routines import Machine, load_sizes
+from simulator.quality.words import loads_phrase, number
+
+from .batch import simulate_exact_mode
+from .codes import device_code_set, n_bits
+from .quality import exact_mode_tv
+
+__all__ = ["ExactModeRoutine", "EXACT_MODE", "exact_mode_description"]
+
+METHOD = "exact mode: 1 - 1/prod(m_j!)"
+
+
+@lru_cache(maxsize=64)
+def _codes(n_cards: int, capacity: int) -> tuple[int, ...]:
+    """The code set the device takes for this pack and machine."""
+    return tuple(device_code_set(n_cards, capacity)[0])
+
+
+def exact_mode_description(n_cards: int, capacity: int) -> str:
+    """What the table does in exact mode (one sentence)."""
+    b = n_bits(n_cards)
+    sizes = load_sizes(n_cards, capacity)
+    gather = ("put the left pile on top of the right pile" if len(sizes) == 1
+              else "stack all the left piles on top of all the right piles, as pile-trade does, "
+                   "and cut where the device says")
+    return (f"The device sends each card to the side one bit of its random code names; run every load "
+            f"({loads_phrase(sizes)}) and {gather}: exactly random after {number(b)} "
+            f"{'round' if b == 1 else 'rounds'}, at random after that.")
+
+
+@dataclass(frozen=True)
+class ExactModeRoutine:
+    """The device's exact mode, seen by the report like any other routine."""
+
+    name: str = "exact"
+
+    def description(self, n_cards: int, capacity: int) -> str:
+        return exact_mode_description(n_cards, capacity)
+
+    def refuses(self, machine: Machine) -> str | None:
+        """The firmware picks every side from the codes, so a random source's bias
+        means nothing to it; clumping and double feeds would break exactness in
+        ways these knobs do not describe (the device stops being exact at a
+        double feed it sees: docs/exact-mode.md). The person's trade (trade_sd)
+        belongs to stack-trade and leaves exact mode alone."""
+        if machine.p != 0.5:
+            return "--bias is the chance a random side goes left; exact mode takes its sides from its codes"
+        if machine.clump != 0.0 or machine.double_feed != 0.0:
+            return ("--clump and --double-feed model random sides; exact mode takes its sides from its "
+                    "codes and stops being exact at a double feed it sees")
+        return None
+
+    def exact_distance(self, n_cards: int, capacity: int, rounds: int, machine: Machine) -> Estimate:
+        codes = list(_codes(n_cards, capacity))
+        return Estimate(float(exact_mode_tv(codes, min(rounds, n_bits(n_cards)))), 0.0, "exact", METHOD)
+
+    def bits_per_round(self, n_cards: int, capacity: int, machine: Machine) -> None:
+        return None  # exact in every round: no counting bound needed
+
+    def exact_rounds(self, n_cards: int) -> int:
+        return n_bits(n_cards)
+
+    def simulate(
+        self, n_cards: int, capacity: int, rounds: int, samples: int, machine: Machine,
+        rng: np.random.Generator, chunk: int,
+    ) -> Iterator[tuple[int, Decks]]:
+        return simulate_exact_mode(n_cards, capacity, rounds, samples, rng, chunk=chunk)
+
+
+EXACT_MODE = ExactModeRoutine()
