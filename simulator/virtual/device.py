@@ -47,6 +47,7 @@ class VirtualShuffler:
         env: dict[str, str] | None = None,
         advertise: bool = True,
         uid: str | None = None,
+        table_file: str | Path | None = None,
     ) -> None:
         self._own_flash = flash_dir is None
         self.flash_dir = Path(flash_dir) if flash_dir else Path(tempfile.mkdtemp(prefix="shuffler-flash-"))
@@ -55,6 +56,9 @@ class VirtualShuffler:
         self.faults = [f if isinstance(f, faultlib.Fault) else faultlib.parse_fault(f) for f in faults]
         self._runtime = Path(tempfile.mkdtemp(prefix="shuffler-vdev-"))
         self.control_address = str(self._runtime / "world.sock")
+        # The cards on the table and in the machine, kept across resets; a
+        # given file also across restarts.
+        self.table_file = Path(table_file).resolve() if table_file else self._runtime / "table.json"
         # The board's machine.unique_id() (hex): derived from the flash folder,
         # so a restart on the same flash is the same machine, another flash
         # another one.
@@ -67,6 +71,7 @@ class VirtualShuffler:
             "SHUFFLER_SIM_SEED": str(seed),
             "SHUFFLER_DATA_DIR": str(self.flash_dir),
             "SHUFFLER_SIM_UID": self.uid,
+            "SHUFFLER_SIM_TABLE": str(self.table_file),
             **faultlib.boot_env(self.faults),
             **(env or {}),
         }
@@ -90,7 +95,7 @@ class VirtualShuffler:
             self.stop()
             raise
         if self._advertise:
-            self._advert = registry.advertise(self._port.path, self.flash_dir)
+            self._advert = registry.advertise(self._port.path, self.flash_dir, self.control_address, self.uid)
         return self
 
     def stop(self, remove_flash: bool | None = None) -> None:
@@ -179,6 +184,17 @@ class VirtualShuffler:
         """Press the reset button: a fresh interpreter, boot.py and main.py run."""
         if self._bridge is not None:
             self._bridge.request_reset("hard")
+
+    def unplug(self) -> None:
+        """The power goes and comes back mid-whatever: the board restarts and
+        the cards stay where they lie. Without firmware, a hard reset."""
+        try:
+            client = self.world(timeout=1.0)
+        except OSError:
+            self.hard_reset()
+            return
+        with client:
+            client.unplug()
 
     def soft_reset(self) -> None:
         """As Ctrl-D: "MPY: soft reboot", then a fresh interpreter in the same REPL mode."""

@@ -22,6 +22,7 @@ WITH_CARD = ("jam", "double_feed", "empty_at")
 PLAIN = ("battery_low", "hang", "save_fail")
 NAMES = WITH_CARD + PLAIN + ("sensor_missing",)
 LOW_BATTERY_MV = 6500
+FRESH_BATTERY_MV = 9000  # the simulated board's battery at boot
 
 
 @dataclass(frozen=True)

@@ -21,6 +21,8 @@ class Advert:
     port: str
     flash_dir: str
     started: float
+    control: str = ""  # the world's control endpoint (`shuffler table` talks to it)
+    uid: str = ""  # the board's hello uid
 
 
 def registry_dir() -> Path:
@@ -34,10 +36,11 @@ def registry_dir() -> Path:
     return root / "virtual"
 
 
-def advertise(port: str, flash_dir: Path) -> Path:
+def advertise(port: str, flash_dir: Path, control: str = "", uid: str = "") -> Path:
     folder = registry_dir()
     folder.mkdir(parents=True, exist_ok=True)
-    advert = Advert(pid=os.getpid(), port=port, flash_dir=str(flash_dir), started=time.time())
+    advert = Advert(pid=os.getpid(), port=port, flash_dir=str(flash_dir), started=time.time(),
+                    control=control, uid=uid)
     path = folder / f"{advert.pid}-{Path(port).name}.json"
     tmp = path.with_suffix(".tmp")
     tmp.write_text(json.dumps(asdict(advert)))

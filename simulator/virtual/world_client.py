@@ -136,6 +136,52 @@ class WorldClient:
     def set_battery(self, mv: int) -> None:
         self.request(op="battery", mv=mv)
 
+    # -- the card table around the machine (board/sim_table.py) ------------
+    def new(self, n: int, name: str = "pack") -> int:
+        """Bring n fresh cards (the next ids) onto stack `name`; returns its count."""
+        return int(self.request(op="new", n=n, name=name)["count"])
+
+    def put(self, stack: str, n: int | None = None) -> int:
+        """The top n cards of a stack (all by default) into the tray; returns the tray count."""
+        req: dict[str, Any] = {"op": "put", "from": stack}
+        if n is not None:
+            req["n"] = n
+        return int(self.request(**req)["tray"])
+
+    def lift(self, pile: str, onto: str, end: str = "top") -> int:
+        """Lift left, right, tray, throat or removed onto a stack; returns the cards lifted."""
+        return int(self.request(op="lift", pile=pile, onto=onto, end=end)["lifted"])
+
+    def put_stack(self, what: str, onto: str, end: str = "top") -> int:
+        """A whole stack onto another; returns the new count."""
+        return int(self.request(op="put_stack", what=what, onto=onto, end=end)["count"])
+
+    def move(self, n: int, src: str, dst: str, from_end: str = "top", to_end: str = "top") -> None:
+        self.request(op="move", n=n, **{"from": src, "to": dst}, from_end=from_end, to_end=to_end)
+
+    def cut(self, stack: str, n: int | None = None) -> None:
+        req: dict[str, Any] = {"op": "cut", "stack": stack}
+        if n is not None:
+            req["n"] = n
+        self.request(**req)
+
+    def clear_table(self) -> None:
+        """Every card off the table and out of the machine."""
+        self.request(op="clear_table")
+
+    def show(self) -> dict[str, Any]:
+        """stacks (name -> ids top first), places (tray, left, right, throat,
+        removed -> ids top first) and check (made, missing, twice, stray, ok)."""
+        return self.request(op="show")
+
+    def unplug(self) -> None:
+        """The power goes and comes back: the board restarts, the cards stay."""
+        try:
+            self.request(op="unplug")
+        except (WorldError, OSError):
+            return  # the endpoint went down with the board, as it should
+        raise WorldError("the board did not restart")
+
     def query(self) -> dict[str, Any]:
         """tray/left/right/throat ids (top to bottom), motor, counts, mv,
         time_ms, sleeping, sleeps, faults, led."""

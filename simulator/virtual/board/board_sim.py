@@ -10,6 +10,8 @@ Environment (read once at start):
   SHUFFLER_SIM_BATTERY_MV  battery voltage at boot (default 9000)
   SHUFFLER_DATA_DIR     where calibration and configuration are kept (default .)
   SHUFFLER_SIM_CAPACITY cards the simulated tray deals (default: the profile's 104)
+  SHUFFLER_SIM_TABLE    where the card table is kept, so cards stay where they lie
+                        across resets (sim_table.py); none: each boot starts bare
   SHUFFLER_SIM_RANDOM_FILE  tests only: the board's random bytes are read from
                         this file, in order, instead of os.urandom, so a test
                         knows the exact-mode codes without the wire telling it
@@ -27,9 +29,11 @@ try:
 except ImportError:
     micropython = None
 
+from sim_table import Table
 from sim_world import World, LEFT_DIR
 
 WDT_EXIT_CODE = 3
+POWER_CYCLE_EXIT_CODE = 77  # a hard reset for the virtual shuffler, as machine.reset()
 _PERIOD = 0x3FFFFFFF  # same wrap as time.ticks_ms
 
 
@@ -53,6 +57,8 @@ class Board:
         for name in _env("SHUFFLER_SIM_MISSING", "").split(","):
             if name:
                 self.world.inject("sensor_missing", 0, name)
+        self.table = Table(self.world, os.getenv("SHUFFLER_SIM_TABLE") or None)
+        self.table.restore()
         self.wdt_ms = 0
         self.wdt_last = 0
         self.led_on = False
@@ -102,6 +108,9 @@ class Board:
         self.wdt_ms = 0
 
     def watchdog_reset(self):
+        self._reset("sim: watchdog reset, motor off\n", WDT_EXIT_CODE)
+
+    def _reset(self, why, code):
         if micropython is not None:
             while True:  # a reset frees everything: undo any heap lock
                 try:
@@ -110,8 +119,9 @@ class Board:
                 except MemoryError:
                     micropython.heap_unlock()
         self.motor_stop()
-        sys.stderr.write("sim: watchdog reset, motor off\n")
-        sys.exit(WDT_EXIT_CODE)
+        self.table.save()  # the cards stay where they lie
+        sys.stderr.write(why)
+        sys.exit(code)
 
     # ----- sensors and actuators ------------------------------------------
     def touch_raw(self):
@@ -144,6 +154,7 @@ class Board:
         # As the real boards: braked, then the driver's nSLEEP low.
         self.world.stop(True)
         self.world.driver_awake = False
+        self.table.save()  # a pass ended: where its cards landed (skipped under the heap lock)
 
     def led(self, on):
         self.led_on = on
@@ -176,6 +187,7 @@ class Board:
     def service(self):
         if self.control is not None:
             self.control.service()
+        self.table.save()
 
     def handle(self, req):
         w = self.world
@@ -208,6 +220,8 @@ class Board:
             return {"ok": True}
         if op == "fix":
             w.fix()
+            if "store" in sys.modules:  # a save_fail injected before
+                sys.modules["store"]._rename = os.rename
             return {"ok": True}
         if op == "battery":
             mv = req.get("mv")
@@ -221,6 +235,13 @@ class Board:
             snap["led"] = self.led_on
             snap["left_dir"] = LEFT_DIR
             return snap
+        if op == "unplug":
+            # The power goes and comes back: the board restarts, the cards
+            # stay where they lie (no reply: the endpoint goes with the board).
+            self._reset("sim: power cycle\n", POWER_CYCLE_EXIT_CODE)
+        rep = self.table.handle(op, req)
+        if rep is not None:
+            return rep
         raise ValueError("unknown op")
 
 

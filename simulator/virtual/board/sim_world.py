@@ -56,6 +56,7 @@ class World:
         self.slept_at = -1  # world time the last light sleep began
         self.driver_awake = False  # the motor driver's nSLEEP line
         self.awake_while_asleep = 0  # light sleeps entered with the driver awake
+        self.moves = 0  # counts every change of where cards lie (the table saves on it)
 
     # ----- noise --------------------------------------------------------
     def noise(self, amplitude):
@@ -108,6 +109,7 @@ class World:
                 self.block_need = 2 * BLOCK_MS
         self.tray_n = n - self.throat_n
         self.fed += 1
+        self.moves += 1
 
     def _land(self):
         # The card fed first lies lowest, so it lands first.
@@ -123,6 +125,7 @@ class World:
                 self.right_n += 1
             i += 1
         self.throat_n = 0
+        self.moves += 1
 
     def _remove_rest(self):
         i = 0
@@ -132,6 +135,7 @@ class World:
             self.tray[i] = None
             i += 1
         self.tray_n = 0
+        self.moves += 1
 
     # ----- sensors ------------------------------------------------------
     def touched(self):
@@ -184,6 +188,7 @@ class World:
         self.tray_n = len(new)
         self.fed = 0
         self.pos = 0
+        self.moves += 1
 
     def take(self, side):
         """Remove a pile; returns its ids top to bottom."""
@@ -214,6 +219,7 @@ class World:
             self.removed_n = 0
         else:
             raise ValueError("pile is left, right, tray, throat or removed")
+        self.moves += 1
         return cards
 
     def inject(self, fault, k, mode):
