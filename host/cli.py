@@ -17,6 +17,7 @@ _COMMANDS: dict[str, str] = {
     "devices": "host.devices_cmd:devices",
     "flash": "host.flash_cmd:flash",
     "sim-device": "host.sim_device_cmd:sim_device",
+    "table": "host.table_cmd:table",
     "plan": "host.plan_cmd:plan",
     "guide": "host.guide_cmd:guide",
     "quality": "host.quality_cmd:quality",

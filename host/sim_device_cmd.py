@@ -13,6 +13,20 @@ from host import flashing
 from simulator.virtual import faults as faultlib
 
 
+def person_hint(control: str, uid: str) -> list[str]:
+    """How to act as the person at this shuffler's table, printed at start."""
+    return [
+        f"control endpoint {control} (uid {uid})",
+        "act as the person from another terminal (shuffler table --help):",
+        "  shuffler table new 52          # a pack on the table, stack 'pack'",
+        "  shuffler table put pack        # all of it face down in the tray",
+        "  shuffler table touch           # touch the pad: it deals",
+        "  shuffler table lift left A     # the left pile onto stack A",
+        "  shuffler table show            # every stack, the tray, the piles",
+        "  (add --control ENDPOINT when more than one virtual shuffler runs)",
+    ]
+
+
 @click.command("sim-device")
 @click.option("--flash", "flash", type=click.Path(file_okay=False, path_type=Path),
               help="Flash directory (the board's filesystem); a temporary one when left out.")
@@ -25,6 +39,8 @@ from simulator.virtual import faults as faultlib
                    "battery_low, sensor_missing:SENSOR, hang, save_fail.")
 @click.option("--seed", default=1, show_default=True, help="Seed of the sensor noise.")
 @click.option("--heap-kib", type=click.IntRange(min=64), help="Interpreter heap, as on a small board.")
+@click.option("--table", "table_file", type=click.Path(dir_okay=False, path_type=Path),
+              help="Keep the cards on the table in this file, so they stay across restarts.")
 def sim_device(
     flash: Path | None,
     install: bool | None,
@@ -32,6 +48,7 @@ def sim_device(
     fault_specs: tuple[str, ...],
     seed: int,
     heap_kib: int | None,
+    table_file: Path | None,
 ) -> None:
     """Start a virtual shuffler; print its port and flash dir; run until Ctrl-C."""
     from simulator.virtual import VirtualShuffler
@@ -45,7 +62,10 @@ def sim_device(
     empty = flash is None or not flash.exists() or not any(flash.iterdir())
     if install is None:
         install = empty
-    dev = VirtualShuffler(flash, time_scale=time_scale, seed=seed, faults=standing, heap_kib=heap_kib)
+    if table_file is not None and not table_file.parent.is_dir():
+        raise click.BadParameter(f"no folder {table_file.parent} for the table file", param_hint="--table")
+    dev = VirtualShuffler(flash, time_scale=time_scale, seed=seed, faults=standing, heap_kib=heap_kib,
+                          table_file=table_file)
     try:
         if install:
             with tempfile.TemporaryDirectory(prefix="shuffler-image-") as tmp:
@@ -64,7 +84,9 @@ def sim_device(
 
     old = {s: signal.signal(s, on_signal) for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)}
     try:
-        click.echo(f"virtual shuffler on {dev.port} (flash {dev.flash_dir})", nl=True)
+        click.echo(f"virtual shuffler on {dev.port} (flash {dev.flash_dir})")
+        for line in person_hint(dev.control_address, dev.uid):
+            click.echo(line)
         while not done.wait(0.2):
             if not dev.running:
                 raise click.ClickException("the virtual shuffler stopped unexpectedly")
