@@ -1,0 +1,39 @@
+"""Fixtures for the emulated-Pico tests: every emulator is stopped (its node
+process ended) and every port closed at the end of its test."""
+from __future__ import annotations
+
+from typing import Any, Callable, Iterator
+
+import pytest
+
+from simulator.pico import EmulatedPico
+from picotest_support import Host, require_emulator
+
+
+@pytest.fixture
+def start_pico() -> Iterator[Callable[..., EmulatedPico]]:
+    require_emulator()
+    started: list[EmulatedPico] = []
+
+    def start(**kwargs: Any) -> EmulatedPico:
+        pico = EmulatedPico(**kwargs)
+        started.append(pico)
+        return pico.start()
+
+    yield start
+    for pico in started:
+        pico.stop()
+
+
+@pytest.fixture
+def open_host() -> Iterator[Callable[[str], Host]]:
+    opened: list[Host] = []
+
+    def open_(port: str) -> Host:
+        host = Host(port)
+        opened.append(host)
+        return host
+
+    yield open_
+    for host in opened:
+        host.close()
