@@ -17,7 +17,7 @@ from firmware import protocol as P
 MAX_COUNT = 10_000  # cards in a tray, a pass or a pile
 MAX_CAPACITY = 10_000
 MAX_MV = 100_000
-MAX_ROUNDS = 64
+MAX_EXACT_ROUNDS = 64
 MAX_UPTIME_MS = 2 ** 63
 
 INT = "int"
@@ -29,7 +29,7 @@ COUNT = (INT, 0, MAX_COUNT)
 PASS_FIELDS = {"k": COUNT, "n": COUNT, "left": COUNT, "right": COUNT}
 HELLO_FIELDS: dict[str, tuple[Any, ...]] = {
     "fw": (STR,), "proto": (INT, 0, 1_000_000), "board": (STR,), "capacity": (INT, 1, MAX_CAPACITY),
-    "cal": (DICT,), "state": (STR, P.STATES), "uid": (STR, "hex"),
+    "cal": (DICT,), "state": (STR, P.STATES), P.F_UID: (STR, "uid"),
 }
 REQUIRED_HELLO = ("proto", "capacity")
 
@@ -46,15 +46,15 @@ EVENTS: dict[str, tuple[dict[str, tuple[Any, ...]], tuple[str, ...]]] = {
     P.EV_WARN: ({"code": (INT, 0, 1000), "name": (STR,), "msg": (STR,), "mv": (INT, 0, MAX_MV)}, ()),
     P.EV_CLEARED: ({}, ()),
     P.EV_STOPPED: ({"reason": (STR,)}, ()),
-    P.EV_EXACT_NEXT: ({"round": (INT, 1, MAX_ROUNDS), "rounds": (INT, 1, MAX_ROUNDS), "load": (STR, "load"),
+    P.EV_EXACT_NEXT: ({"round": (INT, 1, MAX_EXACT_ROUNDS), "rounds": (INT, 1, MAX_EXACT_ROUNDS), "load": (STR, "load"),
                        "count": COUNT}, ("round", "load", "count")),
-    P.EV_EXACT_ROUND: ({"round": (INT, 1, MAX_ROUNDS), "rounds": (INT, 1, MAX_ROUNDS)}, ("round",)),
-    P.EV_EXACT_DONE: ({"rounds": (INT, 1, MAX_ROUNDS)}, ()),
-    P.EV_EXACT_LOST: ({"code": (INT, tuple(P.LOST)), "name": (STR,), "msg": (STR,), "round": (INT, 0, MAX_ROUNDS),
+    P.EV_EXACT_ROUND: ({"round": (INT, 1, MAX_EXACT_ROUNDS), "rounds": (INT, 1, MAX_EXACT_ROUNDS)}, ("round",)),
+    P.EV_EXACT_DONE: ({"rounds": (INT, 1, MAX_EXACT_ROUNDS)}, ()),
+    P.EV_EXACT_LOST: ({"code": (INT, tuple(P.LOST)), "name": (STR,), "msg": (STR,), "round": (INT, 0, MAX_EXACT_ROUNDS),
                        "load": (STR,), "n": COUNT, "expected": COUNT}, ()),
 }
 
-NEXT = (DICT, {"round": (INT, 1, MAX_ROUNDS), "rounds": (INT, 1, MAX_ROUNDS), "load": (STR, "load"),
+NEXT = (DICT, {"round": (INT, 1, MAX_EXACT_ROUNDS), "rounds": (INT, 1, MAX_EXACT_ROUNDS), "load": (STR, "load"),
                "count": COUNT})
 REPLIES: dict[str, tuple[dict[str, tuple[Any, ...]], tuple[str, ...]]] = {
     P.CMD_HELLO: (HELLO_FIELDS, REQUIRED_HELLO),
@@ -66,8 +66,8 @@ REPLIES: dict[str, tuple[dict[str, tuple[Any, ...]], tuple[str, ...]]] = {
     P.CMD_RESUME: (PASS_FIELDS, ()),
     P.CMD_CLEAR: ({"state": (STR, P.STATES)}, ()),
     P.CMD_COUNT: ({"n": COUNT, "capacity": (INT, 1, MAX_CAPACITY)}, ("n",)),
-    P.CMD_EXACT: ({"n": COUNT, "loads": (INT, 1, 1000), "uneven": (BOOL,), "round": (INT, 1, MAX_ROUNDS),
-                   "rounds": (INT, 1, MAX_ROUNDS), "load": (STR, "load"), "count": COUNT,
+    P.CMD_EXACT: ({"n": COUNT, "loads": (INT, 1, 1000), "uneven": (BOOL,), "round": (INT, 1, MAX_EXACT_ROUNDS),
+                   "rounds": (INT, 1, MAX_EXACT_ROUNDS), "load": (STR, "load"), "count": COUNT,
                    "mode": (STR, (P.MODE_EXACT, P.MODE_RANDOM))}, ()),
 }
 ERROR_FIELDS: dict[str, tuple[Any, ...]] = {"err": (INT, 0, 1000), "name": (STR,), "msg": (STR,), "detail": (STR,)}
@@ -91,9 +91,9 @@ def _field_problem(key: str, v: Any, rule: tuple[Any, ...]) -> str | None:
         if not isinstance(v, str):
             return f"{key} is {v!r}, not a string"
         if len(rule) == 2:
-            if rule[1] == "hex":
-                if not v or any(c not in "0123456789abcdefABCDEF" for c in v):
-                    return f"{key} {v!r} is not hexadecimal"
+            if rule[1] == "uid":
+                if not P.is_uid(v):
+                    return f"{key} {v!r} is not a uid (lowercase hex, at most {P.UID_MAX} digits)"
             elif rule[1] == "load":
                 if not v.isascii() or not v.isalpha() or not v.isupper():
                     return f"{key} {v!r} is not a load name"

@@ -1,17 +1,26 @@
 """The guided shuffle: the plan, step by step, checked against the device.
 
-The guide walks the plan's rounds and loads. For each load it tells the
-person what to do (host/person.py), then follows the device's events: the
-loaded count is checked against what the load should hold, progress drives
-a bar, faults are explained in plain words with what to do, and the pile
-counts of every pass tell the person exactly how to even out the next loads.
+The guide walks the plan's rounds and loads. What it believes (which round,
+pass and load, how many cards each load and pile holds) changes only from
+facts: the device's answers and events (counts, progress, done, faults,
+hello and its uid) and the person's confirmations, never from a prompt
+having returned. Each step waits for the fact it needs:
 
-Its place (round, load, cards dealt of the load) is kept through every
-problem: a jam, a refused pass, garbage on the wire, the device restarting
-or dropping off the port. A pass may be dealt in parts: dealing the rest of
-a load onto the same piles gives exactly the piles of one whole pass,
-because the bottom card is fed first and every card lands on top of its pile
-(docs/mechanism.md). Every wait has a timeout.
+* after "put load A in the tray" the tray's count, once it has held still
+  for SETTLE_S (or the person says the cards are in); a load that is short
+  or long is put right before its touch, with how many cards are missing or
+  extra and where;
+* after "touch" the pass's events, followed by a PassFollower: one handler
+  per event kind, the way a serial host dispatches by message name.
+
+Its place is kept through every problem: a jam, a refused pass, garbage on
+the wire, the device restarting or dropping off the port. A pass may be
+dealt in parts: dealing the rest of a load onto the same piles gives
+exactly the piles of one whole pass, because the bottom card is fed first
+and every card lands on top of its pile (docs/mechanism.md). Every wait has
+a timeout. Every number it prints comes from the device or the plan; where
+neither knows (a pile split after a restart, a load with no device) it
+prints none.
 """
 from __future__ import annotations
 
@@ -20,20 +29,24 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from firmware import protocol as P
-from host import person as S
-from host.link import DeviceError, Garbage, Link, LinkClosed, LinkError, LinkTimeout
-from host.plan import METHOD, Plan, distance_after
+from host import person as persons
+from host.link import BadMessage, DeviceError, Garbage, Link, LinkClosed, LinkError, LinkTimeout
+from host.plan import METHOD, Plan, distance_after, trade_steps
+from simulator import steps as S
 
 # Seconds. The person's waits are long; the machine's are short.
 PERSON_WAIT_S = 1800.0  # for a load and a touch
 STALL_S = 8.0  # no event while dealing: ask the device how it is doing
 RECONNECT_S = 60.0  # how long an unplugged device may take to come back
+SETTLE_S = 1.0  # a tray count unchanged this long is the load as it is
 POLL_S = 0.25
 # Random mode deals a load within this of the plan as it is (the shuffle
 # does not depend on where the loads are cut); further off, the person is
 # told to move cards first. Exact mode needs the count exactly.
 LOAD_TOLERANCE_PCT = 5
 MAX_RECOUNTS = 3  # then deal what is there and adjust the loads after it
+MAX_RESTARTS_PER_PASS = 3  # more hellos than this in one pass is a device at fault
+MAX_RECONNECTS_PER_PASS = 5
 
 
 def load_tolerance(want: int) -> int:
@@ -57,7 +70,7 @@ class Place:
 
 
 class GuideStopped(Exception):
-    """The guide cannot go on; the message says where it stopped and how to resume."""
+    """The guide cannot go on; the message says why, `place` where."""
 
     def __init__(self, message: str, place: Place | None) -> None:
         super().__init__(message)
@@ -67,8 +80,8 @@ class GuideStopped(Exception):
 @dataclass
 class PassResult:
     cards: int
-    left: int
-    right: int
+    left: int | None  # None: the device's counts of the piles are not known
+    right: int | None
     parts: int
 
 
@@ -80,7 +93,7 @@ class Summary:
     distance: float
     cards: int
     notes: list[str] = field(default_factory=list)
-    loads: list[list[int]] = field(default_factory=list)  # cards dealt per load, per round
+    loads: list[list[int]] = field(default_factory=list)  # cards dealt per load, per round (device counts)
     mode: str = "random"  # "exact", or "exact, then random" after exactness was lost
     distance_kind: str = "exact"  # "exact", or "at most" (an upper bound)
     method: str = METHOD
@@ -103,18 +116,33 @@ class Voice:
     def bar_start(self, label: str, total: int) -> None:
         pass
 
-    def bar_update(self, done: int, total: int, left: int, right: int) -> None:
+    def bar_update(self, done: int, total: int, left: int | None, right: int | None) -> None:
         pass
 
     def bar_end(self) -> None:
         pass
 
 
+class OutOfTurn(Exception):
+    """A pass started before the guide asked for the touch."""
+
+    def __init__(self, loaded: dict[str, Any]) -> None:
+        super().__init__("a pass started out of turn")
+        self.loaded = loaded
+
+
+def _cards(n: int) -> str:
+    return S.cards(n)
+
+
 class Guide:
-    def __init__(self, plan: Plan, person: S.Person, voice: Voice, link: Link | None = None,
+    mode = "random"
+
+    def __init__(self, plan: Plan, person: persons.Person, voice: Voice, link: Link | None = None,
                  reopen: Callable[[], Link] | None = None, from_round: int = 1,
                  person_wait_s: float = PERSON_WAIT_S, reconnect_s: float = RECONNECT_S,
-                 stall_s: float = STALL_S, clock: Callable[[], float] = time.monotonic) -> None:
+                 stall_s: float = STALL_S, settle_s: float = SETTLE_S,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self.plan = plan
         self.person = person
         self.voice = voice
@@ -124,415 +152,289 @@ class Guide:
         self.person_wait_s = person_wait_s
         self.reconnect_s = reconnect_s
         self.stall_s = stall_s
+        self.settle_s = settle_s
         self.clock = clock
         self.step_number = 0
         self.notes: list[str] = []
         self.garbage_seen = 0
         self.place: Place | None = None
+        self.round: int | None = None
+        hello = link.hello if link is not None else None
+        self.uid = hello.get(P.F_UID) if hello else None  # which shuffler this routine runs on
+        self.device_name = link.name if link is not None else "the shuffler"
 
     # -- small helpers -----------------------------------------------------------
-    def do(self, kind: str, text: str, **args: Any) -> None:
+    def step(self, step: S.Step) -> None:
+        """Show (or have done) one step; table work returns once confirmed."""
         self.step_number += 1
-        if self.place is not None:
-            args.setdefault("round", self.place.round)
         try:
-            self.person.do(S.Step(kind, text, args), self.step_number)
-        except S.PersonGaveUp as exc:
+            self.person.do(step, self.step_number, self.round)
+        except persons.PersonGaveUp as exc:
             raise GuideStopped(f"stopped waiting for the person: {exc}", self.place) from None
+        if self.link is not None and not isinstance(step, S.MACHINE_SEES):
+            self._events_between_steps()
 
     def note(self, text: str) -> None:
         self.notes.append(text)
+
+    def stop(self, message: str) -> GuideStopped:
+        return GuideStopped(message, self.place)
+
+    def protocol_fault(self, what: str) -> GuideStopped:
+        return self.stop(f"{self.device_name} broke the protocol: {what}")
 
     # -- the routine -------------------------------------------------------------
     def run(self) -> Summary:
         p = self.plan
         names, sizes = list(p.names), list(p.loads)
+        counted = self.link is not None
         started = self.clock()
         if self.link is not None:
             self._prepare_device()
+        self.round = self.from_round
         self.place = Place(self.from_round, names[0], (self.from_round - 1) * len(names) + 1, p.rounds, p.passes)
-        split = ", ".join(f"{n} {s}" for n, s in zip(names, sizes))
-        if len(names) == 1:
-            self.do(S.SPLIT, f"Square the pack face down ({p.cards} cards): it is load {names[0]}.",
-                    names=names, sizes=sizes, round=self.from_round)
-        else:
-            self.do(S.SPLIT, f"Square the pack face down ({p.cards} cards) and cut it from the top into "
-                    f"{len(names)} loads, keeping the order: {split} (by eye; the shuffler counts them).",
-                    names=names, sizes=sizes, round=self.from_round)
+        self.step(S.Cut(S.PACK, tuple(names), tuple(sizes), by_eye=len(names) > 1, counted=counted, first=True))
         expected = list(sizes)
         per_round: list[list[int]] = []
         for r in range(self.from_round, p.rounds + 1):
+            self.round = r
             self.voice.say(f"[bold]Round {r} of {p.rounds}[/bold]")
             results: list[PassResult] = []
             dealt_so_far = 0
             for i, name in enumerate(names):
                 self.place = Place(r, name, (r - 1) * len(names) + i + 1, p.rounds, p.passes)
                 want = expected[i]
-                result = self._deal(name, want, i, names)
+                result = self._deal(name, want, i, names, p.cards - dealt_so_far)
                 results.append(result)
                 dealt_so_far += result.cards
                 if result.cards != want and i + 1 < len(names):
                     # Spread the difference over the loads still to come this round.
-                    rest = p.cards - dealt_so_far
-                    expected[i + 1:] = even_split(rest, len(names) - i - 1)
-                self.do(S.TAKE, f"Lift off load {name}'s two piles and keep them apart: "
-                        f"left pile ({result.left}) on the left, right pile ({result.right}) on the right.",
-                        load=name)
-            per_round.append([x.cards for x in results])
-            total = sum(x.cards for x in results)
-            if total != p.cards:
-                msg = (f"round {r} dealt {total} cards but the pack has {p.cards}: "
-                       f"{'cards are missing' if total < p.cards else 'extra cards came in'}; "
-                       "look around the machine before the next hand")
-                self.voice.problem(msg[0].upper() + msg[1:] + ".")
-                self.note(msg)
-            expected = self._trade(names, sizes, results)
+                    expected[i + 1:] = even_split(p.cards - dealt_so_far, len(names) - i - 1)
+                self.step(S.Lift(name, result.left, result.right))
+            if counted:
+                per_round.append([x.cards for x in results])
+                total = sum(x.cards for x in results)
+                if total != p.cards:
+                    msg = (f"round {r} dealt {total} cards but the pack has {p.cards}: "
+                           f"{'cards are missing' if total < p.cards else 'extra cards came in'}; "
+                           "look around the machine before the next hand")
+                    self.voice.problem(msg[0].upper() + msg[1:] + ".")
+                    self.note(msg)
+            known = counted and all(x.left is not None and x.right is not None for x in results)
+            lefts = [x.left or 0 for x in results] if known else None
+            rights = [x.right or 0 for x in results] if known else None
+            for s in trade_steps(names, sizes, lefts, rights, counted=counted):
+                self.step(s)
+            expected = list(sizes)
         self.place = None
-        final = " on top of ".join(f"load {n}" for n in names)
-        self.do(S.FINISH, f"Put {final}: the pack is shuffled and ready to deal." if len(names) > 1
-                else "The pack is shuffled and ready to deal.", parts=names)
+        self.step(S.Gather(tuple(names)))
         rounds_done = p.rounds - self.from_round + 1
+        if self.from_round > 1:
+            self.note(f"the distance counts rounds 1 to {self.from_round - 1} as done as guided before this run")
         return Summary(rounds=p.rounds, passes=rounds_done * len(names), seconds=self.clock() - started,
                        distance=distance_after(p.cards, p.capacity, p.rounds), cards=p.cards,
                        notes=self.notes, loads=per_round)
 
-    def _trade(self, names: list[str], sizes: list[int], results: list[PassResult]) -> list[int]:
-        """Tell the pile trade (docs/mechanism.md); returns what each new load holds."""
-        lefts = [f"{n}.left" for n in names]
-        rights = [f"{n}.right" for n in names]
-        counts_known = self.link is not None
-        if len(names) == 1:
-            n = names[0]
-            self.do(S.STACK, f"Put the left pile on top of the right pile: that is load {n} again.",
-                    parts=[lefts[0], rights[0]], **{"as": n})
-            return [results[0].cards]
-        left_total = sum(x.left for x in results)
-        right_total = sum(x.right for x in results)
-        if len(names) == 2:
-            a, b = names
-            self.do(S.STACK, f"Trade {a}'s right pile for {b}'s left pile: put {a}'s left pile on top of "
-                    f"{b}'s left pile. That is the new load {a}" + (f" ({left_total} cards)." if counts_known else "."),
-                    parts=lefts, **{"as": a})
-            self.do(S.STACK, f"Put {a}'s right pile on top of {b}'s right pile. That is the new load {b}"
-                    + (f" ({right_total} cards)." if counts_known else "."), parts=rights, **{"as": b})
-            if counts_known:
-                move = left_total - sizes[0]
-                if move > 0:
-                    self.do(S.MOVE, f"Move {move} card{'s' * (move != 1)} from the bottom of load {a} to the "
-                            f"top of load {b}: {a} {sizes[0]}, {b} {sizes[1]}.", upper=a, lower=b, count=move)
-                elif move < 0:
-                    self.do(S.MOVE, f"Move {-move} card{'s' * (move != -1)} from the top of load {b} to the "
-                            f"bottom of load {a}: {a} {sizes[0]}, {b} {sizes[1]}.", upper=a, lower=b, count=move)
-                return list(sizes)
-            self.do(S.MOVE, f"Even them out by eye to about {sizes[0]} and {sizes[1]}: move cards from the bottom "
-                    f"of load {a} to the top of load {b}, or from the top of {b} to the bottom of {a}.",
-                    upper=a, lower=b, count=0)
-            return list(sizes)
-        self.do(S.STACK, "Put " + " on top of ".join(f"{n}'s left pile" for n in names) + ": the left stack"
-                + (f" ({left_total} cards)." if counts_known else "."), parts=lefts, **{"as": "left stack"})
-        self.do(S.STACK, "Put " + " on top of ".join(f"{n}'s right pile" for n in names) + ": the right stack"
-                + (f" ({right_total} cards)." if counts_known else "."), parts=rights, **{"as": "right stack"})
-        self.do(S.STACK, "Put the left stack on top of the right stack: the whole pack.",
-                parts=["left stack", "right stack"], **{"as": "pack"})
-        cut = ", ".join(f"{n} {s}" for n, s in zip(names, sizes))
-        self.do(S.CUT, f"Cut it into loads from the top, keeping the order: {cut}.",
-                source="pack", names=names, sizes=sizes)
-        return list(sizes)
-
     # -- one load ----------------------------------------------------------------
-    def _deal(self, name: str, want: int, index: int, names: list[str]) -> PassResult:
+    def _deal(self, name: str, want: int, index: int, names: list[str], left_in_pack: int) -> PassResult:
         if self.link is None:
-            self.do(S.LOAD, f"Put load {name} (about {want} cards) face down in the tray.", load=name)
-            self.do(S.TOUCH, "Touch the sensor and wait until the shuffler stops.")
-            half = want // 2
-            return PassResult(want, half, want - half, 1)
-        self.do(S.LOAD, f"Put load {name} ({want} cards) face down in the tray.", load=name)
-        self._even_out_load(name, want, index, names, load_tolerance(want))
-        self.do(S.TOUCH, "Touch the sensor to start the pass.")
-        return self._follow_pass(name, want, index, names)
-
-    def _tray_count(self) -> int | None:
-        """The device's count of the tray, or None when it cannot say."""
-        assert self.link is not None
+            # Nothing counts the cards: the plan's sizes, said as "about", and no pile counts.
+            self.step(S.PutInTray(name, want, about=True))
+            self.step(S.Touch("manual"))
+            return PassResult(want, None, None, 1)
+        self.step(S.PutInTray(name, want))
         try:
-            rep = self.link.request(P.CMD_COUNT)
-        except (DeviceError, LinkTimeout):
-            return None  # no calibration or a sensor fault: the pass itself will say
-        n = rep.get("n")
-        return n if isinstance(n, int) and not isinstance(n, bool) else None
+            self._settle_load(name, want, index, names, left_in_pack)
+        except OutOfTurn as early:
+            return PassFollower(self, name, want, index, names).run(early=early.loaded)
+        self.step(S.Touch("start"))
+        return PassFollower(self, name, want, index, names).run()
 
-    def _even_out_load(self, name: str, want: int, index: int, names: list[str], tolerance: int) -> None:
-        """Before the touch: while the tray's count is off the plan by more
-        than `tolerance`, say how many cards to move where, and count again.
-        Cards move between load `name`'s bottom and the next load's top,
-        which keeps the pack's order."""
-        if index + 1 >= len(names):
-            return  # nothing below it: a wrong last load means cards are missing or extra
-        nxt = names[index + 1]
+    def _tolerance(self, want: int, index: int, names: list[str]) -> int:
+        return load_tolerance(want) if index + 1 < len(names) else 0
+
+    def _settle_load(self, name: str, want: int, index: int, names: list[str], left_in_pack: int) -> int:
+        """Before the touch: wait for the tray's count, and while it is off
+        the load's size, say how many cards are missing or extra and where,
+        have them moved, and count again. Cards move between this load's
+        bottom and the next load's top, which keeps the pack's order."""
+        tolerance = self._tolerance(want, index, names)
+        n = 0
+        for attempt in range(MAX_RECOUNTS + 1):
+            n = self._await_tray(name)
+            if n is None:
+                return want  # the device cannot count: the pass itself will say
+            if abs(n - want) <= tolerance:
+                if n != want and index + 1 < len(names):
+                    diff = n - want
+                    self.voice.problem(
+                        f"Load {name} should hold about {want} and holds {n}. It is dealt as it is: the shuffle "
+                        f"does not depend on where the loads are cut, only on keeping the order, so load "
+                        f"{names[index + 1]} will hold {abs(diff)} {'fewer' if diff > 0 else 'more'}.")
+                return n
+            if attempt == MAX_RECOUNTS:
+                break
+            self._put_right(name, want, n, index, names, left_in_pack, tolerance)
+        self.voice.problem(f"Load {name} still holds {n} cards, not {want}; it is dealt as it is.")
+        self.note(f"load {name} of round {self.round} was dealt with {n} cards instead of {want}")
+        return n
+
+    def _put_right(self, name: str, want: int, n: int, index: int, names: list[str], left_in_pack: int,
+                   tolerance: int) -> None:
+        """Say what is wrong with the load in the tray and have it put right."""
         about = "about " if tolerance else ""
-        for _ in range(MAX_RECOUNTS):
-            n = self._tray_count()
-            if n is None or abs(n - want) <= tolerance:
-                return
-            move = abs(n - want)
-            cards = f"{move} card{'s' * (move != 1)}"
-            over = f", more than the {self.plan.capacity} the tray takes" if n > self.plan.capacity else ""
+        cap = self.plan.capacity
+        over = f", more than the {cap} the tray takes" if n > cap else ""
+        move = abs(n - want)
+        if index + 1 < len(names):
+            nxt = names[index + 1]
             if n > want:
                 self.voice.problem(f"Load {name} should hold {about}{want} and holds {n}{over}: "
-                                   f"move {cards} to load {nxt}.")
-                self.do(S.UNLOAD, f"Take load {name} back out of the tray.", load=name)
-                self.do(S.MOVE, f"Move {cards} from the bottom of load {name} to the top of load {nxt}.",
-                        upper=name, lower=nxt, count=move)
+                                   f"move {_cards(move)} to load {nxt}.")
             else:
                 self.voice.problem(f"Load {name} should hold {about}{want} and holds {n}: "
-                                   f"move {cards} from load {nxt} to load {name}.")
-                self.do(S.UNLOAD, f"Take load {name} back out of the tray.", load=name)
-                self.do(S.MOVE, f"Move {cards} from the top of load {nxt} to the bottom of load {name}.",
-                        upper=name, lower=nxt, count=-move)
-            self.do(S.LOAD, f"Put load {name} ({want} cards) back in the tray.", load=name)
+                                   f"move {_cards(move)} from load {nxt} to load {name}.")
+            self.step(S.Unload(name))
+            self.step(S.Move(move, name, nxt, down=n > want))
+        else:
+            self._missing_or_extra(name, want, n)
+            return
+        self.step(S.PutInTray(name, want, again=True))
 
-    def _follow_pass(self, name: str, want: int, index: int, names: list[str]) -> PassResult:
-        """Follow the device's events until load `name` is dealt."""
+    def _missing_or_extra(self, name: str, want: int, n: int) -> None:
+        """A load with no load below it to trade cards with is short or long:
+        say how many cards and where, have them found or taken off, load again."""
+        move = abs(n - want)
+        cap = self.plan.capacity
+        over = f", more than the {cap} the tray takes" if n > cap else ""
+        if n < want:
+            self.voice.problem(f"Load {name} should hold {want} and holds {n}: {_cards(move)} "
+                               f"{'is' if move == 1 else 'are'} missing from it. Look on the table, in the exit and "
+                               f"under the machine, and put them at the bottom of load {name}.")
+        else:
+            self.voice.problem(f"Load {name} should hold {want} and holds {n}{over}: {_cards(move)} too many. "
+                               "Another load or pile may have gone in with it: take the extra cards off its bottom.")
+        self.step(S.Unload(name))
+        self.step(S.Fix("missing" if n < want else "extra", move, name))
+        self.step(S.PutInTray(name, want, again=True))
+
+    def _await_tray(self, name: str) -> int | None:
+        """The tray's count once it has held still for settle_s (a count of
+        zero never has: nobody has loaded yet), or at once when the person
+        says the cards are in. None when the device cannot count."""
         assert self.link is not None
-        dealt = left = right = 0  # over the finished parts of this pass
-        parts = 0
-        part_n: int | None = None  # cards in the part being dealt now
-        last: dict[str, int] = {"k": 0, "left": 0, "right": 0}
         deadline = self.clock() + self.person_wait_s
-        quiet_since = self.clock()
-        bar = False
-        uncounted = False  # a double feed: the device's count is short of what went through
-        aside_now = False  # dealing cards that were lifted off an over-full load
-        self._pending_aside = 0
+        said = False
+        last: int | None = None
+        since = self.clock()
+        while True:
+            confirmed = self.person.ready(0.0)
+            n = self._tray_count()
+            if n is None:
+                return None
+            now = self.clock()
+            if n != last:
+                last, since = n, now
+            if confirmed or (n > 0 and now - since >= self.settle_s):
+                return n
+            if now > deadline:
+                raise self.stop(f"no cards came into the tray within {self.person_wait_s:g} s")
+            if not said:
+                said = True
+                self.voice.say(f"   waiting for the cards of load {name} in the tray "
+                               "(press Enter when they are in)")
+            if self.person.ready(POLL_S):
+                n = self._tray_count()
+                return n
 
-        def end_part(k: int, k_left: int, k_right: int) -> None:
-            """A part of the pass is over: add what it dealt."""
-            nonlocal dealt, left, right, parts, part_n, last
-            dealt, left, right, parts = dealt + k, left + k_left, right + k_right, parts + 1
-            part_n = None
-            last = {"k": 0, "left": 0, "right": 0}
+    def _tray_count(self) -> int | None:
+        """The device's count of the tray, or None when it cannot say.
+        Events that came in meanwhile are looked at first: a pass that began
+        (an out-of-turn touch) ends the wait."""
+        assert self.link is not None
+        self._events_between_steps()
+        try:
+            rep = self.link.request(P.CMD_COUNT)
+        except DeviceError as exc:
+            if exc.code in (P.E_BUSY, P.E_STATE):
+                self._events_between_steps(wait=1.0)  # a pass has begun: its loaded event says so
+            return None  # no calibration or a sensor fault: the pass itself will say
+        except LinkTimeout:
+            return None
+        except LinkClosed as exc:
+            self._reconnect(str(exc))
+            return self._tray_count()
+        n = int(rep["n"])
+        if n > self.plan.cards:
+            raise self.stop(f"{self.device_name} counts {n} cards in the tray, more than the whole pack "
+                            f"({self.plan.cards}): its count sensor needs calibrating")
+        return n
 
-        def end_bar() -> None:
-            nonlocal bar
-            if bar:
-                self.voice.bar_end()
-                bar = False
-
+    def _events_between_steps(self, wait: float = 0.0) -> None:
+        """Look at what the device said while the person worked: an out-of-turn
+        touch is explained, a pass that began is taken up (OutOfTurn)."""
+        assert self.link is not None
+        end = self.clock() + wait
         while True:
             try:
-                ev = self.link.next_event(POLL_S)
+                ev = self.link.next_event(max(0.0, end - self.clock()) if wait else 0.0)
             except LinkClosed as exc:
-                end_bar()
-                state = self._reconnect(str(exc), name, dealt + last["k"], want)
-                ev = self._resync(state, part_n, last)
-                quiet_since = self.clock()
-                if ev is None:
-                    # The device restarted: count what was dealt, deal the rest.
-                    if part_n is not None:
-                        end_part(last["k"], last["left"], last["right"])
-                    self._ask_for_rest(name, want - dealt)
-                    deadline = self.clock() + self.person_wait_s
-                    continue
-            now = self.clock()
+                self._reconnect(str(exc))
+                return
             if ev is None:
-                if part_n is None and now > deadline:
-                    raise GuideStopped(f"no pass started within {self.person_wait_s:g} s", self.place)
-                if part_n is not None and now - quiet_since > self.stall_s:
-                    quiet_since = now
-                    ev = self._check_stalled(part_n, last)
-                    if ev is None:
-                        continue
-                else:
-                    continue
-            quiet_since = now
+                return
             if isinstance(ev, Garbage):
-                self.garbage_seen += 1
-                if self.garbage_seen <= 3:
-                    shown = ev.line.decode("ascii", "replace")[:60]
-                    self.voice.problem(f"Ignored a line from the shuffler that is not part of its protocol "
-                                       f"({shown!r}); carrying on.")
+                self._garbage(ev)
                 continue
+            if isinstance(ev, BadMessage):
+                raise ev.fault(self.device_name)
             kind = ev.get(P.F_EV)
             if kind == P.EV_LOADED:
-                part_n = int(ev.get("n", 0))
-                last = {"k": 0, "left": 0, "right": 0}
-                if uncounted:
-                    # After a double feed the tray's count is the truth about what is left.
-                    gone = max(0, want - part_n - dealt)
-                    dealt, left, uncounted = dealt + gone, left + gone, False
-                if not self._pending_aside and not aside_now:
-                    self._check_count(name, want - dealt, part_n, index, names, dealt > 0)
-                self.voice.bar_start(f"load {name}", want if want >= dealt + part_n else dealt + part_n)
-                bar = True
-            elif kind == P.EV_PROGRESS:
-                last = {"k": int(ev.get("k", 0)), "left": int(ev.get("left", 0)), "right": int(ev.get("right", 0))}
-                self.voice.bar_update(dealt + last["k"], max(want, dealt + (part_n or 0)),
-                                      left + last["left"], right + last["right"])
-            elif kind == P.EV_DONE:
-                end_bar()
-                end_part(int(ev.get("k", 0)), int(ev.get("left", 0)), int(ev.get("right", 0)))
-                if self._pending_aside:
-                    # The cards lifted off the top are dealt last, onto the same piles.
-                    count, self._pending_aside, aside_now = self._pending_aside, 0, True
-                    self.do(S.LOAD, f"Put the {count} cards you kept aside in the tray.", load=name, aside=True)
-                    self.do(S.TOUCH, "Touch the sensor to deal them onto the same piles.")
-                    deadline = self.clock() + self.person_wait_s
-                    continue
-                return PassResult(dealt, left, right, parts)
-            elif kind == P.EV_FAULT:
-                end_bar()
-                if ev.get("code") == P.FAULT_EMPTY and (dealt > 0 or uncounted):
-                    # Nothing left to deal: every card of the load went through.
-                    gone = max(0, want - dealt) if uncounted else 0
-                    self.voice.say(f"The tray is empty: all of load {name} went through.")
-                    return PassResult(dealt + gone, left + gone, right, parts + 1)
-                outcome = self._fault(ev, name, want, dealt, index, names)
-                if outcome == "part-ended":
-                    uncounted = uncounted or ev.get("code") == P.FAULT_DOUBLE_FEED
-                    end_part(int(ev.get("k", 0)), int(ev.get("left", 0)), int(ev.get("right", 0)))
-                    if dealt >= want:
-                        return PassResult(dealt, left, right, parts)
-                    self._ask_for_rest(name, want - dealt)
-                elif outcome == "refused":
-                    part_n = None
-                deadline = self.clock() + self.person_wait_s
+                self.voice.problem("The sensor was touched before the guide asked for it: the shuffler started "
+                                   f"dealing {_cards(int(ev['n']))}.")
+                self.note(f"a touch out of turn during {self.place}")
+                raise OutOfTurn(ev)
+            if kind == P.EV_FAULT and ev.get("code") == P.FAULT_EMPTY:
+                self.voice.problem("The sensor was touched with the tray empty; nothing moved.")
+            elif kind == P.EV_FAULT and ev.get("code") in P.REFUSALS:
+                self.voice.problem(f"The sensor was touched before the guide asked for it; the shuffler "
+                                   f"refused the pass: {ev.get(P.F_MSG, '')}")
             elif kind == P.EV_HELLO:
-                # A hello nobody asked for: the device started again.
-                end_bar()
-                done_now = dealt + (last["k"] if part_n is not None else 0)
-                self.voice.problem(f"The shuffler restarted during {self.place}, after {done_now} of "
-                                   f"{want} cards. Nothing is lost: the guide keeps its place.")
-                self.note(f"the shuffler restarted during {self.place}")
-                self._restarted()
-                if part_n is not None:
-                    end_part(last["k"], last["left"], last["right"])
-                self._ask_for_rest(name, want - dealt)
-                deadline = self.clock() + self.person_wait_s
+                self._hello_between_passes(ev)
             elif kind == P.EV_WARN:
                 self.voice.problem(f"The shuffler warns: {ev.get(P.F_MSG, ev.get(P.F_NAME, ''))}")
             else:
                 self._other_event(ev)
-            # touch, aborted, cleared, stopped: nothing to do
+
+    def _garbage(self, ev: Garbage) -> None:
+        self.garbage_seen += 1
+        if self.garbage_seen <= 3:
+            shown = ev.line.decode("ascii", "replace")[:60]
+            self.voice.problem(f"Ignored a line from the shuffler that is not part of its protocol "
+                               f"({shown!r}); carrying on.")
+
+    def _check_uid(self, hello: dict[str, Any]) -> None:
+        uid = hello.get(P.F_UID)
+        if self.uid is not None and uid != self.uid:
+            raise self.stop(f"another shuffler answers on {self.device_name} (uid {uid or 'none'}, not "
+                            f"{self.uid}): the guide will not go on with a device it did not start with")
+
+    def _hello_between_passes(self, ev: dict[str, Any]) -> None:
+        self._check_uid(ev)
+        self.voice.problem("The shuffler restarted between passes; the guide keeps its place.")
+        self.note(f"the shuffler restarted during {self.place}")
+        self._restarted()
 
     def _other_event(self, ev: dict[str, Any]) -> None:
         """An event the pass itself does not need (exact mode's, for one)."""
 
     def _restarted(self) -> None:
-        """The device started again during a pass."""
+        """The device started again (its memory is gone)."""
 
     def _ask_for_rest(self, name: str, rest: int) -> None:
         if rest <= 0:
             return
-        self.do(S.TOUCH, f"Leave the piles where they are and touch the sensor to deal the rest of load "
-                f"{name} ({rest} card{'s' * (rest != 1)}) onto them.", load=name)
-
-    def _check_count(self, name: str, want: int, n: int, index: int, names: list[str], rest: bool) -> None:
-        if n == want:
-            return
-        what = f"the rest of load {name} should hold {want}" if rest else f"load {name} should hold about {want}"
-        if index + 1 < len(names):
-            nxt = names[index + 1]
-            diff = n - want
-            self.voice.problem(
-                f"{what[0].upper() + what[1:]} and holds {n}. It is dealing anyway: the shuffle does not depend on "
-                f"where the loads are cut, only on keeping the order, so load {nxt} will hold "
-                f"{abs(diff)} {'fewer' if diff > 0 else 'more'}.")
-        else:
-            self.voice.problem(f"{what[0].upper() + what[1:]} and holds {n}: "
-                               f"{'cards are missing' if n < want else 'extra cards came in'}; the guide carries on "
-                               "and counts them at the end of the round.")
-
-    def _fault(self, ev: dict[str, Any], name: str, want: int, dealt: int, index: int, names: list[str]) -> str:
-        """Explain a fault and have it put right. Returns "resumed" (the pass goes
-        on), "part-ended" (the pass stopped; deal the rest) or "refused"."""
-        assert self.link is not None
-        code = ev.get("code")
-        k = int(ev.get("k", 0))
-        n = int(ev.get("n", 0))
-        where = f"{self.place}"
-        if ev.get("latched") is False or code in P.REFUSALS and "k" not in ev:
-            return self._refusal(ev, name, want - dealt, index, names)
-        if code == P.FAULT_JAM:
-            self.voice.problem(f"A card is stuck in the feed ({where}, after {dealt + k} of {want} cards). "
-                               "The motor has stopped.")
-            self.note(f"jam during {where}")
-            self.do(S.FREE_JAM, "Free the stuck card and push it back under the load; do not touch the piles.")
-            self.do(S.TOUCH, "Touch the sensor to go on with the pass.")
-            return "resumed"
-        if code == P.FAULT_DOUBLE_FEED:
-            self.voice.problem(f"Two cards went through together ({where}, after {dealt + k} of {want} cards); "
-                               f"the pass stopped. {self.DOUBLE_FEED_WORDS}")
-            self.note(f"double feed during {where}")
-            self._clear()
-            self.do(S.CLEAR_EXIT, "Take any card caught in the exit and put it back under the cards in the "
-                    "tray, in the same order; do not touch the piles.")
-            return "part-ended"
-        if code == P.FAULT_TRAY_EMPTIED:
-            missing = n - k
-            self.voice.problem(f"The tray ran out early ({where}): {dealt + k} of {want} cards were dealt and "
-                               f"{missing} are not in the tray any more.")
-            self.note(f"cards left the tray during {where}")
-            self._clear()
-            self.do(S.PUT_BACK, f"Find the {missing} card{'s' * (missing != 1)} that came out of the tray and put "
-                    "them back in the tray in the same order.", load=name)
-            return "part-ended"
-        if code == P.FAULT_BATTERY_LOW:
-            self.voice.problem(f"The battery ran down during the pass ({where}, after {dealt + k} of {want} cards).")
-            self._clear()
-            self.do(S.BATTERY, "Replace the battery; leave the piles and the cards in the tray as they are.")
-            return "part-ended"
-        if code == P.FAULT_SENSOR:
-            self.voice.problem(f"A sensor does not answer ({ev.get('detail', 'sensor')}).")
-            self.do(S.CHECK, "Check the sensor's wiring and plug; leave the cards as they are.")
-        else:
-            self.voice.problem(f"The shuffler reports a fault: {ev.get(P.F_MSG, code)}")
-        self._clear()
-        if "k" in ev:
-            return "part-ended"
-        self.do(S.TOUCH, "Touch the sensor to start the pass.")
-        return "refused"
-
-    def _refusal(self, ev: dict[str, Any], name: str, want: int, index: int, names: list[str]) -> str:
-        code = ev.get("code")
-        if code == P.FAULT_OVER_CAPACITY:
-            n = int(ev.get("n", 0))
-            cap = int(ev.get("capacity", self.plan.capacity))
-            extra = n - want if n > want else n - cap
-            if index + 1 < len(names):
-                nxt = names[index + 1]
-                self.voice.problem(f"Load {name} should hold about {want} and holds {n}, more than the "
-                                   f"{cap} the tray takes: move {extra} cards to load {nxt}.")
-                self.do(S.UNLOAD, f"Take load {name} back out of the tray.", load=name)
-                self.do(S.MOVE, f"Move {extra} cards from the bottom of load {name} to the top of load {nxt}.",
-                        upper=name, lower=nxt, count=extra)
-                self.do(S.LOAD, f"Put load {name} ({n - extra} cards) back in the tray.", load=name)
-                self.do(S.TOUCH, "Touch the sensor to start the pass.")
-            else:
-                over = n - cap
-                self.voice.problem(f"Load {name} holds {n} cards, more than the {cap} the tray takes: "
-                                   "it is dealt in two parts onto the same piles.")
-                self.do(S.SET_ASIDE, f"Lift the top {over} cards off the load in the tray and keep them aside, "
-                        "in order.", load=name, count=over)
-                self.do(S.TOUCH, "Touch the sensor to deal the rest.")
-                self._pending_aside = over
-            return "refused"
-        if code == P.FAULT_EMPTY:
-            self.voice.problem("The shuffler reads an empty tray.")
-            self.do(S.TOUCH, f"Check that load {name} sits flat in the tray, then touch the sensor again.")
-            return "refused"
-        if code == P.FAULT_BATTERY_LOW:
-            self.voice.problem("The battery is too low for a pass.")
-            self.do(S.BATTERY, "Replace the battery; leave the load in the tray.")
-            self.do(S.TOUCH, "Touch the sensor to start the pass.")
-            return "refused"
-        if code == P.FAULT_NOT_CALIBRATED:
-            raise GuideStopped("the count sensor is not calibrated: calibrate the shuffler first", self.place)
-        self.voice.problem(f"The shuffler refused the pass: {ev.get(P.F_MSG, code)}")
-        self.do(S.TOUCH, "Touch the sensor to try again.")
-        return "refused"
-
-    _pending_aside = 0
-    DOUBLE_FEED_WORDS = "They landed on the same pile, which is harmless."
+        self.step(S.Touch("rest", name, rest))
 
     def _clear(self) -> None:
         assert self.link is not None
@@ -543,86 +445,460 @@ class Guide:
         except LinkTimeout:
             self.voice.problem("The shuffler did not answer the request to clear the fault; carrying on.")
 
+    DOUBLE_FEED_WORDS = "They landed on the same pile, which is harmless."
+
+    def _refusal(self, follower: "PassFollower", ev: dict[str, Any]) -> None:
+        """A pass refused before it began: nothing moved."""
+        code = ev.get("code")
+        name, want = follower.name, follower.want - follower.dealt
+        follower.part_n = None
+        follower.state = follower.WAITING
+        if code == P.FAULT_OVER_CAPACITY:
+            n = int(ev.get("n", 0))
+            cap = int(ev.get("capacity", self.plan.capacity))
+            over = n - cap
+            if follower.index + 1 < len(follower.names) and follower.parts == 0:
+                nxt = follower.names[follower.index + 1]
+                extra = n - want if n > want else over
+                self.voice.problem(f"Load {name} should hold about {want} and holds {n}, more than the "
+                                    f"{cap} the tray takes: move {_cards(extra)} to load {nxt}.")
+                self.step(S.Unload(name))
+                self.step(S.Move(extra, name, nxt, down=True))
+                self.step(S.PutInTray(name, n - extra, again=True))
+                self.step(S.Touch("start"))
+            else:
+                self.voice.problem(f"Load {name} holds {n} cards, more than the {cap} the tray takes: "
+                                    "it is dealt in two parts onto the same piles.")
+                self.step(S.SetAside(name, over))
+                self.step(S.Touch("rest_in_tray"))
+                follower.aside = over
+            return
+        if code == P.FAULT_EMPTY:
+            self.voice.problem("The shuffler reads an empty tray.")
+            self.step(S.Touch("again", name))
+            return
+        if code == P.FAULT_BATTERY_LOW:
+            self.voice.problem("The battery is too low for a pass.")
+            self.step(S.Fix("battery_idle"))
+            self.step(S.Touch("start"))
+            return
+        if code == P.FAULT_NOT_CALIBRATED:
+            raise self.stop("the count sensor is not calibrated: calibrate the shuffler first")
+        self.voice.problem(f"The shuffler refused the pass: {ev.get(P.F_MSG, code)}")
+        self.step(S.Touch("retry"))
+
+
+    def _check_loaded(self, name: str, want: int, n: int, index: int, names: list[str]) -> None:
+        """The count the pass began with, when it differs from the one judged before the touch."""
+        if n == want:
+            return
+        if index + 1 < len(names):
+            diff = n - want
+            self.voice.problem(f"Load {name} should hold about {want} and the pass began with {n}. It is dealing "
+                                "anyway: the shuffle does not depend on where the loads are cut, only on keeping the "
+                                f"order, so load {names[index + 1]} will hold {abs(diff)} "
+                                f"{'fewer' if diff > 0 else 'more'}.")
+        else:
+            self.voice.problem(f"Load {name} should hold {want} and the pass began with {n}: "
+                                f"{'cards are missing' if n < want else 'extra cards came in'}; the guide carries on "
+                                "and counts them at the end of the round.")
+
+
+    def _device_forgot(self, st: dict[str, Any]) -> bool:
+        """Whether the device's status shows it restarted (random mode: never sure; see ExactGuide)."""
+        return False
+
     # -- connection trouble -------------------------------------------------------
     def _prepare_device(self) -> None:
         assert self.link is not None
-        self.link.drain()  # the boot hello and anything else from before the routine
+        for ev in self.link.drain():  # anything from before the routine
+            if isinstance(ev, BadMessage):
+                raise ev.fault(self.device_name)
         st = self.link.status()
         if st.get("state") in (P.ST_ALARM, P.ST_PAUSED):
             self.voice.problem(f"The shuffler had a fault left over ({st.get('fault_name') or st.get('state')}); "
                                "clearing it.")
             self._clear()
 
-    def _reconnect(self, why: str, name: str, done: int, want: int) -> dict[str, Any]:
-        """The port went away: say so, wait for it to come back, return its status."""
-        self.voice.problem(f"Lost the connection to the shuffler during {self.place}, after {done} of {want} "
-                           f"cards. Check the USB cable and leave the cards as they are; "
-                           f"waiting up to {self.reconnect_s:g} s for it to come back.")
+    def _reconnect(self, why: str, done: int | None = None, want: int | None = None) -> dict[str, Any]:
+        """The port went away: say so, wait up to reconnect_s for the same
+        shuffler (its uid) to answer again, return its status."""
+        after = f", after {done} of {want} cards" if done is not None and want is not None else ""
+        self.voice.problem(f"Lost the connection to the shuffler during {self.place}{after}. Check the USB cable "
+                           f"and leave the cards as they are; waiting up to {self.reconnect_s:g} s for it to "
+                           "come back.")
         self.note(f"connection lost during {self.place}")
         if self.link is not None:
             self.link.close()
         deadline = self.clock() + self.reconnect_s
         last_error = why
-        while self.clock() < deadline and self.reopen is not None:
+        while self.reopen is not None:
+            left = deadline - self.clock()
+            if left <= 0:
+                break
             try:
                 link = self.reopen()
             except LinkError as exc:
                 last_error = str(exc)
-                time.sleep(0.5)
+                time.sleep(min(0.5, max(0.0, deadline - self.clock())))
                 continue
             try:
-                link.handshake(timeout=max(0.5, min(5.0, deadline - self.clock())))
-                status = link.status()
+                hello = link.handshake(timeout=max(0.2, min(5.0, deadline - self.clock())))
+                self._check_uid(hello)
+                status = link.status(timeout=max(0.2, min(2.0, deadline - self.clock())))
+            except GuideStopped:
+                link.close()
+                raise
             except LinkError as exc:
                 link.close()
                 last_error = str(exc)
-                time.sleep(0.5)
+                time.sleep(min(0.5, max(0.0, deadline - self.clock())))
                 continue
             self.link = link
             self.voice.say("The shuffler is back.")
             return status
-        raise GuideStopped(f"the shuffler did not come back within {self.reconnect_s:g} s ({last_error})",
-                           self.place)
+        raise self.stop(f"the shuffler did not come back within {self.reconnect_s:g} s ({last_error})")
 
-    def _resync(self, status: dict[str, Any], part_n: int | None, last: dict[str, int]) -> dict[str, Any] | None:
-        """After a reconnection: an event that stands for what happened, or None
-        when the device restarted and the rest must be dealt."""
-        state = status.get("state")
-        if part_n is None:
-            return {P.F_EV: "reconnected"}
+
+class PassFollower:
+    """Follows one load's pass, from the touch to its last card, by the
+    device's events: one handler per event kind (on_loaded, on_progress,
+    on_done, on_fault, on_hello, ...), plus on_closed (the port went away),
+    on_quiet (no event for a while) and on_garbage. Handlers change its
+    state: waiting (for a touch), dealing, paused (a jam), finished."""
+
+    WAITING, DEALING, PAUSED, FINISHED = "waiting", "dealing", "paused", "finished"
+
+    def __init__(self, guide: Guide, name: str, want: int, index: int, names: list[str]) -> None:
+        self.g = guide
+        self.name = name
+        self.want = want
+        self.index = index
+        self.names = names
+        self.state = self.WAITING
+        self.dealt = 0  # over the finished parts of this pass
+        self.left: int | None = 0
+        self.right: int | None = 0
+        self.parts = 0
+        self.part_n: int | None = None  # cards in the part being dealt now
+        self.last: dict[str, int | None] = {"k": 0, "left": 0, "right": 0}
+        self.aside = 0  # cards lifted off an over-full load, dealt last
+        self.dealing_aside = False
+        self.restarts = 0
+        self.reconnects = 0
+        self.bar = False
+        self.result: PassResult | None = None
+        self.deadline = guide.clock() + guide.person_wait_s
+        self.quiet_since = guide.clock()
+
+    @property
+    def link(self) -> Link:
+        assert self.g.link is not None
+        return self.g.link
+
+    def say(self, text: str) -> None:
+        self.g.voice.say(text)
+
+    def problem(self, text: str) -> None:
+        self.g.voice.problem(text)
+
+    # -- the loop ------------------------------------------------------------------
+    def run(self, early: dict[str, Any] | None = None) -> PassResult:
+        if early is not None:
+            self.on_loaded(early)
+        while self.result is None:
+            try:
+                ev = self.link.next_event(POLL_S)
+            except LinkClosed as exc:
+                self.on_closed(exc)
+                continue
+            if ev is None:
+                self.on_quiet()
+                continue
+            if isinstance(ev, Garbage):
+                self.g._garbage(ev)  # noise is not a sign of life: the stall clock keeps running
+                continue
+            if isinstance(ev, BadMessage):
+                self.end_bar()
+                raise self.g.stop(str(ev.fault(self.g.device_name)))
+            self.quiet_since = self.g.clock()
+            handler = getattr(self, "on_" + str(ev.get(P.F_EV)), None)
+            if handler is None:
+                self.g._other_event(ev)
+            else:
+                handler(ev)
+        return self.result
+
+    # -- bookkeeping -----------------------------------------------------------------
+    def end_bar(self) -> None:
+        if self.bar:
+            self.g.voice.bar_end()
+            self.bar = False
+
+    def end_part(self, k: int, k_left: int | None, k_right: int | None) -> None:
+        """A part of the pass is over: add what it dealt."""
+        self.dealt += k
+        self.left = None if self.left is None or k_left is None else self.left + k_left
+        self.right = None if self.right is None or k_right is None else self.right + k_right
+        self.parts += 1
+        self.part_n = None
+        self.last = {"k": 0, "left": 0, "right": 0}
+        self.state = self.WAITING
+
+    def finish(self) -> None:
+        self.end_bar()
+        self.state = self.FINISHED
+        self.result = PassResult(self.dealt, self.left, self.right, self.parts)
+
+    def wait_again(self) -> None:
+        self.deadline = self.g.clock() + self.g.person_wait_s
+
+    def piles(self, ev: dict[str, Any]) -> tuple[int | None, int | None]:
+        return ev.get("left"), ev.get("right")
+
+    # -- one handler per event kind ----------------------------------------------------
+    def on_touch(self, ev: dict[str, Any]) -> None:
+        if self.state == self.PAUSED:
+            self.state = self.DEALING  # the touch resumes the jammed pass
+
+    def on_loaded(self, ev: dict[str, Any]) -> None:
+        n = int(ev["n"])
+        if self.state == self.DEALING:
+            raise self.g.protocol_fault(f"it began a pass of {n} cards in the middle of another")
+        self.part_n = n
+        self.last = {"k": 0, "left": 0, "right": 0}
+        self.state = self.DEALING
+        if not self.aside and not self.dealing_aside and self.parts == 0:
+            self.g._check_loaded(self.name, self.want, n, self.index, self.names)
+        total = max(self.want, self.dealt + n + self.aside)
+        self.g.voice.bar_start(f"load {self.name}", total)
+        self.bar = True
+
+    def on_progress(self, ev: dict[str, Any]) -> None:
+        if self.part_n is None:
+            return  # the rest of a part that was already ended
+        if int(ev["n"]) != self.part_n:
+            raise self.g.protocol_fault(f"progress for a pass of {ev['n']} cards while it deals {self.part_n}")
+        self.state = self.DEALING
+        k_left, k_right = self.piles(ev)
+        self.last = {"k": int(ev["k"]), "left": k_left, "right": k_right}
+        both = (None if self.left is None or k_left is None else self.left + k_left,
+                None if self.right is None or k_right is None else self.right + k_right)
+        self.g.voice.bar_update(self.dealt + int(ev["k"]), max(self.want, self.dealt + self.part_n + self.aside),
+                                *both)
+
+    def on_done(self, ev: dict[str, Any]) -> None:
+        if self.part_n is not None and int(ev["n"]) != self.part_n:
+            raise self.g.protocol_fault(f"done for a pass of {ev['n']} cards while it dealt {self.part_n}")
+        self.end_bar()
+        self.end_part(int(ev["k"]), *self.piles(ev))
+        if self.aside:
+            # The cards lifted off the top are dealt last, onto the same piles.
+            count, self.aside, self.dealing_aside = self.aside, 0, True
+            self.g.step(S.PutInTray(S.ASIDE, count))
+            self.g.step(S.Touch("aside"))
+            self.wait_again()
+            return
+        self.finish()
+
+    def on_aborted(self, ev: dict[str, Any]) -> None:
+        self.end_bar()
+        k = int(ev.get("k", self.last["k"] or 0))
+        self.end_part(k, *self.piles(ev))
+        self.rest_after_stop()
+
+    def on_fault(self, ev: dict[str, Any]) -> None:
+        self.end_bar()
+        code = ev.get("code")
+        if ev.get("latched") is False or (code in P.REFUSALS and "k" not in ev):
+            self.g._refusal(self, ev)
+            self.wait_again()
+            return
+        place = self.g.place
+        k = int(ev.get("k", 0))
+        at = f"after {self.dealt + k} of {self.want} cards"
+        if code == P.FAULT_JAM:
+            self.state = self.PAUSED
+            self.problem(f"A card is stuck in the feed ({place}, {at}). The motor has stopped.")
+            self.g.note(f"jam during {place}")
+            self.g.step(S.Fix("jam"))
+            self.g.step(S.Touch("go_on"))
+            self.wait_again()
+            return
+        if code == P.FAULT_DOUBLE_FEED:
+            self.problem(f"Two cards went through together ({place}, {at}); the pass stopped. "
+                         f"{self.g.DOUBLE_FEED_WORDS}")
+            self.g.note(f"double feed during {place}")
+            self.g._clear()
+            self.g.step(S.Fix("exit"))
+            # The device's count is short of what went through: the tray's count is the truth.
+            self.end_part(k, *self.piles(ev))
+            self.left = self.right = None
+            self.rest_after_stop()
+            return
+        if code == P.FAULT_TRAY_EMPTIED:
+            missing = int(ev.get("n", 0)) - k
+            self.problem(f"The tray ran out early ({place}): {self.dealt + k} of {self.want} cards were dealt and "
+                         f"{_cards(missing)} {'is' if missing == 1 else 'are'} not in the tray any more.")
+            self.g.note(f"cards left the tray during {place}")
+            self.g._clear()
+            self.end_part(k, *self.piles(ev))
+            self.g.step(S.Fix("put_back", missing))
+            self.rest_after_stop()
+            return
+        if code == P.FAULT_BATTERY_LOW:
+            self.problem(f"The battery ran down during the pass ({place}, {at}).")
+            self.g._clear()
+            self.end_part(k, *self.piles(ev))
+            self.g.step(S.Fix("battery"))
+            self.rest_after_stop()
+            return
+        if code == P.FAULT_SENSOR:
+            self.problem(f"A sensor does not answer ({ev.get('detail', 'sensor')}).")
+            self.g.step(S.Fix("sensor"))
+        else:
+            self.problem(f"The shuffler reports a fault: {ev.get(P.F_MSG, code)}")
+        self.g._clear()
+        if "k" in ev:
+            self.end_part(k, *self.piles(ev))
+            self.rest_after_stop()
+            return
+        self.part_n = None
+        self.state = self.WAITING
+        self.g.step(S.Touch("start"))
+        self.wait_again()
+
+    def rest_after_stop(self) -> None:
+        """The pass stopped part way: count what is left in the tray (the
+        truth, whatever the device saw go by) and deal it onto the same piles."""
+        rest = self.want - self.dealt
+        try:
+            n = self.g._tray_count() if rest > 0 else 0
+        except OutOfTurn as early:  # the rest is being dealt already
+            self.on_loaded(early.loaded)
+            return
+        if n is not None and n != rest:
+            # The tray's count is the fact; the cards not in it went onto the piles.
+            self.dealt = max(0, self.want - n)
+            self.left = self.right = None
+            rest = n
+        if rest <= 0:
+            self.finish()
+            return
+        self.g._ask_for_rest(self.name, rest)
+        self.wait_again()
+
+    def on_hello(self, ev: dict[str, Any]) -> None:
+        """A hello nobody asked for: the device started again."""
+        self.end_bar()
+        self.g._check_uid(ev)
+        self.restarts += 1
+        if self.restarts > MAX_RESTARTS_PER_PASS:
+            raise self.g.protocol_fault(f"it sent hello {self.restarts} times during one pass: it keeps "
+                                        "restarting or does not keep to the protocol")
+        done_now = self.dealt + (self.last["k"] or 0 if self.part_n is not None else 0)
+        self.problem(f"The shuffler restarted during {self.g.place}, after {done_now} of {self.want} cards. "
+                     "Nothing is lost: the guide keeps its place.")
+        self.g.note(f"the shuffler restarted during {self.g.place}")
+        self.g._restarted()
+        if self.part_n is None and self.dealt == 0:
+            return  # nothing dealt yet: the pass starts with the next touch, as asked
+        self.after_restart()
+
+    def after_restart(self) -> None:
+        """The device has forgotten the pass: what is on the piles stays, the
+        rest is counted in the tray and dealt onto them."""
+        if self.part_n is not None:
+            self.end_part(int(self.last["k"] or 0), self.last["left"], self.last["right"])
+        # Events may have been lost with the restart: the pile split is no longer known.
+        self.left = self.right = None
+        self.state = self.WAITING
+        if self.want - self.dealt <= 0:
+            self.finish()
+            return
+        self.g.step(S.PutInTray(self.name, None, rest=True))
+        try:
+            n = self.g._await_tray(self.name)
+        except OutOfTurn as early:
+            self.on_loaded(early.loaded)
+            return
+        if n is not None:
+            self.dealt = max(0, self.want - n)
+        self.rest_after_stop()
+
+    def on_warn(self, ev: dict[str, Any]) -> None:
+        self.problem(f"The shuffler warns: {ev.get(P.F_MSG, ev.get(P.F_NAME, ''))}")
+
+    def on_stopped(self, ev: dict[str, Any]) -> None:
+        self.end_bar()
+        raise self.g.stop("the shuffler's firmware was interrupted and left for its prompt; "
+                          "unplug it and plug it in again")
+
+    def on_cleared(self, ev: dict[str, Any]) -> None:
+        pass
+
+    # -- not events: the port, the clock ------------------------------------------------
+    def on_closed(self, exc: LinkClosed) -> None:
+        self.end_bar()
+        self.reconnects += 1
+        if self.reconnects > MAX_RECONNECTS_PER_PASS:
+            raise self.g.stop(f"the connection to the shuffler was lost {self.reconnects} times during one pass")
+        status = self.g._reconnect(str(exc), self.dealt + int(self.last["k"] or 0), self.want)
+        self.quiet_since = self.g.clock()
+        self.resync(status)
+
+    def resync(self, st: dict[str, Any]) -> None:
+        """After a reconnection: make what the guide believes agree with the device's status."""
+        state = st.get("state")
+        if self.g._device_forgot(st):
+            self.problem("The shuffler restarted while the cable was out.")
+            self.g.note(f"the shuffler restarted during {self.g.place}")
+            self.g._restarted()
+            self.after_restart()
+            return
+        if self.part_n is None:
+            return  # no pass was running: wait for the touch as before
         if state == P.ST_DEALING:
-            return {P.F_EV: "reconnected"}
+            return
         if state == P.ST_PAUSED:
-            return {P.F_EV: P.EV_FAULT, "code": P.FAULT_JAM, "k": status.get("k", 0), "n": status.get("n", 0)}
-        if status.get("n") == part_n and status.get("k") == part_n:
+            self.on_fault({P.F_EV: P.EV_FAULT, "code": P.FAULT_JAM, "k": st.get("k", 0), "n": st.get("n", 0),
+                           "latched": True})
+            return
+        if st.get("n") == self.part_n and st.get("k") == self.part_n:
             # The pass finished while the port was away.
-            return {P.F_EV: P.EV_DONE, "k": part_n, "left": status.get("left", 0), "right": status.get("right", 0)}
-        if state == P.ST_IDLE and status.get("n") == part_n and isinstance(status.get("k"), int):
-            last.update(k=int(status["k"]), left=int(status.get("left", 0)), right=int(status.get("right", 0)))
-        return None
+            self.on_done({P.F_EV: P.EV_DONE, "k": self.part_n, "n": self.part_n, "left": st.get("left"),
+                          "right": st.get("right")})
+            return
+        self.after_restart()
 
-    def _check_stalled(self, part_n: int, last: dict[str, int]) -> dict[str, Any] | None:
-        """No event for a while during a pass: ask the device."""
-        assert self.link is not None
-        wait = min(2.0, self.stall_s)
+    def on_quiet(self) -> None:
+        now = self.g.clock()
+        if self.state in (self.WAITING, self.PAUSED):
+            if now > self.deadline:
+                self.end_bar()
+                what = "no pass started" if self.state == self.WAITING else "the pass was not taken up again"
+                raise self.g.stop(f"{what} within {self.g.person_wait_s:g} s")
+            return
+        if now - self.quiet_since <= self.g.stall_s:
+            return
+        self.quiet_since = now
+        wait = min(2.0, self.g.stall_s)
         try:
             st = self.link.status(timeout=wait)
         except LinkTimeout:
-            self.voice.problem("The shuffler has not answered for a while; checking the connection.")
+            self.problem("The shuffler has not answered for a while; checking the connection.")
             self.link.close()
             self.link.events.put(LinkClosed(f"no answer within {wait:g} s"))
-            return None
+            return
         except LinkClosed:
-            return None
+            return
         state = st.get("state")
-        if state == P.ST_DEALING:
-            return None
-        if state == P.ST_IDLE and st.get("n") == part_n and st.get("k") == part_n:
-            return {P.F_EV: P.EV_DONE, "k": part_n, "left": st.get("left", 0), "right": st.get("right", 0)}
-        if state == P.ST_PAUSED:
-            return {P.F_EV: P.EV_FAULT, "code": st.get("fault") or P.FAULT_JAM, "k": st.get("k", 0),
-                    "n": st.get("n", 0)}
-        return None
+        if state == P.ST_IDLE and st.get("n") == self.part_n and st.get("k") == self.part_n:
+            self.on_done({P.F_EV: P.EV_DONE, "k": self.part_n, "n": self.part_n, "left": st.get("left"),
+                          "right": st.get("right")})
+        elif state == P.ST_PAUSED and self.state == self.DEALING:
+            self.on_fault({P.F_EV: P.EV_FAULT, "code": st.get("fault") or P.FAULT_JAM, "k": st.get("k", 0),
+                           "n": st.get("n", 0), "latched": True})
 
 
 def even_split(cards: int, loads: int) -> list[int]:

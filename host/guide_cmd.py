@@ -1,8 +1,10 @@
 """`shuffler guide`: walk a card table through the routine, step by step."""
 from __future__ import annotations
 
+import contextlib
 import json
-import tempfile
+import shlex
+import sys
 from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
@@ -17,7 +19,7 @@ from host import guide_exact as GX
 from host import plan as planlib
 from host.link import Link, LinkError
 from host.person import ConsolePerson, ScriptedPerson
-from host.plan_cmd import build_plan, minutes, pack_options
+from host.plan_cmd import build_plan, count, minutes, pack_options
 
 SIM_TIME_SCALE = 0.0  # the virtual shuffler's motor: 0 = as fast as the computer goes
 
@@ -42,26 +44,31 @@ class RichVoice(G.Voice):
         self.bar_end()
         self.bar = {"label": label, "done": 0, "total": total, "left": 0, "right": 0}
         if self.console.is_terminal:
-            piles = [TextColumn("left {task.fields[left]:>3}  right {task.fields[right]:>3}")] if self.show_piles else []
+            piles = ([TextColumn("left {task.fields[left]:>3}  right {task.fields[right]:>3}")]
+                     if self.show_piles else [])
             self.progress = Progress(TextColumn("   dealing {task.description}"), BarColumn(), MofNCompleteColumn(),
                                      *piles, console=self.console)
             self.task = self.progress.add_task(label, total=total, left=0, right=0)
             self.progress.start()
 
-    def bar_update(self, done: int, total: int, left: int, right: int) -> None:
+    def bar_update(self, done: int, total: int, left: int | None, right: int | None) -> None:
+        # Pile counts only where the device sent them (never in exact mode).
+        shown_left = "" if left is None else left
+        shown_right = "" if right is None else right
         if self.bar is not None:
             self.bar.update(done=done, total=total, left=left, right=right)
         if self.progress is not None:
-            self.progress.update(self.task, completed=done, total=total, left=left, right=right)
+            self.progress.update(self.task, completed=done, total=total, left=shown_left, right=shown_right)
 
     def bar_end(self) -> None:
         if self.progress is not None:
-            self.progress.stop()
+            self.progress.stop()  # leaves the bar on its own line
             self.progress = None
         elif self.bar is not None:
             b = self.bar
             # Exact mode reports no pile counts (they would tell the codes).
-            piles = f": left {b['left']}, right {b['right']}" if b["left"] + b["right"] else ""
+            piles = (f": left {b['left']}, right {b['right']}" if b["left"] is not None and b["right"] is not None
+                     and b["left"] + b["right"] else "")
             self.console.print(f"   dealt {b['done']} of {b['total']} ({b['label']}){piles}")
         self.bar = None
 
@@ -78,7 +85,7 @@ def _open_device(port: str, voice: RichVoice) -> Link:
     return link
 
 
-def _start_sim(time_scale: float, voice: RichVoice, stack: ExitStack) -> tuple[str, Any]:
+def _start_sim(time_scale: float, voice: RichVoice, stack: ExitStack, quiet_stdout: bool = False) -> tuple[str, Any]:
     """A fresh virtual shuffler, flashed through the same code as `shuffler flash`."""
     from host import flash_cmd, flashing
     from simulator.virtual import VirtualShuffler
@@ -88,7 +95,9 @@ def _start_sim(time_scale: float, voice: RichVoice, stack: ExitStack) -> tuple[s
     dev.start()
     voice.say(f"Started a virtual shuffler on {dev.port}; flashing it:")
     try:
-        flash_cmd._flash(dev.port, "sim", 5.0, 10.0, P.FIRMWARE_VERSION)
+        # With --json the flashing report joins the transcript on stderr.
+        with contextlib.redirect_stdout(sys.stderr) if quiet_stdout else contextlib.nullcontext():
+            flash_cmd._flash(dev.port, "sim", 5.0, 10.0, P.FIRMWARE_VERSION)
     except flashing.FlashError as exc:
         raise click.ClickException(f"could not flash the virtual shuffler: {exc}") from None
     return dev.port, dev
@@ -141,22 +150,25 @@ def guide(port: str | None, sim: bool, manual: bool, mode: str | None, pack: str
                                    "(exact mode always runs its whole routine with fresh codes)")
     p = build_plan(pack, cards, capacity, quality, rounds)
     if not 1 <= from_round <= p.rounds:
-        raise click.ClickException(f"--from-round must lie between 1 and {p.rounds}")
+        raise click.UsageError(f"--from-round must be between 1 and {p.rounds}, not {from_round}")
     exact = planlib.exact_schedule(p.cards, p.capacity) if mode == "exact" else None
     if mode == "exact" and exact is None:
         raise click.ClickException(f"exact mode takes at most {planlib.EXACT_MAX_CARDS} cards in at most "
                                    f"{planlib.EXACT_MAX_LOADS} loads; use --mode random")
-    console = Console(highlight=False, soft_wrap=True)
+    # With --json, stdout carries the JSON alone; the transcript goes to stderr.
+    console = Console(highlight=False, soft_wrap=True, stderr=as_json)
     voice = RichVoice(console)
     voice.show_piles = exact is None
     if exact is not None:
-        voice.say(f"[bold]{p.pack.title}[/bold]: {p.cards} cards, exact mode: {exact.rounds} rounds "
-                  f"({exact.passes} passes), then every order equally likely (distance from random exactly 0).")
+        voice.say(f"[bold]{p.pack.title}[/bold]: {count(p.cards, 'card')}, exact mode: {count(exact.rounds, 'round')} "
+                  f"({count(exact.passes, 'pass', 'passes')}), then every order equally likely (distance from random "
+                  f"exactly 0). Should exactness be lost, random rounds finish the job for '{p.quality.name}'.")
     else:
-        voice.say(f"[bold]{p.pack.title}[/bold]: {p.cards} cards, loads "
+        voice.say(f"[bold]{p.pack.title}[/bold]: {count(p.cards, 'card')}, loads "
                   + " / ".join(str(s) for s in p.loads)
-                  + f", {p.rounds} rounds ({p.passes} passes) for '{p.quality.name}' "
+                  + f", {count(p.rounds, 'round')} ({count(p.passes, 'pass', 'passes')}) for '{p.quality.name}' "
                   f"(distance from random at most {p.quality.threshold:g}).")
+    how = _Resume(port if not sim else None, sim, manual, pack, cards, capacity, quality)
     with ExitStack() as stack:
         link: Link | None = None
         guide_obj: G.Guide | None = None
@@ -164,7 +176,7 @@ def guide(port: str | None, sim: bool, manual: bool, mode: str | None, pack: str
         world_client: Any = None
         try:
             if sim:
-                port, dev = _start_sim(time_scale, voice, stack)
+                port, dev = _start_sim(time_scale, voice, stack, quiet_stdout=as_json)
                 if unattended:
                     world_client = dev.world(timeout=10.0)
                     stack.callback(world_client.close)
@@ -194,15 +206,57 @@ def guide(port: str | None, sim: bool, manual: bool, mode: str | None, pack: str
         try:
             summary = guide_obj.run()
         except G.GuideStopped as exc:
-            where = f" at {exc.place}" if exc.place else ""
-            resume = (f"; to go on, gather the pack and run the same command with --from-round {exc.place.round}"
-                      if exc.place else "")
-            raise click.ClickException(f"stopped{where}: {exc}{resume}") from None
+            voice.bar_end()
+            raise click.ClickException(_stopped(str(exc), exc.place or guide_obj.place, mode, how)) from None
         except LinkError as exc:
-            raise click.ClickException(str(exc)) from None
+            voice.bar_end()
+            raise click.ClickException(_stopped(str(exc), guide_obj.place, mode, how)) from None
+        except KeyboardInterrupt:
+            voice.bar_end()  # the message starts on a line of its own
+            console.print()
+            raise click.ClickException(_stopped("interrupted", guide_obj.place, mode, how)) from None
     _print_summary(voice, p, summary)
     if as_json:
         click.echo(json.dumps(summary.to_dict()))
+
+
+class _Resume:
+    """The command that goes on after a stop, from what this one was given."""
+
+    def __init__(self, port: str | None, sim: bool, manual: bool, pack: str | None, cards: int | None,
+                 capacity: int, quality: str) -> None:
+        words = ["shuffler", "guide"]
+        if port:
+            words += ["--port", port]
+        elif sim:
+            words += ["--sim"]
+        else:
+            words += ["--manual"]
+        if cards is not None:
+            words += ["--cards", str(cards)]
+        else:
+            words += ["--pack", pack or planlib.DEFAULT_PACK]
+        if capacity != planlib.DEFAULT_CAPACITY:
+            words += ["--capacity", str(capacity)]
+        words += ["--quality", quality]
+        self.words = words
+
+    def command(self, *extra: str) -> str:
+        return shlex.join(self.words + list(extra))
+
+
+def _stopped(why: str, place: G.Place | None, mode: str, how: _Resume) -> str:
+    """One line: where it stopped, why, and a command that goes on from there."""
+    where = f" at {place}" if place else ""
+    if mode == "exact":
+        go_on = (f"to go on, gather every card into one pack and run `{how.command()}` (a fresh exact routine) "
+                 f"or `{how.command('--mode', 'random')}` (random rounds that reach the quality from any order)")
+    elif place is not None:
+        go_on = (f"to go on, gather every card into one pack and run "
+                 f"`{how.command('--mode', 'random', '--from-round', str(place.round))}`")
+    else:
+        go_on = f"to go on, gather every card into one pack and run `{how.command('--mode', 'random')}`"
+    return f"stopped{where}: {why}; {go_on}"
 
 
 def _close(link: Link | None, guide_obj: G.Guide | None) -> None:

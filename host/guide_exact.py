@@ -15,11 +15,13 @@ from __future__ import annotations
 from typing import Any
 
 from firmware import protocol as P
-from host import person as S
-from host.guide import Guide, GuideStopped, Place, Summary
-from host.link import DeviceError, Garbage, LinkError
+from host.guide import Guide, GuideStopped, PassFollower, Place, Summary
+from host.link import BadMessage, DeviceError, Garbage, LinkError
 from host.plan import make_plan
-from simulator.exact_mode.physical import exact_steps
+from host.plan_cmd import count
+from simulator import steps as S
+from simulator.exact_mode.codes import bit_counts, code_set
+from simulator.exact_mode.physical import GatherStep, exact_steps
 
 EXACT_METHOD = "exact mode: every order equally likely, by the radix-sort proof in docs/exact-mode.md"
 RANDOM_AFTER_LOSS_METHOD = ("at most the exact Bayer-Diaconis figure of the random rounds, "
@@ -39,6 +41,8 @@ REASONS = {
 
 class ExactGuide(Guide):
     """Guide with the device planning every card's side."""
+
+    mode = "exact"
 
     DOUBLE_FEED_WORDS = "They landed on the same pile, and in exact mode that matters (see below)."
     lost: dict[str, Any] | None = None
@@ -74,11 +78,40 @@ class ExactGuide(Guide):
                            f"'{self.plan.quality.name}' anyway.")
         self.note(f"exactness lost during {self.place}: {reason}")
 
-    def _check_count(self, name: str, want: int, n: int, index: int, names: list[str], rest: bool) -> None:
-        if n == want or self.lost is not None:
-            return  # a loss has been explained already
-        self.voice.problem(f"Load {name} should hold {want} cards and holds {n}. That is harmless here: the "
-                           "shuffler counts every load and keeps track of every card.")
+    def _check_loaded(self, name: str, want: int, n: int, index: int, names: list[str]) -> None:
+        """The device judges the count itself (and says exact_lost when it is wrong)."""
+
+    def _tolerance(self, want: int, index: int, names: list[str]) -> int:
+        return 0  # the device expects the count exactly
+
+    def _device_forgot(self, st: dict[str, Any]) -> bool:
+        return self.lost is None and not self.finished and st.get("mode") != P.MODE_EXACT
+
+    def _put_right(self, name: str, want: int, n: int, index: int, names: list[str], left_in_pack: int,
+                   tolerance: int) -> None:
+        """Loads cut by eye (round 1, and every round with three or more
+        loads) are put right by moving cards to or from the next load. The
+        two stacks of a two-load routine have counts the codes fix: a count
+        that is the other stack's means the stacks were swapped; any other
+        means cards are missing or extra."""
+        assert self.round is not None
+        by_eye = self.round == 1 or len(names) >= 3
+        if by_eye and index + 1 < len(names):
+            super()._put_right(name, want, n, index, names, left_in_pack, tolerance)
+            return
+        sizes = self.round_sizes.get(self.round, {})
+        others = [x for x in names if x != name and sizes.get(x) == n]
+        if not by_eye and len(names) == 2 and others and n != want:
+            other = others[0]
+            stack = "left" if index == 0 else "right"
+            other_stack = "right" if index == 0 else "left"
+            self.voice.problem(f"Load {name} should be the {stack} stack ({want} cards); the tray holds {n}, the "
+                               f"{other_stack} stack's count: the stacks look swapped.")
+            self.step(S.Unload(name))
+            self.step(S.Swap(name, other))
+            self.step(S.PutInTray(name, want, again=True))
+            return
+        self._missing_or_extra(name, want, n)
 
     def _after_pass(self) -> None:
         """Read the device's exact events that follow a pass."""
@@ -94,7 +127,10 @@ class ExactGuide(Guide):
                 break
             if ev is None or isinstance(ev, Garbage):
                 continue
+            if isinstance(ev, BadMessage):
+                raise ev.fault(self.device_name)
             if ev.get(P.F_EV) == P.EV_HELLO:
+                self._check_uid(ev)
                 self._restarted()
             else:
                 self._other_event(ev)
@@ -128,59 +164,54 @@ class ExactGuide(Guide):
         except DeviceError as exc:
             raise GuideStopped(f"the shuffler cannot run exact mode for {p.cards} cards: {exc}", None) from None
         capacity = int((self.link.hello or {}).get("capacity", p.capacity))
-        steps = exact_steps(p.cards, capacity, bool(rep.get("uneven")))
+        uneven = bool(rep.get("uneven"))
+        plan_steps = exact_steps(p.cards, capacity, uneven)
+        codes = code_set(p.cards, capacity, uneven)
         rounds = int(rep["rounds"])
         loads = int(rep["loads"])
         self.device_next = (int(rep["round"]), str(rep["load"]), int(rep["count"]))
-        self.voice.say(f"Exact mode: {rounds} rounds ({rounds * loads} passes). The shuffler chose a secret code "
+        self.voice.say(f"Exact mode: {count(rounds, 'round')} ({count(rounds * loads, 'pass', 'passes')}). "
+                       "The shuffler chose a secret code "
                        "for every card and deals each card by its code; after the last round every order of the "
                        "pack is equally likely. Follow the steps exactly: which pile goes on top matters.")
         names: list[str] = [chr(65 + j) for j in range(loads)]
+        self.round_sizes = {}
+        for gs in plan_steps:
+            if gs.kind == "deal":
+                self.round_sizes.setdefault(gs.round, {})[gs.args["load"]] = int(gs.args["size"])
         per_round: list[list[int]] = []
         passes = 0
         current_round = 0
         taken: list[str] = []  # loads of this round whose piles are on the table
-        for step in steps:
-            if step.round != current_round:
-                current_round = step.round
+        stacks_left: dict[str, int] = {}
+        for gs in plan_steps:
+            if gs.round != current_round:
+                current_round = gs.round
+                self.round = gs.round
                 per_round.append([])
                 taken = []
-                self.voice.say(f"[bold]Round {step.round} of {rounds}[/bold] (exact)")
-            a = step.args
-            if step.kind == "deal":
+                self.voice.say(f"[bold]Round {gs.round} of {rounds}[/bold] (exact)")
+                zeros, ones = bit_counts(codes, gs.round - 1)
+                stacks_left = {S.LEFT_STACK: zeros, S.RIGHT_STACK: ones}
+            a = gs.args
+            if gs.kind == "deal":
                 name = a["load"]
-                self.place = Place(step.round, name, passes + 1, rounds, rounds * loads)
+                self.place = Place(gs.round, name, passes + 1, rounds, rounds * loads)
                 want = int(a["size"])
-                if self.device_next is not None and self.device_next[:2] == (step.round, name):
+                if self.device_next is not None and self.device_next[:2] == (gs.round, name):
                     want = self.device_next[2]
-                self._dealt = (step.round, name, want)
-                self.do(S.LOAD, f"Put load {name} ({want} cards) face down in the tray.", load=name)
-                if step.round == 1:
-                    # The first cut is by eye and any cut keeps the order: make
-                    # it the one the device expects, exactly. Later loads are
-                    # stacks whose counts the codes fix; a wrong one means a
-                    # swapped stack, which moving cards would only hide.
-                    self._even_out_load(name, want, names.index(name), names, 0)
-                self.do(S.TOUCH, "Touch the sensor to start the pass.")
-                result = self._follow_pass(name, want, names.index(name), names)
+                self._dealt = (gs.round, name, want)
+                result = self._deal(name, want, names.index(name), names, p.cards)
                 passes += 1
                 per_round[-1].append(result.cards)
                 self._after_pass()
                 if self.lost is not None:
-                    return self._finish_at_random(step.round, name, names, taken, passes, per_round, started)
+                    return self._finish_at_random(gs.round, name, names, taken, passes, per_round, started)
                 if loads == 1:
-                    self.do(S.TAKE, "Lift off the left pile and the right pile, keeping them apart.", load=name)
+                    self.step(S.Lift(name))
                 taken.append(name)
-            elif step.kind == "take":
-                self.do(S.TAKE, step.text, load=a["load"])
-            elif step.kind == "split":
-                self.do(S.SPLIT, step.text, names=a["names"], sizes=a["sizes"], round=step.round)
-            elif step.kind == "stack":
-                self.do(S.STACK, step.text, parts=a["parts"], **{"as": a["as"]})
-            elif step.kind == "draw":
-                self.do(S.DRAW, step.text, loads=a["loads"])
-            elif step.kind == "finish":
-                self.do(S.FINISH, step.text, parts=a["parts"])
+            else:
+                self.step(self._typed(gs, stacks_left))
         self.place = None
         if not self.finished:
             self.voice.problem("The shuffler did not confirm the end of exact mode.")
@@ -188,17 +219,45 @@ class ExactGuide(Guide):
         return Summary(rounds=rounds, passes=passes, seconds=self.clock() - started, distance=0.0, cards=p.cards,
                        notes=self.notes, loads=per_round, mode="exact", distance_kind="exact", method=EXACT_METHOD)
 
+    round_sizes: dict[int, dict[str, int]] = {}
+
+    @staticmethod
+    def _typed(gs: GatherStep, stacks_left: dict[str, int]) -> S.Step:
+        """exact_steps' instruction as step data (what it does is in its args)."""
+        a = gs.args
+        if gs.kind == "split":
+            return S.Cut(S.PACK, tuple(a["names"]), tuple(int(x) for x in a["sizes"]), by_eye=len(a["names"]) > 1,
+                         counted=True, first=True)
+        if gs.kind == "take":
+            return S.Lift(a["load"], rows=True)
+        if gs.kind == "stack":
+            parts = tuple(a["parts"])
+            count = stacks_left.get(a["as"])
+            return S.Stack(parts, a["as"], count)
+        if gs.kind == "draw":
+            loads = []
+            for name, parts in a["loads"]:
+                typed = []
+                for stack, count in parts:
+                    rest = count == stacks_left.get(stack)
+                    stacks_left[stack] = stacks_left.get(stack, 0) - count
+                    typed.append((stack, int(count), rest))
+                loads.append((name, tuple(typed)))
+            return S.Draw(tuple(loads), gs.round + 1)
+        if gs.kind == "finish":
+            return S.Gather(tuple(a["parts"]))
+        raise ValueError(f"unknown exact-mode step {gs.kind!r}")
+
     def _finish_at_random(self, round_number: int, name: str, names: list[str], taken: list[str], passes: int,
                           per_round: list[list[int]], started: float) -> Summary:
         """Gather every card into one pack, then random rounds for the quality."""
         p = self.plan
-        self.do(S.TAKE, f"Lift off load {name}'s two piles and keep them apart.", load=name)
+        self.step(S.Lift(name))
         taken = taken + [name]
-        parts = [f"{x}.left" for x in taken] + [f"{x}.right" for x in taken]
+        parts = [S.left_of(x) for x in taken] + [S.right_of(x) for x in taken]
         parts += [x for x in names if x not in taken]  # loads not dealt this round
-        words = " on top of ".join(part.replace(".left", "'s left pile").replace(".right", "'s right pile")
-                                   if "." in part else f"load {part}" for part in parts)
-        self.do(S.STACK, f"Put {words}: that is the whole pack ({p.cards} cards).", parts=parts, **{"as": "pack"})
+        # No count: cards may be missing, and only the device's counts are told.
+        self.step(S.Stack(tuple(parts), S.PACK))
         rest = make_plan(p.pack, p.capacity, p.quality)
         self.voice.say(f"Finishing at random: {rest.rounds} rounds bring any pack within {rest.distance:.4f} of "
                        f"random ('{p.quality.name}' asks for at most {p.quality.threshold:g}).")

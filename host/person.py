@@ -1,51 +1,32 @@
 """Who follows the guide's steps.
 
-A step is one thing a person does with the cards or the machine, as text for
-people and as data for the scripted person. Three people:
+A step is data (simulator/steps.py); the console prints its words, the
+scripted person carries it out. Two people:
 
 * ConsolePerson: reads the step on the screen; confirms table work with Enter
-  (with --manual, every step, since no device reports the passes).
+  (with --manual, every step, since no device reports the passes). Key
+  presses typed before a prompt appears are thrown away, so a stray Enter
+  never confirms a step nobody has read yet.
 * ScriptedPerson: does every step on the virtual shuffler through its world
   client, exactly as told: loads, touches, lifts off piles, stacks and cuts.
   It keeps a record of every card it handled, so a test can check that no
   card was lost or dealt twice.
+
+Both go through the same calls: `do(step, number, round)` shows or carries
+out a step (and, for table work, returns once it is done), and `ready(t)`
+says whether the person has said the cards are in the tray (the guide also
+watches the tray's count for that).
 """
 from __future__ import annotations
 
 import json
+import os
 import select
 import sys
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Protocol, TextIO
 
-# Step kinds.
-SPLIT = "split"  # cut the pack into loads
-LOAD = "load"  # put a load (or the rest of one) in the tray
-TOUCH = "touch"  # touch the sensor: start or resume a pass
-TAKE = "take"  # lift off a load's left and right piles, keeping them apart
-STACK = "stack"  # put stacks on top of one another, top first
-MOVE = "move"  # move cards between neighbouring loads, keeping the order
-CUT = "cut"  # cut a stack into loads from the top
-DRAW = "draw"  # make loads from the tops of stacks (exact mode's gathering)
-UNLOAD = "unload"  # take a load back out of the tray
-SET_ASIDE = "set_aside"  # lift the top cards off the load in the tray
-FREE_JAM = "free_jam"  # free a stuck card, leave the piles alone
-CLEAR_EXIT = "clear_exit"  # cards caught in the exit go back under the load in the tray
-PUT_BACK = "put_back"  # put cards that left the tray back into it
-BATTERY = "battery"  # replace the battery
-CHECK = "check"  # check a sensor or the wiring
-FINISH = "finish"  # gather the loads into the shuffled pack
-
-# Steps the machine itself notices (the guide waits for its events instead of Enter).
-MACHINE_SEES = (LOAD, TOUCH)
-
-
-@dataclass
-class Step:
-    kind: str
-    text: str
-    args: dict[str, Any] = field(default_factory=dict)
+from simulator import steps as S
 
 
 class PersonGaveUp(Exception):
@@ -55,20 +36,48 @@ class PersonGaveUp(Exception):
 class Person(Protocol):
     unattended: bool
 
-    def do(self, step: Step, number: int) -> None: ...
+    def do(self, step: S.Step, number: int, round: int | None = None) -> None: ...
+
+    def ready(self, timeout: float) -> bool: ...
 
 
 # -- the console ---------------------------------------------------------------
 
-def wait_for_enter(stream: TextIO, timeout_s: float) -> str:
-    """"" when a line (Enter) arrives within timeout_s, else why not."""
+def _fd(stream: TextIO) -> int | None:
     try:
-        ready, _, _ = select.select([stream], [], [], timeout_s)
+        fd = stream.fileno()
+    except (AttributeError, OSError, ValueError):
+        return None
+    return fd if os.isatty(fd) else None
+
+
+def flush_typed_ahead(stream: TextIO) -> None:
+    """Throw away key presses typed before the prompt (a terminal only)."""
+    fd = _fd(stream)
+    if fd is None:
+        return
+    try:
+        import termios
+
+        termios.tcflush(fd, termios.TCIFLUSH)
+    except (ImportError, OSError):
+        pass
+
+
+def read_line(stream: TextIO, timeout_s: float) -> str | None:
+    """A line typed within timeout_s (with its newline), "" at the end of
+    the input, or None when nothing came. On a terminal the line is read
+    from the descriptor itself, so nothing typed after it waits in a buffer."""
+    fd = _fd(stream)
+    try:
+        ready, _, _ = select.select([fd if fd is not None else stream], [], [], max(0.0, timeout_s))
     except (ValueError, OSError, TypeError):  # not a real file (e.g. under a test runner)
         ready = [stream]
     if not ready:
-        return f"no Enter within {timeout_s:g} s"
-    return "" if stream.readline() != "" else "the input was closed"
+        return None
+    if fd is not None:
+        return os.read(fd, 4096).decode(errors="replace")
+    return stream.readline()
 
 
 class ConsolePerson:
@@ -82,15 +91,30 @@ class ConsolePerson:
         self.manual = manual
         self.wait_s = wait_s
         self.stream = stream or sys.stdin
+        self.closed = False
 
-    def do(self, step: Step, number: int) -> None:
-        self.say(f"[bold]{number}.[/bold] {step.text}")
-        if step.kind in MACHINE_SEES and not self.manual:
+    def do(self, step: S.Step, number: int, round: int | None = None) -> None:
+        flush_typed_ahead(self.stream)
+        self.say(f"[bold]{number}.[/bold] {S.words(step)}")
+        if isinstance(step, S.MACHINE_SEES) and not self.manual:
             return  # the shuffler reports the load and the touch itself
         self.say("   [dim]press Enter when done[/dim]")
-        why = wait_for_enter(self.stream, self.wait_s)
-        if why:
-            raise PersonGaveUp(why)
+        line = read_line(self.stream, self.wait_s)
+        if line is None:
+            raise PersonGaveUp(f"no Enter within {self.wait_s:g} s")
+        if line == "":
+            self.closed = True
+            raise PersonGaveUp("the input was closed")
+
+    def ready(self, timeout: float) -> bool:
+        """Enter pressed (the cards are in the tray) within `timeout`."""
+        if self.closed:
+            return False
+        line = read_line(self.stream, timeout)
+        if line == "":
+            self.closed = True
+            return False
+        return line is not None
 
 
 # -- the scripted person on the virtual shuffler -------------------------------
@@ -106,8 +130,8 @@ class World(Protocol):
 class ScriptedPerson:
     """Does every step exactly as told on a simulated world.
 
-    The table is a dict of named stacks, each a list of card ids top to
-    bottom; "pack" is the whole pack in hand at the start.
+    The table is a dict of named places (simulator/steps.py), each a list of
+    card ids top to bottom; "pack" is the whole pack in hand at the start.
     """
 
     unattended = True
@@ -116,11 +140,11 @@ class ScriptedPerson:
     def __init__(self, world: World, cards: int, record: Path | None = None,
                  say: Callable[[str], None] | None = None) -> None:
         self.world = world
-        self.table: dict[str, list[Any]] = {"pack": list(range(cards))}
+        self.table: dict[str, list[Any]] = {S.PACK: list(range(cards))}
         self.in_tray: str | None = None  # which load is in the machine
-        self.aside: list[Any] = []
         self.say = say
-        self.log: list[dict[str, Any]] = [{"op": "start", "pack": list(self.table["pack"])}]
+        self.round: int | None = None
+        self.log: list[dict[str, Any]] = [{"op": "start", "pack": list(self.table[S.PACK])}]
         self.record = record
         if record is not None:
             record.write_text("")
@@ -137,96 +161,74 @@ class ScriptedPerson:
 
     def _pop(self, name: str) -> list[Any]:
         if name not in self.table:
-            raise PersonGaveUp(f"there is no {name} on the table (the table has {', '.join(self.table) or 'nothing'})")
+            raise PersonGaveUp(f"there is no {S.place(name)} on the table "
+                               f"(the table has {', '.join(self.table) or 'nothing'})")
         return self.table.pop(name)
 
-    def do(self, step: Step, number: int) -> None:
+    def ready(self, timeout: float) -> bool:
+        return True  # it says so as soon as it has done a step
+
+    def do(self, step: S.Step, number: int, round: int | None = None) -> None:
+        self.round = round
         if self.say is not None:
-            self.say(f"[bold]{number}.[/bold] {step.text}")
-        a = step.args
-        k = step.kind
-        if k == SPLIT or k == CUT:
-            stack = self._pop(a.get("source", "pack"))
-            at = 0
-            for name, size in zip(a["names"], a["sizes"]):
-                self.table[name] = stack[at:at + size]
-                at += size
-            if at != len(stack):
-                raise PersonGaveUp(f"the cut sizes add up to {at}, the stack holds {len(stack)}")
-        elif k == LOAD:
-            name = a["load"]
-            ids = self._pop(name) if not a.get("aside") else self.aside
-            if a.get("aside"):
-                self.aside = []
+            self.say(f"[bold]{number}.[/bold] {S.words(step)}")
+        self.carry_out(step)
+
+    def carry_out(self, step: S.Step) -> None:
+        r = self.round
+        if isinstance(step, S.PutInTray) and step.rest and step.load not in self.table:
+            return  # the rest of the load is still in the tray
+        if isinstance(step, S.PutInTray):
+            name = step.load
+            ids = self._pop(name)
             self.world.load(ids)
-            self.in_tray = name
-            self._note({"op": "load", "round": a.get("round"), "load": name, "ids": ids})
-        elif k == TOUCH:
+            if name != S.ASIDE:
+                self.in_tray = name
+            self._note({"op": "load", "round": r, "load": self.in_tray or name, "ids": ids})
+        elif isinstance(step, S.Touch):
             self.world.touch()
-        elif k == TAKE:
-            name = a["load"]
+        elif isinstance(step, S.Lift):
+            name = step.load
             left = self.world.take("left")
             right = self.world.take("right")
-            self.table[name + ".left"] = left
-            self.table[name + ".right"] = right
+            self.table[S.left_of(name)] = left
+            self.table[S.right_of(name)] = right
             self.in_tray = None
-            self._note({"op": "take", "round": a.get("round"), "load": name, "left": left, "right": right})
-        elif k == STACK:
-            out: list[Any] = []
-            for part in a["parts"]:  # top first
-                out += self._pop(part)
-            self.table[a["as"]] = out
-        elif k == DRAW:
-            for name, parts in a["loads"]:
-                load: list[Any] = []
-                for stack_name, count in parts:  # the first part ends on top
-                    stack = self._pop(stack_name)
-                    if count > len(stack):
-                        raise PersonGaveUp(f"the {stack_name} holds {len(stack)} cards, not {count}")
-                    load += stack[:count]
-                    if stack[count:]:
-                        self.table[stack_name] = stack[count:]
-                self.table[name] = load
-        elif k == MOVE:
-            upper, lower, count = a["upper"], a["lower"], int(a["count"])
-            top, bottom = self._pop(upper), self._pop(lower)
-            if count > 0:  # bottom `count` of the upper load onto the top of the lower one
-                top, bottom = top[:len(top) - count], top[len(top) - count:] + bottom
-            elif count < 0:  # top `-count` of the lower load under the upper one
-                top, bottom = top + bottom[:-count], bottom[-count:]
-            self.table[upper], self.table[lower] = top, bottom
-        elif k == UNLOAD:
+            self._note({"op": "take", "round": r, "load": name, "left": left, "right": right})
+        elif isinstance(step, S.Unload):
             ids = self.world.take("tray")
-            self.table[a["load"]] = ids
+            self.table[step.load] = ids
             self.in_tray = None
-            self._note({"op": "unload", "round": a.get("round"), "load": a["load"], "ids": ids})
-        elif k == SET_ASIDE:
+            self._note({"op": "unload", "round": r, "load": step.load, "ids": ids})
+        elif isinstance(step, S.SetAside):
             tray = self.world.take("tray")
-            count = int(a["count"])
-            self.aside = tray[:count]
-            self.world.load(tray[count:])
-            self._note({"op": "set_aside", "round": a.get("round"), "load": a.get("load"), "ids": self.aside})
-        elif k == FREE_JAM:
-            self.world.fix()
-        elif k == CLEAR_EXIT:
+            self.table[S.ASIDE] = tray[:step.cards]
+            self.world.load(tray[step.cards:])
+            self._note({"op": "set_aside", "round": r, "load": step.load, "ids": tray[:step.cards]})
+        elif isinstance(step, S.Fix):
+            self._fix(step)
+        elif isinstance(step, S.Gather):
+            S.do_on_table(step, self.table)
+            self._note({"op": "final", "pack": self.table[S.PACK]})
+        else:
+            try:
+                S.do_on_table(step, self.table)
+            except S.TableError as exc:
+                raise PersonGaveUp(str(exc)) from None
+
+    def _fix(self, step: S.Fix) -> None:
+        r = self.round
+        if step.what == "exit":
             caught = self.world.take("throat")  # first fed first: it was the lowest
             if caught:
                 tray = self.world.take("tray")
                 self.world.load(tray + caught[::-1])
             self.world.fix()
-        elif k == PUT_BACK:
+        elif step.what == "put_back":
             ids = self.world.take("removed")
             self.world.load(ids)
-            self._note({"op": "put_back", "round": a.get("round"), "load": a.get("load"), "ids": ids})
-        elif k == BATTERY:
+            self._note({"op": "put_back", "round": r, "load": self.in_tray, "ids": ids})
+        elif step.what in ("battery", "battery_idle"):
             self.world.set_battery(self.FRESH_BATTERY_MV)
-        elif k == CHECK:
+        else:  # jam, sensor
             self.world.fix()
-        elif k == FINISH:
-            out = []
-            for part in a["parts"]:
-                out += self._pop(part)
-            self.table["pack"] = out
-            self._note({"op": "final", "pack": out})
-        else:
-            raise PersonGaveUp(f"does not know how to {k}")

@@ -18,7 +18,7 @@ from typing import Any
 
 from simulator import steps as S
 from simulator.exact_mode.codes import n_bits
-from simulator.limits import MAX_PACK_CARDS
+from simulator.limits import MAX_PACK_CARDS, MAX_ROUNDS, MAX_SEARCH_ROUNDS, MIN_ROUNDS, out_of_range
 from simulator.packs import PACKS, UnknownPackError, get_pack
 from simulator.quality.routines import exact_tv, load_sizes
 
@@ -30,8 +30,6 @@ DEFAULT_QUALITY = "good"
 # The rules' "three passes suit a home game": three passes of each load,
 # that is three rounds; every plan says what they give.
 HOME_GAME_ROUNDS = 3
-# Give up looking for a round count past this (no pack here needs 30).
-MAX_ROUNDS = 200
 
 # Timing assumptions, stated in every plan.
 PASS_SECONDS = 5.0  # the machine deals one load in about five seconds
@@ -129,10 +127,10 @@ def distance_after(cards: int, capacity: int, rounds: int) -> float:
 
 def rounds_for(cards: int, capacity: int, threshold: float) -> int:
     """The fewest rounds whose exact distance is at most `threshold`."""
-    for r in range(0, MAX_ROUNDS + 1):
+    for r in range(0, MAX_SEARCH_ROUNDS + 1):
         if distance_after(cards, capacity, r) <= threshold:
             return r
-    raise PlanError(f"no routine of at most {MAX_ROUNDS} rounds reaches {threshold}")
+    raise PlanError(f"no routine of at most {MAX_SEARCH_ROUNDS} rounds reaches {threshold}")
 
 
 @dataclass(frozen=True)
@@ -254,8 +252,8 @@ def make_plan(pack: PackChoice, capacity: int = DEFAULT_CAPACITY, quality: Quali
     sizes = load_sizes(pack.cards, capacity)
     if rounds is None:
         rounds = rounds_for(pack.cards, capacity, level.threshold)
-    elif isinstance(rounds, bool) or not isinstance(rounds, int) or rounds < 1:
-        raise PlanError(f"--rounds must be a whole number of at least 1, not {rounds!r}")
+    elif (problem := out_of_range("--rounds", rounds, MIN_ROUNDS, MAX_ROUNDS)) is not None:
+        raise PlanError(problem)  # checked first: a thousand rounds' figures would take minutes
     by_round = tuple(distance_after(pack.cards, capacity, r) for r in range(1, rounds + 1))
     return Plan(
         pack=pack,

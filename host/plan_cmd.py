@@ -28,7 +28,7 @@ def build_plan(pack: str | None, cards: int | None, capacity: int, quality: str,
     try:
         return planlib.make_plan(planlib.choose_pack(pack, cards), capacity, quality, rounds)
     except planlib.PlanError as exc:
-        raise click.ClickException(str(exc)) from None
+        raise click.UsageError(str(exc)) from None  # bad input: the same exit code as every command
 
 
 def minutes(seconds: float) -> str:
@@ -45,8 +45,16 @@ def after(rounds: int) -> str:
     return "after it" if rounds == 1 else "after them"
 
 
+def a_or_an(n: int) -> str:
+    """The article before a number said aloud: 'an 81', 'an 8', 'an 11', 'a 104'."""
+    digits = str(n)
+    group = len(digits) % 3 or 3  # the digits said first: 81 of 81,000
+    lead = int(digits[:group])
+    return "an" if digits[0] == "8" or lead in (11, 18) else "a"
+
+
 def header(p: planlib.Plan) -> str:
-    machine = f"on a {p.capacity}-card machine"
+    machine = f"on {a_or_an(p.capacity)} {p.capacity}-card machine"
     if p.pack.name == "custom":  # the title is the size already
         return f"{count(p.cards, 'card')} {machine}"
     return f"{p.pack.title}: {count(p.cards, 'card')} {machine}"

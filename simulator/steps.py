@@ -78,6 +78,7 @@ class PutInTray:
     cards: int | None  # None: nobody knows how many
     about: bool = False
     again: bool = False  # it was taken out to be put right
+    rest: bool = False  # what is left of it after a pass stopped: make sure it is in the tray
 
 
 @dataclass(frozen=True)
@@ -153,6 +154,14 @@ class Gather:
 
 
 @dataclass(frozen=True)
+class Swap:
+    """Two loads were taken for one another: swap their places."""
+
+    first: str
+    second: str
+
+
+@dataclass(frozen=True)
 class Unload:
     """Take a load back out of the tray."""
 
@@ -171,15 +180,17 @@ class SetAside:
 class Fix:
     """Put a fault right. what: jam, exit (cards caught in the exit go back
     under the tray's cards), put_back (`cards` that left the tray go back in),
-    battery, battery_idle (before a pass), sensor."""
+    battery, battery_idle (before a pass), sensor, missing (`cards` missing
+    from `load` go under it), extra (`cards` too many come off its bottom)."""
 
     what: str
     cards: int | None = None
+    load: str | None = None
 
 
-Step = Union[Cut, PutInTray, Touch, Lift, Stack, Move, EvenOut, Draw, Gather, Unload, SetAside, Fix]
-STEP_TYPES: tuple[type, ...] = (Cut, PutInTray, Touch, Lift, Stack, Move, EvenOut, Draw, Gather, Unload, SetAside,
-                                Fix)
+Step = Union[Cut, PutInTray, Touch, Lift, Stack, Move, EvenOut, Draw, Gather, Swap, Unload, SetAside, Fix]
+STEP_TYPES: tuple[type, ...] = (Cut, PutInTray, Touch, Lift, Stack, Move, EvenOut, Draw, Gather, Swap, Unload,
+                                SetAside, Fix)
 # Steps the machine notices by itself (the tray's count, the touch event).
 MACHINE_SEES: tuple[type, ...] = (PutInTray, Touch)
 
@@ -193,6 +204,9 @@ def words(step: Step) -> str:
     if isinstance(step, PutInTray):
         if step.load == ASIDE:
             return f"Put the {cards(step.cards or 0)} you kept aside in the tray."
+        if step.rest:
+            return (f"Leave the piles where they are and make sure the cards of load {step.load} not yet dealt "
+                    "are in the tray, face down, in the same order.")
         where = "back in the tray" if step.again else "face down in the tray"
         return f"Put load {step.load}{_count(step.cards, step.about)} {where}."
     if isinstance(step, Touch):
@@ -226,6 +240,9 @@ def words(step: Step) -> str:
         if len(step.parts) == 1:
             return "The pack is shuffled and ready to deal."
         return f"Put {_on_top(step.parts)}: the pack is shuffled and ready to deal."
+    if isinstance(step, Swap):
+        return (f"Those cards are load {step.second}: put them where load {step.second} goes, and take "
+                f"load {step.first} instead.")
     if isinstance(step, Unload):
         return f"Take load {step.load} back out of the tray."
     if isinstance(step, SetAside):
@@ -312,6 +329,11 @@ def _fix(step: Fix) -> str:
         return "Replace the battery; leave the load in the tray."
     if step.what == "sensor":
         return "Check the sensor's wiring and plug; leave the cards as they are."
+    if step.what == "missing":
+        return (f"Find the {cards(step.cards or 0)} missing from load {step.load} (on the table, in the exit, under "
+                f"the machine) and put them at its bottom.")
+    if step.what == "extra":
+        return f"Take {cards(step.cards or 0)} off the bottom of load {step.load} and keep them apart."
     return f"Put right: {step.what}."
 
 
@@ -341,7 +363,7 @@ class TableError(ValueError):
 
 def do_on_table(step: Step, table: dict[str, list[Any]]) -> None:
     """Carry out a step that only moves cards on the table (Cut, Stack, Move,
-    EvenOut, Draw, Gather) on `table`: place name -> cards, top first. Steps
+    EvenOut, Draw, Gather, Swap) on `table`: place name -> cards, top first. Steps
     that need the machine (PutInTray, Touch, Lift, Unload, SetAside, Fix) are
     the person's own business and raise TypeError."""
 
@@ -379,6 +401,9 @@ def do_on_table(step: Step, table: dict[str, list[Any]]) -> None:
                 raise TableError(f"load {step.lower} holds {len(bottom)} cards, not {n}")
             top, bottom = top + bottom[:n], bottom[n:]
         table[step.upper], table[step.lower] = top, bottom
+    elif isinstance(step, Swap):
+        a, b = pop(step.first), pop(step.second)
+        table[step.first], table[step.second] = b, a
     elif isinstance(step, EvenOut):
         both = pop(step.upper) + pop(step.lower)
         table[step.upper], table[step.lower] = both[:step.sizes[0]], both[step.sizes[0]:]

@@ -90,7 +90,7 @@ def test_flash_then_guide_a_full_samba_routine_on_the_port(blank_device: Virtual
     assert out.returncode == 0, out.stderr
     plan = planned()
     check_routine(record, plan)
-    summary = json.loads(out.stdout.strip().splitlines()[-1])
+    summary = json.loads(out.stdout)  # --json: the JSON alone
     assert summary["rounds"] == plan["rounds"] and summary["passes"] == plan["passes"]
     assert summary["distance"]["value"] == float(tv_riffle_exact(CARDS, plan["rounds"]))
     assert summary["notes"] == []
@@ -109,11 +109,12 @@ def test_the_readme_command_runs_the_whole_exact_routine_and_prints_the_summary(
     plan = planned()
     assert (plan["exact_mode"]["rounds"], plan["exact_mode"]["passes"]) == (8, 16)
     check_routine(record, plan, mode="exact")
-    text = out.stdout
+    # --json: stdout is the JSON alone; the transcript goes to stderr.
+    summary = json.loads(out.stdout)
+    text = out.stderr
     assert "flashing firmware" in text and "ok: firmware" in text
     assert "mode: exact; rounds: 8, passes: 16" in text
     assert "distance from random: exactly 0" in text
-    summary = json.loads(text.strip().splitlines()[-1])
     assert summary["mode"] == "exact" and summary["distance"]["value"] == 0 and summary["notes"] == []
     # The loads were the stacks as they came: 81/81, then the uneven code set's 79/83.
     assert summary["loads"] == [[81, 81]] + [[79, 83]] * 7

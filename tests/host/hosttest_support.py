@@ -123,7 +123,7 @@ def run_guided(dev: VirtualShuffler, plan: planlib.Plan, person_cls: type[S.Scri
     person = person_cls(world, plan.cards, say=voice.say, **person_kw)
     person.device = dev  # type: ignore[attr-defined]
     guide = guide_cls(plan, person, voice, link=link, reopen=lambda: Link.open(dev.port),
-                      person_wait_s=20, reconnect_s=10, stall_s=3)
+                      person_wait_s=20, reconnect_s=10, stall_s=3, settle_s=0.2)
     try:
         summary = guide.run()
     finally:

@@ -4,25 +4,44 @@ piles in load order, pile trade, a permutation at the end), a double feed
 that loses exactness and a random finish, and the words a person reads."""
 from __future__ import annotations
 
+import dataclasses
 
 import pytest
 
 from host import guide as G
-from host import person as S
+from host import person as persons
+from simulator import steps as S
 from host import plan as planlib
 from host.guide_exact import ExactGuide
 from hosttest_support import TextVoice, check_record, restart, run_guided
 from simulator.exact_mode.codes import n_bits
-from simulator.exact_mode.physical import gathering_steps
+from simulator.exact_mode.codes import bit_counts, code_set
+from simulator.exact_mode.physical import exact_steps
 from simulator.virtual import VirtualShuffler
 
 pytestmark = pytest.mark.micropython
 
 
-def run_exact(dev: VirtualShuffler, cards: int, person_cls: type[S.ScriptedPerson] = S.ScriptedPerson,
-              quality: str = "good") -> tuple[G.Summary, TextVoice, S.ScriptedPerson]:
+def run_exact(dev: VirtualShuffler, cards: int, person_cls: type[persons.ScriptedPerson] = persons.ScriptedPerson,
+              quality: str = "good") -> tuple[G.Summary, TextVoice, persons.ScriptedPerson]:
     plan = planlib.make_plan(planlib.choose_pack(None, cards), 104, quality)
     return run_guided(dev, plan, person_cls, guide_cls=ExactGuide)
+
+
+def typed_table_steps(cards: int) -> list[tuple[object, dict[str, int]]]:
+    """exact_steps' table work, each with the stack counts of its round."""
+    codes = code_set(cards, 104, True)
+    out = []
+    stacks: dict[str, int] = {}
+    current = 0
+    for gs in exact_steps(cards, 104, uneven=True):
+        if gs.round != current:
+            current = gs.round
+            zeros, ones = bit_counts(codes, gs.round - 1)
+            stacks = {S.LEFT_STACK: zeros, S.RIGHT_STACK: ones}
+        if gs.kind != "deal":
+            out.append((gs, stacks))
+    return out
 
 
 @pytest.mark.parametrize("cards, loads", [(162, 2), (52, 1), (300, 3)])
@@ -34,21 +53,19 @@ def test_a_whole_exact_routine_keeps_every_card(device: VirtualShuffler, cards: 
     check_record(person.log, cards, rounds, loads)
     final = [e for e in person.log if e["op"] == "final"][0]["pack"]
     assert final != list(range(cards))
-    # Every gathering instruction is printed word for word.
-    for step in gathering_steps(cards, 104, uneven=True):
-        if "face down in the tray and touch start" not in step.text:
-            assert step.text in voice.text
+    # Every table instruction of the routine is printed, in the one wording of its step data.
+    said = [S.words(ExactGuide._typed(gs, stacks)) for gs, stacks in typed_table_steps(cards)]
+    assert said and all(line in voice.text for line in said)
     assert "left 0" not in voice.text  # no pile counts: the device does not send them
     assert device.query()["counts"]["tray"] == 0
 
 
-class DoubleFeedInRoundThree(S.ScriptedPerson):
-    def do(self, step: S.Step, number: int) -> None:
-        if step.kind == S.TOUCH and step.args.get("round") == 3 and self.in_tray == "A" \
-                and not getattr(self, "done_it", False):
+class DoubleFeedInRoundThree(persons.ScriptedPerson):
+    def do(self, step: S.Step, number: int, round: int | None = None) -> None:
+        if isinstance(step, S.Touch) and round == 3 and self.in_tray == "A" and not getattr(self, "done_it", False):
             self.done_it = True
             self.world.inject("double_feed", 10, "", "")
-        super().do(step, number)
+        super().do(step, number, round)
 
 
 def test_a_double_feed_loses_exactness_and_random_rounds_finish_the_job(device: VirtualShuffler) -> None:
@@ -78,35 +95,34 @@ def test_the_cli_refuses_exact_mode_without_a_device() -> None:
     assert "Traceback" not in out.output
 
 
-class SwapsTheStacks(S.ScriptedPerson):
+class SwapsTheStacks(persons.ScriptedPerson):
     """After round 2 the right stack goes in as load A: a mistake the count catches."""
 
-    def do(self, step: S.Step, number: int) -> None:
-        super().do(step, number)
-        if step.kind == S.DRAW and step.args.get("round") == 2:
+    def do(self, step: S.Step, number: int, round: int | None = None) -> None:
+        super().do(step, number, round)
+        if isinstance(step, S.Draw) and round == 2:
             self.table["A"], self.table["B"] = self.table["B"], self.table["A"]
 
 
-def test_stacks_swapped_between_rounds_are_caught_by_the_count(device: VirtualShuffler) -> None:
+def test_stacks_swapped_between_rounds_are_caught_before_the_touch(device: VirtualShuffler) -> None:
     summary, voice, person = run_exact(device, 162, SwapsTheStacks, quality="casual")
-    assert ("Exactness is lost during round 3 of 8, load A (pass 5 of 16): load A holds 83 cards, "
-            "not the 79 the shuffler expected") in voice.text
-    assert summary.mode == "exact, then random"
-    random_rounds = planlib.rounds_for(162, 104, 0.5)
-    assert summary.distance == planlib.distance_after(162, 104, random_rounds) <= 0.5
-    final = [e for e in person.log if e["op"] == "final"]
-    assert len(final) == 1 and sorted(final[0]["pack"]) == list(range(162))
+    assert ("Load A should be the left stack (79 cards); the tray holds 83, the right stack's count: "
+            "the stacks look swapped.") in voice.text
+    assert "Those cards are load B: put them where load B goes, and take load A instead." in voice.text
+    # Put right before the touch: nothing was dealt from the wrong stack, so exactness held.
+    assert "Exactness is lost" not in voice.text
+    assert (summary.mode, summary.distance) == ("exact", 0.0)
+    check_record(person.log, 162, 8, 2)
 
 
-class ResetsBetweenPasses(S.ScriptedPerson):
+class ResetsBetweenPasses(persons.ScriptedPerson):
     """Round 2: the shuffler is reset after load A's piles are taken out."""
 
     device: VirtualShuffler
 
-    def do(self, step: S.Step, number: int) -> None:
-        super().do(step, number)
-        if step.kind == S.TAKE and step.args.get("round") == 2 and step.args["load"] == "A" \
-                and not getattr(self, "done_it", False):
+    def do(self, step: S.Step, number: int, round: int | None = None) -> None:
+        super().do(step, number, round)
+        if isinstance(step, S.Lift) and round == 2 and step.load == "A" and not getattr(self, "done_it", False):
             self.done_it = True
             restart(self.device, self)
 
@@ -120,13 +136,13 @@ def test_a_restart_loses_the_codes_and_random_rounds_finish_the_job(device: Virt
     assert len(final) == 1 and sorted(final[0]["pack"]) == list(range(162))
 
 
-class MiscutsTheFirstSplit(S.ScriptedPerson):
+class MiscutsTheFirstSplit(persons.ScriptedPerson):
     """Cuts the first split 90 / 72 instead of what the device expects."""
 
-    def do(self, step: S.Step, number: int) -> None:
-        if step.kind == S.SPLIT and step.args.get("round") == 1:
-            step = S.Step(step.kind, step.text, dict(step.args, sizes=[90, 162 - 90]))
-        super().do(step, number)
+    def do(self, step: S.Step, number: int, round: int | None = None) -> None:
+        if isinstance(step, S.Cut) and step.first:
+            step = dataclasses.replace(step, sizes=(90, 162 - 90))
+        super().do(step, number, round)
 
 
 def test_a_miscut_first_load_is_put_right_to_the_card_before_the_touch(device: VirtualShuffler) -> None:

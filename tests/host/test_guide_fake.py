@@ -18,6 +18,7 @@ from host import guide as G
 from host import person as S
 from host import plan as planlib
 from host.link import Link
+from simulator import steps
 from hosttest_support import FakeDevice, TextVoice
 
 
@@ -49,6 +50,8 @@ class FakeShuffler:
         elif req["cmd"] == "clear":
             self.state, self.fault = "idle", 0
             dev.reply(req, state="idle")
+        elif req["cmd"] == "count":
+            dev.reply(req, n=len(self.tray), capacity=104)
         else:
             dev.idle_shuffler(req)
 
@@ -225,9 +228,9 @@ def test_a_fault_left_over_from_before_is_cleared_first() -> None:
 def test_with_a_device_only_table_work_waits_for_enter() -> None:
     said: list[str] = []
     person = S.ConsolePerson(said.append, manual=False, wait_s=0.2, stream=io.StringIO("\n"))
-    person.do(S.Step(S.LOAD, "Put load A in the tray."), 1)  # the device reports these itself
-    person.do(S.Step(S.TOUCH, "Touch the sensor."), 2)
-    person.do(S.Step(S.TAKE, "Lift off the piles."), 3)  # uses the one Enter
+    person.do(steps.PutInTray("A", 81), 1)  # the device reports these itself
+    person.do(steps.Touch(), 2)
+    person.do(steps.Lift("A", 40, 41), 3)  # uses the one Enter
     with pytest.raises(S.PersonGaveUp, match="input was closed"):
-        person.do(S.Step(S.STACK, "Stack them."), 4)
+        person.do(steps.Stack(("A.left", "B.left"), "A"), 4)
     assert sum("press Enter" in line for line in said) == 2

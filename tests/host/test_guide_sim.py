@@ -9,6 +9,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+import dataclasses
 from typing import Any
 
 import pytest
@@ -16,7 +17,8 @@ import pytest
 from firmware import protocol as P
 from host import flashing
 from host import guide as G
-from host import person as S
+from host import person as persons
+from simulator import steps as S
 from host import plan as planlib
 from hosttest_support import TextVoice, check_record, restart, run_guided
 from simulator.virtual import VirtualShuffler
@@ -29,21 +31,21 @@ def samba_plan(rounds: int = ROUNDS) -> planlib.Plan:
     return planlib.make_plan(planlib.choose_pack("samba", None), 104, "good", rounds=rounds)
 
 
-def run_guide(dev: VirtualShuffler, person_cls: type[S.ScriptedPerson] = S.ScriptedPerson,
-              plan: planlib.Plan | None = None, **person_kw: Any) -> tuple[G.Summary, TextVoice, S.ScriptedPerson]:
+def run_guide(dev: VirtualShuffler, person_cls: type[persons.ScriptedPerson] = persons.ScriptedPerson,
+              plan: planlib.Plan | None = None, **person_kw: Any) -> tuple[G.Summary, TextVoice, persons.ScriptedPerson]:
     return run_guided(dev, plan or samba_plan(), person_cls, **person_kw)
 
 
 # -- faults mid-pass -------------------------------------------------------------
 
-class JamOnce(S.ScriptedPerson):
+class JamOnce(persons.ScriptedPerson):
     """Round 2, load A: card 30 sticks."""
 
-    def do(self, step: S.Step, number: int) -> None:
-        if step.kind == S.TOUCH and step.args.get("round") == 2 and self.in_tray == "A" and not getattr(self, "done_it", False):
+    def do(self, step: S.Step, number: int, round: int | None = None) -> None:
+        if isinstance(step, S.Touch) and round == 2 and self.in_tray == "A" and not getattr(self, "done_it", False):
             self.done_it = True
             self.world.inject("jam", 30, "", "")
-        super().do(step, number)
+        super().do(step, number, round)
 
 
 def test_a_jam_mid_pass_is_freed_and_the_pass_goes_on(device: VirtualShuffler) -> None:
@@ -56,15 +58,15 @@ def test_a_jam_mid_pass_is_freed_and_the_pass_goes_on(device: VirtualShuffler) -
     assert device.query()["counts"] == {"tray": 0, "left": 0, "right": 0, "fed": 81}
 
 
-class FaultOnce(S.ScriptedPerson):
+class FaultOnce(persons.ScriptedPerson):
     fault = ("empty_at", 20, "")
 
-    def do(self, step: S.Step, number: int) -> None:
-        if step.kind == S.TOUCH and step.args.get("round") == 1 and self.in_tray == "B" and not getattr(self, "done_it", False):
+    def do(self, step: S.Step, number: int, round: int | None = None) -> None:
+        if isinstance(step, S.Touch) and round == 1 and self.in_tray == "B" and not getattr(self, "done_it", False):
             self.done_it = True
             name, k, mode = self.fault
             self.world.inject(name, k, mode, "")
-        super().do(step, number)
+        super().do(step, number, round)
 
 
 def test_cards_lifted_out_of_the_tray_are_put_back_and_dealt(device: VirtualShuffler) -> None:
@@ -87,12 +89,12 @@ def test_a_double_feed_is_cleared_and_the_rest_dealt(device: VirtualShuffler, mo
     check_record(person.log, 162, ROUNDS, 2)
 
 
-class LowBattery(S.ScriptedPerson):
-    def do(self, step: S.Step, number: int) -> None:
-        if step.kind == S.TOUCH and step.args.get("round") == 1 and self.in_tray == "B" and not getattr(self, "done_it", False):
+class LowBattery(persons.ScriptedPerson):
+    def do(self, step: S.Step, number: int, round: int | None = None) -> None:
+        if isinstance(step, S.Touch) and round == 1 and self.in_tray == "B" and not getattr(self, "done_it", False):
             self.done_it = True
             self.world.set_battery(6500)
-        super().do(step, number)
+        super().do(step, number, round)
 
 
 def test_a_refused_pass_for_a_low_battery_asks_for_a_new_one(device: VirtualShuffler) -> None:
@@ -104,15 +106,15 @@ def test_a_refused_pass_for_a_low_battery_asks_for_a_new_one(device: VirtualShuf
 
 # -- loads that do not hold what the plan says ---------------------------------------
 
-class MiscutPerson(S.ScriptedPerson):
+class MiscutPerson(persons.ScriptedPerson):
     """Cuts the first split at `first` cards instead of what it is told."""
 
     first = 110
 
-    def do(self, step: S.Step, number: int) -> None:
-        if step.kind == S.SPLIT:
-            step = S.Step(step.kind, step.text, dict(step.args, sizes=[self.first, 162 - self.first]))
-        super().do(step, number)
+    def do(self, step: S.Step, number: int, round: int | None = None) -> None:
+        if isinstance(step, S.Cut) and step.first:
+            step = dataclasses.replace(step, sizes=(self.first, 162 - self.first))
+        super().do(step, number, round)
 
 
 def test_an_over_full_load_is_evened_out_before_it_is_dealt(device: VirtualShuffler) -> None:
@@ -159,7 +161,7 @@ def test_a_load_within_the_tolerance_is_dealt_as_it_is(device: VirtualShuffler) 
 
 # -- the device restarts in the middle of a pass -------------------------------------
 
-class PullsThePlug(S.ScriptedPerson):
+class PullsThePlug(persons.ScriptedPerson):
     """At the jam in round 1, load B, the person resets the shuffler instead of
     freeing the card. The piles stay on the table (kept here in hand, since the
     simulated world starts afresh) and the cards still in the tray go back in."""
@@ -167,11 +169,11 @@ class PullsThePlug(S.ScriptedPerson):
     carry: tuple[list[Any], list[Any]] | None = None
     skip_touch = False
 
-    def do(self, step: S.Step, number: int) -> None:
-        if step.kind == S.TOUCH and step.args.get("round") == 1 and self.in_tray == "B" and not getattr(self, "armed", False):
+    def do(self, step: S.Step, number: int, round: int | None = None) -> None:
+        if isinstance(step, S.Touch) and round == 1 and self.in_tray == "B" and not getattr(self, "armed", False):
             self.armed = True
             self.world.inject("jam", 40, "", "")
-        if step.kind == S.FREE_JAM and self.carry is None:
+        if isinstance(step, S.Fix) and step.what == "jam" and self.carry is None:
             q = self.world.query()
             self.carry = (q["left"], q["right"])
             tray = q["tray"]
@@ -179,11 +181,11 @@ class PullsThePlug(S.ScriptedPerson):
             self.world.load(tray)
             self.skip_touch = True  # wait for the guide to notice the restart
             return
-        if step.kind == S.TOUCH and self.skip_touch:
+        if isinstance(step, S.Touch) and self.skip_touch:
             self.skip_touch = False
             return
-        if step.kind == S.TAKE and self.carry is not None and step.args["load"] == "B":
-            super().do(step, number)
+        if isinstance(step, S.Lift) and self.carry is not None and step.load == "B":
+            super().do(step, number, round)
             entry = self.log[-1]
             left, right = self.carry
             self.carry = None
@@ -191,7 +193,7 @@ class PullsThePlug(S.ScriptedPerson):
             entry["left"] = self.table["B.left"] = self.table["B.left"] + left
             entry["right"] = self.table["B.right"] = self.table["B.right"] + right
             return
-        super().do(step, number)
+        super().do(step, number, round)
 
 
 def test_a_restart_mid_pass_keeps_the_place_and_deals_the_rest(device: VirtualShuffler) -> None:
@@ -236,12 +238,12 @@ def test_other_packs_follow_the_pile_trade(device: VirtualShuffler, pack: str, l
     check_record(person.log, plan.cards, 2, loads)
 
 
-class StackSensorOut(S.ScriptedPerson):
-    def do(self, step: S.Step, number: int) -> None:
-        if step.kind == S.TOUCH and step.args.get("round") == 2 and self.in_tray == "B" and not getattr(self, "done_it", False):
+class StackSensorOut(persons.ScriptedPerson):
+    def do(self, step: S.Step, number: int, round: int | None = None) -> None:
+        if isinstance(step, S.Touch) and round == 2 and self.in_tray == "B" and not getattr(self, "done_it", False):
             self.done_it = True
             self.world.inject("sensor_missing", 0, "", "stack")
-        super().do(step, number)
+        super().do(step, number, round)
 
 
 def test_a_missing_sensor_is_checked_cleared_and_the_pass_started_again(device: VirtualShuffler) -> None:
@@ -258,12 +260,12 @@ def test_an_over_full_last_load_is_dealt_in_two_parts_onto_the_same_piles(device
 
         first = 52
 
-        def do(self, step: S.Step, number: int) -> None:
-            if step.kind == S.MOVE and self.log[-1]["op"] == "unload":
+        def do(self, step: S.Step, number: int, round: int | None = None) -> None:
+            if isinstance(step, S.Move) and self.log[-1]["op"] == "unload":
                 if self.say is not None:
-                    self.say(f"{number}. {step.text} (not done)")
+                    self.say(f"{number}. {S.words(step)} (not done)")
                 return
-            super().do(step, number)
+            super().do(step, number, round)
 
     summary, voice, person = run_guide(device, Short)
     assert "Load A should hold about 81 and holds 52" in voice.text and "load B will hold 29 more" in voice.text
