@@ -16,15 +16,16 @@ import os
 PLACES = ("tray", "left", "right", "throat", "removed")
 NAME_MAX = 16
 MAX_NEW = 1000  # cards one `new` may bring; more than any pack the guide knows
-_NAME_CHARS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-"
+_NAME_CHARS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-. "
+_NAME_RULE = "a stack name is 1 to %d letters, digits, spaces, dots, - or _ (as A, A.left, left stack)" % NAME_MAX
 
 
 def check_name(name):
-    if not isinstance(name, str) or not name or len(name) > NAME_MAX:
-        raise ValueError("a stack name is 1 to %d letters, digits, - or _" % NAME_MAX)
+    if not isinstance(name, str) or not name or len(name) > NAME_MAX or name.strip() != name:
+        raise ValueError(_NAME_RULE)
     for ch in name:
         if ch not in _NAME_CHARS:
-            raise ValueError("a stack name is 1 to %d letters, digits, - or _" % NAME_MAX)
+            raise ValueError(_NAME_RULE)
     if name in PLACES:
         raise ValueError("%s is a place on the machine, not a stack" % name)
     return name
@@ -63,8 +64,8 @@ class Table:
             return [w.left[i] for i in range(w.left_n - 1, -1, -1)]
         if name == "right":
             return [w.right[i] for i in range(w.right_n - 1, -1, -1)]
-        if name == "throat":
-            return w.throat[0:w.throat_n]
+        if name == "throat":  # the card fed first lies lowest
+            return [w.throat[i] for i in range(w.throat_n - 1, -1, -1)]
         return w.removed[0:w.removed_n]
 
     def stack(self, name):
@@ -110,6 +111,8 @@ class Table:
             raise ValueError("lift one of: %s" % ", ".join(PLACES))
         name = check_name(req.get("onto"))
         cards = self.world.take(pile)
+        if pile == "throat":
+            cards = cards[::-1]  # take() gives feed order: the first fed lies lowest
         self._put_on(name, cards, _end(req, "end"))
         self._tidy()
         return {"stack": name, "count": len(self.stacks.get(name, [])), "lifted": len(cards)}
@@ -237,7 +240,7 @@ class Table:
                 w.left_n = len(cards)
             else:
                 w.right_n = len(cards)
-        throat = places.get("throat", [])
+        throat = places.get("throat", [])[::-1]  # back to feed order
         for i in range(len(throat)):
             w.throat[i] = throat[i]
         w.throat_n = len(throat)
