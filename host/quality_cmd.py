@@ -12,6 +12,7 @@ import click
 from simulator.limits import MAX_SEARCH_ROUNDS
 
 if TYPE_CHECKING:
+    from simulator.packs import Pack
     from simulator.quality.estimate import Estimate
     from simulator.quality.report import Settings
     from simulator.quality.results import PassesNeeded, Report
@@ -53,7 +54,8 @@ def _check_unit(name: str, value: float, *, open_ends: bool) -> None:
 @click.option("--start", type=click.Choice(["new", "samba", "random"]), default=None,
               help="Order before shuffling; default samba for multi-deck packs, else new.")
 @click.option("--plot", "plot_path", type=click.Path(dir_okay=False), default=None,
-              help="PNG to write (default quality-<pack>.png, or quality-<N>-cards.png, here).")
+              help="Picture to write: .png, .svg or .pdf (default quality-<pack>.png, "
+                   "or quality-<N>-cards.png, here).")
 @click.option("--no-plot", is_flag=True, help="Write no picture.")
 @click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON instead of tables.")
 def quality(
@@ -94,6 +96,7 @@ def quality(
         _refuse(out_of_range("--rounds", rounds, MIN_ROUNDS, MAX_ROUNDS))
     if seed < 0:
         _fail(f"--seed must be a whole number >= 0, not {seed}")
+    path = None if no_plot else _plot_path(plot_path, pack)
     for t in thresholds:
         _check_unit("--threshold", t, open_ends=True)
     for opt, value in (("--bias", bias), ("--clump", clump), ("--double-feed", double_feed)):
@@ -136,13 +139,10 @@ def quality(
         machine=machine,
         start=start,
     )
-    if not no_plot and plot_path is not None and not Path(plot_path).resolve().parent.is_dir():
-        _fail(f"cannot write the plot to {plot_path}: its folder does not exist")
     report = _run(settings)
-    if not no_plot:
+    if path is not None:
         from simulator.quality.plot import plot_report
 
-        path = Path(plot_path or f"quality-{f'{n}-cards' if pack.loose else pack.name}.png")
         try:
             plot_report(report, path)
         except OSError as exc:
@@ -152,6 +152,19 @@ def quality(
         click.echo(json.dumps(report.to_dict()))
     else:
         _print_tables(report)
+
+
+def _plot_path(given: str | None, pack: Pack) -> Path:
+    """Where the picture goes, checked before any simulation: a known extension, an existing folder."""
+    from simulator.quality.plot import PlotNameError, plot_file
+
+    try:
+        path = plot_file(given or f"quality-{f'{pack.cards}-cards' if pack.loose else pack.name}.png")
+    except PlotNameError as exc:
+        _fail(str(exc))
+    if not path.resolve().parent.is_dir():
+        _fail(f"cannot write the plot to {path}: its folder does not exist")
+    return path
 
 
 def _run(settings: Settings) -> Report:
@@ -183,13 +196,28 @@ def _pm(e: Estimate | None, digits: int = 3) -> str:
     return ("at least " + body) if e.kind == "lower-bound" else body
 
 
-def _distance(e: Estimate) -> str:
+def _distance(e: Estimate, shuffles: bool = True) -> str:
+    if not shuffles:
+        return f"{e.value:.3f} (exact: never shuffled)"
     if e.kind == "exact" and e.value == 0:
         return "0 (exact)"  # exactly uniform, not a rounded figure
     if e.kind == "lower-bound" and e.value - 2 * e.stderr <= 0:
         # Within noise of zero: the statistics cannot tell this pack from random.
         return "at least 0 (unresolved)"
+    if e.kind == "lower-bound" and e.stderr == 0:
+        return f"{_pm(e)} ({e.method})"  # a bound with no simulation error: say which
     return _pm(e) + (" (exact)" if e.kind == "exact" else "")
+
+
+def _gap(e: Estimate | None, random_chance: float) -> str:
+    """A deal chance as its gap to a random pack's, so 0 is best, as in every column."""
+    if e is None:
+        return "-"
+    gap = e.value - random_chance
+    digits = 4 if e.stderr <= 0 else max(4, min(8, 1 - math.floor(math.log10(e.stderr))))
+    error = f" ± {e.stderr:.{digits}f}" if e.stderr > 0 else ""
+    side = "" if gap == 0 else (" fewer" if gap < 0 else " more")
+    return f"{abs(gap):.{digits}f}{error}{side}"
 
 
 def _reached(row: PassesNeeded) -> str:
@@ -209,33 +237,41 @@ def _print_tables(report: Report) -> None:
     from rich.console import Console
     from rich.table import Table
 
-    from simulator.quality.words import loads_phrase
+    from simulator.quality import words
 
     console = Console(width=None if Console().is_terminal else 140)
     s = report.settings
     pack = report.pack
+    ref = report.reference
     console.print(f"[bold]{pack.title}[/bold]: {s.cards} cards ({pack.notes}).")
     start = "" if report.start is None else f" Starting order: {_START_WORDS[s.start]}."
     console.print(
-        f"The machine holds {s.capacity} cards: {loads_phrase(list(s.loads))}.{start} "
+        f"The machine holds {s.capacity} cards: {words.loads_phrase(list(s.loads))}.{start} "
         f"{s.samples:,} shuffles per point, seed {s.seed}."
     )
-    ats = list(s.deal.at_least) if s.deal else []
+    deal = ref.deal_random if s.deal else None
     for routine in report.routines:
         table = Table(title=f"{routine.name}: {routine.description}", title_justify="left")
         table.add_column("round", justify="right")
         table.add_column("passes", justify="right")
         table.add_column("distance from random")
-        table.add_column("guessing game", justify="right")
-        for m in ats:
-            table.add_column(f"P(a player gets ≥{m} of one meld)", justify="right")
+        table.add_column(f"guessing game (random: {ref.guessing_random:.2f})", justify="right")
+        for m in deal or ():
+            table.add_column(f"≥{m} of one meld: gap to random", justify="right")
         for r in routine.rounds:
-            cells = [str(r.round), str(r.passes), _distance(r.distance), _pm(r.guessing, 2)]
-            cells += [_pm(r.deal[m] if r.deal else None) for m in ats]
+            cells = [str(r.round), str(r.passes), _distance(r.distance, routine.shuffles), _pm(r.guessing, 2)]
+            cells += [_gap(r.deal[m] if r.deal else None, v.exact) for m, v in (deal or {}).items()]
             table.add_row(*cells)
         console.print(table)
+        if not routine.shuffles:
+            console.print(words.never_note())
+    console.print("What the columns say (lower is better in every one):")
+    notes = [words.distance_note(), words.guessing_note(s.cards, ref.guessing_random)]
+    if deal and s.deal:
+        notes.append(words.deal_note({m: v.exact for m, v in deal.items()}, s.deal.players, s.deal.hand))
+    for note in notes:
+        console.print(f"  {note}")
 
-    ref = report.reference
     table = Table(title="Passes needed to reach each distance", title_justify="left")
     table.add_column("distance ≤", justify="right")
     for routine in report.routines:
@@ -247,11 +283,12 @@ def _print_tables(report: Report) -> None:
     console.print(table)
     console.print(f"* a single {seven.cards}-card deck after {seven.passes} riffles is "
                   f"{seven.distance:.3f} from random (exact).")
+    console.print(words.passes_note({t.kind for r in report.routines for t in r.thresholds}))
     for routine in report.routines:
         home = routine.landmarks.home_game
         if home is not None:
             console.print(f"Home game, three passes of each load ({home.passes} machine passes), "
-                          f"{routine.name}: {_distance(home.distance)}.")
+                          f"{routine.name}: {_distance(home.distance, routine.shuffles)}.")
     console.print(f"Truly random pack: guessing game {ref.guessing_random:.2f} (H_N, exact); "
                   f"simulated {_pm(ref.guessing_simulated, 2)}.")
     if ref.deal_random:

@@ -55,6 +55,7 @@ class ExactModeRoutine:
     """The device's exact mode, seen by the report like any other routine."""
 
     name: str = "exact"
+    title: str = "exact mode"
 
     def description(self, n_cards: int, capacity: int) -> str:
         return exact_mode_description(n_cards, capacity)

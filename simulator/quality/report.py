@@ -264,6 +264,7 @@ def _run_routine(
     seven = float(tv_riffle_exact(SINGLE_DECK, SINGLE_DECK_PASSES))
     return RoutineResult(
         name=routine.name,
+        title=routine.title,
         description=routine.description(n, s.capacity),
         passes_per_round=passes_per_round,
         exact=is_exact,

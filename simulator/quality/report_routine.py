@@ -35,6 +35,11 @@ class ReportRoutine(Protocol):
     @property
     def name(self) -> str: ...
 
+    @property
+    def title(self) -> str:
+        """How a legend calls it."""
+        ...
+
     def description(self, n_cards: int, capacity: int) -> str:
         """What the table does each round, for this pack on this machine (one sentence)."""
         ...
@@ -85,6 +90,10 @@ class RandomSideRoutine:
 
     @property
     def name(self) -> str:
+        return self.routine.name
+
+    @property
+    def title(self) -> str:
         return self.routine.name
 
     def description(self, n_cards: int, capacity: int) -> str:

@@ -148,6 +148,7 @@ class RoutineResult:
     """
 
     name: str
+    title: str
     description: str
     passes_per_round: int
     exact: bool
@@ -160,6 +161,7 @@ class RoutineResult:
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {
             "name": self.name,
+            "title": self.title,
             "description": self.description,
             "passes_per_round": self.passes_per_round,
             "exact": self.exact,
@@ -177,7 +179,7 @@ class RoutineResult:
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> RoutineResult:
         return cls(
-            name=d["name"], description=d["description"], passes_per_round=d["passes_per_round"],
+            name=d["name"], title=d["title"], description=d["description"], passes_per_round=d["passes_per_round"],
             exact=d["exact"], rounds=tuple(RoundResult.from_dict(r) for r in d["rounds"]),
             thresholds=tuple(PassesNeeded.from_dict(t) for t in d["thresholds"]),
             landmarks=Landmarks.from_dict(d["landmarks"]), shuffles=d["shuffles"],

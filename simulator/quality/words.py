@@ -1,7 +1,7 @@
-"""Counts in words, for titles and routine descriptions that read as prose."""
+"""Words of the report: counts as prose, and what each column of its tables says."""
 from __future__ import annotations
 
-__all__ = ["number", "loads_phrase"]
+__all__ = ["number", "loads_phrase", "distance_note", "guessing_note", "deal_note", "passes_note", "never_note"]
 
 _SMALL = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
 
@@ -26,3 +26,49 @@ def loads_phrase(sizes: list[int]) -> str:
         return f"two loads of {big} and {small}"
     n_big = sizes.count(big)
     return f"{number(count)} loads: {number(n_big)} of {big} and {number(count - n_big)} of {small}"
+
+
+# What each column of the report's tables says, written once for the screen
+# and the docs. Every column reads "lower is better": 0 distance, the guessing
+# score down at H_N, the deal as a random pack deals it.
+
+def distance_note() -> str:
+    return ("distance from random: 0 means no test can tell the pack from a randomly shuffled one; "
+            "1 means some arrangement is still (almost) certain. \"exact\" figures are exact. "
+            "\"at least x ± e\" is a lower bound: the true distance is x or more (e is the simulation's "
+            "error) and may be much more; \"at least x (method)\" is a lower bound with no simulation error.")
+
+
+def guessing_note(n_cards: int, h_n: float) -> str:
+    return (f"guessing game: a player who remembers the gathered order names each card before it is turned "
+            f"up; the figure is how many of the {n_cards:,} they name right on average. On a random pack "
+            f"no one does better than H_N = 1 + 1/2 + ... + 1/{n_cards} = {h_n:.2f}; more means the old "
+            f"order still shows.")
+
+
+def deal_note(random_chances: dict[int, float], players: int, hand: int) -> str:
+    """One note for the meld columns; random_chances: at least m cards -> a random pack's chance."""
+    ms = sorted(random_chances)
+    heads = " and ".join(f"≥{m}" for m in ms)
+    counts = " or ".join(number(m) for m in ms)
+    chances = " and ".join(f"{random_chances[m]:.4f}" for m in ms)
+    return (f"{heads} of one meld: the chance that one of the {number(players)} players is dealt at least "
+            f"{counts} cards of one gathered meld ({number(hand)} cards each, round the table), shown as its "
+            f"gap to a random pack's ({chances}): \"fewer\" means the melds are still spread round the "
+            f"table, \"more\" that they come back together; 0 is a random deal.")
+
+
+def passes_note(kinds: set[str]) -> str:
+    """What the passes table's answers mean, for the kinds of answer it holds."""
+    parts = {
+        "exact": "\"pass X\" is where the distance first falls to the figure, exactly.",
+        "lower-bound": ("\"not before pass X\" comes from a lower bound: every earlier pass is ruled out, "
+                        "and the figure may be reached well after X."),
+        "never": "\"never\": the machine does not shuffle at all.",
+    }
+    return "Passes needed: " + " ".join(text for kind, text in parts.items() if kind in kinds)
+
+
+def never_note() -> str:
+    return ("This machine never shuffles: every card goes to the same side, so each round repeats one fixed "
+            "rearrangement and the pack only ever takes one order (distance 1 - 1/N!, exactly).")

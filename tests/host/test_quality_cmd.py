@@ -36,6 +36,8 @@ def run(capsys, *args):
         (["--samples", "-3"], "--samples"),
         (["--rounds", "0"], "--rounds"),
         (["--rounds", "101"], "--rounds must be between 1 and 100, not 101"),
+        (["--plot", "x.txt"], "cannot write the plot to x.txt: a plot is a .png, .svg or .pdf file"),
+        (["--plot", "q.jpeg"], "a plot is a .png, .svg or .pdf file"),
         (["--capacity", "100001"], "--capacity must be between 2 and 100,000 cards"),
         (["--samples", "10000001"], "--samples must be between 3 and 10,000,000"),
         (["--bias", "1.5"], "--bias"),
@@ -233,3 +235,60 @@ def test_out_of_range_settings_are_refused_before_the_simulator_loads():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert out.stdout.split() == ["2", "False"], out.stdout + out.stderr
     assert out.stderr.strip().splitlines()[-1].endswith("--rounds must be between 1 and 100, not 101")
+
+
+def test_a_plot_name_without_extension_gets_png(capsys, tmp_path):
+    code, out, err = run(capsys, "quality", "--pack", "bridge", "--plot", str(tmp_path / "q"), "--json", *SMALL)
+    assert code == 0, err
+    assert json.loads(out)["plot"] == str(tmp_path / "q.png")
+    assert [p.name for p in tmp_path.iterdir()] == ["q.png"]
+
+
+def test_a_machine_that_never_shuffles_reads_never(capsys):
+    code, out, err = run(capsys, "quality", "--pack", "samba", "--bias", "0", "--no-plot", *SMALL)
+    assert code == 0, err
+    text = " ".join(out.split())
+    assert "not before pass" not in text and "at least 1.000" not in text
+    # Five rows of the passes table (four thresholds and one deck after seven riffles), two routines each.
+    assert text.count("never (the machine does not shuffle)") == 10
+    assert "1.000 (exact: never shuffled)" in text and "This machine never shuffles" in text
+    assert "exact: The device" not in text  # exact mode takes no bias; it is left out
+    code, out, err = run(capsys, "quality", "--pack", "samba", "--bias", "0", "--json", "--no-plot", *SMALL)
+    routines = json.loads(out)["routines"]
+    assert all(not r["shuffles"] and {t["kind"] for t in r["thresholds"]} == {"never"} for r in routines)
+
+
+def _header_cells(text, first="round"):
+    line = next(ln for ln in text.splitlines() if f"┃ {first}" in ln)
+    return [c.strip() for c in line.strip("┃ ").split("┃")]
+
+
+def test_every_column_is_explained_under_the_tables(capsys):
+    code, out, err = run(capsys, "quality", "--pack", "samba", "--no-plot", *SMALL)
+    assert code == 0, err
+    text = " ".join(out.split())
+    headers = _header_cells(out)
+    assert headers[:3] == ["round", "passes", "distance from random"]
+    assert headers[3] == "guessing game (random: 5.67)"
+    assert headers[4:] == ["≥3 of one meld: gap to random", "≥4 of one meld: gap to random"]
+    notes = text.split("What the columns say (lower is better in every one):")[1]
+    for name in ("distance from random:", "guessing game:", "≥3 and ≥4 of one meld:"):
+        assert name in notes, name
+    # The guessing game in one sentence with H_N; the melds as a gap to a random deal.
+    assert "H_N = 1 + 1/2 + ... + 1/162 = 5.67" in notes
+    assert "gap to a random pack's (0.3964 and 0.0442)" in notes
+    assert "Passes needed: \"pass X\"" in text
+
+
+def test_meld_cells_are_gaps_to_a_random_deal(capsys):
+    code, out, err = run(capsys, "quality", "--pack", "samba", "--routine", "pile-trade", "--no-plot", *SMALL)
+    assert code == 0, err
+    report_code, report_out, _ = run(capsys, "quality", "--pack", "samba", "--routine", "pile-trade",
+                                     "--no-plot", "--json", *SMALL)
+    report = json.loads(report_out)
+    random3 = report["reference"]["deal_random"]["3"]["exact"]
+    first = report["routines"][0]["rounds"][0]["deal"]["3"]
+    row = next(ln for ln in out.splitlines() if ln.startswith("│") and ln.split("│")[1].strip() == "1")
+    cell = [c.strip() for c in row.split("│")][5]
+    # One round leaves the melds spread round the table: far fewer such hands than a random deal.
+    assert cell.endswith("fewer") and float(cell.split()[0]) == pytest.approx(random3 - first["value"], abs=1e-4)

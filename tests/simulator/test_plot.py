@@ -1,0 +1,159 @@
+"""The report's picture, read from the figure's own artists: curves, bound regions, marks, ticks."""
+from dataclasses import replace
+
+import numpy as np
+import pytest
+from matplotlib.collections import PolyCollection
+from matplotlib.lines import Line2D
+
+from simulator.packs import custom_pack, get_pack
+from simulator.quality.estimate import Estimate
+from simulator.quality.plot import PlotNameError, bound_edge, draw_report, plot_file, plot_report
+from simulator.quality.report import Settings, build_report
+from simulator.quality.routines import Machine
+from simulator.report_catalogue import report_routines
+
+
+@pytest.fixture(scope="module")
+def report():
+    # Two loads of 30: stack-trade has lower bounds only, pile-trade and exact mode exact distances.
+    settings = Settings(pack=custom_pack(60), n_cards=60, capacity=30, rounds=8, samples=400, seed=2,
+                        start="new", routines=report_routines())
+    return build_report(settings, workers=1)
+
+
+def _by_gid(fig, prefix):
+    ax = fig.axes[0]
+    return {a.get_gid().split(":", 1)[1]: a for a in (*ax.lines, *ax.collections)
+            if a.get_gid() and a.get_gid().startswith(prefix + ":")}
+
+
+def _region(collection):
+    """(x, lower edge, upper edge) of a fill_between region, from its polygon."""
+    xy = collection.get_paths()[0].vertices
+    xs = sorted(set(np.round(xy[:, 0], 9)))
+    low = [xy[np.isclose(xy[:, 0], x), 1].min() for x in xs]
+    high = [xy[np.isclose(xy[:, 0], x), 1].max() for x in xs]
+    return xs, low, high
+
+
+def test_exact_distances_are_solid_curves(report):
+    fig = draw_report(report)
+    curves = _by_gid(fig, "exact")
+    assert set(curves) == {"pile-trade", "exact"}
+    for name, line in curves.items():
+        routine = report.routine(name)
+        assert isinstance(line, Line2D) and line.get_linestyle() == "-"
+        assert list(line.get_ydata()) == [r.distance.value for r in routine.rounds]
+        assert list(line.get_xdata()) == [r.passes for r in routine.rounds]
+
+
+def test_a_lower_bound_is_a_shaded_region_above_a_dashed_edge(report):
+    fig = draw_report(report)
+    stack = report.routine("stack-trade")
+    assert not stack.exact
+    assert "stack-trade" not in _by_gid(fig, "exact")  # no curve to read against an exact one
+    region = _by_gid(fig, "bound")["stack-trade"]
+    assert isinstance(region, PolyCollection) and 0 < region.get_alpha() < 0.5
+    xs, low, high = _region(region)
+    edges = [bound_edge(r.distance.value, r.distance.stderr) for r in stack.rounds]
+    assert xs == [r.passes for r in stack.rounds]
+    assert low == pytest.approx(edges) and high == pytest.approx([1.0] * len(xs))
+    edge = _by_gid(fig, "bound-edge")["stack-trade"]
+    assert edge.get_linestyle() == "--" and edge.get_marker() in ("None", None, "")
+    assert list(edge.get_ydata()) == pytest.approx(edges)
+    # Every solid line in the plot is an exact figure.
+    solid = [ln for ln in fig.axes[0].lines if ln.get_linestyle() == "-" and len(ln.get_xdata()) > 2]
+    assert all((ln.get_gid() or "").startswith("exact:") for ln in solid)
+
+
+def test_a_bound_region_is_clipped_at_zero(report):
+    stack = report.routine("stack-trade")
+    values = [(0.9, 0.01), (0.4, 0.05), (0.03, 0.02), (-0.04, 0.02)] + [(-0.01, 0.03)] * (len(stack.rounds) - 4)
+    rounds = tuple(replace(r, distance=Estimate(v, e, "lower-bound", "test"))
+                   for r, (v, e) in zip(stack.rounds, values))
+    clipped = replace(report, routines=(replace(stack, rounds=rounds),))
+    fig = draw_report(clipped)
+    _, low, _ = _region(_by_gid(fig, "bound")["stack-trade"])
+    edge = list(_by_gid(fig, "bound-edge")["stack-trade"].get_ydata())
+    assert low == pytest.approx(edge)
+    assert edge[:2] == pytest.approx([0.88, 0.3])
+    assert min(edge) == 0.0 and edge[2:] == [0.0] * (len(edge) - 2)  # 0.03 - 2 x 0.02 < 0: clipped
+    assert fig.axes[0].get_ylim()[0] == 0.0
+
+
+def test_a_bound_with_no_simulation_error_starts_at_its_value():
+    assert bound_edge(0.61, 0.0) == 0.61
+    assert bound_edge(0.61, 0.1) == pytest.approx(0.41)
+    assert bound_edge(0.05, 0.1) == 0.0
+
+
+def test_the_legend_explains_the_shading_and_the_marks(report):
+    fig = draw_report(report)
+    texts = [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
+    assert "stack-trade: at least this far from random (shaded)" in texts
+    assert any(t.startswith("edge of a shaded region: the lower bound less two errors") for t in texts)
+    assert "pile-trade: exact distance" in texts and "exact mode: exact distance" in texts
+    assert "first pass at or below a threshold (exact)" in texts
+    assert "not before this pass (lower bound)" in texts
+
+
+def test_the_passes_each_threshold_needs_are_marked(report):
+    fig = draw_report(report)
+    last = report.routines[0].rounds[-1].passes
+    for routine in report.routines:
+        reached = sorted((t.passes, t.threshold) for t in routine.thresholds
+                         if t.kind == "exact" and t.passes is not None and t.passes <= last)
+        ruled_out = sorted((t.not_before_pass, t.threshold) for t in routine.thresholds
+                           if t.kind == "lower-bound" and t.not_before_pass <= last)
+        for gid, points in (("reached", reached), ("not-before", ruled_out)):
+            marks = _by_gid(fig, gid).get(routine.name)
+            got = [] if marks is None else sorted(map(tuple, marks.get_offsets().tolist()))
+            assert got == [(float(x), y) for x, y in points], (routine.name, gid)
+    # Exact mode reaches every threshold at its last exact round: one mark per threshold there.
+    exact = report.routine("exact")
+    assert sorted(x for x, _ in _by_gid(fig, "reached")["exact"].get_offsets().tolist()) == (
+        [exact.exact_rounds * exact.passes_per_round] * len(report.settings.thresholds))
+
+
+@pytest.mark.parametrize("rounds", [1, 3, 30])
+def test_pass_ticks_are_whole_passes(rounds):
+    settings = Settings(pack=get_pack("bridge"), n_cards=52, rounds=rounds, samples=3, seed=1, start="new",
+                        routines=report_routines("pile-trade"))
+    fig = draw_report(build_report(settings, workers=1))
+    ax = fig.axes[0]
+    ticks = [t for t in ax.get_xticks() if ax.get_xlim()[0] <= t <= ax.get_xlim()[1]]
+    assert ticks and all(float(t).is_integer() for t in ticks)
+    if rounds <= 20:
+        assert ticks == list(range(1, rounds + 1))
+
+
+def test_a_machine_that_never_shuffles_is_drawn_at_one():
+    settings = Settings(pack=get_pack("bridge"), n_cards=52, rounds=4, samples=50, seed=1, start="new",
+                        routines=report_routines("pile-trade"), machine=Machine(p=0.0))
+    fig = draw_report(build_report(settings, workers=1))
+    line = _by_gid(fig, "exact")["pile-trade"]
+    assert list(line.get_ydata()) == [1.0] * 4 and line.get_label() == "pile-trade: never shuffles (exact)"
+    assert "reached" not in {(a.get_gid() or "").split(":")[0] for a in fig.axes[0].collections}
+
+
+@pytest.mark.parametrize("name, written", [("q.png", "q.png"), ("q", "q.png"), ("Q.SVG", "Q.SVG"),
+                                           ("dir/q.pdf", "dir/q.pdf"), ("q.v2", None), ("x.txt", None),
+                                           ("x.jpg", None)])
+def test_plot_file_names(name, written):
+    if written is None:
+        with pytest.raises(PlotNameError) as err:
+            plot_file(name)
+        message = str(err.value)
+        assert "\n" not in message and name in message and ".png, .svg or .pdf" in message
+    else:
+        assert str(plot_file(name)) == written
+
+
+def test_a_plot_is_written_in_the_format_its_name_says(report, tmp_path):
+    png = plot_report(report, tmp_path / "q")
+    assert png == tmp_path / "q.png" and png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    svg = plot_report(report, tmp_path / "q.svg")
+    assert b"<svg" in svg.read_bytes()[:400]
+    pdf = plot_report(report, tmp_path / "q.pdf")
+    assert pdf.read_bytes()[:5] == b"%PDF-"
