@@ -11,10 +11,10 @@ except ImportError:  # CPython unit tests
 import protocol as P
 import stack
 import store
-from dealer import DONE, R_ABORT, R_BATTERY, R_LONG, R_TIMEOUT, Dealer
+from dealer import DONE, R_ABORT, R_BATTERY, R_LONG, R_SENSOR, R_TIMEOUT, Dealer
 from exact import ALL_DONE, MAX_CARDS, NEXT_LOAD, ExactRoutine
 from sides import RandomSides
-from touch import Touch, baseline_ok
+from touch import Touch, baseline_ok, plausible
 
 CAL_FILE = "cal.json"
 CONFIG_FILE = "config.json"
@@ -50,8 +50,10 @@ class Controller:
         # fixed stream for tests, real boards use os.urandom.
         self.randbytes = getattr(board, "randbytes", None) or os.urandom
         self.dealer = Dealer(board, self, link.write_raw, self.sides)
+        self.dealer.min_mv = profile["battery_min_mv"]  # below: the divider is broken, not a flat battery
         self.touch = Touch(profile["touch_kind"], self.cfg["touch_pct"], self.cfg["debounce_ms"])
         self.touch_source = "measured"
+        self.touch_bad_since = -1  # when the touch sensor began reading implausibly
         self.last_activity = 0
         self.last_line = 0  # when a host last sent a line (ticks_ms)
         self.strict = bool(profile.get("heap_lock_pass")) and micropython is not None \
@@ -241,11 +243,29 @@ class Controller:
             self.last_activity = self.last_line = b.ticks_ms()
             self.handle(line)
         raw = b.touch_raw()
-        if raw is not None and self.touch.update(raw, b.ticks_ms(), time.ticks_diff):
+        if self.touch_ok(raw) and self.touch.update(raw, b.ticks_ms(), time.ticks_diff):
             self.last_activity = b.ticks_ms()
             self.on_touch()
         self.maybe_sleep()
         b.sleep_ms(self.profile["idle_poll_ms"])
+
+    def touch_ok(self, raw):
+        """False for an implausible reading, which is never a touch; one
+        that lasts the debounce time is a sensor fault."""
+        p = self.profile
+        if plausible(p["touch_kind"], raw, self.touch.baseline, p["touch_baseline_max"]):
+            self.touch_bad_since = -1
+            return True
+        self.touch.reset()
+        now = self.board.ticks_ms()
+        if self.touch_bad_since < 0:
+            self.touch_bad_since = now
+        elif time.ticks_diff(now, self.touch_bad_since) >= self.cfg["debounce_ms"] \
+                and self.state == P.ST_IDLE:
+            # In idle it latches (clear re-runs the self-test); a paused
+            # pass stays paused, resumable by command.
+            self.raise_fault(P.FAULT_SENSOR, detail="touch sensor reading implausible")
+        return False
 
     def maybe_sleep(self):
         s = self.cfg["idle_sleep_s"]
@@ -279,7 +299,9 @@ class Controller:
             return
         code, cmd, rid, obj = P.parse_request(line)
         if code:
-            self.link.send(P.error_reply(cmd or "", rid, code))
+            # A known command with an unreadable id: say which field.
+            detail = "id: an integer 0 to %d" % P.MAX_ID if code == P.E_BAD_FIELD else None
+            self.link.send(P.error_reply(cmd or "", rid, code, detail=detail))
             return
         if self.mid_pass and cmd not in P.MID_PASS_COMMANDS:
             self.link.send(P.error_reply(cmd, rid, P.E_BUSY))
@@ -493,8 +515,13 @@ class Controller:
             self.refuse(cmd, rid, P.FAULT_OVER_CAPACITY, n=n, capacity=self.capacity)
             return
         mv = b.battery_mv()
+        if mv is None or not p["battery_min_mv"] <= mv <= p["battery_max_mv"]:
+            if cmd is not None:
+                self.link.send(P.error_reply(cmd, rid, P.E_REFUSED))
+            self.raise_fault(P.FAULT_SENSOR, detail="battery voltage implausible")
+            return
         need = p["battery_cutoff_mv"] + p["battery_sag_mv"] + n * p["battery_per_card_mv"]
-        if mv is None or mv < need:
+        if mv < need:
             self.refuse(cmd, rid, P.FAULT_BATTERY_LOW, mv=mv, need_mv=need)
             return
         src = sides or self.sides
@@ -574,6 +601,9 @@ class Controller:
         elif r == R_LONG:
             self.raise_fault(P.FAULT_DOUBLE_FEED, detail="exit blocked too long", **f)
             self.lose_exact_pass(P.LOST_DOUBLE_FEED)
+        elif r == R_SENSOR:
+            self.raise_fault(P.FAULT_SENSOR, detail="battery voltage implausible", **f)
+            self.lose_exact_pass(P.LOST_ABORTED)
         elif r == R_BATTERY:
             self.raise_fault(P.FAULT_BATTERY_LOW, detail="battery fell below cutoff", **f)
             self.lose_exact_pass(P.LOST_ABORTED)

@@ -11,6 +11,7 @@ R_TIMEOUT = 1  # no card reached the exit in time
 R_LONG = 2  # the exit stayed blocked too long
 R_ABORT = 3
 R_BATTERY = 4
+R_SENSOR = 5  # the battery reads implausibly low: the divider, not the battery
 
 # Fixed-width progress line; JSON allows the space padding of the numbers.
 _TEMPLATE = b'{"ev":"progress","k":   ,"n":   ,"left":   ,"right":   }\n'
@@ -66,6 +67,7 @@ class Dealer:
         self.brake_ms = 5
         self.poll_ms = 1
         self.cutoff_mv = 0
+        self.min_mv = 0
         self.progress_every = 1
         self.since_progress = 0
 
@@ -105,8 +107,9 @@ class Dealer:
                 self.k += 1
                 b.wdt_feed()
                 self.progress()
-                if b.battery_mv() < self.cutoff_mv:
-                    return R_BATTERY
+                mv = b.battery_mv()
+                if mv < self.cutoff_mv:
+                    return R_SENSOR if mv < self.min_mv else R_BATTERY
                 if self.host.pending():
                     self.host.service()
             return DONE

@@ -23,6 +23,7 @@ class Link:
         self.over = False
         self.one = bytearray(1)
         self.closed = False
+        self.after_cr = False  # the last byte ended a line with CR: an LF now is its CRLF
         self.pending()  # let ipoll allocate its result tuple now, not mid-pass
 
     def pending(self):
@@ -48,17 +49,21 @@ class Link:
                 self.n = 0
                 self.over = False
                 raise KeyboardInterrupt
-            if c == LF:
+            if c == LF or c == CR:
+                # CR, LF and CRLF each end a line.
+                crlf = c == LF and self.after_cr
+                self.after_cr = c == CR
+                if crlf:
+                    continue
                 n, over = self.n, self.over
                 self.n = 0
                 self.over = False
                 if over:
                     return protocol.E_TOO_LONG
-                if n and self.buf[n - 1] == CR:
-                    n -= 1
                 if n == 0:
                     continue
                 return bytes(self.buf[0:n])
+            self.after_cr = False
             if self.over:
                 continue
             if self.n + 1 >= protocol.MAX_LINE:
@@ -78,8 +83,9 @@ class Link:
             try:
                 line = protocol.encode(obj)
             except ValueError:
+                re = obj.get(protocol.F_RE, "")
                 line = protocol.encode(protocol.error_reply(
-                    str(obj.get(protocol.F_RE, ""))[:16], obj.get(protocol.F_ID),
+                    re if re in protocol.COMMANDS else "", obj.get(protocol.F_ID),
                     protocol.E_INTERNAL))
         self.outb.write(line.encode())
 

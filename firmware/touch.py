@@ -11,6 +11,12 @@ class Touch:
         self.pressed = False  # debounced state
         self.raw_pressed = False
 
+    def reset(self):
+        """Forget the samples so far (an implausible reading came between)."""
+        self.since = -1
+        self.pressed = False
+        self.raw_pressed = False
+
     def is_touched(self, raw):
         if self.kind == "digital":
             return raw == 1
@@ -33,6 +39,18 @@ class Touch:
             self.pressed = t
             return t
         return False
+
+
+def plausible(kind, raw, baseline, hi):
+    """A reading a working sensor can give. A capacitive pad reads between
+    a twentieth of its baseline (a finger on it) and twice its largest
+    plausible baseline; 0, a short or a broken pad, is a fault and never a
+    touch. A touch module gives 0 or 1."""
+    if raw is None:
+        return False
+    if kind == "digital":
+        return raw == 0 or raw == 1
+    return baseline // 20 < raw <= 2 * hi
 
 
 def baseline_ok(kind, value, lo, hi):

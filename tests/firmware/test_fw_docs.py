@@ -38,6 +38,8 @@ def test_every_command_event_and_config_key_is_documented() -> None:
         assert f"| `{key}` | {lo}-{hi} |" in DOC
     assert f"At most {P.MAX_LINE} bytes" in DOC
     assert f"protocol version {P.PROTOCOL_VERSION}" in DOC
+    # The handshake example speaks this version.
+    assert re.findall(r'"cmd":"hello","id":\d+,"proto":(\d+)', DOC) == [str(P.PROTOCOL_VERSION)]
 
 
 def test_tests_named_in_the_docs_exist() -> None:
