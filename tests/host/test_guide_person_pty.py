@@ -1,0 +1,321 @@
+"""A person at the screen and the card table: `shuffler guide --port` runs in a
+pseudo-terminal against a real `shuffler sim-device`, and a person model
+reads the screen, acts only after each instruction has appeared, at human
+delays (random, a parameter), on the virtual shuffler's table through the
+control endpoint `shuffler table` uses, and presses Enter only once the
+guide asks for it.
+
+What the instruction asks comes from the step data, never from the English:
+the guide runs with its console person tapped so that each step is also
+written, as `simulator.steps.to_dict` gives it, to a file; the person reads a
+step from the file and waits until its words are on the screen before
+touching a card. At the end every card must be on the table once, in one
+pack, and the guide must have finished without reporting a problem.
+"""
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import pty
+import random
+import re
+import select
+import shutil
+import struct
+import subprocess
+import sys
+import termios
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterator
+
+import pytest
+
+from host import flashing
+from simulator.virtual.table_person import TablePerson, from_dict
+from simulator.virtual.world_client import WorldClient
+
+pytestmark = [pytest.mark.micropython, pytest.mark.slow]
+
+ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07]*\x07|\x1b[()][A-Za-z0-9]|\r")
+PORT_LINE = re.compile(r"^virtual shuffler on (\S+) \(flash (.+)\)$", re.M)
+CONTROL_LINE = re.compile(r"^control endpoint (\S+) \(uid ([0-9a-f]+)\)$", re.M)
+STEPS_ENV = "PERSON_PTY_STEPS"
+
+# The guide itself, with its console person tapped: each step the console is
+# given is also written to a file as data, before the console shows it.
+TAP = f"""
+import json, os, sys
+from host import person
+from simulator import steps
+_do = person.ConsolePerson.do
+def do(self, step, number, *args, **kwargs):
+    with open(os.environ[{STEPS_ENV!r}], "a") as f:
+        f.write(json.dumps(dict(steps.to_dict(step), number=number)) + "\\n")
+    return _do(self, step, number, *args, **kwargs)
+person.ConsolePerson.do = do
+from host.cli import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+class Screen:
+    """A program on a pseudo-terminal, as a person sees it: the text so far
+    (escape codes removed), and a keyboard."""
+
+    def __init__(self, argv: list[str], env: dict[str, str], cols: int = 160, rows: int = 50) -> None:
+        master, slave = pty.openpty()
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
+        self.proc = subprocess.Popen(argv, stdin=slave, stdout=slave, stderr=slave, env=env,
+                                     start_new_session=True, close_fds=True)
+        os.close(slave)
+        self.master = master
+        self.raw = bytearray()
+        self.lock = threading.Lock()
+        self.reader = threading.Thread(target=self._read, daemon=True)
+        self.reader.start()
+
+    def _read(self) -> None:
+        while True:
+            try:
+                ready, _, _ = select.select([self.master], [], [], 0.1)
+                if not ready:
+                    if self.proc.poll() is not None:
+                        # Drain what is left, then stop.
+                        ready, _, _ = select.select([self.master], [], [], 0.2)
+                        if not ready:
+                            return
+                    continue
+                chunk = os.read(self.master, 65536)
+            except OSError:
+                return
+            if not chunk:
+                return
+            with self.lock:
+                self.raw += chunk
+
+    def text(self) -> str:
+        with self.lock:
+            raw = bytes(self.raw)
+        return ANSI.sub("", raw.decode("utf-8", "replace"))
+
+    def find(self, words: str, start: int) -> int:
+        """Where `words` end on the screen at or after `start`, or -1."""
+        text = self.text()
+        at = text.find(words, start)
+        return -1 if at < 0 else at + len(words)
+
+    def type(self, keys: bytes) -> None:
+        os.write(self.master, keys)
+
+    def close(self) -> int:
+        if self.proc.poll() is None:
+            self.proc.terminate()
+        code = self.proc.wait(timeout=20)
+        self.reader.join(timeout=5)
+        os.close(self.master)
+        return code
+
+
+class StepFeed:
+    """The guide's steps as data, in order, from the tapped console."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.done = 0
+
+    def next(self) -> dict[str, Any] | None:
+        try:
+            lines = self.path.read_text().splitlines()
+        except FileNotFoundError:
+            return None
+        if len(lines) <= self.done or not lines[self.done].endswith("}"):
+            return None
+        self.done += 1
+        return json.loads(lines[self.done - 1])
+
+
+@dataclass
+class Run:
+    code: int
+    screen: str
+    steps: list[dict[str, Any]] = field(default_factory=list)
+    table: dict[str, Any] = field(default_factory=dict)
+
+
+def sizes(person: TablePerson) -> dict[str, int]:
+    return {name: len(cards) for name, cards in person.stacks().items()}
+
+
+def numbers_before(step: dict[str, Any], before: dict[str, int]) -> None:
+    """A count the guide gives for cards about to be handled is what the table holds."""
+    if step["kind"] == "putintray" and step["cards"] is not None and not step["about"] \
+            and not step.get("rest") and step["load"] in before:
+        assert before[step["load"]] == step["cards"], (step["words"], before)
+
+
+def numbers_after(step: dict[str, Any], after: dict[str, int]) -> None:
+    """Every count the guide printed in a step is what the table holds once it is done."""
+    kind = step["kind"]
+    if kind == "lift" and step["left"] is not None:
+        assert (after[f"{step['load']}.left"], after[f"{step['load']}.right"]) == (step["left"], step["right"]), \
+            (step["words"], after)
+    elif kind == "stack" and step["cards"] is not None:
+        assert after[step["result"]] == step["cards"], (step["words"], after)
+    elif kind == "cut":
+        assert [after.get(n, 0) for n in step["names"]] == list(step["sizes"]), (step["words"], after)
+    elif kind == "move" and step["sizes"] is not None:
+        assert (after[step["upper"]], after[step["lower"]]) == tuple(step["sizes"]), (step["words"], after)
+    elif kind == "draw":
+        for name, parts in step["loads"]:
+            assert after[name] == sum(count for _stack, count, _rest in parts), (step["words"], after)
+
+
+def follow(screen: Screen, feed: StepFeed, person: TablePerson, delays: tuple[float, float],
+           rng: random.Random, timeout: float, confirms_tray: bool = True) -> list[dict[str, Any]]:
+    """Act as the person until the guide ends: each step only after its words
+    are on the screen, after a human pause; Enter only when asked for (and,
+    unless `confirms_tray`, not for cards put in the tray: the guide must
+    see them by itself)."""
+    seen = 0  # how far the screen has been read
+    done: list[dict[str, Any]] = []
+    deadline = time.monotonic() + timeout
+    pending: dict[str, Any] | None = None
+    while screen.proc.poll() is None:
+        assert time.monotonic() < deadline, f"the guide did not finish in {timeout:g} s:\n{screen.text()[-3000:]}"
+        if pending is None:
+            pending = feed.next()
+            if pending is None:
+                time.sleep(0.01)
+                continue
+        at = screen.find(pending["words"], seen)
+        if at < 0:
+            time.sleep(0.01)
+            continue  # not on the screen yet: a person cannot act on it
+        seen = at
+        step, pending = pending, None
+        time.sleep(rng.uniform(*delays))
+        numbers_before(step, sizes(person))
+        person.do(from_dict(step))
+        numbers_after(step, sizes(person))
+        done.append(step)
+        wants_enter = confirms_tray or step["kind"] != "putintray"
+        # Enter, only if the guide asks for it before it moves on to the next step.
+        while screen.proc.poll() is None:
+            assert time.monotonic() < deadline, f"stuck after step {step['number']}:\n{screen.text()[-3000:]}"
+            pending = feed.next()
+            if pending is not None:
+                break
+            asked = screen.find("Enter", seen)
+            if asked >= 0 and wants_enter:
+                time.sleep(rng.uniform(*delays))
+                screen.type(b"\r")
+                seen = asked
+                break
+            time.sleep(0.01)
+    return done
+
+
+# -- the virtual shuffler, as a person starts it ----------------------------------------
+
+@dataclass
+class SimDevice:
+    proc: subprocess.Popen[bytes]
+    port: str
+    control: str
+
+
+@pytest.fixture(scope="module")
+def image(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    flash = tmp_path_factory.mktemp("flash-image")
+    flashing.install_to_dir(flashing.build_image("sim", tmp_path_factory.mktemp("image")), flash)
+    return flash
+
+
+@pytest.fixture
+def sim_device(image: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[SimDevice]:
+    monkeypatch.setenv("SHUFFLER_RUNTIME_DIR", str(tmp_path / "runtime"))
+    flash = tmp_path / "flash"
+    shutil.copytree(image, flash)
+    proc = subprocess.Popen([sys.executable, "-m", "host.cli", "sim-device", "--flash", str(flash),
+                             "--time-scale", "0"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                            env=dict(os.environ))
+    assert proc.stdout is not None
+    out = b""
+    while not (PORT_LINE.search(out.decode()) and CONTROL_LINE.search(out.decode())):
+        ready, _, _ = select.select([proc.stdout], [], [], 30)
+        chunk = os.read(proc.stdout.fileno(), 4096) if ready else b""
+        assert chunk, f"sim-device printed only {out!r}"
+        out += chunk
+    port = PORT_LINE.search(out.decode())
+    control = CONTROL_LINE.search(out.decode())
+    assert port and control
+    WorldClient.connect(control.group(1), timeout=10).close()  # its firmware is up
+    yield SimDevice(proc, port.group(1), control.group(1))
+    proc.terminate()
+    proc.wait(timeout=10)
+
+
+def guided(dev: SimDevice, tmp_path: Path, args: list[str], cards: int, delays: tuple[float, float],
+           seed: int, timeout: float = 240.0, confirms_tray: bool = True) -> Run:
+    """`shuffler guide --port` on a pty with the person model at the table."""
+    with WorldClient.connect(dev.control, timeout=10) as world:
+        world.clear_table()
+        world.new(cards, "pack")  # the pack in hand, top card first
+        steps_file = tmp_path / "steps.jsonl"
+        env = dict(os.environ, **{STEPS_ENV: str(steps_file)}, TERM="xterm-256color", COLUMNS="160")
+        screen = Screen([sys.executable, "-c", TAP, "guide", "--port", dev.port, "--wait", "120", *args], env)
+        try:
+            done = follow(screen, StepFeed(steps_file), TablePerson(world), delays, random.Random(seed), timeout,
+                          confirms_tray)
+        finally:
+            code = screen.close()
+        return Run(code, screen.text(), done, world.show())
+
+
+def check_finished(run: Run, cards: int) -> None:
+    assert run.code == 0, run.screen[-3000:]
+    problems = [line for line in run.screen.splitlines() if line.lstrip().startswith("!")]
+    assert problems == [], problems
+    assert "Summary" in run.screen
+    assert run.steps[-1]["kind"] == "gather"
+    assert run.table["check"]["ok"], run.table["check"]
+    assert set(run.table["stacks"]) == {"pack"}  # one pack, nothing left in or on the machine
+    assert sorted(run.table["stacks"]["pack"]) == list(range(cards))
+    assert all(not v for v in run.table["places"].values())
+
+
+# Human pauses in the suite: short, so it stays quick; the person model takes any,
+# and one scenario runs at a person's pace.
+DELAYS = (0.02, 0.12)
+HUMAN = (0.1, 0.4)
+
+
+def test_a_samba_routine_in_exact_mode_by_a_person_at_the_table(sim_device, tmp_path):
+    run = guided(sim_device, tmp_path, ["--pack", "samba"], 162, DELAYS, seed=1)
+    check_finished(run, 162)
+    assert "distance from random: exactly 0" in run.screen
+    assert sum(1 for s in run.steps if s["kind"] == "touch") >= 16  # 8 rounds of 2 loads at least
+
+
+def test_a_samba_routine_in_random_mode_by_a_person_who_never_says_the_cards_are_in(sim_device, tmp_path):
+    # Loading takes a person a moment: the guide must wait for the tray's count to hold still.
+    args = ["--pack", "samba", "--mode", "random", "--quality", "casual"]
+    run = guided(sim_device, tmp_path, args, 162, DELAYS, seed=2, confirms_tray=False)
+    check_finished(run, 162)
+    assert [s["kind"] for s in run.steps].count("putintray") >= 2 * 2
+
+
+def test_a_canasta_pack_of_108_cards_by_a_person_at_the_table(sim_device, tmp_path):
+    run = guided(sim_device, tmp_path, ["--pack", "canasta"], 108, HUMAN, seed=3)
+    check_finished(run, 108)
+
+
+def test_hand_and_foot_in_three_loads_by_a_person_at_the_table(sim_device, tmp_path):
+    run = guided(sim_device, tmp_path, ["--pack", "hand-and-foot", "--mode", "random"], 270, DELAYS, seed=4)
+    check_finished(run, 270)
+    loads = {s["load"] for s in run.steps if s["kind"] == "putintray"}
+    assert loads == {"A", "B", "C"}
