@@ -102,9 +102,11 @@ def main() -> None:
         for row in routine["thresholds"]:
             if row["kind"] == "exact":
                 print(f"    distance <= {row['threshold']:g}: pass {row['passes']} (exact {row['distance']:.4f})")
+            elif row["kind"] == "never":
+                print(f"    distance <= {row['threshold']:g}: never (the machine does not shuffle)")
             else:
                 print(f"    distance <= {row['threshold']:g}: not before pass {row['not_before_pass']} (lower bound)")
-        if routine["name"] == "exact":
+        if routine.get("exact_rounds") is not None:
             print(f"    exactly uniform after {routine['exact_rounds']} rounds; random rounds after that")
         for r in routine["rounds"]:
             d, g = r["distance"], r["guessing"]

@@ -214,8 +214,9 @@ def _gap(e: Estimate | None, random_chance: float) -> str:
     if e is None:
         return "-"
     gap = e.value - random_chance
-    digits = 4 if e.stderr <= 0 else max(4, min(8, 1 - math.floor(math.log10(e.stderr))))
-    error = f" ± {e.stderr:.{digits}f}" if e.stderr > 0 else ""
+    # Four decimals, five for an error that needs them; an error below that is left out.
+    digits = 4 if e.stderr <= 0 else max(4, min(5, 1 - math.floor(math.log10(e.stderr))))
+    error = f" ± {e.stderr:.{digits}f}" if e.stderr >= 0.5 * 10**-digits else ""
     side = "" if gap == 0 else (" fewer" if gap < 0 else " more")
     return f"{abs(gap):.{digits}f}{error}{side}"
 
@@ -226,7 +227,8 @@ def _reached(row: PassesNeeded) -> str:
     if row.kind == "exact":
         if row.passes is None:
             return f"not within {MAX_SEARCH_ROUNDS} rounds (exact)"
-        return f"pass {row.passes} (round {row.round}, exact {row.distance:.3f})"
+        exact = "0" if row.distance == 0 else f"{row.distance:.3f}"
+        return f"pass {row.passes} (round {row.round}, exact {exact})"
     return f"not before pass {row.not_before_pass} (lower bound)"
 
 

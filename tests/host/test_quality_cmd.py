@@ -207,7 +207,7 @@ def test_exact_mode_alone(capsys):
     assert "exactly random after eight rounds" in text
     # Rounds 1-7 are 1 - 1/prod(m_j!), round 8 on exactly 0.
     assert "│ 8 │ 16 │ 0 (exact)" in text and "│ 7 │ 14 │ 1.000 (exact)" in text
-    assert "pass 16 (round 8, exact 0.000)" in text
+    assert "pass 16 (round 8, exact 0)" in text
 
 
 def test_exact_mode_json_has_every_figure(capsys):
