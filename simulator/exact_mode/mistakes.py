@@ -28,7 +28,7 @@ import numpy as np
 from simulator.exact_mode.batch import random_assignments, run_batch
 from simulator.exact_mode.codes import code_set, loads_for_round, n_bits
 from simulator.exact_mode.physical import FAULT_KINDS, Fault, run_with_fault
-from simulator.limits import MAX_ENUMERATION_CARDS
+from simulator.limits import MAX_ENUMERATION_CARDS, MAX_SEARCH_ROUNDS
 from simulator.quality.bounds import StatAccumulator, best_lower_bound
 from simulator.quality.estimate import Estimate
 from simulator.quality.exact import tv_riffle
@@ -171,7 +171,7 @@ def monte_carlo_clean(n: int, capacity: int, samples: int, seed: int = 1) -> Est
     return best_lower_bound(acc.finish())
 
 
-def extra_random_rounds(n: int, target: float, mistake_tv: float = 1.0, limit: int = 64) -> int:
+def extra_random_rounds(n: int, target: float, mistake_tv: float = 1.0, limit: int = MAX_SEARCH_ROUNDS) -> int:
     """Fewest random pile-trade rounds that bring a pack known to be within `mistake_tv` to `target`.
 
     Uses TV after t rounds <= min(d(t), mistake_tv * min(1, 2 d(t)), mistake_tv),

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from simulator.exact_mode.codes import code_set, n_bits
+from simulator.limits import MAX_SEARCH_ROUNDS
 from simulator.quality.bounds import StatAccumulator, best_lower_bound
 from simulator.quality.estimate import Estimate
 from simulator.quality.exact import tv_riffle
@@ -76,7 +77,7 @@ def quality_table(n_cards: int, capacity: int, max_rounds: int, samples: int, se
     return rows
 
 
-def rounds_to_reach(n_cards: int, target: float, limit: int = 64) -> int:
+def rounds_to_reach(n_cards: int, target: float, limit: int = MAX_SEARCH_ROUNDS) -> int:
     """Fewest random pile-trade rounds whose exact distance is at most `target`."""
     for k in range(limit + 1):
         if tv_riffle(n_cards, k) <= target:
