@@ -25,7 +25,11 @@ from simulator.limits import MAX_ENUMERATION_CARDS
 from .kernels import identity_decks
 from .routines import ROUTINES, Machine, load_bounds, pile_trade_round, stack_trade_round, trade_count
 
-__all__ = ["ExactLaw", "round_law", "side_weights", "exact_laws", "all_arrangements"]
+__all__ = ["ExactLaw", "round_law", "side_weights", "exact_laws", "all_arrangements", "given_distinct_histories",
+           "MAX_HISTORY_BITS"]
+
+# given_distinct_histories runs every one of the 2**(N k) side sequences.
+MAX_HISTORY_BITS = 20
 
 
 
@@ -160,3 +164,41 @@ def exact_laws(
         total *= den
         out.append(ExactLaw(n_cards, tuple(int(x) for x in w), total))
     return out
+
+
+def given_distinct_histories(routine_name: str, n_cards: int, capacity: int, rounds: int) -> ExactLaw:
+    """Law of the deck after `rounds` fair rounds, given that every card's side history differs.
+
+    A card's history is its sides, round by round. For inverse riffles (and
+    pile-trade) "all histories distinct" is a strong uniform time (Aldous and
+    Diaconis 1986): the deck is then the cards sorted by history, last round
+    first, and the histories are exchangeable, so this law is uniform. Every
+    one of the 2**(N k) side sequences is run; the weights count those with
+    distinct histories that give each arrangement.
+    """
+    if routine_name not in ROUTINES:
+        raise ValueError(f"unknown routine {routine_name!r}; choose from {', '.join(ROUTINES)}")
+    if n_cards * rounds > MAX_HISTORY_BITS or n_cards > MAX_ENUMERATION_CARDS:
+        raise ValueError(f"{n_cards} cards for {rounds} rounds is too many side sequences to enumerate")
+    bounds = load_bounds(n_cards, capacity)
+    m = 2 ** (n_cards * rounds)
+    bits = ((np.arange(m, dtype=np.int64)[:, None] >> np.arange(n_cards * rounds)) & 1).astype(bool)
+    bits = bits.reshape(m, rounds, n_cards)
+    decks = identity_decks(m, n_cards)
+    history = np.zeros((m, n_cards), dtype=np.int64)  # indexed by label
+    t = trade_count(bounds, Machine(), np.random.default_rng(0), m)  # the fixed half
+    for r in range(rounds):
+        left = bits[:, r, :]  # indexed by position
+        by_label = np.zeros((m, n_cards), dtype=np.int64)
+        np.put_along_axis(by_label, decks.astype(np.intp), left.astype(np.int64), axis=1)
+        history = 2 * history + by_label
+        if routine_name == "pile-trade":
+            decks = pile_trade_round(decks, left)
+        else:
+            decks = stack_trade_round(decks, left, bounds, t)
+    ordered = np.sort(history, axis=1)
+    distinct = (ordered[:, 1:] != ordered[:, :-1]).all(axis=1)
+    perms = all_arrangements(n_cards)
+    ranks = np.searchsorted(_codes(perms, n_cards), _codes(decks[distinct], n_cards))
+    weights = np.bincount(ranks, minlength=len(perms))
+    return ExactLaw(n_cards, tuple(int(w) for w in weights), int(distinct.sum()))
