@@ -26,7 +26,7 @@ from .kernels import identity_decks
 from .routines import ROUTINES, Machine, load_bounds, pile_trade_round, stack_trade_round, trade_count
 
 __all__ = ["ExactLaw", "round_law", "side_weights", "exact_laws", "all_arrangements", "given_distinct_histories",
-           "MAX_HISTORY_BITS"]
+           "MAX_HISTORY_BITS", "optimal_guessing_score", "guessing_score"]
 
 # given_distinct_histories runs every one of the 2**(N k) side sequences.
 MAX_HISTORY_BITS = 20
@@ -202,3 +202,33 @@ def given_distinct_histories(routine_name: str, n_cards: int, capacity: int, rou
     ranks = np.searchsorted(_codes(perms, n_cards), _codes(decks[distinct], n_cards))
     weights = np.bincount(ranks, minlength=len(perms))
     return ExactLaw(n_cards, tuple(int(w) for w in weights), int(distinct.sum()))
+
+
+def optimal_guessing_score(law: ExactLaw) -> Fraction:
+    """The best possible mean score of the guessing game on this law, exactly.
+
+    The guesses change nothing the player later sees, so the best strategy
+    names, at every step, the card most likely to come next given the cards
+    seen so far: the mean score is the sum, over every prefix of the deck, of
+    the largest weight of that prefix followed by one card.
+    """
+    n = law.n
+    perms = all_arrangements(n).astype(np.int64)
+    weights = np.array(law.weights, dtype=object)
+    best = 0
+    for j in range(n):
+        # Arrangements are in lexicographic order, so each prefix of length j
+        # is a run of rows, and within it each next card a run too.
+        prefix = perms[:, :j] @ (n ** np.arange(j, dtype=np.int64)) if j else np.zeros(len(perms), dtype=np.int64)
+        key = prefix * n + perms[:, j]
+        starts = np.flatnonzero(np.r_[True, key[1:] != key[:-1]])
+        sums = np.add.reduceat(weights, starts)
+        group = prefix[starts]
+        firsts = np.flatnonzero(np.r_[True, group[1:] != group[:-1]])
+        best += sum(int(max(sums[a:b])) for a, b in zip(firsts, [*firsts[1:], len(sums)]))
+    return Fraction(best, law.total)
+
+
+def guessing_score(law: ExactLaw, scores: NDArray[np.integer]) -> Fraction:
+    """Mean score of a strategy, exactly, given its score on every arrangement (rank order)."""
+    return Fraction(sum(int(w) * int(s) for w, s in zip(law.weights, scores.tolist())), law.total)
