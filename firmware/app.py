@@ -22,9 +22,10 @@ def main():
                 board.motor_stop()
                 link.send(P.error_reply("", None, P.E_INTERNAL, detail=str(e)[:80]))
     except KeyboardInterrupt:
-        # Ctrl-C: motor off, let the REPL (and mpremote) in.
-        board.motor_stop()
+        # Ctrl-C: let the REPL (and mpremote) in. The watchdog first: a
+        # second Ctrl-C during the motor's 20 ms brake must not skip it.
         board.wdt_release()
+        board.motor_stop()
         link.send({P.F_EV: P.EV_STOPPED, "reason": "interrupt"})
     finally:
         board.motor_stop()

@@ -64,7 +64,7 @@ class Controller:
     # ----- boot -------------------------------------------------------
     def boot(self):
         saved = store.load(self.config_path)
-        if saved and P.check_config(saved)[0] == 0:
+        if saved and P.check_config(saved, self.profile["wdt_ms"])[0] == 0:
             self.cfg.update(saved)
         self.cal = store.load(self.cal_path) or {}
         self.apply_cfg()
@@ -470,8 +470,12 @@ class Controller:
             if self.state == P.ST_DEALING:
                 self.link.send(P.error_reply(cmd, rid, P.E_BUSY))
                 return
-            code, key = P.check_config(updates)
+            wdt_ms = self.profile["wdt_ms"]
+            code, key = P.check_config(updates, wdt_ms)
             if code:
+                if code == P.E_BAD_VALUE and key in P.WAIT_KEYS:
+                    key = "%s: at most %d here (half the %d ms watchdog)" % (
+                        key, min(P.CONFIG_LIMITS[key][1], wdt_ms // 2), wdt_ms)
                 self.link.send(P.error_reply(cmd, rid, code, detail=key))
                 return
             new = dict(self.cfg)

@@ -122,15 +122,19 @@ class Dealer:
         poll = self.poll_ms
         b.motor(1 if side == LEFT else -1, self.duty)
         try:
+            # Both waits beat the heartbeat: they end by their own limits,
+            # and a jam must be reported, not reset by the watchdog.
             t0 = b.ticks_ms()
             while not b.exit_blocked():
                 if time.ticks_diff(b.ticks_ms(), t0) > self.timeout_ms:
                     return R_TIMEOUT
+                b.wdt_feed()
                 b.sleep_ms(poll)
             t1 = b.ticks_ms()
             while b.exit_blocked():
                 if time.ticks_diff(b.ticks_ms(), t1) > self.block_max_ms:
                     return R_LONG
+                b.wdt_feed()
                 b.sleep_ms(poll)
         finally:
             # Brake, not coast: the roller stops at once, so the next card

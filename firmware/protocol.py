@@ -543,8 +543,15 @@ def get_int(obj, key, lo, hi, default=None):
     return 0, v
 
 
-def check_config(updates):
-    """Validate a config update object: returns (code, key-with-problem)."""
+# Waits the firmware bounds by a config value: each must end well inside
+# the board's watchdog timeout (at most half of it), so a jam is reported
+# and never turned into a watchdog reset.
+WAIT_KEYS = ("card_timeout_ms", "block_max_ms", "brake_ms", "debounce_ms")
+
+
+def check_config(updates, wdt_ms=0):
+    """Validate a config update object: returns (code, key-with-problem).
+    wdt_ms: the board's watchdog timeout (0: no watchdog to fit under)."""
     if not isinstance(updates, dict):
         return E_BAD_FIELD, None
     for key in updates:
@@ -555,5 +562,7 @@ def check_config(updates):
             return E_BAD_FIELD, key
         lo, hi = CONFIG_LIMITS[key]
         if v < lo or v > hi:
+            return E_BAD_VALUE, key
+        if wdt_ms and key in WAIT_KEYS and 2 * v > wdt_ms:
             return E_BAD_VALUE, key
     return 0, None

@@ -6,6 +6,12 @@ from machine import WDT, Timer
 
 CHECK_MS = 250
 
+# The guard whose timer runs now. Neither port can stop a machine.WDT, and a
+# timer outlives the app that started it (until a soft reset): a second
+# app.main() from the REPL stops the first guard's timer, or that timer,
+# released, would go on feeding the watchdog for a loop that may hang.
+_running = None
+
 
 class Guard:
     def __init__(self, timer_id):
@@ -17,9 +23,14 @@ class Guard:
         self.released = False
 
     def start(self, timeout_ms):
+        global _running
+        if _running is not None:
+            _running.stop()
+        self.released = False
         self.wdt = WDT(timeout=timeout_ms)
         self.timer = Timer(self.timer_id)
         self.timer.init(period=CHECK_MS, mode=Timer.PERIODIC, callback=self._check)
+        _running = self
 
     def _check(self, _t):
         # Runs as a scheduled callback between bytecodes: a Python loop
@@ -36,4 +47,16 @@ class Guard:
         self.beats = (self.beats + 1) & 0xFFFF
 
     def release(self):
+        """Feed without a heartbeat from now on (the REPL), until a soft
+        reset ends the timer."""
         self.released = True
+
+    def stop(self):
+        """End this guard's timer: nothing here feeds the watchdog any more."""
+        global _running
+        if self.timer is not None:
+            self.timer.deinit()
+            self.timer = None
+        self.wdt = None
+        if _running is self:
+            _running = None

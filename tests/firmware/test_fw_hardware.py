@@ -34,7 +34,7 @@ def test_profiles_share_keys_and_config_defaults_are_in_range() -> None:
     for prof in (profile_esp32.PROFILE, profile_rp2.PROFILE):
         assert keys <= set(prof)
     for prof in (profile_sim.PROFILE, profile_esp32.PROFILE, profile_rp2.PROFILE):
-        assert P.check_config(prof["defaults"]) == (0, None)
+        assert P.check_config(prof["defaults"], prof["wdt_ms"]) == (0, None)
         assert set(prof["defaults"]) == set(P.CONFIG_LIMITS)
 
 

@@ -10,6 +10,7 @@ Environment (read once at start):
   SHUFFLER_SIM_BATTERY_MV  battery voltage at boot (default 9000)
   SHUFFLER_DATA_DIR     where calibration and configuration are kept (default .)
   SHUFFLER_SIM_CAPACITY cards the simulated tray deals (default: the profile's 104)
+  SHUFFLER_SIM_WDT_MS   tests only: the watchdog timeout (default: the profile's)
   SHUFFLER_SIM_TABLE    where the card table is kept, so cards stay where they lie
                         across resets (sim_table.py); none: each boot starts bare
   SHUFFLER_SIM_RANDOM_FILE  tests only: the board's random bytes are read from
@@ -44,6 +45,9 @@ def _env(name, default):
 
 class Board:
     def __init__(self, profile):
+        wdt = os.getenv("SHUFFLER_SIM_WDT_MS")
+        if wdt:
+            profile["wdt_ms"] = int(wdt)  # tests: a watchdog shorter than the waits
         cap = os.getenv("SHUFFLER_SIM_CAPACITY")
         if cap:
             profile["capacity"] = int(cap)  # a smaller machine, for small-pack tests
