@@ -159,7 +159,8 @@ def _plot_path(given: str | None, pack: Pack) -> Path:
     from simulator.quality.plot import PlotNameError, plot_file
 
     try:
-        path = plot_file(given or f"quality-{f'{pack.cards}-cards' if pack.loose else pack.name}.png")
+        path = plot_file(f"quality-{f'{pack.cards}-cards' if pack.loose else pack.name}.png" if given is None
+                         else given)
     except PlotNameError as exc:
         _fail(str(exc))
     if not path.resolve().parent.is_dir():

@@ -43,12 +43,17 @@ class PlotNameError(ValueError):
 
 def plot_file(path: str | Path) -> Path:
     """The file the picture goes to: `path`, or `path` + '.png' when it has no extension."""
-    path = Path(path)
+    kinds = f"{', '.join(PLOT_SUFFIXES[:-1])} or {PLOT_SUFFIXES[-1]}"
+    text = str(path)
+    if text.endswith(("/", "\\")) or Path(text).name in ("", ".", ".."):
+        raise PlotNameError(f"cannot write the plot to {text!r}: give a file name ending in {kinds}")
+    path = Path(text)
+    if path.name.lower() in PLOT_SUFFIXES:
+        raise PlotNameError(f"cannot write the plot to {path}: give a name before the {path.name}")
     if path.suffix == "":
         return path.with_name(path.name + ".png")
     if path.suffix.lower() not in PLOT_SUFFIXES:
-        raise PlotNameError(f"cannot write the plot to {path}: a plot is a {', '.join(PLOT_SUFFIXES[:-1])} "
-                            f"or {PLOT_SUFFIXES[-1]} file")
+        raise PlotNameError(f"cannot write the plot to {path}: a plot is a {kinds} file")
     return path
 
 

@@ -38,6 +38,8 @@ def run(capsys, *args):
         (["--rounds", "101"], "--rounds must be between 1 and 100, not 101"),
         (["--plot", "x.txt"], "cannot write the plot to x.txt: a plot is a .png, .svg or .pdf file"),
         (["--plot", "q.jpeg"], "a plot is a .png, .svg or .pdf file"),
+        (["--plot", ""], "give a file name ending in .png, .svg or .pdf"),
+        (["--plot", "figures/"], "give a file name ending in .png, .svg or .pdf"),
         (["--capacity", "100001"], "--capacity must be between 2 and 100,000 cards"),
         (["--samples", "10000001"], "--samples must be between 3 and 10,000,000"),
         (["--bias", "1.5"], "--bias"),
