@@ -130,10 +130,11 @@ def show(ctx: click.Context, as_json: bool, cards: bool) -> None:
 @table.command("put")
 @click.argument("stack")
 @click.argument("n", type=click.IntRange(min=1), required=False)
+@click.option("--under", is_flag=True, help="Under the cards already in the tray.")
 @click.pass_context
-def put(ctx: click.Context, stack: str, n: int | None) -> None:
+def put(ctx: click.Context, stack: str, n: int | None, under: bool) -> None:
     """Put the top N cards of STACK (all of it by default) face down in the tray."""
-    tray = call(ctx, lambda w: w.put(stack, n))
+    tray = call(ctx, lambda w: w.put(stack, n, "bottom" if under else "top"))
     click.echo(f"tray: {tray} cards")
 
 
@@ -150,11 +151,12 @@ def touch(ctx: click.Context, ms: int) -> None:
 @click.argument("pile", type=click.Choice(PILES))
 @click.argument("stack")
 @click.option("--under", is_flag=True, help="Put it under STACK instead of on top.")
+@click.option("--top", "top", type=click.IntRange(min=1), help="Only the top N cards (of the tray or a pile).")
 @click.pass_context
-def lift(ctx: click.Context, pile: str, stack: str, under: bool) -> None:
+def lift(ctx: click.Context, pile: str, stack: str, under: bool, top: int | None) -> None:
     """Lift PILE off the machine onto STACK (a new stack if there is none)."""
     def go(w: WorldClient) -> tuple[int, int]:
-        n = w.lift(pile, stack, "bottom" if under else "top")
+        n = w.lift(pile, stack, "bottom" if under else "top", top)
         return n, len(w.show()["stacks"].get(stack, []))
 
     n, total = call(ctx, go)

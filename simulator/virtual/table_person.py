@@ -1,11 +1,14 @@
 """A person at a virtual shuffler's card table who carries out the guide's
-steps (simulator/steps.py) with the real cards, through the control endpoint
-`shuffler table` uses.
+steps (simulator/steps.py) with the real cards.
 
-The steps are data; nothing here reads English. Places keep the steps' names
-(pack, A, A.left, left stack, aside), so what the guide calls a place is a
-stack of the same name on the table, and `show` can check at any moment that
-every card is there once.
+`commands(step, table)` says what a person types for a step: `shuffler table`
+command lines (without the `shuffler table` in front). `TablePerson` runs
+them through the control endpoint, the same requests the command line sends;
+a test or a page may instead run them as commands. The steps are data;
+nothing here reads English. Places keep the steps' names (pack, A, A.left,
+left stack, aside), so what the guide calls a place is a stack of the same
+name on the table, and `show` can check at any moment that every card is
+there once.
 """
 from __future__ import annotations
 
@@ -15,101 +18,120 @@ from simulator import steps as T
 from simulator.virtual.faults import FRESH_BATTERY_MV
 from simulator.virtual.world_client import WorldClient
 
-# Stacks a person makes for a moment with their hands (never left on the table).
-_HAND = "_hand"
-_TRAY = "_tray"
-_CAUGHT = "_caught"
+Command = tuple[str, ...]
+CAUGHT = "caught"  # the cards taken out of the exit, for a moment
+BACK = "found"  # the cards found around the machine, for a moment
+
+
+def _stack_up(parts: tuple[str, ...], result: str) -> list[Command]:
+    """parts on one another, the first on top, named result."""
+    out: list[Command] = [("stack", part, parts[-1]) for part in reversed(parts[:-1])]
+    if result != parts[-1]:
+        out.append(("stack", parts[-1], result))
+    return out
+
+
+def commands(step: T.Step, table: dict[str, Any]) -> list[Command]:
+    """The table commands that carry out `step`; `table` is what `show` gives now."""
+    stacks: dict[str, list[Any]] = table["stacks"]
+    places: dict[str, list[Any]] = table["places"]
+    if isinstance(step, T.Cut):
+        out: list[Command] = [("move", str(size), step.source, name, "--to-bottom")
+                              for name, size in zip(step.names[:-1], step.sizes[:-1]) if size]
+        if step.names[-1] != step.source:
+            out.append(("stack", step.source, step.names[-1]))  # the rest is the last load
+        return out
+    if isinstance(step, T.PutInTray):
+        if getattr(step, "rest", False) and step.load not in stacks:
+            return []  # the rest of a load after a stop: it is in the tray already
+        return [("put", step.load)]
+    if isinstance(step, T.Touch):
+        return [("touch",)]
+    if isinstance(step, T.Lift):
+        return [("lift", "left", T.left_of(step.load)), ("lift", "right", T.right_of(step.load))]
+    if isinstance(step, T.Stack):
+        return _stack_up(step.parts, step.result)
+    if isinstance(step, T.Gather):
+        return _stack_up(step.parts, T.PACK)
+    if isinstance(step, T.Move):
+        if step.down:
+            return [("move", str(step.cards), step.upper, step.lower, "--from-bottom")]
+        return [("move", str(step.cards), step.lower, step.upper, "--to-bottom")]
+    if isinstance(step, T.EvenOut):
+        upper, want = len(stacks.get(step.upper, [])), step.sizes[0]
+        if upper > want:
+            return [("move", str(upper - want), step.upper, step.lower, "--from-bottom")]
+        if upper < want:
+            return [("move", str(want - upper), step.lower, step.upper, "--to-bottom")]
+        return []
+    if isinstance(step, T.Draw):
+        out = []
+        for name, parts in step.loads:
+            for stack, count, _rest in parts:  # the first part ends on top
+                if count:
+                    out.append(("move", str(count), stack, name, "--to-bottom"))
+        return out
+    if type(step).__name__ == "Swap":
+        return [("lift", "tray", step.second)]  # the cards in the tray are the other load
+    if isinstance(step, T.Unload):
+        return [("lift", "tray", step.load)]
+    if isinstance(step, T.SetAside):
+        return [("lift", "tray", T.ASIDE, "--top", str(step.cards))]
+    if isinstance(step, T.Fix):
+        out = []
+        if step.what == "exit" and places["throat"]:
+            out += [("lift", "throat", CAUGHT), ("put", CAUGHT, "--under")]
+        elif step.what == "put_back" and places["removed"]:
+            out += [("lift", "removed", BACK), ("put", BACK)]
+        return out + [("clear",)]
+    raise TypeError(f"not a step: {step!r}")
+
+
+def apply(world: WorldClient, command: Command) -> None:
+    """Run one table command line through the client, as `shuffler table` does."""
+    name, *args = command
+    flags = {a for a in args if a.startswith("--")}
+    words = [a for a in args if not a.startswith("--")]
+    top = None
+    if "--top" in flags:
+        top = int(args[args.index("--top") + 1])
+        words.remove(args[args.index("--top") + 1])
+    end = "bottom" if "--under" in flags else "top"
+    if name == "put":
+        world.put(words[0], int(words[1]) if len(words) > 1 else None, end)
+    elif name == "touch":
+        world.touch(150)
+    elif name == "lift":
+        world.lift(words[0], words[1], end, top)
+    elif name == "stack":
+        world.put_stack(words[0], words[1], end)
+    elif name == "move":
+        world.move(int(words[0]), words[1], words[2], "bottom" if "--from-bottom" in flags else "top",
+                   "bottom" if "--to-bottom" in flags else "top")
+    elif name == "clear":
+        world.fix()
+        world.set_battery(FRESH_BATTERY_MV)
+    else:
+        raise ValueError(f"a person at the table does not {name}")
 
 
 class TablePerson:
     """Does each step exactly as told; `do` raises WorldError when the table
-    cannot (no such stack, too few cards)."""
+    cannot (no such stack, too few cards). `typed` keeps every command run."""
 
     def __init__(self, world: WorldClient) -> None:
         self.world = world
+        self.typed: list[Command] = []
 
     def stacks(self) -> dict[str, list[Any]]:
         return dict(self.world.show()["stacks"])
 
-    def do(self, step: T.Step) -> None:
-        w = self.world
-        if isinstance(step, T.Cut):
-            self._cut(step.source, step.names, step.sizes)
-        elif isinstance(step, T.PutInTray):
-            if not getattr(step, "rest", False) or step.load in self.stacks():
-                w.put(step.load)  # the rest of a load after a stop is in the tray already
-        elif isinstance(step, T.Touch):
-            w.touch(150)
-        elif isinstance(step, T.Lift):
-            w.lift("left", T.left_of(step.load))
-            w.lift("right", T.right_of(step.load))
-        elif isinstance(step, T.Stack):
-            self._stack(step.parts, step.result)
-        elif isinstance(step, T.Gather):
-            self._stack(step.parts, T.PACK)
-        elif isinstance(step, T.Move):
-            if step.down:
-                w.move(step.cards, step.upper, step.lower, from_end="bottom", to_end="top")
-            else:
-                w.move(step.cards, step.lower, step.upper, from_end="top", to_end="bottom")
-        elif isinstance(step, T.EvenOut):
-            upper = len(self.stacks().get(step.upper, []))
-            want = step.sizes[0]
-            if upper > want:
-                w.move(upper - want, step.upper, step.lower, from_end="bottom", to_end="top")
-            elif upper < want:
-                w.move(want - upper, step.lower, step.upper, from_end="top", to_end="bottom")
-        elif isinstance(step, T.Draw):
-            for name, parts in step.loads:
-                for stack, count, _rest in parts:  # the first part ends on top
-                    w.move(count, stack, _HAND, from_end="top", to_end="bottom")
-                w.put_stack(_HAND, name)
-        elif type(step).__name__ == "Swap":
-            w.lift("tray", step.second)  # what is in the tray is the other load: back to its place
-        elif isinstance(step, T.Unload):
-            w.lift("tray", step.load)
-        elif isinstance(step, T.SetAside):
-            w.lift("tray", _TRAY)
-            w.move(step.cards, _TRAY, T.ASIDE)
-            w.put(_TRAY)
-        elif isinstance(step, T.Fix):
-            self._fix(step)
-        else:
-            raise TypeError(f"not a step: {step!r}")
-
-    def _cut(self, source: str, names: tuple[str, ...], sizes: tuple[int, ...]) -> None:
-        w = self.world
-        w.put_stack(source, _HAND)
-        for name, size in zip(names[:-1], sizes[:-1]):
-            w.move(size, _HAND, name, from_end="top", to_end="bottom")
-        w.put_stack(_HAND, names[-1])  # the rest is the last load
-
-    def _stack(self, parts: tuple[str, ...], result: str) -> None:
-        w = self.world
-        for part in reversed(parts):  # the last part is the bottom one
-            w.put_stack(part, _HAND)
-        w.put_stack(_HAND, result)
-
-    def _fix(self, step: T.Fix) -> None:
-        w = self.world
-        if step.what == "exit":
-            shown = w.show()["places"]
-            if shown["throat"]:
-                w.lift("throat", _CAUGHT)
-                if shown["tray"]:
-                    w.lift("tray", _TRAY)
-                    w.put_stack(_CAUGHT, _TRAY, end="bottom")
-                    w.put(_TRAY)
-                else:
-                    w.put(_CAUGHT)
-        elif step.what == "put_back":
-            if w.show()["places"]["removed"]:
-                w.lift("removed", _HAND)
-                w.put(_HAND)
-        if step.what in ("battery", "battery_idle"):
-            w.set_battery(FRESH_BATTERY_MV)
-        else:
-            w.fix()
+    def do(self, step: T.Step) -> list[Command]:
+        todo = commands(step, self.world.show())
+        for command in todo:
+            apply(self.world, command)
+            self.typed.append(command)
+        return todo
 
 
 def from_dict(data: dict[str, Any]) -> T.Step:

@@ -141,16 +141,21 @@ class WorldClient:
         """Bring n fresh cards (the next ids) onto stack `name`; returns its count."""
         return int(self.request(op="new", n=n, name=name)["count"])
 
-    def put(self, stack: str, n: int | None = None) -> int:
-        """The top n cards of a stack (all by default) into the tray; returns the tray count."""
-        req: dict[str, Any] = {"op": "put", "from": stack}
+    def put(self, stack: str, n: int | None = None, end: str = "top") -> int:
+        """The top n cards of a stack (all by default) into the tray, on top of
+        what is there (end "bottom": under it); returns the tray count."""
+        req: dict[str, Any] = {"op": "put", "from": stack, "end": end}
         if n is not None:
             req["n"] = n
         return int(self.request(**req)["tray"])
 
-    def lift(self, pile: str, onto: str, end: str = "top") -> int:
-        """Lift left, right, tray, throat or removed onto a stack; returns the cards lifted."""
-        return int(self.request(op="lift", pile=pile, onto=onto, end=end)["lifted"])
+    def lift(self, pile: str, onto: str, end: str = "top", n: int | None = None) -> int:
+        """Lift left, right, tray, throat or removed (only its top n cards, for
+        the tray and the piles) onto a stack; returns the cards lifted."""
+        req: dict[str, Any] = {"op": "lift", "pile": pile, "onto": onto, "end": end}
+        if n is not None:
+            req["n"] = n
+        return int(self.request(**req)["lifted"])
 
     def put_stack(self, what: str, onto: str, end: str = "top") -> int:
         """A whole stack onto another; returns the new count."""

@@ -173,6 +173,18 @@ def test_stack_cut_and_move_rearrange_the_cards_as_said(sim_device, capsys):
     assert t["stacks"] == {} and t["check"]["made"] == 0
 
 
+def test_cards_go_under_the_tray_and_the_top_of_the_tray_lifts_off(sim_device, capsys):
+    dev = sim_device("--time-scale", "0")
+    table(dev, "new", "10", capsys=capsys)
+    table(dev, "put", "pack", "4", capsys=capsys)
+    assert table(dev, "put", "pack", "2", "--under", capsys=capsys)[1] == "tray: 6 cards\n"
+    assert shown(dev, capsys)["places"]["tray"] == [0, 1, 2, 3, 4, 5]
+    code, out, _ = table(dev, "lift", "tray", "aside", "--top", "3", capsys=capsys)
+    assert (code, out) == (0, "lifted 3 cards from the tray: aside holds 3\n")
+    t = shown(dev, capsys)
+    assert t["places"]["tray"] == [3, 4, 5] and t["stacks"]["aside"] == [0, 1, 2] and t["check"]["ok"]
+
+
 def test_a_jam_stops_the_deal_at_its_card_until_cleared(sim_device, capsys):
     dev = sim_device("--time-scale", "0")
     table(dev, "new", "20", capsys=capsys)

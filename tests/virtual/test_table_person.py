@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from host import flashing
 from simulator import steps as T
 from simulator.virtual import VirtualShuffler
-from simulator.virtual.table_person import TablePerson, from_dict
+from simulator.virtual.table_person import TablePerson, commands, from_dict
 
 pytestmark = pytest.mark.micropython
 
@@ -157,3 +157,21 @@ def test_steps_come_back_from_their_json() -> None:
                  T.Draw((("A", (("left stack", 3, False), ("right stack", 2, True))),), 2), T.Touch("rest", "A", 4)):
         data = T.to_dict(step)
         assert from_dict(data) == step
+
+
+def test_the_commands_typed_at_the_command_line_do_the_same(person: TablePerson, device: VirtualShuffler,
+                                                             capsys: pytest.CaptureFixture[str]) -> None:
+    from host.cli import main
+
+    w = person.world
+    w.new(30, "pack")
+    model: dict[str, Any] = {"pack": list(range(30))}
+    for step in (T.Cut("pack", ("A", "B", "C"), (10, 12, 8), first=True), T.Move(3, "A", "B", True),
+                 T.Move(2, "B", "C", False), T.Stack(("C", "A"), T.LEFT_STACK),
+                 T.Draw((("D", (("B", 4, False), (T.LEFT_STACK, 5, False))),), 2),
+                 T.Gather(("D", "B", T.LEFT_STACK))):
+        for command in commands(step, w.show()):
+            assert main(["table", "--control", device.control_address, *command]) == 0, command
+        T.do_on_table(step, model)
+        assert person.stacks() == {k: v for k, v in model.items() if v}
+    assert "pack: 30 cards" in capsys.readouterr().out

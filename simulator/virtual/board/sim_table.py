@@ -95,11 +95,18 @@ class Table:
         return {"stack": name, "count": len(self.stacks[name])}
 
     def put(self, req):
-        """The top n cards of a stack (all by default) into the tray, on top."""
+        """The top n cards of a stack (all by default) into the tray, on top
+        of what is there, or under it (end: bottom)."""
         name = req.get("from")
         cards = self.stack(name)
         n = _count(req, "n", 1, len(cards), len(cards))
-        self.world.load(cards[0:n])  # refuses a tray overfilled before anything moves
+        w = self.world
+        if _end(req, "end") == "top":
+            w.load(cards[0:n])  # refuses a tray overfilled before anything moves
+        else:
+            if w.tray_n + n > len(w.tray):
+                raise ValueError("the tray holds at most %d cards" % len(w.tray))
+            w.load(w.take("tray") + cards[0:n])
         self.stacks[name] = cards[n:]
         self._tidy()
         return {"tray": self.world.tray_n}
@@ -110,9 +117,27 @@ class Table:
         if pile not in PLACES:
             raise ValueError("lift one of: %s" % ", ".join(PLACES))
         name = check_name(req.get("onto"))
-        cards = self.world.take(pile)
+        w = self.world
+        have = len(self.place(pile))
+        n = _count(req, "n", 1, max(have, 1), have) if have else 0
+        cards = w.take(pile)
         if pile == "throat":
             cards = cards[::-1]  # take() gives feed order: the first fed lies lowest
+        if n < len(cards):  # only the top n: the rest stays where it lies
+            rest = cards[n:]
+            cards = cards[0:n]
+            if pile == "tray":
+                w.load(rest)
+            elif pile in ("left", "right"):
+                arr = w.left if pile == "left" else w.right
+                for i in range(len(rest)):
+                    arr[i] = rest[len(rest) - 1 - i]  # piles are kept bottom first
+                if pile == "left":
+                    w.left_n = len(rest)
+                else:
+                    w.right_n = len(rest)
+            else:
+                raise ValueError("only the tray and the piles can be lifted in part")
         self._put_on(name, cards, _end(req, "end"))
         self._tidy()
         return {"stack": name, "count": len(self.stacks.get(name, [])), "lifted": len(cards)}
