@@ -36,7 +36,7 @@ def commands(step: T.Step, table: dict[str, Any]) -> list[Command]:
     stacks: dict[str, list[Any]] = table["stacks"]
     places: dict[str, list[Any]] = table["places"]
     if isinstance(step, T.Cut):
-        out: list[Command] = [("move", str(size), step.source, name, "--to-bottom")
+        out: list[Command] = [("move", str(size), step.source, name)
                               for name, size in zip(step.names[:-1], step.sizes[:-1]) if size]
         if step.names[-1] != step.source:
             out.append(("stack", step.source, step.names[-1]))  # the rest is the last load
@@ -66,10 +66,14 @@ def commands(step: T.Step, table: dict[str, Any]) -> list[Command]:
         return []
     if isinstance(step, T.Draw):
         out = []
+        left = {name: len(cards) for name, cards in stacks.items()}
         for name, parts in step.loads:
-            for stack, count, _rest in parts:  # the first part ends on top
-                if count:
-                    out.append(("move", str(count), stack, name, "--to-bottom"))
+            for i, (stack, count, _rest) in enumerate(parts):  # the first part ends on top
+                if count and count == left.get(stack):
+                    out.append(("stack", stack, name, *(("--under",) if i else ())))  # all that is left of it
+                elif count:
+                    out.append(("move", str(count), stack, name, *(("--to-bottom",) if i else ())))
+                left[stack] = left.get(stack, 0) - count
         return out
     if type(step).__name__ == "Swap":
         return [("lift", "tray", step.second)]  # the cards in the tray are the other load

@@ -14,13 +14,16 @@ pack, and the guide must have finished without reporting a problem.
 """
 from __future__ import annotations
 
+import contextlib
 import fcntl
+import io
 import json
 import os
 import pty
 import random
 import re
 import select
+import shlex
 import shutil
 import struct
 import subprocess
@@ -35,7 +38,8 @@ from typing import Any, Iterator
 import pytest
 
 from host import flashing
-from simulator.virtual.table_person import TablePerson, from_dict
+from host.cli import main
+from simulator.virtual.table_person import TablePerson, commands, from_dict
 from simulator.virtual.world_client import WorldClient
 
 pytestmark = [pytest.mark.micropython, pytest.mark.slow]
@@ -144,6 +148,7 @@ class Run:
     screen: str
     steps: list[dict[str, Any]] = field(default_factory=list)
     table: dict[str, Any] = field(default_factory=dict)
+    lines: list[str] = field(default_factory=list)  # the screen as a terminal leaves it
 
 
 def sizes(person: TablePerson) -> dict[str, int]:
@@ -175,11 +180,13 @@ def numbers_after(step: dict[str, Any], after: dict[str, int]) -> None:
 
 
 def follow(screen: Screen, feed: StepFeed, person: TablePerson, delays: tuple[float, float],
-           rng: random.Random, timeout: float, confirms_tray: bool = True) -> list[dict[str, Any]]:
+           rng: random.Random, timeout: float, confirms_tray: bool = True,
+           log: list[str] | None = None) -> list[dict[str, Any]]:
     """Act as the person until the guide ends: each step only after its words
     are on the screen, after a human pause; Enter only when asked for (and,
     unless `confirms_tray`, not for cards put in the tray: the guide must
-    see them by itself)."""
+    see them by itself). With a `log`, the steps are typed as `shuffler table`
+    command lines, and the log keeps what was typed and what it printed."""
     seen = 0  # how far the screen has been read
     done: list[dict[str, Any]] = []
     deadline = time.monotonic() + timeout
@@ -199,7 +206,11 @@ def follow(screen: Screen, feed: StepFeed, person: TablePerson, delays: tuple[fl
         step, pending = pending, None
         time.sleep(rng.uniform(*delays))
         numbers_before(step, sizes(person))
-        person.do(from_dict(step))
+        if log is None:
+            person.do(from_dict(step))
+        else:
+            log.append(f"# step {step['number']}")
+            log += typed_at_the_command_line(person, from_dict(step))
         numbers_after(step, sizes(person))
         done.append(step)
         wants_enter = confirms_tray or step["kind"] != "putintray"
@@ -212,11 +223,35 @@ def follow(screen: Screen, feed: StepFeed, person: TablePerson, delays: tuple[fl
             asked = screen.find("Enter", seen)
             if asked >= 0 and wants_enter:
                 time.sleep(rng.uniform(*delays))
+                if log is not None:
+                    log.append("# Enter, in the guide's terminal")
                 screen.type(b"\r")
                 seen = asked
                 break
             time.sleep(0.01)
     return done
+
+
+def typed_at_the_command_line(person: TablePerson, step: Any) -> list[str]:
+    """Carry out a step with `shuffler table` command lines (in this process);
+    returns them with what they printed."""
+    out: list[str] = []
+    control = person.world.sock.getpeername()
+    for command in commands(step, person.world.show()):
+        printed = io.StringIO()
+        with contextlib.redirect_stdout(printed):
+            code = main(["table", "--control", control, *command])
+        assert code == 0, (command, printed.getvalue())
+        out.append("$ shuffler table " + " ".join(shlex.quote(c) for c in command))
+        out += printed.getvalue().splitlines()
+    return out
+
+
+def screen_lines(raw: bytes) -> list[str]:
+    """The lines as a terminal leaves them: a line redrawn after a carriage
+    return (the progress bar) shows only its last state."""
+    text = ANSI.sub(lambda m: "\r" if m.group(0) == "\r" else "", raw.decode("utf-8", "replace"))
+    return [line.rstrip("\r").split("\r")[-1].rstrip() for line in text.split("\n")]
 
 
 # -- the virtual shuffler, as a person starts it ----------------------------------------
@@ -260,7 +295,8 @@ def sim_device(image: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> 
 
 
 def guided(dev: SimDevice, tmp_path: Path, args: list[str], cards: int, delays: tuple[float, float],
-           seed: int, timeout: float = 240.0, confirms_tray: bool = True) -> Run:
+           seed: int, timeout: float = 240.0, confirms_tray: bool = True,
+           log: list[str] | None = None) -> Run:
     """`shuffler guide --port` on a pty with the person model at the table."""
     with WorldClient.connect(dev.control, timeout=10) as world:
         world.clear_table()
@@ -270,10 +306,12 @@ def guided(dev: SimDevice, tmp_path: Path, args: list[str], cards: int, delays: 
         screen = Screen([sys.executable, "-c", TAP, "guide", "--port", dev.port, "--wait", "120", *args], env)
         try:
             done = follow(screen, StepFeed(steps_file), TablePerson(world), delays, random.Random(seed), timeout,
-                          confirms_tray)
+                          confirms_tray, log)
         finally:
             code = screen.close()
-        return Run(code, screen.text(), done, world.show())
+        run = Run(code, screen.text(), done, world.show())
+        run.lines = [line for line in screen_lines(bytes(screen.raw)) if line.strip()]
+        return run
 
 
 def check_finished(run: Run, cards: int) -> None:
@@ -319,3 +357,103 @@ def test_hand_and_foot_in_three_loads_by_a_person_at_the_table(sim_device, tmp_p
     check_finished(run, 270)
     loads = {s["load"] for s in run.steps if s["kind"] == "putintray"}
     assert loads == {"A", "B", "C"}
+
+
+# -- the session in docs/table.md ---------------------------------------------------------
+# Exact mode with the board's random bytes fixed: the same codes, so the same
+# piles and the same screen every time.
+
+DOC = Path(__file__).resolve().parents[2] / "docs" / "table.md"
+ELIDED = "…"
+
+
+def random_bytes(path: Path) -> Path:
+    """The board's random bytes for a session that comes out the same every time."""
+    import hashlib
+
+    chunks, block = [], b"docs/table.md"
+    for _ in range(4096):
+        block = hashlib.sha256(block).digest()
+        chunks.append(block)
+    path.write_bytes(b"".join(chunks))
+    return path
+
+
+def doc_session(dev: SimDevice, tmp_path: Path) -> tuple[list[str], list[str]]:
+    """The guide's terminal and the table's terminal of the session in docs/table.md."""
+    log: list[str] = []
+    run = guided(dev, tmp_path, ["--pack", "canasta"], 108, (0.0, 0.02), seed=5, log=log)
+    check_finished(run, 108)
+
+    def plain(line: str) -> str:
+        return re.sub(r"time: [^;]*", "time: …", re.sub(r"/dev/pts/\d+", "/dev/pts/3", line))
+
+    guide = ["$ shuffler guide --port /dev/pts/3 --pack canasta"] + [plain(line) for line in run.lines]
+    shown = io.StringIO()
+    with contextlib.redirect_stdout(shown):
+        assert main(["table", "--control", dev.control, "show"]) == 0
+    table = ["$ shuffler table new 108", "pack: 108 cards"] + log + ["$ shuffler table show"] + shown.getvalue().splitlines()
+    return guide, table
+
+
+def doc_blocks() -> tuple[list[str], list[str]]:
+    text = DOC.read_text()
+    blocks = []
+    for mark in ("<!-- guide terminal -->", "<!-- table terminal -->"):
+        body = text.split(mark, 1)[1].split("```", 2)[1]
+        blocks.append(body.split("\n", 1)[1].rstrip("\n").splitlines())
+    return blocks[0], blocks[1]
+
+
+def contains_in_order(got: list[str], shown: list[str]) -> None:
+    """Every run of lines between "…" lines appears in `got`, in order."""
+    at = 0
+    for run in "\n".join(shown).split(f"\n{ELIDED}\n"):
+        lines = run.splitlines()
+        for start in range(at, len(got) - len(lines) + 1):
+            if got[start:start + len(lines)] == lines:
+                at = start + len(lines)
+                break
+        else:
+            raise AssertionError(f"not in the session, in this order: {lines[:3]} ...\n" + "\n".join(got[at:at + 40]))
+
+
+@pytest.fixture
+def exact_codes_fixed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SHUFFLER_SIM_RANDOM_FILE", str(random_bytes(tmp_path / "random.bin")))
+
+
+def test_the_session_in_the_table_page_is_what_the_guide_and_the_commands_print(exact_codes_fixed, sim_device,
+                                                                                   tmp_path):
+    guide, table = doc_session(sim_device, tmp_path)
+    shown_guide, shown_table = doc_blocks()
+    contains_in_order(guide, shown_guide)
+    contains_in_order(table, shown_table)
+
+
+if __name__ == "__main__":
+    # Print the session for docs/table.md: python tests/host/test_guide_person_pty.py
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as folder:
+        tmp = Path(folder)
+        os.environ["SHUFFLER_SIM_RANDOM_FILE"] = str(random_bytes(tmp / "random.bin"))
+        os.environ["SHUFFLER_RUNTIME_DIR"] = str(tmp / "runtime")
+        flash = tmp / "flash"
+        flashing.install_to_dir(flashing.build_image("sim", tmp / "image"), flash)
+        proc = subprocess.Popen([sys.executable, "-m", "host.cli", "sim-device", "--flash", str(flash),
+                                 "--time-scale", "0"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        try:
+            out = b""
+            while not CONTROL_LINE.search(out.decode()):
+                select.select([proc.stdout], [], [], 30)
+                out += os.read(proc.stdout.fileno(), 4096)  # type: ignore[union-attr]
+            text = out.decode()
+            dev = SimDevice(proc, PORT_LINE.search(text).group(1), CONTROL_LINE.search(text).group(1))  # type: ignore[union-attr]
+            guide, table = doc_session(dev, tmp)
+            print("\n".join(guide))
+            print("=" * 40)
+            print("\n".join(table))
+        finally:
+            proc.terminate()
+            proc.wait()
