@@ -335,3 +335,17 @@ def test_two_running_devices_need_a_choice(sim_device, capsys):
     capsys.readouterr()
     assert main(["table", "--port", second.port, "new", "5"]) == 0
     assert shown(second, capsys)["check"]["made"] == 5 and shown(first, capsys)["check"]["made"] == 0
+
+
+def test_a_table_file_keeps_the_cards_across_runs_of_sim_device(sim_device, tmp_path, capsys):
+    keep = tmp_path / "table.json"
+    first = sim_device("--time-scale", "0", "--table", str(keep))
+    table(first, "new", "12", capsys=capsys)
+    table(first, "put", "pack", "5", capsys=capsys)
+    table(first, "cut", "pack", "2", capsys=capsys)
+    before = shown(first, capsys)
+    first.proc.terminate()
+    assert first.proc.wait(timeout=10) == 0
+    again = sim_device("--time-scale", "0", "--table", str(keep))
+    after = shown(again, capsys)
+    assert after == before and after["stacks"] == {"pack": [7, 8, 9, 10, 11, 5, 6]}
