@@ -126,16 +126,21 @@ def _start_sim(time_scale: float, voice: RichVoice, stack: ExitStack, quiet_stdo
 @click.option("--wait", "wait_s", type=click.FloatRange(min=1), default=G.PERSON_WAIT_S, show_default=True,
               help="Seconds to wait for the person at any step before stopping.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON at the end.")
+@click.option("--web", is_flag=True, help="Show the guide on a local page (with --sim: the virtual table, played there).")
+@click.option("--no-browser", "no_browser", is_flag=True, help="With --web: print the page's address, open no browser.")
+@click.option("--bind", "--host", "bind", metavar="HOST[:PORT]", default="127.0.0.1:8765", show_default=True,
+              help="With --web: where the page is served (this machine only unless you choose otherwise).")
 def guide(port: str | None, sim: bool, manual: bool, mode: str | None, pack: str | None, cards: int | None,
           capacity: int, quality: str, unattended: bool, world: str | None, rounds: int | None, from_round: int,
-          time_scale: float, record: Path | None, wait_s: float, as_json: bool) -> None:
+          time_scale: float, record: Path | None, wait_s: float, as_json: bool, web: bool = False,
+          no_browser: bool = False, bind: str = "127.0.0.1:8765") -> None:
     """Guide the shuffle step by step: loads, passes, trades, faults, and a summary."""
     chosen = [name for name, on in (("--port", port), ("--sim", sim), ("--manual", manual)) if on]
     if len(chosen) != 1:
         raise click.ClickException("choose one of --port PORT, --sim or --manual"
                                    + (f" (got {' and '.join(chosen)})" if chosen else ""))
-    if sim:
-        unattended = True  # nobody can put cards into a virtual tray by hand
+    if sim and not web:
+        unattended = True  # nobody can put cards into a virtual tray by hand, except on the page
     if unattended and not (sim or (port and world)):
         raise click.ClickException("--unattended needs the virtual shuffler: --sim, or --port with --world")
     if record is not None and not unattended:
@@ -169,7 +174,11 @@ def guide(port: str | None, sim: bool, manual: bool, mode: str | None, pack: str
                   + f", {count(p.rounds, 'round')} ({count(p.passes, 'pass', 'passes')}) for '{p.quality.name}' "
                   f"(distance from random at most {p.quality.threshold:g}).")
     how = _Resume(port if not sim else None, sim, manual, pack, cards, capacity, quality)
+    session = _web_session(bind, no_browser, voice, p) if web else None
+    gvoice: G.Voice = session.make_voice(voice) if session is not None else voice
     with ExitStack() as stack:
+        if session is not None:
+            stack.callback(session.stop_unless_summary)  # the summary stays on the page
         link: Link | None = None
         guide_obj: G.Guide | None = None
         reopen = None
@@ -177,7 +186,7 @@ def guide(port: str | None, sim: bool, manual: bool, mode: str | None, pack: str
         try:
             if sim:
                 port, dev = _start_sim(time_scale, voice, stack, quiet_stdout=as_json)
-                if unattended:
+                if unattended or web:
                     world_client = dev.world(timeout=10.0)
                     stack.callback(world_client.close)
             elif world:
@@ -196,15 +205,24 @@ def guide(port: str | None, sim: bool, manual: bool, mode: str | None, pack: str
                     return Link.open(device_port)
         except LinkError as exc:
             raise click.ClickException(str(exc)) from None
-        if world_client is not None:
-            person: Any = ScriptedPerson(world_client, p.cards, record=record, say=voice.say)
+        if world_client is not None and unattended:
+            person: Any = ScriptedPerson(world_client, p.cards, record=record,
+                                         say=voice.say if session is None else None)
         else:
             person = ConsolePerson(voice.say, manual=manual, wait_s=wait_s)
+        if session is not None:
+            if world_client is not None and not unattended:
+                session.attach_world(world_client)
+            person = session.make_person(p.cards, manual, wait_s, inner=person if unattended else None)
         guide_cls = GX.ExactGuide if mode == "exact" else G.Guide
-        guide_obj = guide_cls(p, person, voice, link=link, reopen=reopen, from_round=from_round,
+        guide_obj = guide_cls(p, person, gvoice, link=link, reopen=reopen, from_round=from_round,
                               person_wait_s=wait_s)
         try:
-            summary = guide_obj.run()
+            if session is not None:
+                summary = session.run(guide_obj, lambda exc: _stopped(
+                    str(exc), getattr(exc, "place", None) or guide_obj.place, mode, how))
+            else:
+                summary = guide_obj.run()
         except G.GuideStopped as exc:
             voice.bar_end()
             raise click.ClickException(_stopped(str(exc), exc.place or guide_obj.place, mode, how)) from None
@@ -218,6 +236,26 @@ def guide(port: str | None, sim: bool, manual: bool, mode: str | None, pack: str
     _print_summary(voice, p, summary)
     if as_json:
         click.echo(json.dumps(summary.to_dict()))
+    if session is not None:
+        session.linger()
+        session.stop()
+
+
+def _web_session(bind: str, no_browser: bool, voice: RichVoice, p: planlib.Plan) -> Any:
+    """The page's server, started before anything else so a busy address fails at once."""
+    from host.web.run import WebSession
+    from host.web.server import AddressBusy, parse_bind
+
+    try:
+        host, port = parse_bind(bind)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--bind") from None
+    session = WebSession(host, port, open_browser=not no_browser, say=voice.say)
+    try:
+        session.start(f"{p.pack.title}: {count(p.cards, 'card')}")
+    except AddressBusy as exc:
+        raise click.ClickException(str(exc)) from None
+    return session
 
 
 class _Resume:

@@ -1,0 +1,111 @@
+"""`shuffler guide --web`: the guide engine on a worker thread, the page's
+server on another, the command's own thread waiting for either to end.
+
+The command builds its guide exactly as on the console, with the Voice and
+Person of host/web/adapter.py; `WebSession.run` runs it and hands back its
+summary or its exception, so the command ends the same way either way.
+After the end the page keeps showing the summary (or why it stopped) until
+someone presses Close on it or Ctrl-C.
+"""
+from __future__ import annotations
+
+import threading
+import webbrowser
+from typing import Any, Callable
+
+from host import guide as G
+from host import person as persons
+from host.web.adapter import WebPerson, WebVoice, where
+from host.web.page_state import PageState
+from host.web.server import PageServer
+from host.web.table import WebTable
+
+
+class WebSession:
+    def __init__(self, host: str, port: int, open_browser: bool, say: Callable[[str], None]) -> None:
+        self.page = PageState()
+        self.table: WebTable | None = None
+        self.server = PageServer(self.page, None, host, port)
+        self.open_browser = open_browser
+        self.say = say
+        self.voice: WebVoice | None = None
+
+    def attach_world(self, world: Any) -> None:
+        """The virtual shuffler's control endpoint: the page gets its table."""
+        self.table = self.server.table = WebTable(world)
+        self.page.update(sim=True)
+
+    def start(self, title: str) -> str:
+        """Serve the page (AddressBusy when the address is taken); its address."""
+        self.page.update(title=title)
+        address = self.server.start()
+        self.say(f"The guide's page: {address}")
+        if self.open_browser:
+            try:
+                webbrowser.open(address)
+            except webbrowser.Error:
+                self.say("   (no browser could be opened: open the address yourself)")
+        return address
+
+    def stop(self) -> None:
+        self.page.close("the guide's page was closed")
+        self.server.stop()
+
+    def stop_unless_summary(self) -> None:
+        """Stop serving, unless the page shows a summary (it lingers then)."""
+        if self.page.get("summary") is None:
+            self.stop()
+
+    def make_voice(self, console: G.Voice) -> WebVoice:
+        self.voice = WebVoice(self.page, also=console)
+        return self.voice
+
+    def make_person(self, cards: int, manual: bool, wait_s: float, inner: persons.Person | None = None) -> WebPerson:
+        assert self.voice is not None
+        if self.table is not None and inner is None:
+            self.table.bring_pack(cards)
+            self.server.refresh_table()
+        return WebPerson(self.page, self.voice, manual=manual, wait_s=wait_s, inner=inner,
+                         after_step=self.server.refresh_table if self.table is not None else None)
+
+    def run(self, guide: G.Guide, stopped_words: Callable[[BaseException], str]) -> G.Summary:
+        """guide.run() on a worker thread; its summary, or its exception
+        re-raised here once the page shows it."""
+        assert self.voice is not None
+        self.voice.attach(guide)
+        self.page.update(**where(guide))
+        result: dict[str, Any] = {}
+
+        def work() -> None:
+            try:
+                result["summary"] = guide.run()
+            except BaseException as exc:  # noqa: BLE001 - handed to the command's thread
+                result["error"] = exc
+
+        worker = threading.Thread(target=work, name="guide", daemon=True)
+        worker.start()
+        try:
+            while worker.is_alive():
+                worker.join(0.2)
+        except KeyboardInterrupt:
+            self.page.close("interrupted")
+            worker.join(5.0)
+            raise
+        self.server.refresh_table()
+        if "error" in result:
+            exc = result["error"]
+            self.page.update(stopped=stopped_words(exc), finished=True, **where(guide))
+            raise exc
+        summary: G.Summary = result["summary"]
+        self.page.update(summary=summary.to_dict(), finished=True, **where(guide))
+        return summary
+
+    def linger(self) -> None:
+        """Keep the page up, showing how it ended, until Close or Ctrl-C."""
+        self.say(f"The page at {self.server.address} shows how it ended until you press Close on it "
+                 "(or Ctrl-C here).")
+        try:
+            while not self.page.quit.wait(0.5):
+                pass
+        except KeyboardInterrupt:
+            pass

@@ -1,0 +1,128 @@
+"""The virtual shuffler's card table, worked from the page (with --sim).
+
+Each control on the page is one request to the virtual shuffler's control
+endpoint, the same requests `shuffler table` makes (WorldClient); the
+cards live in the simulated board, so whatever is done by hand, the check
+of every card holds. "Do this step" carries out the guide's current step
+with the table person (simulator/virtual/table_person.py), exactly as the
+step's data says; the person still presses "done".
+"""
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+from host.web.messages import Message
+from simulator import steps as S
+from simulator.virtual import faults as faultlib
+from simulator.virtual.table_person import TablePerson, from_dict
+from simulator.virtual.world_client import WorldClient, WorldError
+
+MARKED = 4  # cards whose journey the summary shows
+
+
+class TableRefused(Exception):
+    """The table cannot do what the page asked; one line."""
+
+
+def marked_positions(cards: int) -> list[int]:
+    """Which places of the starting pack (from 0, top first) are marked:
+    the top two, the middle one and the bottom one."""
+    return sorted({0, min(1, cards - 1), cards // 2, cards - 1})[:MARKED]
+
+
+class WebTable:
+    """One connection to the control endpoint, shared by the page's
+    requests and the guide's thread (so one lock)."""
+
+    def __init__(self, world: WorldClient) -> None:
+        self.world = world
+        self.lock = threading.Lock()
+        self.person = TablePerson(world)
+        self.start_ids: list[Any] = []
+
+    def bring_pack(self, cards: int) -> None:
+        """A fresh pack on a bare table, as stack 'pack' (the guide's first step cuts it)."""
+        with self.lock:
+            self.world.clear_table()
+            self.world.new(cards, S.PACK)
+            self.start_ids = list(self.world.show()["stacks"][S.PACK])
+
+    def snapshot(self) -> dict[str, Any]:
+        """The table for the page: stacks with counts, the machine's places, the check."""
+        with self.lock:
+            shown = self.world.show()
+        return describe(shown, self.start_ids)
+
+    def do(self, msg: Message, current_step: dict[str, Any] | None) -> str:
+        """Carry out one page request; returns what happened in words."""
+        a = msg.args
+        w = self.world
+        try:
+            with self.lock:
+                if msg.op == "do_step":
+                    if current_step is None or current_step.get("number") != a["step"]:
+                        raise TableRefused(f"step {a['step']} is not the step shown now")
+                    step = from_dict(current_step)
+                    self.person.do(step)
+                    return f"did step {a['step']}: {S.words(step)}"
+                if msg.op == "put":
+                    return f"tray: {w.put(a['stack'], a.get('n'))} cards"
+                if msg.op == "touch":
+                    w.touch(a.get("ms", 150))
+                    return "touched the sensor"
+                if msg.op == "lift":
+                    n = w.lift(a["pile"], a["onto"], "bottom" if a.get("under") else "top")
+                    return f"lifted {n} cards from the {a['pile']} onto {a['onto']}"
+                if msg.op == "stack":
+                    n = w.put_stack(a["what"], a["onto"], "bottom" if a.get("under") else "top")
+                    return f"{a['onto']}: {n} cards"
+                if msg.op == "cut":
+                    w.cut(a["stack"], a.get("n"))
+                    return f"cut {a['stack']}"
+                if msg.op == "move":
+                    w.move(a["n"], a["from"], a["to"], "bottom" if a.get("from_bottom") else "top",
+                           "bottom" if a.get("to_bottom") else "top")
+                    return f"moved {a['n']} cards from {a['from']} to {a['to']}"
+                if msg.op == "fault":
+                    return self._fault(a["spec"])
+                if msg.op == "clear":
+                    w.fix()
+                    w.set_battery(faultlib.FRESH_BATTERY_MV)
+                    return "faults cleared"
+        except WorldError as exc:
+            raise TableRefused(str(exc)) from None
+        except (KeyError, TypeError, ValueError) as exc:  # a step the table person cannot read
+            raise TableRefused(f"cannot do that: {exc}") from None
+        raise TableRefused(f"not a table request: {msg.op}")
+
+    def _fault(self, spec: str) -> str:
+        try:
+            f = faultlib.parse_fault(spec)
+        except ValueError as exc:
+            raise TableRefused(str(exc)) from None
+        if f.name in ("hang", "save_fail"):
+            raise TableRefused(f"{f.name} is not offered on the page (use `shuffler table fault`)")
+        if f.name == "sensor_missing":
+            self.world.inject(f.name, 0, sensor=f.mode)
+        else:
+            self.world.inject(f.name, f.k, mode=f.mode if f.name == "double_feed" else "")
+        return f"injected {spec}"
+
+
+def describe(shown: dict[str, Any], start_ids: list[Any]) -> dict[str, Any]:
+    stacks = [{"name": name, "count": len(ids), "top": ids[0] if ids else None}
+              for name, ids in shown["stacks"].items() if not name.startswith("_")]
+    places = {name: len(ids) for name, ids in shown["places"].items()}
+    check = shown["check"]
+    out: dict[str, Any] = {
+        "stacks": stacks, "places": places,
+        "check": {"ok": bool(check["ok"]), "made": check["made"], "missing": len(check["missing"]),
+                  "twice": len(check["twice"]), "stray": len(check["stray"])},
+    }
+    pack = shown["stacks"].get(S.PACK)
+    if start_ids and pack is not None and len(pack) == len(start_ids):
+        where = {card: i for i, card in enumerate(pack)}
+        out["marked"] = [{"card": start_ids[i], "was": i + 1, "now": where[start_ids[i]] + 1
+                          if start_ids[i] in where else None} for i in marked_positions(len(start_ids))]
+    return out

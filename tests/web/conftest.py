@@ -1,0 +1,7 @@
+"""The page's tests import their helpers from this folder."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))

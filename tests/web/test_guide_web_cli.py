@@ -1,0 +1,55 @@
+"""`shuffler guide --web` as a command: the same engine on the virtual
+shuffler, its page's address printed, --json still only the JSON summary,
+and a second --web on a busy address is one clear line."""
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from web_support import ROOT, Guide, page_says
+
+pytestmark = [pytest.mark.micropython, pytest.mark.slow]
+
+
+@pytest.fixture(autouse=True)
+def own_runtime(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SHUFFLER_RUNTIME_DIR", str(tmp_path / "runtime"))
+
+
+def test_json_still_prints_only_the_summary_and_the_page_shows_it() -> None:
+    g = Guide("--sim", "--unattended", "--mode", "random", "--rounds", "1", "--json")
+    try:
+        state = g.wait(lambda s: s["finished"])
+        assert state["summary"]["passes"] == 2 and state["stopped"] is None
+        assert state["step"]["kind"] == "gather" and state["step"]["answer"] is None  # the scripted person did it
+        code, out = g.close()
+    finally:
+        g.kill()
+    assert code == 0
+    assert json.loads(out) == state["summary"]  # one line of JSON, the page's summary
+    assert out.count("\n") == 1
+
+
+def test_a_second_web_guide_on_a_busy_address_is_one_clear_line() -> None:
+    g = Guide("--manual", "--rounds", "1")
+    try:
+        port = re.search(r":(\d+)/$", g.address).group(1)  # type: ignore[union-attr]
+        second = subprocess.run([sys.executable, "-m", "host.cli", "guide", "--manual", "--web", "--no-browser",
+                                 "--bind", f"127.0.0.1:{port}"], cwd=ROOT, capture_output=True, text=True,
+                                timeout=120)
+        assert second.returncode == 1
+        err = second.stderr.strip().splitlines()
+        assert err == [f"shuffler: cannot serve the page on 127.0.0.1:{port}: the address is in use (another "
+                       "`shuffler guide --web`?); choose another with --bind HOST:PORT"]
+        # The first one is unharmed: its first step still waits for the page.
+        assert g.state()["step"]["kind"] == "cut"
+        replies = asyncio.run(page_says(g.address, [{"op": "close"}]))
+        assert "still running" in replies[0]["error"]
+    finally:
+        g.kill()

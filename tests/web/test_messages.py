@@ -1,0 +1,60 @@
+"""What a page may send is checked before anything acts on it: every
+message is either one of the ops with fields of the right kind, or refused
+with one line (never any other exception)."""
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from host.web import messages as M
+
+json_values = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=50),
+                           lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=10), inner,
+                                                                                         max_size=4), max_leaves=12)
+
+
+def test_the_ops_a_page_uses_are_read() -> None:
+    assert M.parse('{"op": "done", "step": 12}') == M.Message("done", {"step": 12})
+    assert M.parse(b'{"op": "lift", "pile": "left", "onto": "A.left"}') == M.Message(
+        "lift", {"pile": "left", "onto": "A.left"})
+    assert M.parse('{"op": "move", "n": 4, "from": "A", "to": "B", "from_bottom": true}').args == {
+        "n": 4, "from": "A", "to": "B", "from_bottom": True}
+    assert M.parse('{"op": "cut", "stack": "pack", "n": null}').args == {"stack": "pack"}
+
+
+@pytest.mark.parametrize("raw, why", [
+    ("", "one JSON object"), ("[1]", "one JSON object"), ('{"op": "done"}', "needs step"),
+    ('{"op": "done", "step": true}', "whole number"), ('{"op": "done", "step": 0}', "between 1"),
+    ('{"op": "done", "step": 1.5}', "whole number"), ('{"op": "done", "step": 1, "x": 2}', "takes no 'x'"),
+    ('{"op": "fly"}', "unknown op 'fly'"), ('{"op": "lift", "pile": "up", "onto": "A"}', "one of left"),
+    ('{"op": "put", "stack": "' + "x" * 41 + '"}', "at most 40"), ('{"op": "put", "stack": "_hand"}', "hands' own"),
+    ('{"op": "put", "stack": "a\\u0000b"}', "printable"), ('{"op": "move", "n": 1001, "from": "A", "to": "B"}',
+                                                           "between 1 and 1000"),
+    ('{"op": "done", "step": NaN}', "one JSON object"), ("x" * 3000, "at most 2048"), (b"\xff\xfe", "UTF-8"),
+    ("[" * 5000 + "]" * 5000, "at most 2048"),
+])
+def test_bad_messages_are_refused_with_one_line(raw: str | bytes, why: str) -> None:
+    with pytest.raises(M.Refused) as err:
+        M.parse(raw)
+    assert why in str(err.value) and "\n" not in str(err.value)
+
+
+@given(st.one_of(st.text(max_size=300), st.binary(max_size=300), json_values.map(json.dumps),
+                 st.dictionaries(st.sampled_from(["op", "step", "stack", "n", "pile", "onto", "what", "from", "to",
+                                                  "spec", "under", "ms"]),
+                                 st.one_of(st.sampled_from(list(M.FIELDS)), json_values), max_size=5).map(json.dumps)))
+def test_any_message_is_read_or_refused_never_anything_else(raw: str | bytes) -> None:
+    try:
+        msg = M.parse(raw)
+    except M.Refused as exc:
+        assert str(exc) and "\n" not in str(exc)
+        return
+    # What is read is exactly what the op's table allows, with the kinds it names.
+    assert msg.op in M.FIELDS and set(msg.args) <= set(M.FIELDS[msg.op])
+    for name, (kind, required) in M.FIELDS[msg.op].items():
+        assert name in msg.args or not required
+        if name in msg.args and kind in ("step", "cards", "ms"):
+            assert type(msg.args[name]) is int and msg.args[name] >= 1

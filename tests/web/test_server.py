@@ -1,0 +1,135 @@
+"""The page's server: every page gets the whole state at once and every
+change after it; only this machine's pages are served; a busy address is
+one clear line; nothing a page sends can crash the guide (fuzzed while a
+guide runs)."""
+from __future__ import annotations
+
+import asyncio
+import json
+import socket
+import threading
+from typing import Any, Iterator
+
+import aiohttp
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from host.web.page_state import PageState
+from host.web.server import AddressBusy, PageServer, parse_bind
+from test_adapter import manual_guide, next_step, run_in_thread
+from web_support import page_says
+
+
+@pytest.fixture
+def served() -> Iterator[tuple[PageServer, PageState]]:
+    page = PageState()
+    server = PageServer(page, host="127.0.0.1", port=0)
+    server.start()
+    yield server, page
+    server.stop()
+
+
+async def _get(url: str, **headers: str) -> tuple[int, str]:
+    async with aiohttp.ClientSession() as s:
+        async with s.get(url, headers=headers) as r:
+            return r.status, await r.text()
+
+
+def test_the_page_and_its_files_are_served(served: tuple[PageServer, PageState]) -> None:
+    server, _ = served
+    status, html = asyncio.run(_get(server.address))
+    assert status == 200 and '<svg id="table-picture"' in html and "/static/app.js" in html
+    for name in ("app.js", "picture.js", "style.css"):
+        assert asyncio.run(_get(server.address + "static/" + name))[0] == 200
+    assert asyncio.run(_get(server.address + "static/../page_state.py"))[0] in (403, 404)
+
+
+def test_a_second_page_and_a_reload_get_the_current_state_at_once(served: tuple[PageServer, PageState]) -> None:
+    server, page = served
+    page.update(title="Samba", step={"number": 5, "kind": "lift", "words": "Lift", "answer": "done",
+                                     "answered": False})
+
+    async def two_pages() -> list[dict[str, Any]]:
+        async with aiohttp.ClientSession() as s:
+            origin = server.address.rstrip("/")
+            async with s.ws_connect(server.address + "ws", origin=origin) as a, \
+                    s.ws_connect(server.address + "ws", origin=origin) as b:
+                first = [await a.receive_json(), await b.receive_json()]
+                page.update(title="Samba, round 2")  # a change reaches both
+                return first + [await a.receive_json(), await b.receive_json()]
+
+    got = asyncio.run(two_pages())
+    assert [g["title"] for g in got] == ["Samba", "Samba", "Samba, round 2", "Samba, round 2"]
+    assert got[0]["step"]["number"] == 5 and got[0]["version"] == got[1]["version"]
+
+
+@pytest.mark.parametrize("headers", [{"Origin": "http://evil.example"}, {"Host": "evil.example"},
+                                     {"Host": "evil.example", "Origin": "http://evil.example"}])
+def test_requests_from_other_origins_are_refused(served: tuple[PageServer, PageState],
+                                                 headers: dict[str, str]) -> None:
+    server, _ = served
+    for path in ("", "state", "static/app.js"):
+        status, _ = asyncio.run(_get(server.address + path, **headers))
+        assert status == 403
+    with pytest.raises(aiohttp.WSServerHandshakeError) as err:
+        asyncio.run(page_says(server.address, [], origin=headers.get("Origin", "http://evil.example")))
+    assert err.value.status == 403
+
+
+def test_a_busy_address_is_one_clear_line() -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        with pytest.raises(AddressBusy) as err:
+            PageServer(PageState(), host="127.0.0.1", port=port).start()
+    msg = str(err.value)
+    assert msg == (f"cannot serve the page on 127.0.0.1:{port}: the address is in use (another `shuffler guide "
+                   "--web`?); choose another with --bind HOST:PORT")
+
+
+@pytest.mark.parametrize("text, want", [("127.0.0.1:8000", ("127.0.0.1", 8000)), ("9000", ("127.0.0.1", 9000)),
+                                        (":0", ("127.0.0.1", 0)), ("0.0.0.0", ("0.0.0.0", 8765)),
+                                        ("[::1]:81", ("::1", 81))])
+def test_bind_addresses(text: str, want: tuple[str, int]) -> None:
+    assert parse_bind(text) == want
+
+
+@pytest.mark.parametrize("text", ["host:port", "1.2.3.4:70000", "a b", "[::1]x"])
+def test_bad_bind_addresses_are_one_line(text: str) -> None:
+    with pytest.raises(ValueError):
+        parse_bind(text)
+
+
+junk = st.one_of(
+    st.text(max_size=200),
+    st.fixed_dictionaries({"op": st.sampled_from(["done", "close", "put", "touch", "lift", "do_step", "fault", "x"])},
+                          optional={"step": st.one_of(st.integers(-5, 10**12), st.text(max_size=5), st.none()),
+                                    "stack": st.text(max_size=60), "n": st.integers(-3, 2000),
+                                    "pile": st.text(max_size=8), "onto": st.text(max_size=8),
+                                    "spec": st.text(max_size=20)}).map(json.dumps),
+)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(junk, min_size=1, max_size=8))
+def test_nothing_a_page_sends_crashes_the_guide(served: tuple[PageServer, PageState], batch: list[str]) -> None:
+    """Junk from a page while a real guide waits: every message gets a
+    reply, the guide is still waiting on the same step, and "done" for that
+    step still works afterwards."""
+    server, _ = served
+    page, guide, _ = manual_guide(rounds=1, wait_s=60)
+    server.page = page  # this example's guide
+    t, out = run_in_thread(guide)
+    try:
+        step = next_step(page, 0)
+        replies = asyncio.run(page_says(server.address, [m for m in batch if '"done"' not in m
+                                                         and '"close"' not in m]))
+        assert all(set(r) <= {"ok", "error"} and len(r) == 1 for r in replies)
+        assert t.is_alive() and "error" not in out and page.get("step")["number"] == step["number"]
+        asyncio.run(page_says(server.address, [{"op": "done", "step": step["number"]}]))
+        assert next_step(page, step["number"])["number"] == step["number"] + 1
+    finally:
+        page.close("example over")
+        t.join(10)
