@@ -1,10 +1,12 @@
 """Board driver: ESP32 reference board (pins and parts in profile_esp32)."""
 
+import hashlib
+import os
 import time
 
 import esp32
 import machine
-from machine import ADC, Pin, TouchPad
+from machine import ADC, WDT, Pin, TouchPad
 
 from drv8833 import Motor
 from hx711 import HX711
@@ -29,7 +31,9 @@ class Board:
         self.adc = ADC(Pin(pins["battery_adc"]), atten=ADC.ATTN_11DB)
         self.div_total, self.div_low = profile["battery_divider"]
         self.led_pin = Pin(pins["led"], Pin.OUT, value=0)
-        self.uart_rx = Pin(profile["uart_rx_pin"])  # left as UART0 RX: no mode given
+        self.slice_ms = profile["sleep_slice_ms"]
+        self.listen_ms = profile["sleep_listen_ms"]
+        self.noise_samples = profile["noise_samples"]
         time.sleep_ms(self.settle_ms)  # let the HX711 wake before the self-test
         self.guard = Guard(0)
 
@@ -73,37 +77,67 @@ class Board:
         self.guard.beat()
 
     def wdt_release(self):
-        self.guard.release()
+        # The port cannot stop a machine.WDT, and a soft reset (mpremote
+        # asks for one) ends the guard's timer. WDT() again reconfigures the
+        # one task watchdog (ports/esp32/machine_wdt.c), which a soft reset
+        # leaves as it is: a long timeout lets a REPL session live through
+        # soft resets; after it the board resets into the firmware.
+        self.guard.stop()
+        WDT(timeout=self.profile["wdt_handover_ms"]).feed()
+
+    def randbytes(self, n):
+        """Random bytes for exact mode. With the radio off os.urandom is a
+        pseudo-random generator, so each 32-byte block is the SHA-256 of
+        os.urandom's 32 bytes and noise_samples samples of the battery ADC,
+        the touch pad and the microsecond clock."""
+        out = bytearray()
+        buf = bytearray(6)
+        while len(out) < n:
+            h = hashlib.sha256(os.urandom(32))
+            i = 0
+            while i < self.noise_samples:
+                a = self.adc.read_u16()
+                t = self.pad.read()
+                u = time.ticks_diff(time.ticks_us(), 0)  # as an int
+                buf[0] = a & 255
+                buf[1] = a >> 8
+                buf[2] = t & 255
+                buf[3] = (t >> 8) & 255
+                buf[4] = u & 255
+                buf[5] = (u >> 8) & 255
+                h.update(buf)
+                i += 1
+            out.extend(h.digest())
+        return bytes(out[:n])
 
     def light_sleep(self, threshold, wake):
-        """Sleep until a touch or the serial line; True when the line woke it.
+        """Sleep until a touch, or until wake() (True then: the serial line).
 
-        Wake on touch (the pad's own threshold), on a start bit on UART0 RX
-        (the UART itself is stopped in light sleep: that byte is lost, the
-        host asks again and the controller then stays awake), or after a
-        slice, to keep the watchdog fed."""
+        The wake sources the classic ESP32 port offers together are the
+        touch pad and a timer: wake_on_gpio and wake_on_ext0 raise
+        ValueError("no resources") once wake_on_touch is set, and there is
+        no wake on UART (ports/esp32/modesp32.c). The UART is stopped while
+        asleep, so the board sleeps in slices of sleep_slice_ms and after
+        each listens sleep_listen_ms for a line (a host repeats hello)."""
         self.pad.config(threshold)
-        esp32.wake_on_touch(True)
-        if self.uart_rx.value():
-            # Only from an idle (high) line: a line held low, say by an
-            # unpowered USB bridge, would wake the board at once, every time.
-            esp32.wake_on_gpio((self.uart_rx,), esp32.WAKEUP_ALL_LOW)
         self.motor_drv.off()  # the driver sleeps too (about 1.7 mA awake)
         self.sensor_power.value(0)  # HX711 and IR emitter off while asleep
         try:
+            esp32.wake_on_touch(True)
             while True:
                 self.guard.beat()
-                machine.lightsleep(1000)
-                reason = machine.wake_reason()
-                if reason == machine.TOUCHPAD_WAKE or self.pad.read() < threshold:
+                machine.lightsleep(self.slice_ms)
+                if machine.wake_reason() == machine.TOUCHPAD_WAKE or self.pad.read() < threshold:
                     return False
-                if wake():
-                    return True
-                if reason != machine.TIMER_WAKE:
-                    return True  # the GPIO wake: a start bit on RX
+                t0 = time.ticks_ms()
+                while time.ticks_diff(time.ticks_ms(), t0) < self.listen_ms:
+                    if wake():
+                        return True
+                    time.sleep_ms(2)
         finally:
-            esp32.wake_on_gpio(None, esp32.WAKEUP_ALL_LOW)
+            # Sensors first: nothing after this line can leave them off.
             self.sensor_power.value(1)
+            esp32.wake_on_touch(False)
             time.sleep_ms(self.settle_ms)
 
     def pending(self):

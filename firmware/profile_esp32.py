@@ -16,7 +16,14 @@ PROFILE = {
         "sensor_power": 32,  # load switch for the HX711 and the IR emitter
         "led": 2,
     },
-    "uart_rx_pin": 3,  # UART0 RX (the USB bridge): a start bit wakes light sleep
+    # Light sleep wakes on the touch pad or after a slice; then it listens
+    # for the serial line (the UART is stopped while asleep).
+    "sleep_slice_ms": 1000,
+    "sleep_listen_ms": 20,
+    # Samples of ADC, touch and clock noise hashed with os.urandom per 32
+    # random bytes for exact mode (os.urandom alone is pseudo-random with
+    # the radio off).
+    "noise_samples": 256,
     "pwm_hz": 20000,  # above hearing
     "exit_blocked_level": 0,  # receiver output while the beam is broken
     "sensor_settle_ms": 400,  # HX711 after power-up
@@ -36,6 +43,9 @@ PROFILE = {
     "battery_sag_mv": 400,
     "battery_per_card_mv": 1,
     "wdt_ms": 4000,
+    # After Ctrl-C the watchdog (which cannot be stopped) gets this timeout,
+    # so a REPL session survives soft resets; then the firmware starts again.
+    "wdt_handover_ms": 3600000,
     "poll_ms": 1,
     "idle_poll_ms": 20,
     # No light sleep this long after the last line from a host: an ESP32
