@@ -84,11 +84,13 @@ class EmulatedPico:
         time_scale: float = 0.0,
         seed: int = 1,
         battery_mv: int = 9000,
+        missing: Iterable[str] = (),
         profile: dict[str, Any] | None = None,
     ) -> None:
         """fs: a littlefs image for the flash (None: an erased filesystem, which
         MicroPython formats at first boot). time_scale: emulated ms per real ms
-        at most (0: as fast as the emulator goes)."""
+        at most (0: as fast as the emulator goes). missing: sensors absent
+        from power-on (stack, exit, touch, battery)."""
         self.image = img.find_image()
         node_ready()
         self.profile = profile or rp2_profile()
@@ -99,6 +101,8 @@ class EmulatedPico:
         self.world_mod = load_world_module()
         self.world = self.world_mod.World(seed)
         self.world.mv = battery_mv
+        for sensor in missing:
+            self.world.inject("sensor_missing", 0, sensor)
         self._tmp = Path(tempfile.mkdtemp(prefix="shuffler-pico-"))
         self._proc: subprocess.Popen[str] | None = None
         self._port: PtyPort | None = None
@@ -118,6 +122,7 @@ class EmulatedPico:
         self.idle_while_asleep: list[float] = []  # the core's idle fraction in each light sleep
         self._sleep_idle = [0.0, 0.0]
         self._motor_busy = False
+        self.drives: collections.Counter[tuple[int, int]] = collections.Counter()  # (dir, duty %) -> ms
         self.error: BaseException | None = None
 
     # -- life cycle --------------------------------------------------------------
@@ -262,6 +267,8 @@ class EmulatedPico:
         else:
             w.stop(brake >= coast)
         w.driver_awake = awake
+        if w.dir != 0:
+            self.drives[(w.dir, w.duty)] += us // 1000
         self._motor_busy = w.dir != 0 or w.throat_n > 0
         power = bool(rep.get("power"))
         if self.sensor_power and not power:  # the board cut sensor power: light sleep

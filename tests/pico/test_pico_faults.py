@@ -1,0 +1,95 @@
+"""Faults on the emulated Pico, each seen by the firmware's rp2 drivers
+through the pins: a jam (the beam never breaks), a double feed (a long
+block), the tray emptied, a low battery on the ADC, a missing sensor."""
+from __future__ import annotations
+
+import pytest
+
+from firmware import protocol as P
+from picotest_support import Host, flashed_fs
+
+pytestmark = [pytest.mark.slow, pytest.mark.pico]
+
+
+def booted(start_pico, open_host, **kwargs) -> tuple[object, Host]:
+    pico = start_pico(fs=flashed_fs(), **kwargs)
+    host = open_host(pico.port)
+    host.hello()
+    return pico, host
+
+
+def motor_off(pico) -> bool:
+    q = pico.query()
+    return q["motor"]["dir"] == 0 and q["driver_awake"] is False
+
+
+def test_a_jam_pauses_and_a_touch_resumes_after_the_fix(start_pico, open_host) -> None:
+    pico, host = booted(start_pico, open_host)
+    pico.load(range(12))
+    pico.inject("jam", 4)
+    start = len(host.seen)
+    assert host.call("start")["ok"] is True
+    f = host.event("fault", start=start)
+    assert (f["code"], f["k"], f["resume"]) == (P.FAULT_JAM, 4, True)
+    assert motor_off(pico)
+    assert host.call("status")["state"] == P.ST_PAUSED
+    pico.fix()
+    pico.touch(150)
+    done = host.event("done", start=start)
+    assert done["k"] == 12
+    q = pico.query()
+    assert sorted(q["left"] + q["right"]) == list(range(12))
+
+
+def test_a_double_feed_latches_an_alarm_with_the_motor_off(start_pico, open_host) -> None:
+    pico, host = booted(start_pico, open_host)
+    pico.load(range(12))
+    pico.inject("double_feed", 3)
+    start = len(host.seen)
+    host.call("start")
+    f = host.event("fault", start=start)
+    assert f["code"] == P.FAULT_DOUBLE_FEED and f["latched"] is True and f["k"] == 3
+    assert motor_off(pico)
+    assert host.call("status")["state"] == P.ST_ALARM
+
+
+def test_the_tray_emptied_mid_pass_is_a_fault(start_pico, open_host) -> None:
+    pico, host = booted(start_pico, open_host)
+    pico.load(range(15))
+    pico.inject("empty_at", 6)
+    start = len(host.seen)
+    host.call("start")
+    f = host.event("fault", start=start)
+    assert f["code"] == P.FAULT_TRAY_EMPTIED and f["k"] == 6
+    assert len(pico.query()["removed"]) == 9
+    assert motor_off(pico)
+
+
+def test_a_low_battery_read_on_the_adc_refuses_the_pass(start_pico, open_host) -> None:
+    pico, host = booted(start_pico, open_host)
+    pico.load(range(20))
+    pico.inject("battery_low")  # 6.2 V through the 1 M / 220 k divider
+    start = len(host.seen)
+    rep = host.call("start")
+    assert rep["ok"] is False
+    f = host.event("fault", start=start)
+    assert f["code"] == P.FAULT_BATTERY_LOW
+    # The ADC's 12 bits through the divider: within 10 mV of the battery.
+    assert abs(f["mv"] - 6200) <= 10
+    assert pico.query()["counts"]["fed"] == 0
+
+
+@pytest.mark.parametrize("sensor", ["stack", "exit", "battery"])
+def test_a_sensor_missing_at_power_on_latches_an_alarm(start_pico, open_host, sensor: str) -> None:
+    pico = start_pico(fs=flashed_fs(), missing=[sensor])
+    host = open_host(pico.port)
+    host.hello()
+    f = host.event("fault")
+    assert f["code"] == P.FAULT_SENSOR and f["latched"] is True and f["detail"]
+    assert host.call("start")["err"] == P.E_ALARM
+    pico.fix()  # the wire is plugged back in
+    assert host.call("clear")["state"] == P.ST_IDLE
+    pico.load([1, 2, 3])
+    start = len(host.seen)
+    assert host.call("start")["ok"] is True
+    assert host.event("done", start=start)["k"] == 3

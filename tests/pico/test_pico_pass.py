@@ -1,0 +1,45 @@
+"""Passes on the emulated Pico: the firmware's real rp2 drivers move the
+simulated mechanism through the chip's pins (the DRV8833 inputs' PWM, the
+exit beam, the HX711's two wires, the touch module, the battery divider)."""
+from __future__ import annotations
+
+import pytest
+
+from picotest_support import flashed_fs
+
+pytestmark = [pytest.mark.slow, pytest.mark.pico]
+
+
+def test_a_104_card_pass_accounts_for_every_card(start_pico, open_host) -> None:
+    pico = start_pico(fs=flashed_fs())
+    host = open_host(pico.port)
+    host.hello()
+    load = list(range(104))
+    pico.load(load)
+    pico.touch(150)
+    start = len(host.seen)
+    assert host.event("loaded", start=start)["n"] == 104  # counted by the HX711, bit by bit
+    done = host.event("done", start=start)
+    q = pico.query()
+    left, right = q["left"], q["right"]
+    assert sorted(left + right) == load
+    assert q["tray"] == [] and q["throat"] == []
+    assert (done["left"], done["right"], done["n"]) == (len(left), len(right), 104)
+    # Each pile keeps the load's relative order: the bottom card fed first.
+    assert left == sorted(left) and right == sorted(right)
+    progress = [m["k"] for m in host.seen[start:] if m.get("ev") == "progress"]
+    assert progress == list(range(1, 105))
+    assert q["motor"]["dir"] == 0 and q["driver_awake"] is False  # braked, nSLEEP low
+    # The PWM duty the firmware set (the profile's motor_duty) reached the
+    # motor model through the pins, forward (+1) and reverse (-1); the
+    # rest are the 1 ms slices in which the motor started or stopped.
+    duty = int(_rp2_default("motor_duty"))
+    driven = {d: ms for (d, pct), ms in pico.drives.items() if abs(pct - duty) <= 1}
+    assert set(driven) == {1, -1}
+    assert sum(driven.values()) >= 0.85 * sum(pico.drives.values())
+
+
+def _rp2_default(name: str) -> object:
+    from firmware import profile_rp2
+
+    return profile_rp2.PROFILE["defaults"][name]
