@@ -9,6 +9,12 @@ from drv8833 import Motor
 from hx711 import HX711
 from watchdog import Guard
 
+# The guard of the board opened last. app.main() run again from the REPL
+# opens a new board; the old guard's timer would go on running (only a soft
+# reset ends timers) and, released after Ctrl-C, would feed the watchdog
+# for ever, so a hang in the new run would never reset the board.
+_last_guard = None
+
 
 class Board:
     def __init__(self, profile):
@@ -29,7 +35,11 @@ class Board:
         self.div_total, self.div_low = profile["battery_divider"]
         self.led_pin = Pin(pins["led"], Pin.OUT, value=0)
         time.sleep_ms(self.settle_ms)  # let the HX711 wake before the self-test
+        global _last_guard
+        if _last_guard is not None and _last_guard.timer is not None:
+            _last_guard.timer.deinit()
         self.guard = Guard(-1)
+        _last_guard = self.guard
 
     def ticks_ms(self):
         return time.ticks_ms()

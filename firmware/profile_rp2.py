@@ -15,7 +15,7 @@ PROFILE = {
         "exit": 14,  # IR receiver output, low = beam broken
         "battery_adc": 26,  # ADC0, 1 M / 220 k divider
         "sensor_power": 13,  # load switch for the HX711 and the IR emitter
-        "led": 25,
+        "led": "LED",  # GP25 on a Pico; on a Pico W the LED is on the radio chip and GP25 its chip select
     },
     "pwm_hz": 20000,  # above hearing
     "exit_blocked_level": 0,  # receiver output while the beam is broken

@@ -45,6 +45,8 @@ BUSY_SLICE_US = 1000  # the world's own step
 IDLE_SLICE_US = 5000
 MAX_PENDING_HOST = 4096  # stop reading the port beyond this: the host waits, as on USB
 LOG_LIMIT = 256 * 1024
+# Named pins of the RPI_PICO board definition (MicroPython's pins.csv).
+NAMED_PINS = {"LED": 25}
 
 
 class EmulatorError(RuntimeError):
@@ -94,7 +96,7 @@ class EmulatedPico:
         self.image = img.find_image()
         node_ready()
         self.profile = profile or rp2_profile()
-        self.pins = dict(self.profile["pins"])
+        self.pins = {k: NAMED_PINS.get(v, v) for k, v in self.profile["pins"].items()}
         self.div_total, self.div_low = self.profile["battery_divider"]
         self.time_scale = time_scale
         self.fs = fs

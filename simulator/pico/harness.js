@@ -122,6 +122,10 @@ function boot(reason) {
   }
   const wd = mcu.peripherals[0x40058];
   wd.onWatchdogTrigger = () => {
+    // rp2040js re-arms the expired watchdog alarm 0 ns ahead, for ever:
+    // stop its timer (this chip is replaced at the next instruction anyway).
+    wd.alarm.enable = false;
+    wd.timer.enable = false;
     resetPending = 'watchdog';
   };
   mcu.core.PC = FLASH_BASE; // boot2 at the start of the flash

@@ -26,11 +26,11 @@ def start_pico() -> Iterator[Callable[..., EmulatedPico]]:
 
 
 @pytest.fixture
-def open_host() -> Iterator[Callable[[str], Host]]:
+def open_host() -> Iterator[Callable[[EmulatedPico], Host]]:
     opened: list[Host] = []
 
-    def open_(port: str) -> Host:
-        host = Host(port)
+    def open_(pico: EmulatedPico) -> Host:
+        host = Host(pico)
         opened.append(host)
         return host
 

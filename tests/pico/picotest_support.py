@@ -48,8 +48,9 @@ def flashed_fs(config: Mapping[str, Any] | None = None, calibrated: bool = True)
 class Host:
     """The protocol over the emulated USB port."""
 
-    def __init__(self, port: str) -> None:
-        self.ser = serial.Serial(port, baudrate=115200, timeout=0.05)
+    def __init__(self, pico: EmulatedPico) -> None:
+        self.pico = pico
+        self.ser = serial.Serial(pico.port, baudrate=115200, timeout=0.05)
         self.buf = b""
         self.raw = b""
         self.seen: list[dict[str, Any]] = []
@@ -62,6 +63,8 @@ class Host:
         self.ser.write(data)
 
     def read_some(self) -> None:
+        if not self.pico.running:
+            raise EmulatorError(f"the emulated Pico stopped: {self.pico.error!r}")
         chunk = self.ser.read(4096)
         self.raw += chunk
         self.buf += chunk

@@ -28,7 +28,7 @@ def test_the_stock_image_boots_to_the_repl_and_mounts_littlefs(start_pico, open_
     # An erased filesystem: MicroPython formats it at first boot, which
     # only works because the ROM's flash erase and program are emulated.
     pico = start_pico()
-    host = open_host(pico.port)
+    host = open_host(pico)
     host.write(b"\r\x03\x02\r\n")  # Ctrl-C, Ctrl-B: the friendly REPL
     host.expect_raw(b">>> ")
     host.write(b"import os, sys; print('P=', sys.platform, os.statvfs('/')[2])\r\n")
@@ -42,7 +42,7 @@ def test_the_stock_image_boots_to_the_repl_and_mounts_littlefs(start_pico, open_
 @pytest.mark.pico
 def test_the_flashed_firmware_answers_hello_as_an_rp2_board(start_pico, open_host) -> None:
     pico = start_pico(fs=flashed_fs())
-    host = open_host(pico.port)
+    host = open_host(pico)
     msg = host.hello()
     assert msg["ok"] is True and msg["board"] == "rp2"
     assert msg["fw"] == P.FIRMWARE_VERSION and msg["proto"] == P.PROTOCOL_VERSION

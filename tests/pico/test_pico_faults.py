@@ -13,7 +13,7 @@ pytestmark = [pytest.mark.slow, pytest.mark.pico]
 
 def booted(start_pico, open_host, **kwargs) -> tuple[object, Host]:
     pico = start_pico(fs=flashed_fs(), **kwargs)
-    host = open_host(pico.port)
+    host = open_host(pico)
     host.hello()
     return pico, host
 
@@ -82,7 +82,7 @@ def test_a_low_battery_read_on_the_adc_refuses_the_pass(start_pico, open_host) -
 @pytest.mark.parametrize("sensor", ["stack", "exit", "battery"])
 def test_a_sensor_missing_at_power_on_latches_an_alarm(start_pico, open_host, sensor: str) -> None:
     pico = start_pico(fs=flashed_fs(), missing=[sensor])
-    host = open_host(pico.port)
+    host = open_host(pico)
     host.hello()
     f = host.event("fault")
     assert f["code"] == P.FAULT_SENSOR and f["latched"] is True and f["detail"]

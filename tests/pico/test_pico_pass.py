@@ -12,7 +12,7 @@ pytestmark = [pytest.mark.slow, pytest.mark.pico]
 
 def test_a_104_card_pass_accounts_for_every_card(start_pico, open_host) -> None:
     pico = start_pico(fs=flashed_fs())
-    host = open_host(pico.port)
+    host = open_host(pico)
     host.hello()
     load = list(range(104))
     pico.load(load)

@@ -1,0 +1,85 @@
+"""The REPL and the watchdog on the emulated Pico's real rp2 port: Ctrl-C
+hands the board to the REPL (which the watchdog then leaves alone) and
+app.main() takes it back; a hung main loop is reset by machine.WDT; the
+port refuses a timeout above the RP2040's limit."""
+from __future__ import annotations
+
+import pytest
+
+from firmware import protocol as P
+from firmware import profile_rp2
+from picotest_support import Host, flashed_fs
+
+pytestmark = [pytest.mark.slow, pytest.mark.pico]
+
+# The RP2040 watchdog counts 24 bits at 2 ticks per microsecond (erratum
+# RP2040-E1): at most 0xFFFFFF / 2 us, which MicroPython rounds to 8388 ms.
+RP2_WDT_MAX_MS = 8388
+
+
+def booted(start_pico, open_host, **kwargs) -> tuple[object, Host]:
+    pico = start_pico(fs=flashed_fs(**kwargs))
+    host = open_host(pico)
+    host.hello()
+    return pico, host
+
+
+def to_repl(host: Host) -> None:
+    start = len(host.seen)
+    host.write(b"\x03")
+    assert host.event(P.EV_STOPPED, start=start)["reason"] == "interrupt"
+    host.write(b"\r\n")
+    host.expect_raw(b">>> ")
+
+
+def idle_for(pico, ms: float) -> None:
+    until = pico.emulated_ms() + ms
+    pico.wait_until(lambda: pico.emulated_ms() >= until, timeout=240)
+
+
+def test_ctrl_c_leaves_a_repl_the_watchdog_spares_and_app_main_takes_it_back(start_pico, open_host) -> None:
+    pico, host = booted(start_pico, open_host)
+    to_repl(host)
+    assert pico.query()["driver_awake"] is False
+    # Twice the watchdog's timeout at the prompt: no reset.
+    idle_for(pico, 2 * profile_rp2.PROFILE["wdt_ms"])
+    host.write(b"print('still', 6 * 7)\r\n")
+    host.expect_raw(b"still 42")
+    assert pico.boots == 1
+    start = len(host.seen)
+    host.write(b"import app; app.main()\r\n")
+    assert host.hello()["board"] == "rp2"
+    pico.load(range(5))
+    assert host.call("start")["ok"] is True
+    assert host.event(P.EV_DONE, start=start)["k"] == 5
+    assert pico.boots == 1
+
+
+def test_the_watchdog_resets_a_hung_main_loop_also_when_main_is_run_again(start_pico, open_host) -> None:
+    pico, host = booted(start_pico, open_host)
+    to_repl(host)
+    # The main loop run again from the REPL, and hung: it never beats, so
+    # the guard stops feeding machine.WDT (a guard left over from the first
+    # run must not feed it either) and the chip resets, then boots the firmware.
+    host.write(b"import controller, time, app\r\n")
+    host.write(b'exec("def hung(self):\\n while True:\\n  time.sleep_ms(50)")\r\n')
+    host.write(b"controller.Controller.step = hung\r\n")
+    host.write(b"app.main()\r\n")
+    host.expect_raw(b"app.main()")
+    hung_at = pico.emulated_ms()
+    wdt_ms = profile_rp2.PROFILE["wdt_ms"]
+    pico.wait_until(lambda: pico.boots == 2 or pico.emulated_ms() > hung_at + 3 * wdt_ms, timeout=240)
+    assert pico.boots == 2, "no watchdog reset within three timeouts of the hang"
+    assert [e for _, e in pico.events][-1] == "boot:watchdog"
+    assert host.hello()["board"] == "rp2"
+    assert pico.query()["motor"]["dir"] == 0
+
+
+def test_machine_wdt_accepts_the_profile_timeout_and_refuses_one_above_the_rp2_limit(start_pico, open_host) -> None:
+    assert profile_rp2.PROFILE["wdt_ms"] <= RP2_WDT_MAX_MS
+    pico, host = booted(start_pico, open_host)
+    to_repl(host)
+    host.write(b"from machine import WDT\r\n")
+    host.write(b'exec("try:\\n WDT(timeout=%d)\\nexcept ValueError as e:\\n print(\'refused\', e)")\r\n'
+               % (RP2_WDT_MAX_MS + 1))
+    host.expect_raw(b"refused timeout exceeds %d" % RP2_WDT_MAX_MS)
