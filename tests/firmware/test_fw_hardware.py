@@ -17,9 +17,10 @@ import profile_rp2  # noqa: E402
 import profile_sim  # noqa: E402
 
 
-def pin_table(md: Path) -> dict[str, int]:
-    rows = re.findall(r"^\| (\w+) \| (\d+) \|", md.read_text(), re.M)
-    return {name: int(gpio) for name, gpio in rows}
+def pin_table(md: Path) -> dict[str, int | str]:
+    """GPIO numbers, or a pin's board name in quotes ("LED")."""
+    rows = re.findall(r"^\| (\w+) \| (\d+|\"\w+\") \|", md.read_text(), re.M)
+    return {name: gpio.strip('"') if gpio.startswith('"') else int(gpio) for name, gpio in rows}
 
 
 @pytest.mark.parametrize("board, profile", [("esp32", profile_esp32.PROFILE), ("rp2", profile_rp2.PROFILE)])
