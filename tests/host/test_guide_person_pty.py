@@ -10,7 +10,9 @@ the guide runs with its console person tapped so that each step is also
 written, as `simulator.steps.to_dict` gives it, to a file; the person reads a
 step from the file and waits until its words are on the screen before
 touching a card. At the end every card must be on the table once, in one
-pack, and the guide must have finished without reporting a problem.
+pack, and the guide must have finished without reporting a problem; or,
+where something happens at the table besides the person's steps (a jam, a
+power cut in the middle of a pass), with the problem reported and put right.
 """
 from __future__ import annotations
 
@@ -33,14 +35,14 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 import pytest
 
 from host import flashing
 from host.cli import main
 from simulator.virtual.table_person import TablePerson, commands, from_dict
-from simulator.virtual.world_client import WorldClient
+from simulator.virtual.world_client import WorldClient, WorldError
 
 pytestmark = [pytest.mark.micropython, pytest.mark.slow]
 
@@ -151,6 +153,11 @@ class Run:
     lines: list[str] = field(default_factory=list)  # the screen as a terminal leaves it
 
 
+# Something that happens at the table besides the person's steps (a fault, a
+# power cut): called with each step before and after the person does it.
+Mischief = Callable[[dict[str, Any], TablePerson, str], None]
+
+
 def sizes(person: TablePerson) -> dict[str, int]:
     return {name: len(cards) for name, cards in person.stacks().items()}
 
@@ -181,7 +188,7 @@ def numbers_after(step: dict[str, Any], after: dict[str, int]) -> None:
 
 def follow(screen: Screen, feed: StepFeed, person: TablePerson, delays: tuple[float, float],
            rng: random.Random, timeout: float, confirms_tray: bool = True,
-           log: list[str] | None = None) -> list[dict[str, Any]]:
+           log: list[str] | None = None, mischief: Mischief | None = None) -> list[dict[str, Any]]:
     """Act as the person until the guide ends: each step only after its words
     are on the screen, after a human pause; Enter only when asked for (and,
     unless `confirms_tray`, not for cards put in the tray: the guide must
@@ -206,12 +213,16 @@ def follow(screen: Screen, feed: StepFeed, person: TablePerson, delays: tuple[fl
         step, pending = pending, None
         time.sleep(rng.uniform(*delays))
         numbers_before(step, sizes(person))
+        if mischief is not None:
+            mischief(step, person, "before")
         if log is None:
             person.do(from_dict(step))
         else:
             log.append(f"# step {step['number']}")
             log += typed_at_the_command_line(person, from_dict(step))
         numbers_after(step, sizes(person))
+        if mischief is not None:
+            mischief(step, person, "after")
         done.append(step)
         wants_enter = confirms_tray or step["kind"] != "putintray"
         # Enter, only if the guide asks for it before it moves on to the next step.
@@ -271,32 +282,47 @@ def image(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture
-def sim_device(image: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[SimDevice]:
+def start_sim_device(image: Path, tmp_path: Path,
+                     monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[[float], SimDevice]]:
+    """Starts `shuffler sim-device` at a time scale, as a person would in a terminal."""
     monkeypatch.setenv("SHUFFLER_RUNTIME_DIR", str(tmp_path / "runtime"))
-    flash = tmp_path / "flash"
-    shutil.copytree(image, flash)
-    proc = subprocess.Popen([sys.executable, "-m", "host.cli", "sim-device", "--flash", str(flash),
-                             "--time-scale", "0"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                            env=dict(os.environ))
-    assert proc.stdout is not None
-    out = b""
-    while not (PORT_LINE.search(out.decode()) and CONTROL_LINE.search(out.decode())):
-        ready, _, _ = select.select([proc.stdout], [], [], 30)
-        chunk = os.read(proc.stdout.fileno(), 4096) if ready else b""
-        assert chunk, f"sim-device printed only {out!r}"
-        out += chunk
-    port = PORT_LINE.search(out.decode())
-    control = CONTROL_LINE.search(out.decode())
-    assert port and control
-    WorldClient.connect(control.group(1), timeout=10).close()  # its firmware is up
-    yield SimDevice(proc, port.group(1), control.group(1))
-    proc.terminate()
-    proc.wait(timeout=10)
+    procs: list[subprocess.Popen[bytes]] = []
+
+    def start(time_scale: float) -> SimDevice:
+        flash = tmp_path / f"flash{len(procs)}"
+        shutil.copytree(image, flash)
+        proc = subprocess.Popen([sys.executable, "-m", "host.cli", "sim-device", "--flash", str(flash),
+                                 "--time-scale", str(time_scale)], stdout=subprocess.PIPE,
+                                stderr=subprocess.DEVNULL, env=dict(os.environ))
+        procs.append(proc)
+        assert proc.stdout is not None
+        out = b""
+        while not (PORT_LINE.search(out.decode()) and CONTROL_LINE.search(out.decode())):
+            ready, _, _ = select.select([proc.stdout], [], [], 30)
+            chunk = os.read(proc.stdout.fileno(), 4096) if ready else b""
+            assert chunk, f"sim-device printed only {out!r}"
+            out += chunk
+        port = PORT_LINE.search(out.decode())
+        control = CONTROL_LINE.search(out.decode())
+        assert port and control
+        WorldClient.connect(control.group(1), timeout=10).close()  # its firmware is up
+        return SimDevice(proc, port.group(1), control.group(1))
+
+    yield start
+    for proc in procs:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+@pytest.fixture
+def sim_device(start_sim_device: Callable[[float], SimDevice]) -> SimDevice:
+    """A virtual shuffler that deals as fast as it can."""
+    return start_sim_device(0)
 
 
 def guided(dev: SimDevice, tmp_path: Path, args: list[str], cards: int, delays: tuple[float, float],
            seed: int, timeout: float = 240.0, confirms_tray: bool = True,
-           log: list[str] | None = None) -> Run:
+           log: list[str] | None = None, mischief: Mischief | None = None) -> Run:
     """`shuffler guide --port` on a pty with the person model at the table."""
     with WorldClient.connect(dev.control, timeout=10) as world:
         world.clear_table()
@@ -304,12 +330,15 @@ def guided(dev: SimDevice, tmp_path: Path, args: list[str], cards: int, delays: 
         steps_file = tmp_path / "steps.jsonl"
         env = dict(os.environ, **{STEPS_ENV: str(steps_file)}, TERM="xterm-256color", COLUMNS="160")
         screen = Screen([sys.executable, "-c", TAP, "guide", "--port", dev.port, "--wait", "120", *args], env)
+        person = TablePerson(world)
         try:
-            done = follow(screen, StepFeed(steps_file), TablePerson(world), delays, random.Random(seed), timeout,
-                          confirms_tray, log)
+            done = follow(screen, StepFeed(steps_file), person, delays, random.Random(seed), timeout,
+                          confirms_tray, log, mischief)
         finally:
             code = screen.close()
-        run = Run(code, screen.text(), done, world.show())
+        run = Run(code, screen.text(), done, person.world.show())
+        if person.world is not world:
+            person.world.close()
         run.lines = [line for line in screen_lines(bytes(screen.raw)) if line.strip()]
         return run
 
@@ -359,6 +388,71 @@ def test_hand_and_foot_in_three_loads_by_a_person_at_the_table(sim_device, tmp_p
     assert loads == {"A", "B", "C"}
 
 
+def reconnect(control: str, timeout: float = 20.0) -> WorldClient:
+    """A connection to the board that has come back: the old endpoint may
+    linger for a moment while the old interpreter ends."""
+    deadline = time.monotonic() + timeout
+    while True:
+        client = WorldClient.connect(control, timeout=timeout)
+        try:
+            client.query()
+            return client
+        except (OSError, WorldError):
+            client.close()
+            assert time.monotonic() < deadline, "the board did not come back"
+            time.sleep(0.05)
+
+
+def finished_after_trouble(run: Run, cards: int) -> list[str]:
+    """As check_finished, but the guide had something to report: its problem lines."""
+    problems = [line.strip() for line in run.screen.splitlines() if line.lstrip().startswith("!")]
+    assert problems, "the guide reported nothing"
+    assert run.code == 0, run.screen[-3000:]
+    assert "Summary" in run.screen and run.steps[-1]["kind"] == "gather"
+    assert run.table["check"]["ok"], run.table["check"]
+    assert sorted(run.table["stacks"].get("pack", [])) == list(range(cards)), run.table["stacks"].keys()
+    assert all(not v for v in run.table["places"].values())
+    return problems
+
+
+def test_a_jam_mid_pass_is_put_right_at_the_table(sim_device, tmp_path):
+    def jam(step: dict[str, Any], person: TablePerson, when: str) -> None:
+        if when == "before" and step["kind"] == "touch" and step["number"] < 4:
+            person.world.inject("jam", 20)  # the 21st card of the first load sticks
+
+    run = guided(sim_device, tmp_path, ["--pack", "canasta", "--mode", "random", "--rounds", "1"], 108, DELAYS,
+                 seed=6, mischief=jam)
+    problems = finished_after_trouble(run, 108)
+    assert any("stuck" in p for p in problems), problems
+    kinds = [(s["kind"], s.get("what") or s.get("why")) for s in run.steps]
+    at = kinds.index(("fix", "jam"))
+    assert kinds[at + 1] == ("touch", "go_on")
+
+
+def test_a_power_cut_mid_pass_leaves_the_cards_where_they_lie_and_the_guide_deals_the_rest(start_sim_device,
+                                                                                           tmp_path):
+    dev = start_sim_device(1)  # in real time, so the cut comes in the middle of the pass
+
+    def unplug(step: dict[str, Any], person: TablePerson, when: str) -> None:
+        if when == "after" and step["kind"] == "touch" and step["number"] < 4:
+            deadline = time.monotonic() + 30
+            while (q := person.world.query())["counts"]["left"] + q["counts"]["right"] < 20:
+                assert time.monotonic() < deadline, q["counts"]
+                time.sleep(0.02)
+            control = person.world.sock.getpeername()
+            person.world.unplug()
+            person.world.close()
+            person.world = reconnect(control)  # the endpoint comes back with the board
+
+    run = guided(dev, tmp_path, ["--pack", "canasta", "--mode", "random", "--rounds", "1"], 108, DELAYS,
+                 seed=7, mischief=unplug)
+    problems = finished_after_trouble(run, 108)
+    assert any("restarted" in p for p in problems), problems
+    assert not any("not part of its protocol" in p for p in problems), problems  # a power cut says nothing
+    kinds = [(s["kind"], s.get("why") or s.get("rest")) for s in run.steps]
+    assert ("touch", "rest") in kinds  # the rest of the load, dealt onto the same piles
+
+
 # -- the session in docs/table.md ---------------------------------------------------------
 # Exact mode with the board's random bytes fixed: the same codes, so the same
 # piles and the same screen every time.
@@ -392,7 +486,8 @@ def doc_session(dev: SimDevice, tmp_path: Path) -> tuple[list[str], list[str]]:
     shown = io.StringIO()
     with contextlib.redirect_stdout(shown):
         assert main(["table", "--control", dev.control, "show"]) == 0
-    table = ["$ shuffler table new 108", "pack: 108 cards"] + log + ["$ shuffler table show"] + shown.getvalue().splitlines()
+    table = ["$ shuffler table new 108", "pack: 108 cards", *log, "$ shuffler table show",
+             *shown.getvalue().splitlines()]
     return guide, table
 
 
@@ -449,7 +544,9 @@ if __name__ == "__main__":
                 select.select([proc.stdout], [], [], 30)
                 out += os.read(proc.stdout.fileno(), 4096)  # type: ignore[union-attr]
             text = out.decode()
-            dev = SimDevice(proc, PORT_LINE.search(text).group(1), CONTROL_LINE.search(text).group(1))  # type: ignore[union-attr]
+            port, control = PORT_LINE.search(text), CONTROL_LINE.search(text)
+            assert port and control
+            dev = SimDevice(proc, port.group(1), control.group(1))
             guide, table = doc_session(dev, tmp)
             print("\n".join(guide))
             print("=" * 40)

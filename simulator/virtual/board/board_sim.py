@@ -124,7 +124,8 @@ class Board:
                     micropython.heap_unlock()
         self.motor_stop()
         self.table.save()  # the cards stay where they lie
-        sys.stderr.write(why)
+        if why:
+            sys.stderr.write(why)
         sys.exit(code)
 
     # ----- sensors and actuators ------------------------------------------
@@ -242,7 +243,7 @@ class Board:
         if op == "unplug":
             # The power goes and comes back: the board restarts, the cards
             # stay where they lie (no reply: the endpoint goes with the board).
-            self._reset("sim: power cycle\n", POWER_CYCLE_EXIT_CODE)
+            self._reset("", POWER_CYCLE_EXIT_CODE)  # a board without power says nothing
         rep = self.table.handle(op, req)
         if rep is not None:
             return rep
