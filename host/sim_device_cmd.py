@@ -41,6 +41,9 @@ def person_hint(control: str, uid: str) -> list[str]:
 @click.option("--heap-kib", type=click.IntRange(min=64), help="Interpreter heap, as on a small board.")
 @click.option("--table", "table_file", type=click.Path(dir_okay=False, path_type=Path),
               help="Keep the cards on the table in this file, so they stay across restarts.")
+@click.option("--board", type=click.Choice(["sim", "pico"]), default="sim", show_default=True,
+              help="sim: the unix port over the simulated board; pico: MicroPython's rp2 port "
+                   "on an emulated Raspberry Pi Pico, wired to the same simulated mechanism.")
 def sim_device(
     flash: Path | None,
     install: bool | None,
@@ -49,6 +52,7 @@ def sim_device(
     seed: int,
     heap_kib: int | None,
     table_file: Path | None,
+    board: str,
 ) -> None:
     """Start a virtual shuffler; print its port and flash dir; run until Ctrl-C."""
     from simulator.virtual import VirtualShuffler
@@ -57,6 +61,11 @@ def sim_device(
         standing = [faultlib.parse_fault(s) for s in fault_specs]
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="--fault") from None
+    if board == "pico":
+        from host.sim_pico import run_pico
+
+        run_pico(flash, install, time_scale, standing, seed)
+        return
     if flash is not None and flash.exists() and not flash.is_dir():
         raise click.ClickException(f"{flash} is not a directory")
     empty = flash is None or not flash.exists() or not any(flash.iterdir())

@@ -1,0 +1,66 @@
+"""`shuffler sim-device --board pico`: the emulated Raspberry Pi Pico
+(MicroPython's rp2 port in rp2040js, simulator/pico/) until stopped."""
+from __future__ import annotations
+
+import signal
+import threading
+from pathlib import Path
+from types import FrameType
+
+import click
+
+from simulator.virtual import faults as faultlib
+
+FS_FILE = "rp2-littlefs.img"  # the filesystem region of the Pico's flash, in the flash folder
+MECHANICAL = ("jam", "double_feed", "empty_at", "battery_low", "sensor_missing")
+
+
+def run_pico(flash: Path | None, install: bool | None, time_scale: float,
+             standing: list[faultlib.Fault], seed: int) -> None:
+    from simulator.pico import EmulatedPico, EmulatorError, ImageMissing
+    from simulator.pico.control import ControlServer
+    from simulator.pico.flash_fs import build_fs, firmware_files
+
+    for f in standing:
+        if f.name not in MECHANICAL:
+            raise click.BadParameter(f"{f.name} is a fault of the simulated board's driver; "
+                                     f"the emulated Pico takes {', '.join(MECHANICAL)}", param_hint="--fault")
+    fs_file = flash / FS_FILE if flash is not None else None
+    if flash is not None:
+        flash.mkdir(parents=True, exist_ok=True)
+    fs: bytes | None = fs_file.read_bytes() if fs_file is not None and fs_file.exists() else None
+    if install is None:
+        install = fs is None
+    if install:
+        fs = build_fs(firmware_files())
+    try:
+        pico = EmulatedPico(fs=fs, time_scale=time_scale, seed=seed,
+                            missing=[f.mode for f in standing if f.name == "sensor_missing"])
+    except (ImageMissing, EmulatorError) as exc:
+        raise click.ClickException(str(exc)) from None
+    for f in standing:
+        if f.name != "sensor_missing":
+            pico.world.inject(f.name, f.k, f.mode)
+    pico.start()
+    control = ControlServer(pico).start()
+    done = threading.Event()
+
+    def on_signal(signum: int, frame: FrameType | None) -> None:
+        done.set()
+
+    old = {s: signal.signal(s, on_signal) for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)}
+    try:
+        where = fs_file if fs_file is not None else "kept in memory"
+        click.echo(f"emulated Pico on {pico.port} (flash {where})")
+        click.echo(f"control endpoint {control.address}")
+        while not done.wait(0.2):
+            if not pico.running:
+                raise click.ClickException(f"the emulated Pico stopped unexpectedly: {pico.error}")
+        if fs_file is not None:
+            pico.save_flash(fs_file)
+    finally:
+        for s, handler in old.items():
+            signal.signal(s, handler)
+        control.stop()
+        pico.stop()
+    click.echo("emulated Pico stopped", err=True)

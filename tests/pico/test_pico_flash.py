@@ -1,0 +1,67 @@
+"""`shuffler flash` onto the emulated Pico over its USB port, exactly as
+onto a board, and `shuffler sim-device --board pico` serving the port."""
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from firmware import protocol as P
+from simulator.virtual.world_client import WorldClient
+from picotest_support import WAIT_S
+
+pytestmark = [pytest.mark.slow, pytest.mark.pico]
+
+BIN = Path(sys.executable).parent
+
+
+def test_shuffler_flash_deploys_to_a_fresh_pico_and_it_boots_to_hello_after_a_reset(start_pico, open_host) -> None:
+    pico = start_pico()  # MicroPython only, an empty filesystem: a Pico fresh from the downloads page
+    proc = subprocess.run(
+        [str(BIN / "shuffler"), "flash", "--port", pico.port, "--board", "rp2",
+         "--connect-timeout", "60", "--hello-timeout", "120"],
+        capture_output=True, text=True, timeout=WAIT_S * 2,
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert pico.boots == 1  # flash soft-resets; nothing reset the chip
+    pico.hard_reset()
+    host = open_host(pico)
+    hello = host.hello()
+    assert hello["board"] == "rp2" and hello["fw"] == P.FIRMWARE_VERSION
+    assert pico.boots == 2
+
+
+def test_sim_device_board_pico_serves_a_port_and_the_control_endpoint(tmp_path: Path) -> None:
+    from picotest_support import require_emulator
+
+    require_emulator()
+    flash = tmp_path / "flash"
+    proc = subprocess.Popen(
+        [str(BIN / "shuffler"), "sim-device", "--board", "pico", "--time-scale", "0", "--flash", str(flash)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    try:
+        first = proc.stdout.readline()
+        assert first.startswith("emulated Pico on /dev/"), first + proc.stderr.read()
+        port = first.split()[3]
+        control = proc.stdout.readline().split()[-1]
+        out = subprocess.run(
+            [str(BIN / "mpremote"), "connect", port, "exec", "import sys; print('platform', sys.platform)"],
+            capture_output=True, text=True, timeout=WAIT_S,
+        )
+        assert "platform rp2" in out.stdout, out.stdout + out.stderr
+        with WorldClient.connect(control) as world:
+            assert world.load(list(range(7))) == 7
+            q = world.query()
+            assert q["counts"]["tray"] == 7 and q["ok"] is True
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        rc = proc.wait(timeout=60)
+    assert rc == 0
+    assert (flash / "rp2-littlefs.img").stat().st_size == 352 * 4096
