@@ -153,6 +153,7 @@ class WebPerson:
                 state["problems"] = []
             state.update(where(self.voice.guide))
         self.page.edit(show)
+        self._after()  # the table as it is when the step is shown (a pass may just have ended)
         if self.voice.also is not None:
             self.voice.also.say(f"[bold]{number}.[/bold] {S.words(step)}")
         if self.inner is not None:

@@ -1,6 +1,7 @@
 """`shuffler guide --web` as a command: the same engine on the virtual
 shuffler, its page's address printed, --json still only the JSON summary,
-and a second --web on a busy address is one clear line."""
+a second --web on a busy address is one clear line, and a stop is one line
+on the console and shown on the page."""
 from __future__ import annotations
 
 import asyncio
@@ -9,7 +10,9 @@ import re
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
+import aiohttp
 import pytest
 
 from web_support import ROOT, Guide, page_says
@@ -53,3 +56,29 @@ def test_a_second_web_guide_on_a_busy_address_is_one_clear_line() -> None:
         assert "still running" in replies[0]["error"]
     finally:
         g.kill()
+
+
+async def _last_state(address: str) -> dict[str, Any]:
+    """Listen as a page until the server closes: the last state it sent."""
+    last: dict[str, Any] = {}
+    async with aiohttp.ClientSession() as s:
+        async with s.ws_connect(address + "ws", origin=address.rstrip("/")) as ws:
+            async for msg in ws:
+                if msg.type == aiohttp.WSMsgType.TEXT:
+                    last = json.loads(msg.data)
+    return last
+
+
+def test_a_stop_is_one_line_on_the_console_and_shown_on_the_page() -> None:
+    g = Guide("--manual", "--rounds", "1", "--wait", "3")
+    try:
+        last = asyncio.run(_last_state(g.address))
+        code = g.proc.wait(60)
+        err = g.stderr().strip().splitlines()
+    finally:
+        g.kill()
+    assert code == 1 and len(err) == 1
+    assert err[0].startswith("shuffler: stopped at round 1 of 1, load A (pass 1 of 2): stopped waiting for the "
+                             "person: nobody pressed done on the page within 3 s; to go on, gather every card")
+    assert last["finished"] and last["stopped"] == err[0].removeprefix("shuffler: ")
+    assert last["step"]["kind"] == "cut" and last["summary"] is None

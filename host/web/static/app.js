@@ -18,7 +18,7 @@ function connect() {
     try { msg = JSON.parse(ev.data); } catch (e) { return; }
     if ("version" in msg) { state = msg; render(); }
     else if (msg.error) toast(msg.error, true);
-    else if (msg.ok) toast(msg.ok, false);
+    // What went right shows on the table itself; only refusals need words.
   };
   socket.onclose = () => {
     const ended = state && state.finished;
@@ -62,7 +62,8 @@ function render() {
   if (s.mode) w.push(s.mode + " mode");
   if (s.place) w.push(`round ${s.place.round} of ${s.place.of_rounds}`, `pass ${s.place.pass} of ${s.place.of_passes}`, `load ${s.place.load}`);
   if (s.distance) {
-    if (s.distance.value === null) w.push(`rounds done: ${s.distance.rounds_done} (exactly random when all are done)`);
+    if (s.distance.rounds_done === 0) w.push("not shuffled yet");
+    else if (s.distance.value === null) w.push(`rounds done: ${s.distance.rounds_done} (exactly random when all are done)`);
     else w.push(`distance from random: ${fmt(s.distance.value, 4)} after ${s.distance.rounds_done} round${s.distance.rounds_done === 1 ? "" : "s"}`);
   }
   $("where").textContent = w.join(" · ");
