@@ -9,11 +9,11 @@ from drv8833 import Motor
 from hx711 import HX711
 from watchdog import Guard
 
-# The guard of the board opened last. app.main() run again from the REPL
-# opens a new board; the old guard's timer would go on running (only a soft
-# reset ends timers) and, released after Ctrl-C, would feed the watchdog
-# for ever, so a hang in the new run would never reset the board.
-_last_guard = None
+# RP2040 datasheet 4.7.6: the watchdog's CTRL register, its ENABLE bit, and
+# the register block's atomic bit-clear alias (2.1.2).
+WATCHDOG_CTRL = 0x40058000
+WATCHDOG_ENABLE = 1 << 30
+ATOMIC_CLEAR = 0x3000
 
 
 class Board:
@@ -35,11 +35,7 @@ class Board:
         self.div_total, self.div_low = profile["battery_divider"]
         self.led_pin = Pin(pins["led"], Pin.OUT, value=0)
         time.sleep_ms(self.settle_ms)  # let the HX711 wake before the self-test
-        global _last_guard
-        if _last_guard is not None and _last_guard.timer is not None:
-            _last_guard.timer.deinit()
         self.guard = Guard(-1)
-        _last_guard = self.guard
 
     def ticks_ms(self):
         return time.ticks_ms()
@@ -79,7 +75,13 @@ class Board:
         self.guard.beat()
 
     def wdt_release(self):
-        self.guard.release()
+        # machine.WDT has no stop, and the soft reset mpremote (and `shuffler
+        # flash`) asks for ends the guard's timer, so a released guard would
+        # let the watchdog reset the board 4 s into the session. The chip's
+        # watchdog can be stopped, as pico-sdk's watchdog_disable() does:
+        # the REPL then lives through soft resets; app.main() starts it again.
+        self.guard.stop()
+        machine.mem32[WATCHDOG_CTRL + ATOMIC_CLEAR] = WATCHDOG_ENABLE
 
     def light_sleep(self, threshold, wake):
         """Sleep until a touch or serial input; True when the line woke it."""

@@ -83,3 +83,21 @@ def test_machine_wdt_accepts_the_profile_timeout_and_refuses_one_above_the_rp2_l
     host.write(b'exec("try:\\n WDT(timeout=%d)\\nexcept ValueError as e:\\n print(\'refused\', e)")\r\n'
                % (RP2_WDT_MAX_MS + 1))
     host.expect_raw(b"refused timeout exceeds %d" % RP2_WDT_MAX_MS)
+
+
+def test_an_mpremote_session_longer_than_the_watchdog_is_not_reset(start_pico) -> None:
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    pico = start_pico(fs=flashed_fs())
+    pico.wait_until(lambda: b'"board"' in pico.output() or pico.emulated_ms() > 3000, timeout=240)
+    # mpremote interrupts the firmware and soft-resets into the raw REPL
+    # (which ends every timer), then the code runs for 12 s of emulated time.
+    script = "import time\nt = time.ticks_ms()\ntime.sleep(12)\nprint('slept', time.ticks_diff(time.ticks_ms(), t))"
+    out = subprocess.run([str(Path(sys.executable).parent / "mpremote"), "connect", pico.port, "exec", script],
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stdout + out.stderr
+    slept = int(out.stdout.split("slept")[1].split()[0])
+    assert slept >= 12000 > 3 * profile_rp2.PROFILE["wdt_ms"] - 1
+    assert pico.boots == 1, pico.events
