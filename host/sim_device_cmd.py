@@ -74,7 +74,7 @@ def sim_device(
     if table_file is not None and not table_file.parent.is_dir():
         raise click.BadParameter(f"no folder {table_file.parent} for the table file", param_hint="--table")
     dev = VirtualShuffler(flash, time_scale=time_scale, seed=seed, faults=standing, heap_kib=heap_kib,
-                          table_file=table_file)
+                          table_file=table_file, keep_cards=True)
     try:
         if install:
             with tempfile.TemporaryDirectory(prefix="shuffler-image-") as tmp:

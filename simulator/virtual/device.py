@@ -8,7 +8,8 @@ simulated board, on a pseudo-terminal.
 The flash directory is the board's filesystem (the interpreter's cwd, where
 the firmware also keeps its settings); boot.py and main.py in it run at every
 boot. The world (cards, motor, sensors) lives in the interpreter, so it starts
-afresh at each reset; standing faults are applied again at every boot.
+afresh at each reset, unless keep_cards (as `shuffler sim-device` does): then
+the cards stay where they lie. Standing faults are applied again at every boot.
 """
 from __future__ import annotations
 
@@ -48,6 +49,7 @@ class VirtualShuffler:
         advertise: bool = True,
         uid: str | None = None,
         table_file: str | Path | None = None,
+        keep_cards: bool = False,
     ) -> None:
         self._own_flash = flash_dir is None
         self.flash_dir = Path(flash_dir) if flash_dir else Path(tempfile.mkdtemp(prefix="shuffler-flash-"))
@@ -56,9 +58,14 @@ class VirtualShuffler:
         self.faults = [f if isinstance(f, faultlib.Fault) else faultlib.parse_fault(f) for f in faults]
         self._runtime = Path(tempfile.mkdtemp(prefix="shuffler-vdev-"))
         self.control_address = str(self._runtime / "world.sock")
-        # The cards on the table and in the machine, kept across resets; a
-        # given file also across restarts.
-        self.table_file = Path(table_file).resolve() if table_file else self._runtime / "table.json"
+        # With keep_cards, the cards on the table and in the machine stay
+        # where they lie across resets, as real cards would; in a given file
+        # also across restarts. Without, each boot starts with a bare world.
+        self.table_file: Path | None = None
+        if table_file:
+            self.table_file = Path(table_file).resolve()
+        elif keep_cards:
+            self.table_file = self._runtime / "table.json"
         # The board's machine.unique_id() (hex): derived from the flash folder,
         # so a restart on the same flash is the same machine, another flash
         # another one.
@@ -71,7 +78,7 @@ class VirtualShuffler:
             "SHUFFLER_SIM_SEED": str(seed),
             "SHUFFLER_DATA_DIR": str(self.flash_dir),
             "SHUFFLER_SIM_UID": self.uid,
-            "SHUFFLER_SIM_TABLE": str(self.table_file),
+            **({"SHUFFLER_SIM_TABLE": str(self.table_file)} if self.table_file else {}),
             **faultlib.boot_env(self.faults),
             **(env or {}),
         }
@@ -186,8 +193,8 @@ class VirtualShuffler:
             self._bridge.request_reset("hard")
 
     def unplug(self) -> None:
-        """The power goes and comes back mid-whatever: the board restarts and
-        the cards stay where they lie. Without firmware, a hard reset."""
+        """The power goes and comes back mid-whatever: the board restarts (the
+        cards stay where they lie with keep_cards). Without firmware, a hard reset."""
         try:
             client = self.world(timeout=1.0)
         except OSError:

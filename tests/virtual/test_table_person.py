@@ -15,6 +15,7 @@ from host import flashing
 from simulator import steps as T
 from simulator.virtual import VirtualShuffler
 from simulator.virtual.table_person import TablePerson, commands, from_dict
+from simulator.virtual.world_client import WorldError
 
 pytestmark = pytest.mark.micropython
 
@@ -175,3 +176,28 @@ def test_the_commands_typed_at_the_command_line_do_the_same(person: TablePerson,
         T.do_on_table(step, model)
         assert person.stacks() == {k: v for k, v in model.items() if v}
     assert "pack: 30 cards" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("keep", [True, False])
+def test_cards_stay_across_a_reset_only_when_kept(tmp_path: Path, keep: bool) -> None:
+    flash = tmp_path / "flash"
+    flashing.install_to_dir(flashing.build_image("sim", tmp_path / "image"), flash)
+    with VirtualShuffler(flash, time_scale=0, advertise=False, keep_cards=keep) as dev:
+        with dev.world(timeout=10) as w:
+            w.new(8)
+            w.put("pack", 3)
+        dev.unplug()
+        time.sleep(0.2)
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                with dev.world(timeout=10) as w:
+                    shown = w.show()
+                break
+            except (OSError, WorldError):  # the old endpoint, on its way out
+                assert time.monotonic() < deadline
+                time.sleep(0.05)
+    if keep:
+        assert shown["stacks"] == {"pack": [3, 4, 5, 6, 7]} and shown["places"]["tray"] == [0, 1, 2]
+    else:
+        assert shown["stacks"] == {} and shown["places"]["tray"] == [] and shown["check"]["made"] == 0
