@@ -15,7 +15,7 @@ import click
 
 from simulator.virtual import faults as faultlib
 from simulator.virtual import registry
-from simulator.virtual.world_client import WorldClient, WorldError
+from simulator.virtual.world_client import EndpointClosed, WorldClient, WorldError
 
 PILES = ("left", "right", "tray", "throat", "removed")
 BAD_INPUT = 2  # as click's own usage errors
@@ -58,6 +58,10 @@ def call(ctx: click.Context, fn: Callable[[WorldClient], Any]) -> Any:
     try:
         with client:
             return fn(client)
+    except EndpointClosed:
+        raise click.ClickException(
+            f"the virtual shuffler on {address} restarted before it answered: look with `shuffler table show`"
+        ) from None
     except WorldError as exc:
         raise Refused(str(exc)) from None
     except OSError as exc:

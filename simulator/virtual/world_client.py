@@ -24,6 +24,10 @@ class WorldError(RuntimeError):
     """The simulated world refused a request."""
 
 
+class EndpointClosed(WorldError):
+    """The endpoint closed before it answered: the board went down (a reset)."""
+
+
 def sim_command(
     firmware_dir: str | os.PathLike[str] = FIRMWARE_DIR,
     control: str | None = None,
@@ -97,7 +101,7 @@ class WorldClient:
         while b"\n" not in self.buf:
             chunk = self.sock.recv(65536)
             if not chunk:
-                raise WorldError("control endpoint closed")
+                raise EndpointClosed("control endpoint closed")
             self.buf += chunk
         line, self.buf = self.buf.split(b"\n", 1)
         rep = json.loads(line)
@@ -183,7 +187,7 @@ class WorldClient:
         """The power goes and comes back: the board restarts, the cards stay."""
         try:
             self.request(op="unplug")
-        except (WorldError, OSError):
+        except (EndpointClosed, OSError):
             return  # the endpoint went down with the board, as it should
         raise WorldError("the board did not restart")
 
