@@ -120,7 +120,7 @@ class EmulatedPico:
         self.boots = 0
         self.events: list[tuple[int, str]] = []
         self.led = False
-        self.sensor_power = True
+        self.sensor_power: bool | None = None  # unknown until the board drives it
         self.idle_while_asleep: list[float] = []  # the core's idle fraction in each light sleep
         self._sleep_idle = [0.0, 0.0]
         self._motor_busy = False
@@ -236,7 +236,7 @@ class EmulatedPico:
             touch = None  # nothing drives the line: the pad's pull decides
         # The IR receiver pulls its output low while it sees no light (a card in
         # the beam, or the emitter unpowered); otherwise the pull-up holds it high.
-        exit_level = 0 if (w.exit_blocked() or not self.sensor_power) else None
+        exit_level = 0 if (w.exit_blocked() or self.sensor_power is False) else None
         stack = w.stack_raw()
         mv = w.battery_mv()
         counts = round(mv * self.div_low / self.div_total * ADC_MAX / ADC_REF_MV)
@@ -273,17 +273,17 @@ class EmulatedPico:
             self.drives[(w.dir, w.duty)] += us // 1000
         self._motor_busy = w.dir != 0 or w.throat_n > 0
         power = bool(rep.get("power"))
-        if self.sensor_power and not power:  # the board cut sensor power: light sleep
+        if self.sensor_power and not power:  # the board cut the power it gave: light sleep
             w.sleeping = True
             w.sleeps += 1
             w.slept_at = w.now
             self._sleep_idle = [0.0, 0.0]
             if awake:
                 w.awake_while_asleep += 1
-        if not power:
+        if not power and w.sleeping:
             self._sleep_idle[0] += float(rep.get("idle", 0.0)) * us
             self._sleep_idle[1] += us
-        if power and not self.sensor_power:
+        if power and self.sensor_power is False and w.sleeping:
             w.sleeping = False
             if self._sleep_idle[1]:
                 self.idle_while_asleep.append(self._sleep_idle[0] / self._sleep_idle[1])

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import time
+from pathlib import Path
 from typing import Any, Callable, Mapping
 
 import pytest
@@ -18,6 +19,7 @@ from simulator.pico.flash_fs import build_fs, firmware_files
 # Wall-clock limits only bound a wait that would otherwise never end; the
 # emulator runs several times slower than real time on a loaded machine.
 WAIT_S = 240.0
+REPO = Path(__file__).resolve().parents[2]
 
 
 def require_emulator() -> None:
@@ -36,13 +38,23 @@ def calibration() -> bytes:
     return json.dumps({"tare": w.STACK_TARE, "per_card": w.STACK_PER_CARD}).encode()
 
 
-def flashed_fs(config: Mapping[str, Any] | None = None, calibrated: bool = True) -> bytes:
+def flashed_fs(config: Mapping[str, Any] | None = None, calibrated: bool = True,
+               profile: Mapping[str, Any] | None = None) -> bytes:
+    """The firmware's rp2 image on a littlefs filesystem, with cal.json and
+    config.json; profile: entries of PROFILE changed for a test, written as
+    profile_rp2.py (imported before the image's profile_rp2.mpy)."""
     extra: dict[str, bytes] = {}
+    if profile:
+        src = (REPO / "firmware" / "profile_rp2.py").read_text()
+        extra["profile_rp2.py"] = (src + "\nPROFILE.update(%r)\n" % dict(profile)).encode()
     if calibrated:
         extra["cal.json"] = calibration()
     if config:
         extra["config.json"] = json.dumps(dict(config)).encode()
-    return build_fs(firmware_files(extra))
+    files = firmware_files(extra)
+    if profile:
+        files.pop("profile_rp2.mpy", None)
+    return build_fs(files)
 
 
 class Host:
