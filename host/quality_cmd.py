@@ -241,6 +241,8 @@ def _print_tables(report: Report) -> None:
     from rich.table import Table
 
     from simulator.quality import words
+    from simulator.quality.comparison import SMALL_PACK_NOTE, comparison_notes
+    from simulator.quality.position_guessing import PICKED
 
     console = Console(width=None if Console().is_terminal else 140)
     s = report.settings
@@ -266,14 +268,27 @@ def _print_tables(report: Report) -> None:
             cells += [_gap(r.deal[m] if r.deal else None, v.exact) for m, v in (deal or {}).items()]
             table.add_row(*cells)
         console.print(table)
+        law = [r.exact_lower_bound for r in routine.rounds]
+        if any(e is not None for e in law):
+            console.print(words.law_bounds_line(routine.name, [None if e is None else e.value for e in law]))
         if not routine.shuffles:
             console.print(words.never_note())
     console.print("What the columns say (lower is better in every one):")
-    notes = [words.distance_note(), words.guessing_note(s.cards, ref.guessing_random)]
+    fitted = [routine.name for routine in report.routines
+              if any(r.guessing.method.endswith(f"{PICKED})") for r in routine.rounds)]
+    notes = [words.distance_note(), words.guessing_note(s.cards, ref.guessing_random) + " "
+             + words.strategy_note(fitted)]
     if deal and s.deal:
         notes.append(words.deal_note({m: v.exact for m, v in deal.items()}, s.deal.players, s.deal.hand))
+    if any(r.exact_lower_bound is not None for routine in report.routines for r in routine.rounds):
+        notes.append(words.law_bound_note())
     for note in notes:
         console.print(f"  {note}")
+    comparison = comparison_notes(report.routines)
+    if comparison:
+        console.print("Which routine is closer to random:")
+        for note in [*comparison, SMALL_PACK_NOTE]:
+            console.print(f"  {note}")
 
     table = Table(title="Passes needed to reach each distance", title_justify="left")
     table.add_column("distance ≤", justify="right")

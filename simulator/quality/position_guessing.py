@@ -46,7 +46,10 @@ from .guessing import guess_scores
 from .routines import Machine, load_sizes
 from .stack_exact import covered, position_laws
 
-__all__ = ["THETAS", "position_checked_scores", "position_checked_reference", "CrossFitGuessing", "guessing_for"]
+__all__ = ["PICKED", "THETAS", "position_checked_scores", "position_checked_reference", "CrossFitGuessing", "guessing_for"]
+
+# The last word of a picked strategy's method, as the report's words look for it.
+PICKED = "picked"
 
 # The thresholds tried; 0 is the inverse-riffle strategy, so the pick is never
 # worse than it beyond the noise of the choice.
@@ -239,7 +242,7 @@ class CrossFitGuessing:
             errors.append(se)
             picks.append(self.thetas[j])
         named = " / ".join(dict.fromkeys("inverse-riffle" if t == 0 else f"position-checked {t:g}" for t in picks))
-        return Estimate(sum(values) / 2, sum(errors) / 2, "estimate", f"guessing game ({named}, picked)")
+        return Estimate(sum(values) / 2, sum(errors) / 2, "estimate", f"guessing game ({named}, {PICKED})")
 
 
 def guessing_for(routine_name: str, n_cards: int, capacity: int, rounds: int,

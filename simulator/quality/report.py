@@ -5,8 +5,11 @@
 
 * per routine and round (a round is every load through the machine once, so
   round r ends at machine pass r x loads): the distance from uniform, exact
-  where the routine knows it and otherwise the best Monte Carlo lower bound
-  ("at least"); the guessing-game score; the deal question's chances;
+  where the routine knows it and otherwise the best lower bound ("at
+  least"): Monte Carlo, or for stack-trade the rigorous bound of an exact
+  position law (stack_exact.py) where it is clearly larger; the
+  guessing-game score, with the better strategy for the routine
+  (position_guessing.py); the deal question's chances;
 * per routine and threshold: the pass at which the distance first falls to
   the threshold (exact), or, where only lower bounds are known, the honest
   statement "not before pass X": the distance after k identical, independent
@@ -48,7 +51,8 @@ from .bounds import RoundStats, best_lower_bound
 from .deal import HAND, PLAYERS, most_from_one_meld, random_deal_probability
 from .estimate import Estimate
 from .exact import tv_riffle, tv_riffle_exact
-from .guessing import guess_scores, harmonic
+from .guessing import harmonic
+from .position_guessing import CrossFitGuessing, guessing_for
 from .report_routine import ReportRoutine
 from .results import (
     DealRules,
@@ -67,6 +71,7 @@ from .results import (
     StartSummary,
 )
 from .routines import Machine, load_sizes
+from .stack_exact import exact_law_bounds
 
 DEFAULT_THRESHOLDS = (0.5, 0.25, 0.1, 0.05)
 DEFAULT_CAPACITY = 104
@@ -154,15 +159,16 @@ class _Mean:
 class _Observers:
     """Guessing-game and deal statistics of one stream of decks."""
 
-    def __init__(self, start: StartOrder | None, deal_at_least: tuple[int, ...], deal: bool) -> None:
+    def __init__(self, start: StartOrder | None, deal_at_least: tuple[int, ...], deal: bool,
+                 guess: CrossFitGuessing) -> None:
         self.start = start
         self.deal_at_least = deal_at_least
         self.deal = deal
-        self.guess = _Mean()
+        self.guess = guess  # the better strategy for the routine (position_guessing.guessing_for)
         self.hits = {m: _Mean() for m in deal_at_least}
 
     def update(self, decks: np.ndarray) -> None:
-        self.guess.add(guess_scores(decks))
+        self.guess.update(decks)
         if self.deal:
             assert self.start is not None
             most = most_from_one_meld(decks, self.start.meld_of_label)
@@ -170,7 +176,7 @@ class _Observers:
                 self.hits[m].add(most >= m)
 
     def guessing(self) -> Estimate:
-        return self.guess.estimate("guessing game")
+        return self.guess.estimate()
 
     def dealing(self) -> dict[int, Estimate] | None:
         if not self.deal:
@@ -236,7 +242,9 @@ def _run_routine(
             return Estimate(one_order_distance(n), 0.0, "exact", NEVER_SHUFFLED)
 
     stats = RoundStats(n, s.rounds)
-    observers = {r: _Observers(start, s.deal_at_least, deal) for r in range(1, s.rounds + 1)}
+    guesses = guessing_for(routine.name, n, s.capacity, s.rounds, s.machine)
+    observers = {r: _Observers(start, s.deal_at_least, deal, guesses[r]) for r in range(1, s.rounds + 1)}
+    rigorous = exact_law_bounds(routine.name, n, s.capacity, s.rounds, s.machine) if shuffles else None
     stream = routine.simulate(n, s.capacity, s.rounds, s.samples, s.machine,
                               np.random.default_rng([s.seed, index]), _chunk(n))
     for r, decks in stream:
@@ -247,11 +255,15 @@ def _run_routine(
     rows = []
     for r in range(1, s.rounds + 1):
         lower = best_lower_bound(bounds[r], n_cards=n, bits=None if bits is None else bits * r)
+        law_bound = None if rigorous is None else rigorous[r - 1]
+        best = lower
+        if law_bound is not None and law_bound.value > lower.value + 3 * lower.stderr:
+            best = law_bound  # rigorous, no simulation error, and clearly larger
         known = exact(r)
         rows.append(RoundResult(
-            round=r, passes=r * passes_per_round, distance=lower if known is None else known,
+            round=r, passes=r * passes_per_round, distance=best if known is None else known,
             lower_bound=lower, statistics=bounds[r], guessing=observers[r].guessing(),
-            deal=observers[r].dealing(),
+            deal=observers[r].dealing(), exact_lower_bound=law_bound,
         ))
     is_exact = exact(1) is not None
     exact_value = None if not is_exact else (lambda r: _value(exact(r)))
@@ -289,7 +301,7 @@ def _run_reference(
     s: Settings, start: StartOrder | None, deal: bool, tick: Callable[[int], None]
 ) -> tuple[Estimate, dict[int, Estimate] | None]:
     """The same observers on uniformly random decks: the truly random pack."""
-    reference = _Observers(start, s.deal_at_least, deal)
+    reference = _Observers(start, s.deal_at_least, deal, CrossFitGuessing(None))
     rng = np.random.default_rng([s.seed, len(s.routines) + 1000])
     step = _chunk(s.n_cards)
     for lo in range(0, s.samples, step):

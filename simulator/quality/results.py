@@ -82,6 +82,9 @@ class RoundResult:
     statistics: dict[str, Estimate]
     guessing: Estimate
     deal: dict[int, Estimate] | None  # at least m cards of one meld -> chance
+    # A rigorous lower bound with no simulation error, from exact laws of a
+    # statistic (stack-trade: stack_exact.py); None where none is computed.
+    exact_lower_bound: Estimate | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -89,6 +92,7 @@ class RoundResult:
             "passes": self.passes,
             "distance": self.distance.to_dict(),
             "lower_bound": self.lower_bound.to_dict(),
+            "exact_lower_bound": None if self.exact_lower_bound is None else self.exact_lower_bound.to_dict(),
             "statistics": {k: v.to_dict() for k, v in self.statistics.items()},
             "guessing": self.guessing.to_dict(),
             "deal": None if self.deal is None else {str(m): e.to_dict() for m, e in self.deal.items()},
@@ -101,6 +105,8 @@ class RoundResult:
             lower_bound=Estimate.from_dict(d["lower_bound"]), statistics=_estimates(d["statistics"]),
             guessing=Estimate.from_dict(d["guessing"]),
             deal=None if d["deal"] is None else {int(m): Estimate.from_dict(e) for m, e in d["deal"].items()},
+            exact_lower_bound=None if d.get("exact_lower_bound") is None
+            else Estimate.from_dict(d["exact_lower_bound"]),
         )
 
 

@@ -43,6 +43,7 @@ from threadpoolctl import threadpool_limits
 
 from simulator.limits import MAX_EXACT_LAW_CARDS, MAX_PAIR_LAW_LOAD
 
+from .estimate import Estimate
 from .routines import Machine, fixed_trade, load_bounds
 
 __all__ = [
@@ -56,6 +57,7 @@ __all__ = [
     "pair_tv",
     "ExactBound",
     "exact_bounds",
+    "exact_law_bounds",
     "default_position_pairs",
     "PAIR_FLOOR",
 ]
@@ -476,3 +478,20 @@ def exact_bounds(
             follow = pv >= pair_floor
         out.append(ExactBound(r, value, method, max(0.0, v1 - TOLERANCE), pv))
     return out
+
+
+def exact_law_bounds(
+    routine_name: str, n_cards: int, capacity: int, rounds: int, machine: Machine = Machine()
+) -> list[Estimate] | None:
+    """The report's rigorous lower bounds for a routine, round by round, or None.
+
+    Only stack-trade needs them: pile-trade and exact mode have exact
+    distances. Each is an Estimate of kind "lower-bound" with no simulation
+    error, named for the exact law that gave it.
+    """
+    if routine_name != "stack-trade":
+        return None
+    found = exact_bounds(n_cards, capacity, rounds, machine)
+    if found is None:
+        return None
+    return [Estimate(b.value, 0.0, "lower-bound", f"exact law of the {b.method}") for b in found]

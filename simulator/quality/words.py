@@ -46,6 +46,29 @@ def guessing_note(n_cards: int, h_n: float) -> str:
             f"order still shows.")
 
 
+def strategy_note(fitted: list[str]) -> str:
+    """How the player guesses; `fitted`: the routines whose player also knows the exact position law."""
+    text = "The player follows the runs the passes leave."
+    if fitted:
+        text += (f" On {' and '.join(fitted)} the player also knows, exactly, where each card can lie after "
+                 "each round, and uses whichever of these strategies names more cards (picked on one set of "
+                 "shuffles and scored on another).")
+    return text
+
+
+def law_bounds_line(routine: str, values: list[float | None]) -> str:
+    """The exact-law bounds of a routine, round by round, in one line under its table."""
+    cells = ", ".join(f"{r}: {v:.4f}" for r, v in enumerate(values, start=1) if v is not None)
+    return f"Exact-law bounds for {routine} (rigorous lower bounds, no simulation error), by round: {cells}."
+
+
+def law_bound_note() -> str:
+    return ("exact-law bounds: the distance from random of one statistic (which cards lie at two given "
+            "positions, or where one card lies) computed exactly, with no simulation error: the true "
+            "distance is at least this. Weaker than the simulated bounds after a few rounds, they need no "
+            "trust in the simulation; the distance column uses one where it is clearly larger.")
+
+
 def deal_note(random_chances: dict[int, float], players: int, hand: int) -> str:
     """One note for the meld columns; random_chances: at least m cards -> a random pack's chance."""
     ms = sorted(random_chances)

@@ -343,3 +343,31 @@ def test_a_tiny_pack_that_never_shuffles_is_exactly_one_order_from_random():
     # 5/6 is already at most 0.9 before any pass; 0.5 is never reached.
     assert routine.thresholds[0].kind == "exact" and routine.thresholds[0].round == 0
     assert routine.thresholds[1].kind == "never"
+
+
+def test_stack_trade_carries_its_exact_law_bounds_and_fitted_guessing(samba):
+    from simulator.quality import stack_exact
+
+    stack = next(r for r in samba.routines if r.name == "stack-trade")
+    pile = next(r for r in samba.routines if r.name == "pile-trade")
+    expected = stack_exact.exact_law_bounds("stack-trade", 162, 104, 12)
+    for row, bound in zip(stack.rounds, expected):
+        law = row.exact_lower_bound
+        assert law == bound and law.kind == "lower-bound" and law.stderr == 0
+        # The distance shown is the better of the two bounds, by the three-error rule.
+        lower = row.lower_bound
+        assert row.distance == (law if law.value > lower.value + 3 * lower.stderr else lower)
+        assert row.guessing.method.endswith("picked)")
+    assert all(r.exact_lower_bound is None for r in pile.rounds)
+    assert all(r.guessing.method == "guessing game" for r in pile.rounds)
+    # The JSON keeps the exact-law bound.
+    back = Report.from_dict(json.loads(json.dumps(samba.to_dict())))
+    assert [r.exact_lower_bound for r in next(x for x in back.routines if x.name == "stack-trade").rounds] == \
+        [r.exact_lower_bound for r in stack.rounds]
+
+
+def test_fitted_guessing_is_not_below_the_inverse_riffle_strategy(samba):
+    """Round 1 at 162 cards: the picked strategy names about two more cards (docs/mathematics.md)."""
+    stack = next(r for r in samba.routines if r.name == "stack-trade")
+    first = stack.rounds[0].guessing
+    assert first.value > 119.5  # the inverse-riffle strategy scores 118.2 ± 0.1 with 3,000 packs

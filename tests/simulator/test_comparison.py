@@ -1,0 +1,57 @@
+"""Which routine is closer to random: only what the figures prove, and 'not known' elsewhere."""
+from __future__ import annotations
+
+from simulator.quality.comparison import compare, comparison_notes
+from simulator.quality.estimate import Estimate
+from simulator.quality.results import HomeGame, Landmarks, PassesNeeded, RoundResult, RoutineResult
+
+
+def _routine(name: str, distances: list[Estimate], lower: list[Estimate] | None = None,
+             law: list[Estimate | None] | None = None) -> RoutineResult:
+    lower = lower or distances
+    law = law or [None] * len(distances)
+    guess = Estimate(1.0, 0.0, "estimate", "guessing game")
+    rows = tuple(RoundResult(round=i + 1, passes=2 * (i + 1), distance=d, lower_bound=lo, statistics={},
+                             guessing=guess, deal=None, exact_lower_bound=la)
+                 for i, (d, lo, la) in enumerate(zip(distances, lower, law)))
+    return RoutineResult(
+        name=name, title=name, description="", passes_per_round=2,
+        exact=all(d.kind == "exact" for d in distances), rounds=rows, thresholds=(),
+        landmarks=Landmarks(HomeGame(3, 6, distances[0]), PassesNeeded(0.3, "never")),
+    )
+
+
+def _exact(*values: float) -> list[Estimate]:
+    return [Estimate(v, 0.0, "exact", "Bayer-Diaconis") for v in values]
+
+
+def _mc(value: float, se: float) -> Estimate:
+    return Estimate(value, se, "lower-bound", "descents")
+
+
+def test_verdicts_say_only_what_the_bounds_prove() -> None:
+    pile = _routine("pile-trade", _exact(1.0, 0.9, 0.5, 0.3, 0.0))
+    mc = [_mc(0.999, 0.001), _mc(0.85, 0.01), _mc(0.8, 0.01), _mc(0.2, 0.01), _mc(0.01, 0.01)]
+    law = [Estimate(0.995, 0.0, "lower-bound", "exact law"), Estimate(0.95, 0.0, "lower-bound", "exact law"),
+           None, Estimate(0.01, 0.0, "lower-bound", "exact law"), None]
+    stack = _routine("stack-trade", mc, mc, law)
+    hows = [v.how for v in compare(stack, pile)]
+    assert hows == ["both far", "further (proved)", "further (simulated)", "not known", "not closer"]
+
+
+def test_a_bound_within_its_error_of_the_exact_figure_proves_nothing() -> None:
+    pile = _routine("pile-trade", _exact(0.5))
+    stack = _routine("stack-trade", [_mc(0.51, 0.01)])
+    assert [v.how for v in compare(stack, pile)] == ["not known"]
+
+
+def test_the_notes_say_not_known_plainly() -> None:
+    pile = _routine("pile-trade", _exact(1.0, 0.98, 0.76))
+    mc = [_mc(1.0, 0.0001), _mc(0.88, 0.001), _mc(0.59, 0.002)]
+    stack = _routine("stack-trade", mc)
+    notes = comparison_notes([stack, pile])
+    assert len(notes) == 1
+    assert notes[0].startswith("stack-trade against pile-trade: after round 1, both are still far")
+    assert "after rounds 2-3, whether stack-trade is closer to random than pile-trade is NOT KNOWN" in notes[0]
+    # Two exact routines, or a routine against itself, need no note.
+    assert comparison_notes([pile, _routine("exact", _exact(1.0, 0.5, 0.0))]) == []
