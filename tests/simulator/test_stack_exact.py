@@ -195,6 +195,9 @@ def test_bounds_at_162_cards_never_rise_and_start_near_one() -> None:
 def test_no_bounds_where_they_do_not_apply() -> None:
     assert se.exact_bounds(52, 104, 3) is None  # one load: an inverse riffle, known exactly
     assert se.exact_bounds(162, 104, 3, Machine(clump=0.2)) is None
+    # Past MAX_PAIR_LAW_CARDS only the one-card chain runs (the pair chain's cost grows as N**2 n**2).
+    big = se.exact_bounds(270, 104, 2)
+    assert big is not None and all(b.pair is None and b.value == b.one_card > 0.5 for b in big)
     with pytest.raises(ValueError):
         se.position_laws(20, 8, 2, Machine(double_feed=0.1))
     with pytest.raises(ValueError):
