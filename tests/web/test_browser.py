@@ -276,3 +276,23 @@ def test_the_virtual_table_refuses_what_cannot_be_done_in_one_line(driver: Any, 
     s = page_state(driver)
     assert s["table"]["check"]["ok"] and [x["name"] for x in s["table"]["stacks"]] == ["pack"]
     assert s["step"]["number"] == 1 and s["stopped"] is None  # the guide still waits on its first step
+
+
+def test_a_reload_during_a_live_pass_comes_back_to_the_same_pass(driver: Any, guides: list[Guide]) -> None:
+    # The motor at half of real speed: a pass of 81 cards lasts many seconds, so the
+    # reload below lands mid-pass on any machine.
+    g = Guide("--sim", "--mode", "random", "--rounds", "1", "--time-scale", "0.5")
+    guides.append(g)
+    driver.get(g.address)
+    s = play(driver, until=lambda s: s["step"]["kind"] == "touch")
+    touch = s["step"]["number"]
+    click(driver, "touch")
+    before = wait_page(driver, lambda s: bool(s["pass"] and s["pass"]["active"] and 0 < s["pass"]["dealt"] < 40))
+    driver.refresh()
+    after = wait_page(driver, lambda s: s["step"] is not None and s["pass"] is not None)
+    # The same step and the same pass, as far on as the device has dealt by now.
+    assert after["step"]["number"] == touch and after["pass"]["label"] == "load A"
+    assert after["pass"]["dealt"] >= before["pass"]["dealt"]
+    assert by_id(driver, "step-text").text == before["step"]["words"]
+    s = next_step(driver, touch)
+    assert s["step"]["kind"] == "lift" and s["pass"]["dealt"] == 81 and not s["pass"]["active"]

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -82,3 +83,18 @@ def test_a_stop_is_one_line_on_the_console_and_shown_on_the_page() -> None:
                              "person: nobody pressed done on the page within 3 s; to go on, gather every card")
     assert last["finished"] and last["stopped"] == err[0].removeprefix("shuffler: ")
     assert last["step"]["kind"] == "cut" and last["summary"] is None
+
+
+def test_ctrl_c_stops_the_guide_and_its_page_in_one_line() -> None:
+    g = Guide("--manual", "--rounds", "1")
+    try:
+        g.wait(lambda s: s["step"] is not None)
+        g.proc.send_signal(signal.SIGINT)
+        code = g.proc.wait(60)
+        err = g.stderr().strip().splitlines()
+    finally:
+        g.kill()
+    assert code == 1 and len(err) == 1
+    assert err[0].startswith("shuffler: stopped at round 1 of 1, load A (pass 1 of 2): interrupted; to go on")
+    with pytest.raises(aiohttp.ClientConnectionError):
+        g.state()  # the page's server went with it
