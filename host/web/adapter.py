@@ -151,6 +151,12 @@ class WebPerson:
             state["log"] = (state["log"] + [{"text": f"{number}. {shown['words']}", "problem": False}])[-LOG_LINES:]
             if isinstance(step, _NEW_STAGE):
                 state["problems"] = []
+            bar = state["pass"]
+            if (isinstance(step, S.Lift) and step.left is not None and step.right is not None and bar is not None
+                    and bar.get("label") == f"load {step.load}"):
+                # The device's own count at the end of the pass (progress may stop short of it).
+                state["pass"] = {**bar, "dealt": step.left + step.right, "left": step.left, "right": step.right,
+                                 "active": False}
             state.update(where(self.voice.guide))
         self.page.edit(show)
         self._after()  # the table as it is when the step is shown (a pass may just have ended)

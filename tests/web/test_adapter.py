@@ -163,3 +163,16 @@ def test_person_gives_up_as_the_console_person_does() -> None:
     person = WebPerson(page, WebVoice(page), manual=True, wait_s=0.05)
     with pytest.raises(persons.PersonGaveUp, match="within 0.05 s"):
         person.do(S.Gather(("A", "B")), 1, 1)
+
+
+def test_the_lift_gives_the_pass_the_devices_own_final_count() -> None:
+    page = PageState()
+    voice = WebVoice(page)
+    person = WebPerson(page, voice, manual=False, wait_s=0.01)
+    voice.bar_start("load A", 81)
+    voice.bar_update(78, 81, 37, 41)  # the last progress the device sent
+    voice.bar_end()
+    with pytest.raises(persons.PersonGaveUp):
+        person.do(S.Lift("A", 38, 43), 4, 1)
+    assert page.get("pass") == {"label": "load A", "dealt": 81, "total": 81, "left": 38, "right": 43,
+                                "active": False}

@@ -295,4 +295,5 @@ def test_a_reload_during_a_live_pass_comes_back_to_the_same_pass(driver: Any, gu
     assert after["pass"]["dealt"] >= before["pass"]["dealt"]
     assert by_id(driver, "step-text").text == before["step"]["words"]
     s = next_step(driver, touch)
-    assert s["step"]["kind"] == "lift" and s["pass"]["dealt"] == 81 and not s["pass"]["active"]
+    assert s["step"]["kind"] == "lift", s
+    assert s["step"]["left"] + s["step"]["right"] == 81 and s["pass"]["dealt"] == 81, s
