@@ -349,3 +349,15 @@ def test_a_table_file_keeps_the_cards_across_runs_of_sim_device(sim_device, tmp_
     again = sim_device("--time-scale", "0", "--table", str(keep))
     after = shown(again, capsys)
     assert after == before and after["stacks"] == {"pack": [7, 8, 9, 10, 11, 5, 6]}
+
+
+@pytest.mark.parametrize("junk", ['{"made": 3, "stacks": {"a/b": [1]}, "places": {}}', '{"made": "x"}', "[1, 2",
+                                  '{"made": 2, "stacks": {}, "places": {"tray": 5}}'])
+def test_a_table_file_that_is_not_a_table_leaves_a_bare_table(sim_device, tmp_path, capsys, junk):
+    keep = tmp_path / "table.json"
+    keep.write_text(junk)
+    dev = sim_device("--time-scale", "0", "--table", str(keep))
+    t = shown(dev, capsys)
+    assert t["stacks"] == {} and all(not v for v in t["places"].values()) and t["check"]["made"] == 0
+    table(dev, "new", "4", capsys=capsys)  # and it works
+    assert shown(dev, capsys)["stacks"] == {"pack": [0, 1, 2, 3]}

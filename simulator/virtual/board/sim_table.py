@@ -244,20 +244,34 @@ class Table:
         self.saved = self.world.moves
 
     def restore(self):
+        """Put the cards back where the file says; a file that is not one this
+        table wrote (edited, cut short) is ignored: the table starts bare."""
         if self.path is None:
             return
         try:
             with open(self.path) as f:
-                d = json.loads(f.read())
-        except (OSError, ValueError):
-            return
+                self._restore(json.loads(f.read()))
+        except (OSError, ValueError, TypeError, KeyError, IndexError, AttributeError):
+            self.stacks, self.made = {}, 0
+            for p in PLACES:
+                self.world.take(p)
+        self.saved = self.world.moves
+
+    def _restore(self, d):
         w = self.world
-        self.made = d.get("made", 0)
-        self.stacks = d.get("stacks", {})
-        places = d.get("places", {})
-        w.load(places.get("tray", []))
+        made = d["made"]
+        stacks = d["stacks"]
+        places = d["places"]
+        if not isinstance(made, int) or not isinstance(stacks, dict):
+            raise ValueError("not a table")
+        for name in stacks:
+            check_name(name)
+            if not isinstance(stacks[name], list):
+                raise ValueError("not a table")
+        self.made, self.stacks = made, stacks
+        w.load(places["tray"])
         for side in ("left", "right"):
-            cards = places.get(side, [])
+            cards = places[side]
             arr = w.left if side == "left" else w.right
             for i in range(len(cards)):
                 arr[i] = cards[len(cards) - 1 - i]  # piles are kept bottom first
@@ -265,12 +279,11 @@ class Table:
                 w.left_n = len(cards)
             else:
                 w.right_n = len(cards)
-        throat = places.get("throat", [])[::-1]  # back to feed order
+        throat = places["throat"][::-1]  # back to feed order
         for i in range(len(throat)):
             w.throat[i] = throat[i]
         w.throat_n = len(throat)
-        removed = places.get("removed", [])
+        removed = places["removed"]
         for i in range(len(removed)):
             w.removed[i] = removed[i]
         w.removed_n = len(removed)
-        self.saved = w.moves
