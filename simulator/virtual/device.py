@@ -17,6 +17,7 @@ import hashlib
 import shutil
 import tempfile
 import threading
+import time
 from pathlib import Path
 from types import TracebackType
 from typing import Any, Iterable
@@ -195,13 +196,19 @@ class VirtualShuffler:
     def unplug(self) -> None:
         """The power goes and comes back mid-whatever: the board restarts (the
         cards stay where they lie with keep_cards). Without firmware, a hard reset."""
+        boots = self.boots
         try:
             client = self.world(timeout=1.0)
         except OSError:
             self.hard_reset()
-            return
-        with client:
-            client.unplug()
+        else:
+            with client:
+                client.unplug()
+        # Back once the bridge has started the next interpreter: the old one,
+        # and its endpoint, are gone by then.
+        deadline = time.monotonic() + 10
+        while self.boots == boots and self.running and time.monotonic() < deadline:
+            time.sleep(0.01)
 
     def soft_reset(self) -> None:
         """As Ctrl-D: "MPY: soft reboot", then a fresh interpreter in the same REPL mode."""

@@ -36,7 +36,6 @@ def person(device: VirtualShuffler) -> Iterator[TablePerson]:
     with device.world(timeout=10) as w:
         w.clear_table()
     device.unplug()
-    time.sleep(0.2)  # the old endpoint goes with the old interpreter
     with device.world(timeout=10) as w:
         yield TablePerson(w)
 
@@ -187,7 +186,6 @@ def test_cards_stay_across_a_reset_only_when_kept(tmp_path: Path, keep: bool) ->
             w.new(8)
             w.put("pack", 3)
         dev.unplug()
-        time.sleep(0.2)
         deadline = time.monotonic() + 20
         while True:
             try:
