@@ -20,7 +20,13 @@
 The machine's load average is printed beside the figures: other work slows
 wall time, and CPU time less so.
 
+With --instructions it counts instead, under valgrind's callgrind, the
+instructions one pass of 20,000 decks takes with the compiled kernel and with
+the batch argsort (three calls less one, so start-up cancels): a figure no
+other work on the machine can change. That takes some minutes.
+
 Run: python benchmarks/simulator_speed.py [--samples 100000] [--chunk 20000] [--report-samples 100000]
+     python benchmarks/simulator_speed.py --instructions
 """
 from __future__ import annotations
 
@@ -103,24 +109,89 @@ def kernel_speed(rounds: int = 5) -> None:
     print(f"  ratio compiled / per-deck reference            {compiled / ref:8.1f} x")
 
 
+def _process_cpu(pid: int) -> tuple[int, float] | None:
+    """(parent pid, user + system CPU seconds) of a live process, from /proc."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return None
+    return int(fields[1]), (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _run_watched(cmd: list[str], env: dict[str, str]) -> tuple[float, dict[int, float]]:
+    """Wall time of a command, and the CPU seconds of it and its children, sampled until each ends."""
+    cpu: dict[int, float] = {}
+    t0 = time.perf_counter()
+    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL)
+    while proc.poll() is None:
+        for entry in os.listdir("/proc"):
+            if entry.isdigit():
+                got = _process_cpu(int(entry))
+                if got is not None and (int(entry) == proc.pid or got[0] == proc.pid):
+                    cpu[int(entry)] = got[1]
+        time.sleep(0.05)
+    wall = time.perf_counter() - t0
+    if proc.returncode:
+        raise SystemExit(f"{' '.join(cmd)} failed with status {proc.returncode}")
+    return wall, {pid: cpu[pid] for pid in sorted(cpu, key=lambda p: (p != proc.pid, p))}
+
+
 def report_command(samples: int) -> None:
-    """The default report as a user runs it: first compiling into an empty cache, then reusing it."""
+    """The default report as a user runs it: first compiling into an empty cache, then reusing it.
+
+    Besides wall and CPU time, the CPU time of each process (sampled from
+    /proc every 50 ms): the command's own process runs before and after the
+    worker processes, which run side by side, so on two idle cores the
+    command takes about its own CPU time plus the busiest worker's.
+    """
     print(f"\nshuffler quality --pack samba --samples {samples:,} (every routine, default rounds), "
           f"{len(os.sched_getaffinity(0))} CPUs:")
     with tempfile.TemporaryDirectory() as tmp:
         env = {**os.environ, "NUMBA_CACHE_DIR": str(Path(tmp) / "numba-cache")}
+        cmd = [sys.executable, "-m", "host.cli", "quality", "--pack", "samba", "--samples", str(samples),
+               "--plot", str(Path(tmp) / "q.png")]
         for label in ("empty cache, compiling", "cache from the run before"):
             load = os.getloadavg()[0]
             before = resource.getrusage(resource.RUSAGE_CHILDREN)
-            t0 = time.perf_counter()
-            subprocess.run([sys.executable, "-m", "host.cli", "quality", "--pack", "samba",
-                            "--samples", str(samples), "--plot", str(Path(tmp) / "q.png")],
-                           cwd=ROOT, env=env, check=True, stdout=subprocess.DEVNULL)
-            wall = time.perf_counter() - t0
+            wall, per_process = _run_watched(cmd, env)
             after = resource.getrusage(resource.RUSAGE_CHILDREN)
             user, system = after.ru_utime - before.ru_utime, after.ru_stime - before.ru_stime
-            print(f"  {label:26s} wall {wall:5.1f} s, CPU {user + system:5.1f} s "
-                  f"(user {user:.1f}, system {system:.1f}); load average before {load:.1f}")
+            main, *others = per_process.values()
+            busiest = max(others, default=0.0)
+            print(f"  {label}: wall {wall:.1f} s (load average before {load:.1f}), "
+                  f"CPU {user + system:.1f} s (user {user:.1f}, system {system:.1f})")
+            print(f"    CPU per process: command {main:.1f} s, helpers "
+                  + ", ".join(f"{c:.1f}" for c in others) + " s")
+            print(f"    command + busiest helper: {main + busiest:.1f} s, about what two idle cores take")
+
+
+def _one_kernel(which: str, calls: int) -> None:
+    """`calls` passes of 20,000 decks with one kernel (what --instructions counts)."""
+    rng = np.random.default_rng(1)
+    decks = identity_decks(20000, N_CARDS)
+    fn = inverse_riffle if which == "compiled" else inverse_riffle_argsort
+    fn(decks[:1], rng)  # the compiled code loaded before counting starts
+    for _ in range(calls):
+        fn(decks, rng)
+
+
+def instruction_counts() -> None:
+    per_pass = {}
+    for which in ("argsort", "compiled"):
+        counts = []
+        # The first run under valgrind compiles: its CPU looks new to the cache of compiled code.
+        for calls in (0, 1, 3):
+            out = subprocess.run(
+                ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable,
+                 __file__, "--one-kernel", which, str(calls)],
+                capture_output=True, text=True, check=True)
+            counts.append(int(out.stderr.split("Collected :")[1].split()[0]))
+        per_pass[which] = (counts[2] - counts[1]) / 2
+    cards = 20000 * N_CARDS
+    print(f"instructions per card of one pass of {N_CARDS} cards (callgrind, 20,000 decks a call):")
+    print(f"  compiled inverse_riffle          {per_pass['compiled'] / cards:6.1f}")
+    print(f"  one stable argsort over the batch {per_pass['argsort'] / cards:6.1f}")
+    print(f"  ratio argsort / compiled          {per_pass['argsort'] / per_pass['compiled']:6.1f} x")
 
 
 def run_report(samples: int, chunk: int) -> dict[str, float]:
@@ -203,7 +274,15 @@ def main() -> None:
     ap.add_argument("--samples", type=int, default=100_000)
     ap.add_argument("--chunk", type=int, default=20_000)
     ap.add_argument("--report-samples", type=int, default=100_000)
+    ap.add_argument("--instructions", action="store_true", help="count instructions under callgrind instead")
+    ap.add_argument("--one-kernel", nargs=2, metavar=("KERNEL", "CALLS"), help=argparse.SUPPRESS)
     args = ap.parse_args()
+    if args.one_kernel:
+        _one_kernel(args.one_kernel[0], int(args.one_kernel[1]))
+        return
+    if args.instructions:
+        instruction_counts()
+        return
     print(f"cpus available: {len(os.sched_getaffinity(0))}, load average {os.getloadavg()[0]:.1f}")
     exact_speed()  # first, while nothing is cached
     kernel_speed()

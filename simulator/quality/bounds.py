@@ -25,6 +25,7 @@ Statistics (their uniform laws are exact):
 """
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -47,9 +48,13 @@ __all__ = ["StatAccumulator", "RoundStats", "uniform_laws", "best_lower_bound", 
 _BEST = "best statistic"
 
 
+@functools.cache
 def _law(counts: tuple[int, ...], n: int) -> NDArray[np.float64]:
+    # Kept: every round of every report asks again. Read-only, as it is shared.
     nf = math.factorial(n)
-    return np.array([float(Fraction(c, nf)) for c in counts])
+    law = np.array([float(Fraction(c, nf)) for c in counts])
+    law.flags.writeable = False
+    return law
 
 
 def uniform_laws(n: int) -> dict[str, NDArray[np.float64]]:
