@@ -109,6 +109,29 @@ def kernel_speed(rounds: int = 5) -> None:
     print(f"  ratio compiled / per-deck reference            {compiled / ref:8.1f} x")
 
 
+# Resident memory now (a peak figure would start from the parent's, across fork and exec).
+_RUNTIME_MEMORY = """
+import numpy as np
+def resident():
+    status = open("/proc/self/status").read()
+    return int(status.split("VmRSS:")[1].split()[0]) / 1024
+before = resident()
+from simulator.quality import deck_statistics, kernels
+decks = kernels.identity_decks(3, 162)
+deck_statistics.guess_scores(kernels.inverse_riffle(decks, np.random.default_rng(0)))
+print(before, resident())
+"""
+
+
+def runtime_memory() -> None:
+    """Resident memory a process gains by loading the compiled code (numba and LLVM)."""
+    out = subprocess.run([sys.executable, "-c", _RUNTIME_MEMORY], cwd=ROOT, capture_output=True, text=True,
+                         check=True).stdout.split()
+    before, after = float(out[0]), float(out[1])
+    print(f"  resident memory of a process with numpy {before:.0f} MiB, "
+          f"with the compiled code loaded {after:.0f} MiB")
+
+
 def _process_cpu(pid: int) -> tuple[int, float] | None:
     """(parent pid, user + system CPU seconds) of a live process, from /proc."""
     try:
@@ -163,6 +186,7 @@ def report_command(samples: int) -> None:
             print(f"    CPU per process: command {main:.1f} s, helpers "
                   + ", ".join(f"{c:.1f}" for c in others) + " s")
             print(f"    command + busiest helper: {main + busiest:.1f} s, about what two idle cores take")
+    runtime_memory()
 
 
 def _one_kernel(which: str, calls: int) -> None:

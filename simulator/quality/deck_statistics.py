@@ -3,9 +3,10 @@
 The report reads three kinds of figures off every simulated pack: the
 lower-bound histograms (bounds.StatAccumulator), the guessing-game score
 (guessing.guess_scores) and the deal question (deal.most_from_one_meld).
-Computed with whole-array numpy they take most of the report's time, in
-temporary arrays many times the size of the batch; here each pack is read
-once, in a loop compiled on first use and cached beside this file.
+Computed with whole-array numpy they took most of the report's time, in
+temporary arrays many times the size of the batch; here each statistic
+reads each pack once, in a loop compiled on first use and cached beside
+this file.
 
 A batch is an integer array of shape (S, N), row = labels top to bottom; a
 label is the card's position in the starting order. Functions raise

@@ -210,7 +210,8 @@ def segmented_partition(decks: IntArray, left: BoolArray, bounds: ArrayLike | No
     b = _bounds_array(bounds, n)
     out = np.empty_like(decks, order="C")
     if s and n:
-        _partition_blocks(np.ascontiguousarray(decks), np.ascontiguousarray(left), b, out)
+        # As bool: the loop counts on every side being 0 or 1.
+        _partition_blocks(np.ascontiguousarray(decks), np.ascontiguousarray(left, dtype=np.bool_), b, out)
     return out
 
 

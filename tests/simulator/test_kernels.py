@@ -241,5 +241,7 @@ def test_large_packs_use_wider_keys_correctly(n: int, bounds: list[int] | None) 
 def test_the_compiled_partition_moves_any_labels_and_the_sort_refuses_them() -> None:
     decks, left = np.array([[7, -5, 1]]), np.array([[False, True, False]])
     assert segmented_partition(decks, left).tolist() == [[-5, 7, 1]]
+    # Sides given as numbers count as true or false, whatever the number.
+    assert segmented_partition(decks, np.array([[0, 5, 0]])).tolist() == [[-5, 7, 1]]
     with pytest.raises(ValueError, match="labels"):
         segmented_partition_sort(decks, left)
