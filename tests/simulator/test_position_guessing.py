@@ -114,3 +114,20 @@ def test_cross_fitted_pick_beats_the_inverse_riffle_strategy_at_162_cards() -> N
     fitted, base = acc.estimate(), plain.estimate()
     assert "position-checked" in fitted.method and "picked" in fitted.method and base.method == "guessing game"
     assert fitted.value - base.value > 1.0  # 1.85 on average; the paired difference's error is 0.01
+
+
+def test_the_pilot_picks_on_early_packs_and_scores_the_pick_on_later_ones(monkeypatch) -> None:
+    import simulator.quality.position_guessing as pg
+
+    monkeypatch.setattr(pg, "PILOT_PACKS", 600)
+    n, capacity = 162, 104
+    law = se.position_laws(n, capacity, 1)[0]
+    decks = next(d for _, d in simulate("stack-trade", n, capacity, 1, 2000, seed=4))
+    acc = CrossFitGuessing(law)
+    for lo in range(0, 2000, 700):  # chunks that straddle the pilot's end
+        acc.update(decks[lo:lo + 700])
+    every = position_checked_scores(decks, law)
+    pick = int(np.argmax(every[:600].mean(axis=0)))
+    est = acc.estimate()
+    assert acc.chosen == pick and est.value == pytest.approx(every[600:, pick].mean())
+    assert est.method.endswith("picked)")
