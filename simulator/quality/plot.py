@@ -3,7 +3,9 @@
 A distance is drawn as what it is. An exact distance is a solid curve with
 filled markers. A lower bound only says "at least": it is a shaded region
 reaching up to 1 above a thin dashed edge, never a curve that could be read
-against an exact one. The edge sits two standard errors below the bound
+against an exact one. A rigorous bound from an exact law (stack-trade's
+exact position laws, stack_exact.py) has no simulation error: it is a
+hatched region above a dotted edge at its value. The edge sits two standard errors below the bound
 (where the true distance lies above it with about 97.5% confidence; a bound
 with no simulation error sits at its value), clipped at 0, since no distance
 is negative. Thresholds are dotted lines; on each, a filled triangle marks
@@ -75,10 +77,21 @@ def _draw_routine(ax: Axes, routine: RoutineResult, colour: str) -> None:
     else:
         edge = [bound_edge(r.distance.value, r.distance.stderr) for r in routine.rounds]
         region = ax.fill_between(passes, edge, [1.0] * len(edge), color=colour, alpha=0.13, linewidth=0,
-                                 label=f"{title}: at least this far from random (shaded)", zorder=1)
+                                 label=f"{title}: at least this far from random, simulated (shaded)", zorder=1)
         region.set_gid(f"bound:{name}")
         (line,) = ax.plot(passes, edge, linestyle="--", color=colour, linewidth=0.9, alpha=0.8, zorder=2)
         line.set_gid(f"bound-edge:{name}")
+    law = [(r.passes, r.exact_lower_bound) for r in routine.rounds if r.exact_lower_bound is not None]
+    if law and not routine.exact:
+        # A rigorous bound from an exact law: no simulation error, so its edge is its value.
+        xs = [x for x, _ in law]
+        law_edge = [bound_edge(e.value, e.stderr) for _, e in law]
+        hatched = ax.fill_between(xs, law_edge, [1.0] * len(xs), facecolor="none", edgecolor=colour, hatch="//",
+                                  linewidth=0, alpha=0.3, zorder=1,
+                                  label=f"{title}: at least this far, proven by an exact law (hatched)")
+        hatched.set_gid(f"law:{name}")
+        (line,) = ax.plot(xs, law_edge, linestyle=(0, (1, 1.5)), color=colour, linewidth=1.2, zorder=2)
+        line.set_gid(f"law-edge:{name}")
     # Where this routine reaches each threshold (exact), or is not before (lower bound).
     reached = [(t.passes, t.threshold) for t in routine.thresholds if t.kind == "exact" and t.passes is not None
                and t.passes <= passes[-1]]
@@ -101,6 +114,10 @@ def _legend_extras(report: Report) -> list[Artist]:
     if any(not r.exact for r in report.routines):
         extras.append(Line2D([], [], linestyle="--", color="grey", linewidth=0.9,
                              label="edge of a shaded region: the lower bound less two errors, at least 0"))
+    if any(r.exact_lower_bound is not None and not routine.exact for routine in report.routines
+           for r in routine.rounds):
+        extras.append(Line2D([], [], linestyle=(0, (1, 1.5)), color="grey", linewidth=1.2,
+                             label="edge of a hatched region: the exact-law bound, with no simulation error"))
     if "exact" in kinds:
         extras.append(Line2D([], [], marker="v", linestyle="none", color="grey", markersize=8,
                              label="first pass at or below a threshold (exact)"))
@@ -115,7 +132,7 @@ def draw_report(report: Report) -> Figure:
     from matplotlib.figure import Figure
     from matplotlib.ticker import MaxNLocator
 
-    fig = Figure(figsize=(9, 5.6), dpi=100)
+    fig = Figure(figsize=(9, 7), dpi=100)
     ax = fig.subplots()
     for colour, routine in zip(_COLOURS * 4, report.routines):
         _draw_routine(ax, routine, colour)
@@ -146,7 +163,9 @@ def draw_report(report: Report) -> Figure:
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.grid(True, alpha=0.3)
     handles, _ = ax.get_legend_handles_labels()
-    ax.legend(handles=handles + _legend_extras(report), fontsize=7.5, loc="lower left", framealpha=0.9)
+    # Below the axes, so it never hides a curve or a region.
+    ax.legend(handles=handles + _legend_extras(report), fontsize=7.5, loc="upper center",
+              bbox_to_anchor=(0.5, -0.12), ncol=2, frameon=False)
     fig.tight_layout()
     return fig
 

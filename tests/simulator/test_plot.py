@@ -82,6 +82,30 @@ def test_a_bound_region_is_clipped_at_zero(report):
     assert fig.axes[0].get_ylim()[0] == 0.0
 
 
+def test_an_exact_law_bound_is_a_hatched_region_at_its_value(report):
+    # Stack-trade's exact position laws give rigorous bounds with no simulation error.
+    stack = report.routine("stack-trade")
+    law = [r.exact_lower_bound for r in stack.rounds]
+    assert all(e is not None and e.kind == "lower-bound" and e.stderr == 0 for e in law)
+    fig = draw_report(report)
+    region = _by_gid(fig, "law")["stack-trade"]
+    assert region.get_hatch() and len(region.get_facecolor()) == 0  # hatched, not filled
+    xs, low, high = _region(region)
+    assert xs == [r.passes for r in stack.rounds]
+    assert low == pytest.approx([max(0.0, e.value) for e in law]) and high == pytest.approx([1.0] * len(xs))
+    edge = _by_gid(fig, "law-edge")["stack-trade"]
+    assert edge.get_linestyle() != "-" and list(edge.get_ydata()) == pytest.approx(low)
+    texts = [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
+    assert "stack-trade: at least this far, proven by an exact law (hatched)" in texts
+    assert "edge of a hatched region: the exact-law bound, with no simulation error" in texts
+    # Without exact laws there is no hatched region and no word of one.
+    plain = replace(report, routines=tuple(
+        replace(r, rounds=tuple(replace(x, exact_lower_bound=None) for x in r.rounds)) for r in report.routines))
+    fig = draw_report(plain)
+    assert _by_gid(fig, "law") == {}
+    assert not any("hatched" in t.get_text() for t in fig.axes[0].get_legend().get_texts())
+
+
 def test_a_bound_with_no_simulation_error_starts_at_its_value():
     assert bound_edge(0.61, 0.0) == 0.61
     assert bound_edge(0.61, 0.1) == pytest.approx(0.41)
@@ -91,7 +115,7 @@ def test_a_bound_with_no_simulation_error_starts_at_its_value():
 def test_the_legend_explains_the_shading_and_the_marks(report):
     fig = draw_report(report)
     texts = [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
-    assert "stack-trade: at least this far from random (shaded)" in texts
+    assert "stack-trade: at least this far from random, simulated (shaded)" in texts
     assert any(t.startswith("edge of a shaded region: the lower bound less two errors") for t in texts)
     assert "pile-trade: exact distance" in texts and "exact mode: exact distance" in texts
     assert "first pass at or below a threshold (exact)" in texts
