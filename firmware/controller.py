@@ -11,13 +11,14 @@ except ImportError:  # CPython unit tests
 import protocol as P
 import stack
 import store
-from dealer import DONE, R_ABORT, R_BATTERY, R_LONG, R_SENSOR, R_TIMEOUT, Dealer
+from dealer import DONE, R_ABORT, R_BATTERY, R_BLOCKED, R_LONG, R_SENSOR, R_TIMEOUT, Dealer
 from exact import ALL_DONE, MAX_CARDS, NEXT_LOAD, ExactRoutine
 from sides import RandomSides
 from touch import Touch, baseline_ok, plausible
 
 CAL_FILE = "cal.json"
 CONFIG_FILE = "config.json"
+CAL_WEIGHT = 26  # cards the stored counts-per-card figure counts for when a pass refines it
 
 
 def device_uid():
@@ -51,6 +52,8 @@ class Controller:
         self.randbytes = getattr(board, "randbytes", None) or os.urandom
         self.dealer = Dealer(board, self, link.write_raw, self.sides)
         self.dealer.min_mv = profile["battery_min_mv"]  # below: the divider is broken, not a flat battery
+        self.dealer.setup(profile)
+        self.pass_raw = None  # the stack reading a pass started from, for refining the calibration
         self.touch = Touch(profile["touch_kind"], self.cfg["touch_pct"], self.cfg["debounce_ms"])
         self.touch_source = "measured"
         self.touch_bad_since = -1  # when the touch sensor began reading implausibly
@@ -525,6 +528,8 @@ class Controller:
             self.raise_fault(P.FAULT_SENSOR, detail="battery voltage implausible")
             return
         need = p["battery_cutoff_mv"] + p["battery_sag_mv"] + n * p["battery_per_card_mv"]
+        self.dealer.mv = mv
+        self.pass_raw = raw
         if mv < need:
             self.refuse(cmd, rid, P.FAULT_BATTERY_LOW, mv=mv, need_mv=need)
             return
@@ -553,13 +558,53 @@ class Controller:
         self.link.send({P.F_EV: P.EV_LOADED, "n": n})
         self.run_pass()
 
+    def refine_calibration(self):
+        """After a whole pass the exit has counted the cards exactly and the
+        tray is empty: its reading is a fresh tare, and the weight the pass
+        took out over the exact count refines the counts per card, which
+        counting 104 cards needs within half a percent."""
+        raw0 = self.pass_raw
+        self.pass_raw = None
+        k = self.dealer.k
+        c = self.cal
+        if raw0 is None or k < 8 or not (isinstance(c.get("tare"), int) and isinstance(c.get("per_card"), int)):
+            return
+        p = self.profile
+        raw1 = stack.average(self.board.stack_raw, 4 * p["stack_samples"])
+        if raw1 is None:
+            return
+        old = c["per_card"]
+        if stack.count_from_raw(raw1, c["tare"], old) != 0:
+            return  # cards left in the tray: not a clean empty reading
+        measured = stack.per_card_from(raw0, raw1, k)
+        if measured * 10 < old * 9 or measured * 10 > old * 11:
+            return  # more than 10 % off: a card added or taken by hand, not drift
+        new = dict(c)
+        # Weighted by cards: this pass's k cards against the CAL_WEIGHT the
+        # stored figure counts for.
+        new["per_card"] = (old * CAL_WEIGHT + measured * k + (CAL_WEIGHT + k) // 2) // (CAL_WEIGHT + k)
+        new["tare"] = raw1
+        try:
+            store.save(self.cal_path, new)
+        except OSError:
+            return
+        self.cal = new
+
     def refuse(self, cmd, rid, fault, **fields):
         if cmd is not None:
             self.link.send(P.error_reply(cmd, rid, P.E_REFUSED, detail=P.fault_name(fault)))
         self.raise_fault(fault, latched=False, **fields)
 
     def resume_pass(self, cmd, rid):
+        if self.board.exit_blocked():
+            # The card the jam left in the exit would be counted as the next.
+            if cmd is not None:
+                self.link.send(P.error_reply(cmd, rid, P.E_REFUSED))
+            self.raise_fault(P.FAULT_SENSOR, latched=False,
+                             detail="exit detector blocked: take out the card in the exit")
+            return
         self.fault = P.FAULT_NONE
+        self.pass_raw = None  # cards moved by hand: no clean count by weight
         if cmd is not None:
             self.link.send(P.reply(cmd, rid, **self.pass_fields()))
         self.run_pass()
@@ -598,10 +643,14 @@ class Controller:
             self.state = P.ST_IDLE
             f[P.F_EV] = P.EV_DONE
             self.link.send(f)
+            self.refine_calibration()
             if self.dealer.hide and self.exact.active:
                 self.exact_pass_done()
         elif r == R_ABORT:
             self.end_aborted()
+        elif r == R_BLOCKED:
+            self.raise_fault(P.FAULT_DOUBLE_FEED, detail="exit blocked before the card was fed", **f)
+            self.lose_exact_pass(P.LOST_DOUBLE_FEED)
         elif r == R_LONG:
             self.raise_fault(P.FAULT_DOUBLE_FEED, detail="exit blocked too long", **f)
             self.lose_exact_pass(P.LOST_DOUBLE_FEED)

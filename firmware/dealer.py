@@ -12,6 +12,7 @@ R_LONG = 2  # the exit stayed blocked too long
 R_ABORT = 3
 R_BATTERY = 4
 R_SENSOR = 5  # the battery reads implausibly low: the divider, not the battery
+R_BLOCKED = 6  # the exit beam was blocked before the card was fed
 
 # Fixed-width progress line; JSON allows the space padding of the numbers.
 _TEMPLATE = b'{"ev":"progress","k":   ,"n":   ,"left":   ,"right":   }\n'
@@ -68,8 +69,43 @@ class Dealer:
         self.poll_ms = 1
         self.cutoff_mv = 0
         self.min_mv = 0
+        # Double feed: a card that blocks the beam longer than double_pct %
+        # of the expected single-card time. That time is learned from the
+        # cards dealt, kept as at ref_mv x ref_duty (block_norm) and scaled
+        # by the drive voltage, since the motor slows as the battery falls.
+        self.ref_mvd = 5850  # ref_mv x ref_duty / 100, set from the profile
+        self.block_norm = 0  # learned single-card block time at ref_mvd, ms (0: none yet)
+        self.block_prior = 255  # expected before anything is learned (the profile's)
+        self.double_pct = 130
+        self.clear_ms = 3  # the beam must read clear this long to end a card
+        self.mv = 9000  # last battery reading
+        self.limit_ms = 0
+        self.last_block_ms = 0
         self.progress_every = 1
         self.since_progress = 0
+
+    def setup(self, profile):
+        """The mechanism's figures from the board profile."""
+        self.ref_mvd = profile["block_ref_mv"] * profile["block_ref_duty"] // 100
+        self.block_prior = profile["block_ref_ms"]
+        self.double_pct = profile["double_pct"]
+        self.clear_ms = profile["beam_clear_ms"]
+
+    def expected_ms(self):
+        """A single card's block time at the present battery and duty."""
+        norm = self.block_norm or self.block_prior
+        mvd = self.mv * self.duty // 100
+        if mvd <= 0:
+            return norm
+        return norm * self.ref_mvd // mvd
+
+    def learn(self, block):
+        mvd = self.mv * self.duty // 100
+        norm = block * mvd // self.ref_mvd
+        if not self.block_norm:
+            self.block_norm = norm
+        else:
+            self.block_norm += (norm - self.block_norm) // 4
 
     def begin(self, sides, n, cfg, cutoff_mv, poll_ms, hide=False):
         self.sides = sides
@@ -97,7 +133,12 @@ class Dealer:
                 if self.abort:
                     return R_ABORT
                 side = self.sides.side(self.k)
+                # (plus 2 ms for the polling of a very short card time)
+                lim = self.expected_ms() * self.double_pct // 100 + 2
+                self.limit_ms = lim if lim < self.block_max_ms else self.block_max_ms
                 r = self.card(side)
+                if r == R_LONG and b.battery_mv() < self.cutoff_mv:
+                    r = R_BATTERY  # the motor slowed because the battery failed
                 if r:
                     return r
                 if side == LEFT:
@@ -110,6 +151,7 @@ class Dealer:
                 mv = b.battery_mv()
                 if mv < self.cutoff_mv:
                     return R_SENSOR if mv < self.min_mv else R_BATTERY
+                self.mv = mv
                 if self.host.pending():
                     self.host.service()
             return DONE
@@ -120,6 +162,10 @@ class Dealer:
         """Feed one card towards `side` until the exit sees it leave."""
         b = self.board
         poll = self.poll_ms
+        if self.beam_blocked():
+            # Something is in the exit before this card moved: it would be
+            # counted as this card.
+            return R_BLOCKED
         b.motor(1 if side == LEFT else -1, self.duty)
         try:
             # Both waits beat the heartbeat: they end by their own limits,
@@ -130,20 +176,44 @@ class Dealer:
                     return R_TIMEOUT
                 b.wdt_feed()
                 b.sleep_ms(poll)
+            # Debounced: the card has left once the beam has read clear for
+            # clear_ms; a flicker at an edge is not the end of a card.
             t1 = b.ticks_ms()
-            while b.exit_blocked():
-                if time.ticks_diff(b.ticks_ms(), t1) > self.block_max_ms:
-                    return R_LONG
+            clear_since = t1
+            clear = False
+            while True:
+                now = b.ticks_ms()
+                if b.exit_blocked():
+                    clear = False
+                    if time.ticks_diff(now, t1) > self.limit_ms:
+                        return R_LONG
+                elif not clear:
+                    clear = True
+                    clear_since = now
+                elif time.ticks_diff(now, clear_since) >= self.clear_ms:
+                    break
                 b.wdt_feed()
                 b.sleep_ms(poll)
+            self.last_block_ms = time.ticks_diff(clear_since, t1)
         finally:
             # Brake, not coast: the roller stops at once, so the next card
             # is not dragged into the throat and the direction change starts
             # from rest.
             b.motor_brake()
+        self.learn(self.last_block_ms)
         if self.brake_ms:
             b.sleep_ms(self.brake_ms)
         return DONE
+
+    def beam_blocked(self):
+        """True when the beam reads blocked for clear_ms (not a flicker)."""
+        b = self.board
+        t0 = b.ticks_ms()
+        while b.exit_blocked():
+            if time.ticks_diff(b.ticks_ms(), t0) >= self.clear_ms:
+                return True
+            b.sleep_ms(self.poll_ms)
+        return False
 
     def progress(self):
         if not self.progress_every:

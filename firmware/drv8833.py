@@ -55,3 +55,7 @@ class Motor:
             time.sleep_ms(STOP_MS)
             self.sleep.value(0)
             self.awake = False
+        # Inputs low while asleep: held high, each would source about 33 uA
+        # into its internal 100 kOhm pull-down for nothing.
+        self.p1.duty_u16(0)
+        self.p2.duty_u16(0)

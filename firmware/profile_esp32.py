@@ -52,10 +52,19 @@ PROFILE = {
     # asleep loses serial bytes, so a host that is talking keeps it awake.
     "host_awake_ms": 60000,
     "heap_lock_pass": False,  # proven on the unix port; not risked on the device
+    # The mechanism (hardware/mechanism.py): one card blocks the exit beam
+    # block_ref_ms at block_ref_mv and block_ref_duty; the firmware learns
+    # the real figure from the cards it deals and scales it with the drive
+    # voltage. A card blocking it double_pct % of that is a double feed.
+    "block_ref_mv": 9000,
+    "block_ref_duty": 65,
+    "block_ref_ms": 271,
+    "double_pct": 130,
+    "beam_clear_ms": 3,  # the beam reads clear this long before a card counts
     "defaults": {
         "motor_duty": 65,  # 65 % of 9 V: about the 6 V the motor is wound for
         "card_timeout_ms": 400,
-        "block_max_ms": 30,
+        "block_max_ms": 1000,
         "brake_ms": 5,
         "idle_sleep_s": 300,
         "touch_pct": 70,

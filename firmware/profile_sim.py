@@ -25,10 +25,19 @@ PROFILE = {
     # asleep loses serial bytes, so a host that is talking keeps it awake.
     "host_awake_ms": 5000,
     "heap_lock_pass": True,
+    # The mechanism (hardware/mechanism.py): one card blocks the exit beam
+    # block_ref_ms at block_ref_mv and block_ref_duty; the firmware learns
+    # the real figure from the cards it deals and scales it with the drive
+    # voltage. A card blocking it double_pct % of that is a double feed.
+    "block_ref_mv": 9000,
+    "block_ref_duty": 80,
+    "block_ref_ms": 220,
+    "double_pct": 130,
+    "beam_clear_ms": 3,  # the beam reads clear this long before a card counts
     "defaults": {
         "motor_duty": 80,
         "card_timeout_ms": 400,
-        "block_max_ms": 30,
+        "block_max_ms": 1000,
         "brake_ms": 5,
         "idle_sleep_s": 300,
         "touch_pct": 70,

@@ -7,7 +7,12 @@ typical values, not measurements); change one and rerun.
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import mechanism  # noqa: E402
 
 BATTERY_V = 9.0
 # An alkaline 9 V block holds about 550 mAh at a few mA but much less at the
@@ -16,8 +21,12 @@ BATTERY_MAH = 400.0
 BUCK_EFFICIENCY = 0.85
 BUCK_QUIESCENT_MA = 0.1  # at the battery, converter idle
 
-MOTOR_MA = 250.0  # average while feeding, at the battery (65 % duty)
-CARD_S = 0.060  # mechanical time per card
+DUTY = 65  # the boards' motor_duty
+# From hardware/mechanism.py at 9 V: the motor's current while it feeds, and
+# the motor's time per card (spin-up and feed to the beam, the card through
+# the beam, the 5 ms brake).
+MOTOR_MA = float(mechanism.motor_ma(9000, DUTY))
+CARD_S = (mechanism.feed_ms(9000, DUTY) + mechanism.block_ms(9000, DUTY) + 5) / 1000
 CARDS_PER_PASS = 81  # a Samba load
 PASS_OVERHEAD_S = 1.5  # stack reading, touch debounce, braking, reports
 DIVIDER_MA = BATTERY_V / 1.22e6 * 1e3  # 1 M + 220 k across the battery
@@ -26,6 +35,12 @@ DIVIDER_MA = BATTERY_V / 1.22e6 * 1e3  # 1 M + 220 k across the battery
 # (2.5 uA max) with nSLEEP low. The firmware wakes it only for a pass.
 DRIVER_AWAKE_MA = 1.7
 DRIVER_SLEEP_MA = 0.0016
+# The exit receiver's open collector and its 10 kOhm pull-up to 3.3 V: with
+# the emitter switched off in sleep the receiver sees no light and sinks it.
+EXIT_PULLUP_RAIL_MA = 3.3 / 10e3 * 1e3
+# The DRV8833 inputs have 100 kOhm pull-downs; the firmware drives them low
+# in sleep (firmware/drv8833.py), so they draw nothing. Held high they would
+# draw 2 x 33 uA from the 3.3 V rail.
 
 
 @dataclass(frozen=True)
@@ -34,10 +49,16 @@ class Board:
     logic_v: float  # rail the logic runs from (buck output)
     active_ma: float  # logic rail, awake: MCU + HX711 + IR emitter
     sleep_ma: float  # logic rail, asleep with wake on touch, sensors switched off
+    wake_per_s: float  # timed wakes per second while asleep
+    wake_ms: float  # awake per timed wake (wake-up, checks, listening for the host)
 
 
-ESP32 = Board("esp32", 3.3, 75.0, 0.8)  # ESP32 light sleep 0.8 mA (datasheet)
-RP2 = Board("rp2", 5.0, 45.0, 1.5)  # Pico VSYS in 100 ms lightsleep slices (estimate)
+# ESP32 light sleep 0.8 mA (datasheet); a timed wake each second, awake
+# about 2 ms to wake and 20 ms listening (profile_esp32 sleep_listen_ms).
+ESP32 = Board("esp32", 3.3, 75.0, 0.8, 1.0, 22.0)
+# Pico VSYS in lightsleep (estimate); 10 timed wakes a second to look at the
+# touch module and the USB line, about 1 ms each.
+RP2 = Board("rp2", 5.0, 45.0, 1.5, 10.0, 1.0)
 
 
 def at_battery(ma_on_rail: float, rail_v: float) -> float:
@@ -62,7 +83,10 @@ def idle_awake_mah(board: Board, seconds: float) -> float:
 
 def standby_ma(board: Board, driver_asleep: bool = True) -> float:
     driver = DRIVER_SLEEP_MA if driver_asleep else DRIVER_AWAKE_MA
-    return at_battery(board.sleep_ma, board.logic_v) + BUCK_QUIESCENT_MA + DIVIDER_MA + driver
+    awake = board.wake_per_s * board.wake_ms / 1000  # fraction of the time awake
+    rail = board.sleep_ma * (1 - awake) + board.active_ma * awake
+    return (at_battery(rail, board.logic_v) + at_battery(EXIT_PULLUP_RAIL_MA, 3.3)
+            + BUCK_QUIESCENT_MA + DIVIDER_MA + driver)
 
 
 def report(board: Board) -> dict[str, float]:

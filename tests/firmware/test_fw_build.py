@@ -28,16 +28,17 @@ class Host:
     def service(self): pass
 
 class Board:
-    # Exit beam blocked on every other poll; ALLOC makes one poll allocate.
-    def __init__(self): self.t = 0; self.alloc = False
+    # Exit beam blocked on the poll after the motor starts; ALLOC makes
+    # every poll allocate.
+    def __init__(self): self.t = 0; self.start = -10; self.alloc = False; self.junk = None
     def ticks_ms(self): return self.t
     def sleep_ms(self, ms): self.t += ms
     def exit_blocked(self):
         if self.alloc:
             self.junk = [self.t]
-        return self.t % 2 == 1
+        return self.t - self.start == 1
     def battery_mv(self): return 9000
-    def motor(self, d, duty): pass
+    def motor(self, d, duty): self.start = self.t
     def motor_brake(self): pass
     def motor_stop(self): pass
     def wdt_feed(self): pass
@@ -108,7 +109,7 @@ def test_precompiled_firmware_runs_a_pass(start_device, tmp_path: Path) -> None:
     flash = tmp_path / "flash"
     flash.mkdir()
     srcs = [p for p in FIRMWARE.glob("*.py") if p.name not in ("main.py", "__init__.py")]
-    srcs += list(BOARD_SIM.glob("*.py"))
+    srcs += list(BOARD_SIM.glob("*.py")) + [REPO / "hardware" / "mechanism.py"]
     _compile(flash, srcs)
     shutil.copy(FIRMWARE / "main.py", flash / "main.py")  # boot runs main.py as source
     assert sorted(p.name for p in flash.glob("*.py")) == ["main.py"]
@@ -211,7 +212,8 @@ def test_a_planned_side_source_drives_the_pass(tmp_path: Path) -> None:
     out = subprocess.run([MICROPYTHON, str(script)], capture_output=True, text=True, timeout=60,
                          cwd=tmp_path,
                          env={"MICROPYPATH": f"{FIRMWARE}:{BOARD_SIM}", "PATH": "/usr/bin:/bin",
-                              "SHUFFLER_SIM_SPEED": "0", "SHUFFLER_DATA_DIR": str(tmp_path)})
+                              "SHUFFLER_SIM_SPEED": "0", "SHUFFLER_DATA_DIR": str(tmp_path),
+                              "SHUFFLER_SIM_MECHANISM": "fast"})
     assert out.returncode == 0, out.stderr
     first, second = out.stdout.splitlines()
     # Load 0..7 top to bottom: fed order 7, 6, ..., 0; plan L L R L R R R L.

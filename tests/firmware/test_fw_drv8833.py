@@ -101,3 +101,13 @@ def test_both_boards_put_the_driver_to_sleep_on_stop_and_in_light_sleep() -> Non
         assert "self.motor_drv.off()" in stop
         sleep = src.split("def light_sleep(", 1)[1].split("def ", 1)[0]
         assert "self.motor_drv.off()" in sleep
+
+
+def test_asleep_the_inputs_are_low_so_their_pull_downs_draw_nothing(drv) -> None:
+    mod, log = drv
+    m = mod.Motor(25, 26, SLEEP, 20000)
+    m.drive(-1, 65)
+    m.off()
+    sleep_at = log.index(("pin", SLEEP, 0))
+    last = {e[1]: e[2] for e in log[sleep_at:] if e[0] == "pwm"}
+    assert last == {25: 0, 26: 0}

@@ -50,19 +50,25 @@ def test_power_budget_doc_quotes_the_script() -> None:
 def test_power_budget_arithmetic_by_hand() -> None:
     sys.path.insert(0, str(REPO / "hardware"))
     import power_budget as pb
-    # ESP32 per pass, written out: motor 250 mA for 81 x 60 ms, logic
-    # 75 mA at 3.3 V through an 85 % buck plus quiescent and divider.
+    # ESP32 per pass, written out: the motor's 234 mA (40 mA per volt of
+    # 65 % of 9 V) for 81 cards of 66 + 271 + 5 ms (hardware/mechanism.py),
+    # logic 75 mA at 3.3 V through an 85 % buck plus quiescent and divider.
+    card_s = (66 + 271 + 5) / 1000
     logic_ma = 75 * 3.3 / (9 * 0.85) + 0.1 + 9 / 1.22e6 * 1e3
     # The DRV8833 draws 1.7 mA awake (only while feeding), 1.6 uA asleep.
-    driver_mah = (1.7 * 81 * 0.060 + 0.0016 * 1.5) / 3600
-    expected = 250 * 81 * 0.060 / 3600 + logic_ma * (81 * 0.060 + 1.5) / 3600 + driver_mah
+    driver_mah = (1.7 * 81 * card_s + 0.0016 * 1.5) / 3600
+    expected = 234 * 81 * card_s / 3600 + logic_ma * (81 * card_s + 1.5) / 3600 + driver_mah
     assert pb.pass_mah(pb.ESP32) == pytest.approx(expected)
     assert pb.report(pb.ESP32)["passes_per_battery"] == pytest.approx(400 / expected)
 
 
-def test_standby_counts_the_sleeping_motor_driver() -> None:
+def test_standby_counts_the_timed_wakes_the_pull_up_and_the_sleeping_driver() -> None:
     sys.path.insert(0, str(REPO / "hardware"))
     import power_budget as pb
-    rail = 0.8 * 3.3 / (9 * 0.85) + 0.1 + 9 / 1.22e6 * 1e3
-    assert pb.standby_ma(pb.ESP32) == pytest.approx(rail + 0.0016)
-    assert pb.standby_ma(pb.ESP32, driver_asleep=False) == pytest.approx(rail + 1.7)
+    # Asleep 97.8 % of each second at 0.8 mA, awake 22 ms at 75 mA (a timed
+    # wake and 20 ms listening); the exit pull-up 0.33 mA on the 3.3 V rail.
+    rail = (0.8 * 0.978 + 75 * 0.022) * 3.3 / (9 * 0.85)
+    pullup = 0.33 * 3.3 / (9 * 0.85)
+    rest = 0.1 + 9 / 1.22e6 * 1e3
+    assert pb.standby_ma(pb.ESP32) == pytest.approx(rail + pullup + rest + 0.0016)
+    assert pb.standby_ma(pb.ESP32, driver_asleep=False) == pytest.approx(rail + pullup + rest + 1.7)

@@ -171,7 +171,7 @@ def mutated_json(draw: st.DrawFn) -> bytes:
 LINES = st.one_of(mutated_json(), st.lists(JSONISH, min_size=1, max_size=40).map(bytes))
 
 
-@settings(max_examples=800, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(raw=LINES)
 def test_the_device_rejects_exactly_what_strict_json_rejects(verdict: subprocess.Popen[str], raw: bytes) -> None:
     if len(raw) + 1 > P.MAX_LINE or not raw.strip(b" \t"):

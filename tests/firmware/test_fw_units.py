@@ -225,7 +225,7 @@ def test_simulated_world_deals_in_the_mechanism_order(case: tuple[int, list[int]
     w.load(load)
     for k, side in enumerate(sides_):
         w.motor(sim_world.LEFT_DIR if side == 0 else -sim_world.LEFT_DIR, 80)
-        for _ in range(10 * (sim_world.FEED_MS + sim_world.BLOCK_MS)):
+        for _ in range(2000):  # far longer than one card takes
             if w.left_n + w.right_n == k + 1:
                 break
             w.advance()

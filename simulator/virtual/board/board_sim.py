@@ -11,6 +11,8 @@ Environment (read once at start):
   SHUFFLER_DATA_DIR     where calibration and configuration are kept (default .)
   SHUFFLER_SIM_CAPACITY cards the simulated tray deals (default: the profile's 104)
   SHUFFLER_SIM_WDT_MS   tests only: the watchdog timeout (default: the profile's)
+  SHUFFLER_SIM_MECHANISM  plausible (hardware/mechanism.py's speeds, the default)
+                        or fast (8 times that, for long routines in tests)
   SHUFFLER_SIM_TABLE    where the card table is kept, so cards stay where they lie
                         across resets (sim_table.py); none: each boot starts bare
   SHUFFLER_SIM_RANDOM_FILE  tests only: the board's random bytes are read from
@@ -56,7 +58,8 @@ class Board:
         self.data_dir = _env("SHUFFLER_DATA_DIR", ".")
         speed = float(_env("SHUFFLER_SIM_SPEED", "1"))
         self.us_per_ms = int(1000 / speed) if speed > 0 else 0
-        self.world = World(int(_env("SHUFFLER_SIM_SEED", "1")))
+        self.world = World(int(_env("SHUFFLER_SIM_SEED", "1")),
+                           _env("SHUFFLER_SIM_MECHANISM", "plausible"))
         self.world.mv = int(_env("SHUFFLER_SIM_BATTERY_MV", "9000"))
         for name in _env("SHUFFLER_SIM_MISSING", "").split(","):
             if name:
@@ -141,7 +144,8 @@ class Board:
         w = self.world
         while w.hang:  # a driver stuck on a dead bus
             self.sleep_ms(10)
-        if w.fed == w.error_at and w.throat_n == 0 and w.pos > 0:
+        if w.fed == w.error_at and w.throat_n == 0 and w.runs > w.land_run:
+            # card error_at is being fed: the motor started again after the last landed
             w.error_at = -1
             raise OSError(5)  # a driver error in the middle of a card
         return w.exit_blocked()

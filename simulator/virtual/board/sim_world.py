@@ -6,9 +6,19 @@ time on by 1 ms at a time and never allocates, so it can run inside the
 firmware's heap-locked deal loop.
 """
 
-FEED_MS = 40  # motor time from start until the bottom card reaches the exit
-BLOCK_MS = 18  # how long one card blocks the exit beam
+try:
+    from mechanism import MECHANISM, speed_um_per_ms
+except ImportError:  # hardware/ is not on the path: find it from this file
+    import sys
+    _here = __file__.rsplit("/", 1)[0] if "/" in __file__ else "."
+    sys.path.append(_here + "/../../../hardware")
+    from mechanism import MECHANISM, speed_um_per_ms
+
 MAX_CARDS = 200  # physical room in the tray and in each pile
+# The mechanism's speed as hardware/mechanism.py gives it ("plausible"), or
+# FAST times that ("fast": for long routines in tests, handled by the same
+# firmware, whose thresholds follow the card time it measures).
+PROFILES = {"plausible": 1, "fast": 8}
 
 TOUCH_BASE = 800
 TOUCH_PRESSED = 250
@@ -22,7 +32,23 @@ LEFT_DIR = 1  # motor direction +1 sends the bottom card to the left pile
 
 
 class World:
-    def __init__(self, seed=1):
+    def __init__(self, seed=1, profile="fast"):
+        if profile not in PROFILES:
+            raise ValueError("mechanism profile is plausible or fast")
+        self.profile = profile
+        self.speedup = PROFILES[profile]
+        m = MECHANISM
+        self.card_um = m["card_length_um"]
+        self.gap_um = m["feed_gap_um"]
+        self.spin_up_ms = m["spin_up_ms"] // self.speedup
+        self.double_um = self.card_um * (100 + m["double_offset_pct"]) // 100
+        self.jitter_pct = m["card_jitter_pct"]
+        self.v = 0  # card speed, um per ms, while the motor runs
+        self.spin = 0  # ms of spin-up left before the roller moves a card
+        self.flutter_at = -1  # the card whose beam flickers clear mid-card
+        self.flutter = 0  # ms the beam reads clear although a card is in it
+        self.runs = 0  # motor starts from rest
+        self.land_run = 0  # the motor start during which the last card landed
         self.tray = [None] * MAX_CARDS  # tray[0] top .. tray[n-1] bottom
         self.tray_n = 0
         self.left = [None] * MAX_CARDS  # left[0] bottom .. left[n-1] top
@@ -31,8 +57,8 @@ class World:
         self.right_n = 0
         self.throat = [None, None]  # cards inside the exit beam
         self.throat_n = 0
-        self.block_need = BLOCK_MS
-        self.pos = 0  # ms of feed progress on the current card
+        self.block_need = self.card_um
+        self.pos = 0  # um the current card has moved (to the beam, or through it)
         self.fed = 0  # cards that have entered the exit since the last load
         self.removed = [None] * MAX_CARDS  # lifted out by an injected fault
         self.removed_n = 0
@@ -72,7 +98,12 @@ class World:
     def advance(self):
         """One millisecond."""
         self.now += 1
+        if self.flutter:
+            self.flutter -= 1
         if self.dir == 0:
+            return
+        if self.spin:
+            self.spin -= 1
             return
         if self.throat_n == 0:
             if self.tray_n == 0:
@@ -83,12 +114,17 @@ class World:
                 self.empty_at = -1
                 self._remove_rest()
                 return
-            self.pos += 1
-            if self.pos >= FEED_MS:
+            self.pos += self.v
+            if self.pos >= self.gap_um:
                 self.pos = 0
                 self._enter()
         else:
-            self.pos += 1
+            half = self.block_need // 2
+            was = self.pos
+            self.pos += self.v
+            if self.fed - 1 == self.flutter_at and was < half <= self.pos:
+                self.flutter_at = -1
+                self.flutter = 2  # the beam flickers clear for 2 ms
             if self.pos >= self.block_need:
                 self.pos = 0
                 self._land()
@@ -98,7 +134,7 @@ class World:
         self.throat[0] = self.tray[n - 1]
         self.tray[n - 1] = None
         self.throat_n = 1
-        self.block_need = BLOCK_MS
+        self.block_need = self.card_um * (100 + self.noise(self.jitter_pct)) // 100
         if self.fed == self.double_at and n >= 2:
             # The next card rides along with it.
             self.throat[1] = self.tray[n - 2]
@@ -106,13 +142,14 @@ class World:
             self.throat_n = 2
             self.fed += 1
             if self.double_long:
-                self.block_need = 2 * BLOCK_MS
+                self.block_need = self.double_um
         self.tray_n = n - self.throat_n
         self.fed += 1
         self.moves += 1
 
     def _land(self):
         # The card fed first lies lowest, so it lands first.
+        self.land_run = self.runs
         i = 0
         while i < self.throat_n:  # a while loop: range() would allocate
             card = self.throat[i]
@@ -155,7 +192,7 @@ class World:
     def exit_blocked(self):
         if "exit" in self.missing:
             return True  # no emitter: the receiver sees no light
-        return self.throat_n > 0
+        return self.throat_n > 0 and not self.flutter
 
     def battery_mv(self):
         if "battery" in self.missing:
@@ -167,10 +204,15 @@ class World:
     def motor(self, direction, duty):
         if direction != self.dir:
             self.pos = 0 if self.throat_n == 0 else self.pos
+        if self.dir == 0:
+            self.spin = self.spin_up_ms  # from rest
+            self.runs += 1
         self.dir = direction
         self.duty = duty
         self.braking = False
         self.driver_awake = True
+        # The speed follows the battery under load (the sag included).
+        self.v = speed_um_per_ms(self.battery_mv(), duty) * self.speedup
 
     def stop(self, brake):
         self.dir = 0
@@ -236,6 +278,8 @@ class World:
             if mode not in ("stack", "exit", "touch", "battery"):
                 raise ValueError("sensor is stack, exit, touch or battery")
             self.missing[mode] = True
+        elif fault == "flutter":
+            self.flutter_at = k  # the beam flickers clear in the middle of card k
         elif fault == "hang":
             self.hang = True
         elif fault == "driver_error":

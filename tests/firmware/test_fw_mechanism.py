@@ -1,0 +1,167 @@
+"""The mechanism's timing (hardware/mechanism.py) in the simulated world and
+in the firmware's thresholds: a plausible pass, a double feed judged
+against the learned single-card time and the battery, a debounced exit
+beam, a blocked beam before a card, and the calibration refined from exact
+exit counts."""
+
+from __future__ import annotations
+
+import json
+import sys
+import types
+from pathlib import Path
+
+import pytest
+
+from fwtest_support import REPO, Device
+from firmware import protocol as P
+
+sys.path.insert(0, str(REPO / "hardware"))
+import mechanism as M  # noqa: E402
+
+PLAUSIBLE = {"SHUFFLER_SIM_MECHANISM": "plausible"}
+
+
+@pytest.mark.parametrize("board", ["esp32", "rp2", "sim"])
+def test_the_profiles_thresholds_come_from_the_mechanism(board: str) -> None:
+    prof = __import__(f"firmware.profile_{board}", fromlist=["PROFILE"]).PROFILE
+    assert prof["block_ref_ms"] == M.block_ms(prof["block_ref_mv"], prof["block_ref_duty"])
+    assert prof["block_ref_duty"] == prof["defaults"]["motor_duty"]
+
+
+def test_the_mechanism_is_slow_enough_to_matter() -> None:
+    # 0.31-0.39 m/s at the roller: one card blocks the beam 160-290 ms, and
+    # 30 % longer on a battery run down from 9.5 V to 6.4 V.
+    assert 230 <= M.speed_um_per_ms(9500, 65) <= 390
+    assert 200 <= M.block_ms(9500, 65) <= 300
+    assert M.block_ms(6400, 65) > 1.3 * M.block_ms(9500, 65)
+
+
+@pytest.mark.micropython
+def test_a_whole_pass_at_the_plausible_speed(start_device) -> None:
+    dev = start_device(env=PLAUSIBLE)
+    dev.event("hello")
+    w = dev.world
+    w.load(list(range(104)))
+    t0 = w.query()["time_ms"]
+    dev.call("start")
+    done = dev.event("done", timeout=60)
+    q = w.query()
+    assert done["k"] == 104 and sorted(q["left"] + q["right"]) == list(range(104))
+    per_card = (q["time_ms"] - t0) / 104
+    assert per_card >= M.block_ms(9000, 80) + M.feed_ms(9000, 80)  # tens of seconds a pass
+
+
+@pytest.mark.micropython
+@pytest.mark.parametrize("mv", [9000, 6900])
+def test_a_double_feed_is_caught_at_the_plausible_speed_on_any_battery(start_device, mv: int) -> None:
+    dev = start_device(env=PLAUSIBLE, battery_mv=mv)
+    dev.event("hello")
+    w = dev.world
+    w.load(list(range(30)))
+    w.inject("double_feed", k=6)
+    dev.call("start")
+    f = dev.event("fault", timeout=60)
+    assert f["name"] == "double_feed" and f["k"] == 6
+
+
+@pytest.mark.micropython
+def test_the_learned_card_time_follows_the_battery(start_device) -> None:
+    """Learned on a fresh battery, the single-card time scales as the
+    battery runs down: the slower cards are not taken for double feeds."""
+    dev = start_device(env=PLAUSIBLE)
+    dev.event("hello")
+    w = dev.world
+    w.load(list(range(20)))
+    dev.call("start")
+    assert dev.event("done", timeout=60)["k"] == 20
+    w.take("left")
+    w.take("right")
+    w.set_battery(6900)
+    w.load(list(range(20)))
+    dev.call("start")
+    done = dev.event("done", timeout=60)
+    assert done["k"] == 20
+    assert not [m for m in dev.seen if m.get("ev") == "fault"]
+
+
+@pytest.mark.micropython
+def test_a_flickering_beam_counts_one_card_once(device: Device) -> None:
+    w = device.world
+    w.load(list(range(12)))
+    w.inject("flutter", k=4)
+    device.call("start")
+    done = device.event("done")
+    q = w.query()
+    assert done["k"] == 12 and len(q["left"]) + len(q["right"]) == 12
+    assert done["left"] == len(q["left"]) and done["right"] == len(q["right"])
+
+
+@pytest.mark.micropython
+def test_resume_refuses_while_the_exit_is_blocked(device: Device) -> None:
+    w = device.world
+    w.load(list(range(10)))
+    w.inject("jam", k=3)
+    device.call("start")
+    assert device.event("fault")["name"] == "jam"
+    w.fix()
+    w.inject("sensor_missing", sensor="exit")  # a card left in the beam
+    rep = device.call("resume")
+    assert rep["ok"] is False and rep["err"] == P.E_REFUSED
+    f = device.event("fault")
+    assert f["code"] == P.FAULT_SENSOR and f["latched"] is False and "exit" in f["detail"]
+    assert device.call("status")["state"] == "paused"
+    assert w.query()["counts"]["left"] + w.query()["counts"]["right"] == 3
+    w.fix()
+    assert device.call("resume")["ok"] is True
+    assert device.event("done")["k"] == 10
+
+
+def test_a_beam_blocked_before_a_card_is_fed_is_not_that_card(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.syspath_prepend(str(REPO / "firmware"))
+    import dealer
+    monkeypatch.setattr(dealer, "time", types.SimpleNamespace(ticks_diff=lambda a, b: a - b))
+
+    class Board:
+        t = 0
+        motor_started = False
+
+        def ticks_ms(self) -> int: return self.t
+        def sleep_ms(self, ms: int) -> None: self.t += ms
+        def exit_blocked(self) -> bool: return True  # something sits in the exit
+        def battery_mv(self) -> int: return 9000
+        def motor(self, d: int, duty: int) -> None: self.motor_started = True
+        def motor_brake(self) -> None: pass
+        def motor_stop(self) -> None: pass
+        def wdt_feed(self) -> None: pass
+
+    b = Board()
+    host = types.SimpleNamespace(pending=lambda: False, service=lambda: None)
+    sides = types.SimpleNamespace(side=lambda k: 0)
+    d = dealer.Dealer(b, host, lambda buf: None, sides)
+    d.begin(sides, 5, {"motor_duty": 80, "card_timeout_ms": 400, "block_max_ms": 1000,
+                       "brake_ms": 5, "progress_every": 1}, 6400, 1)
+    assert d.run() == dealer.R_BLOCKED
+    assert d.k == 0 and not b.motor_started
+
+
+@pytest.mark.micropython
+def test_exit_counts_refine_a_calibration_that_is_two_percent_off(start_device, tmp_path: Path) -> None:
+    # Counting 104 cards by weight needs counts per card within 0.48 %.
+    (tmp_path / "cal.json").write_text(json.dumps({"tare": 84000, "per_card": 775}))  # true 760
+    dev = start_device(data_dir=tmp_path)
+    assert dev.event("hello")["cal"]["stack"] == "calibrated"
+    w = dev.world
+    w.load(list(range(104)))
+    assert dev.call("count")["n"] == 102  # 2 % off: two cards short
+    w.take("tray")
+    for _ in range(4):
+        w.load(list(range(20)))
+        dev.call("start")
+        assert dev.event("done")["k"] == 20
+        w.take("left")
+        w.take("right")
+    per_card = json.loads((tmp_path / "cal.json").read_text())["per_card"]
+    assert abs(per_card - 760) <= 0.0048 * 760
+    w.load(list(range(104)))
+    assert dev.call("count")["n"] == 104
