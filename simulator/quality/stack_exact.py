@@ -19,8 +19,11 @@ shuffle). The statistics, each with its uniform law:
 * one card's position (any card, uniform on N positions) and which card lies
   at one position (any position, uniform on N labels): both are read from
   the N x N matrix P(card starting at i ends at j) after r rounds;
-* two cards' positions (uniform on the N (N - 1) ordered pairs) for chosen
-  starting pairs of cards.
+* two cards' positions for chosen starting pairs of cards (the chain run
+  forward), and which two cards lie at chosen pairs of positions (the chain
+  run backward, by the adjoint of its step): both uniform on the N (N - 1)
+  ordered pairs. The second is the stronger: the report follows the bottom
+  two positions of the first load.
 
 Coarser statistics (which load, or which load and which half of it, a card
 ends in) are functions of a position, so their bounds are never larger and
@@ -145,7 +148,7 @@ def _trade_map(bounds: list[int], t: int) -> NDArray[np.intp]:
 def _load_kernel(n: int, p: float) -> FloatArray:
     """K[o, o']: a card at offset o of a load of n ends at offset o' after the pass."""
     b = _binomial_table(n, p)
-    return p * b + (1 - p) * _load_kernel_right(n, p)  # left: o' = X ~ Bin(o, p)
+    return p * b + (1 - p) * _load_kernel_right(n, p)  # left: o' ~ Bin(o, p); right: see below
 
 
 def _load_kernel_right(n: int, p: float) -> FloatArray:
