@@ -14,8 +14,7 @@ this.
 The position-checked strategy with threshold theta, at position t:
 
 1. c1 = the run's continuation (smallest unseen card after the last seen);
-   c2 = the smallest unseen card; m = the unseen card likeliest at t by M
-   among the 16 likeliest (when all 16 are seen, step 2 names c1 or c2).
+   c2 = the smallest unseen card; m = the unseen card likeliest at t by M.
 2. Name c1 if it exists and M[c1, t] >= theta M[m, t]; else c2 if
    M[c2, t] >= theta M[m, t]; else m.
 
@@ -53,10 +52,6 @@ __all__ = ["PICKED", "PILOT_PACKS", "THETAS", "position_checked_scores", "positi
 # The last word of a picked strategy's method, as the report's words look for it.
 PICKED = "picked"
 
-# m is looked for among this many likeliest cards for the position; when all
-# of them have been seen no card is clearly likelier, and the runs decide.
-LIKELIEST = 16
-
 # Packs on which every threshold is scored before one is picked for the rest.
 PILOT_PACKS = 10_000
 
@@ -86,7 +81,7 @@ def _lowest_from(unseen, x, n):  # type: ignore[no-untyped-def]
 
 
 @numba.njit(cache=True, nogil=True)
-def _scores(decks, law_t, order, thetas, ranks, out):  # type: ignore[no-untyped-def]
+def _scores(decks, law_t, order, thetas, out):  # type: ignore[no-untyped-def]
     # law_t[t, c] = P(card c at position t): one position's row is contiguous.
     # The likeliest unseen card m is looked for only when some threshold could
     # turn the guess away from c1: top <= the position's largest probability.
@@ -125,14 +120,10 @@ def _scores(decks, law_t, order, thetas, ranks, out):  # type: ignore[no-untyped
                 last = c
                 continue
             i = 0
-            while i < ranks and seen[order[t, i]]:
+            while seen[order[t, i]]:
                 i += 1
-            if i == ranks:
-                m = c2  # no unseen card among the likeliest: every threshold passes
-                top = 0.0
-            else:
-                m = order[t, i]
-                top = row[m]
+            m = order[t, i]
+            top = row[m]
             for j in range(k):
                 limit = thetas[j] * top
                 if p1 >= limit:
@@ -175,8 +166,7 @@ def position_checked_scores(
         # Cards by falling probability at each position; ties by label, so the
         # strategy is a fixed function of the law.
         order = np.lexsort((np.broadcast_to(np.arange(n)[:, None], (n, n)), -law), axis=0).T.copy()
-        _scores(decks, np.ascontiguousarray(law.T), order, np.asarray(thetas, dtype=np.float64),
-                min(n, LIKELIEST), out)
+        _scores(decks, np.ascontiguousarray(law.T), order, np.asarray(thetas, dtype=np.float64), out)
     return out
 
 
@@ -188,13 +178,11 @@ def position_checked_reference(deck: list[int] | NDArray[np.integer], law: NDArr
     last: int | None = None
     right = 0
     for t, card in enumerate(cards):
-        ranked = sorted(range(n), key=lambda c: (-law[c, t], c))[:LIKELIEST]
-        likely = [c for c in ranked if c in unseen]
-        m = likely[0] if likely else None
+        m = max(sorted(unseen), key=lambda c: law[c, t])  # first of the likeliest, by label
         after = [u for u in unseen if last is not None and u > last]
         c1 = min(after) if after else None
         c2 = min(unseen)
-        limit = 0.0 if m is None else theta * law[m, t]
+        limit = theta * law[m, t]
         if c1 is not None and law[c1, t] >= limit:
             guess = c1
         elif law[c2, t] >= limit:
