@@ -12,14 +12,15 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from simulator.limits import MAX_PACK_CARDS
+
 MAX_BYTES = 2048
 MAX_NAME = 40
-MAX_CARDS = 1000
 MAX_STEP = 10**9
 
 PILES = ("left", "right", "tray", "throat", "removed")
 
-# op -> {field: (kind, required)}; kinds: step (a step number), cards (1..MAX_CARDS),
+# op -> {field: (kind, required)}; kinds: step (a step number), cards (1..MAX_PACK_CARDS),
 # name (a stack's name), pile, flag, fault (a fault spec), ms (touch length)
 FIELDS: dict[str, dict[str, tuple[str, bool]]] = {
     "done": {"step": ("step", True)},
@@ -60,7 +61,7 @@ def _check(kind: str, value: Any, name: str) -> Any:
     if kind == "step":
         return _int(value, 1, MAX_STEP, name)
     if kind == "cards":
-        return _int(value, 1, MAX_CARDS, name)
+        return _int(value, 1, MAX_PACK_CARDS, name)
     if kind == "ms":
         return _int(value, 1, 10000, name)
     if kind == "flag":
