@@ -30,7 +30,8 @@ from typing import Any, Callable
 
 from firmware import protocol as P
 from host import person as persons
-from host.link import BadMessage, DeviceError, Garbage, Link, LinkClosed, LinkError, LinkTimeout
+from host.link import (BadMessage, DeviceError, Garbage, Link, LinkClosed, LinkError, LinkTimeout,
+                       ProtocolFault)
 from host.plan import METHOD, Plan, distance_after, trade_steps
 from simulator import steps as S
 
@@ -159,6 +160,8 @@ class Guide:
         self.garbage_seen = 0
         self.place: Place | None = None
         self.round: int | None = None
+        self.following = False  # a PassFollower reads the events now
+        self.restarts = 0  # hellos nobody asked for since the last pass began
         hello = link.hello if link is not None else None
         self.uid = hello.get(P.F_UID) if hello else None  # which shuffler this routine runs on
         self.device_name = link.name if link is not None else "the shuffler"
@@ -171,7 +174,7 @@ class Guide:
             self.person.do(step, self.step_number, self.round)
         except persons.PersonGaveUp as exc:
             raise GuideStopped(f"stopped waiting for the person: {exc}", self.place) from None
-        if self.link is not None and not isinstance(step, S.MACHINE_SEES):
+        if self.link is not None and not self.following and not isinstance(step, S.MACHINE_SEES):
             self._events_between_steps()
 
     def note(self, text: str) -> None:
@@ -419,8 +422,17 @@ class Guide:
             raise self.stop(f"another shuffler answers on {self.device_name} (uid {uid or 'none'}, not "
                             f"{self.uid}): the guide will not go on with a device it did not start with")
 
-    def _hello_between_passes(self, ev: dict[str, Any]) -> None:
+    def _count_restart(self, ev: dict[str, Any]) -> None:
+        """A hello nobody asked for: the same shuffler, restarting; more than
+        a few in one pass is a device at fault, not a table to wait for."""
         self._check_uid(ev)
+        self.restarts += 1
+        if self.restarts > MAX_RESTARTS_PER_PASS:
+            raise self.protocol_fault(f"it sent hello {self.restarts} times during one pass: it keeps "
+                                      "restarting or does not keep to the protocol")
+
+    def _hello_between_passes(self, ev: dict[str, Any]) -> None:
+        self._count_restart(ev)
         self.voice.problem("The shuffler restarted between passes; the guide keeps its place.")
         self.note(f"the shuffler restarted during {self.place}")
         self._restarted()
@@ -549,6 +561,9 @@ class Guide:
             except GuideStopped:
                 link.close()
                 raise
+            except ProtocolFault as exc:  # something answers, and not as a shuffler does
+                link.close()
+                raise self.stop(str(exc)) from None
             except LinkError as exc:
                 link.close()
                 last_error = str(exc)
@@ -584,7 +599,7 @@ class PassFollower:
         self.last: dict[str, int | None] = {"k": 0, "left": 0, "right": 0}
         self.aside = 0  # cards lifted off an over-full load, dealt last
         self.dealing_aside = False
-        self.restarts = 0
+        guide.restarts = 0
         self.reconnects = 0
         self.bar = False
         self.result: PassResult | None = None
@@ -604,6 +619,14 @@ class PassFollower:
 
     # -- the loop ------------------------------------------------------------------
     def run(self, early: dict[str, Any] | None = None) -> PassResult:
+        self.g.following = True
+        try:
+            return self._run(early)
+        finally:
+            self.g.following = False
+            self.end_bar()
+
+    def _run(self, early: dict[str, Any] | None) -> PassResult:
         if early is not None:
             self.on_loaded(early)
         while self.result is None:
@@ -616,7 +639,8 @@ class PassFollower:
                 self.on_quiet()
                 continue
             if isinstance(ev, Garbage):
-                self.g._garbage(ev)  # noise is not a sign of life: the stall clock keeps running
+                self.g._garbage(ev)
+                self.on_quiet()  # noise is not a sign of life: the stall clock keeps running
                 continue
             if isinstance(ev, BadMessage):
                 self.end_bar()
@@ -791,11 +815,7 @@ class PassFollower:
     def on_hello(self, ev: dict[str, Any]) -> None:
         """A hello nobody asked for: the device started again."""
         self.end_bar()
-        self.g._check_uid(ev)
-        self.restarts += 1
-        if self.restarts > MAX_RESTARTS_PER_PASS:
-            raise self.g.protocol_fault(f"it sent hello {self.restarts} times during one pass: it keeps "
-                                        "restarting or does not keep to the protocol")
+        self.g._count_restart(ev)
         done_now = self.dealt + (self.last["k"] or 0 if self.part_n is not None else 0)
         self.problem(f"The shuffler restarted during {self.g.place}, after {done_now} of {self.want} cards. "
                      "Nothing is lost: the guide keeps its place.")
@@ -869,6 +889,10 @@ class PassFollower:
             self.on_done({P.F_EV: P.EV_DONE, "k": self.part_n, "n": self.part_n, "left": st.get("left"),
                           "right": st.get("right")})
             return
+        # Idle, with no memory of this pass: it restarted while the cable was out.
+        self.problem("The shuffler restarted while the cable was out.")
+        self.g.note(f"the shuffler restarted during {self.g.place}")
+        self.g._restarted()
         self.after_restart()
 
     def on_quiet(self) -> None:

@@ -137,29 +137,29 @@ def guide(port: str | None, sim: bool, manual: bool, mode: str | None, pack: str
     """Guide the shuffle step by step: loads, passes, trades, faults, and a summary."""
     chosen = [name for name, on in (("--port", port), ("--sim", sim), ("--manual", manual)) if on]
     if len(chosen) != 1:
-        raise click.ClickException("choose one of --port PORT, --sim or --manual"
-                                   + (f" (got {' and '.join(chosen)})" if chosen else ""))
+        raise click.UsageError("choose one of --port PORT, --sim or --manual"
+                               + (f" (got {' and '.join(chosen)})" if chosen else ""))
     if sim and not web:
         unattended = True  # nobody can put cards into a virtual tray by hand, except on the page
     if unattended and not (sim or (port and world)):
-        raise click.ClickException("--unattended needs the virtual shuffler: --sim, or --port with --world")
+        raise click.UsageError("--unattended needs the virtual shuffler: --sim, or --port with --world")
     if record is not None and not unattended:
-        raise click.ClickException("--record goes with --unattended")
+        raise click.UsageError("--record goes with --unattended")
     if mode is None:
         # Without a device nobody codes the sides, so --manual is random.
         mode = "random" if manual else "exact"
     if mode == "exact" and manual:
-        raise click.ClickException("exact mode needs the shuffler (--port or --sim); --manual is random mode")
+        raise click.UsageError("exact mode needs the shuffler (--port or --sim); --manual is random mode")
     if mode == "exact" and (rounds is not None or from_round != 1):
-        raise click.ClickException("--rounds and --from-round go with --mode random "
-                                   "(exact mode always runs its whole routine with fresh codes)")
+        raise click.UsageError("--rounds and --from-round go with --mode random "
+                               "(exact mode always runs its whole routine with fresh codes)")
     p = build_plan(pack, cards, capacity, quality, rounds)
     if not 1 <= from_round <= p.rounds:
         raise click.UsageError(f"--from-round must be between 1 and {p.rounds}, not {from_round}")
     exact = planlib.exact_schedule(p.cards, p.capacity) if mode == "exact" else None
     if mode == "exact" and exact is None:
-        raise click.ClickException(f"exact mode takes at most {planlib.EXACT_MAX_CARDS} cards in at most "
-                                   f"{planlib.EXACT_MAX_LOADS} loads; use --mode random")
+        raise click.UsageError(f"exact mode takes at most {planlib.EXACT_MAX_CARDS} cards in at most "
+                               f"{planlib.EXACT_MAX_LOADS} loads; use --mode random")
     # With --json, stdout carries the JSON alone; the transcript goes to stderr.
     console = Console(highlight=False, soft_wrap=True, stderr=as_json)
     voice = RichVoice(console)

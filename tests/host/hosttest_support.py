@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import select
 import threading
 import time
@@ -28,12 +29,13 @@ class FakeDevice:
     """A device on a pty that answers requests with `handler` (default: a
     well-behaved idle shuffler) and can write anything to the host."""
 
-    def __init__(self, handler: Handler | None = None, proto: int = P.PROTOCOL_VERSION) -> None:
+    def __init__(self, handler: Handler | None = None, proto: int = P.PROTOCOL_VERSION, uid: str = "5eed") -> None:
         self.master, slave = os.openpty()
         tty.setraw(slave)
         self.port = os.ttyname(slave)
         self._slave = slave
         self.proto = proto
+        self.uid = uid
         self.handler = handler or FakeDevice.idle_shuffler
         self.requests: list[dict[str, Any]] = []
         self._stop = threading.Event()
@@ -77,7 +79,7 @@ class FakeDevice:
             if req.get("proto") not in (None, self.proto):
                 self.emit(P.error_reply("hello", req.get("id"), P.E_PROTO, detail=f"device speaks {self.proto}"))
                 return
-            self.reply(req, fw="0.1.0", proto=self.proto, board="fake", capacity=104, state="idle")
+            self.reply(req, fw="0.1.0", proto=self.proto, board="fake", capacity=104, state="idle", uid=self.uid)
         elif cmd == "status":
             self.reply(req, state="idle", fault=0, fault_name="", k=0, n=0, left=0, right=0)
         elif cmd == "clear":
@@ -100,6 +102,116 @@ class FakeDevice:
             pass
 
 
+class FakeShuffler:
+    """A world and a device in one: a touch deals the tray into two piles
+    (bottom card first, each card on top of its pile) and reports it over the
+    pty. `trouble(k)` may interrupt the pass after card k: return "restart",
+    "unplug", "silent" or None."""
+
+    def __init__(self, trouble: Callable[[int, int], str | None] = lambda k, n: None, uid: str = "5eed") -> None:
+        self.tray: list[Any] = []
+        self.left: list[Any] = []  # top first
+        self.right: list[Any] = []
+        self.rng = random.Random(5)
+        self.trouble = trouble
+        self.passes = 0
+        self.state = "idle"
+        self.last = {"k": 0, "n": 0, "left": 0, "right": 0}
+        self.silent = False
+        self.fault = 0
+        self.uid = uid
+        self.dev = FakeDevice(self._handle, uid=uid)
+
+    def replug(self, restarted: bool = True, uid: str | None = None) -> FakeDevice:
+        """A new port for the same table (the old one was unplugged): the
+        device restarted (it remembers no pass) unless `restarted` is False."""
+        if restarted:
+            self.state = "idle"
+            self.last = {"k": 0, "n": 0, "left": 0, "right": 0}
+        self.dev = FakeDevice(self._handle, uid=self.uid if uid is None else uid)
+        return self.dev
+
+    def _handle(self, dev: FakeDevice, req: dict[str, Any]) -> None:
+        if self.silent:
+            return
+        if req["cmd"] == "status":
+            dev.reply(req, state=self.state, fault=self.fault, fault_name=P.fault_name(self.fault) if self.fault else "",
+                      **self.last)
+        elif req["cmd"] == "clear":
+            self.state, self.fault = "idle", 0
+            dev.reply(req, state="idle")
+        elif req["cmd"] == "count":
+            dev.reply(req, n=len(self.tray), capacity=104)
+        else:
+            dev.idle_shuffler(req)
+
+    # world side
+    def load(self, ids: list[Any]) -> int:
+        self.tray = list(ids) + self.tray
+        return len(self.tray)
+
+    def take(self, pile: str) -> list[Any]:
+        out = {"left": self.left, "right": self.right, "tray": self.tray}.get(pile, [])
+        if pile == "left":
+            self.left = []
+        elif pile == "right":
+            self.right = []
+        elif pile == "tray":
+            self.tray = []
+        return list(out)
+
+    def fix(self) -> None:
+        pass
+
+    def set_battery(self, mv: int) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+    def touch(self, ms: int = 100) -> None:
+        threading.Thread(target=self._pass, daemon=True).start()
+
+    def _pass(self) -> None:
+        n = len(self.tray)
+        self.passes += 1
+        self.dev.emit({"ev": "touch", "state": "idle"})
+        if n == 0:
+            self.dev.emit(P.fault_event(P.FAULT_EMPTY, latched=False, n=0))
+            return
+        self.dev.emit({"ev": "loaded", "n": n})
+        self.state = "dealing"
+        left = right = 0
+        for k in range(1, n + 1):
+            card = self.tray.pop()  # the bottom card is fed first
+            if self.rng.random() < 0.5:
+                self.left.insert(0, card)
+                left += 1
+            else:
+                self.right.insert(0, card)
+                right += 1
+            self.last = {"k": k, "n": n, "left": left, "right": right}
+            self.dev.emit(b'{"ev":"progress","k":%d,"n":%d,"left":%d,"right":%d}\n' % (k, n, left, right))
+            what = self.trouble(k, self.passes)
+            if what == "restart":
+                self.state = "idle"
+                self.last = {"k": 0, "n": 0, "left": 0, "right": 0}
+                self.dev.emit(b"MPY: soft reboot\r\n")
+                self.dev.emit({"ev": "hello", "fw": "0.1.0", "proto": P.PROTOCOL_VERSION, "board": "fake",
+                               "capacity": 104, "state": "idle", "uid": self.uid})
+                return
+            if what == "unplug":
+                self.dev.unplug()
+                return
+            if what == "silent":
+                self.silent = True
+                return
+            if what == "garbage":
+                self.dev.emit(b"\x00\x01 noise on the line\n")
+        self.state = "idle"
+        self.dev.emit({"ev": "done", "k": n, "n": n, "left": left, "right": right})
+
+
 class TextVoice(G.Voice):
     def __init__(self) -> None:
         self.lines: list[str] = []
@@ -113,7 +225,8 @@ class TextVoice(G.Voice):
 
 
 def run_guided(dev: VirtualShuffler, plan: planlib.Plan, person_cls: type[S.ScriptedPerson] = S.ScriptedPerson,
-               guide_cls: type[G.Guide] = G.Guide, **person_kw: Any) -> tuple[G.Summary, TextVoice, S.ScriptedPerson]:
+               guide_cls: type[G.Guide] = G.Guide, stall_s: float = 3, **person_kw: Any
+               ) -> tuple[G.Summary, TextVoice, S.ScriptedPerson]:
     """Run a whole guided routine on the virtual shuffler; the scripted
     person reaches the device as `person.device`."""
     link = Link.open(dev.port)
@@ -123,7 +236,7 @@ def run_guided(dev: VirtualShuffler, plan: planlib.Plan, person_cls: type[S.Scri
     person = person_cls(world, plan.cards, say=voice.say, **person_kw)
     person.device = dev  # type: ignore[attr-defined]
     guide = guide_cls(plan, person, voice, link=link, reopen=lambda: Link.open(dev.port),
-                      person_wait_s=20, reconnect_s=10, stall_s=3, settle_s=0.2)
+                      person_wait_s=20, reconnect_s=10, stall_s=stall_s, settle_s=0.2)
     try:
         summary = guide.run()
     finally:

@@ -50,3 +50,98 @@ def test_manual_mode_without_a_person_stops_at_its_place() -> None:
     assert "Square the pack" in out.stdout
     assert "stopped at round 1 of 10, load A (pass 1 of 20)" in out.stderr
     assert "--from-round 1" in out.stderr and len(out.stderr.strip().splitlines()) == 1
+
+
+def test_bad_input_has_the_exit_code_of_every_command() -> None:
+    """plan, guide and quality answer bad input alike: one line, exit code 2."""
+    from host.cli import main as entry
+
+    for argv in (["guide", "--manual", "--quality", "perfect"], ["plan", "--quality", "perfect"],
+                 ["quality", "--cards", "1"], ["guide"], ["guide", "--manual", "--mode", "exact"]):
+        err = io.StringIO()
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
+            code = entry(argv)
+        assert code == 2, (argv, err.getvalue())
+        assert len(err.getvalue().strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("command", [("plan", "--rounds", "1000"), ("guide", "--manual", "--rounds", "100000")])
+def test_rounds_past_the_limit_are_refused_at_once(command: tuple[str, ...]) -> None:
+    from simulator.limits import MAX_ROUNDS
+
+    err = io.StringIO()
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
+        code = main(list(command))
+    assert code == 2
+    assert err.getvalue().strip() == (f"shuffler: --rounds must be between 1 and {MAX_ROUNDS}, "
+                                      f"not {int(command[-1]):,}")
+
+
+def test_one_round_is_one_round_and_one_pass() -> None:
+    out = subprocess.run([sys.executable, "-m", "host.cli", "guide", "--manual", "--pack", "bridge", "--rounds", "1",
+                          "--wait", "1"], capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
+    assert "1 round (1 pass)" in out.stdout and "1 rounds" not in out.stdout
+
+
+def test_manual_mode_invents_no_numbers() -> None:
+    import io as _io
+
+    from host import guide as G
+    from host import person as persons
+    from host import plan as planlib
+    from hosttest_support import TextVoice
+
+    voice = TextVoice()
+    p = planlib.make_plan(planlib.choose_pack("samba", None), 104, "good", rounds=1)
+    person = persons.ConsolePerson(voice.say, manual=True, wait_s=1, stream=_io.StringIO("\n" * 50))
+    summary = G.Guide(p, person, voice).run()
+    text = voice.text
+    assert "the shuffler counts" not in text
+    assert "left pile (" not in text and "right pile (" not in text  # no pile sizes made up
+    assert "Put load A (about 81 cards)" in text
+    assert summary.loads == []  # nothing counted the loads
+
+
+def test_the_stop_line_names_a_command_that_goes_on() -> None:
+    """The resume command a stop suggests is accepted: run as told, it starts
+    again (and stops at the same place for want of a person), never a usage error."""
+    out = subprocess.run([sys.executable, "-m", "host.cli", "guide", "--manual", "--pack", "canasta", "--wait", "1"],
+                         capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
+    line = out.stderr.strip()
+    resume = line.split("`")[1]
+    assert resume.startswith("shuffler guide --manual") and "--from-round 1" in resume
+    again = subprocess.run([sys.executable, "-m", "host.cli", *resume.split()[1:], "--wait", "1"],
+                           capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
+    assert again.returncode == 1 and "stopped at round 1 of 10" in again.stderr
+
+
+def test_an_exact_run_that_stops_suggests_a_fresh_exact_run_or_a_random_finish() -> None:
+    from host import guide as G
+    from host.guide_cmd import _Resume, _stopped
+
+    how = _Resume("/dev/no-such-shuffler", False, False, "samba", None, 104, "casino")
+    line = _stopped("no pass started within 30 s", G.Place(2, "A", 3, 8, 16), "exact", how)
+    assert "--from-round" not in line
+    commands = line.split("`")[1::2]
+    assert commands == ["shuffler guide --port /dev/no-such-shuffler --pack samba --quality casino",
+                        "shuffler guide --port /dev/no-such-shuffler --pack samba --quality casino --mode random"]
+    for command in commands:  # accepted: they fail only for want of the device
+        out = run(*command.split()[2:])
+        assert out.returncode == 1 and "no such port" in out.stderr
+
+
+def test_ctrl_c_ends_on_its_own_line_with_the_round_and_how_to_go_on(monkeypatch: pytest.MonkeyPatch) -> None:
+    from host import guide as G
+
+    def interrupted(self: G.Guide) -> G.Summary:
+        self.place = G.Place(3, "B", 6, 10, 20)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(G.Guide, "run", interrupted)
+    out = run("--manual", "--pack", "samba")
+    assert out.returncode == 1
+    assert out.stdout.endswith("\n")
+    line = out.stderr.strip()
+    assert len(line.splitlines()) == 1
+    assert line.startswith("shuffler: stopped at round 3 of 10, load B (pass 6 of 20): interrupted; to go on")
+    assert "`shuffler guide --manual --pack samba --quality good --mode random --from-round 3`" in line

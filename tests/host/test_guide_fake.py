@@ -5,9 +5,7 @@ the manual mode with no device at all."""
 from __future__ import annotations
 
 import io
-import random
 import re
-import threading
 import time
 from typing import Any, Callable
 
@@ -19,107 +17,7 @@ from host import person as S
 from host import plan as planlib
 from host.link import Link
 from simulator import steps
-from hosttest_support import FakeDevice, TextVoice
-
-
-class FakeShuffler:
-    """A world and a device in one: a touch deals the tray into two piles
-    (bottom card first, each card on top of its pile) and reports it over the
-    pty. `trouble(k)` may interrupt the pass after card k: return "restart",
-    "unplug", "silent" or None."""
-
-    def __init__(self, trouble: Callable[[int, int], str | None] = lambda k, n: None) -> None:
-        self.tray: list[Any] = []
-        self.left: list[Any] = []  # top first
-        self.right: list[Any] = []
-        self.rng = random.Random(5)
-        self.trouble = trouble
-        self.passes = 0
-        self.state = "idle"
-        self.last = {"k": 0, "n": 0, "left": 0, "right": 0}
-        self.silent = False
-        self.fault = 0
-        self.dev = FakeDevice(self._handle)
-
-    def _handle(self, dev: FakeDevice, req: dict[str, Any]) -> None:
-        if self.silent:
-            return
-        if req["cmd"] == "status":
-            dev.reply(req, state=self.state, fault=self.fault, fault_name=P.fault_name(self.fault) if self.fault else "",
-                      **self.last)
-        elif req["cmd"] == "clear":
-            self.state, self.fault = "idle", 0
-            dev.reply(req, state="idle")
-        elif req["cmd"] == "count":
-            dev.reply(req, n=len(self.tray), capacity=104)
-        else:
-            dev.idle_shuffler(req)
-
-    # world side
-    def load(self, ids: list[Any]) -> int:
-        self.tray = list(ids) + self.tray
-        return len(self.tray)
-
-    def take(self, pile: str) -> list[Any]:
-        out = {"left": self.left, "right": self.right, "tray": self.tray}.get(pile, [])
-        if pile == "left":
-            self.left = []
-        elif pile == "right":
-            self.right = []
-        elif pile == "tray":
-            self.tray = []
-        return list(out)
-
-    def fix(self) -> None:
-        pass
-
-    def set_battery(self, mv: int) -> None:
-        pass
-
-    def close(self) -> None:
-        pass
-
-    def touch(self, ms: int = 100) -> None:
-        threading.Thread(target=self._pass, daemon=True).start()
-
-    def _pass(self) -> None:
-        n = len(self.tray)
-        self.passes += 1
-        self.dev.emit({"ev": "touch", "state": "idle"})
-        if n == 0:
-            self.dev.emit(P.fault_event(P.FAULT_EMPTY, latched=False, n=0))
-            return
-        self.dev.emit({"ev": "loaded", "n": n})
-        self.state = "dealing"
-        left = right = 0
-        for k in range(1, n + 1):
-            card = self.tray.pop()  # the bottom card is fed first
-            if self.rng.random() < 0.5:
-                self.left.insert(0, card)
-                left += 1
-            else:
-                self.right.insert(0, card)
-                right += 1
-            self.last = {"k": k, "n": n, "left": left, "right": right}
-            self.dev.emit(b'{"ev":"progress","k":%d,"n":%d,"left":%d,"right":%d}\n' % (k, n, left, right))
-            what = self.trouble(k, self.passes)
-            if what == "restart":
-                self.state = "idle"
-                self.last = {"k": 0, "n": 0, "left": 0, "right": 0}
-                self.dev.emit(b"MPY: soft reboot\r\n")
-                self.dev.emit({"ev": "hello", "fw": "0.1.0", "proto": P.PROTOCOL_VERSION, "board": "fake",
-                               "capacity": 104, "state": "idle"})
-                return
-            if what == "unplug":
-                self.dev.unplug()
-                return
-            if what == "silent":
-                self.silent = True
-                return
-            if what == "garbage":
-                self.dev.emit(b"\x00\x01 noise on the line\n")
-        self.state = "idle"
-        self.dev.emit({"ev": "done", "k": n, "n": n, "left": left, "right": right})
+from hosttest_support import FakeShuffler, TextVoice
 
 
 def plan(rounds: int = 2) -> planlib.Plan:

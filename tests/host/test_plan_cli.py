@@ -114,3 +114,12 @@ def test_the_guide_doc_figures_for_three_passes_are_the_simulator_s() -> None:
     assert (f"(a single 52-card deck is still at {deck3:.4f} after three rounds and needs {deck_rounds}\n"
             "for `casual`)") in doc
     assert f"for Samba a distance of\n  {float(tv_riffle_exact(162, 3)):.4f} to four decimals" in doc
+
+
+@pytest.mark.parametrize("capacity, words", [(81, "on an 81-card machine"), (104, "on a 104-card machine"),
+                                             (8, "on an 8-card machine"), (11, "on an 11-card machine"),
+                                             (18000, "on an 18000-card machine"), (52, "on a 52-card machine")])
+def test_the_machine_is_named_with_the_right_article(capacity: int, words: str) -> None:
+    out = run("--cards", "60", "--capacity", str(capacity))
+    assert out.returncode == 0, out.stderr
+    assert words in out.stdout.splitlines()[0]

@@ -1,0 +1,318 @@
+"""The guide at a real table's pace and with a device that misbehaves, on a
+scripted device (a pty) whose world is a Python table: a person who loads
+slowly, a cable pulled and a device that restarted behind it, another
+shuffler on the same path, a touch out of turn, noise and hello floods,
+absurd numbers. Each test reads what the guide said against what the table
+holds."""
+from __future__ import annotations
+
+import re
+import threading
+import time
+from typing import Any
+
+import pytest
+
+from firmware import protocol as P
+from host import guide as G
+from host import person as persons
+from host import plan as planlib
+from host.link import Link
+from hosttest_support import FakeShuffler, TextVoice
+from simulator import steps as S
+
+
+def plan(rounds: int = 2) -> planlib.Plan:
+    return planlib.make_plan(planlib.choose_pack("samba", None), 104, "good", rounds=rounds)
+
+
+def run(fake: FakeShuffler, person: persons.ScriptedPerson | None = None, reopen: Any = None,
+        **guide_kw: Any) -> tuple[G.Summary | G.GuideStopped, TextVoice, persons.ScriptedPerson]:
+    voice = TextVoice()
+    link = Link.open(fake.dev.port)
+    link.handshake(timeout=2)
+    person = person or persons.ScriptedPerson(fake, 162, say=voice.say)
+    person.say = voice.say
+    kw: dict[str, Any] = dict(person_wait_s=5, settle_s=0.2)
+    kw.update(guide_kw)
+    guide = G.Guide(plan(), person, voice, link=link, reopen=reopen or (lambda: Link.open(fake.dev.port)), **kw)
+    try:
+        result: G.Summary | G.GuideStopped = guide.run()
+    except G.GuideStopped as exc:
+        result = exc
+    finally:
+        (guide.link or link).close()
+        fake.dev.close()
+    return result, voice, person
+
+
+def every_card_once_a_round(person: persons.ScriptedPerson, rounds: int = 2) -> None:
+    for r in range(1, rounds + 1):
+        dealt = [c for e in person.log if e["op"] == "take" and e["round"] == r for c in e["left"] + e["right"]]
+        assert sorted(dealt) == list(range(162)), f"round {r}"
+    final = [e for e in person.log if e["op"] == "final"][0]["pack"]
+    assert sorted(final) == list(range(162))
+
+
+def holds_said(text: str) -> list[tuple[str, int]]:
+    return [(m.group(1), int(m.group(2))) for m in re.finditer(r"Load (\w+) should hold (?:about )?\d+ and holds (\d+)",
+                                                              text)]
+
+
+# -- a person at human pace ------------------------------------------------------------
+
+class SlowLoader(persons.ScriptedPerson):
+    """Puts a load in the tray in two handfuls, a while after being asked,
+    and never presses Enter: only the tray's count says when it is done."""
+
+    def carry_out(self, step: S.Step) -> None:
+        if isinstance(step, S.PutInTray) and not step.rest and step.load in self.table:
+            ids = self._pop(step.load)
+            self.in_tray = step.load
+            self._note({"op": "load", "round": self.round, "load": step.load, "ids": ids})
+
+            def later() -> None:
+                time.sleep(0.4)
+                self.world.load(ids[len(ids) // 2:])  # the bottom half first
+                time.sleep(0.3)
+                self.world.load(ids[:len(ids) // 2])
+            threading.Thread(target=later, daemon=True).start()
+            return
+        super().carry_out(step)
+
+    def ready(self, timeout: float) -> bool:
+        time.sleep(timeout)
+        return False
+
+
+def test_the_tray_is_judged_once_its_count_holds_still_not_when_the_prompt_returns() -> None:
+    fake = FakeShuffler()
+    result, voice, person = run(fake, SlowLoader(fake, 162), settle_s=0.5)
+    assert isinstance(result, G.Summary), voice.text
+    assert "waiting for the cards of load A in the tray" in voice.text
+    assert holds_said(voice.text) == []  # never "holds 0" nor the first handful
+    assert result.loads == [[81, 81], [81, 81]]
+    every_card_once_a_round(person)
+
+
+# -- the cable, and who answers after it ----------------------------------------------------
+
+def test_after_an_unplug_and_a_restart_every_number_is_the_table_s() -> None:
+    fake = FakeShuffler(lambda k, p: "unplug" if (p, k) == (1, 34) else None)
+
+    def reopen() -> Link:
+        if fake.dev._stop.is_set():
+            fake.replug(restarted=True)
+        return Link.open(fake.dev.port)
+
+    result, voice, person = run(fake, reopen=reopen, reconnect_s=5)
+    assert isinstance(result, G.Summary), voice.text
+    text = voice.text
+    assert "The shuffler restarted while the cable was out." in text
+    assert "all of load A went through" not in text and "(0)" not in text
+    # The rest is counted in the tray (47 = 81 - 34) and dealt onto the same piles.
+    assert "deal the rest of load A (47 cards) onto them" in text
+    # The piles' split is not known after the restart: no pile counts, no card counts for the trade.
+    lift_a = next(line for line in voice.lines if "Lift off load A's two piles" in line)
+    assert "(" not in lift_a.split("]", 1)[1]
+    assert "Even them out by eye" in text
+    assert "Round 1 dealt" not in text  # 162 cards went through: nothing to report
+    assert result.loads[0] == [81, 81]
+    every_card_once_a_round(person)
+
+
+def test_another_shuffler_on_the_same_path_is_refused_in_one_line() -> None:
+    fake = FakeShuffler(lambda k, p: "unplug" if (p, k) == (2, 20) else None)
+
+    def reopen() -> Link:
+        if fake.dev._stop.is_set():
+            fake.replug(restarted=True, uid="07e7")
+        return Link.open(fake.dev.port)
+
+    t0 = time.monotonic()
+    result, voice, _ = run(fake, reopen=reopen, reconnect_s=30)
+    assert time.monotonic() - t0 < 20  # at once, not after the reconnect time
+    assert isinstance(result, G.GuideStopped)
+    assert "another shuffler answers" in str(result) and "uid 07e7, not 5eed" in str(result)
+    assert "The shuffler is back." not in voice.text
+
+
+def test_a_device_that_never_comes_back_is_given_up_at_the_promised_time() -> None:
+    fake = FakeShuffler(lambda k, p: "unplug" if (p, k) == (1, 10) else None)
+    gone = fake.dev.port
+    t0 = time.monotonic()
+    result, voice, _ = run(fake, reopen=lambda: Link.open(gone), reconnect_s=1.5)
+    took = time.monotonic() - t0
+    assert isinstance(result, G.GuideStopped) and "did not come back within 1.5 s" in str(result)
+    assert took < 15
+
+
+# -- a touch out of turn ------------------------------------------------------------------
+
+class TouchesTooSoon(persons.ScriptedPerson):
+    """Cuts 95 / 67 and touches the moment load A is in the tray, before the
+    guide has looked at its count."""
+
+    def carry_out(self, step: S.Step) -> None:
+        if isinstance(step, S.Cut) and step.first:
+            step = S.Cut(step.source, step.names, (95, 67), step.by_eye, step.counted, step.first)
+        super().carry_out(step)
+        if isinstance(step, S.PutInTray) and self.round == 1 and step.load == "A" and not getattr(self, "did", 0):
+            self.did = 1
+            self.world.touch()
+            time.sleep(0.3)  # the pass is under way before the guide counts
+
+    def ready(self, timeout: float) -> bool:
+        return False
+
+
+def test_a_touch_out_of_turn_is_noticed_and_the_pass_followed() -> None:
+    fake = FakeShuffler()
+    result, voice, person = run(fake, TouchesTooSoon(fake, 162))
+    assert isinstance(result, G.Summary), voice.text
+    assert "The sensor was touched before the guide asked for it: the shuffler started dealing 95 cards." \
+        in voice.text
+    assert "load B will hold 14 fewer" in voice.text
+    assert result.loads[0] == [95, 67]
+    every_card_once_a_round(person)
+
+
+# -- a device that breaks the protocol ----------------------------------------------------
+
+def test_garbage_without_end_does_not_keep_the_guide_waiting() -> None:
+    def noise(k: int, p: int) -> str | None:
+        if (p, k) == (1, 20):
+            def spray() -> None:
+                for _ in range(1000):  # 20 s of noise, longer than the test may take
+                    fake.dev.emit(b"~~~ noise ~~~\n")
+                    time.sleep(0.02)
+            threading.Thread(target=spray, daemon=True).start()
+            return "silent"
+        return None
+
+    fake = FakeShuffler(noise)
+    t0 = time.monotonic()
+    result, voice, _ = run(fake, stall_s=0.5, reconnect_s=1.0)
+    assert time.monotonic() - t0 < 18  # the noise alone lasts 20 s
+    assert isinstance(result, G.GuideStopped)
+    assert "has not answered for a while" in voice.text
+
+
+def test_a_hello_flood_mid_pass_is_a_protocol_fault() -> None:
+    def flood(k: int, p: int) -> str | None:
+        if (p, k) == (1, 30):
+            for _ in range(20):
+                fake.dev.emit({"ev": "hello", "fw": "0.1.0", "proto": P.PROTOCOL_VERSION, "board": "fake",
+                               "capacity": 104, "state": "idle", "uid": "5eed"})
+            return "silent"
+        return None
+
+    fake = FakeShuffler(flood)
+    result, voice, _ = run(fake)
+    assert isinstance(result, G.GuideStopped)
+    assert "broke the protocol" in str(result) and "sent hello 4 times during one pass" in str(result)
+    assert voice.text.count("The shuffler restarted") <= G.MAX_RESTARTS_PER_PASS
+
+
+def test_an_absurd_count_stops_the_guide_with_one_line_naming_the_device() -> None:
+    def absurd(k: int, p: int) -> str | None:
+        if (p, k) == (1, 5):
+            fake.dev.emit({"ev": "done", "k": 1000, "n": 81, "left": 600, "right": 400})
+            return "silent"
+        return None
+
+    fake = FakeShuffler(absurd)
+    port = fake.dev.port
+    result, voice, _ = run(fake)
+    assert isinstance(result, G.GuideStopped)
+    assert str(result).startswith(f"{port} broke the protocol: it sent ")
+    assert "k 1000 is more than n 81" in str(result) and "\n" not in str(result)
+    assert "exactly 0" not in voice.text
+
+
+# -- on the virtual shuffler: a slow jam, a short load in exact mode ----------------------------
+
+class FreesTheJamSlowly(persons.ScriptedPerson):
+    """Round 1, load B: card 30 sticks, and the person touches to go on a good
+    while later than the guide waits before asking the device how it is doing
+    (the guide is back to watching the device as soon as a touch is asked for)."""
+
+    def do(self, step: S.Step, number: int, round: int | None = None) -> None:
+        if isinstance(step, S.Touch) and step.why == "start" and round == 1 and self.in_tray == "B" \
+                and not getattr(self, "armed", False):
+            self.armed = True
+            self.world.inject("jam", 30, "", "")
+        if isinstance(step, S.Touch) and step.why == "go_on":
+            if self.say is not None:
+                self.say(f"[bold]{number}.[/bold] {S.words(step)}")
+            threading.Timer(1.5, self.world.touch).start()
+            return
+        super().do(step, number, round)
+
+
+@pytest.mark.micropython
+def test_a_jam_is_reported_once_however_long_the_person_takes(device: Any) -> None:
+    from hosttest_support import check_record, run_guided
+
+    summary, voice, person = run_guided(device, plan(), FreesTheJamSlowly, stall_s=0.3)
+    assert voice.text.count("A card is stuck in the feed") == 1
+    assert "(0)" not in voice.text
+    assert summary.loads == [[81, 81], [81, 81]]
+    check_record(person.log, 162, 2, 2)
+    assert device.query()["counts"]["tray"] == 0
+
+
+class KeepsElevenBack(persons.ScriptedPerson):
+    """Cuts load B of round 1 short, keeping its bottom 11 cards in hand, and
+    puts them under it when told how many are missing."""
+
+    def do(self, step: S.Step, number: int, round: int | None = None) -> None:
+        super().do(step, number, round)
+        if isinstance(step, S.Cut) and step.first:
+            self.hand = self.table["B"][-11:]
+            self.table["B"] = self.table["B"][:-11]
+        if isinstance(step, S.Fix) and step.what == "missing":
+            assert step.cards == 11 and step.load == "B"
+            self.table["B"] = self.table["B"] + self.hand
+
+
+@pytest.mark.micropython
+def test_a_short_last_load_in_exact_mode_is_caught_before_its_touch(device: Any) -> None:
+    from host.guide_exact import ExactGuide
+    from hosttest_support import check_record, run_guided
+
+    p = planlib.make_plan(planlib.choose_pack("samba", None), 104, "good")
+    summary, voice, person = run_guided(device, p, KeepsElevenBack, guide_cls=ExactGuide)
+    assert ("Load B should hold 81 and holds 70: 11 cards are missing from it. Look on the table, in the exit and "
+            "under the machine, and put them at the bottom of load B.") in voice.text
+    assert "swapped" not in voice.text and "Exactness is lost" not in voice.text
+    assert (summary.mode, summary.distance) == ("exact", 0.0)
+    check_record(person.log, 162, 8, 2)
+
+
+# -- the keyboard ------------------------------------------------------------------------------
+
+def test_key_presses_typed_ahead_never_confirm_a_later_step() -> None:
+    """`xyz` and three Enters typed at one step confirm that step only: the
+    two extra Enters are thrown away before the next prompt."""
+    import os
+
+    master, slave = os.openpty()
+    stream = os.fdopen(slave, "r")
+    said: list[str] = []
+    person = persons.ConsolePerson(said.append, manual=False, wait_s=30, stream=stream)
+    try:
+        threading.Timer(0.2, os.write, (master, b"xyz\n\n\n")).start()
+        person.do(S.Lift("A", 40, 41), 1)  # confirmed by the first line
+        time.sleep(0.2)  # the other two Enters are waiting to be read
+        person.wait_s = 0.5
+        with pytest.raises(persons.PersonGaveUp, match="no Enter within"):
+            person.do(S.Stack(("A.left", "B.left"), "A", 80), 2)
+        # A fresh Enter, typed after the prompt, does confirm.
+        person.wait_s = 30
+        threading.Timer(0.2, os.write, (master, b"\n")).start()
+        person.do(S.Stack(("A.right", "B.right"), "B", 82), 3)
+    finally:
+        stream.close()
+        os.close(master)
+    assert sum("press Enter" in line for line in said) == 3
