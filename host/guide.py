@@ -877,7 +877,8 @@ class PassFollower:
             self.after_restart()
             return
         if self.part_n is None:
-            return  # no pass was running: wait for the touch as before
+            self.resync_between_parts()
+            return
         if state == P.ST_DEALING:
             return
         if state == P.ST_PAUSED:
@@ -894,6 +895,33 @@ class PassFollower:
         self.g.note(f"the shuffler restarted during {self.g.place}")
         self.g._restarted()
         self.after_restart()
+
+    def resync_between_parts(self) -> None:
+        """No part of the pass was known to run when the cable went: the
+        tray's count says whether one began (its events lost with the cable).
+        Either way the person is asked to touch again: a touch made while the
+        cable was out may never have reached the device."""
+        rest = self.want - self.dealt
+        try:
+            n = self.g._tray_count()
+        except OutOfTurn as early:
+            self.on_loaded(early.loaded)
+            return
+        if n is not None and n < rest:
+            self.problem(f"The tray holds {n} of the {rest} cards it held: the pass began while the cable "
+                         "was out.")
+            self.dealt = self.want - n
+            self.left = self.right = None
+            rest = n
+        if rest <= 0:
+            self.finish()
+            return
+        self.state = self.WAITING
+        if self.dealt:
+            self.g._ask_for_rest(self.name, rest)
+        else:
+            self.g.step(S.Touch("start"))
+        self.wait_again()
 
     def on_quiet(self) -> None:
         now = self.g.clock()

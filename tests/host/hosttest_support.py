@@ -38,16 +38,21 @@ class FakeDevice:
         self.uid = uid
         self.handler = handler or FakeDevice.idle_shuffler
         self.requests: list[dict[str, Any]] = []
+        self._emit_lock = threading.Lock()
+        self._unplugged = False
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
         self._thread.start()
 
     def emit(self, obj: dict[str, Any] | bytes) -> None:
         data = obj if isinstance(obj, bytes) else (json.dumps(obj) + "\n").encode()
-        try:
-            os.write(self.master, data)
-        except OSError:
-            pass
+        with self._emit_lock:  # never write to a closed descriptor: its number may be reused
+            if self._unplugged:
+                return
+            try:
+                os.write(self.master, data)
+            except OSError:
+                pass
 
     def _run(self) -> None:
         buf = b""
@@ -91,7 +96,9 @@ class FakeDevice:
         """The cable comes out: the host's end of the port fails."""
         self._stop.set()
         self._thread.join(timeout=2)
-        os.close(self.master)
+        with self._emit_lock:
+            self._unplugged = True
+            os.close(self.master)
 
     def close(self) -> None:
         if not self._stop.is_set():
