@@ -277,6 +277,7 @@ class Guide:
                 return n
             if attempt == MAX_RECOUNTS:
                 break
+            self._events_between_steps(wait=0.1)  # a pass begun since the count makes it stale
             self._put_right(name, want, n, index, names, left_in_pack, tolerance)
         self.voice.problem(f"Load {name} still holds {n} cards, not {want}; it is dealt as it is.")
         self.note(f"load {name} of round {self.round} was dealt with {n} cards instead of {want}")

@@ -147,6 +147,8 @@ class FakeShuffler:
         elif req["cmd"] == "clear":
             self.state, self.fault = "idle", 0
             dev.reply(req, state="idle")
+        elif req["cmd"] == "count" and self.state == "dealing":
+            dev.emit(P.error_reply("count", req.get("id"), P.E_BUSY))
         elif req["cmd"] == "count":
             dev.reply(req, n=len(self.tray), capacity=104)
         else:
@@ -177,6 +179,8 @@ class FakeShuffler:
         pass
 
     def touch(self, ms: int = 100) -> None:
+        if self.tray:
+            self.state = "dealing"  # from the touch on, a count is answered busy
         threading.Thread(target=self._pass, daemon=True).start()
 
     def _pass(self) -> None:
