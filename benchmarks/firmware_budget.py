@@ -500,6 +500,10 @@ def main() -> None:
           f" = {sim_us / mech_us:.3f} of the mechanical time")
     print(f"  firmware alone (instant board, best of 20 passes): {inst / 1000:.3f} ms"
           f" = {inst / mech_us:.5f} of the mechanical time")
+    from simulator.pico.heap import rp2_heap_lines  # the same firmware on the rp2 port, side by side
+
+    for line in rp2_heap_lines():
+        print(line)
 
 if __name__ == "__main__":
     main()

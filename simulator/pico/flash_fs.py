@@ -38,3 +38,13 @@ def firmware_files(extra: Mapping[str, bytes] | None = None) -> dict[str, bytes]
         files = {f.remote: f.local.read_bytes() for f in image}
     files.update(extra or {})
     return files
+
+
+def calibration() -> bytes:
+    """cal.json for the simulated load cell (its tare and counts per card)."""
+    import json
+
+    from simulator.pico.emulator import load_world_module
+
+    w = load_world_module()
+    return json.dumps({"tare": w.STACK_TARE, "per_card": w.STACK_PER_CARD}).encode()

@@ -13,8 +13,8 @@ import serial
 
 from firmware import protocol as P
 from simulator.pico import EmulatedPico, EmulatorError, ImageMissing, find_image
-from simulator.pico.emulator import load_world_module, node_ready
-from simulator.pico.flash_fs import build_fs, firmware_files
+from simulator.pico.emulator import node_ready
+from simulator.pico.flash_fs import build_fs, calibration, firmware_files
 
 # Wall-clock limits only bound a wait that would otherwise never end; the
 # emulator runs several times slower than real time on a loaded machine.
@@ -30,12 +30,6 @@ def require_emulator() -> None:
         node_ready()
     except (ImageMissing, EmulatorError) as exc:
         pytest.fail(str(exc), pytrace=False)
-
-
-def calibration() -> bytes:
-    """cal.json for the simulated load cell (its tare and counts per card)."""
-    w = load_world_module()
-    return json.dumps({"tare": w.STACK_TARE, "per_card": w.STACK_PER_CARD}).encode()
 
 
 def flashed_fs(config: Mapping[str, Any] | None = None, calibrated: bool = True,
