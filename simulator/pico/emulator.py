@@ -87,12 +87,15 @@ class EmulatedPico:
         seed: int = 1,
         battery_mv: int = 9000,
         missing: Iterable[str] = (),
+        mechanism: str = "plausible",
         profile: dict[str, Any] | None = None,
     ) -> None:
         """fs: a littlefs image for the flash (None: an erased filesystem, which
         MicroPython formats at first boot). time_scale: emulated ms per real ms
         at most (0: as fast as the emulator goes). missing: sensors absent
-        from power-on (stack, exit, touch, battery)."""
+        from power-on (stack, exit, touch, battery). mechanism: the world's
+        speed profile, "plausible" (hardware/mechanism.py) or "fast" (for
+        long routines in tests)."""
         self.image = img.find_image()
         node_ready()
         self.profile = profile or rp2_profile()
@@ -101,7 +104,7 @@ class EmulatedPico:
         self.time_scale = time_scale
         self.fs = fs
         self.world_mod = load_world_module()
-        self.world = self.world_mod.World(seed)
+        self.world = self.world_mod.World(seed, mechanism)
         self.world.mv = battery_mv
         for sensor in missing:
             self.world.inject("sensor_missing", 0, sensor)

@@ -82,7 +82,7 @@ def rp2_heap_lines(cards: int = 104) -> list[str]:
     from simulator.pico.flash_fs import build_fs, calibration, firmware_files
 
     try:
-        pico = EmulatedPico(fs=build_fs(firmware_files({"cal.json": calibration()})))
+        pico = EmulatedPico(fs=build_fs(firmware_files({"cal.json": calibration()})), mechanism="fast")
     except (ImageMissing, EmulatorError) as exc:
         return [f"MicroPython's rp2 port: not measured ({exc})"]
     with pico:
