@@ -10,8 +10,8 @@ from picotest_support import flashed_fs
 pytestmark = [pytest.mark.slow, pytest.mark.pico]
 
 
-def test_a_104_card_pass_at_the_plausible_speed_accounts_for_every_card(start_pico, open_host) -> None:
-    pico = start_pico(fs=flashed_fs(), mechanism="plausible")  # hardware/mechanism.py's speeds
+def test_a_104_card_pass_accounts_for_every_card(start_pico, open_host) -> None:
+    pico = start_pico(fs=flashed_fs())
     host = open_host(pico)
     host.hello()
     load = list(range(104))
