@@ -169,10 +169,14 @@ def guide(port: str | None, sim: bool, manual: bool, mode: str | None, pack: str
                   f"({count(exact.passes, 'pass', 'passes')}), then every order equally likely (distance from random "
                   f"exactly 0). Should exactness be lost, random rounds finish the job for '{p.quality.name}'.")
     else:
+        # Rounds given with --rounds may fall short of the quality level: say what they reach.
+        reach = (f"for '{p.quality.name}' (distance from random {p.distance:.3f}, at most {p.quality.threshold:g})"
+                 if p.distance <= p.quality.threshold else
+                 f"then distance from random {p.distance:.3f}, short of '{p.quality.name}' "
+                 f"(at most {p.quality.threshold:g})")
         voice.say(f"[bold]{p.pack.title}[/bold]: {count(p.cards, 'card')}, loads "
                   + " / ".join(str(s) for s in p.loads)
-                  + f", {count(p.rounds, 'round')} ({count(p.passes, 'pass', 'passes')}) for '{p.quality.name}' "
-                  f"(distance from random at most {p.quality.threshold:g}).")
+                  + f", {count(p.rounds, 'round')} ({count(p.passes, 'pass', 'passes')}) {reach}.")
     how = _Resume(port if not sim else None, sim, manual, pack, cards, capacity, quality)
     session = _web_session(bind, no_browser, voice, p) if web else None
     gvoice: G.Voice = session.make_voice(voice) if session is not None else voice

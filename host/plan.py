@@ -18,7 +18,8 @@ from typing import Any
 
 from simulator import steps as S
 from simulator.exact_mode.codes import n_bits
-from simulator.limits import MAX_PACK_CARDS, MAX_ROUNDS, MAX_SEARCH_ROUNDS, MIN_ROUNDS, out_of_range
+from simulator.limits import (MAX_EXACT_MODE_CARDS, MAX_EXACT_MODE_LOADS, MAX_PACK_CARDS, MAX_ROUNDS,
+                             MAX_SEARCH_ROUNDS, MIN_ROUNDS, out_of_range)
 from simulator.packs import PACKS, UnknownPackError, get_pack
 from simulator.quality.routines import exact_tv, load_sizes
 
@@ -268,9 +269,9 @@ def make_plan(pack: PackChoice, capacity: int = DEFAULT_CAPACITY, quality: Quali
     )
 
 
-# Exact mode (docs/exact-mode.md): the device's limits (firmware/exact.py).
-EXACT_MAX_CARDS = 512
-EXACT_MAX_LOADS = 26
+# Exact mode (docs/exact-mode.md): the device's limits (firmware/exact.py), from their one home.
+EXACT_MAX_CARDS = MAX_EXACT_MODE_CARDS
+EXACT_MAX_LOADS = MAX_EXACT_MODE_LOADS
 EXACT_METHOD = "exact: every order equally likely, by the radix-sort proof in docs/exact-mode.md"
 
 

@@ -71,11 +71,21 @@ def rp2_profile() -> dict[str, Any]:
 
 
 def node_ready() -> None:
-    """Fail in one line when node or the harness's npm packages are missing."""
+    """Install the harness's pinned npm packages on first use (package-lock.json),
+    so a fresh clone needs no step of its own; fail in one line when node or
+    npm is missing or the install fails."""
     if shutil.which("node") is None:
         raise EmulatorError("the emulated Pico needs node (20 or later) on the PATH")
-    if not (HERE / "node_modules" / "rp2040js").is_dir():
+    if (HERE / "node_modules" / "rp2040js").is_dir():
+        return
+    npm = shutil.which("npm")
+    if npm is None:
         raise EmulatorError(f"the emulated Pico needs rp2040js: run `npm ci` in {HERE}")
+    done = subprocess.run([npm, "ci", "--no-audit", "--no-fund", "--loglevel=error"], cwd=HERE,
+                          capture_output=True, text=True)
+    if done.returncode != 0 or not (HERE / "node_modules" / "rp2040js").is_dir():
+        last = (done.stderr.strip().splitlines() or ["no output"])[-1]
+        raise EmulatorError(f"the emulated Pico needs rp2040js: `npm ci` in {HERE} failed: {last}")
 
 
 class EmulatedPico:

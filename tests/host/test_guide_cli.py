@@ -83,6 +83,22 @@ def test_one_round_is_one_round_and_one_pass() -> None:
     assert "1 round (1 pass)" in out.stdout and "1 rounds" not in out.stdout
 
 
+def test_the_header_says_what_rounds_given_by_hand_reach() -> None:
+    from host import plan as planlib
+
+    def header(*extra: str) -> str:
+        out = subprocess.run([sys.executable, "-m", "host.cli", "guide", "--manual", "--pack", "samba", *extra,
+                              "--wait", "1"], capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
+        return out.stdout.splitlines()[0]
+
+    two = planlib.make_plan(planlib.choose_pack("samba", None), 104, "good", rounds=2)
+    assert two.distance > 0.25
+    assert header("--rounds", "2").endswith(f"then distance from random {two.distance:.3f}, short of 'good' "
+                                            "(at most 0.25).")
+    enough = planlib.make_plan(planlib.choose_pack("samba", None), 104, "good")
+    assert header().endswith(f"for 'good' (distance from random {enough.distance:.3f}, at most 0.25).")
+
+
 def test_manual_mode_invents_no_numbers() -> None:
     import io as _io
 
