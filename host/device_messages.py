@@ -9,7 +9,7 @@ the guide. Fields not listed are ignored, as the protocol promises.
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeGuard
 
 from firmware import protocol as P
 
@@ -73,7 +73,7 @@ REPLIES: dict[str, tuple[dict[str, tuple[Any, ...]], tuple[str, ...]]] = {
 ERROR_FIELDS: dict[str, tuple[Any, ...]] = {"err": (INT, 0, 1000), "name": (STR,), "msg": (STR,), "detail": (STR,)}
 
 
-def _is_int(v: Any) -> bool:
+def _is_int(v: object) -> TypeGuard[int]:
     return isinstance(v, int) and not isinstance(v, bool)
 
 

@@ -114,8 +114,10 @@ class Voice:
     def problem(self, text: str) -> None:
         self.say(f"[bold red]![/bold red] {text}")
 
-    def bar_start(self, label: str, total: int) -> None:
-        pass
+    def bar_start(self, label: str, total: int, done: int = 0, left: int | None = 0,
+                  right: int | None = 0) -> None:
+        """A pass (or the rest of one) begins: `done` of `total` cards are
+        through already, onto piles of `left` and `right` (None: not known)."""
 
     def bar_update(self, done: int, total: int, left: int | None, right: int | None) -> None:
         pass
@@ -264,9 +266,10 @@ class Guide:
         tolerance = self._tolerance(want, index, names)
         n = 0
         for attempt in range(MAX_RECOUNTS + 1):
-            n = self._await_tray(name)
-            if n is None:
+            counted = self._await_tray(name)
+            if counted is None:
                 return want  # the device cannot count: the pass itself will say
+            n = counted
             if abs(n - want) <= tolerance:
                 if n != want and index + 1 < len(names):
                     diff = n - want
@@ -291,15 +294,11 @@ class Guide:
         over = f", more than the {cap} the tray takes" if n > cap else ""
         move = abs(n - want)
         if index + 1 < len(names):
-            nxt = names[index + 1]
-            if n > want:
-                self.voice.problem(f"Load {name} should hold {about}{want} and holds {n}{over}: "
-                                   f"move {_cards(move)} to load {nxt}.")
-            else:
-                self.voice.problem(f"Load {name} should hold {about}{want} and holds {n}: "
-                                   f"move {_cards(move)} from load {nxt} to load {name}.")
+            trade = S.Move(move, name, names[index + 1], down=n > want)
+            self.voice.problem(f"Load {name} should hold {about}{want} and holds {n}{over}: "
+                               f"{S.move_phrase(trade)}.")
             self.step(S.Unload(name))
-            self.step(S.Move(move, name, nxt, down=n > want))
+            self.step(trade)
         else:
             self._missing_or_extra(name, want, n)
             return
@@ -473,10 +472,11 @@ class Guide:
             if follower.index + 1 < len(follower.names) and follower.parts == 0:
                 nxt = follower.names[follower.index + 1]
                 extra = n - want if n > want else over
+                trade = S.Move(extra, name, nxt, down=True)
                 self.voice.problem(f"Load {name} should hold about {want} and holds {n}, more than the "
-                                    f"{cap} the tray takes: move {_cards(extra)} to load {nxt}.")
+                                    f"{cap} the tray takes: {S.move_phrase(trade)}.")
                 self.step(S.Unload(name))
-                self.step(S.Move(extra, name, nxt, down=True))
+                self.step(trade)
                 self.step(S.PutInTray(name, n - extra, again=True))
                 self.step(S.Touch("start"))
             else:
@@ -696,7 +696,7 @@ class PassFollower:
         if not self.aside and not self.dealing_aside and self.parts == 0:
             self.g._check_loaded(self.name, self.want, n, self.index, self.names)
         total = max(self.want, self.dealt + n + self.aside)
-        self.g.voice.bar_start(f"load {self.name}", total)
+        self.g.voice.bar_start(f"load {self.name}", total, self.dealt, self.left, self.right)
         self.bar = True
 
     def on_progress(self, ev: dict[str, Any]) -> None:

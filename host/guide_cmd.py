@@ -40,25 +40,22 @@ class RichVoice(G.Voice):
         else:
             self.console.print(text)
 
-    def bar_start(self, label: str, total: int) -> None:
+    def bar_start(self, label: str, total: int, done: int = 0, left: int | None = 0,
+                  right: int | None = 0) -> None:
         self.bar_end()
-        self.bar = {"label": label, "done": 0, "total": total, "left": 0, "right": 0}
+        self.bar = {"label": label, "done": done, "total": total, "left": left, "right": right}
         if self.console.is_terminal:
-            piles = ([TextColumn("left {task.fields[left]:>3}  right {task.fields[right]:>3}")]
-                     if self.show_piles else [])
+            piles = [TextColumn("{task.fields[piles]}")] if self.show_piles else []
             self.progress = Progress(TextColumn("   dealing {task.description}"), BarColumn(), MofNCompleteColumn(),
                                      *piles, console=self.console)
-            self.task = self.progress.add_task(label, total=total, left=0, right=0)
+            self.task = self.progress.add_task(label, total=total, completed=done, piles=pile_counts(left, right))
             self.progress.start()
 
     def bar_update(self, done: int, total: int, left: int | None, right: int | None) -> None:
-        # Pile counts only where the device sent them (never in exact mode).
-        shown_left = "" if left is None else left
-        shown_right = "" if right is None else right
         if self.bar is not None:
             self.bar.update(done=done, total=total, left=left, right=right)
         if self.progress is not None:
-            self.progress.update(self.task, completed=done, total=total, left=shown_left, right=shown_right)
+            self.progress.update(self.task, completed=done, total=total, piles=pile_counts(left, right))
 
     def bar_end(self) -> None:
         if self.progress is not None:
@@ -67,10 +64,18 @@ class RichVoice(G.Voice):
         elif self.bar is not None:
             b = self.bar
             # Exact mode reports no pile counts (they would tell the codes).
-            piles = (f": left {b['left']}, right {b['right']}" if b["left"] is not None and b["right"] is not None
-                     and b["left"] + b["right"] else "")
+            piles = (f": left {b['left']}, right {b['right']}" if self.show_piles and b["left"] is not None
+                     and b["right"] is not None and b["left"] + b["right"] else "")
             self.console.print(f"   dealt {b['done']} of {b['total']} ({b['label']}){piles}")
         self.bar = None
+
+
+def pile_counts(left: int | None, right: int | None) -> str:
+    """The bar's pile counts: only where the device's counts say them (after
+    a restart mid-pass nobody knows the split, and nothing is shown)."""
+    if left is None or right is None:
+        return ""
+    return f"left {left:>3}  right {right:>3}"
 
 
 def _open_device(port: str, voice: RichVoice) -> Link:
@@ -177,7 +182,7 @@ def guide(port: str | None, sim: bool, manual: bool, mode: str | None, pack: str
         voice.say(f"[bold]{p.pack.title}[/bold]: {count(p.cards, 'card')}, loads "
                   + " / ".join(str(s) for s in p.loads)
                   + f", {count(p.rounds, 'round')} ({count(p.passes, 'pass', 'passes')}) {reach}.")
-    how = _Resume(port if not sim else None, sim, manual, pack, cards, capacity, quality)
+    how = _Resume(port if not sim else None, sim, manual, pack, cards, capacity, quality, rounds)
     session = _web_session(bind, no_browser, voice, p) if web else None
     gvoice: G.Voice = session.make_voice(voice) if session is not None else voice
     with ExitStack() as stack:
@@ -266,7 +271,7 @@ class _Resume:
     """The command that goes on after a stop, from what this one was given."""
 
     def __init__(self, port: str | None, sim: bool, manual: bool, pack: str | None, cards: int | None,
-                 capacity: int, quality: str) -> None:
+                 capacity: int, quality: str, rounds: int | None = None) -> None:
         words = ["shuffler", "guide"]
         if port:
             words += ["--port", port]
@@ -282,9 +287,15 @@ class _Resume:
             words += ["--capacity", str(capacity)]
         words += ["--quality", quality]
         self.words = words
+        # Rounds given by hand are what the person asked for: a random run goes on with them.
+        self.rounds = ["--rounds", str(rounds)] if rounds is not None else []
 
     def command(self, *extra: str) -> str:
         return shlex.join(self.words + list(extra))
+
+    def random_command(self, *extra: str) -> str:
+        """Random mode, with the rounds given by hand if any."""
+        return shlex.join(self.words + ["--mode", "random"] + self.rounds + list(extra))
 
 
 def _stopped(why: str, place: G.Place | None, mode: str, how: _Resume) -> str:
@@ -292,12 +303,12 @@ def _stopped(why: str, place: G.Place | None, mode: str, how: _Resume) -> str:
     where = f" at {place}" if place else ""
     if mode == "exact":
         go_on = (f"to go on, gather every card into one pack and run `{how.command()}` (a fresh exact routine) "
-                 f"or `{how.command('--mode', 'random')}` (random rounds that reach the quality from any order)")
+                 f"or `{how.random_command()}` (random rounds that reach the quality from any order)")
     elif place is not None:
         go_on = (f"to go on, gather every card into one pack and run "
-                 f"`{how.command('--mode', 'random', '--from-round', str(place.round))}`")
+                 f"`{how.random_command('--from-round', str(place.round))}`")
     else:
-        go_on = f"to go on, gather every card into one pack and run `{how.command('--mode', 'random')}`"
+        go_on = f"to go on, gather every card into one pack and run `{how.random_command()}`"
     return f"stopped{where}: {why}; {go_on}"
 
 

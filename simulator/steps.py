@@ -223,10 +223,7 @@ def words(step: Step) -> str:
     if isinstance(step, Stack):
         return f"Put {_on_top(step.parts)}: that is {_result(step.result)}{_count(step.cards)}."
     if isinstance(step, Move):
-        if step.down:
-            text = f"Move {cards(step.cards)} from the bottom of load {step.upper} to the top of load {step.lower}"
-        else:
-            text = f"Move {cards(step.cards)} from the top of load {step.lower} to the bottom of load {step.upper}"
+        text = "M" + move_phrase(step)[1:]
         if step.sizes is not None:
             text += f": {step.upper} {step.sizes[0]}, {step.lower} {step.sizes[1]}"
         return text + "."
@@ -250,6 +247,14 @@ def words(step: Step) -> str:
     if isinstance(step, Fix):
         return _fix(step)
     raise TypeError(f"not a step: {step!r}")
+
+
+def move_phrase(step: Move) -> str:
+    """'move 5 cards from the bottom of load A to the top of load B': what a
+    Move does, in words that can also stand inside a sentence."""
+    if step.down:
+        return f"move {cards(step.cards)} from the bottom of load {step.upper} to the top of load {step.lower}"
+    return f"move {cards(step.cards)} from the top of load {step.lower} to the bottom of load {step.upper}"
 
 
 def _on_top(parts: tuple[str, ...]) -> str:

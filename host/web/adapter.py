@@ -68,11 +68,12 @@ class WebVoice(G.Voice):
             self.also.problem(text)
         self._log(plain(text).strip(), problem=True)
 
-    def bar_start(self, label: str, total: int) -> None:
+    def bar_start(self, label: str, total: int, done: int = 0, left: int | None = 0,
+                  right: int | None = 0) -> None:
         if self.also is not None:
-            self.also.bar_start(label, total)
+            self.also.bar_start(label, total, done, left, right)
         # A new pass: the problems of the one before are over.
-        self.page.update(**{"pass": {"label": label, "dealt": 0, "total": total, "left": 0, "right": 0,
+        self.page.update(**{"pass": {"label": label, "dealt": done, "total": total, "left": left, "right": right,
                                      "active": True}, "problems": []}, **where(self.guide))
 
     def bar_update(self, done: int, total: int, left: int | None, right: int | None) -> None:

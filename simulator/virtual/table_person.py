@@ -75,7 +75,7 @@ def commands(step: T.Step, table: dict[str, Any]) -> list[Command]:
                     out.append(("move", str(count), stack, name, *(("--to-bottom",) if i else ())))
                 left[stack] = left.get(stack, 0) - count
         return out
-    if type(step).__name__ == "Swap":
+    if isinstance(step, T.Swap):
         return [("lift", "tray", step.second)]  # the cards in the tray are the other load
     if isinstance(step, T.Unload):
         return [("lift", "tray", step.load)]

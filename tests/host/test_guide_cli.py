@@ -161,3 +161,22 @@ def test_ctrl_c_ends_on_its_own_line_with_the_round_and_how_to_go_on(monkeypatch
     assert len(line.splitlines()) == 1
     assert line.startswith("shuffler: stopped at round 3 of 10, load B (pass 6 of 20): interrupted; to go on")
     assert "`shuffler guide --manual --pack samba --quality good --mode random --from-round 3`" in line
+
+
+def test_a_stop_with_rounds_given_by_hand_goes_on_with_those_rounds() -> None:
+    """The resume command keeps --rounds as the person gave it; run as told
+    (twelve steps confirmed, then the input ends), it goes on in that round
+    of the same number of rounds."""
+    def guide(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "host.cli", *args, "--wait", "1"], capture_output=True,
+                              text=True, timeout=60, input="\n" * 12)
+
+    first = guide("guide", "--manual", "--pack", "samba", "--rounds", "3")
+    line = first.stderr.strip()
+    assert first.returncode == 1 and line.startswith("shuffler: stopped at round 2 of 3"), line
+    resume = line.split("`")[1]
+    assert "--rounds 3" in resume and "--from-round 2" in resume, resume
+    again = guide(*resume.split()[1:])
+    assert "3 rounds (6 passes)" in again.stdout.splitlines()[0], again.stdout
+    assert "Round 2 of 3" in again.stdout and "Round 1 of" not in again.stdout
+    assert again.returncode == 1 and again.stderr.startswith("shuffler: stopped at round 3 of 3"), again.stderr

@@ -123,6 +123,103 @@ def test_after_an_unplug_and_a_restart_every_number_is_the_table_s() -> None:
     every_card_once_a_round(person)
 
 
+class BarOnATerminal(TextVoice):
+    """The console's progress bar, on a terminal: after every change, the
+    text of its columns as the screen shows it, with the cards dealt."""
+
+    def __init__(self) -> None:
+        import io
+
+        from rich.console import Console
+
+        from host.guide_cmd import RichVoice
+
+        super().__init__()
+        self.bar = RichVoice(Console(file=io.StringIO(), force_terminal=True, width=160))
+        self.shown: list[tuple[int, str]] = []
+
+    def _look(self) -> None:
+        from rich.progress import TextColumn
+
+        progress = self.bar.progress
+        assert progress is not None
+        task = progress.tasks[0]
+        text = " ".join(str(column(task)) for column in progress.columns if isinstance(column, TextColumn))
+        self.shown.append((int(task.completed), text))
+
+    def bar_start(self, label: str, total: int, done: int = 0, left: int | None = 0, right: int | None = 0) -> None:
+        self.bar.bar_start(label, total, done, left, right)
+        self._look()
+
+    def bar_update(self, done: int, total: int, left: int | None, right: int | None) -> None:
+        self.bar.bar_update(done, total, left, right)
+        self._look()
+
+    def bar_end(self) -> None:
+        self.bar.bar_end()
+
+
+def test_after_a_power_cut_mid_pass_the_bar_shows_true_pile_counts_or_none() -> None:
+    fake = FakeShuffler(lambda k, p: "unplug" if (p, k) == (1, 34) else None)
+
+    def reopen() -> Link:
+        if fake.dev._stop.is_set():
+            fake.replug(restarted=True)
+        return Link.open(fake.dev.port)
+
+    voice = BarOnATerminal()
+    person = persons.ScriptedPerson(fake, 162, say=voice.say)
+    link = Link.open(fake.dev.port)
+    link.handshake(timeout=2)
+    guide = G.Guide(plan(), person, voice, link=link, reopen=lambda: reopen(), person_wait_s=5, settle_s=0.2,
+                    reconnect_s=5)
+    try:
+        guide.run()
+    finally:
+        (guide.link or link).close()
+        fake.dev.close()
+    assert any(done > 34 for done, _ in voice.shown[:200]), voice.shown[:5]
+    for done, text in voice.shown:
+        piles = re.search(r"left\s+(\d+)\s+right\s+(\d+)", text)
+        if piles is None:
+            assert "left" not in text and "right" not in text, text  # no empty pile counts
+        else:
+            # The cards dealt of this load are on its two piles: counts that add up to fewer are made up.
+            assert int(piles.group(1)) + int(piles.group(2)) == done, (done, text)
+    assert any(re.search(r"left\s+\d+", text) for _, text in voice.shown)  # shown where known
+
+
+def test_a_load_off_its_size_is_told_where_the_cards_go_as_the_table_person_moves_them() -> None:
+    """The problem line says from where to where; the step that follows is
+    the same move, and a person at the virtual table carries it out that way."""
+    from simulator.virtual.table_person import commands
+
+    for first, moved in ((95, ("move", "14", "A", "B", "--from-bottom")),
+                         (70, ("move", "11", "B", "A", "--to-bottom"))):
+        class Miscut(persons.ScriptedPerson):
+            steps: list[S.Step] = []
+
+            def carry_out(self, step: S.Step) -> None:
+                if isinstance(step, S.Cut) and step.first:
+                    step = S.Cut(step.source, step.names, (first, 162 - first), step.by_eye, step.counted, True)
+                self.steps.append(step)
+                super().carry_out(step)
+
+        fake = FakeShuffler()
+        person = Miscut(fake, 162)
+        result, voice, _ = run(fake, person)
+        assert isinstance(result, G.Summary), voice.text
+        move = next(s for s in person.steps if isinstance(s, S.Move))
+        line = next(x for x in voice.lines if "should hold about 81 and holds" in x)
+        assert line.endswith(f"and holds {first}: {S.move_phrase(move)}."), line
+        where = ("from the bottom of load A to the top of load B" if first > 81
+                 else "from the top of load B to the bottom of load A")
+        assert where in line
+        assert commands(move, {"stacks": {}, "places": {}}) == [moved]
+        assert result.loads[0] == [81, 81]
+        every_card_once_a_round(person)
+
+
 def test_another_shuffler_on_the_same_path_is_refused_in_one_line() -> None:
     fake = FakeShuffler(lambda k, p: "unplug" if (p, k) == (2, 20) else None)
 

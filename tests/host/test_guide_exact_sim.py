@@ -150,7 +150,8 @@ def test_a_miscut_first_load_is_put_right_to_the_card_before_the_touch(device: V
     want = [e for e in person.log if e["op"] == "load"][1]  # the load after the correction
     moved = 90 - len(want["ids"])
     assert moved > 0
-    assert (f"Load A should hold {len(want['ids'])} and holds 90: move {moved} cards to load B.") in voice.text
+    assert (f"Load A should hold {len(want['ids'])} and holds 90: move {moved} cards "
+            f"from the bottom of load A to the top of load B.") in voice.text
     # The count the firmware expects was met, so exactness held to the end.
     assert (summary.mode, summary.distance) == ("exact", 0.0)
     assert "Exactness is lost" not in voice.text

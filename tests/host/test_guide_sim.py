@@ -119,7 +119,7 @@ class MiscutPerson(persons.ScriptedPerson):
 
 def test_an_over_full_load_is_evened_out_before_it_is_dealt(device: VirtualShuffler) -> None:
     summary, voice, person = run_guide(device, MiscutPerson)
-    assert "Load A should hold about 81 and holds 110, more than the 104 the tray takes: move 29 cards to load B." \
+    assert "Load A should hold about 81 and holds 110, more than the 104 the tray takes: move 29 cards from the bottom of load A to the top of load B." \
         in voice.text
     assert "Move 29 cards from the bottom of load A to the top of load B" in voice.text
     assert summary.loads == [[81, 81], [81, 81]]
@@ -127,9 +127,9 @@ def test_an_over_full_load_is_evened_out_before_it_is_dealt(device: VirtualShuff
 
 
 @pytest.mark.parametrize("first, words, move", [
-    (95, "Load A should hold about 81 and holds 95: move 14 cards to load B.",
+    (95, "Load A should hold about 81 and holds 95: move 14 cards from the bottom of load A to the top of load B.",
      "Move 14 cards from the bottom of load A to the top of load B."),
-    (70, "Load A should hold about 81 and holds 70: move 11 cards from load B to load A.",
+    (70, "Load A should hold about 81 and holds 70: move 11 cards from the top of load B to the bottom of load A.",
      "Move 11 cards from the top of load B to the bottom of load A."),
 ])
 def test_a_load_that_fits_but_is_the_wrong_size_is_put_right_before_it_is_dealt(
@@ -152,7 +152,7 @@ def test_a_load_within_the_tolerance_is_dealt_as_it_is(device: VirtualShuffler) 
         first = 81 + G.load_tolerance(81)
 
     summary, voice, person = run_guide(device, Close)
-    assert f"move {G.load_tolerance(81)} cards to load B" not in voice.text
+    assert f"move {G.load_tolerance(81)} cards from" not in voice.text
     assert not [e for e in person.log if e["op"] == "unload"]
     assert summary.loads[0] == [Close.first, 162 - Close.first]
     assert f"load B will hold {G.load_tolerance(81)} fewer" in voice.text

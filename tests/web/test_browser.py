@@ -252,7 +252,8 @@ def test_a_wrong_load_is_shown_with_its_message_and_put_right_on_the_page(driver
     choose(driver, "A")
     click(driver, "put")
     s = next_step(driver, s["step"]["number"])
-    words = "Load A should hold about 81 and holds 111, more than the 104 the tray takes: move 30 cards to load B."
+    words = ("Load A should hold about 81 and holds 111, more than the 104 the tray takes: "
+             "move 30 cards from the bottom of load A to the top of load B.")
     assert s["step"]["kind"] == "unload" and words in by_id(driver, "problems").text
     s = play(driver)
     check_the_end(driver, s)
