@@ -45,11 +45,11 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 
 import numpy as np  # noqa: E402
 
-from simulator.limits import MAX_PACK_CARDS  # noqa: E402
-from simulator.quality.bounds import RoundStats, best_lower_bound  # noqa: E402
-from simulator.quality.exact import tv_riffle  # noqa: E402
-from simulator.quality.enumerate import exact_laws  # noqa: E402
-from simulator.quality.kernels import (  # noqa: E402
+from simulator.shuffling.limits import MAX_PACK_CARDS  # noqa: E402
+from simulator.shuffling.quality.bounds import RoundStats, best_lower_bound  # noqa: E402
+from simulator.shuffling.quality.exact import tv_riffle  # noqa: E402
+from simulator.shuffling.quality.enumerate import exact_laws  # noqa: E402
+from simulator.shuffling.quality.kernels import (  # noqa: E402
     draw_sides,
     identity_decks,
     inverse_riffle,
@@ -58,7 +58,7 @@ from simulator.quality.kernels import (  # noqa: E402
     riffle,
     segmented_partition_sort,
 )
-from simulator.quality.routines import ROUTINES, exact_tv, simulate  # noqa: E402
+from simulator.shuffling.quality.routines import ROUTINES, exact_tv, simulate  # noqa: E402
 
 N_CARDS, CAPACITY, ROUNDS = 162, 104, 16
 
@@ -116,7 +116,7 @@ def resident():
     status = open("/proc/self/status").read()
     return int(status.split("VmRSS:")[1].split()[0]) / 1024
 before = resident()
-from simulator.quality import deck_statistics, kernels
+from simulator.shuffling.quality import deck_statistics, kernels
 decks = kernels.identity_decks(3, 162)
 deck_statistics.guess_scores(kernels.inverse_riffle(decks, np.random.default_rng(0)))
 print(before, resident())

@@ -1,7 +1,7 @@
 """Stack-trade's exact-law bounds, and their cost, for the docs' figures.
 
 1. Rigorous lower bounds on stack-trade's distance from uniform, from the
-   exact laws of one card and of two positions (simulator/quality/stack_exact.py),
+   exact laws of one card and of two positions (simulator/shuffling/quality/stack_exact.py),
    round by round for a pack on a machine, beside pile-trade's exact distance;
    the time the report's call (exact_bounds, every round) takes.
 2. Pairs of cards followed forward, for comparison.
@@ -21,12 +21,12 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-from simulator.quality import stack_exact as se  # noqa: E402
-from simulator.quality.enumerate import all_arrangements, exact_laws, guessing_score, optimal_guessing_score  # noqa: E402
-from simulator.quality.position_guessing import THETAS, CrossFitGuessing, guessing_for, position_checked_scores  # noqa: E402
-from simulator.quality.routines import simulate  # noqa: E402
-from simulator.quality.exact import tv_riffle  # noqa: E402
-from simulator.quality.routines import load_bounds  # noqa: E402
+from simulator.shuffling.quality import stack_exact as se  # noqa: E402
+from simulator.shuffling.quality.enumerate import all_arrangements, exact_laws, guessing_score, optimal_guessing_score  # noqa: E402
+from simulator.shuffling.quality.position_guessing import THETAS, CrossFitGuessing, guessing_for, position_checked_scores  # noqa: E402
+from simulator.shuffling.quality.routines import simulate  # noqa: E402
+from simulator.shuffling.quality.exact import tv_riffle  # noqa: E402
+from simulator.shuffling.quality.routines import load_bounds  # noqa: E402
 
 
 def main() -> None:

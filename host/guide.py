@@ -33,7 +33,7 @@ from host import person as persons
 from host.link import (BadMessage, DeviceError, Garbage, Link, LinkClosed, LinkError, LinkTimeout,
                        ProtocolFault)
 from host.plan import METHOD, Plan, distance_after, trade_steps
-from simulator import steps as S
+from simulator.shuffling import steps as S
 
 # Seconds. The person's waits are long; the machine's are short.
 PERSON_WAIT_S = 1800.0  # for a load and a touch

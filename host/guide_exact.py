@@ -2,7 +2,7 @@
 
 The device draws the codes and keeps them; the guide asks it to begin an
 exact routine for the pack, then walks the person through the fixed
-instructions of simulator/exact_mode/physical.py (which pile goes on top of
+instructions of simulator/shuffling/exact_mode/physical.py (which pile goes on top of
 which, where every load comes from), checks every load against the load the
 device expects, and follows its exact-mode events. When the device says
 exactness is lost, the guide says so in plain words, has the whole pack
@@ -19,9 +19,9 @@ from host.guide import Guide, GuideStopped, PassFollower, Place, Summary
 from host.link import BadMessage, DeviceError, Garbage, LinkError
 from host.plan import make_plan
 from host.plan_cmd import count
-from simulator import steps as S
-from simulator.exact_mode.codes import bit_counts, code_set
-from simulator.exact_mode.physical import GatherStep, exact_steps
+from simulator.shuffling import steps as S
+from simulator.shuffling.exact_mode.codes import bit_counts, code_set
+from simulator.shuffling.exact_mode.physical import GatherStep, exact_steps
 
 EXACT_METHOD = "exact mode: every order equally likely, by the radix-sort proof in docs/exact-mode.md"
 RANDOM_AFTER_LOSS_METHOD = ("at most the exact Bayer-Diaconis figure of the random rounds, "

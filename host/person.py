@@ -1,6 +1,6 @@
 """Who follows the guide's steps.
 
-A step is data (simulator/steps.py); the console prints its words, the
+A step is data (simulator/shuffling/steps.py); the console prints its words, the
 scripted person carries it out. Two people:
 
 * ConsolePerson: reads the step on the screen; confirms table work with Enter
@@ -26,7 +26,7 @@ import sys
 from pathlib import Path
 from typing import Any, Callable, Protocol, TextIO
 
-from simulator import steps as S
+from simulator.shuffling import steps as S
 
 
 class PersonGaveUp(Exception):
@@ -130,7 +130,7 @@ class World(Protocol):
 class ScriptedPerson:
     """Does every step exactly as told on a simulated world.
 
-    The table is a dict of named places (simulator/steps.py), each a list of
+    The table is a dict of named places (simulator/shuffling/steps.py), each a list of
     card ids top to bottom; "pack" is the whole pack in hand at the start.
     """
 

@@ -3,7 +3,7 @@
 Pure functions: how the pack is split into loads, what happens in each round
 (the "pile trade" routine of docs/mechanism.md), how many rounds a chosen
 quality needs and how long that takes. Every quality figure is computed by
-the simulator (`simulator.quality.routines.exact_tv`, the Bayer-Diaconis
+the simulator (`simulator.shuffling.quality.routines.exact_tv`, the Bayer-Diaconis
 rising-sequence formula); nothing here is a typed-in table of distances.
 
 With fair, independent sides a pile-trade round is exactly one inverse riffle
@@ -16,18 +16,18 @@ import string
 from dataclasses import dataclass
 from typing import Any
 
-from simulator import steps as S
-from simulator.exact_mode.codes import n_bits
-from simulator.limits import (MAX_EXACT_MODE_CARDS, MAX_EXACT_MODE_LOADS, MAX_PACK_CARDS, MAX_ROUNDS,
+from simulator.shuffling import steps as S
+from simulator.shuffling.exact_mode.codes import n_bits
+from simulator.shuffling.limits import (MAX_EXACT_MODE_CARDS, MAX_EXACT_MODE_LOADS, MAX_PACK_CARDS, MAX_ROUNDS,
                              MAX_SEARCH_ROUNDS, MIN_ROUNDS, out_of_range)
-from simulator.packs import PACKS, UnknownPackError, get_pack
-from simulator.quality.routines import exact_tv, load_sizes
+from simulator.shuffling.packs import PACKS, UnknownPackError, get_pack
+from simulator.shuffling.quality.routines import exact_tv, load_sizes
 
 ROUTINE = "pile-trade"
 DEFAULT_CAPACITY = 104
 DEFAULT_PACK = "samba"
 DEFAULT_QUALITY = "good"
-# The card limit is simulator.limits.MAX_PACK_CARDS, shared with `shuffler quality`.
+# The card limit is simulator.shuffling.limits.MAX_PACK_CARDS, shared with `shuffler quality`.
 # The rules' "three passes suit a home game": three passes of each load,
 # that is three rounds; every plan says what they give.
 HOME_GAME_ROUNDS = 3

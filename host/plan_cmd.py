@@ -6,7 +6,7 @@ import json
 import click
 
 from host import plan as planlib
-from simulator import steps as S
+from simulator.shuffling import steps as S
 
 QUALITY_HELP = "; ".join(f"{q.name}: distance at most {q.threshold:g}" for q in planlib.QUALITY_LEVELS)
 

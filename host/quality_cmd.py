@@ -9,13 +9,13 @@ from typing import TYPE_CHECKING, NoReturn
 
 import click
 
-from simulator.limits import MAX_SEARCH_ROUNDS
+from simulator.shuffling.limits import MAX_SEARCH_ROUNDS
 
 if TYPE_CHECKING:
-    from simulator.packs import Pack
-    from simulator.quality.estimate import Estimate
-    from simulator.quality.report import Settings
-    from simulator.quality.results import PassesNeeded, Report
+    from simulator.shuffling.packs import Pack
+    from simulator.shuffling.quality.estimate import Estimate
+    from simulator.shuffling.quality.report import Settings
+    from simulator.shuffling.quality.results import PassesNeeded, Report
 
 
 def _fail(message: str) -> NoReturn:
@@ -66,7 +66,7 @@ def quality(
 ) -> None:
     """Distance from random after each pass, passes needed, the guessing game and the deal."""
     # Light imports first: every setting is checked before numpy loads.
-    from simulator.limits import (
+    from simulator.shuffling.limits import (
         MAX_CAPACITY,
         MAX_PACK_CARDS,
         MAX_ROUNDS,
@@ -77,7 +77,7 @@ def quality(
         MIN_SAMPLES,
         out_of_range,
     )
-    from simulator.packs import UnknownPackError, custom_pack, get_pack
+    from simulator.shuffling.packs import UnknownPackError, custom_pack, get_pack
 
     if pack_name is not None and cards is not None:
         _fail("give --pack or --cards, not both")
@@ -110,9 +110,9 @@ def quality(
         _fail(f"--start samba needs a pack of at least two decks; {what}")
 
     # Heavy imports here, so the rest of `shuffler` starts quickly.
-    from simulator.quality.report import DEFAULT_THRESHOLDS, Settings, default_rounds
-    from simulator.quality.routines import Machine
-    from simulator.report_catalogue import REPORT_ROUTINES
+    from simulator.shuffling.quality.report import DEFAULT_THRESHOLDS, Settings, default_rounds
+    from simulator.shuffling.quality.routines import Machine
+    from simulator.shuffling.report_catalogue import REPORT_ROUTINES
 
     for name in routines:
         if name not in REPORT_ROUTINES:
@@ -141,7 +141,7 @@ def quality(
     )
     report = _run(settings)
     if path is not None:
-        from simulator.quality.plot import plot_report
+        from simulator.shuffling.quality.plot import plot_report
 
         try:
             plot_report(report, path)
@@ -156,7 +156,7 @@ def quality(
 
 def _plot_path(given: str | None, pack: Pack) -> Path:
     """Where the picture goes, checked before any simulation: a known extension, an existing folder."""
-    from simulator.quality.plot import PlotNameError, plot_file
+    from simulator.shuffling.quality.plot import PlotNameError, plot_file
 
     try:
         path = plot_file(f"quality-{f'{pack.cards}-cards' if pack.loose else pack.name}.png" if given is None
@@ -173,7 +173,7 @@ def _run(settings: Settings) -> Report:
     from rich.console import Console
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
-    from simulator.quality.report import build_report, total_work
+    from simulator.shuffling.quality.report import build_report, total_work
 
     console = Console(stderr=True)
     if not console.is_terminal:
@@ -240,9 +240,9 @@ def _print_tables(report: Report) -> None:
     from rich.console import Console
     from rich.table import Table
 
-    from simulator.quality import words
-    from simulator.quality.comparison import SMALL_PACK_NOTE, comparison_notes
-    from simulator.quality.position_guessing import PICKED
+    from simulator.shuffling.quality import words
+    from simulator.shuffling.quality.comparison import SMALL_PACK_NOTE, comparison_notes
+    from simulator.shuffling.quality.position_guessing import PICKED
 
     console = Console(width=None if Console().is_terminal else 140)
     s = report.settings

@@ -15,7 +15,7 @@ from typing import Any, Iterator
 
 import pytest
 
-from simulator.quality.exact import tv_riffle_exact
+from simulator.shuffling.quality.exact import tv_riffle_exact
 from simulator.virtual import VirtualShuffler
 
 pytestmark = pytest.mark.micropython

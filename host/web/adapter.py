@@ -16,7 +16,7 @@ from host import guide as G
 from host import person as persons
 from host import plan as planlib
 from host.web.page_state import LOG_LINES, PageState
-from simulator import steps as S
+from simulator.shuffling import steps as S
 
 _MARKUP = re.compile(r"\[/?[a-z ]+\]")
 

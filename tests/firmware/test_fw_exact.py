@@ -14,8 +14,8 @@ import pytest
 
 from firmware import protocol as P
 from fwtest_support import Device
-from simulator.exact_mode import codes as C
-from simulator.exact_mode.physical import run_exact
+from simulator.shuffling.exact_mode import codes as C
+from simulator.shuffling.exact_mode.physical import run_exact
 
 pytestmark = pytest.mark.micropython
 

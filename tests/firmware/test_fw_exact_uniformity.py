@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from fwtest_support import FIRMWARE, MICROPYTHON, REPO, require_micropython
-from simulator.exact_mode.uniformity import chi_square_uniform
+from simulator.shuffling.exact_mode.uniformity import chi_square_uniform
 
 pytestmark = pytest.mark.micropython
 BOARD_SIM = REPO / "simulator" / "virtual" / "board"

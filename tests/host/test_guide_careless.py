@@ -27,7 +27,7 @@ from host import person as persons
 from host import plan as planlib
 from host.link import Link
 from hosttest_support import FakeShuffler, TextVoice
-from simulator import steps as S
+from simulator.shuffling import steps as S
 
 CARDS = 162
 ROUNDS = 2

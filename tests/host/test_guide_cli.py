@@ -67,7 +67,7 @@ def test_bad_input_has_the_exit_code_of_every_command() -> None:
 
 @pytest.mark.parametrize("command", [("plan", "--rounds", "1000"), ("guide", "--manual", "--rounds", "100000")])
 def test_rounds_past_the_limit_are_refused_at_once(command: tuple[str, ...]) -> None:
-    from simulator.limits import MAX_ROUNDS
+    from simulator.shuffling.limits import MAX_ROUNDS
 
     err = io.StringIO()
     with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):

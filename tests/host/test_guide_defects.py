@@ -19,7 +19,7 @@ from host import person as persons
 from host import plan as planlib
 from host.link import Link
 from hosttest_support import FakeShuffler, TextVoice
-from simulator import steps as S
+from simulator.shuffling import steps as S
 
 
 def plan(rounds: int = 2) -> planlib.Plan:

@@ -10,13 +10,13 @@ import pytest
 
 from host import guide as G
 from host import person as persons
-from simulator import steps as S
+from simulator.shuffling import steps as S
 from host import plan as planlib
 from host.guide_exact import ExactGuide
 from hosttest_support import TextVoice, check_record, restart, run_guided
-from simulator.exact_mode.codes import n_bits
-from simulator.exact_mode.codes import bit_counts, code_set
-from simulator.exact_mode.physical import exact_steps
+from simulator.shuffling.exact_mode.codes import n_bits
+from simulator.shuffling.exact_mode.codes import bit_counts, code_set
+from simulator.shuffling.exact_mode.physical import exact_steps
 from simulator.virtual import VirtualShuffler
 
 pytestmark = pytest.mark.micropython

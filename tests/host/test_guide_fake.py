@@ -16,7 +16,7 @@ from host import guide as G
 from host import person as S
 from host import plan as planlib
 from host.link import Link
-from simulator import steps
+from simulator.shuffling import steps
 from hosttest_support import FakeShuffler, TextVoice
 
 

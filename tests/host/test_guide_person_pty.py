@@ -7,7 +7,7 @@ guide asks for it.
 
 What the instruction asks comes from the step data, never from the English:
 the guide runs with its console person tapped so that each step is also
-written, as `simulator.steps.to_dict` gives it, to a file; the person reads a
+written, as `simulator.shuffling.steps.to_dict` gives it, to a file; the person reads a
 step from the file and waits until its words are on the screen before
 touching a card. At the end every card must be on the table once, in one
 pack, and the guide must have finished without reporting a problem; or,
@@ -56,7 +56,7 @@ STEPS_ENV = "PERSON_PTY_STEPS"
 TAP = f"""
 import json, os, sys
 from host import person
-from simulator import steps
+from simulator.shuffling import steps
 _do = person.ConsolePerson.do
 def do(self, step, number, *args, **kwargs):
     with open(os.environ[{STEPS_ENV!r}], "a") as f:

@@ -18,7 +18,7 @@ from firmware import protocol as P
 from host import flashing
 from host import guide as G
 from host import person as persons
-from simulator import steps as S
+from simulator.shuffling import steps as S
 from host import plan as planlib
 from hosttest_support import TextVoice, check_record, restart, run_guided
 from simulator.virtual import VirtualShuffler

@@ -12,10 +12,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from host import plan as planlib
-from simulator import steps
-from simulator.limits import MAX_PACK_CARDS
-from simulator.packs import PACKS
-from simulator.quality.exact import tv_riffle_exact
+from simulator.shuffling import steps
+from simulator.shuffling.limits import MAX_PACK_CARDS
+from simulator.shuffling.packs import PACKS
+from simulator.shuffling.quality.exact import tv_riffle_exact
 
 
 def plan_for(pack: str | None = None, cards: int | None = None, capacity: int = 104,

@@ -7,8 +7,8 @@ from click.testing import CliRunner
 
 from host import plan as planlib
 from host.plan_cmd import plan
-from simulator.exact_mode.codes import n_bits
-from simulator.quality.exact import tv_riffle
+from simulator.shuffling.exact_mode.codes import n_bits
+from simulator.shuffling.quality.exact import tv_riffle
 
 
 def test_samba_plan_shows_eight_exact_rounds_next_to_random_mode() -> None:

@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pytest
 
-from simulator.quality.bounds import (
+from simulator.shuffling.quality.bounds import (
     MIN_SHUFFLES,
     RoundStats,
     StatAccumulator,
@@ -16,10 +16,10 @@ from simulator.quality.bounds import (
     lower_bounds,
     uniform_laws,
 )
-from simulator.quality.estimate import Estimate
-from simulator.quality.exact import tv_riffle
-from simulator.quality.kernels import identity_decks
-from simulator.quality.routines import simulate
+from simulator.shuffling.quality.estimate import Estimate
+from simulator.shuffling.quality.exact import tv_riffle
+from simulator.shuffling.quality.kernels import identity_decks
+from simulator.shuffling.quality.routines import simulate
 
 
 def _uniform(rng: np.random.Generator, s: int, n: int) -> np.ndarray:

@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from simulator.exact_mode.batch import random_assignments, run_batch
-from simulator.exact_mode.codes import code_set, loads_for_round, n_bits, n_loads, split_sizes, uniform_assignment
-from simulator.exact_mode.physical import (
+from simulator.shuffling.exact_mode.batch import random_assignments, run_batch
+from simulator.shuffling.exact_mode.codes import code_set, loads_for_round, n_bits, n_loads, split_sizes, uniform_assignment
+from simulator.shuffling.exact_mode.physical import (
     FAULT_KINDS,
     Fault,
     deal,
@@ -21,7 +21,7 @@ from simulator.exact_mode.physical import (
     run_random_stack_then_trade,
     run_with_fault,
 )
-from simulator.quality.routines import load_bounds, stack_trade_round
+from simulator.shuffling.quality.routines import load_bounds, stack_trade_round
 
 
 def test_deal_follows_the_mechanism_by_hand() -> None:

@@ -1,9 +1,9 @@
 """Pack presets match the card counts the rules give."""
 import pytest
 
-from simulator.limits import MAX_PACK_CARDS
-from simulator.packs import PACKS, UnknownPackError, custom_pack, get_pack
-from simulator.start_orders import start_order
+from simulator.shuffling.limits import MAX_PACK_CARDS
+from simulator.shuffling.packs import PACKS, UnknownPackError, custom_pack, get_pack
+from simulator.shuffling.start_orders import start_order
 
 
 @pytest.mark.parametrize(

@@ -6,12 +6,12 @@ import pytest
 from matplotlib.collections import PolyCollection
 from matplotlib.lines import Line2D
 
-from simulator.packs import custom_pack, get_pack
-from simulator.quality.estimate import Estimate
-from simulator.quality.plot import PlotNameError, bound_edge, draw_report, plot_file, plot_report
-from simulator.quality.report import Settings, build_report
-from simulator.quality.routines import Machine
-from simulator.report_catalogue import report_routines
+from simulator.shuffling.packs import custom_pack, get_pack
+from simulator.shuffling.quality.estimate import Estimate
+from simulator.shuffling.quality.plot import PlotNameError, bound_edge, draw_report, plot_file, plot_report
+from simulator.shuffling.quality.report import Settings, build_report
+from simulator.shuffling.quality.routines import Machine
+from simulator.shuffling.report_catalogue import report_routines
 
 
 @pytest.fixture(scope="module")

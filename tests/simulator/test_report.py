@@ -4,15 +4,15 @@ import math
 
 import pytest
 
-from simulator.limits import MAX_EXACT_DISTANCE_CARDS, MAX_PACK_CARDS
-from simulator.packs import custom_pack, get_pack
-from simulator.quality.exact import tv_riffle
-from simulator.quality.guessing import harmonic
-from simulator.quality.estimate import Estimate
-from simulator.quality.report import Settings, build_report, default_rounds, passes_needed
-from simulator.quality.results import Report
-from simulator.report_catalogue import report_routines
-from simulator.quality.routines import Machine
+from simulator.shuffling.limits import MAX_EXACT_DISTANCE_CARDS, MAX_PACK_CARDS
+from simulator.shuffling.packs import custom_pack, get_pack
+from simulator.shuffling.quality.exact import tv_riffle
+from simulator.shuffling.quality.guessing import harmonic
+from simulator.shuffling.quality.estimate import Estimate
+from simulator.shuffling.quality.report import Settings, build_report, default_rounds, passes_needed
+from simulator.shuffling.quality.results import Report
+from simulator.shuffling.report_catalogue import report_routines
+from simulator.shuffling.quality.routines import Machine
 
 # Bayer and Diaconis (1992), table for 52 cards after k riffles, k = 1..10.
 BAYER_DIACONIS_52 = [1.000, 1.000, 1.000, 1.000, 0.924, 0.614, 0.334, 0.167, 0.085, 0.043]
@@ -189,7 +189,7 @@ def test_samba_start_needs_the_pack_cards():
 
 
 def test_plot_is_a_png(bridge, tmp_path):
-    from simulator.quality.plot import plot_report
+    from simulator.shuffling.quality.plot import plot_report
 
     path = plot_report(bridge, tmp_path / "bridge.png")
     data = path.read_bytes()
@@ -198,7 +198,7 @@ def test_plot_is_a_png(bridge, tmp_path):
 
 @pytest.mark.parametrize("workers", [1, 2])
 def test_progress_adds_up_to_the_total_work(workers):
-    from simulator.quality.report import total_work
+    from simulator.shuffling.quality.report import total_work
 
     settings = Settings(pack=get_pack("canasta"), n_cards=108, rounds=2, samples=500, seed=3,
                         routines=report_routines())
@@ -242,8 +242,8 @@ def test_exact_mode_distances_are_the_code_set_formula(samba, bridge):
     from collections import Counter
     from fractions import Fraction
 
-    from simulator.exact_mode.codes import device_code_set
-    from simulator.exact_mode.quality import exact_mode_tv
+    from simulator.shuffling.exact_mode.codes import device_code_set
+    from simulator.shuffling.exact_mode.quality import exact_mode_tv
 
     for report, n in ((samba, 162), (bridge, 52)):
         routine = _exact_mode(report)
@@ -346,7 +346,7 @@ def test_a_tiny_pack_that_never_shuffles_is_exactly_one_order_from_random():
 
 
 def test_stack_trade_carries_its_exact_law_bounds_and_fitted_guessing(samba):
-    from simulator.quality import stack_exact
+    from simulator.shuffling.quality import stack_exact
 
     stack = next(r for r in samba.routines if r.name == "stack-trade")
     pile = next(r for r in samba.routines if r.name == "pile-trade")

@@ -1,5 +1,5 @@
 """The table person carries out the guide's steps on the virtual shuffler's
-real table exactly as `simulator.steps.do_on_table` defines them, and the
+real table exactly as `simulator.shuffling.steps.do_on_table` defines them, and the
 machine steps (tray, touch, lift, set aside, put right) move the right cards."""
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from host import flashing
-from simulator import steps as T
+from simulator.shuffling import steps as T
 from simulator.virtual import VirtualShuffler
 from simulator.virtual.table_person import TablePerson, commands, from_dict
 from simulator.virtual.world_client import WorldError

@@ -14,7 +14,7 @@ from host import person as persons
 from host import plan as planlib
 from host.web.adapter import WebPerson, WebVoice, plain
 from host.web.page_state import PageState
-from simulator import steps as S
+from simulator.shuffling import steps as S
 
 
 def manual_guide(rounds: int = 2, wait_s: float = 30.0) -> tuple[PageState, G.Guide, WebPerson]:

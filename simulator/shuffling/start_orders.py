@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from simulator.packs import Pack
+from simulator.shuffling.packs import Pack
 
 JOKER = 0
 WILD_RANKS = (2, JOKER)

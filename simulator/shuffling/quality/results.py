@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from simulator.packs import DECK_SIZE, Pack
+from simulator.shuffling.packs import DECK_SIZE, Pack
 
 from .estimate import Estimate
 from .routines import Machine

@@ -1,10 +1,10 @@
-"""Exact mode as one routine of the quality report (simulator.quality.report_routine).
+"""Exact mode as one routine of the quality report (simulator.shuffling.quality.report_routine).
 
 The firmware deals each card by one bit of a random code, b = ceil(log2 N)
 rounds of pile trade (docs/exact-mode.md). Its distance is exact in every
 round: 1 - 1/prod(m_j!) before round b and 0 from round b on
-(simulator.exact_mode.quality). Its guessing game and deal come from
-simulating exact mode (simulator.exact_mode.batch) on the same starting
+(simulator.shuffling.exact_mode.quality). Its guessing game and deal come from
+simulating exact mode (simulator.shuffling.exact_mode.batch) on the same starting
 order. After round b the routine is over and the device deals at random,
 so later rounds are random pile-trade rounds, which keep a uniform pack
 uniform. Exact mode's sides come from its codes, so a machine's bias,
@@ -18,10 +18,10 @@ from functools import lru_cache
 
 import numpy as np
 
-from simulator.quality.estimate import Estimate
-from simulator.quality.report_routine import Decks
-from simulator.quality.routines import Machine, load_sizes
-from simulator.quality.words import loads_phrase, number
+from simulator.shuffling.quality.estimate import Estimate
+from simulator.shuffling.quality.report_routine import Decks
+from simulator.shuffling.quality.routines import Machine, load_sizes
+from simulator.shuffling.quality.words import loads_phrase, number
 
 from .batch import simulate_exact_mode
 from .codes import device_code_set, n_bits

@@ -1,13 +1,13 @@
 """Every routine `shuffler quality` can report, by name.
 
-The report itself (simulator.quality.report) knows routines only through
+The report itself (simulator.shuffling.quality.report) knows routines only through
 the ReportRoutine interface, so it imports neither exact mode nor this
 list; the command line and the tests pick routines here.
 """
 from __future__ import annotations
 
-from simulator.exact_mode.report_routine import EXACT_MODE
-from simulator.quality.report_routine import PILE_TRADE, STACK_TRADE, ReportRoutine
+from simulator.shuffling.exact_mode.report_routine import EXACT_MODE
+from simulator.shuffling.quality.report_routine import PILE_TRADE, STACK_TRADE, ReportRoutine
 
 __all__ = ["REPORT_ROUTINES", "report_routines"]
 

@@ -34,8 +34,8 @@ from fractions import Fraction
 import numpy as np
 from numpy.typing import NDArray
 
-from simulator.limits import MAX_POSITION_TABLE_CARDS
-from simulator.limits import MIN_SAMPLES as MIN_SHUFFLES
+from simulator.shuffling.limits import MAX_POSITION_TABLE_CARDS
+from simulator.shuffling.limits import MIN_SAMPLES as MIN_SHUFFLES
 
 from .deck_statistics import HISTOGRAMS, add_histograms
 from .estimate import Estimate

@@ -54,7 +54,7 @@ MAX_ENUMERATION_CARDS = 9
 # Above this pack size the lower bounds keep no N x N card-position table.
 MAX_POSITION_TABLE_CARDS = 1000
 
-# Stack-trade's exact position laws (simulator/quality/stack_exact.py): the
+# Stack-trade's exact position laws (simulator/shuffling/quality/stack_exact.py): the
 # one-card chain multiplies N x N matrices once a round; the pair chain costs
 # about n**4 / 10 operations a round per load of n cards, plus N x N matrix
 # products between loads: about 0.1 s a round at 162 cards, 2 s at 432.
@@ -74,7 +74,7 @@ MAX_ROUNDS = 100
 MAX_SEARCH_ROUNDS = 200
 
 # Shuffles simulated per point in a report (--samples). The fewest is what
-# the lower bounds can cross-fit on (simulator.quality.bounds): shuffle i
+# the lower bounds can cross-fit on (simulator.shuffling.quality.bounds): shuffle i
 # falls in part i mod 4 and each half needs a shuffle to measure on, and
 # parts 0 and 2 both hold one from the third shuffle on.
 MIN_SAMPLES = 3

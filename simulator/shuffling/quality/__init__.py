@@ -6,5 +6,5 @@ chunked simulation), bounds (Monte Carlo lower bounds), enumerate (exact
 distributions of small packs), report_routine (what the report asks of a
 routine), report (every figure of `shuffler quality`), results (those
 figures as typed results), plot and words (how they are shown).
-Nothing here imports simulator.exact_mode, which builds on these tools.
+Nothing here imports simulator.shuffling.exact_mode, which builds on these tools.
 """

@@ -10,8 +10,8 @@ N! / prod(m_j!) orders, and the distance from uniform is exactly
 
 Random mode with pile trade is one inverse riffle of the whole pack per
 round: Bayer-Diaconis gives its distance exactly
-(simulator.quality.exact.tv_riffle). Stack-then-trade has no closed form;
-its figure is a Monte Carlo lower bound (simulator.quality.bounds).
+(simulator.shuffling.quality.exact.tv_riffle). Stack-then-trade has no closed form;
+its figure is a Monte Carlo lower bound (simulator.shuffling.quality.bounds).
 """
 from __future__ import annotations
 
@@ -20,12 +20,12 @@ from collections import Counter
 from dataclasses import dataclass
 from fractions import Fraction
 
-from simulator.exact_mode.codes import code_set, n_bits
-from simulator.limits import MAX_SEARCH_ROUNDS
-from simulator.quality.bounds import StatAccumulator, best_lower_bound
-from simulator.quality.estimate import Estimate
-from simulator.quality.exact import tv_riffle
-from simulator.quality.routines import simulate
+from simulator.shuffling.exact_mode.codes import code_set, n_bits
+from simulator.shuffling.limits import MAX_SEARCH_ROUNDS
+from simulator.shuffling.quality.bounds import StatAccumulator, best_lower_bound
+from simulator.shuffling.quality.estimate import Estimate
+from simulator.shuffling.quality.exact import tv_riffle
+from simulator.shuffling.quality.routines import simulate
 
 
 def class_sizes(codes: list[int], k: int) -> list[int]:

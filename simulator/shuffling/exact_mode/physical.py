@@ -16,7 +16,7 @@ import random
 from dataclasses import dataclass
 from typing import Callable, Hashable, Sequence, TypeVar
 
-from simulator.exact_mode.codes import (
+from simulator.shuffling.exact_mode.codes import (
     bit_counts,
     code_set,
     cut_plan,

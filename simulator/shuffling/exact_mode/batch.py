@@ -12,9 +12,9 @@ from collections.abc import Iterator
 import numpy as np
 from numpy.typing import NDArray
 
-from simulator.exact_mode.codes import device_code_set, loads_for_round, n_bits
-from simulator.exact_mode.physical import Fault
-from simulator.quality.kernels import inverse_riffle
+from simulator.shuffling.exact_mode.codes import device_code_set, loads_for_round, n_bits
+from simulator.shuffling.exact_mode.physical import Fault
+from simulator.shuffling.quality.kernels import inverse_riffle
 
 IntArray = NDArray[np.integer]
 BoolArray = NDArray[np.bool_]

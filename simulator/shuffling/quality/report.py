@@ -25,8 +25,8 @@
 
 Every routine is a ReportRoutine (report_routine.py) and is treated alike:
 stack-trade and pile-trade, and exact mode, the device's default, which
-lives with the rest of exact mode (simulator/exact_mode/report_routine.py).
-simulator/report_catalogue.py names them all.
+lives with the rest of exact mode (simulator/shuffling/exact_mode/report_routine.py).
+simulator/shuffling/report_catalogue.py names them all.
 """
 from __future__ import annotations
 
@@ -43,9 +43,9 @@ from typing import Any
 
 import numpy as np
 
-from simulator.limits import MAX_EXACT_DISTANCE_CARDS, MAX_SEARCH_ROUNDS
-from simulator.packs import Pack
-from simulator.start_orders import StartOrder, start_order
+from simulator.shuffling.limits import MAX_EXACT_DISTANCE_CARDS, MAX_SEARCH_ROUNDS
+from simulator.shuffling.packs import Pack
+from simulator.shuffling.start_orders import StartOrder, start_order
 
 from .bounds import RoundStats, best_lower_bound
 from .deal import HAND, PLAYERS, most_from_one_meld, random_deal_probability
@@ -96,7 +96,7 @@ def _chunk(n_cards: int) -> int:
 
 @dataclass(frozen=True, kw_only=True)
 class Settings:
-    """Everything a report depends on. `routines` come from simulator.report_catalogue."""
+    """Everything a report depends on. `routines` come from simulator.shuffling.report_catalogue."""
 
     pack: Pack
     n_cards: int

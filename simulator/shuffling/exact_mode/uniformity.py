@@ -18,8 +18,8 @@ from collections import Counter
 from fractions import Fraction
 from typing import Iterator
 
-from simulator.exact_mode.codes import bounded_int, code_set, uniform_assignment
-from simulator.exact_mode.physical import Fault, deal, run_with_fault
+from simulator.shuffling.exact_mode.codes import bounded_int, code_set, uniform_assignment
+from simulator.shuffling.exact_mode.physical import Fault, deal, run_with_fault
 
 
 def exact_law(n: int, capacity: int, fault: Fault | None = None, n_rounds: int | None = None) -> Counter[tuple[int, ...]]:

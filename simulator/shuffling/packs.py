@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from simulator.limits import MAX_PACK_CARDS
+from simulator.shuffling.limits import MAX_PACK_CARDS
 
 DECK_SIZE = 52
 

@@ -44,7 +44,7 @@ import numpy as np
 from numpy.typing import NDArray
 from threadpoolctl import threadpool_limits
 
-from simulator.limits import MAX_EXACT_LAW_CARDS, MAX_PAIR_LAW_CARDS
+from simulator.shuffling.limits import MAX_EXACT_LAW_CARDS, MAX_PAIR_LAW_CARDS
 
 from .estimate import Estimate
 from .routines import Machine, fixed_trade, load_bounds

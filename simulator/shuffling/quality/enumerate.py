@@ -20,7 +20,7 @@ from functools import lru_cache
 import numpy as np
 from numpy.typing import NDArray
 
-from simulator.limits import MAX_ENUMERATION_CARDS
+from simulator.shuffling.limits import MAX_ENUMERATION_CARDS
 
 from .kernels import identity_decks
 from .routines import ROUTINES, Machine, load_bounds, pile_trade_round, stack_trade_round, trade_count

@@ -40,7 +40,7 @@ import numpy as np
 from numba.cpython.unsafe.numbers import trailing_zeros
 from numpy.typing import NDArray
 
-from simulator.limits import MAX_EXACT_LAW_CARDS
+from simulator.shuffling.limits import MAX_EXACT_LAW_CARDS
 
 from .estimate import Estimate
 from .guessing import guess_scores

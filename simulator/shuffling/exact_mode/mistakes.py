@@ -5,7 +5,7 @@ firmware does not notice and carries on dealing by what it believes the
 pack holds. For small packs the law of the final order is computed exactly
 by running every one of the N! code arrangements (and every place the fault
 can happen); for 162 cards the distance is bounded from below by Monte Carlo
-(simulator.quality.bounds), the figure carrying its standard error.
+(simulator.shuffling.quality.bounds), the figure carrying its standard error.
 
 After a mistake, extra random-mode rounds restore quality: if the pack's
 law is mu, t random pile-trade rounds (each one inverse riffle of the whole
@@ -25,13 +25,13 @@ from fractions import Fraction
 
 import numpy as np
 
-from simulator.exact_mode.batch import random_assignments, run_batch
-from simulator.exact_mode.codes import code_set, loads_for_round, n_bits
-from simulator.exact_mode.physical import FAULT_KINDS, Fault, run_with_fault
-from simulator.limits import MAX_ENUMERATION_CARDS, MAX_SEARCH_ROUNDS
-from simulator.quality.bounds import StatAccumulator, best_lower_bound
-from simulator.quality.estimate import Estimate
-from simulator.quality.exact import tv_riffle
+from simulator.shuffling.exact_mode.batch import random_assignments, run_batch
+from simulator.shuffling.exact_mode.codes import code_set, loads_for_round, n_bits
+from simulator.shuffling.exact_mode.physical import FAULT_KINDS, Fault, run_with_fault
+from simulator.shuffling.limits import MAX_ENUMERATION_CARDS, MAX_SEARCH_ROUNDS
+from simulator.shuffling.quality.bounds import StatAccumulator, best_lower_bound
+from simulator.shuffling.quality.estimate import Estimate
+from simulator.shuffling.quality.exact import tv_riffle
 
 
 def fault_locations(n: int, capacity: int, kind: str, round_index: int, uneven: bool = False) -> list[Fault]:

@@ -6,8 +6,8 @@ exact distance where theory gives one, how many random bits a round has (for
 the counting bound, and to tell a machine that never shuffles), and a
 simulation that yields the packs round by round. Stack-trade and pile-trade
 live here; exact mode, the device's own routine, lives with the rest of
-exact mode (simulator/exact_mode/report_routine.py), and
-simulator/report_catalogue.py lists them all. The report imports neither.
+exact mode (simulator/shuffling/exact_mode/report_routine.py), and
+simulator/shuffling/report_catalogue.py lists them all. The report imports neither.
 """
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from typing import Protocol
 import numpy as np
 from numpy.typing import NDArray
 
-from simulator.limits import MAX_EXACT_DISTANCE_CARDS
+from simulator.shuffling.limits import MAX_EXACT_DISTANCE_CARDS
 
 from .estimate import Estimate
 from .routines import ROUTINES, Machine, Routine, exact_tv, load_sizes, simulate
