@@ -37,7 +37,9 @@ from sim_world import World, LEFT_DIR
 
 WDT_EXIT_CODE = 3
 POWER_CYCLE_EXIT_CODE = 77  # a hard reset for the virtual shuffler, as machine.reset()
+POWER_GONE_EXIT_CODE = 78  # the process that hosts the board ended: nothing is left to run it
 _PERIOD = 0x3FFFFFFF  # same wrap as time.ticks_ms
+ASLEEP_REAL_MS = 10  # real ms an asleep board waits per 20 simulated ms when time runs as fast as it can
 
 
 def _env(name, default):
@@ -78,6 +80,16 @@ class Board:
         if addr:
             import sim_control
             self.control = sim_control.Control(addr, self.handle)
+        # Under the virtual shuffler's serial bridge, stdin is the bridge's
+        # pipe. When it ends, the process hosting the board has gone (however
+        # it ended, SIGKILL included): the power is off, and the board stops
+        # rather than run on, unseen, at full speed.
+        self.host = None
+        if os.getenv("VIRTUAL_SHUFFLER_MODE"):
+            import select
+            self.host = select.poll()
+            self.host.register(sys.stdin, select.POLLIN)
+            self.host_hangup = select.POLLHUP | select.POLLERR
 
     # ----- time -----------------------------------------------------------
     def ticks_ms(self):
@@ -186,6 +198,11 @@ class Board:
                 if wake():
                     return True
                 self.sleep_ms(20)
+                if not self.us_per_ms:
+                    # As fast as the computer goes, yet asleep: nothing moves
+                    # until a touch or a line, so wait for them a little in
+                    # real time rather than spin a core.
+                    time.sleep_ms(ASLEEP_REAL_MS)
         finally:
             w.sleeping = False
 
@@ -197,6 +214,10 @@ class Board:
         if self.control is not None:
             self.control.service()
         self.table.save()
+        if self.host is not None:
+            for _obj, ev in self.host.ipoll(0):
+                if ev & self.host_hangup:
+                    self._reset("", POWER_GONE_EXIT_CODE)
 
     def handle(self, req):
         w = self.world
