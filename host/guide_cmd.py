@@ -4,10 +4,12 @@ from __future__ import annotations
 import contextlib
 import json
 import shlex
+import signal
 import sys
 from contextlib import ExitStack
 from pathlib import Path
-from typing import Any
+from types import FrameType
+from typing import IO, Any, Callable
 
 import click
 from rich.console import Console
@@ -20,6 +22,7 @@ from host import plan as planlib
 from host.link import Link, LinkError
 from host.person import ConsolePerson, ScriptedPerson
 from host.plan_cmd import build_plan, count, minutes, pack_options
+from host.step_feed import StepFeed, StepFeedError
 
 SIM_TIME_SCALE = 0.0  # the virtual shuffler's motor: 0 = as fast as the computer goes
 
@@ -131,14 +134,16 @@ def _start_sim(time_scale: float, voice: RichVoice, stack: ExitStack, quiet_stdo
 @click.option("--wait", "wait_s", type=click.FloatRange(min=1), default=G.PERSON_WAIT_S, show_default=True,
               help="Seconds to wait for the person at any step before stopping.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON at the end.")
+@click.option("--steps-file", "steps_file", metavar="PATH", type=click.Path(dir_okay=False, path_type=Path),
+              help="Also write each step as a JSON line here (a file or a named pipe), just before it is shown.")
 @click.option("--web", is_flag=True, help="Show the guide on a local page (with --sim: the virtual table, played there).")
 @click.option("--no-browser", "no_browser", is_flag=True, help="With --web: print the page's address, open no browser.")
 @click.option("--bind", "--host", "bind", metavar="HOST[:PORT]", default="127.0.0.1:8765", show_default=True,
               help="With --web: where the page is served (this machine only unless you choose otherwise).")
 def guide(port: str | None, sim: bool, manual: bool, mode: str | None, pack: str | None, cards: int | None,
           capacity: int, quality: str, unattended: bool, world: str | None, rounds: int | None, from_round: int,
-          time_scale: float, record: Path | None, wait_s: float, as_json: bool, web: bool = False,
-          no_browser: bool = False, bind: str = "127.0.0.1:8765") -> None:
+          time_scale: float, record: Path | None, wait_s: float, as_json: bool, steps_file: Path | None = None,
+          web: bool = False, no_browser: bool = False, bind: str = "127.0.0.1:8765") -> None:
     """Guide the shuffle step by step: loads, passes, trades, faults, and a summary."""
     chosen = [name for name, on in (("--port", port), ("--sim", sim), ("--manual", manual)) if on]
     if len(chosen) != 1:
@@ -165,6 +170,7 @@ def guide(port: str | None, sim: bool, manual: bool, mode: str | None, pack: str
     if mode == "exact" and exact is None:
         raise click.UsageError(f"exact mode takes at most {planlib.EXACT_MAX_CARDS} cards in at most "
                                f"{planlib.EXACT_MAX_LOADS} loads; use --mode random")
+    feed = _open_steps_file(steps_file) if steps_file is not None else None
     # With --json, stdout carries the JSON alone; the transcript goes to stderr.
     console = Console(highlight=False, soft_wrap=True, stderr=as_json)
     voice = RichVoice(console)
@@ -186,6 +192,9 @@ def guide(port: str | None, sim: bool, manual: bool, mode: str | None, pack: str
     session = _web_session(bind, no_browser, voice, p) if web else None
     gvoice: G.Voice = session.make_voice(voice) if session is not None else voice
     with ExitStack() as stack:
+        stack.callback(_terminate_as_interrupt())
+        if feed is not None:
+            stack.callback(feed.close)
         if session is not None:
             stack.callback(session.stop_unless_summary)  # the summary stays on the page
         link: Link | None = None
@@ -223,6 +232,8 @@ def guide(port: str | None, sim: bool, manual: bool, mode: str | None, pack: str
             if world_client is not None and not unattended:
                 session.attach_world(world_client)
             person = session.make_person(p.cards, manual, wait_s, inner=person if unattended else None)
+        if feed is not None:
+            person = StepFeed(person, feed)
         guide_cls = GX.ExactGuide if mode == "exact" else G.Guide
         guide_obj = guide_cls(p, person, gvoice, link=link, reopen=reopen, from_round=from_round,
                               person_wait_s=wait_s)
@@ -235,6 +246,9 @@ def guide(port: str | None, sim: bool, manual: bool, mode: str | None, pack: str
         except G.GuideStopped as exc:
             voice.bar_end()
             raise click.ClickException(_stopped(str(exc), exc.place or guide_obj.place, mode, how)) from None
+        except StepFeedError as exc:
+            voice.bar_end()
+            raise click.ClickException(_stopped(str(exc), guide_obj.place, mode, how)) from None
         except LinkError as exc:
             voice.bar_end()
             raise click.ClickException(_stopped(str(exc), guide_obj.place, mode, how)) from None
@@ -248,6 +262,29 @@ def guide(port: str | None, sim: bool, manual: bool, mode: str | None, pack: str
     if session is not None:
         session.linger()
         session.stop()
+
+
+def _terminate_as_interrupt() -> Callable[[], None]:
+    """SIGTERM stops the guide as Ctrl-C does: its stop line with the way on,
+    and what it started (a virtual shuffler) ended. Returns the undo."""
+    def interrupt(signum: int, frame: FrameType | None) -> None:
+        raise KeyboardInterrupt
+
+    try:
+        old = signal.signal(signal.SIGTERM, interrupt)
+    except ValueError:  # not the main thread (an embedding program): leave its signals alone
+        return lambda: None
+
+    def undo() -> None:
+        signal.signal(signal.SIGTERM, old)
+    return undo
+
+
+def _open_steps_file(path: Path) -> IO[str]:
+    try:
+        return path.open("w", encoding="utf-8")
+    except OSError as exc:
+        raise click.BadParameter(f"cannot write {path}: {exc.strerror or exc}", param_hint="--steps-file") from None
 
 
 def _web_session(bind: str, no_browser: bool, voice: RichVoice, p: planlib.Plan) -> Any:

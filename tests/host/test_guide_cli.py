@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import os
 import subprocess
 import sys
 
@@ -33,6 +34,7 @@ def run(*args: str) -> subprocess.CompletedProcess[str]:
     (("--manual", "--quality", "perfect"), "unknown quality"),
     (("--manual", "--from-round", "99"), "--from-round"),
     (("--port", "/dev/null"), "/dev/null"),
+    (("--manual", "--steps-file", "/no-such-folder/steps.jsonl"), "--steps-file"),
 ])
 def test_bad_input_is_one_line_and_nonzero(args: tuple[str, ...], word: str) -> None:
     out = run(*args)
@@ -180,3 +182,85 @@ def test_a_stop_with_rounds_given_by_hand_goes_on_with_those_rounds() -> None:
     assert "3 rounds (6 passes)" in again.stdout.splitlines()[0], again.stdout
     assert "Round 2 of 3" in again.stdout and "Round 1 of" not in again.stdout
     assert again.returncode == 1 and again.stderr.startswith("shuffler: stopped at round 3 of 3"), again.stderr
+
+
+def test_the_steps_file_has_each_step_as_data_before_its_words_are_shown(tmp_path) -> None:
+    """--steps-file: one JSON line per step, in order, each written before
+    the step is on the screen and with the words the screen then shows."""
+    import json
+    import pty
+
+    from simulator.shuffling import steps as S
+    from simulator.virtual.table_person import from_dict
+
+    path = tmp_path / "steps.jsonl"
+    master, slave = pty.openpty()
+    proc = subprocess.Popen([sys.executable, "-m", "host.cli", "guide", "--manual", "--pack", "samba", "--rounds",
+                             "1", "--wait", "20", "--steps-file", str(path)], stdin=slave, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    os.close(slave)
+    shown: list[str] = []
+    assert proc.stdout is not None
+    try:
+        for line in proc.stdout:
+            if "press Enter when done" in line:
+                # The step on the screen is the last one in the file, and every one before it came first.
+                lines = path.read_text().splitlines()
+                steps = [json.loads(x) for x in lines]
+                assert [s["number"] for s in steps] == list(range(1, len(steps) + 1))
+                assert shown[-1].endswith(steps[-1]["words"]), (shown[-1], steps[-1])
+                assert len(steps) == sum(1 for x in shown if x.split(".", 1)[0].strip().isdigit())
+                os.write(master, b"\n")
+            else:
+                shown.append(line.rstrip("\n"))
+    finally:
+        proc.wait(timeout=30)
+        os.close(master)
+    assert proc.returncode == 0, proc.stderr.read() if proc.stderr else ""
+    steps = [json.loads(x) for x in path.read_text().splitlines()]
+    assert steps[-1]["kind"] == "gather" and {s["round"] for s in steps} == {1}
+    for step in steps:  # the data is the step: read back, it has the same words
+        assert S.words(from_dict(step)) == step["words"]
+
+
+def _children(pid: int) -> set[int]:
+    out: set[int] = set()
+    for task in os.listdir(f"/proc/{pid}/task"):
+        with open(f"/proc/{pid}/task/{task}/children") as f:
+            out |= {int(x) for x in f.read().split()}
+    return out
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+@pytest.mark.micropython
+def test_a_terminated_guide_says_how_to_go_on_and_leaves_no_virtual_shuffler_running(tmp_path) -> None:
+    proc = subprocess.Popen([sys.executable, "-m", "host.cli", "guide", "--sim", "--mode", "random", "--pack",
+                             "samba", "--time-scale", "1"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, env=dict(os.environ, SHUFFLER_RUNTIME_DIR=str(tmp_path)))
+    started: set[int] = set()
+    try:
+        assert proc.stdout is not None
+        for line in proc.stdout:
+            if line.startswith("Round 1 of"):
+                break
+        started = _children(proc.pid)
+        assert started, "the guide started no virtual shuffler"
+        proc.terminate()
+        _, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(timeout=10)
+    assert proc.returncode == 1
+    line = err.strip()
+    assert len(line.splitlines()) == 1 and ": interrupted; to go on" in line, err
+    assert "--from-round 1" in line
+    for pid in started:  # it stopped what it started on the way out
+        assert not _alive(pid), f"process {pid} of the virtual shuffler outlived the guide"

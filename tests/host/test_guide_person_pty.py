@@ -6,13 +6,14 @@ control endpoint `shuffler table` uses, and presses Enter only once the
 guide asks for it.
 
 What the instruction asks comes from the step data, never from the English:
-the guide runs with its console person tapped so that each step is also
-written, as `simulator.shuffling.steps.to_dict` gives it, to a file; the person reads a
-step from the file and waits until its words are on the screen before
-touching a card. At the end every card must be on the table once, in one
-pack, and the guide must have finished without reporting a problem; or,
-where something happens at the table besides the person's steps (a jam, a
-power cut in the middle of a pass), with the problem reported and put right.
+the guide runs with `--steps-file`, which writes each step as a JSON line
+(`simulator.shuffling.steps.to_dict`) before the console shows it; the person follows
+that file as any outside program would, and waits until a step's words are
+on the screen before touching a card. At the end every card must be on the
+table once, in one pack, and the guide must have finished without
+reporting a problem; or, where something happens at the table besides the
+person's steps (a jam, a power cut in the middle of a pass), with the
+problem reported and put right.
 """
 from __future__ import annotations
 
@@ -49,24 +50,6 @@ pytestmark = [pytest.mark.micropython, pytest.mark.slow]
 ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07]*\x07|\x1b[()][A-Za-z0-9]|\r")
 PORT_LINE = re.compile(r"^virtual shuffler on (\S+) \(flash (.+)\)$", re.M)
 CONTROL_LINE = re.compile(r"^control endpoint (\S+) \(uid ([0-9a-f]+)\)$", re.M)
-STEPS_ENV = "PERSON_PTY_STEPS"
-
-# The guide itself, with its console person tapped: each step the console is
-# given is also written to a file as data, before the console shows it.
-TAP = f"""
-import json, os, sys
-from host import person
-from simulator.shuffling import steps
-_do = person.ConsolePerson.do
-def do(self, step, number, *args, **kwargs):
-    with open(os.environ[{STEPS_ENV!r}], "a") as f:
-        f.write(json.dumps(dict(steps.to_dict(step), number=number)) + "\\n")
-    return _do(self, step, number, *args, **kwargs)
-person.ConsolePerson.do = do
-from host.cli import main
-sys.exit(main(sys.argv[1:]))
-"""
-
 
 class Screen:
     """A program on a pseudo-terminal, as a person sees it: the text so far
@@ -118,16 +101,14 @@ class Screen:
         os.write(self.master, keys)
 
     def close(self) -> int:
-        if self.proc.poll() is None:
-            self.proc.terminate()
-        code = self.proc.wait(timeout=20)
+        code = end_process(self.proc)
         self.reader.join(timeout=5)
         os.close(self.master)
         return code
 
 
 class StepFeed:
-    """The guide's steps as data, in order, from the tapped console."""
+    """The guide's steps as data, in order, from its --steps-file."""
 
     def __init__(self, path: Path) -> None:
         self.path = path
@@ -309,9 +290,19 @@ def start_sim_device(image: Path, tmp_path: Path,
         return SimDevice(proc, port.group(1), control.group(1))
 
     yield start
-    for proc in procs:
+    for proc in procs:  # every one, even when one will not stop: none is left running
+        end_process(proc)
+
+
+def end_process(proc: subprocess.Popen[bytes]) -> int:
+    """SIGTERM (sim-device and the guide clean up on it), then SIGKILL if it lingers."""
+    if proc.poll() is None:
         proc.terminate()
-        proc.wait(timeout=10)
+    try:
+        return proc.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        return proc.wait(timeout=10)
 
 
 @pytest.fixture
@@ -328,8 +319,9 @@ def guided(dev: SimDevice, tmp_path: Path, args: list[str], cards: int, delays: 
         world.clear_table()
         world.new(cards, "pack")  # the pack in hand, top card first
         steps_file = tmp_path / "steps.jsonl"
-        env = dict(os.environ, **{STEPS_ENV: str(steps_file)}, TERM="xterm-256color", COLUMNS="160")
-        screen = Screen([sys.executable, "-c", TAP, "guide", "--port", dev.port, "--wait", "120", *args], env)
+        env = dict(os.environ, TERM="xterm-256color", COLUMNS="160")
+        screen = Screen([sys.executable, "-m", "host.cli", "guide", "--port", dev.port, "--wait", "120",
+                         "--steps-file", str(steps_file), *args], env)
         person = TablePerson(world)
         try:
             done = follow(screen, StepFeed(steps_file), person, delays, random.Random(seed), timeout,
