@@ -20,8 +20,7 @@ from host.link import BadMessage, DeviceError, Garbage, LinkError
 from host.plan import make_plan
 from host.plan_cmd import count
 from simulator.shuffling import steps as S
-from simulator.shuffling.exact_mode.codes import bit_counts, code_set
-from simulator.shuffling.exact_mode.physical import GatherStep, exact_steps
+from simulator.shuffling.exact_mode.physical import exact_steps
 
 EXACT_METHOD = "exact mode: every order equally likely, by the radix-sort proof in docs/exact-mode.md"
 RANDOM_AFTER_LOSS_METHOD = ("at most the exact Bayer-Diaconis figure of the random rounds, "
@@ -166,7 +165,6 @@ class ExactGuide(Guide):
         capacity = int((self.link.hello or {}).get("capacity", p.capacity))
         uneven = bool(rep.get("uneven"))
         plan_steps = exact_steps(p.cards, capacity, uneven)
-        codes = code_set(p.cards, capacity, uneven)
         rounds = int(rep["rounds"])
         loads = int(rep["loads"])
         self.device_next = (int(rep["round"]), str(rep["load"]), int(rep["count"]))
@@ -176,42 +174,37 @@ class ExactGuide(Guide):
                        "pack is equally likely. Follow the steps exactly: which pile goes on top matters.")
         names: list[str] = [chr(65 + j) for j in range(loads)]
         self.round_sizes = {}
-        for gs in plan_steps:
-            if gs.kind == "deal":
-                self.round_sizes.setdefault(gs.round, {})[gs.args["load"]] = int(gs.args["size"])
+        for es in plan_steps:
+            if isinstance(es.step, S.PutInTray):
+                self.round_sizes.setdefault(es.round, {})[es.step.load] = int(es.step.cards or 0)
         per_round: list[list[int]] = []
         passes = 0
         current_round = 0
         taken: list[str] = []  # loads of this round whose piles are on the table
-        stacks_left: dict[str, int] = {}
-        for gs in plan_steps:
-            if gs.round != current_round:
-                current_round = gs.round
-                self.round = gs.round
+        for es in plan_steps:
+            if es.round != current_round:
+                current_round = es.round
+                self.round = es.round
                 per_round.append([])
                 taken = []
-                self.voice.say(f"[bold]Round {gs.round} of {rounds}[/bold] (exact)")
-                zeros, ones = bit_counts(codes, gs.round - 1)
-                stacks_left = {S.LEFT_STACK: zeros, S.RIGHT_STACK: ones}
-            a = gs.args
-            if gs.kind == "deal":
-                name = a["load"]
-                self.place = Place(gs.round, name, passes + 1, rounds, rounds * loads)
-                want = int(a["size"])
-                if self.device_next is not None and self.device_next[:2] == (gs.round, name):
+                self.voice.say(f"[bold]Round {es.round} of {rounds}[/bold] (exact)")
+            step = es.step
+            if isinstance(step, S.PutInTray):
+                name = step.load
+                self.place = Place(es.round, name, passes + 1, rounds, rounds * loads)
+                want = int(step.cards or 0)
+                if self.device_next is not None and self.device_next[:2] == (es.round, name):
                     want = self.device_next[2]
-                self._dealt = (gs.round, name, want)
+                self._dealt = (es.round, name, want)
                 result = self._deal(name, want, names.index(name), names, p.cards)
                 passes += 1
                 per_round[-1].append(result.cards)
                 self._after_pass()
                 if self.lost is not None:
-                    return self._finish_at_random(gs.round, name, names, taken, passes, per_round, started)
-                if loads == 1:
-                    self.step(S.Lift(name))
+                    return self._finish_at_random(es.round, name, names, taken, passes, per_round, started)
                 taken.append(name)
-            else:
-                self.step(self._typed(gs, stacks_left))
+            elif not isinstance(step, S.Touch):  # the deal above gave the touch, and waited for its pass
+                self.step(step)
         self.place = None
         if not self.finished:
             self.voice.problem("The shuffler did not confirm the end of exact mode.")
@@ -220,33 +213,6 @@ class ExactGuide(Guide):
                        notes=self.notes, loads=per_round, mode="exact", distance_kind="exact", method=EXACT_METHOD)
 
     round_sizes: dict[int, dict[str, int]] = {}
-
-    @staticmethod
-    def _typed(gs: GatherStep, stacks_left: dict[str, int]) -> S.Step:
-        """exact_steps' instruction as step data (what it does is in its args)."""
-        a = gs.args
-        if gs.kind == "split":
-            return S.Cut(S.PACK, tuple(a["names"]), tuple(int(x) for x in a["sizes"]), by_eye=len(a["names"]) > 1,
-                         counted=True, first=True)
-        if gs.kind == "take":
-            return S.Lift(a["load"], rows=True)
-        if gs.kind == "stack":
-            parts = tuple(a["parts"])
-            count = stacks_left.get(a["as"])
-            return S.Stack(parts, a["as"], count)
-        if gs.kind == "draw":
-            loads = []
-            for name, parts in a["loads"]:
-                typed = []
-                for stack, count in parts:
-                    rest = count == stacks_left.get(stack)
-                    stacks_left[stack] = stacks_left.get(stack, 0) - count
-                    typed.append((stack, int(count), rest))
-                loads.append((name, tuple(typed)))
-            return S.Draw(tuple(loads), gs.round + 1)
-        if gs.kind == "finish":
-            return S.Gather(tuple(a["parts"]))
-        raise ValueError(f"unknown exact-mode step {gs.kind!r}")
 
     def _finish_at_random(self, round_number: int, name: str, names: list[str], taken: list[str], passes: int,
                           per_round: list[list[int]], started: float) -> Summary:

@@ -1,7 +1,8 @@
 """What a person does at the card table, as data, and its one wording.
 
 Every instruction the guide gives (and every instruction of the plan and of
-exact mode) is one of the step types below. The console prints `words(step)`;
+exact mode, and the quality report's one-sentence round of a routine) is one
+of the step types below. The console prints `words(step)`;
 the scripted person carries out the data; a page may draw it from
 `to_dict(step)`. No one parses the English back.
 
@@ -50,6 +51,32 @@ def place(name: str) -> str:
         load, side = name.rsplit(".", 1)
         return f"{load}'s {side} pile"
     return f"load {name}"
+
+
+_SMALL = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
+
+
+def number(n: int) -> str:
+    """Zero to ten in words, larger counts in figures."""
+    return _SMALL[n] if 0 <= n < len(_SMALL) else f"{n:,}"
+
+
+def loads_phrase(sizes: list[int] | tuple[int, ...]) -> str:
+    """The loads of a pack: 'two loads of 81', 'two loads of 55 and 54',
+    'three loads: one of 91 and two of 90'. Sizes differ by at most one,
+    larger first (routines.load_sizes)."""
+    sizes = list(sizes)
+    if not sizes or max(sizes) - min(sizes) > 1 or sizes != sorted(sizes, reverse=True):
+        raise ValueError(f"loads must be near-equal, larger first, not {sizes!r}")
+    count = len(sizes)
+    loads = "load" if count == 1 else "loads"
+    big, small = sizes[0], sizes[-1]
+    if big == small:
+        return f"{number(count)} {loads} of {big}"
+    if count == 2:
+        return f"two loads of {big} and {small}"
+    n_big = sizes.count(big)
+    return f"{number(count)} loads: {number(n_big)} of {big} and {number(count - n_big)} of {small}"
 
 
 def _count(n: int | None, about: bool = False) -> str:
@@ -188,9 +215,24 @@ class Fix:
     load: str | None = None
 
 
-Step = Union[Cut, PutInTray, Touch, Lift, Stack, Move, EvenOut, Draw, Gather, Swap, Unload, SetAside, Fix]
+@dataclass(frozen=True)
+class RoundSummary:
+    """A whole round of a routine in one sentence, for the quality report:
+    every load (`sizes`) dealt, then gathered the routine's way. routine:
+    stack-trade (each load's left pile on its right pile, then the top
+    `trade` cards of each load moved on), pile-trade, or exact (the device's
+    exact mode, `rounds` rounds)."""
+
+    routine: str
+    sizes: tuple[int, ...]
+    trade: int = 0
+    rounds: int = 0
+
+
+Step = Union[Cut, PutInTray, Touch, Lift, Stack, Move, EvenOut, Draw, Gather, Swap, Unload, SetAside, Fix,
+             RoundSummary]
 STEP_TYPES: tuple[type, ...] = (Cut, PutInTray, Touch, Lift, Stack, Move, EvenOut, Draw, Gather, Swap, Unload,
-                                SetAside, Fix)
+                                SetAside, Fix, RoundSummary)
 # Steps the machine notices by itself (the tray's count, the touch event).
 MACHINE_SEES: tuple[type, ...] = (PutInTray, Touch)
 
@@ -246,6 +288,8 @@ def words(step: Step) -> str:
         return f"Lift the top {cards(step.cards)} off the load in the tray and keep them aside, in order."
     if isinstance(step, Fix):
         return _fix(step)
+    if isinstance(step, RoundSummary):
+        return _round_summary(step)
     raise TypeError(f"not a step: {step!r}")
 
 
@@ -342,6 +386,45 @@ def _fix(step: Fix) -> str:
     return f"Put right: {step.what}."
 
 
+_ONE_LOAD = "Run the pack as one load and put the left pile on the right pile"
+
+
+def _top(n: int) -> str:
+    """'the top card', 'the top 40 cards'."""
+    return "the top card" if n == 1 else f"the top {n} cards"
+
+
+def _round_summary(step: RoundSummary) -> str:
+    sizes = list(step.sizes)
+    loads = loads_phrase(sizes)
+    if step.routine == "exact":
+        gather = ("put the left pile on top of the right pile" if len(sizes) == 1
+                  else "stack all the left piles on top of all the right piles, as pile-trade does, "
+                       "and cut where the device says")
+        b = step.rounds
+        return (f"The device sends each card to the side one bit of its random code names; run every load "
+                f"({loads}) and {gather}: exactly random after {number(b)} "
+                f"{'round' if b == 1 else 'rounds'}, at random after that.")
+    if step.routine == "stack-trade":
+        if len(sizes) == 1:
+            return f"{_ONE_LOAD}; with one load there is nothing to trade."
+        head = f"Run each load ({loads}) and put its left pile on its right pile, then "
+        t = _top(step.trade)
+        if len(sizes) == 2:
+            return head + f"trade {t} of load A for {t} of load B."
+        last = f"load {chr(ord('A') + len(sizes) - 1)}" if len(sizes) <= 26 else "the last load"
+        return head + f"move {t} of each load onto the next load, and those of {last} onto load A."
+    if step.routine == "pile-trade":
+        if len(sizes) == 1:
+            return f"{_ONE_LOAD}."
+        if len(sizes) == 2:
+            return (f"Run both loads ({loads}), then stack A's left pile, B's left pile, "
+                    "A's right pile and B's right pile, top to bottom, and cut that into two loads.")
+        return (f"Run every load ({loads}), then stack all the left piles in load order "
+                "on top of all the right piles in load order, and cut that into even loads.")
+    raise ValueError(f"unknown routine {step.routine!r}")
+
+
 # -- as plain data ---------------------------------------------------------------------
 
 def to_dict(step: Step) -> dict[str, Any]:
@@ -369,8 +452,8 @@ class TableError(ValueError):
 def do_on_table(step: Step, table: dict[str, list[Any]]) -> None:
     """Carry out a step that only moves cards on the table (Cut, Stack, Move,
     EvenOut, Draw, Gather, Swap) on `table`: place name -> cards, top first. Steps
-    that need the machine (PutInTray, Touch, Lift, Unload, SetAside, Fix) are
-    the person's own business and raise TypeError."""
+    that need the machine (PutInTray, Touch, Lift, Unload, SetAside, Fix,
+    RoundSummary) are the person's own business and raise TypeError."""
 
     def pop(name: str) -> list[Any]:
         if name not in table:

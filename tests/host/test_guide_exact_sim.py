@@ -15,7 +15,6 @@ from host import plan as planlib
 from host.guide_exact import ExactGuide
 from hosttest_support import TextVoice, check_record, restart, run_guided
 from simulator.shuffling.exact_mode.codes import n_bits
-from simulator.shuffling.exact_mode.codes import bit_counts, code_set
 from simulator.shuffling.exact_mode.physical import exact_steps
 from simulator.virtual import VirtualShuffler
 
@@ -28,20 +27,10 @@ def run_exact(dev: VirtualShuffler, cards: int, person_cls: type[persons.Scripte
     return run_guided(dev, plan, person_cls, guide_cls=ExactGuide)
 
 
-def typed_table_steps(cards: int) -> list[tuple[object, dict[str, int]]]:
-    """exact_steps' table work, each with the stack counts of its round."""
-    codes = code_set(cards, 104, True)
-    out = []
-    stacks: dict[str, int] = {}
-    current = 0
-    for gs in exact_steps(cards, 104, uneven=True):
-        if gs.round != current:
-            current = gs.round
-            zeros, ones = bit_counts(codes, gs.round - 1)
-            stacks = {S.LEFT_STACK: zeros, S.RIGHT_STACK: ones}
-        if gs.kind != "deal":
-            out.append((gs, stacks))
-    return out
+def table_steps(cards: int) -> list[S.Step]:
+    """exact_steps' table work: every step but the loads and touches the guide's deal gives."""
+    return [es.step for es in exact_steps(cards, 104, uneven=True)
+            if not isinstance(es.step, (S.PutInTray, S.Touch))]
 
 
 @pytest.mark.parametrize("cards, loads", [(162, 2), (52, 1), (300, 3)])
@@ -54,7 +43,7 @@ def test_a_whole_exact_routine_keeps_every_card(device: VirtualShuffler, cards: 
     final = [e for e in person.log if e["op"] == "final"][0]["pack"]
     assert final != list(range(cards))
     # Every table instruction of the routine is printed, in the one wording of its step data.
-    said = [S.words(ExactGuide._typed(gs, stacks)) for gs, stacks in typed_table_steps(cards)]
+    said = [S.words(step) for step in table_steps(cards)]
     assert said and all(line in voice.text for line in said)
     assert "left 0" not in voice.text  # no pile counts: the device does not send them
     assert device.query()["counts"]["tray"] == 0

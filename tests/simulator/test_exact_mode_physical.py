@@ -3,19 +3,21 @@ from __future__ import annotations
 
 import random
 import re
+from pathlib import Path
 
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from simulator.shuffling import steps as S
 from simulator.shuffling.exact_mode.batch import random_assignments, run_batch
 from simulator.shuffling.exact_mode.codes import code_set, loads_for_round, n_bits, n_loads, split_sizes, uniform_assignment
 from simulator.shuffling.exact_mode.physical import (
     FAULT_KINDS,
     Fault,
     deal,
-    gathering_steps,
+    exact_steps,
     run_exact,
     run_random_pile_trade,
     run_random_stack_then_trade,
@@ -113,80 +115,49 @@ def test_a_fault_changes_the_order() -> None:
         Fault("dropped card", 0)
 
 
-# --- the written steps, carried out literally ----------------------------------
+# --- the person's steps, carried out as data ---------------------------------
 
 
 def follow_steps(n: int, cap: int, arrangement: list[int], uneven: bool = False) -> list[int]:
-    """Carry out gathering_steps word by word; cards are pack positions, sides from their codes."""
-    steps = gathering_steps(n, cap, uneven)
+    """Carry out exact_steps' step data on a table; cards are pack positions, sides from their codes.
+
+    The table work (cut, stack, draw, gather) is the steps' own
+    (steps.do_on_table); the machine's part is done here: a load put in the
+    tray must hold the count its step says, a touch deals it by the round's
+    bit, and its two piles must be lifted off before the next load goes in.
+    """
     code_of = dict(enumerate(arrangement))
-    loads: dict[str, list[int]] = {}
-    rows: dict[str, list[list[int]]] = {"left": [], "right": []}
-    stacks: dict[str, list[int]] = {}
-    piles: tuple[list[int], list[int]] | None = None
-    final: list[int] | None = None
-    pack = list(range(n))
-    for step in steps:
-        r = step.round - 1
-        t = step.text
-        if m := re.fullmatch(r"Square the pack \((\d+) cards\) face down: it is load A\.", t):
-            loads = {"A": pack}
-        elif t.startswith("Cut the pack face down into"):
-            loads = {}
-            at = 0
-            for name, size in re.findall(r"([A-Z]) = the (?:top|next) (\d+) cards", t):
-                loads[name] = pack[at:at + int(size)]
-                at += int(size)
-            assert at == n
-        elif m := re.fullmatch(r"Put load ([A-Z]) \((\d+) cards\) face down in the tray and touch start\.", t):
-            load = loads.pop(m[1])
-            assert len(load) == int(m[2]) <= cap
-            piles = deal(load, [(code_of[c] >> r) & 1 for c in reversed(load)])
-            rows_pending = m[1]
-        elif m := re.fullmatch(r"Take out ([A-Z])'s piles without turning them over: .*", t):
-            assert piles is not None and m[1] == rows_pending
-            rows["left"].append(piles[0])
-            rows["right"].append(piles[1])
-            piles = None
-        elif m := re.fullmatch(r"(Left|Right) row: put (.*)\. This is the (left|right) stack \((\d+) cards\)\.", t):
-            side = m[1].lower()
-            names = re.findall(r"pile ([A-Z])", m[2])
-            assert names == [chr(65 + i) for i in range(len(rows[side]))]
-            stacks[side] = [c for pile in rows[side] for c in pile]
-            rows[side] = []
-            assert len(stacks[side]) == int(m[4])
-        elif m := re.fullmatch(r"The left stack is load A for round \d+; the right stack is load B\.", t):
-            loads = {"A": stacks.pop("left"), "B": stacks.pop("right")}
-        elif m := re.fullmatch(r"Load ([A-Z]) for round \d+: (.*)\.", t):
-            what = m[2]
-            if mm := re.fullmatch(r"the top (\d+) cards of the (left|right) stack", what):
-                k, side = int(mm[1]), mm[2]
-                loads[m[1]] = stacks[side][:k]
-                stacks[side] = stacks[side][k:]
-            elif mm := re.fullmatch(r"what is left of the left stack \((\d+) cards\) on top of the top (\d+) cards of the right stack", what):
-                assert len(stacks["left"]) == int(mm[1])
-                k = int(mm[2])
-                loads[m[1]] = stacks["left"] + stacks["right"][:k]
-                stacks["left"], stacks["right"] = [], stacks["right"][k:]
-            elif mm := re.fullmatch(r"the rest of the right stack \((\d+) cards\)", what):
-                assert len(stacks["right"]) == int(mm[1])
-                loads[m[1]] = stacks["right"]
-                stacks["right"] = []
-            else:
-                raise AssertionError(f"unreadable step: {t}")
-        elif m := re.fullmatch(r"Put the left pile on top of the right pile: this is load A for round \d+\.", t):
-            assert piles is not None
-            loads = {"A": piles[0] + piles[1]}
-            piles = None
-        elif t == "Put the left pile on top of the right pile. The pack is shuffled.":
-            assert piles is not None
-            final = piles[0] + piles[1]
-        elif t == "Put the left stack on top of the right stack. The pack is shuffled.":
-            final = stacks.pop("left") + stacks.pop("right")
+    table: dict[str, list[int]] = {S.PACK: list(range(n))}
+    tray: tuple[str, list[int]] | None = None
+    machine: tuple[str, list[int], list[int]] | None = None  # the piles of the last pass, still on the machine
+    for es in exact_steps(n, cap, uneven):
+        r, step = es.round - 1, es.step
+        if isinstance(step, S.PutInTray):
+            assert tray is None and machine is None, "a load goes in while the machine is not clear"
+            load = table.pop(step.load)
+            assert len(load) == step.cards <= cap
+            tray = (step.load, load)
+        elif isinstance(step, S.Touch):
+            assert tray is not None and step.why == "start"
+            name, load = tray
+            left, right = deal(load, [(code_of[c] >> r) & 1 for c in reversed(load)])
+            machine, tray = (name, left, right), None
+        elif isinstance(step, S.Lift):
+            assert machine is not None and machine[0] == step.load
+            assert step.rows == (n_loads(n, cap) > 1)
+            table[S.left_of(step.load)], table[S.right_of(step.load)] = machine[1], machine[2]
+            machine = None
         else:
-            raise AssertionError(f"unreadable step: {t}")
-    assert final is not None
-    return final
+            if isinstance(step, S.Stack) and step.cards is not None:
+                assert sum(len(table[p]) for p in step.parts) == step.cards
+            if isinstance(step, S.Draw):
+                for _, parts in step.loads:
+                    for stack, count, rest in parts:
+                        assert rest == (count == len(table[stack])), step
+            S.do_on_table(step, table)
+    assert tray is None and machine is None
+    assert set(table) == {S.PACK}
+    return table[S.PACK]
 
 
 @pytest.mark.parametrize(
@@ -194,14 +165,15 @@ def follow_steps(n: int, cap: int, arrangement: list[int], uneven: bool = False)
     [(162, 104, False), (162, 104, True), (52, 104, False), (104, 104, False), (208, 104, False),
      (300, 104, False), (300, 104, True), (432, 104, False), (7, 3, False), (9, 2, False)],
 )
-def test_following_the_steps_word_by_word_gives_the_simulated_order(n: int, cap: int, uneven: bool) -> None:
+def test_following_the_steps_gives_the_simulated_order(n: int, cap: int, uneven: bool) -> None:
     codes = code_set(n, cap, uneven)
     arrangement = uniform_assignment(n, random.Random(n * cap).randbytes, codes)
     final = follow_steps(n, cap, arrangement, uneven)
     assert final == run_exact(list(range(n)), arrangement, cap)[-1]
     assert [arrangement[c] for c in final] == sorted(codes)
-    starts = [s for s in gathering_steps(n, cap) if "touch start" in s.text]
+    starts = [es for es in exact_steps(n, cap) if isinstance(es.step, S.Touch)]
     assert len(starts) == n_bits(n) * n_loads(n, cap)
+    assert [es.round for es in exact_steps(n, cap)] == sorted(es.round for es in exact_steps(n, cap))
 
 
 @given(st.integers(9, 60), st.integers(0, 2**32), st.data())
@@ -217,3 +189,16 @@ def test_miscounted_cuts_do_not_matter_while_loads_stay_in_order(n: int, seed: i
         cut_lists.append([b - a for a, b in zip(edges, edges[1:])])
     out = run_with_fault(list(range(n)), arrangement, cap, cuts=lambda r: cut_lists[r]).orders[-1]
     assert out == run_exact(list(range(n)), arrangement, cap)[-1]
+
+
+def test_the_docs_quote_the_steps_words() -> None:
+    """docs/exact-mode.md's round 1 for 162 cards and docs/guide.md's round 2 of
+    Samba (the device's uneven code set) are exact_steps' words."""
+    docs = Path(__file__).resolve().parents[2] / "docs"
+    exact_md = (docs / "exact-mode.md").read_text().split("## What the person does", 1)[1]
+    listed = re.findall(r"^\d+\. (.*)$", exact_md.split("Rounds 2 to 8", 1)[0], re.M)
+    assert listed == [es.text for es in exact_steps(162, 104) if es.round == 1]
+    guide_md = (docs / "guide.md").read_text().split("For Samba, round 2", 1)[1]
+    block = re.search(r"```\n(.*?)```", guide_md, re.S)
+    assert block is not None
+    assert block[1].splitlines() == [es.text for es in exact_steps(162, 104, uneven=True) if es.round == 2]

@@ -16,6 +16,7 @@ import random
 from dataclasses import dataclass
 from typing import Callable, Hashable, Sequence, TypeVar
 
+from simulator.shuffling import steps as S
 from simulator.shuffling.exact_mode.codes import (
     bit_counts,
     code_set,
@@ -232,114 +233,66 @@ def run_random_stack_then_trade(
 
 
 @dataclass(frozen=True)
-class Step:
-    """One instruction for the person at the machine."""
+class ExactStep:
+    """One instruction for the person at the machine, in its round."""
 
     round: int  # 1-based, as the guide prints it
-    text: str
+    step: S.Step
 
-
-@dataclass(frozen=True)
-class GatherStep:
-    """An instruction with what it does to the cards, for a guide to act on.
-
-    kind and args:
-      "split"  names, sizes: cut the pack from the top into these loads
-      "deal"   load, size: put the load in the tray and touch start
-      "take"   load: its left pile to the left row, its right pile to the right row
-      "stack"  parts (top first), as: put the parts on one another; the result is `as`
-      "draw"   loads: [(load, [(stack, cards from its top), ...]), ...], first part on top
-      "finish" parts (top first): the shuffled pack
-    Piles are named "A.left", "A.right"; stacks "left stack", "right stack".
-    """
-
-    round: int
-    kind: str
-    text: str
-    args: dict
+    @property
+    def text(self) -> str:
+        return S.words(self.step)
 
 
 def _load_name(j: int) -> str:
     return chr(ord("A") + j)
 
 
-def exact_steps(n_cards: int, capacity: int, uneven: bool = False) -> list[GatherStep]:
-    """Every instruction of an exact-mode shuffle, round by round, with its effect.
+def exact_steps(n_cards: int, capacity: int, uneven: bool = False) -> list[ExactStep]:
+    """Every instruction of an exact-mode shuffle, round by round, as step data
+    (simulator/shuffling/steps.py, which also words them).
 
-    "On top of" always names the pile that ends up higher; piles are never
-    turned over. gathering_steps is the same list as plain text.
+    Each load is put in the tray with its count and dealt; with two or more
+    loads its piles are taken out to two rows, stacked (the left row on top of
+    the right row, as pile trade does) and the next round's loads are drawn
+    from the two stacks' tops. Piles are never turned over.
     """
     codes = code_set(n_cards, capacity, uneven)
     b = n_bits(n_cards)
     loads = n_loads(n_cards, capacity)
-    steps: list[GatherStep] = []
+    steps: list[ExactStep] = []
 
-    def add(rn: int, kind: str, text: str, **args: object) -> None:
-        steps.append(GatherStep(rn, kind, text, dict(args)))
+    def add(rn: int, step: S.Step) -> None:
+        steps.append(ExactStep(rn, step))
 
     for r in range(b):
         rn = r + 1
         sizes = loads_for_round(n_cards, capacity, codes, r)
-        names = [_load_name(j) for j in range(len(sizes))]
+        names = tuple(_load_name(j) for j in range(len(sizes)))
         if r == 0:
-            if loads == 1:
-                add(rn, "split", f"Square the pack ({n_cards} cards) face down: it is load A.",
-                    names=names, sizes=sizes)
-            else:
-                parts = ", ".join(
-                    f"{_load_name(j)} = {'the top' if j == 0 else 'the next'} {s} cards" for j, s in enumerate(sizes)
-                )
-                add(rn, "split", f"Cut the pack face down into {loads} loads from the top: {parts}.",
-                    names=names, sizes=sizes)
-        for j, size in enumerate(sizes):
-            name = names[j]
-            add(rn, "deal", f"Put load {name} ({size} cards) face down in the tray and touch start.",
-                load=name, size=size)
-            if loads > 1:
-                add(rn, "take",
-                    f"Take out {name}'s piles without turning them over: its left pile to the left row,"
-                    f" its right pile to the right row, each on the table, not on another pile.", load=name)
-        zeros, ones = bit_counts(codes, r)
+            add(rn, S.Cut(S.PACK, names, tuple(sizes), by_eye=loads > 1, counted=True, first=True))
+        for name, size in zip(names, sizes):
+            add(rn, S.PutInTray(name, size))
+            add(rn, S.Touch())
+            add(rn, S.Lift(name, rows=loads > 1))
         if loads == 1:
-            piles = ["A.left", "A.right"]
-            if r + 1 < b:
-                add(rn, "stack", f"Put the left pile on top of the right pile: this is load A for round {rn + 1}.",
-                    parts=piles, **{"as": "A"})
-            else:
-                add(rn, "finish", "Put the left pile on top of the right pile. The pack is shuffled.", parts=piles)
+            piles = (S.left_of("A"), S.right_of("A"))
+            add(rn, S.Stack(piles, "A") if r + 1 < b else S.Gather(piles))
             continue
-        order_words = " on top of ".join(f"pile {x}" for x in names)
-        add(rn, "stack", f"Left row: put {order_words}. This is the left stack ({zeros} cards).",
-            parts=[f"{x}.left" for x in names], **{"as": "left stack"})
-        add(rn, "stack", f"Right row: put {order_words}. This is the right stack ({ones} cards).",
-            parts=[f"{x}.right" for x in names], **{"as": "right stack"})
+        zeros, ones = bit_counts(codes, r)
+        add(rn, S.Stack(tuple(S.left_of(x) for x in names), S.LEFT_STACK, zeros))
+        add(rn, S.Stack(tuple(S.right_of(x) for x in names), S.RIGHT_STACK, ones))
         if r + 1 == b:
-            add(rn, "finish", "Put the left stack on top of the right stack. The pack is shuffled.",
-                parts=["left stack", "right stack"])
+            add(rn, S.Gather((S.LEFT_STACK, S.RIGHT_STACK)))
         elif loads == 2:
-            add(rn, "draw", f"The left stack is load A for round {rn + 1}; the right stack is load B.",
-                loads=[("A", [("left stack", zeros)]), ("B", [("right stack", ones)])])
+            add(rn, S.Draw((("A", ((S.LEFT_STACK, zeros, True),)), ("B", ((S.RIGHT_STACK, ones, True),))), rn + 1))
         else:
+            left_in = {S.LEFT_STACK: zeros, S.RIGHT_STACK: ones}
             for j, (from_left, from_right) in enumerate(cut_plan(n_cards, capacity, codes, r + 1)):
-                name = _load_name(j)
-                if from_left and from_right:
-                    what = (f"what is left of the left stack ({from_left} cards) on top of "
-                            f"the top {from_right} cards of the right stack")
-                elif from_left:
-                    what = f"the top {from_left} cards of the left stack"
-                elif j == len(sizes) - 1:
-                    what = f"the rest of the right stack ({from_right} cards)"
-                else:
-                    what = f"the top {from_right} cards of the right stack"
-                taken = [(stack, c) for stack, c in (("left stack", from_left), ("right stack", from_right)) if c]
-                add(rn, "draw", f"Load {name} for round {rn + 1}: {what}.", loads=[(name, taken)])
+                parts = []
+                for stack, count in ((S.LEFT_STACK, from_left), (S.RIGHT_STACK, from_right)):
+                    if count:
+                        parts.append((stack, count, count == left_in[stack]))
+                        left_in[stack] -= count
+                add(rn, S.Draw(((_load_name(j), tuple(parts)),), rn + 1))
     return steps
-
-
-def gathering_steps(n_cards: int, capacity: int, uneven: bool = False) -> list[Step]:
-    """Every instruction of an exact-mode shuffle, round by round, as text.
-
-    The guide prints these verbatim. "On top of" always names the pile that
-    ends up higher; piles are never turned over.
-    """
-    return [Step(s.round, s.text) for s in exact_steps(n_cards, capacity, uneven)]

@@ -18,10 +18,10 @@ from functools import lru_cache
 
 import numpy as np
 
+from simulator.shuffling import steps as S
 from simulator.shuffling.quality.estimate import Estimate
 from simulator.shuffling.quality.report_routine import Decks
 from simulator.shuffling.quality.routines import Machine, load_sizes
-from simulator.shuffling.quality.words import loads_phrase, number
 
 from .batch import simulate_exact_mode
 from .codes import device_code_set, n_bits
@@ -40,14 +40,8 @@ def _codes(n_cards: int, capacity: int) -> tuple[int, ...]:
 
 def exact_mode_description(n_cards: int, capacity: int) -> str:
     """What the table does in exact mode (one sentence)."""
-    b = n_bits(n_cards)
     sizes = load_sizes(n_cards, capacity)
-    gather = ("put the left pile on top of the right pile" if len(sizes) == 1
-              else "stack all the left piles on top of all the right piles, as pile-trade does, "
-                   "and cut where the device says")
-    return (f"The device sends each card to the side one bit of its random code names; run every load "
-            f"({loads_phrase(sizes)}) and {gather}: exactly random after {number(b)} "
-            f"{'round' if b == 1 else 'rounds'}, at random after that.")
+    return S.words(S.RoundSummary("exact", tuple(sizes), rounds=n_bits(n_cards)))
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,6 @@ top to bottom.
 from __future__ import annotations
 
 import math
-import string
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from fractions import Fraction
@@ -30,9 +29,10 @@ from fractions import Fraction
 import numpy as np
 from numpy.typing import NDArray
 
+from simulator.shuffling import steps as S
+
 from . import kernels
 from .exact import tv_riffle_exact
-from .words import loads_phrase
 
 __all__ = [
     "Machine",
@@ -217,33 +217,13 @@ def _run_pile_trade(decks: IntArray, capacity: int, machine: Machine, rng: np.ra
     return pile_trade_round(decks, _draw(decks, bounds, machine, rng))
 
 
-_ONE_LOAD = "Run the pack as one load and put the left pile on the right pile"
-
-
-def _cards(k: int) -> str:
-    return "card" if k == 1 else f"{k} cards"
-
-
 def _describe_stack_trade(sizes: list[int]) -> str:
-    if len(sizes) == 1:
-        return f"{_ONE_LOAD}; with one load there is nothing to trade."
-    t = fixed_trade(min(sizes))
-    head = f"Run each load ({loads_phrase(sizes)}) and put its left pile on its right pile, then "
-    if len(sizes) == 2:
-        return head + f"trade the top {_cards(t)} of load A for the top {_cards(t)} of load B."
-    last = f"load {string.ascii_uppercase[len(sizes) - 1]}" if len(sizes) <= 26 else "the last load"
-    return head + (f"move the top {_cards(t)} of each load onto the next load, "
-                   f"and those of {last} onto load A.")
+    trade = fixed_trade(min(sizes)) if len(sizes) > 1 else 0
+    return S.words(S.RoundSummary("stack-trade", tuple(sizes), trade=trade))
 
 
 def _describe_pile_trade(sizes: list[int]) -> str:
-    if len(sizes) == 1:
-        return f"{_ONE_LOAD}."
-    if len(sizes) == 2:
-        return (f"Run both loads ({loads_phrase(sizes)}), then stack A's left pile, B's left pile, "
-                "A's right pile and B's right pile, top to bottom, and cut that into two loads.")
-    return (f"Run every load ({loads_phrase(sizes)}), then stack all the left piles in load order "
-            "on top of all the right piles in load order, and cut that into even loads.")
+    return S.words(S.RoundSummary("pile-trade", tuple(sizes)))
 
 
 ROUTINES: dict[str, Routine] = {

@@ -1,0 +1,148 @@
+"""The person's instructions are worded once, in simulator/shuffling/steps.py.
+
+Every wording branch of steps.words() is rendered with unusual values; what
+stays of a sentence once its values are cut out (runs of four words or more)
+are its fixed words. No other module of the project (host, simulator,
+firmware, the web page's scripts) may hold those fixed words in a string:
+it would be writing a step's sentence itself instead of building the step
+and asking for its words. Docstrings and comments may quote them."""
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+from simulator.shuffling import steps as S
+
+ROOT = Path(__file__).resolve().parents[2]
+SOURCES = ("host", "simulator", "firmware")
+SKIP = {"node_modules", "__pycache__", ".venv"}
+
+# Words that may stand elsewhere, by file: they are not a step's sentence.
+ALLOWED = {
+    # The connection message asks the person to wait; it is no step of the routine.
+    "host/guide.py": {"leave the cards as they are"},
+    # The help of `shuffler table put` says what that command does.
+    "host/sim_device_cmd.py": {"face down in the tray"},
+    # Short captions drawn inside a Fix step's picture, under the step's own words.
+    "host/web/static/picture.js": {"back in the tray", "leave the cards as they are"},
+}
+
+Q, R, T = "Q", "R", "T"  # load names no sentence uses as a fixed word
+SAMPLES: list[S.Step] = [
+    S.Cut(S.PACK, (Q,), (37,)), S.Cut(S.PACK, (Q, R), (37, 41), first=True),
+    S.Cut(S.PACK, (Q, R), (37, 41), by_eye=True), S.Cut(S.PACK, (Q, R), (37, 41), by_eye=True, counted=True),
+    S.PutInTray(Q, 37), S.PutInTray(Q, 37, about=True), S.PutInTray(Q, 37, again=True), S.PutInTray(Q, None),
+    S.PutInTray(Q, None, rest=True), S.PutInTray(S.ASIDE, 37),
+    *[S.Touch(why, Q, 37) for why in ("start", "go_on", "rest", "aside", "rest_in_tray", "again", "retry", "manual")],
+    S.Lift(Q), S.Lift(Q, 37, 41), S.Lift(Q, rows=True),
+    S.Stack((S.left_of(Q), S.right_of(Q)), Q, 37), S.Stack((S.LEFT_STACK, S.RIGHT_STACK), S.PACK),
+    S.Stack((S.left_of(Q), S.left_of(R)), S.LEFT_STACK, 43),
+    S.Move(37, Q, R, down=True, sizes=(41, 43)), S.Move(37, Q, R, down=False),
+    S.EvenOut(Q, R, (37, 41)),
+    S.Draw(((Q, ((S.LEFT_STACK, 37, True),)), (R, ((S.RIGHT_STACK, 41, True),))), 7),
+    S.Draw(((Q, ((S.LEFT_STACK, 37, True), (S.RIGHT_STACK, 41, False))),), 7),
+    S.Gather((Q,)), S.Gather((S.LEFT_STACK, S.RIGHT_STACK)),
+    S.Swap(Q, R), S.Unload(Q), S.SetAside(Q, 37),
+    *[S.Fix(what, 37, Q) for what in ("jam", "exit", "put_back", "battery", "battery_idle", "sensor", "missing",
+                                      "extra")],
+    *[S.RoundSummary(routine, sizes, trade=37, rounds=7) for routine in ("stack-trade", "pile-trade", "exact")
+      for sizes in ((91,), (91, 90), (91, 90, 90))],
+]
+
+
+def _fixed_words(sentence: str) -> list[str]:
+    """Runs of four or more words of a sentence between its values and its punctuation, lower case."""
+    runs = re.split(r"[^A-Za-z' -]+|\b[QRT]\b|\b[QRT]'s\b|'", sentence)
+    out = []
+    for run in runs:
+        run = " ".join(run.split()).lower().strip(" -")
+        if len(run.split()) >= 4:
+            out.append(run)
+    return out
+
+
+def fixed_phrases() -> set[str]:
+    return {phrase for step in SAMPLES for phrase in _fixed_words(S.words(step))}
+
+
+def _strings(tree: ast.AST) -> list[tuple[int, str]]:
+    """(line, text) of every string in code, docstrings left out; an f-string's
+    values are cut out so that no phrase runs across them."""
+    docstrings = {id(node.body[0].value) for node in ast.walk(tree)
+                  if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
+                  and node.body and isinstance(node.body[0], ast.Expr)
+                  and isinstance(node.body[0].value, ast.Constant)}
+    inside_fstring = {id(v) for node in ast.walk(tree) if isinstance(node, ast.JoinedStr) for v in node.values}
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.JoinedStr):
+            text = "\0".join(v.value if isinstance(v, ast.Constant) and isinstance(v.value, str) else "\0"
+                             for v in node.values)
+            found.append((node.lineno, text))
+        elif (isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings
+              and id(node) not in inside_fstring):
+            found.append((node.lineno, node.value))
+    return found
+
+
+def offences(path: Path, source: str, phrases: set[str]) -> list[str]:
+    """Where `source` holds one of the fixed phrases, as 'path:line: phrase'."""
+    if path.suffix == ".py":
+        strings = _strings(ast.parse(source))
+    else:  # a script of the web page: every line
+        strings = list(enumerate(source.splitlines(), start=1))
+    out = []
+    for line, text in strings:
+        flat = " ".join(text.lower().split())
+        out += [f"{path}:{line}: {p!r}" for p in sorted(phrases) if p in flat]
+    return out
+
+
+def project_sources() -> list[Path]:
+    files = []
+    for top in SOURCES:
+        for path in sorted((ROOT / top).rglob("*")):
+            if SKIP & set(path.parts) or path.suffix not in (".py", ".js", ".html"):
+                continue
+            files.append(path)
+    return files
+
+
+def test_the_samples_reach_every_step_kind_and_give_many_fixed_phrases() -> None:
+    assert {type(x) for x in SAMPLES} == set(S.STEP_TYPES)
+    phrases = fixed_phrases()
+    assert len(phrases) >= 40
+    # The fixed words of a few sentences, as a person reads them.
+    for expected in ("face down in the tray", "touch the sensor to start the pass",
+                     "piles without turning them over", "is shuffled and ready to deal",
+                     "then stack all the left piles in load order on top of all the right piles in load order"):
+        assert any(expected in p for p in phrases), expected
+
+
+def test_the_check_finds_a_sentence_written_outside_steps() -> None:
+    phrases = fixed_phrases()
+    for step in (S.PutInTray("B", 81), S.Lift("C", rows=True), S.Fix("jam"),
+                 S.RoundSummary("pile-trade", (81, 81))):
+        copied = f'def say(n):\n    return "{S.words(step)}"\n'
+        assert offences(Path("copy.py"), copied, phrases), step
+    fstring = 'def say(load, n):\n    return f"Put load {load} ({n} cards) face down in the tray."\n'
+    assert offences(Path("copy.py"), fstring, phrases)
+    split = 'X = ("Take out B\'s piles without turning them over: its left pile "\n     "to the left row.")\n'
+    assert offences(Path("copy.py"), split, phrases)
+    assert offences(Path("app.js"), 'el.text = "Touch the sensor to start the pass.";\n', phrases)
+    # Quoting a sentence in a docstring is not writing it.
+    assert not offences(Path("copy.py"), f'def f():\n    """Says: {S.words(S.Fix("jam"))}"""\n', phrases)
+
+
+def test_no_module_but_steps_writes_a_step_sentence() -> None:
+    phrases = fixed_phrases()
+    sources = project_sources()
+    assert any(p.name == "guide.py" for p in sources) and any(p.suffix == ".js" for p in sources)
+    found = []
+    for path in sources:
+        if path == ROOT / "simulator" / "shuffling" / "steps.py":
+            continue
+        rel = path.relative_to(ROOT)
+        found += offences(rel, path.read_text(), phrases - ALLOWED.get(rel.as_posix(), set()))
+    assert found == []
