@@ -7,8 +7,9 @@
    to the batch argsort.
 2. The default report, `shuffler quality --pack samba`, run as a user runs
    it (a subprocess, every routine, 100,000 shuffles per point): wall and CPU
-   time, first with an empty cache of compiled code (so compiling counts),
-   then again with the cache it left.
+   time, and CPU time per thread, first with an empty cache of compiled code
+   (a fresh NUMBA_CACHE_DIR, so compiling counts), then again with the cache
+   it left.
 3. Time and peak traced memory of simulating SAMPLES shuffles of a 162-card
    pack for 16 rounds of each routine on a 104-card machine, collecting the
    lower-bound statistics after every round, chunk by chunk; then the same
@@ -26,6 +27,7 @@ the batch argsort (three calls less one, so start-up cancels): a figure no
 other work on the machine can change. That takes some minutes.
 
 Run: python benchmarks/simulator_speed.py [--samples 100000] [--chunk 20000] [--report-samples 100000]
+     python benchmarks/simulator_speed.py --kernel-and-report   (parts 1 and 2 only)
      python benchmarks/simulator_speed.py --instructions
 """
 from __future__ import annotations
@@ -132,43 +134,55 @@ def runtime_memory() -> None:
           f"with the compiled code loaded {after:.0f} MiB")
 
 
-def _process_cpu(pid: int) -> tuple[int, float] | None:
-    """(parent pid, user + system CPU seconds) of a live process, from /proc."""
+def _cpu_seconds(stat: Path) -> float | None:
+    """User + system CPU seconds from a /proc stat file (a process's or a thread's)."""
     try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        fields = stat.read_text().rsplit(")", 1)[1].split()
     except (OSError, IndexError):
         return None
-    return int(fields[1]), (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def _run_watched(cmd: list[str], env: dict[str, str]) -> tuple[float, dict[int, float]]:
-    """Wall time of a command, and the CPU seconds of it and its children, sampled until each ends."""
+def _run_watched(cmd: list[str], env: dict[str, str]) -> tuple[float, float, list[float]]:
+    """Wall time of a command, and the CPU seconds of its main thread and of each other thread.
+
+    Threads are sampled from /proc every 20 ms until the command ends, so a
+    thread's figure is at most one sample old.
+    """
     cpu: dict[int, float] = {}
     t0 = time.perf_counter()
     proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL)
+    tasks = Path(f"/proc/{proc.pid}/task")
     while proc.poll() is None:
-        for entry in os.listdir("/proc"):
-            if entry.isdigit():
-                got = _process_cpu(int(entry))
-                if got is not None and (int(entry) == proc.pid or got[0] == proc.pid):
-                    cpu[int(entry)] = got[1]
-        time.sleep(0.05)
+        try:
+            tids = [int(t) for t in os.listdir(tasks)]
+        except OSError:
+            tids = []
+        for tid in tids:
+            got = _cpu_seconds(tasks / str(tid) / "stat")
+            if got is not None:
+                cpu[tid] = got
+        time.sleep(0.02)
     wall = time.perf_counter() - t0
     if proc.returncode:
         raise SystemExit(f"{' '.join(cmd)} failed with status {proc.returncode}")
-    return wall, {pid: cpu[pid] for pid in sorted(cpu, key=lambda p: (p != proc.pid, p))}
+    main = cpu.pop(proc.pid, 0.0)
+    return wall, main, sorted(cpu.values(), reverse=True)
 
 
 def report_command(samples: int) -> None:
     """The default report as a user runs it: first compiling into an empty cache, then reusing it.
 
-    Besides wall and CPU time, the CPU time of each process (sampled from
-    /proc every 50 ms): the command's own process runs before and after the
-    worker processes, which run side by side, so on two idle cores the
-    command takes about its own CPU time plus the busiest worker's.
+    Besides wall and CPU time, the CPU time of each thread: the main thread
+    works before and after the report's jobs (imports, the plot), which run
+    side by side in threads of their own. On c idle cores the command takes
+    about the main thread's CPU time plus the larger of the longest job's
+    and the jobs' total over c: what the line "on idle cores" gives. Other
+    work on the machine stretches wall time much more than CPU time.
     """
+    cores = len(os.sched_getaffinity(0))
     print(f"\nshuffler quality --pack samba --samples {samples:,} (every routine, default rounds), "
-          f"{len(os.sched_getaffinity(0))} CPUs:")
+          f"{cores} CPUs:")
     with tempfile.TemporaryDirectory() as tmp:
         env = {**os.environ, "NUMBA_CACHE_DIR": str(Path(tmp) / "numba-cache")}
         cmd = [sys.executable, "-m", "host.cli", "quality", "--pack", "samba", "--samples", str(samples),
@@ -176,16 +190,17 @@ def report_command(samples: int) -> None:
         for label in ("empty cache, compiling", "cache from the run before"):
             load = os.getloadavg()[0]
             before = resource.getrusage(resource.RUSAGE_CHILDREN)
-            wall, per_process = _run_watched(cmd, env)
+            wall, main, threads = _run_watched(cmd, env)
             after = resource.getrusage(resource.RUSAGE_CHILDREN)
             user, system = after.ru_utime - before.ru_utime, after.ru_stime - before.ru_stime
-            main, *others = per_process.values()
-            busiest = max(others, default=0.0)
-            print(f"  {label}: wall {wall:.1f} s (load average before {load:.1f}), "
+            busy = [c for c in threads if c >= 0.05]
+            idle_estimate = main + max(max(busy, default=0.0), sum(busy) / cores)
+            print(f"  {label}: wall {wall:.1f} s at load average {load:.1f} (before the run), "
                   f"CPU {user + system:.1f} s (user {user:.1f}, system {system:.1f})")
-            print(f"    CPU per process: command {main:.1f} s, helpers "
-                  + ", ".join(f"{c:.1f}" for c in others) + " s")
-            print(f"    command + busiest helper: {main + busiest:.1f} s, about what two idle cores take")
+            print(f"    CPU per thread: main {main:.1f} s, others "
+                  + (", ".join(f"{c:.1f}" for c in busy) or "none") + " s")
+            print(f"    on {cores} idle cores about {idle_estimate:.1f} s "
+                  f"(main + the larger of the longest other and their total / {cores})")
     runtime_memory()
 
 
@@ -299,6 +314,8 @@ def main() -> None:
     ap.add_argument("--chunk", type=int, default=20_000)
     ap.add_argument("--report-samples", type=int, default=100_000)
     ap.add_argument("--instructions", action="store_true", help="count instructions under callgrind instead")
+    ap.add_argument("--kernel-and-report", action="store_true",
+                    help="only the kernel ratios and the default report's time (parts 1 and 2)")
     ap.add_argument("--one-kernel", nargs=2, metavar=("KERNEL", "CALLS"), help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.one_kernel:
@@ -308,6 +325,10 @@ def main() -> None:
         instruction_counts()
         return
     print(f"cpus available: {len(os.sched_getaffinity(0))}, load average {os.getloadavg()[0]:.1f}")
+    if args.kernel_and_report:
+        kernel_speed()
+        report_command(args.report_samples)
+        return
     exact_speed()  # first, while nothing is cached
     kernel_speed()
     report_command(args.report_samples)

@@ -31,14 +31,10 @@ simulator/shuffling/report_catalogue.py names them all.
 from __future__ import annotations
 
 import math
-import multiprocessing
-import os
-import signal
 import threading
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from queue import Empty
+from queue import Empty, SimpleQueue
 from typing import Any
 
 import numpy as np
@@ -311,75 +307,80 @@ def _run_reference(
     return reference.guessing(), reference.dealing()
 
 
-# Progress from worker processes: each chunk's size goes on this queue.
-_PROGRESS_QUEUE: Any = None
+_RUNNERS: dict[str, Callable[..., Any]] = {"routine": _run_routine, "reference": _run_reference}
 
 
-@contextmanager
-def _sigint_ignored() -> Iterator[None]:
-    if threading.current_thread() is not threading.main_thread():
-        yield  # only the main thread may change signal handlers
-        return
-    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, previous)
-
-
-def _worker_init(queue: Any) -> None:
-    global _PROGRESS_QUEUE
-    _PROGRESS_QUEUE = queue
-    # Ctrl-C is the parent's to handle: it stops the workers itself.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
-def _queue_tick(units: int) -> None:
-    _PROGRESS_QUEUE.put(units)
-
-
-def _in_worker(job: str, *args: Any) -> Any:
-    runner: Callable[..., Any] = _run_routine if job == "routine" else _run_reference
-    return runner(*args, _queue_tick)
+class _Stopped(Exception):
+    """Unwinds a job's thread once the report is abandoned (Ctrl-C, or another job's error)."""
 
 
 def _run_jobs(
     jobs: list[tuple[str, tuple[Any, ...]]], tick: Callable[[int], None], workers: int
 ) -> list[Any]:
-    """Run the jobs here (one worker) or in worker processes, relaying progress.
+    """Run the jobs here (one worker) or in `workers` threads, relaying progress to this thread.
 
-    Processes, not threads: much of the work holds the interpreter lock.
-    Every job seeds its own generator, so the figures do not depend on this.
+    Threads, not processes: the work is compiled loops and numpy calls that
+    release the interpreter lock, so threads share the cores with no process
+    to start, no second import of numpy and numba, and no second load, or
+    compile, of the compiled code. With as many threads as jobs the system
+    shares the cores among all of them, so no core idles while one long job
+    runs on. Every job seeds its own generator and owns its accumulators,
+    so the figures do not depend on this.
     """
     if workers <= 1 or len(jobs) == 1:
-        runners: dict[str, Callable[..., Any]] = {"routine": _run_routine, "reference": _run_reference}
-        return [runners[job](*args, tick) for job, args in jobs]
-    ctx = multiprocessing.get_context("spawn")
-    # Start the helper processes with Ctrl-C ignored (the setting survives
-    # exec), so a Ctrl-C while they import cannot print their tracebacks.
-    with _sigint_ignored():
-        queue = ctx.Queue()
-        pool = ctx.Pool(min(workers, len(jobs)), initializer=_worker_init, initargs=(queue,))
+        return [_RUNNERS[job](*args, tick) for job, args in jobs]
+    progress: SimpleQueue[int] = SimpleQueue()
+    waiting: SimpleQueue[int] = SimpleQueue()
+    for i in range(len(jobs)):
+        waiting.put(i)
+    stop = threading.Event()
+    results: list[Any] = [None] * len(jobs)
+    errors: list[BaseException] = []
 
-    def relay(timeout: float) -> None:
-        while True:
+    def job_tick(units: int) -> None:
+        if stop.is_set():
+            raise _Stopped
+        progress.put(units)
+
+    def work() -> None:
+        while not stop.is_set():
             try:
-                tick(queue.get(timeout=timeout))
+                i = waiting.get_nowait()
             except Empty:
                 return
+            job, args = jobs[i]
+            try:
+                results[i] = _RUNNERS[job](*args, job_tick)
+            except _Stopped:
+                return
+            except BaseException as exc:  # raised again in the calling thread
+                errors.append(exc)
+                stop.set()
+                return
 
+    def relay(timeout: float | None) -> None:
+        while True:
+            try:
+                units = progress.get(timeout=timeout) if timeout else progress.get_nowait()
+            except Empty:
+                return
+            tick(units)
+
+    # Daemon threads: a second Ctrl-C while they wind down cannot hold up the exit.
+    threads = [threading.Thread(target=work, name=f"report-{k}", daemon=True)
+               for k in range(min(workers, len(jobs)))]
     try:
-        pending = [pool.apply_async(_in_worker, (job, *args)) for job, args in jobs]
-        while not all(p.ready() for p in pending):
-            relay(0.1)
-            for p in pending:
-                if p.ready() and not p.successful():
-                    p.get()  # a worker failed: raise its error now
-        results = [p.get() for p in pending]
-        relay(0.05)  # progress still in flight
+        for t in threads:
+            t.start()
+        while any(t.is_alive() for t in threads):
+            relay(0.1)  # short waits, so Ctrl-C reaches this thread at once
+        relay(None)  # progress still queued
     finally:
-        pool.terminate()
-        pool.join()
+        stop.set()  # each job stops at its next chunk
+        for t in threads:
+            t.join()
+    if errors:
+        raise errors[0]
     return results
 
 
@@ -388,10 +389,10 @@ def build_report(
 ) -> Report:
     """Simulate and collect every figure of the report (see module docstring).
 
-    progress(units) is called as work is done; units add up to total_work().
-    Routines run side by side in `workers` processes (default: one per
-    CPU); each has its own seeded generator, so the figures do not depend on
-    the number of workers.
+    progress(units) is called, in the calling thread, as work is done; units
+    add up to total_work(). The routines and the reference run side by side
+    in `workers` threads (default: one each); each has its own seeded
+    generator, so the figures do not depend on the number of workers.
     """
     s = settings
     n = s.n_cards
@@ -407,12 +408,11 @@ def build_report(
     start = start_order(s.start, s.pack, s.seed) if n == s.pack.cards and not s.pack.loose else None
     deal = start is not None and bool(start.melds) and n >= PLAYERS * HAND
     tick = progress or (lambda units: None)
-    workers = workers or os.cpu_count() or 1
     jobs: list[tuple[str, tuple[Any, ...]]] = [
         ("routine", (s, i, start, deal)) for i in range(len(s.routines))
     ]
     jobs.append(("reference", (s, start, deal)))
-    *routines_out, (ref_guessing, ref_dealing) = _run_jobs(jobs, tick, workers)
+    *routines_out, (ref_guessing, ref_dealing) = _run_jobs(jobs, tick, len(jobs) if workers is None else workers)
     random_deal = None
     if deal:
         assert start is not None and ref_dealing is not None

@@ -174,8 +174,8 @@ def card_kernel(n_cards: int, capacity: int, machine: Machine = Machine()) -> Fl
 
 
 def _one_blas_thread() -> threadpool_limits:
-    """The matrices are small; more BLAS threads only fight the report's worker
-    processes for the cores (40 s instead of 3 s for exact_bounds at 162 cards
+    """The matrices are small; more BLAS threads only fight the report's other
+    jobs for the cores (40 s instead of 3 s for exact_bounds at 162 cards
     on a busy 2-core machine)."""
     return threadpool_limits(limits=1, user_api="blas")
 
