@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import tempfile
+import time
 from pathlib import Path
 
 import click
@@ -44,6 +45,9 @@ def _flash(port: str, board: str | None, connect_timeout: float, hello_timeout: 
         if actual not in flashing.BOARDS:
             raise flashing.FlashError(f"the board on {port} is a {actual!r} MicroPython port, which the firmware does not support")
         if board is not None and actual != board:
+            # Entering the raw REPL stopped the firmware: start it again, or the
+            # next command finds a board that does not answer hello.
+            _back_to_firmware(transport)
             raise flashing.FlashError(
                 f"wrong board: {port} is a {actual!r} board, not {board!r}; nothing was written (use --board {actual})"
             )
@@ -64,3 +68,12 @@ def _flash(port: str, board: str | None, connect_timeout: float, hello_timeout: 
         except Exception:
             pass
     click.echo(f"ok: firmware {hello.get('fw')} answers on {port} (board {hello.get('board')}, protocol {hello.get('proto')})")
+
+
+def _back_to_firmware(transport) -> None:  # type: ignore[no-untyped-def]
+    """Leave the board as it was found: its firmware (if any) running again."""
+    try:
+        flashing.soft_reset_to_firmware(transport)
+        time.sleep(0.1)  # let the reset byte go out before the port closes
+    except Exception:
+        pass  # the refusal is what the person needs to read

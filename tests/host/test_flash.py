@@ -152,6 +152,26 @@ def test_wrong_board_writes_nothing(blank_board: VirtualShuffler) -> None:
     assert list(blank_board.flash_dir.iterdir()) == []
 
 
+def test_a_refused_board_keeps_its_firmware_running(tmp_path: Path) -> None:
+    """Refusing --board esp32 for a sim board must not leave the board in the
+    raw REPL: the next command still gets the firmware's hello."""
+    from host.link import Link
+
+    dev = VirtualShuffler(tmp_path / "flash", time_scale=0)
+    flashing.install_to_dir(flashing.build_image("sim", tmp_path / "image"), dev.flash_dir)
+    dev.start()
+    try:
+        line = one_line_error(flash_cmd("--port", dev.port, "--board", "esp32"))
+        assert "wrong board" in line
+        link = Link.open(dev.port)
+        try:
+            assert link.handshake(timeout=10)["proto"] == protocol.PROTOCOL_VERSION
+        finally:
+            link.close()
+    finally:
+        dev.stop()
+
+
 def test_copy_failing_half_way_says_what_is_on_the_board_and_retry_works(blank_board: VirtualShuffler) -> None:
     # An old firmware is on the board; a directory where a module must go
     # makes the copy fail part way through.
