@@ -12,6 +12,8 @@ READY_TIMEOUT_MS = 50
 # about the weight on the cell (overload, or an open bridge wire).
 CLIP_HIGH = 0x7FFFFF
 CLIP_LOW = -0x800000
+# Stale words clocked out unused before giving up on a DOUT that stays low.
+FLUSH_TRIES = 3
 
 
 class HX711:
@@ -23,12 +25,40 @@ class HX711:
         """One signed reading, or None when it cannot be trusted: no chip
         (DOUT, pulled up, never goes low), DOUT stuck low (the chip pulls it
         high after the 25th clock, so a line still low is not the chip's),
-        or a clipped reading."""
+        or a clipped reading.
+
+        Only a fresh conversion is read. The chip replaces its output word
+        at every conversion whether or not it was read, so a word already
+        waiting when read() is called may be almost a period old, and
+        shifting it out could straddle the next conversion and mix two
+        words (a wrong weight, or DOUT low after the 25th clock). Such a
+        word is clocked out unused; the next one is read within a
+        millisecond of DOUT falling, a whole period before the following
+        conversion."""
+        tries = 0
+        while not self.dout.value():
+            if tries == FLUSH_TRIES:
+                return None  # DOUT stuck low
+            self._shift()
+            tries += 1
         t0 = time.ticks_ms()
         while self.dout.value():
             if time.ticks_diff(time.ticks_ms(), t0) > READY_TIMEOUT_MS:
                 return None
             time.sleep_ms(1)
+        v = self._shift()
+        if v is None:
+            return None  # DOUT shorted low: every reading would be 0
+        if v & 0x800000:
+            v -= 0x1000000
+        if v == CLIP_HIGH or v == CLIP_LOW:
+            return None
+        return v
+
+    def _shift(self):
+        """Clock out one word (24 bits, then the 25th pulse that selects
+        channel A, gain 128, next time); None when DOUT is not released
+        high after it."""
         v = 0
         sck, dout = self.sck, self.dout
         # SCK held high for more than 60 us powers the chip down: no
@@ -39,15 +69,9 @@ class HX711:
                 sck.value(1)
                 sck.value(0)
                 v = (v << 1) | dout.value()
-            sck.value(1)  # 25th pulse selects channel A, gain 128, next time
+            sck.value(1)
             sck.value(0)
             released = dout.value()
         finally:
             machine.enable_irq(irq)
-        if not released:
-            return None  # DOUT shorted low: every reading would be 0
-        if v & 0x800000:
-            v -= 0x1000000
-        if v == CLIP_HIGH or v == CLIP_LOW:
-            return None
-        return v
+        return v if released else None

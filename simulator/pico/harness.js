@@ -208,6 +208,10 @@ function wireHX711() {
     }
   };
   hx.drive = drive;
+  // A conversion replaces the output word whether or not it was read, and
+  // restarts the shift when it ends mid-read: the datasheet does not say what
+  // the chip does then, so this is the worst case, and a driver that reads a
+  // word of unknown age can mix two conversions here as on a real board.
   const convert = () => {
     if (!hx.on) return;
     if (inputs.stack !== null) {

@@ -10,17 +10,6 @@ from simulator.pico import EmulatedPico
 from picotest_support import Host, require_emulator
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    # On a heavily loaded machine an emulated-Pico test now and then sees a
-    # start refused with a sensor fault (seen in the fault tests; the cause is
-    # not found yet: the host's bytes reach the chip at an emulated moment
-    # that depends on the emulator's speed). Until it is, such a test gets two
-    # more tries; one that fails three times running still fails.
-    for item in items:
-        if item.get_closest_marker("pico") is not None:
-            item.add_marker(pytest.mark.flaky(reruns=2))
-
-
 @pytest.fixture
 def start_pico() -> Iterator[Callable[..., EmulatedPico]]:
     require_emulator()

@@ -126,3 +126,12 @@ class Host:
             except TimeoutError:
                 if time.monotonic() > deadline:
                     raise
+
+
+def to_repl(host: Host) -> None:
+    """Ctrl-C: the firmware stops and hands the board to the REPL."""
+    start = len(host.seen)
+    host.write(b"\x03")
+    assert host.event(P.EV_STOPPED, start=start)["reason"] == "interrupt"
+    host.write(b"\r\n")
+    host.expect_raw(b">>> ")

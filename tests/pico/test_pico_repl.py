@@ -8,7 +8,7 @@ import pytest
 
 from firmware import protocol as P
 from firmware import profile_rp2
-from picotest_support import Host, flashed_fs
+from picotest_support import Host, flashed_fs, to_repl
 
 pytestmark = [pytest.mark.slow, pytest.mark.pico]
 
@@ -22,14 +22,6 @@ def booted(start_pico, open_host, **kwargs) -> tuple[object, Host]:
     host = open_host(pico)
     host.hello()
     return pico, host
-
-
-def to_repl(host: Host) -> None:
-    start = len(host.seen)
-    host.write(b"\x03")
-    assert host.event(P.EV_STOPPED, start=start)["reason"] == "interrupt"
-    host.write(b"\r\n")
-    host.expect_raw(b">>> ")
 
 
 def idle_for(pico, ms: float) -> None:
