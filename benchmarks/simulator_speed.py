@@ -177,8 +177,9 @@ def report_command(samples: int) -> None:
     works before and after the report's jobs (imports, the plot), which run
     side by side in threads of their own. On c idle cores the command takes
     about the main thread's CPU time plus the larger of the longest job's
-    and the jobs' total over c: what the line "on idle cores" gives. Other
-    work on the machine stretches wall time much more than CPU time.
+    and the jobs' total over c; on a first run, compiling adds its CPU time
+    in full (numba compiles one function at a time). Other work on the
+    machine stretches wall time much more than CPU time.
     """
     cores = len(os.sched_getaffinity(0))
     print(f"\nshuffler quality --pack samba --samples {samples:,} (every routine, default rounds), "
@@ -187,6 +188,7 @@ def report_command(samples: int) -> None:
         env = {**os.environ, "NUMBA_CACHE_DIR": str(Path(tmp) / "numba-cache")}
         cmd = [sys.executable, "-m", "host.cli", "quality", "--pack", "samba", "--samples", str(samples),
                "--plot", str(Path(tmp) / "q.png")]
+        runs = {}
         for label in ("empty cache, compiling", "cache from the run before"):
             load = os.getloadavg()[0]
             before = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -194,13 +196,17 @@ def report_command(samples: int) -> None:
             after = resource.getrusage(resource.RUSAGE_CHILDREN)
             user, system = after.ru_utime - before.ru_utime, after.ru_stime - before.ru_stime
             busy = [c for c in threads if c >= 0.05]
-            idle_estimate = main + max(max(busy, default=0.0), sum(busy) / cores)
+            runs[label] = user + system, main + max(max(busy, default=0.0), sum(busy) / cores)
             print(f"  {label}: wall {wall:.1f} s at load average {load:.1f} (before the run), "
                   f"CPU {user + system:.1f} s (user {user:.1f}, system {system:.1f})")
             print(f"    CPU per thread: main {main:.1f} s, others "
                   + (", ".join(f"{c:.1f}" for c in busy) or "none") + " s")
-            print(f"    on {cores} idle cores about {idle_estimate:.1f} s "
-                  f"(main + the larger of the longest other and their total / {cores})")
+        (cold_cpu, _), (warm_cpu, warm_idle) = runs.values()
+        # Compiling holds one lock in the process, so it runs one function at a time: it adds in full.
+        print(f"  on {cores} idle cores about {warm_idle:.1f} s with the cache filled (main thread + the larger "
+              f"of the longest job and the jobs' total / {cores}),")
+        print(f"  about {warm_idle + cold_cpu - warm_cpu:.1f} s on a first run "
+              f"(compiling, {cold_cpu - warm_cpu:.1f} s of CPU time, adds in full)")
     runtime_memory()
 
 

@@ -17,6 +17,7 @@ from simulator.shuffling.quality.kernels import (
     inverse_riffle,
     inverse_riffle_argsort,
     inverse_riffle_reference,
+    partition_by_key_bit,
     riffle,
     riffle_reference,
     segmented_partition,
@@ -245,3 +246,37 @@ def test_the_compiled_partition_moves_any_labels_and_the_sort_refuses_them() -> 
     assert segmented_partition(decks, np.array([[0, 5, 0]])).tolist() == [[-5, 7, 1]]
     with pytest.raises(ValueError, match="labels"):
         segmented_partition_sort(decks, left)
+
+
+@settings(max_examples=30, deadline=None)
+@given(n=st.integers(1, 40), rows=st.integers(1, 4), bits=st.integers(1, 10), seed=st.integers(0, 2**16),
+       wide=st.booleans())
+def test_partitions_by_key_bits_sort_by_the_low_bits(n: int, rows: int, bits: int, seed: int, wide: bool) -> None:
+    rng = np.random.default_rng(seed)
+    decks = rng.permuted(identity_decks(rows, n), axis=1)
+    keys = rng.integers(0, 2**bits, size=(rows, n)).astype(np.int64 if wide else np.uint16)
+    sorted_so_far = identity_decks(rows, n)
+    for k in range(bits):
+        # One bit: the cards with it clear, in order, then the others, in order (by hand).
+        one = partition_by_key_bit(decks, keys, k)
+        for row in range(rows):
+            order = decks[row].tolist()
+            clear = [c for c in order if not keys[row, c] >> k & 1]
+            assert one[row].tolist() == clear + [c for c in order if keys[row, c] >> k & 1]
+        # Bit after bit: a stable sort by the low k + 1 bits.
+        sorted_so_far = partition_by_key_bit(sorted_so_far, keys, k)
+        low = keys & ((1 << (k + 1)) - 1)
+        assert np.array_equal(sorted_so_far, np.argsort(low, axis=1, kind="stable"))
+    assert one.dtype == decks.dtype
+
+
+def test_partition_by_key_bit_refuses_bad_input() -> None:
+    decks = identity_decks(2, 5)
+    with pytest.raises(ValueError, match="shape"):
+        partition_by_key_bit(decks, np.zeros((2, 4), dtype=np.uint16), 0)
+    with pytest.raises(ValueError, match="bit"):
+        partition_by_key_bit(decks, np.zeros((2, 5), dtype=np.uint16), 16)
+    with pytest.raises(ValueError, match="labels"):
+        partition_by_key_bit(decks + 1, np.zeros((2, 5), dtype=np.uint16), 0)
+    with pytest.raises(ValueError, match="negative"):
+        partition_by_key_bit(decks, np.full((2, 5), -1, dtype=np.int64), 0)

@@ -14,7 +14,7 @@ from numpy.typing import NDArray
 
 from simulator.shuffling.exact_mode.codes import device_code_set, loads_for_round, n_bits
 from simulator.shuffling.exact_mode.physical import Fault
-from simulator.shuffling.quality.kernels import inverse_riffle
+from simulator.shuffling.quality.kernels import identity_decks, inverse_riffle, partition_by_key_bit
 
 IntArray = NDArray[np.integer]
 BoolArray = NDArray[np.bool_]
@@ -130,15 +130,17 @@ def sorted_rounds(codes_by_position: NDArray[np.integer], n_rounds: int) -> Iter
     After k correct rounds the pack is the cards stably sorted by the low k
     bits of their codes (the radix-sort claim in docs/exact-mode.md), and a
     card's label is its starting position, so the pack after round k is the
-    stable argsort of each row's codes masked to k bits. numpy sorts small
-    integers stably by radix. Tests check it against run_batch_rounds.
+    pack after round k - 1 stably partitioned by bit k - 1 of each card's
+    code: one compiled pass a round (kernels.partition_by_key_bit), a
+    least-significant-digit radix sort. Tests check it against
+    run_batch_rounds.
     """
     small = int(np.max(codes_by_position)) < 2**16
-    codes: NDArray[np.integer] = np.asarray(codes_by_position).astype(np.uint16 if small else np.int64)
-    n = codes.shape[1]
-    dtype = np.int16 if n <= np.iinfo(np.int16).max else np.int32
-    for k in range(1, n_rounds + 1):
-        yield np.argsort(codes & ((1 << k) - 1), axis=1, kind="stable").astype(dtype)
+    codes: NDArray[np.integer] = np.ascontiguousarray(codes_by_position, dtype=np.uint16 if small else np.int64)
+    decks = identity_decks(*codes.shape)
+    for k in range(n_rounds):
+        decks = partition_by_key_bit(decks, codes, k)
+        yield decks
 
 
 def simulate_exact_mode(

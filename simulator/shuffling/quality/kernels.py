@@ -29,6 +29,7 @@ __all__ = [
     "draw_sides",
     "segmented_partition",
     "fair_partition",
+    "partition_by_key_bit",
     "inverse_riffle",
     "riffle",
     "inverse_riffle_reference",
@@ -195,6 +196,51 @@ def fair_partition(decks: IntArray, rng: np.random.Generator, bounds: ArrayLike 
     out = np.empty_like(decks, order="C")
     if s and n:
         _partition_fair_bytes(np.ascontiguousarray(decks), raw, b, out)
+    return out
+
+
+@numba.njit(cache=True, nogil=True)
+def _partition_by_key_bit(decks, keys, bit, out):  # type: ignore[no-untyped-def]
+    # As _partition_blocks: every card is written both to the left run in
+    # `out` and to the right buffer, and only its own side's pointer moves
+    # on, so each key is read once and no branch depends on it.
+    n = decks.shape[1]
+    buf = np.empty(n, dtype=decks.dtype)
+    for r in range(decks.shape[0]):
+        nl, nr = 0, 0
+        for j in range(n):
+            c = decks[r, j]
+            is_left = 1 - np.intp((keys[r, c] >> bit) & 1)
+            out[r, nl] = c
+            buf[nr] = c
+            nl += is_left
+            nr += 1 - is_left
+        for k in range(nr):
+            out[r, nl + k] = buf[k]
+
+
+def partition_by_key_bit(decks: IntArray, keys: IntArray, bit: int) -> IntArray:
+    """Each row's cards with bit `bit` of keys[row, card] clear, in order, then the rest, in order.
+
+    keys (S, N) gives every label of each row a non-negative integer key;
+    the labels must lie in 0..N-1. Partitioning by bit 0, then 1, ..., k-1
+    sorts each row stably by the keys' low k bits (a least-significant-digit
+    radix sort). Returns a new array of decks' dtype.
+    """
+    decks = np.ascontiguousarray(decks)
+    keys = np.ascontiguousarray(keys)
+    s, n = decks.shape
+    if keys.shape != decks.shape:
+        raise ValueError(f"keys shape {keys.shape} does not match decks shape {decks.shape}")
+    if not 0 <= bit < 8 * keys.dtype.itemsize:
+        raise ValueError(f"bit {bit} is outside keys of {8 * keys.dtype.itemsize} bits")
+    if decks.size and (decks.min() < 0 or decks.max() >= n):
+        raise ValueError(f"labels must lie in 0..{n - 1}")
+    if keys.size and np.issubdtype(keys.dtype, np.signedinteger) and keys.min() < 0:
+        raise ValueError("keys must not be negative")
+    out = np.empty_like(decks)
+    if s and n:
+        _partition_by_key_bit(decks, keys, bit, out)
     return out
 
 

@@ -85,11 +85,18 @@ def _scores(decks, law_t, order, thetas, out):  # type: ignore[no-untyped-def]
     # law_t[t, c] = P(card c at position t): one position's row is contiguous.
     # The likeliest unseen card m is looked for only when some threshold could
     # turn the guess away from c1: top <= the position's largest probability.
+    # Plain loops, not .max(): numba compiles a reduction slowly (about a
+    # second more on a first run).
     n = decks.shape[1]
     most = np.empty(n)
     for t in range(n):
-        most[t] = law_t[t].max()
-    reach = thetas.max()
+        peak = law_t[t, 0]
+        for c in range(1, n):
+            peak = max(peak, law_t[t, c])
+        most[t] = peak
+    reach = thetas[0]
+    for j in range(1, thetas.shape[0]):
+        reach = max(reach, thetas[j])
     words = (n + 63) >> 6
     unseen = np.empty(words, dtype=np.uint64)
     seen = np.zeros(n, dtype=np.bool_)

@@ -295,8 +295,9 @@ def _value(e: Estimate | None) -> float:
 
 def _run_reference(
     s: Settings, start: StartOrder | None, deal: bool, tick: Callable[[int], None]
-) -> tuple[Estimate, dict[int, Estimate] | None]:
-    """The same observers on uniformly random decks: the truly random pack."""
+) -> tuple[Estimate, dict[int, RandomDeal] | None]:
+    """The same observers on uniformly random decks: the truly random pack,
+    with the deal question's exact chances (computed here, beside the other jobs)."""
     reference = _Observers(start, s.deal_at_least, deal, CrossFitGuessing(None))
     rng = np.random.default_rng([s.seed, len(s.routines) + 1000])
     step = _chunk(s.n_cards)
@@ -304,7 +305,13 @@ def _run_reference(
         decks = _uniform_decks(min(step, s.samples - lo), s.n_cards, rng)
         reference.update(decks)
         tick(decks.shape[0])
-    return reference.guessing(), reference.dealing()
+    dealing = reference.dealing()
+    if dealing is None:
+        return reference.guessing(), None
+    assert start is not None
+    sizes = [len(m.cards) for m in start.melds]
+    return reference.guessing(), {
+        m: RandomDeal(random_deal_probability(sizes, s.n_cards, m), dealing[m]) for m in s.deal_at_least}
 
 
 _RUNNERS: dict[str, Callable[..., Any]] = {"routine": _run_routine, "reference": _run_reference}
@@ -412,12 +419,7 @@ def build_report(
         ("routine", (s, i, start, deal)) for i in range(len(s.routines))
     ]
     jobs.append(("reference", (s, start, deal)))
-    *routines_out, (ref_guessing, ref_dealing) = _run_jobs(jobs, tick, len(jobs) if workers is None else workers)
-    random_deal = None
-    if deal:
-        assert start is not None and ref_dealing is not None
-        sizes = [len(m.cards) for m in start.melds]
-        random_deal = {m: RandomDeal(random_deal_probability(sizes, n, m), ref_dealing[m]) for m in s.deal_at_least}
+    *routines_out, (ref_guessing, random_deal) = _run_jobs(jobs, tick, len(jobs) if workers is None else workers)
     seven = tv_riffle_exact(SINGLE_DECK, SINGLE_DECK_PASSES)
     return Report(
         pack=s.pack,
