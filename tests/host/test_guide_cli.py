@@ -101,6 +101,17 @@ def test_the_header_says_what_rounds_given_by_hand_reach() -> None:
     assert header().endswith(f"for 'good' (distance from random {enough.distance:.3f}, at most 0.25).")
 
 
+@pytest.mark.micropython
+def test_exact_mode_names_the_quality_its_random_finish_would_reach(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """--quality is not ignored in exact mode: it is what random rounds reach should exactness be lost."""
+    env = dict(os.environ, SHUFFLER_RUNTIME_DIR=str(tmp_path))
+    out = subprocess.run([sys.executable, "-m", "host.cli", "guide", "--sim", "--unattended", "--pack", "samba",
+                          "--quality", "casino"], capture_output=True, text=True, timeout=120, env=env)
+    assert out.returncode == 0, out.stderr
+    header = out.stdout.splitlines()[0]
+    assert "exact mode" in header and "random rounds finish the job for 'casino'" in header, header
+
+
 def test_manual_mode_invents_no_numbers() -> None:
     import io as _io
 
