@@ -145,6 +145,46 @@ def test_figures_do_not_depend_on_the_number_of_workers():
     assert one == two
 
 
+def test_progress_comes_in_the_calling_thread_while_jobs_run_in_others():
+    import threading
+
+    settings = Settings(pack=get_pack("canasta"), n_cards=108, rounds=2, samples=300, seed=3,
+                        routines=report_routines())
+    callers = set()
+    build_report(settings, progress=lambda units: callers.add(threading.get_ident()), workers=4)
+    assert callers == {threading.get_ident()}
+
+
+class _FailingRoutine:
+    """Pile-trade whose simulation fails after its first chunk."""
+
+    def __init__(self) -> None:
+        (self.inner,) = report_routines("pile-trade")
+
+    def __getattr__(self, name):  # type: ignore[no-untyped-def]
+        return getattr(self.inner, name)
+
+    def simulate(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+        stream = self.inner.simulate(*args, **kwargs)
+        yield next(stream)
+        raise RuntimeError("simulation failed")
+
+
+def test_a_failing_job_raises_its_error_and_stops_the_others():
+    import threading
+
+    settings = Settings(pack=get_pack("canasta"), n_cards=108, rounds=3, samples=20_000, seed=3,
+                        routines=(*report_routines("stack-trade"), _FailingRoutine()))
+    from simulator.shuffling.quality.report import total_work
+
+    ticks = []
+    with pytest.raises(RuntimeError, match="simulation failed"):
+        build_report(settings, progress=ticks.append, workers=3)
+    assert not [t for t in threading.enumerate() if t.name.startswith("report-")]
+    # Stack-trade stopped at its next chunk instead of running its 20,000 shuffles to the end.
+    assert sum(ticks) < total_work(settings) / 2
+
+
 def test_imperfect_machine_has_no_exact_figures():
     settings = Settings(pack=get_pack("canasta"), n_cards=108, rounds=3, samples=600, seed=2,
                         routines=report_routines("stack-trade", "pile-trade"), machine=Machine(p=0.5, clump=0.2))
