@@ -231,11 +231,12 @@ def report_command(samples: int) -> None:
             print(f"    CPU per thread: main {main:.1f} s, others "
                   + (", ".join(f"{c:.1f}" for c in busy) or "none") + " s")
         (cold_cpu, _), (warm_cpu, warm_idle) = runs.values()
-        # Compiling holds one lock in the process, so it runs one function at a time: it adds in full.
+        # Numba compiles one function at a time: at worst compiling adds in full, at best shared out.
         print(f"  on {cores} idle cores about {warm_idle:.1f} s with the cache filled (main thread + the larger "
               f"of the longest job and the jobs' total / {cores}),")
-        print(f"  about {warm_idle + cold_cpu - warm_cpu:.1f} s on a first run "
-              f"(compiling, {cold_cpu - warm_cpu:.1f} s of CPU time, adds in full)")
+        compiling = cold_cpu - warm_cpu
+        print(f"  between about {warm_idle + compiling / cores:.1f} s and {warm_idle + compiling:.1f} s on a first "
+              f"run (compiling, {compiling:.1f} s of CPU time, adds in full where no other job can run meanwhile)")
     runtime_memory()
 
 
