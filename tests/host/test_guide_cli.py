@@ -33,7 +33,7 @@ def run(*args: str) -> subprocess.CompletedProcess[str]:
     (("--manual", "--capacity", "0"), "--capacity"),
     (("--manual", "--quality", "perfect"), "unknown quality"),
     (("--manual", "--from-round", "99"), "--from-round"),
-    (("--port", "/dev/null"), "/dev/null"),
+    (("--port", "/dev/null"), "/dev/null is not a serial port"),
     (("--manual", "--steps-file", "/no-such-folder/steps.jsonl"), "--steps-file"),
 ])
 def test_bad_input_is_one_line_and_nonzero(args: tuple[str, ...], word: str) -> None:
