@@ -48,6 +48,7 @@ LOAD_TOLERANCE_PCT = 5
 MAX_RECOUNTS = 3  # then deal what is there and adjust the loads after it
 MAX_RESTARTS_PER_PASS = 3  # more hellos than this in one pass is a device at fault
 MAX_RECONNECTS_PER_PASS = 5
+MAX_FRUITLESS_PARTS = 3  # parts of one pass in a row that stop before their first card
 
 
 def load_tolerance(want: int) -> int:
@@ -532,6 +533,12 @@ class Guide:
             self.voice.problem(f"The shuffler had a fault left over ({st.get('fault_name') or st.get('state')}); "
                                "clearing it.")
             self._clear()
+        if self.mode == "random" and st.get("mode") == P.MODE_EXACT:
+            # An exact routine left over (a run stopped part way): its codes would deal these passes.
+            try:
+                self.link.request(P.CMD_EXACT, cancel=True)
+            except DeviceError as exc:
+                raise self.stop(f"the shuffler could not leave the exact routine it was in: {exc}") from None
 
     def _reconnect(self, why: str, done: int | None = None, want: int | None = None) -> dict[str, Any]:
         """The port went away: say so, wait up to reconnect_s for the same
@@ -596,6 +603,7 @@ class PassFollower:
         self.left: int | None = 0
         self.right: int | None = 0
         self.parts = 0
+        self.fruitless = 0  # parts in a row that ended before their first card
         self.part_n: int | None = None  # cards in the part being dealt now
         self.last: dict[str, int | None] = {"k": 0, "left": 0, "right": 0}
         self.aside = 0  # cards lifted off an over-full load, dealt last
@@ -661,7 +669,13 @@ class PassFollower:
             self.bar = False
 
     def end_part(self, k: int, k_left: int | None, k_right: int | None) -> None:
-        """A part of the pass is over: add what it dealt."""
+        """A part of the pass is over: add what it dealt. Parts that end
+        before their first card, again and again, are a machine at fault,
+        not a table to wait for."""
+        self.fruitless = 0 if k > 0 else self.fruitless + 1
+        if self.fruitless >= MAX_FRUITLESS_PARTS:
+            raise self.g.stop(f"the pass stopped {self.fruitless} times in a row before its first card went "
+                              "through: the shuffler needs looking at (its last fault is above)")
         self.dealt += k
         self.left = None if self.left is None or k_left is None else self.left + k_left
         self.right = None if self.right is None or k_right is None else self.right + k_right

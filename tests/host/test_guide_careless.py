@@ -1,33 +1,51 @@
 """A careless person and a troubled device, drawn by hypothesis, against
-the guide on a scripted device (a pty) over a Python table.
+the guide: first on a scripted device (a pty) over a Python table, then on
+the virtual shuffler (the real firmware), in random and exact mode.
 
 At every step the person may slip: cut the pack badly, keep cards back from
-a load, touch before being asked, or stop (Ctrl-C) and later run the
-command the guide suggests; the device may be unplugged mid-pass (coming
-back restarted, or not at all), be replaced by another shuffler on the same
-path, restart, or spray noise. Whatever happens:
+a load, touch before being asked, swap the two stacks of the trade, in
+exact mode put load B in for load A or take the right stack for load A, or
+stop (Ctrl-C) and later run the command the guide suggests; the device may
+be unplugged mid-pass (coming back restarted, or not at all), be replaced
+by another shuffler on the same path, restart, spray noise, or meet a fault
+mid-pass (a jam, a double feed, the tray emptied, the battery running down,
+the exit sensor going), which the person then puts right as told. Whatever
+happens:
 
 * every count the guide prints for the tray ("holds N") is the table's
   count at that moment;
 * no card is lost or duplicated: the cards on the table, in hand and in the
   machine are the pack, each once;
 * the guide ends in a shuffled pack, or in one line that says how to go on,
-  and that way of going on, followed, ends in a shuffled pack.
+  and that way of going on, followed, ends in a shuffled pack (on the
+  virtual shuffler: the very command, run through the command line);
+* exact mode is never claimed once a load made up against the steps was
+  dealt: a summary after that says "exact, then random" with an upper bound.
 """
 from __future__ import annotations
 
+import contextlib
+import io
+import json
+import os
 import re
-from typing import Any
+import shlex
+import time
+from typing import Any, Iterator
 
+import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from host import guide as G
+from host import flashing
 from host import person as persons
 from host import plan as planlib
+from host.cli import main
 from host.link import Link
 from hosttest_support import FakeShuffler, TextVoice
 from simulator.shuffling import steps as S
+from simulator.virtual import VirtualShuffler
 
 CARDS = 162
 ROUNDS = 2
@@ -59,6 +77,9 @@ class CarelessPerson(persons.ScriptedPerson):
             off = self.data.draw(st.integers(-30, 30), label="cut off by")
             a = max(1, min(CARDS - 1, step.sizes[0] + off))
             step = S.Cut(step.source, step.names, (a, CARDS - a), step.by_eye, step.counted, step.first)
+        if isinstance(step, (S.Move, S.EvenOut)) and {step.upper, step.lower} <= set(self.table) \
+                and self.slip("swaps the stacks", 6):
+            self.table[step.upper], self.table[step.lower] = self.table[step.lower], self.table[step.upper]
         super().do(step, number, round)
         if isinstance(step, S.Cut) and step.first and self.slip("keeps cards back", 4):
             last = step.names[-1]
@@ -177,3 +198,199 @@ def test_a_careless_person_and_a_troubled_device_never_lose_a_card_or_the_way_on
         fresh.dev.close()
     assert isinstance(again, G.Summary), voice.text
     assert sorted(person.table[S.PACK]) == list(range(CARDS))
+
+
+# -- on the virtual shuffler: exact mode's slips, each fault mid-pass, Ctrl-C and the command it suggests --------
+# The real firmware on the virtual shuffler, so exact mode refuses and loses
+# exactness exactly as a board does. A small machine keeps it quick: 52 cards
+# in a tray of 30 are two loads (so loads and stacks can be swapped) and six
+# exact rounds.
+
+SMALL = 52
+SMALL_CAPACITY = 30
+FAULTS = ["jam", "double_feed", "empty_at", "battery_low", "sensor_missing"]
+FRESH_MV = 9000
+MACHINE_EXAMPLES = int(os.environ.get("CARELESS_MACHINE_EXAMPLES", "8"))  # a few seconds each
+
+
+@pytest.fixture(scope="module")
+def small_machine(tmp_path_factory: pytest.TempPathFactory) -> Iterator[VirtualShuffler]:
+    dev = VirtualShuffler(time_scale=0.0, advertise=False,
+                          env={"SHUFFLER_SIM_CAPACITY": str(SMALL_CAPACITY), "SHUFFLER_SIM_MECHANISM": "fast"})
+    try:
+        flashing.install_to_dir(flashing.build_image("sim", tmp_path_factory.mktemp("image")), dev.flash_dir)
+        dev.start()
+        yield dev
+    finally:
+        dev.stop()  # the interpreter ends with the module, whatever happened
+
+
+class CarelessAtTheMachine(persons.ScriptedPerson):
+    """A person who may swap the two loads or the two stacks in exact mode,
+    cut badly, keep cards back or press Ctrl-C; a fault may strike mid-pass.
+    `wrong` is set while a load made up against the steps could reach the
+    tray, and `dealt_wrong` once a pass began with one."""
+
+    def __init__(self, dev: VirtualShuffler, data: Any, exact: bool, fault: tuple[str, int, int] | None) -> None:
+        super().__init__(dev.world(timeout=10), SMALL)
+        self.dev = dev
+        self.data = data
+        self.exact = exact
+        self.fault = fault
+        self.hand: list[Any] = []
+        self.passes = 0
+        self.wrong = False
+        self.dealt_wrong = False
+        self.chosen: dict[str, set[int]] = {}
+        self.seen: dict[str, int] = {}
+
+    def slip(self, what: str, chances: int) -> bool:
+        """Whether the person slips at this chance of the kind `what`: which
+        of the first `chances` chances are slips is drawn once (few draws, so
+        a whole routine fits in what hypothesis draws for one example)."""
+        if what not in self.chosen:
+            self.chosen[what] = self.data.draw(st.sets(st.integers(1, chances), max_size=1), label=what)
+            self.seen[what] = 0
+        self.seen[what] += 1
+        if self.seen[what] in self.chosen[what]:
+            event(f"slip: {what}")
+            return True
+        return False
+
+    def sizes_differ(self) -> bool:
+        # Two loads of one size swapped cannot be told apart by any count, so
+        # no guide could see it: the person is shown which is which instead.
+        a, b = self.table.get("A"), self.table.get("B")
+        return a is not None and b is not None and len(a) != len(b)
+
+    def swap_loads(self) -> None:
+        self.table["A"], self.table["B"] = self.table["B"], self.table["A"]
+        self.wrong = not self.wrong  # a second swap puts the first right
+
+    def do(self, step: S.Step, number: int, round: int | None = None) -> None:
+        if self.slip("ctrl-c", 150):  # at any step of a routine
+            raise Interrupted
+        if isinstance(step, S.Cut) and step.first and len(step.sizes) == 2 and self.slip("miscut", 2):
+            off = self.data.draw(st.integers(-8, 8), label="cut off by")
+            a = max(1, min(SMALL - 1, step.sizes[0] + off))
+            step = S.Cut(step.source, step.names, (a, SMALL - a), step.by_eye, step.counted, step.first)
+        if (self.exact and isinstance(step, S.PutInTray) and step.load == "A" and not (step.again or step.rest)
+                and (round or 1) > 1 and self.sizes_differ() and self.slip("puts load B for load A", 6)):
+            self.swap_loads()
+        if isinstance(step, S.Swap):
+            self.wrong = not self.wrong  # the two loads change places, as told
+        if isinstance(step, S.Touch) and step.why == "start":
+            self.passes += 1
+            self.dealt_wrong |= self.wrong
+            self.strike()
+        super().do(step, number, round)
+        if isinstance(step, S.Draw) and self.sizes_differ() and self.slip("swaps the stacks", 6):
+            self.swap_loads()  # the right stack taken for load A
+        if isinstance(step, S.Cut) and step.first and self.slip("keeps cards back", 3):
+            last = step.names[-1]
+            keep = self.data.draw(st.integers(1, 4), label="cards kept back")
+            self.hand, self.table[last] = self.table[last][-keep:], self.table[last][:-keep]
+        if isinstance(step, S.Fix) and step.what == "missing" and self.hand and step.load in self.table:
+            self.table[step.load] = self.table[step.load] + self.hand
+            self.hand = []
+
+    def strike(self) -> None:
+        """The drawn fault, on the drawn pass, at the drawn card."""
+        if self.fault is None or self.fault[1] != self.passes:
+            return
+        name, _, k = self.fault
+        # Each strikes at card k of this pass (battery and sensor: as card k enters the exit).
+        self.world.inject(name, k, sensor="exit" if name == "sensor_missing" else "")
+
+    def everything(self) -> list[Any]:
+        """Every card: on the table, in hand, and in or on the machine (taken off it)."""
+        on_table = [c for pile in self.table.values() for c in pile]
+        machine = [c for place in ("tray", "left", "right", "throat", "removed") for c in self.world.take(place)]
+        self.table = {}
+        return on_table + self.hand + machine
+
+
+class TrayVoice(TextVoice):
+    """Checks each count said of the tray against the machine's at that moment."""
+
+    def __init__(self, world: Any) -> None:
+        super().__init__()
+        self.world = world
+
+    def say(self, text: str) -> None:
+        for n in re.findall(r"(?:and holds|the tray holds) (\d+)", text):
+            tray = self.world.query()["counts"]["tray"]
+            assert int(n) == tray, (text, tray)
+        super().say(text)
+
+
+def fresh_machine(dev: VirtualShuffler) -> None:
+    with dev.world(timeout=10) as w:
+        for place in ("tray", "left", "right", "throat", "removed"):
+            w.take(place)
+        w.fix()
+        w.set_battery(FRESH_MV)
+
+
+@pytest.mark.slow
+@pytest.mark.micropython
+@settings(max_examples=MACHINE_EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
+@given(st.data())
+def test_on_the_machine_a_careless_person_never_gets_exactness_claimed_that_was_lost(
+        small_machine: VirtualShuffler, tmp_path_factory: pytest.TempPathFactory, data: Any) -> None:
+    from host.guide_cmd import _Resume, _stopped
+    from host.guide_exact import ExactGuide
+
+    dev = small_machine
+    fresh_machine(dev)
+    exact = data.draw(st.booleans(), label="exact mode")
+    fault = data.draw(st.one_of(st.none(), st.tuples(st.sampled_from(FAULTS), st.integers(1, 4),
+                                                     st.integers(3, 20))), label="fault (kind, pass, card)")
+    event(f"{'exact' if exact else 'random'}; fault: {fault[0] if fault else 'none'}")
+    person = CarelessAtTheMachine(dev, data, exact, fault)
+    voice = TrayVoice(dev.world(timeout=10))
+    person.say = voice.say
+    plan = planlib.make_plan(planlib.choose_pack(None, SMALL), SMALL_CAPACITY, "good",
+                             rounds=None if exact else 2)
+    link = Link.open(dev.port)
+    link.handshake(timeout=10)
+    guide_cls = ExactGuide if exact else G.Guide
+    guide = guide_cls(plan, person, voice, link=link, reopen=lambda: Link.open(dev.port), person_wait_s=10,
+                      reconnect_s=10, stall_s=3, settle_s=0.1)
+    try:
+        result: G.Summary | G.GuideStopped | Interrupted = guide.run()
+    except (G.GuideStopped, Interrupted) as exc:
+        result = exc
+    finally:
+        (guide.link or link).close()
+        voice.world.close()
+    try:
+        cards = person.everything()
+    finally:
+        person.world.close()
+    assert sorted(cards) == list(range(SMALL)), "a card was lost or duplicated"
+    event(f"ended in {type(result).__name__}")
+    if isinstance(result, G.Summary):
+        if person.dealt_wrong:
+            # A load made up against the steps was dealt: the guide must have seen exactness go.
+            assert result.mode != "exact" and result.distance_kind == "at most", voice.text
+        if result.mode == "exact":
+            assert result.distance == 0.0 and not person.dealt_wrong
+        return
+    # A stop: one line, and the command it names, run as the person would (the
+    # scripted person at this machine's table), ends in a shuffled pack.
+    how = _Resume(dev.port, False, False, None, SMALL, SMALL_CAPACITY, "good", None if exact else 2)
+    line = _stopped("interrupted" if isinstance(result, Interrupted) else str(result), guide.place,
+                    "exact" if exact else "random", how)
+    assert "\n" not in line
+    command = shlex.split(line.split("`")[1])
+    assert command[:2] == ["shuffler", "guide"]
+    fresh_machine(dev)
+    record = tmp_path_factory.mktemp("resume") / "record.jsonl"
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main(command[1:] + ["--unattended", "--world", dev.control_address, "--wait", "20",
+                                   "--record", str(record)])
+    assert code == 0, (line, err.getvalue()[-2000:])
+    final = [json.loads(x) for x in record.read_text().splitlines() if '"final"' in x]
+    assert len(final) == 1 and sorted(final[0]["pack"]) == list(range(SMALL))

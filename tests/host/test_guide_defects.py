@@ -421,3 +421,24 @@ def test_key_presses_typed_ahead_never_confirm_a_later_step() -> None:
         stream.close()
         os.close(master)
     assert sum("press Enter" in line for line in said) == 3
+
+
+class FaultsAtOnce(FakeShuffler):
+    """A machine whose every pass stops before its first card (an internal fault)."""
+
+    def _pass(self) -> None:
+        n = len(self.tray)
+        self.dev.emit({"ev": "touch", "state": "idle"})
+        self.dev.emit({"ev": "loaded", "n": n})
+        self.state = "idle"
+        self.dev.emit(P.fault_event(P.FAULT_INTERNAL, latched=True, k=0, n=n, left=0, right=0))
+
+
+def test_a_pass_that_keeps_stopping_before_its_first_card_stops_the_guide_in_one_line() -> None:
+    fake = FaultsAtOnce()
+    result, voice, person = run(fake)
+    assert isinstance(result, G.GuideStopped), voice.text
+    assert f"the pass stopped {G.MAX_FRUITLESS_PARTS} times in a row before its first card" in str(result)
+    assert result.place is not None and result.place.pass_number == 1
+    touches = [line for line in voice.lines if "touch the sensor to deal the rest of load A" in line]
+    assert len(touches) == G.MAX_FRUITLESS_PARTS - 1

@@ -75,6 +75,7 @@ class World:
         self.double_long = True
         self.empty_at = -1
         self.missing = {}  # sensor name -> True
+        self.later = None  # (k, fault, sensor): battery_low or sensor_missing as card k enters the exit
         self.hang = False
         self.error_at = -1
         self.sleeping = False
@@ -130,6 +131,10 @@ class World:
                 self._land()
 
     def _enter(self):
+        if self.later is not None and self.fed >= self.later[0]:
+            k, fault, sensor = self.later
+            self.later = None
+            self.inject(fault, 0, sensor)  # mid-pass: the battery sags or a plug comes loose now
         n = self.tray_n
         self.throat[0] = self.tray[n - 1]
         self.tray[n - 1] = None
@@ -273,11 +278,17 @@ class World:
         elif fault == "empty_at":
             self.empty_at = k
         elif fault == "battery_low":
-            self.mv = 6200  # below the cutoff of every profile
+            if k > 0:
+                self.later = (k, fault, "")
+            else:
+                self.mv = 6200  # below the cutoff of every profile
         elif fault == "sensor_missing":
             if mode not in ("stack", "exit", "touch", "battery"):
                 raise ValueError("sensor is stack, exit, touch or battery")
-            self.missing[mode] = True
+            if k > 0:
+                self.later = (k, fault, mode)
+            else:
+                self.missing[mode] = True
         elif fault == "flutter":
             self.flutter_at = k  # the beam flickers clear in the middle of card k
         elif fault == "hang":
@@ -293,6 +304,7 @@ class World:
         self.double_at = -1
         self.empty_at = -1
         self.missing = {}
+        self.later = None
 
     def snapshot(self):
         return {
