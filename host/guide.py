@@ -30,8 +30,8 @@ from typing import Any, Callable
 
 from firmware import protocol as P
 from host import person as persons
-from host.link import (BadMessage, DeviceError, Garbage, Link, LinkClosed, LinkError, LinkTimeout,
-                       ProtocolFault)
+from host.link import (HANDSHAKE_S, REQUEST_TIMEOUT_S, BadMessage, DeviceError, Garbage, Link, LinkClosed,
+                       LinkError, LinkTimeout, ProtocolFault)
 from host.plan import METHOD, Plan, distance_after, trade_steps
 from simulator.shuffling import steps as S
 
@@ -563,9 +563,9 @@ class Guide:
                 time.sleep(min(0.5, max(0.0, deadline - self.clock())))
                 continue
             try:
-                hello = link.handshake(timeout=max(0.2, min(5.0, deadline - self.clock())))
+                hello = link.handshake(timeout=max(0.2, min(link.wait_s(HANDSHAKE_S), deadline - self.clock())))
                 self._check_uid(hello)
-                status = link.status(timeout=max(0.2, min(2.0, deadline - self.clock())))
+                status = link.status(timeout=max(0.2, min(link.wait_s(REQUEST_TIMEOUT_S), deadline - self.clock())))
             except GuideStopped:
                 link.close()
                 raise
@@ -946,10 +946,10 @@ class PassFollower:
                 what = "no pass started" if self.state == self.WAITING else "the pass was not taken up again"
                 raise self.g.stop(f"{what} within {self.g.person_wait_s:g} s")
             return
-        if now - self.quiet_since <= self.g.stall_s:
+        if now - self.quiet_since <= self.link.wait_s(self.g.stall_s):
             return
         self.quiet_since = now
-        wait = min(2.0, self.g.stall_s)
+        wait = self.link.wait_s(min(REQUEST_TIMEOUT_S, self.g.stall_s))
         try:
             st = self.link.status(timeout=wait)
         except LinkTimeout:

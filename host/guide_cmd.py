@@ -84,7 +84,7 @@ def pile_counts(left: int | None, right: int | None) -> str:
 def _open_device(port: str, voice: RichVoice) -> Link:
     link = Link.open(port)
     try:
-        hello = link.handshake(timeout=5.0)
+        hello = link.handshake()
     except LinkError:
         link.close()
         raise

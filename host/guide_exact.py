@@ -115,7 +115,7 @@ class ExactGuide(Guide):
     def _after_pass(self) -> None:
         """Read the device's exact events that follow a pass."""
         assert self.link is not None
-        deadline = self.clock() + AFTER_PASS_S
+        deadline = self.clock() + self.link.wait_s(AFTER_PASS_S)
         while self.lost is None and not self.finished and self.device_next_stale:
             left = deadline - self.clock()
             if left <= 0:

@@ -27,9 +27,17 @@ import serial
 
 from firmware import protocol as P
 from host import device_messages
+from simulator.virtual import registry
 
 BAUD = 115200
+# How long a real board takes at most to answer. A device that runs its
+# firmware slower than real time (the emulated Pico) advertises a slowdown
+# with its port (simulator/virtual/registry.py), and a Link opened on that
+# port multiplies these by it; a real board's port is never advertised, so
+# its timeouts stay these and a dead board is still found out as soon.
 REQUEST_TIMEOUT_S = 2.0
+HELLO_EVERY_S = 0.5  # a hello sent while the board boots is lost: ask again this often
+HANDSHAKE_S = 5.0
 READ_SLICE_S = 0.05  # how long one read may block, so close() is never kept waiting
 MAX_BUFFER = 4 * P.MAX_LINE  # a line longer than this is garbage, not a reason to grow forever
 
@@ -112,9 +120,10 @@ def open_serial(port: str) -> serial.Serial:
 
 
 class Link:
-    def __init__(self, transport: Transport, name: str = "the shuffler") -> None:
+    def __init__(self, transport: Transport, name: str = "the shuffler", slowdown: float = 1.0) -> None:
         self.transport = transport
         self.name = name
+        self.slowdown = slowdown
         self.events: queue.Queue[dict[str, Any] | Garbage | BadMessage | LinkClosed] = queue.Queue()
         self.garbage: list[bytes] = []
         self.hello: dict[str, Any] | None = None
@@ -131,7 +140,11 @@ class Link:
 
     @classmethod
     def open(cls, port: str) -> "Link":
-        return cls(open_serial(port), name=port)
+        return cls(open_serial(port), name=port, slowdown=registry.slowdown(port))
+
+    def wait_s(self, seconds: float) -> float:
+        """A wait for a real board, as long as this device needs."""
+        return seconds * self.slowdown
 
     # -- the reader thread -----------------------------------------------------
     def _read_loop(self) -> None:
@@ -235,10 +248,13 @@ class Link:
         self._write(cmd, rid, fields)
         return rid
 
-    def request(self, cmd: str, timeout: float = REQUEST_TIMEOUT_S, greet: bool = False,
+    def request(self, cmd: str, timeout: float | None = None, greet: bool = False,
                 **fields: Any) -> dict[str, Any]:
-        """Send a request and wait for its reply; DeviceError when the reply
-        says no, ProtocolFault when it breaks the protocol."""
+        """Send a request and wait for its reply (REQUEST_TIMEOUT_S for a real
+        board by default); DeviceError when the reply says no, ProtocolFault
+        when it breaks the protocol."""
+        if timeout is None:
+            timeout = self.wait_s(REQUEST_TIMEOUT_S)
         box: queue.Queue[dict[str, Any] | BadMessage | LinkClosed] = queue.Queue()
         if self.error is not None:
             raise self.error
@@ -265,9 +281,11 @@ class Link:
             raise DeviceError(got)
         return got
 
-    def handshake(self, timeout: float = 5.0, attempts_every: float = 0.5) -> dict[str, Any]:
+    def handshake(self, timeout: float | None = None, attempts_every: float | None = None) -> dict[str, Any]:
         """hello with our protocol version, asked again until `timeout`; checks
         that the device speaks the same version."""
+        timeout = self.wait_s(HANDSHAKE_S) if timeout is None else timeout
+        attempts_every = self.wait_s(HELLO_EVERY_S) if attempts_every is None else attempts_every
         deadline = time.monotonic() + timeout
         while True:
             left = deadline - time.monotonic()
@@ -294,7 +312,7 @@ class Link:
             self.hello = reply
             return reply
 
-    def status(self, timeout: float = REQUEST_TIMEOUT_S) -> dict[str, Any]:
+    def status(self, timeout: float | None = None) -> dict[str, Any]:
         return self.request(P.CMD_STATUS, timeout=timeout)
 
     def next_event(self, timeout: float) -> dict[str, Any] | Garbage | BadMessage | None:

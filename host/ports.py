@@ -66,6 +66,8 @@ def usb_candidates(ports: Iterable[object] | None = None) -> list[Candidate]:
 
 def virtual_candidates() -> list[Candidate]:
     return [
+        Candidate(port=a.port, board="rp2", what=f"emulated Raspberry Pi Pico (pid {a.pid})")
+        if a.board == "pico" else
         Candidate(port=a.port, board="sim", what=f"virtual shuffler (pid {a.pid}, flash {a.flash_dir})")
         for a in registry.running()
     ]

@@ -10,6 +10,7 @@ from types import FrameType
 import click
 
 from simulator.virtual import faults as faultlib
+from simulator.virtual import registry
 
 FS_FILE = "rp2-littlefs.img"  # the filesystem region of the Pico's flash, in the flash folder
 MECHANICAL = ("jam", "double_feed", "empty_at", "battery_low", "sensor_missing")
@@ -19,6 +20,7 @@ def run_pico(flash: Path | None, install: bool | None, time_scale: float,
              standing: list[faultlib.Fault], seed: int) -> None:
     from simulator.pico import EmulatedPico, EmulatorError, ImageMissing
     from simulator.pico.control import ControlServer
+    from simulator.pico.emulator import SLOWDOWN
     from simulator.pico.flash_fs import build_fs, firmware_files
 
     for f in standing:
@@ -43,6 +45,9 @@ def run_pico(flash: Path | None, install: bool | None, time_scale: float,
             pico.world.inject(f.name, f.k, f.mode)
     pico.start()
     control = ControlServer(pico).start()
+    # Listed by `shuffler devices`; a Link opened on this port waits as long as the emulator needs.
+    advert = registry.advertise(pico.port, flash if flash is not None else Path(""), control.address,
+                                board="pico", slowdown=SLOWDOWN)
     done = threading.Event()
 
     def on_signal(signum: int, frame: FrameType | None) -> None:
@@ -61,6 +66,7 @@ def run_pico(flash: Path | None, install: bool | None, time_scale: float,
     finally:
         for s, handler in old.items():
             signal.signal(s, handler)
+        registry.withdraw(advert)
         control.stop()
         pico.stop()
     click.echo("emulated Pico stopped", err=True)

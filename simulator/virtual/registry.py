@@ -23,6 +23,11 @@ class Advert:
     started: float
     control: str = ""  # the world's control endpoint (`shuffler table` talks to it)
     uid: str = ""  # the board's hello uid
+    board: str = "sim"  # sim: the virtual shuffler; pico: the emulated Raspberry Pi Pico
+    # How many times longer than a real board it may take to answer: the
+    # emulated Pico runs its firmware several times slower than real time.
+    # A Link opened on this port waits that much longer (host/link.py).
+    slowdown: float = 1.0
 
 
 def registry_dir() -> Path:
@@ -36,11 +41,12 @@ def registry_dir() -> Path:
     return root / "virtual"
 
 
-def advertise(port: str, flash_dir: Path, control: str = "", uid: str = "") -> Path:
+def advertise(port: str, flash_dir: Path, control: str = "", uid: str = "", board: str = "sim",
+              slowdown: float = 1.0) -> Path:
     folder = registry_dir()
     folder.mkdir(parents=True, exist_ok=True)
     advert = Advert(pid=os.getpid(), port=port, flash_dir=str(flash_dir), started=time.time(),
-                    control=control, uid=uid)
+                    control=control, uid=uid, board=board, slowdown=slowdown)
     path = folder / f"{advert.pid}-{Path(port).name}.json"
     tmp = path.with_suffix(".tmp")
     tmp.write_text(json.dumps(asdict(advert)))
@@ -82,3 +88,12 @@ def running() -> list[Advert]:
         else:
             withdraw(path)
     return sorted(found, key=lambda a: a.started)
+
+
+def slowdown(port: str) -> float:
+    """The slowdown a running virtual device advertises with `port`; 1 for
+    any other port, which is a real board's."""
+    for advert in running():
+        if advert.port == port:
+            return max(1.0, float(advert.slowdown))
+    return 1.0

@@ -10,8 +10,10 @@ from typing import Any
 import pytest
 
 from firmware import protocol as P
-from host.link import DeviceError, Garbage, Link, LinkClosed, LinkError, LinkTimeout, ProtocolMismatch
+from host.link import (REQUEST_TIMEOUT_S, DeviceError, Garbage, Link, LinkClosed, LinkError, LinkTimeout,
+                       ProtocolMismatch)
 from hosttest_support import FakeDevice
+from simulator.virtual import registry
 
 
 @pytest.fixture
@@ -227,3 +229,31 @@ def test_a_port_that_is_not_a_serial_port_is_named_plainly() -> None:
     with pytest.raises(LinkError) as info:
         Link.open("/dev/null")
     assert str(info.value) == "/dev/null is not a serial port (see `shuffler devices`)"
+
+
+def test_a_real_board_keeps_the_short_timeouts_and_a_slow_device_advertised_with_its_port_gets_longer(
+        fake: Any, tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A device that answers in 2.5 s: a real board's port (never advertised)
+    gives up after 2 s; the same device advertised with a slowdown of 4 (as
+    the emulated Pico advertises its own) is waited for."""
+    monkeypatch.setenv(registry.ENV_DIR, str(tmp_path))
+
+    def slow(dev: FakeDevice, req: dict[str, Any]) -> None:
+        time.sleep(2.5)
+        FakeDevice.idle_shuffler(dev, req)
+    dev = fake(slow)
+    link = Link.open(dev.port)
+    try:
+        assert link.slowdown == 1.0
+        with pytest.raises(LinkTimeout, match=f"within {REQUEST_TIMEOUT_S:g} s"):
+            link.status()
+    finally:
+        link.close()
+    advert = registry.advertise(dev.port, tmp_path, board="pico", slowdown=4.0)
+    link = Link.open(dev.port)
+    try:
+        assert link.slowdown == 4.0 and link.wait_s(REQUEST_TIMEOUT_S) == 4 * REQUEST_TIMEOUT_S
+        assert link.status()["state"] == "idle"
+    finally:
+        link.close()
+        registry.withdraw(advert)
