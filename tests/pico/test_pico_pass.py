@@ -1,20 +1,25 @@
 """Passes on the emulated Pico: the firmware's real rp2 drivers move the
 simulated mechanism through the chip's pins (the DRV8833 inputs' PWM, the
-exit beam, the HX711's two wires, the touch module, the battery divider)."""
+exit beam, the HX711's two wires, the touch module, the battery divider).
+One pass on the fast mechanism profile (8 times the plausible speed), and
+one at the plausible speed of hardware/mechanism.py: the same firmware,
+whose thresholds follow the card time it measures."""
 from __future__ import annotations
 
 import collections
+import time
+from typing import Any
 
 import pytest
 
-from picotest_support import flashed_fs
+from firmware import protocol as P
+from picotest_support import Host, flashed_fs
 
 pytestmark = [pytest.mark.slow, pytest.mark.pico]
 
 
-def test_a_104_card_pass_accounts_for_every_card(start_pico, open_host) -> None:
-    pico = start_pico(fs=flashed_fs())
-    host = open_host(pico)
+def deal_104(pico: Any, host: Host) -> dict[str, Any]:
+    """Load 104 cards, touch, and check every card is accounted for; the world's state after."""
     host.hello()
     load = list(range(104))
     pico.load(load)
@@ -22,6 +27,7 @@ def test_a_104_card_pass_accounts_for_every_card(start_pico, open_host) -> None:
     start = len(host.seen)
     assert host.event("loaded", start=start)["n"] == 104  # counted by the HX711, bit by bit
     done = host.event("done", start=start)
+    assert not [m for m in host.seen[start:] if m.get("ev") == P.EV_FAULT]
     q = pico.query()
     left, right = q["left"], q["right"]
     assert sorted(left + right) == load
@@ -32,6 +38,12 @@ def test_a_104_card_pass_accounts_for_every_card(start_pico, open_host) -> None:
     progress = [m["k"] for m in host.seen[start:] if m.get("ev") == "progress"]
     assert progress == list(range(1, 105))
     assert q["motor"]["dir"] == 0 and q["driver_awake"] is False  # braked, nSLEEP low
+    return dict(q)
+
+
+def test_a_104_card_pass_accounts_for_every_card(start_pico, open_host) -> None:
+    pico = start_pico(fs=flashed_fs())
+    deal_104(pico, open_host(pico))
     # The PWM duty the firmware set (the profile's motor_duty) reached the
     # motor model through the pins, forward (+1) and reverse (-1); the
     # rest are the 1 ms slices in which the motor started or stopped.
@@ -42,6 +54,16 @@ def test_a_104_card_pass_accounts_for_every_card(start_pico, open_host) -> None:
             driven[d] += ms
     assert set(driven) == {1, -1}
     assert sum(driven.values()) >= 0.85 * sum(pico.drives.values())
+
+
+def test_a_104_card_pass_at_the_plausible_mechanism_speed(start_pico, open_host) -> None:
+    pico = start_pico(fs=flashed_fs(), mechanism="plausible")
+    t0, wall0 = pico.emulated_ms(), time.monotonic()
+    deal_104(pico, open_host(pico))
+    # Tens of seconds of emulated time: the plausible speed, not the fast one.
+    emulated_s = (pico.emulated_ms() - t0) / 1000
+    assert emulated_s > 20
+    print(f"plausible pass: {emulated_s:.0f} s emulated in {time.monotonic() - wall0:.0f} s wall")
 
 
 def _rp2_default(name: str) -> object:
