@@ -9,8 +9,11 @@ the device sent before the handshake is thrown away with it. Every message
 is checked against the protocol's fields, types and ranges
 (host/device_messages.py): one that breaks it reaches the caller as a
 ProtocolFault naming the device and what it sent, never as a number to
-believe. Every wait has a timeout. The raw REPL is not spoken here; that is
-flashing's job.
+believe. Every wait has a timeout. One request is outstanding at a time,
+whatever the threads: the next is written only after the reply to the last
+or its timeout, so the device's receive ring (260 bytes on an ESP32, which
+drops what does not fit) always holds what was sent (docs/protocol.md,
+"Flow"). The raw REPL is not spoken here; that is flashing's job.
 """
 from __future__ import annotations
 
@@ -135,6 +138,7 @@ class Link:
         self._closed = threading.Event()
         self.error: LinkClosed | None = None
         self._write_lock = threading.Lock()
+        self._turn = threading.Lock()  # held by the one outstanding request
         self._reader = threading.Thread(target=self._read_loop, name="shuffler-link", daemon=True)
         self._reader.start()
 
@@ -240,14 +244,6 @@ class Link:
             pass
         self._reader.join(timeout=1.0)
 
-    def send(self, cmd: str, **fields: Any) -> int:
-        """Write one request; returns its id."""
-        if self.error is not None:
-            raise self.error
-        rid = next(self._ids) % P.MAX_ID
-        self._write(cmd, rid, fields)
-        return rid
-
     def request(self, cmd: str, timeout: float | None = None, greet: bool = False,
                 **fields: Any) -> dict[str, Any]:
         """Send a request and wait for its reply (REQUEST_TIMEOUT_S for a real
@@ -256,23 +252,24 @@ class Link:
         if timeout is None:
             timeout = self.wait_s(REQUEST_TIMEOUT_S)
         box: queue.Queue[dict[str, Any] | BadMessage | LinkClosed] = queue.Queue()
-        if self.error is not None:
-            raise self.error
-        # Register before sending, so a fast reply is never missed.
-        rid = next(self._ids) % P.MAX_ID
-        with self._lock:
-            self._waiting[rid] = (cmd, box)
-            if greet:
-                self._greet_id = rid
-        try:
-            self._write(cmd, rid, fields)
-            try:
-                got = box.get(timeout=timeout)
-            except queue.Empty:
-                raise LinkTimeout(f"{self.name} did not answer {cmd!r} within {timeout:g} s") from None
-        finally:
+        with self._turn:  # one request outstanding: wait for the last one's reply or timeout
+            if self.error is not None:
+                raise self.error
+            # Register before sending, so a fast reply is never missed.
+            rid = next(self._ids) % P.MAX_ID
             with self._lock:
-                self._waiting.pop(rid, None)
+                self._waiting[rid] = (cmd, box)
+                if greet:
+                    self._greet_id = rid
+            try:
+                self._write(cmd, rid, fields)
+                try:
+                    got = box.get(timeout=timeout)
+                except queue.Empty:
+                    raise LinkTimeout(f"{self.name} did not answer {cmd!r} within {timeout:g} s") from None
+            finally:
+                with self._lock:
+                    self._waiting.pop(rid, None)
         if isinstance(got, LinkClosed):
             raise got
         if isinstance(got, BadMessage):

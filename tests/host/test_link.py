@@ -257,3 +257,36 @@ def test_a_real_board_keeps_the_short_timeouts_and_a_slow_device_advertised_with
     finally:
         link.close()
         registry.withdraw(advert)
+
+
+def test_one_request_is_outstanding_at_a_time_whatever_the_threads(fake: Any) -> None:
+    """A board's receive ring holds one request (an ESP32's drops what does
+    not fit): the link writes the next only after the last one's reply."""
+    lock = threading.Lock()
+    unanswered: set[int] = set()
+    seen_at_arrival: list[int] = []
+
+    def slow(dev: FakeDevice, req: dict[str, Any]) -> None:
+        with lock:
+            seen_at_arrival.append(len(unanswered))
+            unanswered.add(req["id"])
+
+        def answer() -> None:
+            with lock:
+                unanswered.discard(req["id"])
+            dev.reply(req, state="idle")
+        threading.Timer(0.1, answer).start()
+
+    dev = fake(slow)
+    link = Link.open(dev.port)
+    got: list[str] = []
+    try:
+        threads = [threading.Thread(target=lambda: got.append(link.status(timeout=5)["state"])) for _ in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(timeout=10)
+        assert got == ["idle"] * 4
+        assert seen_at_arrival == [0, 0, 0, 0]  # nothing else unanswered when each arrived
+    finally:
+        link.close()
