@@ -98,6 +98,8 @@ class StubBoard:
 
 
 class Link:
+    intr = False
+    def pump(self): pass
     def pending(self): return False
     def read_line(self): return None
     def send(self, obj): pass
@@ -197,6 +199,7 @@ print("locked_loop", res, ctl.dealer.k)
 # exact_mode_device.py.
 INSTANT_BOARD = r"""
 class Host:
+    def listen(self): pass
     def pending(self): return False
     def service(self): pass
 

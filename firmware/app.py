@@ -5,11 +5,35 @@ import protocol as P
 from controller import Controller
 from link import Link
 
+try:
+    import micropython
+except ImportError:  # CPython unit tests
+    micropython = None  # type: ignore
+
+CTRL_C = 3
+
+
+def kbd_intr(c):
+    """micropython.kbd_intr, where the port has it."""
+    if micropython is not None and hasattr(micropython, "kbd_intr"):
+        micropython.kbd_intr(c)
+
 
 def main():
+    # 0x03 is the firmware's own byte while it runs (link.py): inside a
+    # line it is a bad line, not a KeyboardInterrupt that would leave the
+    # appliance in the REPL mid-pass.
+    kbd_intr(-1)
+    try:
+        run()
+    finally:
+        kbd_intr(CTRL_C)
+
+
+def run():
     profile = boardsel.load_profile(boardsel.profile_name())
     board = boardsel.open_board(profile)
-    link = Link()
+    link = Link(source=getattr(board, "uart", None))
     ctl = Controller(board, profile, link)
     try:
         ctl.boot()
@@ -22,10 +46,11 @@ def main():
                 board.motor_stop()
                 link.send(P.error_reply("", None, P.E_INTERNAL, detail=str(e)[:80]))
     except KeyboardInterrupt:
-        # Ctrl-C: let the REPL (and mpremote) in. The watchdog first: a
-        # second Ctrl-C during the motor's 20 ms brake must not skip it.
+        # A lone Ctrl-C: let the REPL (and mpremote) in. The watchdog
+        # first, then the motor (a 20 ms brake).
         board.wdt_release()
         board.motor_stop()
+        kbd_intr(CTRL_C)
         link.send({P.F_EV: P.EV_STOPPED, "reason": "interrupt"})
     finally:
         board.motor_stop()

@@ -12,6 +12,8 @@ from drv8833 import Motor
 from hx711 import HX711
 from watchdog import Guard
 
+SETTLE_SLICE_MS = 10  # the serial input is drained this often while the sensors settle
+
 
 class Board:
     def __init__(self, profile):
@@ -138,7 +140,14 @@ class Board:
             # Sensors first: nothing after this line can leave them off.
             self.sensor_power.value(1)
             esp32.wake_on_touch(False)
-            time.sleep_ms(self.settle_ms)
+            self.settle(wake)
+
+    def settle(self, wake):
+        """Wait for the HX711 after power-up, draining the serial input."""
+        t0 = time.ticks_ms()
+        while time.ticks_diff(time.ticks_ms(), t0) < self.settle_ms:
+            wake()
+            time.sleep_ms(SETTLE_SLICE_MS)
 
     def pending(self):
         return False

@@ -9,6 +9,8 @@ from drv8833 import Motor
 from hx711 import HX711
 from watchdog import Guard
 
+SETTLE_SLICE_MS = 10  # the serial input is drained this often while the sensors settle
+
 # RP2040 datasheet 4.7.6: the watchdog's CTRL register, its ENABLE bit, and
 # the register block's atomic bit-clear alias (2.1.2).
 WATCHDOG_CTRL = 0x40058000
@@ -99,7 +101,14 @@ class Board:
                     return True
         finally:
             self.sensor_power.value(1)
-            time.sleep_ms(self.settle_ms)
+            self.settle(wake)
+
+    def settle(self, wake):
+        """Wait for the HX711 after power-up, draining the serial input."""
+        t0 = time.ticks_ms()
+        while time.ticks_diff(time.ticks_ms(), t0) < self.settle_ms:
+            wake()
+            time.sleep_ms(SETTLE_SLICE_MS)
 
     def pending(self):
         return False

@@ -19,6 +19,9 @@ from touch import Touch, baseline_ok, plausible
 CAL_FILE = "cal.json"
 CONFIG_FILE = "config.json"
 CAL_WEIGHT = 26  # cards the stored counts-per-card figure counts for when a pass refines it
+# The longest the firmware sleeps between two drains of the serial input:
+# 115200 baud fills an ESP32's 260-byte receive ring in 22 ms.
+LISTEN_MS = 10
 
 
 def device_uid():
@@ -91,7 +94,7 @@ class Controller:
         while another sensor is faulty."""
         b, p = self.board, self.profile
         problems = []
-        raw = stack.average(b.stack_raw, p["stack_samples"])
+        raw = stack.average(self.read_stack, p["stack_samples"])
         if raw is None:
             problems.append("stack sensor not responding")
         elif not p["stack_raw_min"] <= raw <= p["stack_raw_max"]:
@@ -250,7 +253,22 @@ class Controller:
             self.last_activity = b.ticks_ms()
             self.on_touch()
         self.maybe_sleep()
-        b.sleep_ms(self.profile["idle_poll_ms"])
+        self.wait_ms(self.profile["idle_poll_ms"])
+
+    def wait_ms(self, ms):
+        """Sleep, draining the serial input every LISTEN_MS meanwhile."""
+        b = self.board
+        while ms > 0:
+            d = ms if ms < LISTEN_MS else LISTEN_MS
+            b.sleep_ms(d)
+            self.link.pump()
+            ms -= d
+
+    def read_stack(self):
+        """One load-cell reading (up to a conversion period of waiting),
+        the serial input drained first."""
+        self.link.pump()
+        return self.board.stack_raw()
 
     def touch_ok(self, raw):
         """False for an implausible reading, which is never a touch; one
@@ -281,12 +299,22 @@ class Controller:
         if time.ticks_diff(now, self.last_line) < self.profile["host_awake_ms"]:
             return  # a host is talking: stay awake so no byte is lost
         b.led(False)
-        if b.light_sleep(self.touch.threshold(), self.link.pending):
+        by_line = b.light_sleep(self.touch.threshold(), self.link.woken)
+        b.led(True)
+        now = b.ticks_ms()
+        self.last_activity = now
+        if by_line:
             # Woken by the serial line: the bytes that woke it may be lost,
             # so stay awake for the host to ask again.
-            self.last_line = b.ticks_ms()
-        b.led(True)
-        self.last_activity = b.ticks_ms()
+            self.last_line = now
+            return
+        # Woken by a touch: that touch asked for a pass. It is often over by
+        # the time the sensors have settled, so it is not waited for again;
+        # a sensor that now reads implausibly (a shorted pad also wakes the
+        # board) is a fault, never a touch.
+        if self.touch_ok(b.touch_raw()):
+            self.touch.consume(now)  # the same press is not a second touch
+            self.on_touch()
 
     def on_touch(self):
         self.link.send({P.F_EV: P.EV_TOUCH, "state": self.state})
@@ -347,7 +375,7 @@ class Controller:
             self.link.send(P.error_reply(cmd, rid, P.E_NOT_CALIBRATED))
             return
         p = self.profile
-        raw = stack.average(self.board.stack_raw, p["stack_samples"])
+        raw = stack.average(self.read_stack, p["stack_samples"])
         if raw is None or not p["stack_raw_min"] <= raw <= p["stack_raw_max"]:
             self.link.send(P.error_reply(cmd, rid, P.E_REFUSED, detail="stack sensor not responding"))
             return
@@ -435,7 +463,7 @@ class Controller:
             if code:
                 self.link.send(P.error_reply(cmd, rid, code))
                 return
-            raw = stack.average(b.stack_raw, 4 * p["stack_samples"])
+            raw = stack.average(self.read_stack, 4 * p["stack_samples"])
             if raw is None:
                 self.link.send(P.error_reply(cmd, rid, P.E_BAD_VALUE, detail="stack sensor not responding"))
                 return
@@ -501,7 +529,7 @@ class Controller:
         if tare is None:
             self.refuse(cmd, rid, P.FAULT_NOT_CALIBRATED)
             return
-        raw = stack.average(b.stack_raw, p["stack_samples"])
+        raw = stack.average(self.read_stack, p["stack_samples"])
         if raw is None or not p["stack_raw_min"] <= raw <= p["stack_raw_max"]:
             if cmd is not None:
                 self.link.send(P.error_reply(cmd, rid, P.E_REFUSED))
@@ -570,7 +598,7 @@ class Controller:
         if raw0 is None or k < 8 or not (isinstance(c.get("tare"), int) and isinstance(c.get("per_card"), int)):
             return
         p = self.profile
-        raw1 = stack.average(self.board.stack_raw, 4 * p["stack_samples"])
+        raw1 = stack.average(self.read_stack, 4 * p["stack_samples"])
         if raw1 is None:
             return
         old = c["per_card"]
@@ -662,7 +690,7 @@ class Controller:
             self.lose_exact_pass(P.LOST_ABORTED)
         elif r == R_TIMEOUT:
             tare, per_card, _ = self.stack_cal()
-            raw = stack.average(self.board.stack_raw, self.profile["stack_samples"])
+            raw = stack.average(self.read_stack, self.profile["stack_samples"])
             left_in_tray = stack.count_from_raw(raw, tare, per_card) if raw is not None else 1
             missing = self.dealer.n - self.dealer.k
             if left_in_tray > 0:
@@ -681,6 +709,14 @@ class Controller:
     # ----- called by the dealer between cards -----------------------
     def pending(self):
         return self.link.pending() or self.board.pending()
+
+    def listen(self):
+        """Called in every wait of a pass: drain the serial input (no
+        allocation), and stop at once for a Ctrl-C."""
+        link = self.link
+        link.pump()
+        if link.intr:
+            raise link.kbd
 
     def service(self):
         if self.strict:

@@ -45,7 +45,7 @@ def put_int(buf, end, width, value):
 class Dealer:
     def __init__(self, board, host, write_raw, sides):
         self.board = board
-        self.host = host  # has pending() and service()
+        self.host = host  # has listen(), pending() and service()
         self.write_raw = write_raw
         self.line = bytearray(_TEMPLATE)
         self.end_k = _field_end(_TEMPLATE, b"k")
@@ -169,13 +169,15 @@ class Dealer:
         b.motor(1 if side == LEFT else -1, self.duty)
         try:
             # Both waits beat the heartbeat: they end by their own limits,
-            # and a jam must be reported, not reset by the watchdog.
+            # and a jam must be reported, not reset by the watchdog. Both
+            # drain the serial input, which a port's ring would drop.
             t0 = b.ticks_ms()
             while not b.exit_blocked():
                 if time.ticks_diff(b.ticks_ms(), t0) > self.timeout_ms:
                     return R_TIMEOUT
                 b.wdt_feed()
                 b.sleep_ms(poll)
+                self.host.listen()
             # Debounced: the card has left once the beam has read clear for
             # clear_ms; a flicker at an edge is not the end of a card.
             t1 = b.ticks_ms()
@@ -194,6 +196,7 @@ class Dealer:
                     break
                 b.wdt_feed()
                 b.sleep_ms(poll)
+                self.host.listen()
             self.last_block_ms = time.ticks_diff(clear_since, t1)
         finally:
             # Brake, not coast: the roller stops at once, so the next card
@@ -213,6 +216,7 @@ class Dealer:
             if time.ticks_diff(b.ticks_ms(), t0) >= self.clear_ms:
                 return True
             b.sleep_ms(self.poll_ms)
+            self.host.listen()
         return False
 
     def progress(self):

@@ -18,6 +18,11 @@ PROFILE = {
     },
     # Light sleep wakes on the touch pad or after a slice; then it listens
     # for the serial line (the UART is stopped while asleep).
+    # The REPL's UART: a byte arriving while the stdin ring is full is
+    # dropped (ports/esp32/mphalport.c, uart.c); the firmware drains it in
+    # every wait (link.py). The simulated board copies these figures.
+    "uart_rx_ring": 260,
+    "uart_baud": 115200,
     "sleep_slice_ms": 1000,
     "sleep_listen_ms": 20,
     # Samples of ADC, touch and clock noise hashed with os.urandom per 32

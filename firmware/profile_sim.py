@@ -21,6 +21,7 @@ PROFILE = {
     "wdt_ms": 2000,
     "poll_ms": 1,
     "idle_poll_ms": 20,
+    "sensor_settle_ms": 400,  # HX711 after power-up, as the real boards: after a light sleep
     # No light sleep this long after the last line from a host: an ESP32
     # asleep loses serial bytes, so a host that is talking keeps it awake.
     "host_awake_ms": 5000,

@@ -22,6 +22,10 @@ except ImportError:  # CPython: the host
 PROTOCOL_VERSION = 3  # 2 added exact mode, 3 the count command
 FIRMWARE_VERSION = "0.1.0"
 MAX_LINE = 256  # bytes, newline included
+# The device's own input buffer: about two of the longest lines. A host keeps
+# one request outstanding (waits for its reply or its timeout before the
+# next), so it never comes near it; input beyond it is answered E_OVERFLOW.
+IN_BUFFER = 2 * MAX_LINE
 MAX_ID = 0x3FFFFFFF  # fits a MicroPython small int on 32-bit boards
 
 # Field names.
@@ -98,6 +102,7 @@ E_NOT_CALIBRATED = 12
 E_STORAGE = 13
 E_REFUSED = 14
 E_INTERNAL = 15
+E_OVERFLOW = 16
 
 ERRORS = {
     E_BAD_JSON: ("bad_json", "The line is not valid JSON."),
@@ -115,6 +120,7 @@ ERRORS = {
     E_STORAGE: ("storage", "Saving failed; the previous values are kept."),
     E_REFUSED: ("refused", "The pass was refused; see the fault event."),
     E_INTERNAL: ("internal", "An internal error occurred; the motor is off."),
+    E_OVERFLOW: ("overflow", "Input came faster than the device reads it; lines were dropped."),
 }
 
 # Fault codes: (number, short name, sentence). Numbers never change.

@@ -17,6 +17,13 @@ class Touch:
         self.pressed = False
         self.raw_pressed = False
 
+    def consume(self, now):
+        """A press handled elsewhere (the one that woke the board): it
+        must be released before the next one counts."""
+        self.since = now
+        self.pressed = True
+        self.raw_pressed = True
+
     def is_touched(self, raw):
         if self.kind == "digital":
             return raw == 1

@@ -31,6 +31,9 @@ def start_device(tmp_path: Path) -> Iterator[Callable[..., Device]]:
         # The fast mechanism (8 times hardware/mechanism.py's speed) unless a
         # test asks for the plausible one: the firmware handles both alike.
         env["SHUFFLER_SIM_MECHANISM"] = "fast"
+        # Serial input through a receive ring of an ESP32's size, which drops
+        # what arrives while it is full (simulator/virtual/board/sim_uart.py).
+        env["SHUFFLER_SIM_UART"] = "esp32"
         env.update(extra_env)
         proc = subprocess.Popen(argv, env=env, cwd=str(firmware_dir), stdin=subprocess.PIPE,
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE)

@@ -23,7 +23,15 @@ import micropython, sys
 from dealer import Dealer, DONE
 from sides import RandomSides
 
+from link import Link
+
 class Host:
+    # A real Link on stdin, drained in every wait as the controller does.
+    def __init__(self): self.link = Link()
+    def listen(self):
+        self.link.pump()
+        if self.link.intr:
+            raise self.link.kbd
     def pending(self): return False
     def service(self): pass
 
@@ -67,9 +75,14 @@ for alloc in (False, True):
     # progress lines without pile counts.
     b = Board(); b.alloc = alloc
     s = ExactRoutine(104); s.begin(162, os.urandom); s.prepare(81)
-    d = Dealer(b, Host(), out.write, s)
+    h = Host()
+    d = Dealer(b, h, out.write, s)
     d.begin(s, 81, cfg, 6400, 1, True)
     print("exact alloc", alloc, locked(d))
+    if not alloc:
+        # The serial input the loop drained under the lock: stored lines,
+        # then more than the buffer holds (dropped, and owed as overflow).
+        print("drained", h.link.lines, h.link.lost)
 for alloc in (False, True):
     b = Board(); b.alloc = alloc
     s = RandomSides(104); s.prepare(104)
@@ -84,18 +97,23 @@ def test_deal_loop_does_not_allocate_and_the_check_is_real(tmp_path: Path) -> No
     require_micropython()
     script = tmp_path / "lock.py"
     script.write_text(LOCK_SCRIPT)
-    out = subprocess.run([MICROPYTHON, str(script)], capture_output=True, text=True, timeout=60,
+    request = P.encode(P.request("status", 1)).encode()
+    waiting = request * (3 * P.MAX_LINE // len(request))  # more than the firmware's buffer holds
+    out = subprocess.run([MICROPYTHON, str(script)], capture_output=True, timeout=60, input=waiting,
                          env={"MICROPYPATH": str(FIRMWARE), "PATH": "/usr/bin:/bin"})
     assert out.returncode == 0, out.stderr
-    lines = out.stdout.splitlines()
+    lines = out.stdout.decode().splitlines()
     # Exact mode's side source allocates nothing either, and the check is real.
     assert lines[0] == "exact alloc False result 0 cards 81"
-    assert lines[1] == "exact alloc True MemoryError at card 0"
+    # The serial input was drained in the card waits, under the lock: whole
+    # lines stored until the buffer was full, the rest owed as an overflow.
+    assert lines[1] == "drained %d True" % (2 * P.MAX_LINE // len(request))
+    assert lines[2] == "exact alloc True MemoryError at card 0"
     # A quiet board: all 104 cards dealt under the heap lock.
-    assert lines[2] == "alloc False result 0 cards 104"
+    assert lines[3] == "alloc False result 0 cards 104"
     # The same loop with one allocation per poll fails at the first card:
     # the lock really catches allocations.
-    assert lines[3] == "alloc True MemoryError at card 0"
+    assert lines[4] == "alloc True MemoryError at card 0"
 
 
 def _compile(dst: Path, sources: list[Path]) -> None:

@@ -180,3 +180,52 @@ report(n=n, per_call=per_call, lens=[len(x), len(y)], differ=x != y, touch=S.tou
 """)
     assert r["lens"] == [40, 40] and r["differ"] is True
     assert r["per_call"] == 2 * r["n"] and r["touch"] >= 4 * r["n"]  # two 32-byte blocks per call
+
+
+WOKEN_BY_TOUCH = r"""
+import time
+from controller import Controller
+
+class QuietLink:
+    intr = False
+    def __init__(self): self.sent = []
+    def pump(self): pass
+    def woken(self): return False
+    def send(self, obj): self.sent.append(obj)
+    def write_raw(self, buf): pass
+
+class FakeClock:
+    # The driver's waits on the fake's clock, so the finger can leave
+    # while the sensors settle.
+    ticks_diff = staticmethod(time.ticks_diff)
+    ticks_add = staticmethod(time.ticks_add)
+    ticks_us = staticmethod(time.ticks_us)
+    def ticks_ms(self): return S.now
+    def sleep_ms(self, ms): machine.advance(ms)
+
+import board_esp32
+board_esp32.time = FakeClock()
+b = board()
+c = Controller(b, dict(profile_esp32.PROFILE), QuietLink())
+c.touch.baseline = S.touch_base
+c.cfg["idle_sleep_s"] = 1
+S.now = 200000  # idle for longer than idle_sleep_s and host_awake_ms
+started = []
+c.start_pass = lambda cmd, rid: started.append([cmd, rid])
+# A finger on the pad for %d ms during the second timed slice.
+S.touch_at = S.now + 1500
+S.touch_end = S.touch_at + %d
+c.maybe_sleep()
+report(started=started, events=[m.get("ev") for m in c.link.sent], sleeps=len(S.sleeps),
+       power=S.levels[32], touched_now=S.touch_value() < S.touch_threshold)
+"""
+
+
+def test_the_touch_that_wakes_the_board_starts_the_pass() -> None:
+    """The controller over the real ESP32 driver: a short touch wakes the
+    board from light sleep and is over before the HX711 has settled; it is
+    the touch that asked for the pass, so the pass starts without another."""
+    r = run_esp32(WOKEN_BY_TOUCH % (50, 50))
+    assert r["sleeps"] == 2 and r["power"] == 1
+    assert r["touched_now"] is False  # the finger had gone before the pass began
+    assert r["events"] == ["touch"] and r["started"] == [[None, None]]

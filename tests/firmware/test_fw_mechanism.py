@@ -136,7 +136,7 @@ def test_a_beam_blocked_before_a_card_is_fed_is_not_that_card(monkeypatch: pytes
         def wdt_feed(self) -> None: pass
 
     b = Board()
-    host = types.SimpleNamespace(pending=lambda: False, service=lambda: None)
+    host = types.SimpleNamespace(pending=lambda: False, service=lambda: None, listen=lambda: None)
     sides = types.SimpleNamespace(side=lambda k: 0)
     d = dealer.Dealer(b, host, lambda buf: None, sides)
     d.begin(sides, 5, {"motor_duty": 80, "card_timeout_ms": 400, "block_max_ms": 1000,

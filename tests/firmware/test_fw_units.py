@@ -193,6 +193,9 @@ class _Link:
     def write_raw(self, buf: bytes) -> None:
         pass
 
+    def pump(self) -> None:
+        pass
+
 
 @pytest.mark.parametrize("boot_reading, stored, baseline, source", [
     (800, None, 800, "measured"),   # nothing stored: the boot reading

@@ -47,6 +47,22 @@ def test_ctrl_c_leaves_a_repl_the_watchdog_spares_and_app_main_takes_it_back(sta
     assert pico.boots == 1
 
 
+def test_a_ctrl_c_byte_inside_a_line_is_a_bad_line_and_the_pass_goes_on(start_pico, open_host) -> None:
+    # The rp2 port's USB serial would raise KeyboardInterrupt at any 0x03;
+    # the firmware turns that off while it runs and takes the byte itself.
+    pico, host = booted(start_pico, open_host)
+    pico.load(range(6))
+    start = len(host.seen)
+    assert host.call("start")["ok"] is True
+    host.write(b'{"cmd":"sta\x03tus","id":77}\n')
+    err = host.wait(lambda m: m.get("ok") is False, start=start)
+    assert err["err"] == P.E_BAD_JSON
+    assert host.event(P.EV_DONE, start=start)["k"] == 6
+    assert host.call("status")["state"] == "idle"
+    assert not [m for m in host.seen if m.get("ev") == P.EV_STOPPED]
+    assert pico.boots == 1
+
+
 def test_the_watchdog_resets_a_hung_main_loop_also_when_main_is_run_again(start_pico, open_host) -> None:
     pico, host = booted(start_pico, open_host)
     to_repl(host)

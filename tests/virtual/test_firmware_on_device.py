@@ -125,6 +125,32 @@ def test_ctrl_c_stops_the_firmware_and_a_soft_reset_brings_it_back(firmware_devi
     assert link.call("status")["ok"] is True
 
 
+def test_a_ctrl_c_byte_inside_a_line_is_a_bad_line_not_an_interrupt(firmware_device):
+    # The unix port, as a board's port, would raise KeyboardInterrupt at the
+    # byte (the serial bridge turns it into SIGINT while the handler is in);
+    # the firmware turns that off while it runs and takes the byte itself.
+    _dev, link = firmware_device()
+    link.call("hello")
+    link.con.write(b'{"cmd":"sta\x03tus","id":50}\n')
+    err = link.message({"ok": False})
+    assert err["err"] == protocol.E_BAD_JSON
+    assert link.call("status")["state"] == "idle"
+
+
+def test_mpremote_reaches_the_raw_repl_of_the_running_firmware(firmware_device):
+    # mpremote sends \r\x03 then \r\x01 at once: the firmware stops at the
+    # 0x03 and leaves the Ctrl-A to the REPL.
+    import subprocess
+    import sys
+    dev, link = firmware_device()
+    link.call("hello")
+    link.con.close()  # mpremote opens the port for itself
+    out = subprocess.run([sys.executable, "-m", "mpremote", "connect", dev.port, "exec", "print(6 * 7)"],
+                         capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert out.stdout.strip().endswith("42")
+
+
 def test_bad_input_gets_an_error_reply_and_the_firmware_keeps_running(firmware_device):
     _dev, link = firmware_device()
     link.call("hello")

@@ -15,6 +15,9 @@ Environment (read once at start):
                         or fast (8 times that, for long routines in tests)
   SHUFFLER_SIM_TABLE    where the card table is kept, so cards stay where they lie
                         across resets (sim_table.py); none: each boot starts bare
+  SHUFFLER_SIM_UART     esp32: serial input through a receive ring of that board's
+                        size and line rate, which drops what arrives while it is
+                        full (sim_uart.py); unset: the unix port's stdin as it is
   SHUFFLER_SIM_RANDOM_FILE  tests only: the board's random bytes are read from
                         this file, in order, instead of os.urandom, so a test
                         knows the exact-mode codes without the wire telling it
@@ -76,6 +79,13 @@ class Board:
         path = os.getenv("SHUFFLER_SIM_RANDOM_FILE")
         if path:
             self.random_file = open(path, "rb")
+        self.uart = None  # the firmware's Link reads the port through it when set
+        port = os.getenv("SHUFFLER_SIM_UART")
+        if port:
+            import sim_uart
+            figures = __import__("profile_" + port).PROFILE
+            w = self.world
+            self.uart = sim_uart.Uart(lambda: w.now, figures["uart_rx_ring"], figures["uart_baud"])
         addr = os.getenv("SHUFFLER_SIM_CONTROL")
         if addr:
             import sim_control
@@ -205,6 +215,13 @@ class Board:
                     time.sleep_ms(ASLEEP_REAL_MS)
         finally:
             w.sleeping = False
+            # The sensors were off: the HX711 settles after power-up.
+            t = 0
+            while t < self.profile.get("sensor_settle_ms", 0):
+                wake()
+                self.wdt_feed()
+                self.sleep_ms(10)
+                t += 10
 
     # ----- control endpoint -------------------------------------------------
     def pending(self):
@@ -263,6 +280,8 @@ class Board:
             snap = w.snapshot()
             snap["ok"] = True
             snap["led"] = self.led_on
+            uart = getattr(self, "uart", None)  # the emulated Pico's face has none
+            snap["uart_dropped"] = uart.dropped if uart is not None else 0
             snap["left_dir"] = LEFT_DIR
             return snap
         if op == "unplug":

@@ -11,6 +11,8 @@ class QuietLink:
 
     last = None
 
+    intr = False
+    def pump(self): pass
     def pending(self): return False
     def read_line(self): return None
     def send(self, obj): self.last = obj

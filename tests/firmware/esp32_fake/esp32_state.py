@@ -16,6 +16,7 @@ touch_threshold = 0
 touch_error = False
 touch_reads = 0
 touch_at = -1  # fake clock time a finger lands on the pad (-1: never)
+touch_end = -1  # fake clock time it leaves again (-1: it stays)
 touch_base = 700
 sensor_power_pin = 32
 sleeps = []
@@ -28,6 +29,6 @@ wake_gpio_pins = 0
 
 
 def touch_value():
-    if touch_at >= 0 and now >= touch_at:
+    if touch_at >= 0 and now >= touch_at and (touch_end < 0 or now < touch_end):
         return touch_base // 4
     return touch_base
