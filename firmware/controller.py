@@ -11,7 +11,7 @@ except ImportError:  # CPython unit tests
 import protocol as P
 import stack
 import store
-from dealer import DONE, R_ABORT, R_BATTERY, R_BLOCKED, R_LONG, R_SENSOR, R_TIMEOUT, Dealer
+from dealer import DONE, LISTEN_MS, R_ABORT, R_BATTERY, R_BLOCKED, R_LONG, R_SENSOR, R_TIMEOUT, Dealer
 from exact import ALL_DONE, MAX_CARDS, NEXT_LOAD, ExactRoutine
 from sides import RandomSides
 from touch import Touch, baseline_ok, plausible
@@ -19,9 +19,6 @@ from touch import Touch, baseline_ok, plausible
 CAL_FILE = "cal.json"
 CONFIG_FILE = "config.json"
 CAL_WEIGHT = 26  # cards the stored counts-per-card figure counts for when a pass refines it
-# The longest the firmware sleeps between two drains of the serial input:
-# 115200 baud fills an ESP32's 260-byte receive ring in 22 ms.
-LISTEN_MS = 10
 
 
 def device_uid():

@@ -13,6 +13,11 @@ R_ABORT = 3
 R_BATTERY = 4
 R_SENSOR = 5  # the battery reads implausibly low: the divider, not the battery
 R_BLOCKED = 6  # the exit beam was blocked before the card was fed
+# The serial input is drained at least this often in every wait: 115200
+# baud fills an ESP32's 260-byte receive ring in 22 ms. Not on every 1 ms
+# poll: polling the port costs more than a poll of the beam (the rp2 port
+# runs its USB stack), and the beam's polls must stay tight.
+LISTEN_MS = 10
 
 # Fixed-width progress line; JSON allows the space padding of the numbers.
 _TEMPLATE = b'{"ev":"progress","k":   ,"n":   ,"left":   ,"right":   }\n'
@@ -83,6 +88,8 @@ class Dealer:
         self.last_block_ms = 0
         self.progress_every = 1
         self.since_progress = 0
+        self.heard = 0  # when the serial input was last drained (ticks_ms)
+        self.drain_moving = True  # drain while the motor turns (see setup)
 
     def setup(self, profile):
         """The mechanism's figures from the board profile."""
@@ -90,6 +97,7 @@ class Dealer:
         self.block_prior = profile["block_ref_ms"]
         self.double_pct = profile["double_pct"]
         self.clear_ms = profile["beam_clear_ms"]
+        self.drain_moving = profile.get("serial_drain_moving", True)
 
     def expected_ms(self):
         """A single card's block time at the present battery and duty."""
@@ -177,7 +185,8 @@ class Dealer:
                     return R_TIMEOUT
                 b.wdt_feed()
                 b.sleep_ms(poll)
-                self.host.listen()
+                if self.drain_moving:
+                    self.hear()
             # Debounced: the card has left once the beam has read clear for
             # clear_ms; a flicker at an edge is not the end of a card.
             t1 = b.ticks_ms()
@@ -196,7 +205,8 @@ class Dealer:
                     break
                 b.wdt_feed()
                 b.sleep_ms(poll)
-                self.host.listen()
+                if self.drain_moving:
+                    self.hear()
             self.last_block_ms = time.ticks_diff(clear_since, t1)
         finally:
             # Brake, not coast: the roller stops at once, so the next card
@@ -216,8 +226,16 @@ class Dealer:
             if time.ticks_diff(b.ticks_ms(), t0) >= self.clear_ms:
                 return True
             b.sleep_ms(self.poll_ms)
-            self.host.listen()
+            self.hear()
         return False
+
+    def hear(self):
+        """Drain the serial input if LISTEN_MS have passed since the last
+        time (host.listen() raises KeyboardInterrupt for a Ctrl-C)."""
+        now = self.board.ticks_ms()
+        if time.ticks_diff(now, self.heard) >= LISTEN_MS:
+            self.heard = now
+            self.host.listen()
 
     def progress(self):
         if not self.progress_every:

@@ -38,6 +38,11 @@ PROFILE = {
     "wdt_ms": 4000,
     "poll_ms": 1,
     "idle_poll_ms": 20,
+    # USB holds back what the port cannot take, so nothing is dropped while
+    # a card moves; polling the USB stack mid-card stalled the card loop on
+    # the emulated Pico (double feeds with the fast mechanism). Drained
+    # between cards and in every wait with the motor still.
+    "serial_drain_moving": False,
     # No light sleep this long after the last line from a host: an ESP32
     # asleep loses serial bytes, so a host that is talking keeps it awake.
     "host_awake_ms": 60000,

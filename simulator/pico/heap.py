@@ -12,14 +12,16 @@ from simulator.pico.emulator import EmulatedPico
 
 # Run at the REPL after Ctrl-C has stopped the firmware: the same start-up as
 # app.main(), then the main loop stepped until a pass has dealt every card.
+# The controller drains the serial input whenever it waits (its boot
+# included), so each REPL line goes only once the REPL prompts for it.
 BOOT = (
     "import gc, boardsel\r\n"
     "from controller import Controller\r\n"
     "from link import Link\r\n"
     "p = boardsel.load_profile(boardsel.profile_name()); b = boardsel.open_board(p); "
     "c = Controller(b, p, Link()); c.boot()\r\n"
-    "gc.collect(); print('HEAP boot', gc.mem_alloc(), gc.mem_free())\r\n"
 )
+MEASURE_BOOT = "gc.collect(); print('HEAP boot', gc.mem_alloc(), gc.mem_free())\r\n"
 LOOP = "exec('while c.dealer.k < %d:\\n c.step()')\r\n"
 AFTER = "gc.collect(); print('HEAP pass', gc.mem_alloc(), gc.mem_free())\r\n"
 
@@ -35,12 +37,14 @@ def rp2_heap(pico: EmulatedPico, cards: int = 104, timeout: float = 600) -> dict
         _wait(ser, seen, b'"stopped"', pico, timeout)
         seen.clear()
         ser.write(b"\r\n" + BOOT.encode())
+        _wait_prompt_after(ser, seen, b'"hello"', pico, timeout)
+        ser.write(MEASURE_BOOT.encode())
         boot = _wait_line(ser, seen, b"HEAP boot ", pico, timeout)
         pico.load(range(cards))
         ser.write((LOOP % cards).encode())
         _wait(ser, seen, b"c.step()')", pico, timeout)  # the loop runs: lines go to the firmware now
         ser.write(b'{"cmd":"start","id":1}\n')
-        _wait(ser, seen, b'"done"', pico, timeout)
+        _wait_prompt_after(ser, seen, b'"done"', pico, timeout)
         ser.write(AFTER.encode())
         after = _wait_line(ser, seen, b"HEAP pass ", pico, timeout)
     finally:
@@ -58,6 +62,17 @@ def _wait(ser: serial.Serial, seen: bytearray, pattern: bytes, pico: EmulatedPic
     while pattern not in seen:
         if time.monotonic() > deadline or not pico.running:
             raise TimeoutError(f"waited for {pattern!r}; got {bytes(seen[-300:])!r}")
+        seen += ser.read(4096)
+
+
+def _wait_prompt_after(ser: serial.Serial, seen: bytearray, pattern: bytes, pico: EmulatedPico,
+                       timeout: float) -> None:
+    """Wait for pattern, then for the REPL's prompt after it."""
+    _wait(ser, seen, pattern, pico, timeout)
+    deadline = time.monotonic() + timeout
+    while b">>> " not in seen[seen.rfind(pattern):]:
+        if time.monotonic() > deadline or not pico.running:
+            raise TimeoutError(f"waited for the prompt after {pattern!r}; got {bytes(seen[-300:])!r}")
         seen += ser.read(4096)
 
 
