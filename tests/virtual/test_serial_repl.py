@@ -75,7 +75,9 @@ def test_ctrl_c_at_the_prompt_keeps_the_session(flash, start_device, open_consol
     con.write(b"\r")
     con.expect(b">>> ")
     con.write(b"x = 41\r")
-    con.expect(b">>> ")
+    # The prompt after this line's echo: an earlier prompt (the banner's and the one after the first
+    # Enter may both be waiting) would let the Ctrl-Cs arrive while the line still runs.
+    con.expect(b"x = 41\r\n>>> ")
     pid = dev.interpreter_pid
     con.write(b"\x03\x03")
     con.expect(b">>> ")
