@@ -167,10 +167,16 @@ class SerialBridge:
         child = self._child
         if self._ctrl_c_at is None or child is None:
             return
+        # Ask whether code runs before looking at what it has read: a program
+        # that takes the byte itself (the firmware, with kbd_intr(-1)) may read
+        # it and install the handler again in between; asked the other way
+        # round, that looks like code that never read the byte, and the
+        # SIGINT lands on a program already handling that very Ctrl-C.
+        executing = child.executing()
         consumed = self._written - child.unread_input()
         if consumed >= self._ctrl_c_at:
             self._ctrl_c_at = None  # the REPL (or the program) read it
-        elif child.executing():
+        elif executing:
             self._ctrl_c_at = None
             child.interrupt()
             self._last_sigint = time.monotonic()
