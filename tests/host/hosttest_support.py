@@ -235,6 +235,29 @@ class TextVoice(G.Voice):
         return "\n".join(self.lines)
 
 
+def run_on_fake(fake: FakeShuffler, plan: planlib.Plan, person: S.ScriptedPerson | None = None,
+                reopen: Any = None, **guide_kw: Any) -> tuple[G.Summary | G.GuideStopped, TextVoice,
+                                                              S.ScriptedPerson]:
+    """The guide run to its end (or its stop) against a fake shuffler, the scripted person at the
+    table; the link and the fake are closed whatever happens."""
+    voice = TextVoice()
+    link = Link.open(fake.dev.port)
+    link.handshake(timeout=2)
+    person = person or S.ScriptedPerson(fake, 162, say=voice.say)
+    person.say = voice.say
+    kw: dict[str, Any] = dict(person_wait_s=5)
+    kw.update(guide_kw)
+    guide = G.Guide(plan, person, voice, link=link, reopen=reopen or (lambda: Link.open(fake.dev.port)), **kw)
+    try:
+        result: G.Summary | G.GuideStopped = guide.run()
+    except G.GuideStopped as exc:
+        result = exc
+    finally:
+        (guide.link or link).close()
+        fake.dev.close()
+    return result, voice, person
+
+
 def run_guided(dev: VirtualShuffler, plan: planlib.Plan, person_cls: type[S.ScriptedPerson] = S.ScriptedPerson,
                guide_cls: type[G.Guide] = G.Guide, stall_s: float = 3, **person_kw: Any
                ) -> tuple[G.Summary, TextVoice, S.ScriptedPerson]:

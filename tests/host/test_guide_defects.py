@@ -18,7 +18,7 @@ from host import guide as G
 from host import person as persons
 from host import plan as planlib
 from host.link import Link
-from hosttest_support import FakeShuffler, TextVoice
+from hosttest_support import FakeShuffler, TextVoice, run_on_fake
 from simulator.shuffling import steps as S
 
 
@@ -28,23 +28,9 @@ def plan(rounds: int = 2) -> planlib.Plan:
 
 def run(fake: FakeShuffler, person: persons.ScriptedPerson | None = None, reopen: Any = None,
         **guide_kw: Any) -> tuple[G.Summary | G.GuideStopped, TextVoice, persons.ScriptedPerson]:
-    voice = TextVoice()
-    link = Link.open(fake.dev.port)
-    link.handshake(timeout=2)
-    person = person or persons.ScriptedPerson(fake, 162, say=voice.say)
-    person.say = voice.say
-    kw: dict[str, Any] = dict(person_wait_s=5, settle_s=0.2)
+    kw: dict[str, Any] = dict(settle_s=0.2)
     kw.update(guide_kw)
-    guide = G.Guide(plan(), person, voice, link=link, reopen=reopen or (lambda: Link.open(fake.dev.port)), **kw)
-    try:
-        result: G.Summary | G.GuideStopped = guide.run()
-    except G.GuideStopped as exc:
-        result = exc
-    finally:
-        (guide.link or link).close()
-        fake.dev.close()
-    return result, voice, person
-
+    return run_on_fake(fake, plan(), person=person, reopen=reopen, **kw)
 
 def every_card_once_a_round(person: persons.ScriptedPerson, rounds: int = 2) -> None:
     for r in range(1, rounds + 1):

@@ -15,9 +15,8 @@ from firmware import protocol as P
 from host import guide as G
 from host import person as S
 from host import plan as planlib
-from host.link import Link
 from simulator.shuffling import steps
-from hosttest_support import FakeShuffler, TextVoice
+from hosttest_support import FakeShuffler, TextVoice, run_on_fake
 
 
 def plan(rounds: int = 2) -> planlib.Plan:
@@ -25,21 +24,7 @@ def plan(rounds: int = 2) -> planlib.Plan:
 
 
 def run(fake: FakeShuffler, **guide_kw: Any) -> tuple[G.Summary | G.GuideStopped, TextVoice, S.ScriptedPerson]:
-    voice = TextVoice()
-    link = Link.open(fake.dev.port)
-    link.handshake(timeout=2)
-    person = S.ScriptedPerson(fake, 162, say=voice.say)
-    guide = G.Guide(plan(), person, voice, link=link, reopen=lambda: Link.open(fake.dev.port),
-                    person_wait_s=5, **guide_kw)
-    try:
-        result: G.Summary | G.GuideStopped = guide.run()
-    except G.GuideStopped as exc:
-        result = exc
-    finally:
-        (guide.link or link).close()
-        fake.dev.close()
-    return result, voice, person
-
+    return run_on_fake(fake, plan(), **guide_kw)
 
 def all_cards_once_per_round(person: S.ScriptedPerson) -> None:
     for r in (1, 2):
