@@ -211,6 +211,15 @@ class Controller:
             self.send_exact_next()
 
     def cmd_exact(self, cmd, rid, obj):
+        if obj.get("held") is True:
+            # Which routine the device holds, for a host that goes on with it.
+            ex = self.exact
+            if not ex.active:
+                self.link.send(P.reply(cmd, rid, mode=P.MODE_RANDOM))
+                return
+            self.link.send(P.reply(cmd, rid, n=ex.n, loads=ex.loads, uneven=ex.uneven, mode=P.MODE_EXACT,
+                                   **self.exact_next_fields()))
+            return
         if obj.get("cancel") is True:
             if self.state == P.ST_PAUSED:
                 # The paused pass deals its remaining cards by the codes.
@@ -331,7 +340,7 @@ class Controller:
             detail = "id: an integer 0 to %d" % P.MAX_ID if code == P.E_BAD_FIELD else None
             self.link.send(P.error_reply(cmd or "", rid, code, detail=detail))
             return
-        if self.mid_pass and cmd not in P.MID_PASS_COMMANDS:
+        if self.mid_pass and not P.mid_pass_ok(cmd, obj):
             self.link.send(P.error_reply(cmd, rid, P.E_BUSY))
             return
         try:

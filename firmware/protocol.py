@@ -55,6 +55,18 @@ COMMANDS = (CMD_HELLO, CMD_STATUS, CMD_START, CMD_ABORT, CMD_RESUME,
             CMD_CLEAR, CMD_CALIBRATE, CMD_CONFIG, CMD_EXACT, CMD_COUNT)
 # Commands answered while a pass runs; the rest get E_BUSY.
 MID_PASS_COMMANDS = (CMD_HELLO, CMD_STATUS, CMD_ABORT)
+# Questions that change nothing, also answered mid-pass: (command, its flag).
+MID_PASS_QUERIES = ((CMD_EXACT, "held"),)
+
+
+def mid_pass_ok(cmd, obj):
+    """True for a request the device answers while a pass runs."""
+    if cmd in MID_PASS_COMMANDS:
+        return True
+    for name, flag in MID_PASS_QUERIES:
+        if cmd == name and obj.get(flag) is True:
+            return True
+    return False
 
 # Events (device -> host).
 EV_HELLO = "hello"

@@ -7,6 +7,7 @@ import shlex
 import signal
 import sys
 from contextlib import ExitStack
+from dataclasses import dataclass
 from pathlib import Path
 from types import FrameType
 from typing import IO, Any, Callable
@@ -17,18 +18,22 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
 from firmware import protocol as P
 from host import guide as G
-from host import guide_exact as GX
 from host import plan as planlib
+from host.guide import notices as N
+from host.guide.notices import duration
 from host.link import Link, LinkError
 from host.person import ConsolePerson, ScriptedPerson
-from host.plan_cmd import build_plan, count, minutes, pack_options
+from host.plan_cmd import build_plan, pack_options
 from host.step_feed import StepFeed, StepFeedError
+from simulator.shuffling import steps as S
 
 SIM_TIME_SCALE = 0.0  # the virtual shuffler's motor: 0 = as fast as the computer goes
+STYLE = {N.HEADING: "[bold]{}[/bold]", N.HINT: "   [dim]{}[/dim]", N.INFO: "{}",
+         N.PROBLEM: "[bold red]![/bold red] {}"}
 
 
 class RichVoice(G.Voice):
-    """Rich output: a live progress bar on a terminal, one line per pass otherwise."""
+    """The console: a live progress bar on a terminal, one line per pass otherwise."""
 
     def __init__(self, console: Console) -> None:
         self.console = console
@@ -38,10 +43,15 @@ class RichVoice(G.Voice):
         self.show_piles = True  # exact mode: the device sends no pile counts
 
     def say(self, text: str) -> None:
-        if self.progress is not None:
-            self.progress.console.print(text)
-        else:
-            self.console.print(text)
+        (self.progress.console if self.progress is not None else self.console).print(text)
+
+    def notice(self, notice: N.Notice) -> None:
+        self.say(STYLE[N.level(notice)].format(_escape(N.words(notice))))
+
+    def step(self, shown: G.Shown) -> None:
+        self.say(f"[bold]{shown.number}.[/bold] {_escape(S.words(shown.step))}")
+        if shown.answer == "done" and self.keyboard:
+            self.say("   [dim]press Enter when done[/dim]")
 
     def bar_start(self, label: str, total: int, done: int = 0, left: int | None = 0,
                   right: int | None = 0) -> None:
@@ -73,6 +83,10 @@ class RichVoice(G.Voice):
         self.bar = None
 
 
+def _escape(text: str) -> str:
+    return text.replace("[", "\\[")
+
+
 def pile_counts(left: int | None, right: int | None) -> str:
     """The bar's pile counts: only where the device's counts say them (after
     a restart mid-pass nobody knows the split, and nothing is shown)."""
@@ -81,34 +95,33 @@ def pile_counts(left: int | None, right: int | None) -> str:
     return f"left {left:>3}  right {right:>3}"
 
 
-def _open_device(port: str, voice: RichVoice) -> Link:
-    link = Link.open(port)
-    try:
-        hello = link.handshake()
-    except LinkError:
-        link.close()
-        raise
-    voice.say(f"Shuffler on {port}: firmware {hello.get('fw')}, board {hello.get('board')}, "
-              f"protocol {hello.get('proto')}, tray holds {hello.get('capacity')} cards.")
-    return link
+@dataclass
+class Args:
+    """What `shuffler guide` was given."""
 
-
-def _start_sim(time_scale: float, voice: RichVoice, stack: ExitStack, quiet_stdout: bool = False) -> tuple[str, Any]:
-    """A fresh virtual shuffler, flashed through the same code as `shuffler flash`."""
-    from host import flash_cmd, flashing
-    from simulator.virtual import VirtualShuffler
-
-    dev = VirtualShuffler(time_scale=time_scale)
-    stack.callback(dev.stop)
-    dev.start()
-    voice.say(f"Started a virtual shuffler on {dev.port}; flashing it:")
-    try:
-        # With --json the flashing report joins the transcript on stderr.
-        with contextlib.redirect_stdout(sys.stderr) if quiet_stdout else contextlib.nullcontext():
-            flash_cmd._flash(dev.port, "sim", 5.0, 10.0, P.FIRMWARE_VERSION)
-    except flashing.FlashError as exc:
-        raise click.ClickException(f"could not flash the virtual shuffler: {exc}") from None
-    return dev.port, dev
+    port: str | None = None
+    sim: bool = False
+    manual: bool = False
+    mode: str | None = None
+    pack: str | None = None
+    cards: int | None = None
+    capacity: int = planlib.DEFAULT_CAPACITY
+    quality: str = planlib.DEFAULT_QUALITY
+    unattended: bool = False
+    world: str | None = None
+    rounds: int | None = None
+    from_round: int = 1
+    time_scale: float = SIM_TIME_SCALE
+    record: Path | None = None
+    wait_s: float | None = None
+    as_json: bool = False
+    steps_file: Path | None = None
+    web: bool = False
+    no_browser: bool = False
+    bind: str = "127.0.0.1:8765"
+    resume: bool = False
+    on_loss: str = "exact"
+    read_s: float = G.READ_S
 
 
 @click.command("guide")
@@ -127,12 +140,19 @@ def _start_sim(time_scale: float, voice: RichVoice, stack: ExitStack, quiet_stdo
 @click.option("--rounds", type=int, default=None, help="Use this many rounds instead of the quality's count.")
 @click.option("--from-round", "from_round", type=int, default=1, show_default=True,
               help="Start at this round (to go on after the guide stopped).")
+@click.option("--resume", is_flag=True,
+              help="Go on with the exact routine the shuffler still holds (after a stop), cards as they lie.")
+@click.option("--on-loss", "on_loss", type=click.Choice(["exact", "random"]), default="exact", show_default=True,
+              help="Should exactness be lost: a fresh exact routine, or random rounds for the quality.")
 @click.option("--time-scale", type=click.FloatRange(min=0), default=SIM_TIME_SCALE, show_default=True,
               help="With --sim: simulated ms per real ms (0: as fast as possible).")
 @click.option("--record", type=click.Path(dir_okay=False, path_type=Path),
               help="With --unattended: write every card the scripted person handled here (JSON lines).")
-@click.option("--wait", "wait_s", type=click.FloatRange(min=1), default=G.PERSON_WAIT_S, show_default=True,
-              help="Seconds to wait for the person at any step before stopping.")
+@click.option("--wait", "wait_s", type=click.FloatRange(min=1), default=None,
+              help="Stop when the person has done nothing at a step for this many seconds (default: wait as long "
+                   "as it takes, keeping the shuffler awake).")
+@click.option("--read-time", "read_s", type=click.FloatRange(min=0), default=G.READ_S, show_default=True,
+              help="Seconds a step must be on screen before Enter counts for it (a quick second Enter is ignored).")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON at the end.")
 @click.option("--steps-file", "steps_file", metavar="PATH", type=click.Path(dir_okay=False, path_type=Path),
               help="Also write each step as a JSON line here (a file or a named pipe), just before it is shown.")
@@ -140,128 +160,170 @@ def _start_sim(time_scale: float, voice: RichVoice, stack: ExitStack, quiet_stdo
 @click.option("--no-browser", "no_browser", is_flag=True, help="With --web: print the page's address, open no browser.")
 @click.option("--bind", "--host", "bind", metavar="HOST[:PORT]", default="127.0.0.1:8765", show_default=True,
               help="With --web: where the page is served (this machine only unless you choose otherwise).")
-def guide(port: str | None, sim: bool, manual: bool, mode: str | None, pack: str | None, cards: int | None,
-          capacity: int, quality: str, unattended: bool, world: str | None, rounds: int | None, from_round: int,
-          time_scale: float, record: Path | None, wait_s: float, as_json: bool, steps_file: Path | None = None,
-          web: bool = False, no_browser: bool = False, bind: str = "127.0.0.1:8765") -> None:
+def guide(**options: Any) -> None:
     """Guide the shuffle step by step: loads, passes, trades, faults, and a summary."""
-    chosen = [name for name, on in (("--port", port), ("--sim", sim), ("--manual", manual)) if on]
-    if len(chosen) != 1:
-        raise click.UsageError("choose one of --port PORT, --sim or --manual"
-                               + (f" (got {' and '.join(chosen)})" if chosen else ""))
-    if sim and not web:
-        unattended = True  # nobody can put cards into a virtual tray by hand, except on the page
-    if unattended and not (sim or (port and world)):
-        raise click.UsageError("--unattended needs the virtual shuffler: --sim, or --port with --world")
-    if record is not None and not unattended:
-        raise click.UsageError("--record goes with --unattended")
-    if mode is None:
-        # Without a device nobody codes the sides, so --manual is random.
-        mode = "random" if manual else "exact"
-    if mode == "exact" and manual:
-        raise click.UsageError("exact mode needs the shuffler (--port or --sim); --manual is random mode")
-    if mode == "exact" and (rounds is not None or from_round != 1):
-        raise click.UsageError("--rounds and --from-round go with --mode random "
-                               "(exact mode always runs its whole routine with fresh codes)")
-    p = build_plan(pack, cards, capacity, quality, rounds)
-    if not 1 <= from_round <= p.rounds:
-        raise click.UsageError(f"--from-round must be between 1 and {p.rounds}, not {from_round}")
-    exact = planlib.exact_schedule(p.cards, p.capacity) if mode == "exact" else None
-    if mode == "exact" and exact is None:
+    a = Args(**options)
+    _check_options(a)
+    p = build_plan(a.pack, a.cards, a.capacity, a.quality, a.rounds)
+    if not 1 <= a.from_round <= p.rounds:
+        raise click.UsageError(f"--from-round must be between 1 and {p.rounds}, not {a.from_round}")
+    exact = planlib.exact_schedule(p.cards, p.capacity) if a.mode == "exact" else None
+    if a.mode == "exact" and exact is None:
         raise click.UsageError(f"exact mode takes at most {planlib.EXACT_MAX_CARDS} cards in at most "
                                f"{planlib.EXACT_MAX_LOADS} loads; use --mode random")
-    feed = _open_steps_file(steps_file) if steps_file is not None else None
+    feed = _open_steps_file(a.steps_file) if a.steps_file is not None else None
     # With --json, stdout carries the JSON alone; the transcript goes to stderr.
-    console = Console(highlight=False, soft_wrap=True, stderr=as_json)
-    voice = RichVoice(console)
+    voice = RichVoice(Console(highlight=False, soft_wrap=True, stderr=a.as_json))
     voice.show_piles = exact is None
-    if exact is not None:
-        voice.say(f"[bold]{p.pack.title}[/bold]: {count(p.cards, 'card')}, exact mode: {count(exact.rounds, 'round')} "
-                  f"({count(exact.passes, 'pass', 'passes')}), then every order equally likely (distance from random "
-                  f"exactly 0). Should exactness be lost, random rounds finish the job for '{p.quality.name}'.")
-    else:
-        # Rounds given with --rounds may fall short of the quality level: say what they reach.
-        reach = (f"for '{p.quality.name}' (distance from random {p.distance:.3f}, at most {p.quality.threshold:g})"
-                 if p.distance <= p.quality.threshold else
-                 f"then distance from random {p.distance:.3f}, short of '{p.quality.name}' "
-                 f"(at most {p.quality.threshold:g})")
-        voice.say(f"[bold]{p.pack.title}[/bold]: {count(p.cards, 'card')}, loads "
-                  + " / ".join(str(s) for s in p.loads)
-                  + f", {count(p.rounds, 'round')} ({count(p.passes, 'pass', 'passes')}) {reach}.")
-    how = _Resume(port if not sim else None, sim, manual, pack, cards, capacity, quality, rounds)
-    session = _web_session(bind, no_browser, voice, p) if web else None
-    gvoice: G.Voice = session.make_voice(voice) if session is not None else voice
+    voice.notice(_header(p, exact, a.on_loss))
+    session = _web_session(a.bind, a.no_browser, voice, p) if a.web else None
     with ExitStack() as stack:
         stack.callback(_terminate_as_interrupt())
         if feed is not None:
             stack.callback(feed.close)
         if session is not None:
             stack.callback(session.stop_unless_summary)  # the summary stays on the page
-        link: Link | None = None
-        guide_obj: G.Guide | None = None
-        reopen = None
-        world_client: Any = None
-        try:
-            if sim:
-                port, dev = _start_sim(time_scale, voice, stack, quiet_stdout=as_json)
-                if unattended or web:
-                    world_client = dev.world(timeout=10.0)
-                    stack.callback(world_client.close)
-            elif world:
-                from simulator.virtual.world_client import WorldClient
-                try:
-                    world_client = WorldClient.connect(world, timeout=5.0)
-                except OSError as exc:
-                    raise click.ClickException(f"cannot reach the virtual shuffler's world at {world}: {exc}") from None
-                stack.callback(world_client.close)
-            if port:
-                link = _open_device(port, voice)
-                stack.callback(lambda: _close(link, guide_obj))
-                device_port = port
-
-                def reopen() -> Link:
-                    return Link.open(device_port)
-        except LinkError as exc:
-            raise click.ClickException(str(exc)) from None
-        if world_client is not None and unattended:
-            person: Any = ScriptedPerson(world_client, p.cards, record=record,
-                                         say=voice.say if session is None else None)
-        else:
-            person = ConsolePerson(voice.say, manual=manual, wait_s=wait_s)
-        if session is not None:
-            if world_client is not None and not unattended:
-                session.attach_world(world_client)
-            person = session.make_person(p.cards, manual, wait_s, inner=person if unattended else None)
-        if feed is not None:
-            person = StepFeed(person, feed)
-        guide_cls = GX.ExactGuide if mode == "exact" else G.Guide
-        guide_obj = guide_cls(p, person, gvoice, link=link, reopen=reopen, from_round=from_round,
-                              person_wait_s=wait_s)
-        try:
-            if session is not None:
-                summary = session.run(guide_obj, lambda exc: _stopped(
-                    str(exc), getattr(exc, "place", None) or guide_obj.place, mode, how))
-            else:
-                summary = guide_obj.run()
-        except G.GuideStopped as exc:
-            voice.bar_end()
-            raise click.ClickException(_stopped(str(exc), exc.place or guide_obj.place, mode, how)) from None
-        except StepFeedError as exc:
-            voice.bar_end()
-            raise click.ClickException(_stopped(str(exc), guide_obj.place, mode, how)) from None
-        except LinkError as exc:
-            voice.bar_end()
-            raise click.ClickException(_stopped(str(exc), guide_obj.place, mode, how)) from None
-        except KeyboardInterrupt:
-            voice.bar_end()  # the message starts on a line of its own
-            console.print()
-            raise click.ClickException(_stopped("interrupted", guide_obj.place, mode, how)) from None
-    _print_summary(voice, p, summary)
-    if as_json:
+        summary = _guide(a, p, voice, session, feed, stack)
+    _print_summary(voice, p, summary, exact)
+    if a.as_json:
         click.echo(json.dumps(summary.to_dict()))
     if session is not None:
         session.linger()
         session.stop()
+
+
+def _check_options(a: Args) -> None:
+    chosen = [name for name, on in (("--port", a.port), ("--sim", a.sim), ("--manual", a.manual)) if on]
+    if len(chosen) != 1:
+        raise click.UsageError("choose one of --port PORT, --sim or --manual"
+                               + (f" (got {' and '.join(chosen)})" if chosen else ""))
+    if a.sim and not a.web:
+        a.unattended = True  # nobody can put cards into a virtual tray by hand, except on the page
+    if a.unattended and not (a.sim or (a.port and a.world)):
+        raise click.UsageError("--unattended needs the virtual shuffler: --sim, or --port with --world")
+    if a.record is not None and not a.unattended:
+        raise click.UsageError("--record goes with --unattended")
+    if a.mode is None:
+        a.mode = "random" if a.manual else "exact"  # without a device nobody codes the sides
+    if a.mode == "exact" and a.manual:
+        raise click.UsageError("exact mode needs the shuffler (--port or --sim); --manual is random mode")
+    if a.mode == "exact" and (a.rounds is not None or a.from_round != 1):
+        raise click.UsageError("--rounds and --from-round go with --mode random "
+                               "(exact mode always runs its whole routine)")
+    if a.resume and (a.mode != "exact" or not a.port):
+        raise click.UsageError("--resume goes on with an exact routine on a shuffler: use it with --port "
+                               "(in random mode, --from-round goes on)")
+
+
+def _header(p: planlib.Plan, exact: planlib.ExactSchedule | None, on_loss: str) -> N.RoutineHeader:
+    if exact is not None:
+        return N.RoutineHeader(p.pack.title, p.cards, True, exact.rounds, exact.passes, p.loads, p.quality.name,
+                               p.quality.threshold, 0.0, exact.timing.total_s, on_loss)
+    return N.RoutineHeader(p.pack.title, p.cards, False, p.rounds, p.passes, p.loads, p.quality.name,
+                           p.quality.threshold, p.distance, p.timing.total_s)
+
+
+def _guide(a: Args, p: planlib.Plan, voice: RichVoice, session: Any, feed: IO[str] | None,
+           stack: ExitStack) -> G.Summary:
+    """Open the device (or start the virtual one), build the person, run the guide."""
+    how = Resume(a)
+    try:
+        link, world_client, simulated = _open(a, voice, stack)
+    except LinkError as exc:
+        raise click.ClickException(str(exc)) from None
+    gvoice: G.Voice = session.make_voice(voice) if session is not None else voice
+    person = _person(a, p, voice, session, world_client)
+    if feed is not None:
+        gvoice = StepFeed(gvoice, feed)
+    port = link.name if link is not None else None
+    guide_obj = G.Guide(p, person, gvoice, link=link, reopen=(lambda: Link.open(port)) if port else None,
+                        from_round=a.from_round, mode=a.mode or "random", resume=a.resume, on_loss=a.on_loss,
+                        person_wait_s=a.wait_s, read_s=a.read_s)
+    guide_obj.machine.simulated = simulated
+    if link is not None:
+        stack.callback(lambda: _close(link, guide_obj))
+    try:
+        if session is not None:
+            summary = session.run(guide_obj, lambda exc: how.stopped(str(exc), guide_obj))
+        else:
+            summary = guide_obj.run()
+    except (G.GuideStopped, StepFeedError, LinkError) as exc:
+        voice.bar_end()
+        raise click.ClickException(how.stopped(str(exc), guide_obj)) from None
+    except KeyboardInterrupt:
+        voice.bar_end()  # the message starts on a line of its own
+        voice.console.print()
+        raise click.ClickException(how.stopped("interrupted", guide_obj)) from None
+    return summary
+
+
+def _open(a: Args, voice: RichVoice, stack: ExitStack) -> tuple[Link | None, Any, bool]:
+    """The link (None: --manual), the virtual world's client if any, and
+    whether the shuffler is a simulated one faster than real time."""
+    from simulator.virtual import registry
+
+    world_client: Any = None
+    port = a.port
+    if a.sim:
+        port, dev = _start_sim(a.time_scale, voice, stack, quiet_stdout=a.as_json)
+        if a.unattended or a.web:
+            world_client = dev.world(timeout=10.0)
+            stack.callback(world_client.close)
+    elif a.world:
+        from simulator.virtual.world_client import WorldClient
+        try:
+            world_client = WorldClient.connect(a.world, timeout=5.0)
+        except OSError as exc:
+            raise click.ClickException(f"cannot reach the virtual shuffler's world at {a.world}: {exc}") from None
+        stack.callback(world_client.close)
+    if not port:
+        return None, world_client, False
+    link = _open_device(port, voice)
+    scale = a.time_scale if a.sim else registry.time_scale(port)
+    return link, world_client, scale is not None and scale != 1.0
+
+
+def _person(a: Args, p: planlib.Plan, voice: RichVoice, session: Any, world_client: Any) -> Any:
+    if world_client is not None and a.unattended:
+        person: Any = ScriptedPerson(world_client, p.cards, record=a.record)
+    else:
+        person = ConsolePerson()
+        voice.keyboard = session is None
+    if session is not None:
+        if world_client is not None and not a.unattended:
+            session.attach_world(world_client)
+        person = session.make_person(p.cards, inner=person if a.unattended else None)
+    return person
+
+
+def _open_device(port: str, voice: RichVoice) -> Link:
+    link = Link.open(port)
+    try:
+        hello = link.handshake()
+    except LinkError:
+        link.close()
+        raise
+    voice.notice(N.DeviceFound(port, str(hello.get("fw")), str(hello.get("board")), int(hello.get("proto", 0)),
+                               int(hello.get("capacity", 0))))
+    return link
+
+
+def _start_sim(time_scale: float, voice: RichVoice, stack: ExitStack, quiet_stdout: bool = False) -> tuple[str, Any]:
+    """A fresh virtual shuffler, flashed through the same code as `shuffler flash`."""
+    from host import flash_cmd, flashing
+    from simulator.virtual import VirtualShuffler
+
+    dev = VirtualShuffler(time_scale=time_scale)
+    stack.callback(dev.stop)
+    dev.start()
+    voice.notice(N.VirtualStarted(dev.port))
+    try:
+        # With --json the flashing report joins the transcript on stderr.
+        with contextlib.redirect_stdout(sys.stderr) if quiet_stdout else contextlib.nullcontext():
+            flash_cmd._flash(dev.port, "sim", 5.0, 10.0, P.FIRMWARE_VERSION)
+    except flashing.FlashError as exc:
+        raise click.ClickException(f"could not flash the virtual shuffler: {exc}") from None
+    return dev.port, dev
 
 
 def _terminate_as_interrupt() -> Callable[[], None]:
@@ -298,55 +360,55 @@ def _web_session(bind: str, no_browser: bool, voice: RichVoice, p: planlib.Plan)
         raise click.BadParameter(str(exc), param_hint="--bind") from None
     session = WebSession(host, port, open_browser=not no_browser, say=voice.say)
     try:
-        session.start(f"{p.pack.title}: {count(p.cards, 'card')}")
+        session.start(f"{p.pack.title}: {S.cards(p.cards)}")
     except AddressBusy as exc:
         raise click.ClickException(str(exc)) from None
     return session
 
 
-class _Resume:
+class Resume:
     """The command that goes on after a stop, from what this one was given."""
 
-    def __init__(self, port: str | None, sim: bool, manual: bool, pack: str | None, cards: int | None,
-                 capacity: int, quality: str, rounds: int | None = None) -> None:
+    def __init__(self, a: Args) -> None:
         words = ["shuffler", "guide"]
-        if port:
-            words += ["--port", port]
-        elif sim:
+        if a.port:
+            words += ["--port", a.port]
+        elif a.sim:
             words += ["--sim"]
         else:
             words += ["--manual"]
-        if cards is not None:
-            words += ["--cards", str(cards)]
+        if a.cards is not None:
+            words += ["--cards", str(a.cards)]
         else:
-            words += ["--pack", pack or planlib.DEFAULT_PACK]
-        if capacity != planlib.DEFAULT_CAPACITY:
-            words += ["--capacity", str(capacity)]
-        words += ["--quality", quality]
+            words += ["--pack", a.pack or planlib.DEFAULT_PACK]
+        if a.capacity != planlib.DEFAULT_CAPACITY:
+            words += ["--capacity", str(a.capacity)]
+        words += ["--quality", a.quality]
         self.words = words
+        self.mode = a.mode or "random"
+        self.device = bool(a.port)
         # Rounds given by hand are what the person asked for: a random run goes on with them.
-        self.rounds = ["--rounds", str(rounds)] if rounds is not None else []
+        self.rounds = ["--rounds", str(a.rounds)] if a.rounds is not None else []
 
     def command(self, *extra: str) -> str:
         return shlex.join(self.words + list(extra))
 
-    def random_command(self, *extra: str) -> str:
-        """Random mode, with the rounds given by hand if any."""
-        return shlex.join(self.words + ["--mode", "random"] + self.rounds + list(extra))
+    def stopped(self, why: str, guide_obj: G.Guide | None) -> str:
+        """One line: where it stopped, why, and a command that goes on from there."""
+        place = guide_obj.place if guide_obj is not None else None
+        where = f" at {place}" if place else ""
+        return f"stopped{where}: {why}; {self.go_on(place, guide_obj)}"
 
-
-def _stopped(why: str, place: G.Place | None, mode: str, how: _Resume) -> str:
-    """One line: where it stopped, why, and a command that goes on from there."""
-    where = f" at {place}" if place else ""
-    if mode == "exact":
-        go_on = (f"to go on, gather every card into one pack and run `{how.command()}` (a fresh exact routine) "
-                 f"or `{how.random_command()}` (random rounds that reach the quality from any order)")
-    elif place is not None:
-        go_on = (f"to go on, gather every card into one pack and run "
-                 f"`{how.random_command('--from-round', str(place.round))}`")
-    else:
-        go_on = f"to go on, gather every card into one pack and run `{how.random_command()}`"
-    return f"stopped{where}: {why}; {go_on}"
+    def go_on(self, place: G.Where | None, guide_obj: G.Guide | None) -> str:
+        gather = "to go on, put every card together face down into one pack (any order) and run"
+        if self.mode == "exact":
+            if self.device and guide_obj is not None and guide_obj.machine.resumable:
+                return f"to go on, leave the cards as they lie and run `{self.command('--resume')}`"
+            return f"{gather} `{self.command()}` (a fresh exact routine)"
+        extra = ["--mode", "random", *self.rounds]
+        if place is not None:
+            extra += ["--from-round", str(place.round)]
+        return f"{gather} `{self.command(*extra)}`"
 
 
 def _close(link: Link | None, guide_obj: G.Guide | None) -> None:
@@ -356,11 +418,15 @@ def _close(link: Link | None, guide_obj: G.Guide | None) -> None:
             candidate.close()
 
 
-def _print_summary(voice: RichVoice, p: planlib.Plan, s: G.Summary) -> None:
+def _print_summary(voice: RichVoice, p: planlib.Plan, s: G.Summary, exact: planlib.ExactSchedule | None) -> None:
     voice.say("")
     voice.say("[bold]Summary[/bold]")
-    voice.say(f"  mode: {s.mode}; rounds: {s.rounds}, passes: {s.passes}, time: {minutes(s.seconds)}")
-    if s.mode == "exact":
+    took = duration(s.seconds)
+    if s.simulated:
+        real = exact.timing.total_s if exact is not None else p.timing.total_s
+        took += f" (a simulated shuffler, faster than a real one: about {duration(real)} at a real table)"
+    voice.say(f"  mode: {s.mode}; rounds: {s.rounds}, passes: {s.passes}, time: {took}")
+    if s.distance_kind == "exact" and s.distance == 0.0:
         voice.say(f"  distance from random: exactly 0 ({s.method})")
     else:
         kind = "at most " if s.distance_kind == "at most" else ""
@@ -370,6 +436,6 @@ def _print_summary(voice: RichVoice, p: planlib.Plan, s: G.Summary) -> None:
         need = planlib.rounds_for(p.cards, p.capacity, p.quality.threshold)
         voice.say(f"  [bold red]short of '{p.quality.name}'[/bold red]: it needs {need} rounds")
     for n in s.notes:
-        voice.say(f"  note: {n}")
-    if s.notes:
+        voice.say(f"  note: {_escape(n)}")
+    if s.notes and s.mode != "exact":
         voice.say("  (the figure assumes every card went through a fair pass each round)")

@@ -1,21 +1,19 @@
-"""Who follows the guide's steps.
+"""Who follows the guide's steps, and how their answers come back.
 
-A step is data (simulator/shuffling/steps.py); the console prints its words, the
-scripted person carries it out. Two people:
+A step is data (simulator/shuffling/steps.py); a front-end shows its words
+(host/guide/voice.py). A person carries it out, or not, and answers: the
+guide's state machine asks `answers()` for what was said since it last
+asked, each answer naming the step it was given for (the step on screen when
+it was given), and decides whether it counts. Two people:
 
-* ConsolePerson: reads the step on the screen; confirms table work with Enter
-  (with --manual, every step, since no device reports the passes). Key
-  presses typed before a prompt appears are thrown away, so a stray Enter
-  never confirms a step nobody has read yet.
+* ConsolePerson: reads the step on the screen and presses Enter when table
+  work is done. Key presses typed before a step appears are thrown away, and
+  an Enter carries the number of the step on screen when it was pressed, so
+  a stray or doubled Enter never answers a step nobody has read yet.
 * ScriptedPerson: does every step on the virtual shuffler through its world
-  client, exactly as told: loads, touches, lifts off piles, stacks and cuts.
-  It keeps a record of every card it handled, so a test can check that no
-  card was lost or dealt twice.
-
-Both go through the same calls: `do(step, number, round)` shows or carries
-out a step (and, for table work, returns once it is done), and `ready(t)`
-says whether the person has said the cards are in the tray (the guide also
-watches the tray's count for that).
+  client, exactly as told: loads, touches, lifts off piles, stacks and cuts,
+  and answers each step at once. It keeps a record of every card it handled,
+  so a test can check that no card was lost or dealt twice.
 """
 from __future__ import annotations
 
@@ -23,14 +21,23 @@ import json
 import os
 import select
 import sys
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Protocol, TextIO
+from typing import Any, Protocol, TextIO
 
 from simulator.shuffling import steps as S
 
 
 class PersonGaveUp(Exception):
-    """The person did not confirm a step in time, or cannot do it."""
+    """The person cannot go on (the input was closed, a step cannot be done)."""
+
+
+@dataclass(frozen=True)
+class Said:
+    """An answer: step `number` is done (for a load: its cards are in)."""
+
+    number: int
+    via: str = "Enter"
 
 
 class Person(Protocol):
@@ -38,7 +45,7 @@ class Person(Protocol):
 
     def do(self, step: S.Step, number: int, round: int | None = None) -> None: ...
 
-    def ready(self, timeout: float) -> bool: ...
+    def answers(self) -> list[Said]: ...
 
 
 # -- the console ---------------------------------------------------------------
@@ -81,40 +88,33 @@ def read_line(stream: TextIO, timeout_s: float) -> str | None:
 
 
 class ConsolePerson:
-    """A person at the screen: table steps are confirmed with Enter."""
+    """A person at the terminal: Enter answers the step on screen."""
 
     unattended = False
 
-    def __init__(self, say: Callable[[str], None], manual: bool, wait_s: float,
-                 stream: TextIO | None = None) -> None:
-        self.say = say
-        self.manual = manual
-        self.wait_s = wait_s
+    def __init__(self, stream: TextIO | None = None) -> None:
         self.stream = stream or sys.stdin
-        self.closed = False
+        self.closed = False  # the input ended: no answer can come any more
+        self.number = 0  # the step on screen
+        # At a terminal a person reads each step before answering; answers
+        # piped in from a file or a program are taken as they come.
+        self.reads = _fd(self.stream) is not None
 
     def do(self, step: S.Step, number: int, round: int | None = None) -> None:
         flush_typed_ahead(self.stream)
-        self.say(f"[bold]{number}.[/bold] {S.words(step)}")
-        if isinstance(step, S.MACHINE_SEES) and not self.manual:
-            return  # the shuffler reports the load and the touch itself
-        self.say("   [dim]press Enter when done[/dim]")
-        line = read_line(self.stream, self.wait_s)
-        if line is None:
-            raise PersonGaveUp(f"no Enter within {self.wait_s:g} s")
-        if line == "":
-            self.closed = True
-            raise PersonGaveUp("the input was closed")
+        self.number = number
 
-    def ready(self, timeout: float) -> bool:
-        """Enter pressed (the cards are in the tray) within `timeout`."""
+    def answers(self) -> list[Said]:
+        """The Enters pressed since the last call, each for the step on screen."""
         if self.closed:
-            return False
-        line = read_line(self.stream, timeout)
+            return []
+        line = read_line(self.stream, 0.0)
+        if line is None:
+            return []
         if line == "":
             self.closed = True
-            return False
-        return line is not None
+            return []
+        return [Said(self.number)] * max(1, line.count("\n"))
 
 
 # -- the scripted person on the virtual shuffler -------------------------------
@@ -128,7 +128,7 @@ class World(Protocol):
 
 
 class ScriptedPerson:
-    """Does every step exactly as told on a simulated world.
+    """Does every step exactly as told on a simulated world, and answers it at once.
 
     The table is a dict of named places (simulator/shuffling/steps.py), each a list of
     card ids top to bottom; "pack" is the whole pack in hand at the start.
@@ -137,15 +137,15 @@ class ScriptedPerson:
     unattended = True
     FRESH_BATTERY_MV = 9000
 
-    def __init__(self, world: World, cards: int, record: Path | None = None,
-                 say: Callable[[str], None] | None = None) -> None:
+    def __init__(self, world: World, cards: int, record: Path | None = None) -> None:
         self.world = world
         self.table: dict[str, list[Any]] = {S.PACK: list(range(cards))}
         self.in_tray: str | None = None  # which load is in the machine
-        self.say = say
         self.round: int | None = None
         self.log: list[dict[str, Any]] = [{"op": "start", "pack": list(self.table[S.PACK])}]
         self.record = record
+        self.said: list[Said] = []
+        self.steps: list[S.Step] = []  # every step it was shown, in order
         if record is not None:
             record.write_text("")
             self._write(self.log[0])
@@ -166,13 +166,19 @@ class ScriptedPerson:
         return self.table.pop(name)
 
     def ready(self, timeout: float) -> bool:
-        return True  # it says so as soon as it has done a step
+        """Whether it says a load's cards are in (the guide also watches the tray's count)."""
+        return True
+
+    def answers(self) -> list[Said]:
+        out, self.said = self.said, []
+        return out
 
     def do(self, step: S.Step, number: int, round: int | None = None) -> None:
         self.round = round
-        if self.say is not None:
-            self.say(f"[bold]{number}.[/bold] {S.words(step)}")
+        self.steps.append(step)
         self.carry_out(step)
+        if not isinstance(step, S.PutInTray) or self.ready(0.0):
+            self.said.append(Said(number, "script"))
 
     def carry_out(self, step: S.Step) -> None:
         r = self.round
@@ -210,6 +216,12 @@ class ScriptedPerson:
         elif isinstance(step, S.Gather):
             S.do_on_table(step, self.table)
             self._note({"op": "final", "pack": self.table[S.PACK]})
+        elif isinstance(step, S.Collect):
+            machine = [c for place in ("left", "right", "tray", "throat") for c in self.world.take(place)]
+            S.do_on_table(step, self.table)
+            self.table[S.PACK] = machine + self.table.get(S.PACK, [])
+            self.in_tray = None
+            self._note({"op": "collect", "round": r, "pack": self.table[S.PACK]})
         else:
             try:
                 S.do_on_table(step, self.table)

@@ -1,8 +1,10 @@
 """The guide's steps as JSON lines on a channel of their own (`--steps-file`).
 
-Each step is written, one line per step and flushed, just before the person
-is shown it: `simulator.shuffling.steps.to_dict(step)` with the step's `number` and
-`round` added. A person's tool, a page or a test can follow the file (or a
+A front-end of the guide like the console and the page: each step is
+written, one line per step and flushed, just before the front-end it wraps
+shows it: `simulator.shuffling.steps.to_dict(step)` with the step's
+`number`, `round` and `answer` (what the guide waits for: "done", "ready" or
+none) added. A person's tool, a page or a test can follow the file (or a
 named pipe) and act on the data without reading the English on the screen.
 """
 from __future__ import annotations
@@ -10,7 +12,8 @@ from __future__ import annotations
 import json
 from typing import IO
 
-from host import person as persons
+from host.guide import notices as N
+from host.guide.voice import Shown, Voice
 from simulator.shuffling import steps as S
 
 
@@ -18,26 +21,40 @@ class StepFeedError(OSError):
     """The steps file could not be written."""
 
 
-def step_line(step: S.Step, number: int, round: int | None) -> str:
+def step_line(shown: Shown) -> str:
     """One step as its JSON line (without the newline)."""
-    return json.dumps({**S.to_dict(step), "number": number, "round": round})
+    return json.dumps({**S.to_dict(shown.step), "number": shown.number, "round": shown.round,
+                       "answer": shown.answer})
 
 
-class StepFeed:
-    """A person that writes each step to `out` before the inner person sees it."""
+class StepFeed(Voice):
+    """Writes each step to `out`, then has `inner` show it."""
 
-    def __init__(self, inner: persons.Person, out: IO[str]) -> None:
+    def __init__(self, inner: Voice, out: IO[str]) -> None:
         self.inner = inner
         self.out = out
-        self.unattended = inner.unattended
+        self.keyboard = inner.keyboard
 
-    def do(self, step: S.Step, number: int, round: int | None = None) -> None:
+    def step(self, shown: Shown) -> None:
         try:
-            self.out.write(step_line(step, number, round) + "\n")
+            self.out.write(step_line(shown) + "\n")
             self.out.flush()
         except OSError as exc:
             raise StepFeedError(f"cannot write the steps file: {exc.strerror or exc}") from None
-        self.inner.do(step, number, round)
+        self.inner.step(shown)
 
-    def ready(self, timeout: float) -> bool:
-        return self.inner.ready(timeout)
+    def say(self, text: str) -> None:
+        self.inner.say(text)
+
+    def notice(self, notice: N.Notice) -> None:
+        self.inner.notice(notice)
+
+    def bar_start(self, label: str, total: int, done: int = 0, left: int | None = 0,
+                  right: int | None = 0) -> None:
+        self.inner.bar_start(label, total, done, left, right)
+
+    def bar_update(self, done: int, total: int, left: int | None, right: int | None) -> None:
+        self.inner.bar_update(done, total, left, right)
+
+    def bar_end(self) -> None:
+        self.inner.bar_end()

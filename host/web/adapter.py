@@ -9,24 +9,18 @@ console words come from.
 from __future__ import annotations
 
 import functools
-import re
 from typing import Any, Callable
 
 from host import guide as G
 from host import person as persons
 from host import plan as planlib
+from host.guide import notices as N
 from host.web.page_state import LOG_LINES, PageState
 from simulator.shuffling import steps as S
 
-_MARKUP = re.compile(r"\[/?[a-z ]+\]")
 
 # Steps that start a new stage of the work: a problem said before them is over.
 _NEW_STAGE = (S.Lift, S.Cut, S.Draw, S.Gather)
-
-
-def plain(text: str) -> str:
-    """The console's rich markup taken out."""
-    return _MARKUP.sub("", text)
 
 
 @functools.lru_cache(maxsize=64)
@@ -35,14 +29,16 @@ def _distance(cards: int, capacity: int, rounds: int) -> float:
 
 
 class WebVoice(G.Voice):
-    """What the guide says goes into the page's log; problems are kept
-    apart until the stage they belong to is over; the pass bar is the
-    state's live pass. `also` (the console's voice) hears everything too."""
+    """What the guide shows goes into the page's state: the step as data,
+    notices into the log (problems kept apart until the stage they belong to
+    is over), the pass bar as the state's live pass. `also` (the console's
+    voice) hears everything too."""
 
     def __init__(self, page: PageState, also: G.Voice | None = None) -> None:
         self.page = page
         self.also = also
         self.guide: G.Guide | None = None
+        self.watching = False  # someone else (the scripted person) answers: the page only watches
 
     def attach(self, guide: G.Guide) -> None:
         self.guide = guide
@@ -59,14 +55,36 @@ class WebVoice(G.Voice):
     def say(self, text: str) -> None:
         if self.also is not None:
             self.also.say(text)
-        line = plain(text).strip()
-        if line:
-            self._log(line)
+        if text.strip():
+            self._log(text.strip())
 
-    def problem(self, text: str) -> None:
+    def notice(self, notice: N.Notice) -> None:
         if self.also is not None:
-            self.also.problem(text)
-        self._log(plain(text).strip(), problem=True)
+            self.also.notice(notice)
+        if isinstance(notice, N.TooSoon):
+            self.page.unanswer(notice.number)
+        self._log(N.words(notice), problem=N.level(notice) == N.PROBLEM)
+
+    def step(self, shown: G.Shown) -> None:
+        if self.also is not None:
+            self.also.step(shown)
+        step = shown.step
+        data = {**S.to_dict(step), "number": shown.number, "round": shown.round,
+                "answer": None if self.watching else shown.answer, "answered": False}
+
+        def show(state: dict[str, Any]) -> None:
+            state["step"] = data
+            state["log"] = (state["log"] + [{"text": f"{shown.number}. {data['words']}", "problem": False}])[-LOG_LINES:]
+            if isinstance(step, _NEW_STAGE):
+                state["problems"] = []
+            bar = state["pass"]
+            if (isinstance(step, S.Lift) and step.left is not None and step.right is not None and bar is not None
+                    and bar.get("label") == f"load {step.load}"):
+                # The device's own count at the end of the pass (progress may stop short of it).
+                state["pass"] = {**bar, "dealt": step.left + step.right, "left": step.left, "right": step.right,
+                                 "active": False}
+            state.update(where(self.guide))
+        self.page.edit(show)
 
     def bar_start(self, label: str, total: int, done: int = 0, left: int | None = 0,
                   right: int | None = 0) -> None:
@@ -95,97 +113,63 @@ def where(guide: G.Guide | None) -> dict[str, Any]:
     """Round and pass out of how many, and the distance from random so far."""
     if guide is None:
         return {}
-    p = guide.plan
-    place = guide.place
+    m = guide.machine
+    place = m.place
     out: dict[str, Any] = {"mode": guide.mode}
-    if place is not None:
-        out["place"] = {"round": place.round, "of_rounds": place.of_rounds, "load": place.load,
-                        "pass": place.pass_number, "of_passes": place.of_passes}
-        done = place.round - 1
-    else:
-        out["place"] = None
-        done = p.rounds if guide.round is not None and guide.round >= p.rounds else 0
-    if guide.mode == "exact":
+    out["place"] = None if place is None else {"round": place.round, "of_rounds": place.of_rounds, "load": place.load,
+                                               "pass": place.pass_number, "of_passes": place.of_passes}
+    routine = m.routine
+    done = 0 if routine is None else max(0, min(routine.round - 1, routine.rounds))
+    if routine is not None and routine.exact:
         # Exact mode is exactly random once its last round is done and not
         # before; the page says which round that is instead of a figure.
         out["distance"] = {"rounds_done": done, "value": None, "kind": "exact mode"}
     else:
+        p = guide.plan if routine is None else routine.plan  # type: ignore[union-attr]
         out["distance"] = {"rounds_done": done, "value": _distance(p.cards, p.capacity, done) if done else 1.0,
                            "kind": "exact"}
     return out
 
 
 class WebPerson:
-    """A person reading the page: table work waits for the page's "done"
-    (the button or the space bar); the steps the device sees for itself
-    (loading, touching) return at once, and "done" on a load says the cards
-    are in. With `manual` (no device) every step waits.
+    """A person reading the page: an answer is the page's "done" (the button
+    or the space bar) or "the cards are in", naming the step it was given
+    for; the guide's machine decides whether it counts.
 
     `inner` is someone who does the step as well (the scripted person, for
-    a page that only watches); then nothing waits for the page."""
+    a page that only watches); its answers are the ones that count then."""
 
-    def __init__(self, page: PageState, voice: WebVoice, manual: bool, wait_s: float,
-                 inner: persons.Person | None = None,
-                 after_step: Callable[[], None] | None = None) -> None:
+    def __init__(self, page: PageState, voice: WebVoice, inner: persons.Person | None = None,
+                 after_step: Callable[[], None] | None = None, table: Any = None) -> None:
         self.page = page
         self.voice = voice
-        self.manual = manual
-        self.wait_s = wait_s
         self.inner = inner
+        self.table = table  # the virtual table played on the page, if any
         self.unattended = inner is not None and inner.unattended
+        self.reads = inner is None  # a person reading the page
         self.after_step = after_step  # e.g. look at the virtual table again
-
-    def _answer_kind(self, step: S.Step) -> str | None:
-        if self.inner is not None:
-            return None
-        if isinstance(step, S.MACHINE_SEES) and not self.manual:
-            # The device sees the touch; the cards being in may be said.
-            return "ready" if isinstance(step, S.PutInTray) else None
-        return "done"
+        self.reported = 0  # the last answer handed to the guide
 
     def do(self, step: S.Step, number: int, round: int | None = None) -> None:
-        answer = self._answer_kind(step)
-        shown = {**S.to_dict(step), "number": number, "round": round, "answer": answer, "answered": False}
-
-        def show(state: dict[str, Any]) -> None:
-            state["step"] = shown
-            state["log"] = (state["log"] + [{"text": f"{number}. {shown['words']}", "problem": False}])[-LOG_LINES:]
-            if isinstance(step, _NEW_STAGE):
-                state["problems"] = []
-            bar = state["pass"]
-            if (isinstance(step, S.Lift) and step.left is not None and step.right is not None and bar is not None
-                    and bar.get("label") == f"load {step.load}"):
-                # The device's own count at the end of the pass (progress may stop short of it).
-                state["pass"] = {**bar, "dealt": step.left + step.right, "left": step.left, "right": step.right,
-                                 "active": False}
-            state.update(where(self.voice.guide))
-        self.page.edit(show)
+        if self.table is not None and self.inner is None and not S.asks_action(step):
+            self.table.rename(step)
         self._after()  # the table as it is when the step is shown (a pass may just have ended)
-        if self.voice.also is not None:
-            self.voice.also.say(f"[bold]{number}.[/bold] {S.words(step)}")
         if self.inner is not None:
             self.inner.do(step, number, round)
             self._after()
-            return
-        if answer != "done":
-            return
-        if not self.page.wait_answer(number, self.wait_s):
-            if self.page.closed is not None:
-                raise persons.PersonGaveUp(self.page.closed)
-            raise persons.PersonGaveUp(f"nobody pressed done on the page within {self.wait_s:g} s")
-        self._after()
 
     def _after(self) -> None:
         if self.after_step is not None:
             self.after_step()
 
-    def ready(self, timeout: float) -> bool:
-        """The page said the cards of the load shown now are in the tray."""
+    def answers(self) -> list[persons.Said]:
         if self.inner is not None:
-            return self.inner.ready(timeout)
-        number = self.page.current_number()
-        if self.page.is_answered(number):
-            return True
-        if timeout <= 0:
-            return False
-        return self.page.wait_answer(number, timeout)
+            return self.inner.answers()
+        if self.page.closed is not None:
+            raise persons.PersonGaveUp(self.page.closed)
+        number = self.page.answered
+        if number <= self.reported:
+            return []
+        self.reported = number
+        self._after()
+        return [persons.Said(number, "Done")]

@@ -110,6 +110,17 @@ class PageState:
                 self._changed()
             return True
 
+    def unanswer(self, number: int) -> None:
+        """The guide did not take the answer to step `number` (it came before
+        the step could be read): the page shows it waiting again."""
+        with self._cond:
+            step = self._state["step"]
+            if self.answered == number:
+                self.answered = number - 1
+            if step is not None and step["number"] == number and step.get("answered"):
+                self._state["step"] = {**step, "answered": False}
+                self._changed()
+
     def wait_answer(self, number: int, timeout: float) -> bool:
         """Block until step `number` is answered (True), the time is up or
         the page state is closed (False)."""

@@ -60,13 +60,14 @@ class WebSession:
         self.voice = WebVoice(self.page, also=console)
         return self.voice
 
-    def make_person(self, cards: int, manual: bool, wait_s: float, inner: persons.Person | None = None) -> WebPerson:
+    def make_person(self, cards: int, inner: persons.Person | None = None) -> WebPerson:
         assert self.voice is not None
         if self.table is not None and inner is None:
             self.table.bring_pack(cards)
             self.server.refresh_table()
-        return WebPerson(self.page, self.voice, manual=manual, wait_s=wait_s, inner=inner,
-                         after_step=self.server.refresh_table if self.table is not None else None)
+        self.voice.watching = inner is not None
+        return WebPerson(self.page, self.voice, inner=inner,
+                         after_step=self.server.refresh_table if self.table is not None else None, table=self.table)
 
     def run(self, guide: G.Guide, stopped_words: Callable[[BaseException], str]) -> G.Summary:
         """guide.run() on a worker thread; its summary, or its exception

@@ -108,6 +108,9 @@ class PutInTray:
     rest: bool = False  # what is left of it after a pass stopped: make sure it is in the tray
 
 
+TOUCH_WHYS = ("start", "go_on", "rest", "aside", "rest_in_tray", "again", "retry", "manual")
+
+
 @dataclass(frozen=True)
 class Touch:
     """Touch the sensor. why: start, go_on (after a jam), rest (deal the rest
@@ -119,6 +122,10 @@ class Touch:
     why: str = "start"
     load: str | None = None
     cards: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.why not in TOUCH_WHYS:
+            raise ValueError(f"no such touch: {self.why!r}")
 
 
 @dataclass(frozen=True)
@@ -203,16 +210,35 @@ class SetAside:
     cards: int
 
 
+FIX_WHATS = ("jam", "exit", "put_back", "battery", "battery_idle", "sensor", "exit_sensor", "count_sensor",
+             "touch_sensor", "battery_sensor", "missing", "extra")
+
+
 @dataclass(frozen=True)
 class Fix:
     """Put a fault right. what: jam, exit (cards caught in the exit go back
     under the tray's cards), put_back (`cards` that left the tray go back in),
-    battery, battery_idle (before a pass), sensor, missing (`cards` missing
-    from `load` go under it), extra (`cards` too many come off its bottom)."""
+    battery, battery_idle (before a pass), sensor (one the device did not
+    name), exit_sensor, count_sensor, touch_sensor, battery_sensor, missing
+    (`cards` missing from `load` go under it), extra (`cards` too many come
+    off its bottom)."""
 
     what: str
     cards: int | None = None
     load: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.what not in FIX_WHATS:
+            raise ValueError(f"no such fix: {self.what!r}")
+
+
+@dataclass(frozen=True)
+class Collect:
+    """Put every card together into one pack, in any order: the piles on the
+    machine, the cards in the tray and in the exit, and every stack and load
+    on the table. What follows does not depend on the order."""
+
+    cards: int
 
 
 @dataclass(frozen=True)
@@ -230,11 +256,22 @@ class RoundSummary:
 
 
 Step = Union[Cut, PutInTray, Touch, Lift, Stack, Move, EvenOut, Draw, Gather, Swap, Unload, SetAside, Fix,
-             RoundSummary]
+             Collect, RoundSummary]
 STEP_TYPES: tuple[type, ...] = (Cut, PutInTray, Touch, Lift, Stack, Move, EvenOut, Draw, Gather, Swap, Unload,
-                                SetAside, Fix, RoundSummary)
+                                SetAside, Fix, Collect, RoundSummary)
 # Steps the machine notices by itself (the tray's count, the touch event).
 MACHINE_SEES: tuple[type, ...] = (PutInTray, Touch)
+
+
+def asks_action(step: Step) -> bool:
+    """Whether the step asks the person to do something. A step that only
+    names what is already there (the left stack is load A; one part is the
+    pack) asks nothing, so nobody is asked to confirm it."""
+    if isinstance(step, Draw):
+        return not all(len(parts) == 1 and parts[0][2] for _, parts in step.loads)
+    if isinstance(step, Gather):
+        return len(step.parts) > 1
+    return not isinstance(step, RoundSummary)
 
 
 # -- the words ------------------------------------------------------------------------
@@ -283,11 +320,14 @@ def words(step: Step) -> str:
         return (f"Those cards are load {step.second}: put them where load {step.second} goes, and take "
                 f"load {step.first} instead.")
     if isinstance(step, Unload):
-        return f"Take load {step.load} back out of the tray."
+        return f"Take the cards you put in as load {step.load} back out of the tray."
     if isinstance(step, SetAside):
         return f"Lift the top {cards(step.cards)} off the load in the tray and keep them aside, in order."
     if isinstance(step, Fix):
         return _fix(step)
+    if isinstance(step, Collect):
+        return (f"Put all {cards(step.cards)} together face down into one pack, in any order: both piles on the "
+                "machine, any cards in the tray or caught in the exit, and every stack and load on the table.")
     if isinstance(step, RoundSummary):
         return _round_summary(step)
     raise TypeError(f"not a step: {step!r}")
@@ -377,13 +417,22 @@ def _fix(step: Fix) -> str:
     if step.what == "battery_idle":
         return "Replace the battery; leave the load in the tray."
     if step.what == "sensor":
-        return "Check the sensor's wiring and plug; leave the cards as they are."
+        return "Check the sensors' wiring and plugs; leave the cards as they are."
+    if step.what == "exit_sensor":
+        return ("Take any card caught in the exit and put it back under the cards in the tray, in the same order. "
+                "If the exit is empty, check the exit sensor's wiring and plug. Do not touch the piles.")
+    if step.what == "count_sensor":
+        return "Check the count sensor's (load cell's) wiring and plug; leave the cards as they are."
+    if step.what == "touch_sensor":
+        return "Check the touch sensor's wiring and plug; leave the cards as they are."
+    if step.what == "battery_sensor":
+        return "Check the battery's clip and the wire to the board; leave the cards as they are."
     if step.what == "missing":
         return (f"Find the {cards(step.cards or 0)} missing from load {step.load} (on the table, in the exit, under "
                 f"the machine) and put them at its bottom.")
     if step.what == "extra":
         return f"Take {cards(step.cards or 0)} off the bottom of load {step.load} and keep them apart."
-    return f"Put right: {step.what}."
+    raise ValueError(f"no such fix: {step.what!r}")
 
 
 _ONE_LOAD = "Run the pack as one load and put the left pile on the right pile"
@@ -451,7 +500,7 @@ class TableError(ValueError):
 
 def do_on_table(step: Step, table: dict[str, list[Any]]) -> None:
     """Carry out a step that only moves cards on the table (Cut, Stack, Move,
-    EvenOut, Draw, Gather, Swap) on `table`: place name -> cards, top first. Steps
+    EvenOut, Draw, Gather, Swap, and Collect's table part) on `table`: place name -> cards, top first. Steps
     that need the machine (PutInTray, Touch, Lift, Unload, SetAside, Fix,
     RoundSummary) are the person's own business and raise TypeError."""
 
@@ -472,6 +521,11 @@ def do_on_table(step: Step, table: dict[str, list[Any]]) -> None:
             for name in step.names:
                 table.pop(name, None)
             raise TableError(f"the cut sizes add up to {at}, {place(step.source)} holds {len(stack)}")
+    elif isinstance(step, Collect):
+        every: list[Any] = []
+        for name in list(table):
+            every += table.pop(name)
+        table[PACK] = every
     elif isinstance(step, (Stack, Gather)):
         out: list[Any] = []
         for part in step.parts:  # top first

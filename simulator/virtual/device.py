@@ -84,6 +84,7 @@ class VirtualShuffler:
             **(env or {}),
         }
         self.heap_kib = heap_kib
+        self.time_scale = float(time_scale)
         self._advertise = advertise
         self._advert: Path | None = None
         self._port: PtyPort | None = None
@@ -103,7 +104,8 @@ class VirtualShuffler:
             self.stop()
             raise
         if self._advertise:
-            self._advert = registry.advertise(self._port.path, self.flash_dir, self.control_address, self.uid)
+            self._advert = registry.advertise(self._port.path, self.flash_dir, self.control_address, self.uid,
+                                              time_scale=self.time_scale)
         return self
 
     def stop(self, remove_flash: bool | None = None) -> None:

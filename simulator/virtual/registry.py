@@ -28,6 +28,9 @@ class Advert:
     # emulated Pico runs its firmware several times slower than real time.
     # A Link opened on this port waits that much longer (host/link.py).
     slowdown: float = 1.0
+    # Simulated ms per real ms of the board's world (0: as fast as the computer
+    # goes); a summary's time is labelled as simulated when this is not 1.
+    time_scale: float = 1.0
 
 
 def registry_dir() -> Path:
@@ -42,11 +45,11 @@ def registry_dir() -> Path:
 
 
 def advertise(port: str, flash_dir: Path, control: str = "", uid: str = "", board: str = "sim",
-              slowdown: float = 1.0) -> Path:
+              slowdown: float = 1.0, time_scale: float = 1.0) -> Path:
     folder = registry_dir()
     folder.mkdir(parents=True, exist_ok=True)
     advert = Advert(pid=os.getpid(), port=port, flash_dir=str(flash_dir), started=time.time(),
-                    control=control, uid=uid, board=board, slowdown=slowdown)
+                    control=control, uid=uid, board=board, slowdown=slowdown, time_scale=time_scale)
     path = folder / f"{advert.pid}-{Path(port).name}.json"
     tmp = path.with_suffix(".tmp")
     tmp.write_text(json.dumps(asdict(advert)))
@@ -97,3 +100,12 @@ def slowdown(port: str) -> float:
         if advert.port == port:
             return max(1.0, float(advert.slowdown))
     return 1.0
+
+
+def time_scale(port: str) -> float | None:
+    """The time scale a running virtual device advertises with `port`; None
+    for any other port, which is a real board's."""
+    for advert in running():
+        if advert.port == port:
+            return float(advert.time_scale)
+    return None

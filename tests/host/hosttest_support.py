@@ -236,15 +236,14 @@ class TextVoice(G.Voice):
 
 
 def run_on_fake(fake: FakeShuffler, plan: planlib.Plan, person: S.ScriptedPerson | None = None,
-                reopen: Any = None, **guide_kw: Any) -> tuple[G.Summary | G.GuideStopped, TextVoice,
-                                                              S.ScriptedPerson]:
+                reopen: Any = None, voice: TextVoice | None = None,
+                **guide_kw: Any) -> tuple[G.Summary | G.GuideStopped, TextVoice, S.ScriptedPerson]:
     """The guide run to its end (or its stop) against a fake shuffler, the scripted person at the
     table; the link and the fake are closed whatever happens."""
-    voice = TextVoice()
+    voice = voice or TextVoice()
     link = Link.open(fake.dev.port)
     link.handshake(timeout=2)
-    person = person or S.ScriptedPerson(fake, 162, say=voice.say)
-    person.say = voice.say
+    person = person or S.ScriptedPerson(fake, 162)
     kw: dict[str, Any] = dict(person_wait_s=5)
     kw.update(guide_kw)
     guide = G.Guide(plan, person, voice, link=link, reopen=reopen or (lambda: Link.open(fake.dev.port)), **kw)
@@ -259,7 +258,7 @@ def run_on_fake(fake: FakeShuffler, plan: planlib.Plan, person: S.ScriptedPerson
 
 
 def run_guided(dev: VirtualShuffler, plan: planlib.Plan, person_cls: type[S.ScriptedPerson] = S.ScriptedPerson,
-               guide_cls: type[G.Guide] = G.Guide, stall_s: float = 3, **person_kw: Any
+               mode: str = "random", stall_s: float = 3, on_loss: str = "exact", **person_kw: Any
                ) -> tuple[G.Summary, TextVoice, S.ScriptedPerson]:
     """Run a whole guided routine on the virtual shuffler; the scripted
     person reaches the device as `person.device`."""
@@ -267,10 +266,10 @@ def run_guided(dev: VirtualShuffler, plan: planlib.Plan, person_cls: type[S.Scri
     link.handshake(timeout=10)
     world = dev.world(timeout=10)
     voice = TextVoice()
-    person = person_cls(world, plan.cards, say=voice.say, **person_kw)
+    person = person_cls(world, plan.cards, **person_kw)
     person.device = dev  # type: ignore[attr-defined]
-    guide = guide_cls(plan, person, voice, link=link, reopen=lambda: Link.open(dev.port),
-                      person_wait_s=20, reconnect_s=10, stall_s=stall_s, settle_s=0.2)
+    guide = G.Guide(plan, person, voice, link=link, reopen=lambda: Link.open(dev.port), mode=mode, on_loss=on_loss,
+                    person_wait_s=20, reconnect_s=10, stall_s=stall_s, settle_s=0.2)
     try:
         summary = guide.run()
     finally:

@@ -50,8 +50,9 @@ def test_manual_mode_without_a_person_stops_at_its_place() -> None:
     assert out.returncode != 0
     assert "Put load A (about 54 cards)" not in out.stdout  # it stopped at the first step
     assert "Square the pack" in out.stdout
-    assert "stopped at round 1 of 10, load A (pass 1 of 20)" in out.stderr
-    assert "--from-round 1" in out.stderr and len(out.stderr.strip().splitlines()) == 1
+    assert out.stderr.startswith("shuffler: stopped: the input ended, so no step can be answered; to go on")
+    assert "--from-round" not in out.stderr  # before the first pass: from the start
+    assert len(out.stderr.strip().splitlines()) == 1
 
 
 def test_bad_input_has_the_exit_code_of_every_command() -> None:
@@ -95,21 +96,24 @@ def test_the_header_says_what_rounds_given_by_hand_reach() -> None:
 
     two = planlib.make_plan(planlib.choose_pack("samba", None), 104, "good", rounds=2)
     assert two.distance > 0.25
-    assert header("--rounds", "2").endswith(f"then distance from random {two.distance:.3f}, short of 'good' "
-                                            "(at most 0.25).")
+    assert (f"then distance from random {two.distance:.3f}, short of 'good' (at most 0.25)."
+            in header("--rounds", "2"))
     enough = planlib.make_plan(planlib.choose_pack("samba", None), 104, "good")
-    assert header().endswith(f"for 'good' (distance from random {enough.distance:.3f}, at most 0.25).")
+    assert f"for 'good' (distance from random {enough.distance:.3f}, at most 0.25)." in header()
 
 
 @pytest.mark.micropython
-def test_exact_mode_names_the_quality_its_random_finish_would_reach(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    """--quality is not ignored in exact mode: it is what random rounds reach should exactness be lost."""
+def test_exact_mode_says_what_follows_should_exactness_be_lost(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """A fresh exact routine by default; --quality is what random rounds reach when those are asked for."""
     env = dict(os.environ, SHUFFLER_RUNTIME_DIR=str(tmp_path))
-    out = subprocess.run([sys.executable, "-m", "host.cli", "guide", "--sim", "--unattended", "--pack", "samba",
-                          "--quality", "casino"], capture_output=True, text=True, timeout=120, env=env)
-    assert out.returncode == 0, out.stderr
-    header = out.stdout.splitlines()[0]
-    assert "exact mode" in header and "random rounds finish the job for 'casino'" in header, header
+    for extra, words in (((), "Should exactness be lost, a fresh exact routine follows."),
+                         (("--on-loss", "random"), "Should exactness be lost, random rounds finish the job for "
+                                                   "'casino'.")):
+        out = subprocess.run([sys.executable, "-m", "host.cli", "guide", "--sim", "--unattended", "--pack", "samba",
+                              "--quality", "casino", *extra], capture_output=True, text=True, timeout=120, env=env)
+        assert out.returncode == 0, out.stderr
+        header = out.stdout.splitlines()[0]
+        assert "exact mode" in header and words in header, header
 
 
 def test_manual_mode_invents_no_numbers() -> None:
@@ -122,8 +126,8 @@ def test_manual_mode_invents_no_numbers() -> None:
 
     voice = TextVoice()
     p = planlib.make_plan(planlib.choose_pack("samba", None), 104, "good", rounds=1)
-    person = persons.ConsolePerson(voice.say, manual=True, wait_s=1, stream=_io.StringIO("\n" * 50))
-    summary = G.Guide(p, person, voice).run()
+    person = persons.ConsolePerson(stream=_io.StringIO("\n" * 50))
+    summary = G.Guide(p, person, voice, person_wait_s=1).run()
     text = voice.text
     assert "the shuffler counts" not in text
     assert "left pile (" not in text and "right pile (" not in text  # no pile sizes made up
@@ -138,23 +142,33 @@ def test_the_stop_line_names_a_command_that_goes_on() -> None:
                          capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
     line = out.stderr.strip()
     resume = line.split("`")[1]
-    assert resume.startswith("shuffler guide --manual") and "--from-round 1" in resume
+    assert resume.startswith("shuffler guide --manual") and "--mode random" in resume
     again = subprocess.run([sys.executable, "-m", "host.cli", *resume.split()[1:], "--wait", "1"],
                            capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
-    assert again.returncode == 1 and "stopped at round 1 of 10" in again.stderr
+    assert again.returncode == 1 and "the input ended" in again.stderr and "Usage" not in again.stderr
 
 
-def test_an_exact_run_that_stops_suggests_a_fresh_exact_run_or_a_random_finish() -> None:
+def test_an_exact_run_that_stops_suggests_resume_or_a_fresh_exact_run() -> None:
+    """While the shuffler holds its exact routine, the way on is --resume with
+    the cards where they lie; once it does not, a fresh exact routine."""
     from host import guide as G
-    from host.guide_cmd import _Resume, _stopped
+    from host.guide_cmd import Args, Resume
 
-    how = _Resume("/dev/no-such-shuffler", False, False, "samba", None, 104, "casino")
-    line = _stopped("no pass started within 30 s", G.Place(2, "A", 3, 8, 16), "exact", how)
-    assert "--from-round" not in line
-    commands = line.split("`")[1::2]
-    assert commands == ["shuffler guide --port /dev/no-such-shuffler --pack samba --quality casino",
-                        "shuffler guide --port /dev/no-such-shuffler --pack samba --quality casino --mode random"]
-    for command in commands:  # accepted: they fail only for want of the device
+    class Stopped:
+        def __init__(self, resumable: bool) -> None:
+            self.place = G.Place(2, 8, "A", 3, 16)
+            self.machine = type("M", (), {"resumable": resumable})()
+
+    how = Resume(Args(port="/dev/no-such-shuffler", mode="exact", pack="samba", quality="casino"))
+    held = how.stopped("no pass started within 30 s", Stopped(True))  # type: ignore[arg-type]
+    gone = how.stopped("interrupted", Stopped(False))  # type: ignore[arg-type]
+    assert held.startswith("stopped at round 2 of 8, load A (pass 3 of 16): no pass started within 30 s; to go on, "
+                           "leave the cards as they lie and run")
+    assert held.split("`")[1::2] == ["shuffler guide --port /dev/no-such-shuffler --pack samba --quality casino "
+                                     "--resume"]
+    assert "put every card together face down into one pack (any order)" in gone
+    assert gone.split("`")[1::2] == ["shuffler guide --port /dev/no-such-shuffler --pack samba --quality casino"]
+    for command in held.split("`")[1::2] + gone.split("`")[1::2]:  # accepted: they fail only for want of the device
         out = run(*command.split()[2:])
         assert out.returncode == 1 and "no such port" in out.stderr
 
@@ -163,7 +177,7 @@ def test_ctrl_c_ends_on_its_own_line_with_the_round_and_how_to_go_on(monkeypatch
     from host import guide as G
 
     def interrupted(self: G.Guide) -> G.Summary:
-        self.place = G.Place(3, "B", 6, 10, 20)
+        self.machine.place = G.Place(3, 10, "B", 6, 20)
         raise KeyboardInterrupt
 
     monkeypatch.setattr(G.Guide, "run", interrupted)
@@ -207,7 +221,8 @@ def test_the_steps_file_has_each_step_as_data_before_its_words_are_shown(tmp_pat
     path = tmp_path / "steps.jsonl"
     master, slave = pty.openpty()
     proc = subprocess.Popen([sys.executable, "-m", "host.cli", "guide", "--manual", "--pack", "samba", "--rounds",
-                             "1", "--wait", "20", "--steps-file", str(path)], stdin=slave, stdout=subprocess.PIPE,
+                             "1", "--wait", "20", "--read-time", "0", "--steps-file", str(path)], stdin=slave,
+                            stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
     os.close(slave)
     shown: list[str] = []
@@ -272,6 +287,6 @@ def test_a_terminated_guide_says_how_to_go_on_and_leaves_no_virtual_shuffler_run
     assert proc.returncode == 1
     line = err.strip()
     assert len(line.splitlines()) == 1 and ": interrupted; to go on" in line, err
-    assert "--from-round 1" in line
+    assert "--from-round" not in line or "--from-round 1`" in line  # from the start: round 1 was under way
     for pid in started:  # it stopped what it started on the way out
         assert not _alive(pid), f"process {pid} of the virtual shuffler outlived the guide"

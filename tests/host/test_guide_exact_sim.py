@@ -12,7 +12,6 @@ from host import guide as G
 from host import person as persons
 from simulator.shuffling import steps as S
 from host import plan as planlib
-from host.guide_exact import ExactGuide
 from hosttest_support import TextVoice, check_record, restart, run_guided
 from simulator.shuffling.exact_mode.codes import n_bits
 from simulator.shuffling.exact_mode.physical import exact_steps
@@ -22,9 +21,9 @@ pytestmark = pytest.mark.micropython
 
 
 def run_exact(dev: VirtualShuffler, cards: int, person_cls: type[persons.ScriptedPerson] = persons.ScriptedPerson,
-              quality: str = "good") -> tuple[G.Summary, TextVoice, persons.ScriptedPerson]:
+              quality: str = "good", on_loss: str = "exact") -> tuple[G.Summary, TextVoice, persons.ScriptedPerson]:
     plan = planlib.make_plan(planlib.choose_pack(None, cards), 104, quality)
-    return run_guided(dev, plan, person_cls, guide_cls=ExactGuide)
+    return run_guided(dev, plan, person_cls, mode="exact", on_loss=on_loss)
 
 
 def table_steps(cards: int) -> list[S.Step]:
@@ -57,11 +56,22 @@ class DoubleFeedInRoundThree(persons.ScriptedPerson):
         super().do(step, number, round)
 
 
-def test_a_double_feed_loses_exactness_and_random_rounds_finish_the_job(device: VirtualShuffler) -> None:
+def test_exactness_lost_is_finished_by_a_fresh_exact_routine(device: VirtualShuffler) -> None:
     summary, voice, person = run_exact(device, 162, DoubleFeedInRoundThree)
+    assert "Exactness is lost during round 3 of 8, load A" in voice.text
+    assert "two cards that belong on different piles went through together" in voice.text
+    assert "The pack goes through a fresh exact routine: 8 rounds (16 passes)" in voice.text
+    assert S.words(S.Collect(162)) in voice.text
+    assert (summary.mode, summary.distance, summary.distance_kind) == ("exact, started again", 0.0, "exact")
+    assert (summary.rounds, summary.passes) == (2 + 8, 5 + 16)
+    final = [e for e in person.log if e["op"] == "final"]
+    assert len(final) == 1 and sorted(final[0]["pack"]) == list(range(162))
+
+
+def test_a_double_feed_loses_exactness_and_random_rounds_finish_the_job_on_request(device: VirtualShuffler) -> None:
+    summary, voice, person = run_exact(device, 162, DoubleFeedInRoundThree, on_loss="random")
     random_rounds = planlib.rounds_for(162, 104, 0.25)
     assert "Exactness is lost during round 3 of 8, load A" in voice.text
-    assert "two cards went through the feed together" in voice.text
     assert f"Finishing at random: {random_rounds} rounds" in voice.text
     assert summary.mode == "exact, then random" and summary.distance_kind == "at most"
     assert summary.distance == planlib.distance_after(162, 104, random_rounds) <= 0.25
@@ -116,11 +126,11 @@ class ResetsBetweenPasses(persons.ScriptedPerson):
             restart(self.device, self)
 
 
-def test_a_restart_loses_the_codes_and_random_rounds_finish_the_job(device: VirtualShuffler) -> None:
+def test_a_restart_that_loses_the_codes_is_finished_by_a_fresh_exact_routine(device: VirtualShuffler) -> None:
     summary, voice, person = run_exact(device, 162, ResetsBetweenPasses, quality="casual")
-    assert "Exactness is lost during round 2 of 8, load " in voice.text  # A or B: when the hello arrives
-    assert "the shuffler restarted, and the codes it kept are gone" in voice.text
-    assert summary.mode == "exact, then random"
+    assert "Exactness is lost during round 2 of 8, after load A's pass" in voice.text
+    assert "the shuffler restarted and its codes are gone" in voice.text
+    assert summary.mode == "exact, started again" and summary.distance == 0.0
     final = [e for e in person.log if e["op"] == "final"]
     assert len(final) == 1 and sorted(final[0]["pack"]) == list(range(162))
 

@@ -40,7 +40,7 @@ def test_a_restart_while_dealing_keeps_the_place() -> None:
     assert isinstance(result, G.Summary), voice.text
     assert "The shuffler restarted during round 2 of 2, load A (pass 3 of 4), after 50 of 81 cards." in voice.text
     assert "deal the rest of load A (31 cards) onto them" in voice.text
-    assert "not part of its protocol" in voice.text  # the boot banner
+    assert "MPY" not in voice.text and "protocol" not in voice.text  # the boot banner is the device's, not the person's
     assert result.loads == [[81, 81], [81, 81]]
     all_cards_once_per_round(person)
 
@@ -49,7 +49,7 @@ def test_garbage_mid_pass_is_ignored() -> None:
     fake = FakeShuffler(lambda k, p: "garbage" if (p, k) == (2, 10) else None)
     result, voice, person = run(fake)
     assert isinstance(result, G.Summary)
-    assert voice.text.count("not part of its protocol") == 1
+    assert "noise" not in voice.text and "protocol" not in voice.text  # never shown to the person
     all_cards_once_per_round(person)
 
 
@@ -80,21 +80,24 @@ def test_manual_mode_guides_by_instructions_and_waits_for_enter() -> None:
     voice = TextVoice()
     p = plan()
     enters = io.StringIO("\n" * 200)
-    person = S.ConsolePerson(voice.say, manual=True, wait_s=1, stream=enters)
-    summary = G.Guide(p, person, voice).run()
+    person = S.ConsolePerson(stream=enters)
+    voice.keyboard = True
+    summary = G.Guide(p, person, voice, person_wait_s=1, read_s=0).run()
     assert summary.passes == 4
     assert "Put load A (about 81 cards) face down in the tray." in voice.text
     assert "Even them out by eye to about 81 and 81" in voice.text
-    assert voice.text.count("press Enter when done") == len([x for x in voice.lines if x.startswith("[bold]") and "." in x[:12]])
+    steps = [x for x in voice.lines if re.match(r"\d+\. ", x)]
+    assert voice.text.count("press Enter when done") == len(steps)
     assert enters.tell() > 0
 
 
 def test_manual_mode_stops_when_nobody_presses_enter() -> None:
     voice = TextVoice()
-    person = S.ConsolePerson(voice.say, manual=True, wait_s=0.2, stream=io.StringIO("\n\n\n"))
+    person = S.ConsolePerson(stream=io.StringIO("\n\n\n"))
     with pytest.raises(G.GuideStopped) as info:
-        G.Guide(plan(), person, voice).run()
+        G.Guide(plan(), person, voice, person_wait_s=0.2, read_s=0).run()
     assert info.value.place is not None and info.value.place.round == 1
+    assert "the input ended, so no step can be answered" in str(info.value)
 
 
 def test_a_fault_left_over_from_before_is_cleared_first() -> None:
@@ -108,12 +111,18 @@ def test_a_fault_left_over_from_before_is_cleared_first() -> None:
     all_cards_once_per_round(person)
 
 
-def test_with_a_device_only_table_work_waits_for_enter() -> None:
-    said: list[str] = []
-    person = S.ConsolePerson(said.append, manual=False, wait_s=0.2, stream=io.StringIO("\n"))
-    person.do(steps.PutInTray("A", 81), 1)  # the device reports these itself
-    person.do(steps.Touch(), 2)
-    person.do(steps.Lift("A", 40, 41), 3)  # uses the one Enter
-    with pytest.raises(S.PersonGaveUp, match="input was closed"):
-        person.do(steps.Stack(("A.left", "B.left"), "A"), 4)
-    assert sum("press Enter" in line for line in said) == 2
+def test_with_a_device_only_table_work_asks_for_enter() -> None:
+    """Loads and touches are the device's to see; a step that only names
+    what is there asks nothing; every other step asks for Enter."""
+    voice = TextVoice()
+    voice.keyboard = True
+    result, voice, person = run_on_fake(FakeShuffler(), plan(), voice=voice)
+    assert isinstance(result, G.Summary), voice.text
+    shown = [(i, line) for i, line in enumerate(voice.lines) if re.match(r"\d+\. ", line)]
+    asked = [voice.lines[i + 1:i + 2] == ["   press Enter when done"] for i, _ in shown]
+    kinds = [s for s in person.steps]
+    assert len(kinds) == len(shown)
+    for (_, line), ask, step in zip(shown, asked, kinds):
+        sees = isinstance(step, steps.MACHINE_SEES)
+        assert ask == (not sees and steps.asks_action(step)), line
+    assert sum(asked) == sum(1 for s in kinds if not isinstance(s, steps.MACHINE_SEES))

@@ -42,6 +42,7 @@ import pytest
 
 from host import flashing
 from host.cli import main
+from host.guide import READ_S
 from simulator.virtual.table_person import TablePerson, commands, from_dict
 from simulator.virtual.world_client import WorldClient, WorldError
 
@@ -169,12 +170,15 @@ def numbers_after(step: dict[str, Any], after: dict[str, int]) -> None:
 
 def follow(screen: Screen, feed: StepFeed, person: TablePerson, delays: tuple[float, float],
            rng: random.Random, timeout: float, confirms_tray: bool = True,
-           log: list[str] | None = None, mischief: Mischief | None = None) -> list[dict[str, Any]]:
+           log: list[str] | None = None, mischief: Mischief | None = None,
+           read_s: float = READ_S) -> list[dict[str, Any]]:
     """Act as the person until the guide ends: each step only after its words
-    are on the screen, after a human pause; Enter only when asked for (and,
-    unless `confirms_tray`, not for cards put in the tray: the guide must
-    see them by itself). With a `log`, the steps are typed as `shuffler table`
-    command lines, and the log keeps what was typed and what it printed."""
+    are on the screen, after a human pause; Enter only when asked for, and
+    never sooner than read_s after the step appeared (a person reads it
+    first); unless `confirms_tray`, not for cards put in the tray (the guide
+    must see them by itself). With a `log`, the steps are typed as
+    `shuffler table` command lines, and the log keeps what was typed and what
+    it printed."""
     seen = 0  # how far the screen has been read
     done: list[dict[str, Any]] = []
     deadline = time.monotonic() + timeout
@@ -191,6 +195,7 @@ def follow(screen: Screen, feed: StepFeed, person: TablePerson, delays: tuple[fl
             time.sleep(0.01)
             continue  # not on the screen yet: a person cannot act on it
         seen = at
+        appeared = time.monotonic()
         step, pending = pending, None
         time.sleep(rng.uniform(*delays))
         numbers_before(step, sizes(person))
@@ -212,9 +217,9 @@ def follow(screen: Screen, feed: StepFeed, person: TablePerson, delays: tuple[fl
             pending = feed.next()
             if pending is not None:
                 break
-            asked = screen.find("Enter", seen)
+            asked = screen.find("press Enter", seen)
             if asked >= 0 and wants_enter:
-                time.sleep(rng.uniform(*delays))
+                time.sleep(max(rng.uniform(*delays), appeared + read_s - time.monotonic()))
                 if log is not None:
                     log.append("# Enter, in the guide's terminal")
                 screen.type(b"\r")
@@ -314,7 +319,12 @@ def sim_device(start_sim_device: Callable[[float], SimDevice]) -> SimDevice:
 def guided(dev: SimDevice, tmp_path: Path, args: list[str], cards: int, delays: tuple[float, float],
            seed: int, timeout: float = 240.0, confirms_tray: bool = True,
            log: list[str] | None = None, mischief: Mischief | None = None) -> Run:
-    """`shuffler guide --port` on a pty with the person model at the table."""
+    """`shuffler guide --port` on a pty with the person model at the table.
+    A quick person (short delays) gets a quick guide (a short --read-time);
+    at a human pace the guide keeps its own."""
+    read_s = READ_S if delays[0] >= HUMAN[0] else QUICK_READ_S
+    if read_s != READ_S:
+        args = [*args, "--read-time", str(read_s)]
     with WorldClient.connect(dev.control, timeout=10) as world:
         world.clear_table()
         world.new(cards, "pack")  # the pack in hand, top card first
@@ -325,7 +335,7 @@ def guided(dev: SimDevice, tmp_path: Path, args: list[str], cards: int, delays: 
         person = TablePerson(world)
         try:
             done = follow(screen, StepFeed(steps_file), person, delays, random.Random(seed), timeout,
-                          confirms_tray, log, mischief)
+                          confirms_tray, log, mischief, read_s)
         finally:
             code = screen.close()
         run = Run(code, screen.text(), done, person.world.show())
@@ -351,6 +361,7 @@ def check_finished(run: Run, cards: int) -> None:
 # and one scenario runs at a person's pace.
 DELAYS = (0.02, 0.12)
 HUMAN = (0.1, 0.4)
+QUICK_READ_S = 0.15
 
 
 def test_a_samba_routine_in_exact_mode_by_a_person_at_the_table(sim_device, tmp_path):

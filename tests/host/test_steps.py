@@ -17,6 +17,7 @@ EXAMPLES = [
     S.Stack(("A.left", "B.left"), "A", 80), S.Move(1, "A", "B", down=False, sizes=(81, 81)),
     S.EvenOut("A", "B", (81, 81)), S.Draw((("A", ((S.LEFT_STACK, 79, True),)), ("B", ((S.RIGHT_STACK, 83, True),))), 3),
     S.Gather(("A", "B")), S.Swap("A", "B"), S.Unload("A"), S.SetAside("B", 6), S.Fix("missing", 11, "B"),
+    S.Collect(162),
     S.RoundSummary("stack-trade", (81, 81), trade=40), S.RoundSummary("exact", (81, 81), rounds=8),
 ]
 

@@ -21,7 +21,7 @@ SKIP = {"node_modules", "__pycache__", ".venv"}
 # Words that may stand elsewhere, by file: they are not a step's sentence.
 ALLOWED = {
     # The connection message asks the person to wait; it is no step of the routine.
-    "host/guide.py": {"leave the cards as they are"},
+    "host/guide/notices.py": {"leave the cards as they are"},
     # The help of `shuffler table put` says what that command does.
     "host/sim_device_cmd.py": {"face down in the tray"},
     # Short captions drawn inside a Fix step's picture, under the step's own words.
@@ -34,7 +34,7 @@ SAMPLES: list[S.Step] = [
     S.Cut(S.PACK, (Q, R), (37, 41), by_eye=True), S.Cut(S.PACK, (Q, R), (37, 41), by_eye=True, counted=True),
     S.PutInTray(Q, 37), S.PutInTray(Q, 37, about=True), S.PutInTray(Q, 37, again=True), S.PutInTray(Q, None),
     S.PutInTray(Q, None, rest=True), S.PutInTray(S.ASIDE, 37),
-    *[S.Touch(why, Q, 37) for why in ("start", "go_on", "rest", "aside", "rest_in_tray", "again", "retry", "manual")],
+    *[S.Touch(why, Q, 37) for why in S.TOUCH_WHYS],
     S.Lift(Q), S.Lift(Q, 37, 41), S.Lift(Q, rows=True),
     S.Stack((S.left_of(Q), S.right_of(Q)), Q, 37), S.Stack((S.LEFT_STACK, S.RIGHT_STACK), S.PACK),
     S.Stack((S.left_of(Q), S.left_of(R)), S.LEFT_STACK, 43),
@@ -44,8 +44,7 @@ SAMPLES: list[S.Step] = [
     S.Draw(((Q, ((S.LEFT_STACK, 37, True), (S.RIGHT_STACK, 41, False))),), 7),
     S.Gather((Q,)), S.Gather((S.LEFT_STACK, S.RIGHT_STACK)),
     S.Swap(Q, R), S.Unload(Q), S.SetAside(Q, 37),
-    *[S.Fix(what, 37, Q) for what in ("jam", "exit", "put_back", "battery", "battery_idle", "sensor", "missing",
-                                      "extra")],
+    *[S.Fix(what, 37, Q) for what in S.FIX_WHATS], S.Collect(37),
     *[S.RoundSummary(routine, sizes, trade=37, rounds=7) for routine in ("stack-trade", "pile-trade", "exact")
       for sizes in ((91,), (91, 90), (91, 90, 90))],
 ]
@@ -138,7 +137,8 @@ def test_the_check_finds_a_sentence_written_outside_steps() -> None:
 def test_no_module_but_steps_writes_a_step_sentence() -> None:
     phrases = fixed_phrases()
     sources = project_sources()
-    assert any(p.name == "guide.py" for p in sources) and any(p.suffix == ".js" for p in sources)
+    assert any(p.name == "machine.py" and p.parent.name == "guide" for p in sources)
+    assert any(p.suffix == ".js" for p in sources)
     found = []
     for path in sources:
         if path == ROOT / "simulator" / "shuffling" / "steps.py":

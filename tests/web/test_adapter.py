@@ -1,7 +1,7 @@
 """The guide engine, unchanged, behind the page's Voice and Person: with
 --manual (no device) every step waits for the page's "done" for that very
 step number; the state carries the step as data, the round and pass, the
-distance so far and at the end the summary."""
+distance so far and at the end the summary; notices are data, worded once."""
 from __future__ import annotations
 
 import threading
@@ -12,7 +12,8 @@ import pytest
 from host import guide as G
 from host import person as persons
 from host import plan as planlib
-from host.web.adapter import WebPerson, WebVoice, plain
+from host.guide import notices as N
+from host.web.adapter import WebPerson, WebVoice
 from host.web.page_state import PageState
 from simulator.shuffling import steps as S
 
@@ -20,9 +21,9 @@ from simulator.shuffling import steps as S
 def manual_guide(rounds: int = 2, wait_s: float = 30.0) -> tuple[PageState, G.Guide, WebPerson]:
     page = PageState()
     voice = WebVoice(page)
-    person = WebPerson(page, voice, manual=True, wait_s=wait_s)
+    person = WebPerson(page, voice)
     plan = planlib.make_plan(planlib.choose_pack("samba", None), 104, "good", rounds=rounds)
-    guide = G.Guide(plan, person, voice)
+    guide = G.Guide(plan, person, voice, person_wait_s=wait_s, read_s=0)
     voice.attach(guide)
     return page, guide, person
 
@@ -99,7 +100,7 @@ def test_nobody_answering_stops_the_guide_with_its_place() -> None:
     t, out = run_in_thread(guide)
     t.join(10)
     assert isinstance(out["error"], G.GuideStopped)
-    assert "nobody pressed done on the page within 0.3 s" in str(out["error"])
+    assert "nobody answered the step within 0.3 s" in str(out["error"])
 
 
 def test_closing_the_page_state_ends_a_wait_at_once() -> None:
@@ -111,23 +112,25 @@ def test_closing_the_page_state_ends_a_wait_at_once() -> None:
     assert not t.is_alive() and "interrupted" in str(out["error"])
 
 
-def test_the_cards_are_in_is_the_persons_ready() -> None:
+def test_the_cards_are_in_is_the_persons_answer_to_the_load() -> None:
     page = PageState()
     voice = WebVoice(page)
-    person = WebPerson(page, voice, manual=False, wait_s=5)
-    person.do(S.PutInTray("A", 81), 7, 1)  # the device sees the load: nothing waits
-    assert page.get("step")["answer"] == "ready" and not person.ready(0.0)
-    assert page.answer(7) and person.ready(0.0)
-    person.do(S.Touch("start"), 8, 1)
+    person = WebPerson(page, voice)
+    voice.step(G.Shown(S.PutInTray("A", 81), 7, 1, "ready", 0.0))  # the device sees the load: it may be said
+    assert page.get("step")["answer"] == "ready" and person.answers() == []
+    assert page.answer(7) and person.answers() == [persons.Said(7, "Done")]
+    assert person.answers() == []  # once
+    voice.step(G.Shown(S.Touch("start"), 8, 1, None, 0.0))
     assert page.get("step")["answer"] is None and not page.answer(8)
 
 
-def test_problems_stay_until_their_stage_is_over_and_markup_is_plain() -> None:
+def test_problems_stay_until_their_stage_is_over() -> None:
     page = PageState()
     voice = WebVoice(page)
-    voice.problem("[bold red]![/bold red] A card is stuck in the feed.")
-    voice.say("[bold]Round 1 of 2[/bold]")
-    assert [p["text"] for p in page.get("problems")] == ["! A card is stuck in the feed."]
+    where = G.Where(1, 2, "A", 1, 4)
+    voice.notice(N.Jam(where, 30, 81))
+    voice.notice(N.RoundStart(1, 2, False))
+    assert [p["text"] for p in page.get("problems")] == [N.words(N.Jam(where, 30, 81))]
     assert page.get("log")[-1]["text"] == "Round 1 of 2"
     voice.bar_start("load A", 81)
     voice.bar_update(30, 81, 14, 16)
@@ -135,10 +138,18 @@ def test_problems_stay_until_their_stage_is_over_and_markup_is_plain() -> None:
     assert page.get("problems") == []  # a new pass
     voice.bar_end()
     assert page.get("pass")["active"] is False
-    assert plain("[dim]press Enter[/dim]") == "press Enter"
 
 
-def test_a_scripted_person_inside_is_watched_not_waited_for() -> None:
+def test_an_answer_too_soon_leaves_the_step_waiting_on_the_page() -> None:
+    page = PageState()
+    voice = WebVoice(page)
+    voice.step(G.Shown(S.Lift("A"), 4, 1, "done", 0.0))
+    assert page.answer(4) and page.get("step")["answered"]
+    voice.notice(N.TooSoon(4, "Done"))
+    assert not page.get("step")["answered"] and page.answered == 3
+
+
+def test_a_scripted_person_inside_is_watched_and_its_answers_count() -> None:
     class Did:
         unattended = True
 
@@ -148,31 +159,30 @@ def test_a_scripted_person_inside_is_watched_not_waited_for() -> None:
         def do(self, step: S.Step, number: int, round: int | None = None) -> None:
             self.done.append(number)
 
-        def ready(self, timeout: float) -> bool:
-            return True
+        def answers(self) -> list[persons.Said]:
+            return [persons.Said(n) for n in self.done]
 
     page = PageState()
     inner = Did()
-    person = WebPerson(page, WebVoice(page), manual=True, wait_s=0.01, inner=inner)
+    person = WebPerson(page, WebVoice(page), inner=inner)
     person.do(S.Gather(("A", "B")), 3, 1)
-    assert inner.done == [3] and page.get("step")["answer"] is None and person.unattended
+    assert inner.done == [3] and person.unattended and person.answers() == [persons.Said(3)]
 
 
-def test_person_gives_up_as_the_console_person_does() -> None:
+def test_a_closed_page_ends_the_persons_answers() -> None:
     page = PageState()
-    person = WebPerson(page, WebVoice(page), manual=True, wait_s=0.05)
-    with pytest.raises(persons.PersonGaveUp, match="within 0.05 s"):
-        person.do(S.Gather(("A", "B")), 1, 1)
+    person = WebPerson(page, WebVoice(page))
+    page.close("the guide's page was closed")
+    with pytest.raises(persons.PersonGaveUp, match="page was closed"):
+        person.answers()
 
 
 def test_the_lift_gives_the_pass_the_devices_own_final_count() -> None:
     page = PageState()
     voice = WebVoice(page)
-    person = WebPerson(page, voice, manual=False, wait_s=0.01)
     voice.bar_start("load A", 81)
     voice.bar_update(78, 81, 37, 41)  # the last progress the device sent
     voice.bar_end()
-    with pytest.raises(persons.PersonGaveUp):
-        person.do(S.Lift("A", 38, 43), 4, 1)
+    voice.step(G.Shown(S.Lift("A", 38, 43), 4, 1, "done", 0.0))
     assert page.get("pass") == {"label": "load A", "dealt": 81, "total": 81, "left": 38, "right": 43,
                                 "active": False}

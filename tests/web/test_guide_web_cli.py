@@ -79,8 +79,8 @@ def test_a_stop_is_one_line_on_the_console_and_shown_on_the_page() -> None:
     finally:
         g.kill()
     assert code == 1 and len(err) == 1
-    assert err[0].startswith("shuffler: stopped at round 1 of 1, load A (pass 1 of 2): stopped waiting for the "
-                             "person: nobody pressed done on the page within 3 s; to go on, gather every card")
+    assert err[0].startswith("shuffler: stopped: nobody answered the step within 3 s; to go on, put every card "
+                             "together face down into one pack (any order)")
     assert last["finished"] and last["stopped"] == err[0].removeprefix("shuffler: ")
     assert last["step"]["kind"] == "cut" and last["summary"] is None
 
@@ -95,6 +95,6 @@ def test_ctrl_c_stops_the_guide_and_its_page_in_one_line() -> None:
     finally:
         g.kill()
     assert code == 1 and len(err) == 1
-    assert err[0].startswith("shuffler: stopped at round 1 of 1, load A (pass 1 of 2): interrupted; to go on")
+    assert err[0].startswith("shuffler: stopped: interrupted; to go on")
     with pytest.raises(aiohttp.ClientConnectionError):
         g.state()  # the page's server went with it

@@ -27,8 +27,13 @@ ADDRESS = re.compile(rb"The guide's page: (http://[^\s]+/)")
 class Guide:
     """`shuffler guide --web ...` running; its page's address."""
 
-    def __init__(self, *args: str, env: dict[str, str] | None = None) -> None:
-        # The transcript goes to stdout, or to stderr with --json: both are read here.
+    def __init__(self, *args: str, env: dict[str, str] | None = None, read_s: float = 0.0) -> None:
+        # These tests answer a step as soon as they have checked it (read_s:
+        # how long the guide waits before an answer counts; the person tests
+        # that answer too soon set it). The transcript goes to stdout, or to
+        # stderr with --json: both are read here.
+        if "--read-time" not in args:
+            args = (*args, "--read-time", str(read_s))
         self.err_path = Path(tempfile.mkstemp(prefix="guide-web-", suffix=".err")[1])
         self.out_path = Path(tempfile.mkstemp(prefix="guide-web-", suffix=".out")[1])
         self.err = self.err_path.open("wb")

@@ -1,0 +1,65 @@
+"""The guided shuffle: the plan, step by step, checked against the device.
+
+`Guide(plan, person, voice, link=...)` runs one routine through the state
+machine of host/guide/machine.py and returns its Summary, or raises
+GuideStopped with one line saying why and where. The pieces:
+
+* table.py: the phases, the facts that drive the machine, its handler table;
+* machine.py, waiting.py, dealing.py, exact_events.py, ending.py: the machine;
+* routines.py: random and exact mode, the policies it consults;
+* notices.py: every status and warning, as data, worded once;
+* device.py, views.py: the shuffler as typed replies and events;
+* voice.py: what a front-end renders; diagram.py: the table, drawn.
+"""
+from __future__ import annotations
+
+import time
+from typing import Callable
+
+from host import person as persons
+from host.guide.dealing import MAX_FRUITLESS_PARTS, MAX_RECONNECTS_PER_PASS, MAX_RESTARTS_PER_PASS
+from host.guide.device import Device
+from host.guide.machine import READ_S, RECONNECT_S, SETTLE_S, STALL_S, Machine
+from host.guide.notices import Where
+from host.guide.results import GuideStopped, Summary
+from host.guide.routines import even_split, load_tolerance
+from host.guide.voice import Shown, Voice
+from host.link import Link
+from host.plan import Plan
+
+Place = Where
+
+__all__ = ["Guide", "GuideStopped", "Summary", "Voice", "Shown", "Place", "Where", "load_tolerance", "even_split",
+           "MAX_FRUITLESS_PARTS", "MAX_RECONNECTS_PER_PASS", "MAX_RESTARTS_PER_PASS", "READ_S", "RECONNECT_S",
+           "SETTLE_S", "STALL_S"]
+
+
+class Guide:
+    """One guided routine: random mode, or exact mode (`mode="exact"`) with
+    a device; `resume` goes on with the exact routine the device holds."""
+
+    def __init__(self, plan: Plan, person: persons.Person, voice: Voice, link: Link | None = None,
+                 reopen: Callable[[], Link] | None = None, from_round: int = 1, mode: str = "random",
+                 resume: bool = False, on_loss: str = "exact", person_wait_s: float | None = None,
+                 reconnect_s: float = RECONNECT_S, stall_s: float = STALL_S, settle_s: float = SETTLE_S,
+                 read_s: float = READ_S, clock: Callable[[], float] = time.monotonic) -> None:
+        if mode == "exact" and link is None:
+            raise GuideStopped("exact mode needs the shuffler connected", None)
+        device = Device(link, reopen, clock) if link is not None else None
+        self.machine = Machine(plan, person, voice, device, mode=mode, from_round=from_round, resume=resume,
+                               on_loss=on_loss, person_wait_s=person_wait_s, reconnect_s=reconnect_s,
+                               stall_s=stall_s, settle_s=settle_s, read_s=read_s, clock=clock)
+        self.plan = plan
+        self.mode = mode
+
+    def run(self) -> Summary:
+        return self.machine.run()
+
+    @property
+    def link(self) -> Link | None:
+        """The link the guide ends with (it may have reopened the port)."""
+        return self.machine.device.link if self.machine.device is not None else None
+
+    @property
+    def place(self) -> Where | None:
+        return self.machine.place

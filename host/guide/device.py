@@ -1,0 +1,158 @@
+"""The shuffler as the guide sees it: requests answered as typed views,
+events as typed records, and the port reopened when it goes away.
+
+Everything the device sends is checked before it is read (host/link.py,
+host/guide/views.py); lines that are not protocol at all (a boot banner,
+the firmware's own debug output) are counted here and never shown to the
+person.
+"""
+from __future__ import annotations
+
+import time
+from typing import Callable
+
+from firmware import protocol as P
+from host.guide import views as V
+from host.link import (HANDSHAKE_S, REQUEST_TIMEOUT_S, BadMessage, DeviceError, Garbage, Link, LinkClosed, LinkError,
+                       LinkTimeout, ProtocolFault)
+
+REOPEN_PAUSE_S = 0.5
+
+
+class Stop(Exception):
+    """The device cannot be worked with; the message is one line for the person."""
+
+
+class Device:
+    def __init__(self, link: Link, reopen: Callable[[], Link] | None = None,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.link = link
+        self.reopen = reopen
+        self.clock = clock
+        self.name = link.name
+        hello = link.hello or {}
+        self.uid = hello.get(P.F_UID)
+        self.capacity = int(hello.get("capacity", 0)) or None
+        self.garbage = 0  # lines that were not protocol: never shown, said only when they stop the guide
+
+    def wait_s(self, seconds: float) -> float:
+        return self.link.wait_s(seconds)
+
+    # -- events --------------------------------------------------------------------
+    def next_event(self, timeout: float) -> V.Event | None | str:
+        """The next event, None after `timeout`, or "garbage" for a line that
+        is not protocol. LinkClosed when the port has gone."""
+        ev = self.link.next_event(timeout)
+        if ev is None:
+            return None
+        if isinstance(ev, Garbage):
+            self.garbage += 1
+            return "garbage"
+        if isinstance(ev, BadMessage):
+            raise ev.fault(self.name)
+        return V.event(ev)
+
+    def drain(self) -> None:
+        """Forget what the device said before the routine (a fault left over is read from its status)."""
+        for ev in self.link.drain():
+            if isinstance(ev, BadMessage):
+                raise ev.fault(self.name)
+
+    # -- requests ------------------------------------------------------------------
+    def status(self, timeout: float | None = None) -> V.Status:
+        return V.status(self.link.status(timeout=timeout), self.name)
+
+    def count(self) -> int | None:
+        """The tray's count, or None when the device cannot count now (a pass
+        has begun, a fault is latched, no calibration). LinkClosed passes."""
+        try:
+            return V.count(self.link.request(P.CMD_COUNT), self.name)
+        except (DeviceError, LinkTimeout):
+            return None
+
+    def waiting(self) -> int:
+        """How many events have come in and wait to be read."""
+        return self.link.events.qsize()
+
+    def events_waiting(self) -> bool:
+        """Events came in that are older than a reply just read: they are looked at first."""
+        return not self.link.events.empty()
+
+    def clear(self) -> bool:
+        """Clear a latched fault; False when the device did not answer."""
+        try:
+            self.link.request(P.CMD_CLEAR)
+        except DeviceError:
+            pass  # nothing latched any more
+        except LinkTimeout:
+            return False
+        return True
+
+    def exact_begin(self, cards: int) -> V.ExactBegun:
+        return V.exact_begun(self.link.request(P.CMD_EXACT, n=cards), self.name)
+
+    def exact_held(self) -> V.ExactBegun | None:
+        """The exact routine the device holds (None: none), from the load it expects next."""
+        reply = self.link.request(P.CMD_EXACT, held=True)
+        if reply.get("mode") == P.MODE_RANDOM:
+            return None
+        return V.exact_begun(reply, self.name)
+
+    def exact_cancel(self) -> None:
+        self.link.request(P.CMD_EXACT, cancel=True)
+
+    def keep_awake(self) -> None:
+        """A line now and then keeps the board out of light sleep, in which a
+        board loses what the host sends."""
+        try:
+            self.link.status()
+        except LinkTimeout:
+            pass
+
+    # -- the port coming back ------------------------------------------------------------
+    def reconnect(self, within_s: float, why: str) -> V.Status:
+        """Wait up to within_s for the same shuffler (its uid) to answer on the
+        port again; its status. Stop when it does not, or another answers."""
+        self.link.close()
+        deadline = self.clock() + within_s
+        last = why
+        while self.reopen is not None and self.clock() < deadline:
+            try:
+                link = self.reopen()
+            except LinkError as exc:
+                last = str(exc)
+                time.sleep(min(REOPEN_PAUSE_S, max(0.0, deadline - self.clock())))
+                continue
+            try:
+                return self._greet(link, deadline)
+            except ProtocolFault as exc:  # something answers, and not as a shuffler does
+                link.close()
+                raise Stop(str(exc)) from None
+            except Stop:
+                link.close()
+                raise
+            except LinkError as exc:
+                link.close()
+                last = str(exc)
+                time.sleep(min(REOPEN_PAUSE_S, max(0.0, deadline - self.clock())))
+        raise Stop(f"the shuffler did not come back within {within_s:g} s ({last})")
+
+    def _greet(self, link: Link, deadline: float) -> V.Status:
+        left = max(0.2, deadline - self.clock())
+        hello = link.handshake(timeout=min(link.wait_s(HANDSHAKE_S), left))
+        self.check_uid(hello.get(P.F_UID))
+        st = V.status(link.status(timeout=min(link.wait_s(REQUEST_TIMEOUT_S), max(0.2, deadline - self.clock()))),
+                      self.name)
+        self.link = link
+        return st
+
+    def check_uid(self, uid: str | None) -> None:
+        if self.uid is not None and uid != self.uid:
+            raise Stop(f"another shuffler answers on {self.name} (uid {uid or 'none'}, not {self.uid}): the guide "
+                       "will not go on with a device it did not start with")
+
+    def close(self) -> None:
+        self.link.close()
+
+
+__all__ = ["Device", "Stop", "LinkClosed", "LinkTimeout", "LinkError", "ProtocolFault"]

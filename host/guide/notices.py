@@ -1,0 +1,685 @@
+"""What the guide tells the person besides the steps, as data, and its one wording.
+
+Every warning and status line the guide gives is one of the notice types
+below; `words(notice)` is its only English. The console, the page and the
+steps file render notices as they render steps: the console styles them by
+`level`, the page shows `to_dict(notice)`. Nothing parses the words back.
+
+A notice also says what it claims about the run (`CLAIMS`): the guide's
+transitions are checked so that no two notices given for one fact
+contradict each other (tests/host/test_guide_machine.py).
+"""
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any, Union
+
+from simulator.shuffling import steps as S
+
+INFO = "info"
+PROBLEM = "problem"
+HEADING = "heading"
+HINT = "hint"
+
+
+def _cards(n: int) -> str:
+    return S.cards(n)
+
+
+def _are(n: int) -> str:
+    return "is" if n == 1 else "are"
+
+
+def duration(seconds: float) -> str:
+    """'4 min 05 s', '35 s'."""
+    m, s = divmod(int(round(seconds)), 60)
+    return f"{m} min {s:02d} s" if m else f"{s} s"
+
+
+def _plural(n: int, one: str, many: str | None = None) -> str:
+    return f"{n} {one if n == 1 else (many or one + 's')}"
+
+
+# -- where the routine stands ------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Where:
+    """A place in the routine, as a notice says it: 'round 2 of 8, load A
+    (pass 3 of 16)', or after its pass 'round 2 of 8, after load A's pass
+    (3 of 16 passes done)'."""
+
+    round: int
+    of_rounds: int
+    load: str
+    pass_number: int
+    of_passes: int
+    after: bool = False
+
+    def __str__(self) -> str:
+        if self.after:
+            return (f"round {self.round} of {self.of_rounds}, after load {self.load}'s pass "
+                    f"({self.pass_number} of {self.of_passes} passes done)")
+        return f"round {self.round} of {self.of_rounds}, load {self.load} (pass {self.pass_number} of {self.of_passes})"
+
+
+# -- the notices ----------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class RoutineHeader:
+    """What the run will do, said first."""
+
+    title: str
+    cards: int
+    exact: bool
+    rounds: int
+    passes: int
+    loads: tuple[int, ...]
+    quality: str
+    threshold: float
+    distance: float  # random mode: where the rounds bring the pack
+    seconds: float | None = None  # the time model's estimate for the whole run
+    on_loss: str = "exact"  # exact mode: what follows should exactness be lost
+
+
+@dataclass(frozen=True)
+class DeviceFound:
+    port: str
+    fw: str
+    board: str
+    proto: int
+    capacity: int
+
+
+@dataclass(frozen=True)
+class VirtualStarted:
+    port: str
+
+
+@dataclass(frozen=True)
+class RoundStart:
+    round: int
+    of_rounds: int
+    exact: bool
+    seconds_left: float | None = None  # the time model's estimate for this round and the rest
+
+
+@dataclass(frozen=True)
+class WaitingForLoad:
+    load: str
+    keyboard: bool  # the person can say with Enter that the cards are in
+
+
+@dataclass(frozen=True)
+class TrayStillEmpty:
+    """Enter said the cards are in, and the tray reads empty."""
+
+    load: str
+
+
+@dataclass(frozen=True)
+class LoadKept:
+    """Random mode: a load off its size within tolerance, dealt as it is."""
+
+    load: str
+    want: int
+    n: int
+    next_load: str
+    began: bool = False  # the pass had already begun with it
+
+
+@dataclass(frozen=True)
+class LoadToMove:
+    """A load off its size that cards moved to or from the next load put right."""
+
+    load: str
+    want: int
+    n: int
+    about: bool
+    capacity: int
+    move: S.Move
+
+
+@dataclass(frozen=True)
+class LoadShort:
+    """The last load of a round (or one with no load below it) is short."""
+
+    load: str
+    want: int
+    n: int
+
+
+@dataclass(frozen=True)
+class LoadLong:
+    load: str
+    want: int
+    n: int
+    capacity: int
+
+
+@dataclass(frozen=True)
+class LoadDealtAsItIs:
+    """Put right several times and still off: dealt as it is."""
+
+    load: str
+    want: int
+    n: int
+
+
+@dataclass(frozen=True)
+class PassBeganOffSize:
+    """The last load's pass began with a count other than the plan's."""
+
+    load: str
+    want: int
+    n: int
+
+
+@dataclass(frozen=True)
+class StacksSwapped:
+    load: str
+    want: int
+    n: int
+    stack: str  # "left" or "right": the stack that is this load
+    other_stack: str
+
+
+@dataclass(frozen=True)
+class RoundCountOff:
+    round: int
+    dealt: int
+    cards: int
+
+
+@dataclass(frozen=True)
+class StepsTakenAsDone:
+    """A fact the shuffler saw (a load in the tray, a pass begun) shows the
+    person has gone on: the steps shown before it count as done."""
+
+    by: str  # "load" or "pass"
+    load: str
+    steps: int
+    cards: int | None = None
+
+
+@dataclass(frozen=True)
+class PassNotInRoutine:
+    """A pass began where the routine has none."""
+
+    cards: int
+
+
+@dataclass(frozen=True)
+class EmptyTouch:
+    """The sensor was touched with the tray empty: nothing moved."""
+
+
+@dataclass(frozen=True)
+class TrayReadsEmpty:
+    """A start refused: the shuffler reads the tray as empty."""
+
+    load: str
+
+
+@dataclass(frozen=True)
+class TooFullForTray:
+    load: str
+    n: int
+    capacity: int
+
+
+@dataclass(frozen=True)
+class BatteryTooLowToStart:
+    pass
+
+
+@dataclass(frozen=True)
+class StartRefused:
+    reason: str
+
+
+@dataclass(frozen=True)
+class FaultLeftOver:
+    name: str
+
+
+@dataclass(frozen=True)
+class BatteryWarning:
+    mv: int | None
+
+
+@dataclass(frozen=True)
+class Jam:
+    where: Where
+    dealt: int
+    of: int
+
+
+@dataclass(frozen=True)
+class ExitBlocked:
+    """The exit beam stayed blocked too long: two cards together, or a card
+    caught in the exit. Nothing is said of where they went: the tray's count
+    tells, once the caught cards are back."""
+
+    where: Where
+    dealt: int
+    of: int
+
+
+@dataclass(frozen=True)
+class ExitBlockedAtStart:
+    """A start refused: the exit reads blocked before any card moved."""
+
+
+@dataclass(frozen=True)
+class TrayEmptied:
+    where: Where
+    dealt: int
+    of: int
+    missing: int
+
+
+@dataclass(frozen=True)
+class BatteryRanDown:
+    where: Where
+    dealt: int
+    of: int
+
+
+@dataclass(frozen=True)
+class SensorLost:
+    sensor: str  # "the exit sensor", "the count sensor", ... or the device's detail
+    dealt: int | None = None
+    of: int | None = None
+
+
+@dataclass(frozen=True)
+class DeviceFault:
+    what: str
+
+
+@dataclass(frozen=True)
+class PassGoesOn:
+    """After a stop part way, the tray's count shows where it stopped."""
+
+    load: str
+    dealt: int
+    rest: int
+
+
+@dataclass(frozen=True)
+class Restarted:
+    """The shuffler started again. `dealt` of `of` cards of the pass in hand
+    lie on the piles (None: between passes). exact: None in random mode;
+    True when the shuffler kept its exact routine; False when it is gone
+    (then ExactLost follows: this notice says nothing of exactness)."""
+
+    where: Where | None
+    dealt: int | None = None
+    of: int | None = None
+    unplugged: bool = False  # it restarted while the cable was out
+
+
+@dataclass(frozen=True)
+class PassBeganUnplugged:
+    held: int
+    rest: int
+
+
+@dataclass(frozen=True)
+class ConnectionLost:
+    where: Where | None
+    dealt: int | None
+    of: int | None
+    wait_s: float
+
+
+@dataclass(frozen=True)
+class DeviceBack:
+    pass
+
+
+@dataclass(frozen=True)
+class NotAnswering:
+    pass
+
+
+@dataclass(frozen=True)
+class ClearUnanswered:
+    pass
+
+
+@dataclass(frozen=True)
+class ExactIntro:
+    rounds: int
+    passes: int
+
+
+@dataclass(frozen=True)
+class ExactRoundDealt:
+    round: int
+    of_rounds: int
+
+
+@dataclass(frozen=True)
+class ExactLost:
+    """Exactness is gone, and the evidence that shows it."""
+
+    where: Where | None
+    reason: str  # a key of LOST_REASONS
+    load: str | None = None
+    n: int | None = None
+    expected: int | None = None
+
+
+@dataclass(frozen=True)
+class ExactNotConfirmed:
+    pass
+
+
+@dataclass(frozen=True)
+class FreshExactRun:
+    """After exactness was lost: the gathered pack goes through a fresh exact routine."""
+
+    rounds: int
+    passes: int
+
+
+@dataclass(frozen=True)
+class FinishAtRandom:
+    rounds: int
+    distance: float
+    quality: str
+    threshold: float
+
+
+@dataclass(frozen=True)
+class Resuming:
+    round: int
+    of_rounds: int
+    load: str
+    passes_left: int
+
+
+@dataclass(frozen=True)
+class TooSoon:
+    """An answer that came before the step could be read."""
+
+    number: int
+    via: str = "Enter"  # how the person answers: "Enter", or the page's "Done"
+
+
+@dataclass(frozen=True)
+class StillWaiting:
+    number: int
+    minutes: int
+
+
+Notice = Union[RoutineHeader, DeviceFound, VirtualStarted, RoundStart, WaitingForLoad, TrayStillEmpty, LoadKept, LoadToMove, LoadShort, LoadLong,
+               LoadDealtAsItIs, PassBeganOffSize, StacksSwapped, RoundCountOff, StepsTakenAsDone,
+               PassNotInRoutine, EmptyTouch, TrayReadsEmpty, TooFullForTray, BatteryTooLowToStart, StartRefused,
+               FaultLeftOver, BatteryWarning, Jam, ExitBlocked, ExitBlockedAtStart, TrayEmptied, BatteryRanDown,
+               SensorLost, DeviceFault, PassGoesOn, Restarted, PassBeganUnplugged, ConnectionLost, DeviceBack,
+               NotAnswering, ClearUnanswered, ExactIntro, ExactRoundDealt, ExactLost, ExactNotConfirmed,
+               FreshExactRun, FinishAtRandom, Resuming, TooSoon, StillWaiting]
+
+NOTICE_TYPES: tuple[type, ...] = Notice.__args__  # type: ignore[attr-defined]
+
+# How a front-end shows each notice.
+LEVELS: dict[type, str] = {
+    RoutineHeader: HEADING, DeviceFound: INFO, VirtualStarted: INFO, RoundStart: HEADING, WaitingForLoad: HINT, TooSoon: HINT, StillWaiting: HINT,
+    StepsTakenAsDone: INFO, ExactIntro: INFO, ExactRoundDealt: HINT, DeviceBack: INFO, FreshExactRun: INFO,
+    FinishAtRandom: INFO, Resuming: INFO, PassGoesOn: INFO,
+}
+
+# What a notice claims about the run; CONFLICTS pairs claims no two notices
+# given for one fact may make together.
+CLAIMS: dict[type, frozenset[str]] = {
+    ExactLost: frozenset({"exactness lost"}),
+    PassGoesOn: frozenset({"pass goes on"}),
+    Restarted: frozenset({"place kept"}),
+    ConnectionLost: frozenset({"place kept"}),
+    FreshExactRun: frozenset({"exactness lost"}),
+    FinishAtRandom: frozenset({"exactness lost"}),
+    ExactRoundDealt: frozenset({"exactness kept"}),
+    Resuming: frozenset({"exactness kept"}),
+    StacksSwapped: frozenset({"exactness kept"}),
+}
+CONFLICTS: tuple[tuple[str, str], ...] = (("exactness lost", "exactness kept"),)
+
+
+def level(notice: Notice) -> str:
+    return LEVELS.get(type(notice), PROBLEM)
+
+
+LOST_REASONS = {
+    "double_feed": "two cards that belong on different piles went through together",
+    "exit_count": "the exit counted one card fewer than the tray held, so two cards went through as one",
+    "count": "the load in the tray is not the one the shuffler expected: a stack or a pile was swapped, "
+             "a load came in out of turn, or a card went missing",
+    "rest_count": "after the pass stopped, the tray's count does not show where it stopped, so a card may be "
+                  "on the wrong pile",
+    "aborted": "a pass stopped before its last card and could not be taken up again",
+    "cancelled": "exact mode was cancelled",
+    "restart": "the shuffler restarted and its codes are gone",
+}
+
+
+# -- the words -------------------------------------------------------------------------------
+
+def words(n: Notice) -> str:
+    """The one English wording of a notice."""
+    fn = _WORDING.get(type(n))
+    if fn is None:
+        raise TypeError(f"not a notice: {n!r}")
+    return fn(n)
+
+
+def _header(n: RoutineHeader) -> str:
+    time = f" About {duration(n.seconds)} at the table." if n.seconds is not None else ""
+    if n.exact:
+        loss = ("a fresh exact routine follows" if n.on_loss == "exact"
+                else f"random rounds finish the job for '{n.quality}'")
+        return (f"{n.title}: {_cards(n.cards)}, exact mode: {_plural(n.rounds, 'round')} "
+                f"({_plural(n.passes, 'pass', 'passes')}), then every order equally likely (distance from random "
+                f"exactly 0). Should exactness be lost, {loss}.{time}")
+    reach = (f"for '{n.quality}' (distance from random {n.distance:.3f}, at most {n.threshold:g})"
+             if n.distance <= n.threshold else
+             f"then distance from random {n.distance:.3f}, short of '{n.quality}' (at most {n.threshold:g})")
+    return (f"{n.title}: {_cards(n.cards)}, loads {' / '.join(str(x) for x in n.loads)}, "
+            f"{_plural(n.rounds, 'round')} ({_plural(n.passes, 'pass', 'passes')}) {reach}.{time}")
+
+
+def _round_start(n: RoundStart) -> str:
+    head = f"Round {n.round} of {n.of_rounds}" + (" (exact)" if n.exact else "")
+    if n.seconds_left is not None:
+        head += f" · about {duration(n.seconds_left)} left"
+    return head
+
+
+def _waiting(n: WaitingForLoad) -> str:
+    tail = " (press Enter when they are in)" if n.keyboard else ""
+    return f"waiting for the cards of load {n.load} in the tray{tail}"
+
+
+def _load_kept(n: LoadKept) -> str:
+    diff = n.n - n.want
+    how = "the pass began with" if n.began else "holds"
+    verb = "It is dealing anyway" if n.began else "It is dealt as it is"
+    return (f"Load {n.load} should hold about {n.want} and {how} {n.n}. {verb}: the shuffle does not depend on "
+            f"where the loads are cut, only on keeping the order, so load {n.next_load} will hold {abs(diff)} "
+            f"{'fewer' if diff > 0 else 'more'}.")
+
+
+def _over(n: int, capacity: int) -> str:
+    return f", more than the {capacity} the tray takes" if n > capacity else ""
+
+
+def _load_to_move(n: LoadToMove) -> str:
+    about = "about " if n.about else ""
+    return f"Load {n.load} should hold {about}{n.want} and holds {n.n}{_over(n.n, n.capacity)}: {S.move_phrase(n.move)}."
+
+
+def _load_short(n: LoadShort) -> str:
+    missing = n.want - n.n
+    return (f"Load {n.load} should hold {n.want} and holds {n.n}: {_cards(missing)} {_are(missing)} missing from it. "
+            f"Look on the table, in the exit and under the machine, and put them at the bottom of load {n.load}.")
+
+
+def _load_long(n: LoadLong) -> str:
+    extra = n.n - n.want
+    return (f"Load {n.load} should hold {n.want} and holds {n.n}{_over(n.n, n.capacity)}: {_cards(extra)} too many. "
+            "Another load or pile may have gone in with it: take the extra cards off its bottom.")
+
+
+def _began_off(n: PassBeganOffSize) -> str:
+    return (f"Load {n.load} should hold {n.want} and the pass began with {n.n}: "
+            f"{'cards are missing' if n.n < n.want else 'extra cards came in'}; the guide carries on and counts "
+            "them at the end of the round.")
+
+
+def _swapped(n: StacksSwapped) -> str:
+    return (f"Load {n.load} should be the {n.stack} stack ({n.want} cards); the tray holds {n.n}, the "
+            f"{n.other_stack} stack's count: the stacks look swapped.")
+
+
+def _round_count(n: RoundCountOff) -> str:
+    what = "cards are missing" if n.dealt < n.cards else "extra cards came in"
+    return (f"Round {n.round} dealt {n.dealt} cards but the pack has {n.cards}: {what}; look around the machine "
+            "before the next hand.")
+
+
+def _taken_as_done(n: StepsTakenAsDone) -> str:
+    steps = "the step before it counts" if n.steps == 1 else f"the {n.steps} steps before it count"
+    if n.by == "pass" and n.steps == 0:
+        return f"The pass of load {n.load} began before the guide asked for the touch; the guide follows it."
+    if n.by == "pass":
+        return f"The pass of load {n.load} has begun, so {steps} as done."
+    held = f" ({_cards(n.cards)})" if n.cards is not None else ""
+    return f"Load {n.load} is in the tray{held}, so {steps} as done."
+
+
+def _not_in_routine(n: PassNotInRoutine) -> str:
+    return (f"A pass of {_cards(n.cards)} began where the routine has none: when it stops, put its left pile on its "
+            "right pile and put those cards back where they came from, then go on with the step shown.")
+
+
+def _restarted(n: Restarted) -> str:
+    if n.unplugged:
+        how = " while the cable was out"
+    elif n.where is not None:
+        how = f" during {n.where}"
+    else:
+        how = ""
+    when = f", after {n.dealt} of {n.of} cards" if n.dealt is not None and n.of is not None else ""
+    kept = " The cards dealt stay on the piles and the guide keeps its place." if n.dealt else ""
+    return f"The shuffler restarted{how}{when}.{kept}"
+
+
+def _connection_lost(n: ConnectionLost) -> str:
+    during = f" during {n.where}" if n.where else ""
+    after = f", after {n.dealt} of {n.of} cards" if n.dealt is not None and n.of is not None else ""
+    return (f"Lost the connection to the shuffler{during}{after}. Check the USB cable and leave the cards as they "
+            f"are; waiting up to {n.wait_s:g} s for it to come back.")
+
+
+def _sensor(n: SensorLost) -> str:
+    at = f" after {n.dealt} of {n.of} cards" if n.dealt is not None and n.of is not None else ""
+    return f"{n.sensor[0].upper()}{n.sensor[1:]} does not answer{at}; the pass stopped."
+
+
+def _exact_lost(n: ExactLost) -> str:
+    during = f" during {n.where}" if n.where else ""
+    if n.reason == "count" and n.n is not None and n.expected is not None:
+        why = (f"load {n.load or '?'} holds {n.n} cards, not the {n.expected} the shuffler expected: a stack or a "
+               "pile was swapped, a load came in out of turn, or a card went missing")
+    else:
+        why = LOST_REASONS.get(n.reason, f"the shuffler reports {n.reason}")
+    return f"Exactness is lost{during}: {why}."
+
+
+def _fresh(n: FreshExactRun) -> str:
+    return (f"The pack goes through a fresh exact routine: {_plural(n.rounds, 'round')} "
+            f"({_plural(n.passes, 'pass', 'passes')}) with new codes, after which every order is again equally "
+            "likely. The order the cards are in now does not matter.")
+
+
+def _finish_random(n: FinishAtRandom) -> str:
+    return (f"Finishing at random: {n.rounds} rounds bring any pack within {n.distance:.4f} of random "
+            f"('{n.quality}' asks for at most {n.threshold:g}).")
+
+
+def _resuming(n: Resuming) -> str:
+    return (f"Going on with the shuffler's exact routine at round {n.round} of {n.of_rounds}, load {n.load} "
+            f"({_plural(n.passes_left, 'pass', 'passes')} left). The steps since the last pass are shown again: "
+            f"press Enter for those you have done, or put load {n.load} in the tray to skip them all.")
+
+
+_WORDING: dict[type, Any] = {
+    RoutineHeader: _header,
+    DeviceFound: lambda n: (f"Shuffler on {n.port}: firmware {n.fw}, board {n.board}, protocol {n.proto}, tray holds "
+                            f"{n.capacity} cards."),
+    VirtualStarted: lambda n: f"Started a virtual shuffler on {n.port}; flashing it:",
+    RoundStart: _round_start,
+    WaitingForLoad: _waiting,
+    TrayStillEmpty: lambda n: f"The tray reads empty: put load {n.load} in first.",
+    LoadKept: _load_kept,
+    LoadToMove: _load_to_move,
+    LoadShort: _load_short,
+    LoadLong: _load_long,
+    LoadDealtAsItIs: lambda n: f"Load {n.load} still holds {n.n} cards, not {n.want}; it is dealt as it is.",
+    PassBeganOffSize: _began_off,
+    StacksSwapped: _swapped,
+    RoundCountOff: _round_count,
+    StepsTakenAsDone: _taken_as_done,
+    PassNotInRoutine: _not_in_routine,
+    EmptyTouch: lambda n: "The sensor was touched with the tray empty; nothing moved.",
+    TrayReadsEmpty: lambda n: f"The shuffler reads an empty tray: check that load {n.load} sits flat in it.",
+    TooFullForTray: lambda n: (f"Load {n.load} holds {n.n} cards, more than the {n.capacity} the tray takes: "
+                               "it is dealt in two parts onto the same piles."),
+    BatteryTooLowToStart: lambda n: "The battery is too low for a pass.",
+    StartRefused: lambda n: f"The shuffler refused the pass: {n.reason}.",
+    FaultLeftOver: lambda n: f"The shuffler had a fault left over ({n.name}); clearing it.",
+    BatteryWarning: lambda n: ("The battery is running low" + (f" ({n.mv / 1000:.1f} V)" if n.mv else "")
+                               + ": replace it soon."),
+    Jam: lambda n: f"A card is stuck in the feed ({n.where}, after {n.dealt} of {n.of} cards). The motor has stopped.",
+    ExitBlocked: lambda n: (f"The exit stayed blocked too long ({n.where}, after {n.dealt} of {n.of} cards): two "
+                            "cards went through together or a card is caught in the exit. The pass stopped."),
+    ExitBlockedAtStart: lambda n: ("The exit sensor reads blocked before the pass: take out any card in the exit. "
+                                   "If there is none, the sensor's receiver is unplugged or broken."),
+    TrayEmptied: lambda n: (f"The tray ran out early ({n.where}): {n.dealt} of {n.of} cards were dealt and "
+                            f"{_cards(n.missing)} {_are(n.missing)} not in the tray any more."),
+    BatteryRanDown: lambda n: f"The battery ran down during the pass ({n.where}, after {n.dealt} of {n.of} cards).",
+    SensorLost: _sensor,
+    DeviceFault: lambda n: f"The shuffler reports a fault: {n.what}.",
+    PassGoesOn: lambda n: (f"The tray holds the {_cards(n.rest)} of load {n.load} not yet dealt: the pass goes on "
+                           f"from card {n.dealt + 1}."),
+    Restarted: _restarted,
+    PassBeganUnplugged: lambda n: (f"The tray holds {n.rest} of the {n.held} cards it held: the pass began while "
+                                   "the cable was out."),
+    ConnectionLost: _connection_lost,
+    DeviceBack: lambda n: "The shuffler is back.",
+    NotAnswering: lambda n: "The shuffler has not answered for a while; checking the connection.",
+    ClearUnanswered: lambda n: "The shuffler did not answer the request to clear the fault; carrying on.",
+    ExactIntro: lambda n: (f"Exact mode: {_plural(n.rounds, 'round')} ({_plural(n.passes, 'pass', 'passes')}). "
+                           "The shuffler chose a secret code for every card and deals each card by its code; after "
+                           "the last round every order of the pack is equally likely. Follow the steps exactly: "
+                           "which pile goes on top matters."),
+    ExactRoundDealt: lambda n: f"every load of round {n.round} of {n.of_rounds} dealt",
+    ExactLost: _exact_lost,
+    ExactNotConfirmed: lambda n: "The shuffler did not confirm the end of exact mode.",
+    FreshExactRun: _fresh,
+    FinishAtRandom: _finish_random,
+    Resuming: _resuming,
+    TooSoon: lambda n: (f"({n.via} came before step {n.number} could be read, so it does not count: press "
+                        f"{n.via} once the step is done)"),
+    StillWaiting: lambda n: (f"Still at step {n.number} after {n.minutes} min; the shuffler is kept awake, take "
+                             "your time."),
+}
+
+
+def to_dict(notice: Notice) -> dict[str, Any]:
+    """The notice as JSON-ready data: its kind, level, fields and words."""
+    out: dict[str, Any] = {"kind": type(notice).__name__, "level": level(notice)}
+    out.update(asdict(notice))
+    out["words"] = words(notice)
+    return out

@@ -1,0 +1,47 @@
+"""How a guided run ends: its summary, or the stop that ended it."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from host.guide.notices import Where
+from host.plan import METHOD
+
+EXACT_METHOD = "exact mode: every order equally likely, by the radix-sort proof in docs/exact-mode.md"
+RANDOM_AFTER_LOSS_METHOD = ("at most the exact Bayer-Diaconis figure of the random rounds, "
+                            "which holds from any starting state")
+
+# Summary.mode
+RANDOM = "random"
+EXACT = "exact"
+EXACT_AGAIN = "exact, started again"  # exactness was lost and a fresh exact routine followed
+EXACT_THEN_RANDOM = "exact, then random"
+
+
+class GuideStopped(Exception):
+    """The guide cannot go on; the message says why, `place` where."""
+
+    def __init__(self, message: str, place: Where | None) -> None:
+        super().__init__(message)
+        self.place = place
+
+
+@dataclass
+class Summary:
+    rounds: int
+    passes: int
+    seconds: float
+    distance: float
+    cards: int
+    notes: list[str] = field(default_factory=list)
+    loads: list[list[int]] = field(default_factory=list)  # cards dealt per load, per round (device counts)
+    mode: str = RANDOM
+    distance_kind: str = "exact"  # "exact", or "at most" (an upper bound)
+    method: str = METHOD
+    simulated: bool = False  # the time is a simulated shuffler's, faster than a real one
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"mode": self.mode, "rounds": self.rounds, "passes": self.passes, "seconds": round(self.seconds, 2),
+                "simulated": self.simulated,
+                "distance": {"value": self.distance, "kind": self.distance_kind, "method": self.method},
+                "cards": self.cards, "loads": self.loads, "notes": self.notes}

@@ -1,0 +1,280 @@
+"""What the guide walks through: the routine's steps, one pass at a time.
+
+A routine is the policy the guide's state machine consults; it never talks
+to the device or the person. The machine asks it for the first stretch of
+work (`begin`) and, after each pass, for the stretch up to the next pass
+(`after_pass`): table steps, notices, then the pass's load and touch, or the
+last gathering. Random mode (`RandomRoutine`) walks the plan's pile-trade
+rounds, exact mode (`ExactRoutine`) the fixed instructions of
+simulator/shuffling/exact_mode/physical.py with the loads the device
+expects.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Union
+
+from host.guide import notices as N
+from host.guide import views as V
+from host.plan import Plan, trade_steps
+from simulator.shuffling import steps as S
+from simulator.shuffling.exact_mode.physical import ExactStep, exact_steps
+
+@dataclass(frozen=True)
+class RoundMark:
+    """The steps from here on belong to `round` (the round of the pass they
+    come before or after)."""
+
+    round: int
+
+
+Item = Union[S.Step, N.Notice, RoundMark]
+
+# Random mode deals a load within this of the plan as it is (the shuffle does
+# not depend on where the loads are cut); further off, the person is told to
+# move cards first. Exact mode needs the count exactly.
+LOAD_TOLERANCE_PCT = 5
+
+
+def load_tolerance(want: int) -> int:
+    """Cards a load may be off its planned size in random mode: 5 %, at least 2."""
+    return max(2, want * LOAD_TOLERANCE_PCT // 100)
+
+
+def even_split(cards: int, loads: int) -> list[int]:
+    """cards into `loads` near-equal loads, larger ones on top."""
+    if loads <= 0:
+        return []
+    q, r = divmod(max(cards, 0), loads)
+    return [q + 1] * r + [q] * (loads - r)
+
+
+@dataclass(frozen=True)
+class PassResult:
+    load: str
+    cards: int
+    left: int | None  # None: the device's counts of the piles are not known
+    right: int | None
+    parts: int
+
+
+class RandomRoutine:
+    """The plan's pile-trade rounds; `counted`: a device counts every load."""
+
+    exact = False
+
+    def __init__(self, plan: Plan, counted: bool, from_round: int = 1,
+                 seconds_per_round: float | None = None) -> None:
+        self.plan = plan
+        self.counted = counted
+        self.names = list(plan.names)
+        self.sizes = list(plan.loads)
+        self.round = from_round
+        self.first_round = from_round
+        self.index = 0
+        self.expected = list(self.sizes)
+        self.results: list[PassResult] = []
+        self.per_round: list[list[int]] = []
+        self.passes = 0
+        self.seconds_per_round = seconds_per_round
+
+    @property
+    def rounds(self) -> int:
+        return self.plan.rounds
+
+    def begin(self) -> list[Item]:
+        cut = S.Cut(S.PACK, tuple(self.names), tuple(self.sizes), by_eye=len(self.names) > 1,
+                    counted=self.counted, first=True)
+        return [RoundMark(self.round), cut, *self._round_start(), *self._load(0)]
+
+    def _round_start(self) -> list[Item]:
+        left = None
+        if self.seconds_per_round is not None:
+            left = self.seconds_per_round * (self.rounds - self.round + 1)
+        return [RoundMark(self.round), N.RoundStart(self.round, self.rounds, False, left)]
+
+    def _load(self, i: int) -> list[Item]:
+        name = self.names[i]
+        touch = S.Touch("start") if self.counted else S.Touch("manual")
+        return [S.PutInTray(name, self.expected[i], about=self.tolerance(name) > 0 or not self.counted), touch]
+
+    def tolerance(self, load: str) -> int:
+        i = self.names.index(load) if load in self.names else len(self.names) - 1
+        return load_tolerance(self.expected[i]) if i + 1 < len(self.names) else 0
+
+    def next_load(self, load: str) -> str | None:
+        i = self.names.index(load)
+        return self.names[i + 1] if i + 1 < len(self.names) else None
+
+    def record(self, result: PassResult) -> None:
+        """A pass of this routine is over."""
+        self.results.append(result)
+        self.passes += 1
+
+    def after_pass(self) -> list[Item]:
+        """The work after the pass just recorded, up to the next pass."""
+        i = self.index
+        result = self.results[-1]
+        if result.cards != self.expected[i] and i + 1 < len(self.names):
+            # Spread the difference over the loads still to come this round.
+            dealt = sum(r.cards for r in self.results)
+            self.expected[i + 1:] = even_split(self.plan.cards - dealt, len(self.names) - i - 1)
+        out: list[Item] = [S.Lift(result.load, result.left, result.right)]
+        if i + 1 < len(self.names):
+            self.index += 1
+            return out + self._load(i + 1)
+        return out + self._end_of_round()
+
+    def _end_of_round(self) -> list[Item]:
+        out: list[Item] = []
+        total = sum(r.cards for r in self.results)
+        if self.counted:
+            self.per_round.append([r.cards for r in self.results])
+            if total != self.plan.cards:
+                out.append(N.RoundCountOff(self.round, total, self.plan.cards))
+        known = self.counted and all(r.left is not None and r.right is not None for r in self.results)
+        lefts = [r.left or 0 for r in self.results] if known else None
+        rights = [r.right or 0 for r in self.results] if known else None
+        out += trade_steps(self.names, self.sizes, lefts, rights, counted=self.counted)
+        self.results, self.index, self.expected = [], 0, list(self.sizes)
+        if self.round < self.rounds:
+            self.round += 1
+            return out + self._round_start() + self._load(0)
+        self.round += 1
+        return out + [S.Gather(tuple(self.names))]
+
+    @property
+    def done(self) -> bool:
+        return self.round > self.rounds
+
+    def place(self) -> tuple[int, str, int]:
+        """(round, load, pass number) of the pass in hand or next."""
+        r = min(self.round, self.rounds)
+        return r, self.names[self.index], (r - 1) * len(self.names) + self.index + 1
+
+    @property
+    def of_passes(self) -> int:
+        return self.rounds * len(self.names)
+
+
+class ExactRoutine:
+    """Exact mode's fixed instructions, with the loads the device expects."""
+
+    exact = True
+
+    def __init__(self, cards: int, capacity: int, begun: V.ExactBegun, seconds_per_round: float | None = None,
+                 resume_at: V.Next | None = None) -> None:
+        self.cards = cards
+        self.steps: list[ExactStep] = exact_steps(cards, capacity, begun.uneven)
+        self.rounds = begun.rounds
+        self.loads = begun.loads
+        self.names = [chr(65 + j) for j in range(self.loads)]
+        self.device_next: V.Next | None = begun.next
+        self.i = 0
+        self.round = 0  # the round of the pass in hand or next
+        self.load = self.names[0]
+        self.passes = 0
+        self.per_round: list[list[int]] = []
+        self.seconds_per_round = seconds_per_round
+        # Each round's load sizes, as the code set fixes them.
+        self.round_sizes: dict[int, dict[str, int]] = {}
+        for es in self.steps:
+            if isinstance(es.step, S.PutInTray):
+                self.round_sizes.setdefault(es.round, {})[es.step.load] = int(es.step.cards or 0)
+        self.resume_at = resume_at
+
+    # -- the stretches of work ---------------------------------------------------------
+    def begin(self) -> list[Item]:
+        if self.resume_at is not None:
+            return self._resume(self.resume_at)
+        return [N.ExactIntro(self.rounds, self.rounds * self.loads), *self._stretch()]
+
+    def _resume(self, at: V.Next) -> list[Item]:
+        """From the pass the device expects: the table work since the last pass, shown again."""
+        put = next((j for j, es in enumerate(self.steps) if isinstance(es.step, S.PutInTray)
+                    and (es.round, es.step.load) == (at.round, at.load)), None)
+        if put is None:
+            raise ValueError(f"round {at.round}, load {at.load} is not in this pack's routine")
+        start = put
+        while start > 0 and not isinstance(self.steps[start - 1].step, S.Touch):
+            start -= 1
+        self.i = start
+        self.passes = sum(1 for es in self.steps[:put] if isinstance(es.step, S.PutInTray))
+        self.per_round = [[] for _ in range(at.round)]
+        left = self.rounds * self.loads - self.passes
+        return [N.Resuming(at.round, self.rounds, at.load, left), *self._stretch(resumed=True)]
+
+    def _stretch(self, resumed: bool = False) -> list[Item]:
+        """The steps from here to the next touch (or to the end)."""
+        out: list[Item] = []
+        mark = None
+        while self.i < len(self.steps):
+            es = self.steps[self.i]
+            self.i += 1
+            step = es.step
+            if es.round != mark:
+                mark = es.round
+                out.append(RoundMark(es.round))
+            if isinstance(step, S.PutInTray):
+                if es.round != self.round:
+                    self.round = es.round
+                    if len(self.per_round) < es.round:
+                        self.per_round.append([])
+                    out.append(self._round_start())
+                self.load = step.load
+                out.append(S.PutInTray(step.load, self.want(es.round, step.load, step.cards)))
+                continue
+            out.append(step)
+            if isinstance(step, S.Touch):
+                return out
+        return out
+
+    def _round_start(self) -> N.RoundStart:
+        left = None
+        if self.seconds_per_round is not None:
+            left = self.seconds_per_round * (self.rounds - self.round + 1)
+        return N.RoundStart(self.round, self.rounds, True, left)
+
+    def want(self, round: int, load: str, planned: int | None) -> int:
+        nxt = self.device_next
+        if nxt is not None and (nxt.round, nxt.load) == (round, load):
+            return nxt.count
+        return int(planned or 0)
+
+    def record(self, result: PassResult) -> None:
+        self.passes += 1
+        if self.per_round:
+            self.per_round[-1].append(result.cards)
+
+    def after_pass(self) -> list[Item]:
+        return self._stretch()
+
+    @property
+    def done(self) -> bool:
+        return self.i >= len(self.steps)
+
+    def tolerance(self, load: str) -> int:
+        return 0  # the device expects the count exactly
+
+    def next_load(self, load: str) -> str | None:
+        i = self.names.index(load)
+        return self.names[i + 1] if i + 1 < len(self.names) else None
+
+    def by_eye(self) -> bool:
+        """This round's loads were cut by eye (the first round, or three loads or more)."""
+        return self.round == 1 or self.loads >= 3
+
+    def swapped_with(self, load: str, n: int) -> str | None:
+        """The other stack of a two-load round whose count the tray shows, if any."""
+        sizes = self.round_sizes.get(self.round, {})
+        if self.by_eye() or self.loads != 2:
+            return None
+        others = [x for x in self.names if x != load and sizes.get(x) == n]
+        return others[0] if others else None
+
+    def place(self) -> tuple[int, str, int]:
+        return max(self.round, 1), self.load, self.passes + 1
+
+    @property
+    def of_passes(self) -> int:
+        return self.rounds * self.loads

@@ -1,0 +1,115 @@
+"""Typed views of what the shuffler says, for the guide.
+
+The link has already checked every message against the protocol's fields,
+types and ranges (host/device_messages.py); here each event and each reply
+the guide reads becomes a small frozen record, so the guide reads fields,
+never raw keys. A reply missing a field the guide needs is a protocol fault
+(ProtocolFault), said in one line, never a KeyError.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from firmware import protocol as P
+from host.link import ProtocolFault
+
+
+def _need(msg: dict[str, Any], what: str, keys: tuple[str, ...], device: str) -> None:
+    missing = [k for k in keys if k not in msg]
+    if missing:
+        raise ProtocolFault(f"{device} broke the protocol: its {what} has no {', '.join(missing)}")
+
+
+@dataclass(frozen=True)
+class Event:
+    """One event from the device: `kind` is the protocol's event name."""
+
+    kind: str
+    k: int | None = None
+    n: int | None = None
+    left: int | None = None
+    right: int | None = None
+    code: int | None = None
+    latched: bool | None = None
+    capacity: int | None = None
+    mv: int | None = None
+    detail: str = ""
+    state: str = ""
+    uid: str | None = None
+    round: int | None = None
+    rounds: int | None = None
+    load: str = ""
+    count: int | None = None
+    expected: int | None = None
+    name: str = ""
+    msg: str = ""
+
+    @property
+    def refusal(self) -> bool:
+        """A fault that only refused a pass: nothing moved, nothing latched."""
+        return self.kind == P.EV_FAULT and (self.latched is False or (self.code in P.REFUSALS and self.k is None))
+
+
+_EVENT_KEYS = ("k", "n", "left", "right", "code", "latched", "capacity", "mv", "detail", "state", "round", "rounds",
+               "load", "count", "expected", "name", "msg")
+
+
+def event(msg: dict[str, Any]) -> Event:
+    fields = {k: msg[k] for k in _EVENT_KEYS if k in msg}
+    return Event(kind=str(msg.get(P.F_EV)), uid=msg.get(P.F_UID), **fields)
+
+
+@dataclass(frozen=True)
+class Next:
+    """The load an exact routine expects next."""
+
+    round: int
+    load: str
+    count: int
+    rounds: int | None = None
+
+
+@dataclass(frozen=True)
+class Status:
+    state: str
+    fault: int = 0
+    fault_name: str = ""
+    k: int | None = None
+    n: int | None = None
+    left: int | None = None
+    right: int | None = None
+    mode: str = P.MODE_RANDOM
+    next: Next | None = None
+
+
+def status(msg: dict[str, Any], device: str) -> Status:
+    _need(msg, "status", ("state",), device)
+    nxt = msg.get("next")
+    view = None
+    if isinstance(nxt, dict):
+        _need(nxt, "status's next load", ("round", "load", "count"), device)
+        view = Next(nxt["round"], nxt["load"], nxt["count"], nxt.get("rounds"))
+    return Status(state=msg["state"], fault=msg.get("fault", 0), fault_name=msg.get("fault_name", ""),
+                  k=msg.get("k"), n=msg.get("n"), left=msg.get("left"), right=msg.get("right"),
+                  mode=msg.get("mode", P.MODE_RANDOM), next=view)
+
+
+@dataclass(frozen=True)
+class ExactBegun:
+    n: int
+    loads: int
+    uneven: bool
+    rounds: int
+    next: Next
+
+
+def exact_begun(msg: dict[str, Any], device: str) -> ExactBegun:
+    _need(msg, "reply to exact", ("n", "loads", "round", "rounds", "load", "count"), device)
+    return ExactBegun(n=msg["n"], loads=msg["loads"], uneven=bool(msg.get("uneven", False)), rounds=msg["rounds"],
+                      next=Next(msg["round"], msg["load"], msg["count"], msg["rounds"]))
+
+
+def count(msg: dict[str, Any], device: str) -> int:
+    _need(msg, "reply to count", ("n",), device)
+    return int(msg["n"])
