@@ -315,16 +315,22 @@ def _same_load_adjoint(v: FloatArray, p: float) -> FloatArray:
     g_adj = p * p * (b @ _gather(v, geo.gap) @ b.T)
     u += p * q * np.triu(b @ v @ bz.T, 1)
     _scatter_add(u, geo.back, q * q * (bq @ _gather(v, geo.back) @ bz.T))
+    # Upper right, lower left, run backward: Horner's scheme of _same_load in reverse,
+    # one Bernoulli(p) step along y per gap g. Column e of the skewed scheme at gap g
+    # is column g + e of acc, so a step moves along y only. Only o1 <= n - 2 - g has
+    # a card below the lower one, which needs X, Z' < m = n - 1 - g: the work at gap g
+    # is m x m, not n x n (about a quarter of the products in all).
     acc = q * p * _gather(v, geo.cross)  # acc[s, y, e] = v[s, n - 1 - (e - y), y]
-    qk_adj = np.empty((s, n, n, n))  # [s, g, X, Z']
-    for g in range(n):
-        for k in range(s):
-            qk_adj[k, g] = _diagonal_view(acc[k])
-        shifted = np.zeros_like(acc)
-        shifted[:, :, :-1] = acc[:, :, 1:]
-        acc = q * shifted
-        acc[:, :-1, :] += p * shifted[:, 1:, :]
-    g_adj += np.einsum("ox,sgxz,ogz->sog", b, qk_adj, geo.hs, optimize=True)
+    st = acc.strides
+    for g in range(n - 1):
+        m = n - 1 - g
+        skewed = np.lib.stride_tricks.as_strided(acc[:, :, g:], shape=(s, m, m),
+                                                 strides=(st[0], st[1] + st[2], st[2]))
+        g_adj[:, :m, g] += np.einsum("soz,oz->so", np.matmul(b[:m, :m], skewed), geo.hs[:m, g, :m])
+        rows, cols = slice(0, m), slice(g + 1, g + 2 * m)  # what the next gap still reads
+        below = p * acc[:, 1 : m + 1, cols]
+        acc[:, rows, cols] *= q
+        acc[:, rows, cols] += below
     _scatter_add(u, geo.gap, g_adj)
     return u
 
