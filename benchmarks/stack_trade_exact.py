@@ -4,17 +4,23 @@
    exact laws of one card and of two positions (simulator/shuffling/quality/stack_exact.py),
    round by round for a pack on a machine, beside pile-trade's exact distance;
    the time the report's call (exact_bounds, every round) takes.
-2. Pairs of cards followed forward, for comparison.
+2. The search over pairs of positions: each candidate pair's bound round by
+   round; with --wide, a wider search (every pair of the six top and six
+   bottom positions of every load, and every pair holding one of the two top
+   or two bottom positions of the first load), and whether it finds a pair
+   stronger than the candidates.
+3. Pairs of cards followed forward, for comparison.
 3. The guessing game on stack-trade: the enumerated optimum of 8 cards in
    two loads against the inverse-riffle strategy and the position-checked
    ones (exact); and at the given pack, by simulation, the inverse-riffle
    strategy against the cross-fitted pick, on the same packs.
 
-Run: python benchmarks/stack_trade_exact.py [--cards 162] [--capacity 104] [--rounds 16] [--samples 20000]
+Run: python benchmarks/stack_trade_exact.py [--cards 162] [--capacity 104] [--rounds 16] [--samples 20000] [--wide]
 """
 from __future__ import annotations
 
 import argparse
+import itertools
 import os
 import sys
 import time
@@ -35,6 +41,7 @@ def main() -> None:
     ap.add_argument("--capacity", type=int, default=104)
     ap.add_argument("--rounds", type=int, default=16)
     ap.add_argument("--samples", type=int, default=20000)
+    ap.add_argument("--wide", action="store_true", help="search a wider set of pairs of positions (minutes)")
     args = ap.parse_args()
     n, c, rounds = args.cards, args.capacity, args.rounds
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
@@ -46,18 +53,63 @@ def main() -> None:
         print("exact-law bounds do not apply here (a single load)")
         return
     print(f"exact_bounds, {rounds} rounds: {elapsed:.2f} s")
-    print("round  one card  two positions  best (statistic)                      pile-trade exact")
+    print("round  one card  two positions (strongest pair)  best (statistic)                    pile-trade exact")
     for b in bounds:
-        pair = "" if b.pair is None else f"{b.pair:.4f}"
-        print(f"{b.rounds:5d}  {b.one_card:8.4f}  {pair:>13}  {b.value:.4f} ({b.method})".ljust(72)
+        pair = "" if b.pair is None else f"{b.pair:.4f} {b.pair_positions}"
+        print(f"{b.rounds:5d}  {b.one_card:8.4f}  {pair:>28}  {b.value:.4f} ({b.method})".ljust(96)
               + f"{tv_riffle(n, b.rounds):.4f}")
-    bottom = load_bounds(n, c)[1]
-    pairs = [(0, 1), (bottom - 2, bottom - 1)]
-    forward = se.pair_laws(n, c, min(rounds, 6), pairs, of="cards")
-    print("pairs of cards followed forward (exact TV of their positions):")
+    followed = sum(b.pair is not None for b in bounds)
+    if followed:
+        pair_search(n, c, followed, args.wide)
+        forward_pairs(n, c, min(followed, 6), bounds)
+
+    guessing_small()
+    guessing_big(n, c, rounds, args.samples)
+
+
+def _pair_table(n: int, c: int, rounds: int, pairs: list[tuple[int, int]]) -> list[dict[tuple[int, int], float]]:
+    """Each pair of positions' exact bound (before the tolerance), round by round."""
+    laws = se.pair_laws(n, c, rounds, pairs, of="positions", chunk=8)
+    return [dict(zip(pairs, se.pair_tv(d))) for d in laws]
+
+
+def pair_search(n: int, c: int, rounds: int, wide: bool) -> None:
+    candidates = se.candidate_position_pairs(n, c)
+    table = _pair_table(n, c, rounds, candidates)
+    print(f"pairs of positions the bounds search ({len(candidates)}), exact bound round by round:")
+    print("round  " + "  ".join(f"{f'{a},{b}':>9}" for a, b in candidates))
+    for r, tv in enumerate(table, start=1):
+        print(f"{r:5d}  " + "  ".join(f"{tv[p]:9.6f}" for p in candidates))
+    if not wide:
+        return
+    spans = list(itertools.pairwise(load_bounds(n, c)))
+    edges = sorted({x for lo, hi in spans for x in (*range(lo, min(hi, lo + 6)), *range(max(lo, hi - 6), hi))})
+    first = spans[0]
+    strong = sorted({first[0], first[0] + 1, first[1] - 2, first[1] - 1} & set(range(n)))
+    pairs = set(itertools.combinations(edges, 2)) | {tuple(sorted((a, b))) for a in strong for b in range(n) if b != a}
+    pairs = sorted(pairs - set(candidates))
+    t0 = time.perf_counter()
+    wide_table = _pair_table(n, c, rounds, pairs)
+    print(f"wider search: {len(pairs)} more pairs of positions, {time.perf_counter() - t0:.0f} s")
+    print("round  strongest candidate            strongest of the wider search   stronger?")
+    for r, (tv, more) in enumerate(zip(table, wide_table), start=1):
+        pc, pw = max(tv, key=tv.get), max(more, key=more.get)
+        print(f"{r:5d}  {tv[pc]:.6f} {str(pc):18}  {more[pw]:.6f} {str(pw):18}  {'YES' if more[pw] > tv[pc] else 'no'}")
+
+
+def forward_pairs(n: int, c: int, rounds: int, bounds: list[se.ExactBound]) -> None:
+    """The candidate pairs as pairs of cards followed forward, against the strongest pair of positions."""
+    pairs = se.candidate_position_pairs(n, c)
+    forward = se.pair_laws(n, c, rounds, pairs, of="cards", chunk=8)
+    print("the same pairs as pairs of cards followed forward (exact TV of where they lie):")
+    print("round  strongest pair of cards          strongest pair of positions")
     for r, d in enumerate(forward, start=1):
         tvs = se.pair_tv(d)
-        print(f"{r:5d}  " + "  ".join(f"cards {a},{b}: {v:.4f}" for (a, b), v in zip(pairs, tvs)))
+        k = int(tvs.argmax())
+        b = bounds[r - 1]
+        print(f"{r:5d}  {tvs[k]:.6f} cards {pairs[k][0]} and {pairs[k][1]}".ljust(40)
+              + f"{b.pair + se.TOLERANCE:.6f} positions {b.pair_positions[0]} and {b.pair_positions[1]}")
+
 
     guessing_small()
     guessing_big(n, c, rounds, args.samples)

@@ -393,17 +393,28 @@ def test_stack_trade_carries_its_exact_law_bounds_and_fitted_guessing(samba):
     expected = stack_exact.exact_law_bounds("stack-trade", 162, 104, 12)
     for row, bound in zip(stack.rounds, expected):
         law = row.exact_lower_bound
-        assert law == bound and law.kind == "lower-bound" and law.stderr == 0
+        assert law == bound.estimate() and law.kind == "lower-bound" and law.stderr == 0
+        # The strongest pair of positions, with the pair, while pairs are followed.
+        assert row.pair_bound == bound.pair_bound()
+        if row.pair_bound is not None:
+            a, b = row.pair_bound.positions
+            assert row.pair_bound.value <= law.value and (f"positions {a} and {b}" in law.method) == (
+                row.pair_bound.value == law.value)
         # The distance shown is the better of the two bounds, by the three-error rule.
         lower = row.lower_bound
         assert row.distance == (law if law.value > lower.value + 3 * lower.stderr else lower)
         assert row.guessing.method.endswith("picked)")
     assert all(r.exact_lower_bound is None for r in pile.rounds)
     assert all(r.guessing.method == "guessing game" for r in pile.rounds)
-    # The JSON keeps the exact-law bound.
+    assert [r.pair_bound is not None for r in stack.rounds] == [b.pair is not None for b in expected]
+    assert stack.rounds[3].pair_bound.positions == (80, 161)
+    # The JSON keeps the exact-law bound and the pair.
     back = Report.from_dict(json.loads(json.dumps(samba.to_dict())))
-    assert [r.exact_lower_bound for r in next(x for x in back.routines if x.name == "stack-trade").rounds] == \
-        [r.exact_lower_bound for r in stack.rounds]
+    back_stack = next(x for x in back.routines if x.name == "stack-trade")
+    assert [r.exact_lower_bound for r in back_stack.rounds] == [r.exact_lower_bound for r in stack.rounds]
+    assert [r.pair_bound for r in back_stack.rounds] == [r.pair_bound for r in stack.rounds]
+    assert json.loads(json.dumps(samba.to_dict()))["routines"][0]["rounds"][3]["pair_bound"] == {
+        "value": stack.rounds[3].pair_bound.value, "positions": [80, 161], "kind": "lower-bound"}
 
 
 def test_fitted_guessing_is_not_below_the_inverse_riffle_strategy(samba):

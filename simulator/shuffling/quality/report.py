@@ -251,7 +251,8 @@ def _run_routine(
     rows = []
     for r in range(1, s.rounds + 1):
         lower = best_lower_bound(bounds[r], n_cards=n, bits=None if bits is None else bits * r)
-        law_bound = None if rigorous is None else rigorous[r - 1]
+        law = None if rigorous is None else rigorous[r - 1]
+        law_bound = None if law is None else law.estimate()
         best = lower
         if law_bound is not None and law_bound.value > lower.value + 3 * lower.stderr:
             best = law_bound  # rigorous, no simulation error, and clearly larger
@@ -260,6 +261,7 @@ def _run_routine(
             round=r, passes=r * passes_per_round, distance=best if known is None else known,
             lower_bound=lower, statistics=bounds[r], guessing=observers[r].guessing(),
             deal=observers[r].dealing(), exact_lower_bound=law_bound,
+            pair_bound=None if law is None else law.pair_bound(),
         ))
     is_exact = exact(1) is not None
     exact_value = None if not is_exact else (lambda r: _value(exact(r)))
