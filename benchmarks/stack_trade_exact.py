@@ -10,12 +10,15 @@
    or two bottom positions of the first load), and whether it finds a pair
    stronger than the candidates.
 3. Pairs of cards followed forward, for comparison.
-3. The guessing game on stack-trade: the enumerated optimum of 8 cards in
+4. The upper bound by coupling (simulator/shuffling/quality/coupling.py), round
+   by round, beside pile-trade's exact distance, and the time it takes.
+5. The guessing game on stack-trade: the enumerated optimum of 8 cards in
    two loads against the inverse-riffle strategy and the position-checked
    ones (exact); and at the given pack, by simulation, the inverse-riffle
    strategy against the cross-fitted pick, on the same packs.
 
-Run: python benchmarks/stack_trade_exact.py [--cards 162] [--capacity 104] [--rounds 16] [--samples 20000] [--wide]
+Run: python benchmarks/stack_trade_exact.py [--cards 162] [--capacity 104] [--rounds 16] [--samples 20000]
+                                            [--coupling-samples 100000] [--wide]
 """
 from __future__ import annotations
 
@@ -27,12 +30,15 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
+import numpy as np  # noqa: E402
+
+from simulator.shuffling.quality import coupling as cp  # noqa: E402
 from simulator.shuffling.quality import stack_exact as se  # noqa: E402
 from simulator.shuffling.quality.enumerate import all_arrangements, exact_laws, guessing_score, optimal_guessing_score  # noqa: E402
 from simulator.shuffling.quality.position_guessing import THETAS, CrossFitGuessing, guessing_for, position_checked_scores  # noqa: E402
 from simulator.shuffling.quality.routines import simulate  # noqa: E402
 from simulator.shuffling.quality.exact import tv_riffle  # noqa: E402
-from simulator.shuffling.quality.routines import load_bounds  # noqa: E402
+from simulator.shuffling.quality.routines import Machine, load_bounds  # noqa: E402
 
 
 def main() -> None:
@@ -41,6 +47,7 @@ def main() -> None:
     ap.add_argument("--capacity", type=int, default=104)
     ap.add_argument("--rounds", type=int, default=16)
     ap.add_argument("--samples", type=int, default=20000)
+    ap.add_argument("--coupling-samples", type=int, default=100_000)
     ap.add_argument("--wide", action="store_true", help="search a wider set of pairs of positions (minutes)")
     args = ap.parse_args()
     n, c, rounds = args.cards, args.capacity, args.rounds
@@ -62,6 +69,7 @@ def main() -> None:
     if followed:
         pair_search(n, c, followed, args.wide)
         forward_pairs(n, c, min(followed, 6), bounds)
+    coupling_bound(n, c, rounds, args.coupling_samples)
 
     guessing_small()
     guessing_big(n, c, rounds, args.samples)
@@ -111,8 +119,23 @@ def forward_pairs(n: int, c: int, rounds: int, bounds: list[se.ExactBound]) -> N
               + f"{b.pair + se.TOLERANCE:.6f} positions {b.pair_positions[0]} and {b.pair_positions[1]}")
 
 
-    guessing_small()
-    guessing_big(n, c, rounds, args.samples)
+def coupling_bound(n: int, c: int, rounds: int, samples: int) -> None:
+    """The coupling's upper bound, round by round, beside pile-trade's exact distance, and its time."""
+    print(f"upper bound by coupling, {samples:,} pairs of packs (coupling.py), each round at "
+          f"{cp.CONFIDENCE:.1%} confidence:")
+    t0 = time.process_time()
+    found = cp.coupling_upper_bounds("stack-trade", n, c, rounds, samples, Machine(), np.random.default_rng(0))
+    elapsed = time.process_time() - t0
+    if found is None:
+        print("  does not apply here (a single load)")
+        return
+    print("round  pairs still apart  upper bound  pile-trade exact  above it?")
+    for r, b in enumerate(found, start=1):
+        pile = tv_riffle(n, r)
+        print(f"{r:5d}  {b.apart:>9,} ({b.apart / b.samples:.4f})  {b.value:11.5f}  {pile:16.4f}  "
+              f"{'yes' if b.value > pile else 'NO'}")
+    per = elapsed / samples * cp.COUPLING_SAMPLES
+    print(f"  {elapsed:.2f} s of CPU time ({per:.2f} s for the report's {cp.COUPLING_SAMPLES:,} pairs)")
 
 
 def guessing_small(n: int = 8, capacity: int = 4, rounds: int = 5) -> None:

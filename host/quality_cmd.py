@@ -270,7 +270,10 @@ def _print_tables(report: Report) -> None:
         console.print(table)
         law = [r.exact_lower_bound for r in routine.rounds]
         if any(e is not None for e in law):
-            console.print(words.law_bounds_line(routine.name, [None if e is None else e.value for e in law]))
+            console.print(words.law_bounds_line(routine.name, law))
+        upper = [r.upper_bound for r in routine.rounds]
+        if any(u is not None for u in upper):
+            console.print(words.upper_bounds_line(routine.name, upper))
         if not routine.shuffles:
             console.print(words.never_note())
     console.print("What the columns say (lower is better in every one):")
@@ -282,6 +285,8 @@ def _print_tables(report: Report) -> None:
         notes.append(words.deal_note({m: v.exact for m, v in deal.items()}, s.deal.players, s.deal.hand))
     if any(r.exact_lower_bound is not None for routine in report.routines for r in routine.rounds):
         notes.append(words.law_bound_note())
+    if any(r.upper_bound is not None for routine in report.routines for r in routine.rounds):
+        notes.append(words.upper_bound_note())
     for note in notes:
         console.print(f"  {note}")
     comparison = comparison_notes(report.routines)

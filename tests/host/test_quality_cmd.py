@@ -294,3 +294,22 @@ def test_meld_cells_are_gaps_to_a_random_deal(capsys):
     cell = [c.strip() for c in row.split("│")][5]
     # One round leaves the melds spread round the table: far fewer such hands than a random deal.
     assert cell.endswith("fewer") and float(cell.split()[0]) == pytest.approx(random3 - first["value"], abs=1e-4)
+
+
+def test_stack_trade_shows_its_bounds_on_both_sides_and_which_pair_gave_them(capsys):
+    code, out, err = run(capsys, "quality", "--pack", "samba", "--no-plot", "--samples", "400", "--rounds", "8")
+    assert code == 0, err
+    text = " ".join(out.split())
+    # The strongest pair of positions, named with the rounds it gave.
+    assert "2: 0.9823, 3: 0.9441, 4: 0.8500, 5: 0.6498 (cards at positions 80 and 161)" in text
+    assert ("Upper bounds for stack-trade by coupling (simulated with 400 pairs of packs, each at 97.5% "
+            "confidence), by round: 1: 1.0000") in text
+    assert "upper bounds: a pack from the gathered order and a randomly ordered one are shuffled alike" in text
+    assert ("whether stack-trade is closer to random than pile-trade is NOT KNOWN: stack-trade's lower bounds "
+            "stay at or below pile-trade's exact distance, and no upper bound below pile-trade's is known") in text
+    assert "no upper bound for stack-trade is known" not in text
+    code, out, err = run(capsys, "quality", "--pack", "samba", "--no-plot", "--json", *SMALL)
+    stack = json.loads(out)["routines"][0]
+    assert all(r["upper_bound"]["kind"] == "upper-bound" and r["upper_bound"]["confidence"] == 0.975
+               for r in stack["rounds"])
+    assert [r["pair_bound"]["positions"] for r in stack["rounds"]][1:] == [[80, 161], [80, 161]]

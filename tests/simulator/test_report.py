@@ -422,3 +422,20 @@ def test_fitted_guessing_is_not_below_the_inverse_riffle_strategy(samba):
     stack = next(r for r in samba.routines if r.name == "stack-trade")
     first = stack.rounds[0].guessing
     assert first.value > 119.5  # the inverse-riffle strategy scores 118.2 ± 0.1 with 3,000 packs
+
+
+def test_stack_trade_carries_a_simulated_upper_bound_with_its_confidence(samba):
+    from simulator.shuffling.quality.coupling import CONFIDENCE, COUPLING_SAMPLES
+
+    stack, pile = samba.routine("stack-trade"), samba.routine("pile-trade")
+    for row, pile_row in zip(stack.rounds, pile.rounds):
+        upper = row.upper_bound
+        assert upper is not None and upper.confidence == CONFIDENCE
+        assert upper.samples == min(3000, COUPLING_SAMPLES) and 0 <= upper.apart <= upper.samples
+        assert upper.value >= row.distance.value - 3 * row.distance.stderr  # above the lower bound
+        assert upper.value >= pile_row.distance.value  # at 162 cards it never shows stack-trade closer
+    assert all(r.upper_bound is None for routine in samba.routines if routine.exact for r in routine.rounds)
+    first = json.loads(json.dumps(samba.to_dict()))["routines"][0]["rounds"][0]["upper_bound"]
+    assert first == {"value": stack.rounds[0].upper_bound.value, "confidence": CONFIDENCE,
+                     "apart": stack.rounds[0].upper_bound.apart, "samples": 3000, "kind": "upper-bound",
+                     "method": "coupling: pairs of packs still apart"}

@@ -7,7 +7,9 @@
   round r ends at machine pass r x loads): the distance from uniform, exact
   where the routine knows it and otherwise the best lower bound ("at
   least"): Monte Carlo, or for stack-trade the rigorous bound of an exact
-  position law (stack_exact.py) where it is clearly larger; the
+  position law (stack_exact.py) where it is clearly larger; for stack-trade
+  also an upper bound simulated by coupling, with its confidence
+  (coupling.py); the
   guessing-game score, with the better strategy for the routine
   (position_guessing.py); the deal question's chances;
 * per routine and threshold: the pass at which the distance first falls to
@@ -44,6 +46,7 @@ from simulator.shuffling.packs import Pack
 from simulator.shuffling.start_orders import StartOrder, start_order
 
 from .bounds import RoundStats, best_lower_bound
+from .coupling import COUPLING_SAMPLES, coupling_upper_bounds
 from .deal import HAND, PLAYERS, most_from_one_meld, random_deal_probability
 from .estimate import Estimate
 from .exact import tv_riffle, tv_riffle_exact
@@ -241,6 +244,9 @@ def _run_routine(
     guesses = guessing_for(routine.name, n, s.capacity, s.rounds, s.machine)
     observers = {r: _Observers(start, s.deal_at_least, deal, guesses[r]) for r in range(1, s.rounds + 1)}
     rigorous = exact_law_bounds(routine.name, n, s.capacity, s.rounds, s.machine) if shuffles else None
+    # Its own generator, so the routine's packs (and every other figure) are those drawn without it.
+    upper = coupling_upper_bounds(routine.name, n, s.capacity, s.rounds, min(s.samples, COUPLING_SAMPLES),
+                                  s.machine, np.random.default_rng([s.seed, index, 1])) if shuffles else None
     stream = routine.simulate(n, s.capacity, s.rounds, s.samples, s.machine,
                               np.random.default_rng([s.seed, index]), _chunk(n))
     for r, decks in stream:
@@ -262,6 +268,7 @@ def _run_routine(
             lower_bound=lower, statistics=bounds[r], guessing=observers[r].guessing(),
             deal=observers[r].dealing(), exact_lower_bound=law_bound,
             pair_bound=None if law is None else law.pair_bound(),
+            upper_bound=None if upper is None else upper[r - 1],
         ))
     is_exact = exact(1) is not None
     exact_value = None if not is_exact else (lambda r: _value(exact(r)))
