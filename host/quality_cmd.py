@@ -198,15 +198,19 @@ def _pm(e: Estimate | None, digits: int = 3) -> str:
 
 
 def _distance(e: Estimate, shuffles: bool = True) -> str:
+    from simulator.shuffling.quality.estimate import shown_lower_bound
+    from simulator.shuffling.quality.words import bound_figure
+
     if not shuffles:
         return f"{e.value:.3f} (exact: never shuffled)"
     if e.kind == "exact" and e.value == 0:
         return "0 (exact)"  # exactly uniform, not a rounded figure
-    if e.kind == "lower-bound" and e.value - 2 * e.stderr <= 0:
+    if e.kind == "lower-bound" and shown_lower_bound(e) == 0:
         # Within noise of zero: the statistics cannot tell this pack from random.
         return "at least 0 (unresolved)"
     if e.kind == "lower-bound" and e.stderr == 0:
-        return f"{_pm(e)} ({e.method})"  # a bound with no simulation error: say which
+        # A bound with no simulation error: say which, with two significant digits when small.
+        return f"at least {bound_figure(e.value)} ({e.method})"
     return _pm(e) + (" (exact)" if e.kind == "exact" else "")
 
 

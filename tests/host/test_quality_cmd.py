@@ -1,4 +1,5 @@
 """`shuffler quality`: tables, JSON, plot, and one clear line for bad input."""
+import itertools
 import json
 import subprocess
 import sys
@@ -313,3 +314,25 @@ def test_stack_trade_shows_its_bounds_on_both_sides_and_which_pair_gave_them(cap
     assert all(r["upper_bound"]["kind"] == "upper-bound" and r["upper_bound"]["confidence"] == 0.975
                for r in stack["rounds"])
     assert [r["pair_bound"]["positions"] for r in stack["rounds"]][1:] == [[80, 161], [80, 161]]
+
+
+def _row_cells(text, routine, round_):
+    """A row's cells in the routine's table, with cells wrapped over several lines joined."""
+    lines = [ln for ln in text.split(f"{routine}: ", 1)[1].splitlines() if ln.startswith("│")]
+    first = next(i for i, ln in enumerate(lines) if ln.split("│")[1].strip() == str(round_))
+    rows = [lines[first]] + [ln for ln in itertools.takewhile(lambda ln: ln.split("│")[1].strip() == "",
+                                                               lines[first + 1:])]
+    parts = [[c.strip() for c in ln.split("│")[1:-1]] for ln in rows]
+    return [" ".join(p for p in column if p) for column in zip(*parts)]
+
+
+def test_the_distance_column_shows_a_rigorous_bound_where_the_simulated_one_is_unresolved(capsys):
+    code, out, err = run(capsys, "quality", "--pack", "samba", "--routine", "stack-trade", "--no-plot",
+                         "--samples", "400", "--rounds", "16")
+    assert code == 0, err
+    # 400 shuffles cannot resolve the last rounds; the exact law of one position still proves a little.
+    assert _row_cells(out, "stack-trade", 15)[2] == "at least 0.00066 (exact law of the card at position 80)"
+    assert _row_cells(out, "stack-trade", 16)[2] == "at least 0.00033 (exact law of the card at position 80)"
+    assert "at least 0 (unresolved)" not in out
+    text = " ".join(out.split())
+    assert "15: 0.00066, 16: 0.00033 (card at position 80)." in text

@@ -7,7 +7,8 @@
   round r ends at machine pass r x loads): the distance from uniform, exact
   where the routine knows it and otherwise the best lower bound ("at
   least"): Monte Carlo, or for stack-trade the rigorous bound of an exact
-  position law (stack_exact.py) where it is clearly larger; for stack-trade
+  position law (stack_exact.py) wherever it is larger than the Monte Carlo
+  bound as shown (0 where that is unresolved); for stack-trade
   also an upper bound simulated by coupling, with its confidence
   (coupling.py); the
   guessing-game score, with the better strategy for the routine
@@ -48,7 +49,7 @@ from simulator.shuffling.start_orders import StartOrder, start_order
 from .bounds import RoundStats, best_lower_bound
 from .coupling import COUPLING_SAMPLES, coupling_upper_bounds
 from .deal import HAND, PLAYERS, most_from_one_meld, random_deal_probability
-from .estimate import Estimate
+from .estimate import Estimate, shown_lower_bound
 from .exact import tv_riffle, tv_riffle_exact
 from .guessing import harmonic
 from .position_guessing import CrossFitGuessing, guessing_for
@@ -260,8 +261,8 @@ def _run_routine(
         law = None if rigorous is None else rigorous[r - 1]
         law_bound = None if law is None else law.estimate()
         best = lower
-        if law_bound is not None and law_bound.value > lower.value + 3 * lower.stderr:
-            best = law_bound  # rigorous, no simulation error, and clearly larger
+        if law_bound is not None and law_bound.value > shown_lower_bound(lower):
+            best = law_bound  # rigorous, no simulation error, and larger than what the simulated bound shows
         known = exact(r)
         rows.append(RoundResult(
             round=r, passes=r * passes_per_round, distance=best if known is None else known,

@@ -1,6 +1,7 @@
 """Words of the report: counts as prose, and what each column of its tables says."""
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING
 
 from simulator.shuffling.steps import loads_phrase, number  # the words of the table, written once
@@ -39,6 +40,12 @@ def strategy_note(fitted: list[str]) -> str:
     return text
 
 
+def bound_figure(value: float) -> str:
+    """A bound with no simulation error: four decimals, or two significant digits below 0.01."""
+    digits = 4 if value <= 0 else max(4, 1 - math.floor(math.log10(value)))
+    return f"{value:.{digits}f}"
+
+
 def law_bounds_line(routine: str, bounds: list[Estimate | None]) -> str:
     """The exact-law bounds of a routine, round by round, in one line under its table, each
     run of rounds with the statistic that gave it (which card, or which pair of positions)."""
@@ -47,7 +54,7 @@ def law_bounds_line(routine: str, bounds: list[Estimate | None]) -> str:
         if e is None:
             continue
         what = e.method.removeprefix("exact law of the ")
-        cell = f"{r}: {e.value:.4f}"
+        cell = f"{r}: {bound_figure(e.value)}"
         if runs and runs[-1][0] == what:
             runs[-1][1].append(cell)
         else:
@@ -76,7 +83,7 @@ def law_bound_note() -> str:
     return ("exact-law bounds: the distance from random of one statistic (which cards lie at two given "
             "positions, or where one card lies) computed exactly, with no simulation error: the true "
             "distance is at least this. Weaker than the simulated bounds after a few rounds, they need no "
-            "trust in the simulation; the distance column uses one where it is clearly larger.")
+            "trust in the simulation; the distance column shows one wherever it is the larger.")
 
 
 def deal_note(random_chances: dict[int, float], players: int, hand: int) -> str:
