@@ -23,9 +23,9 @@ shuffle). The statistics, each with its uniform law:
   forward), and which two cards lie at chosen pairs of positions (the chain
   run backward, by the adjoint of its step): both uniform on the N (N - 1)
   ordered pairs. The second gives the stronger bounds from the second round
-  on (after one round a pair of cards can give more): the report follows a few pairs
-  of positions at the ends of the loads (candidate_position_pairs) and takes
-  the strongest after each round.
+  on (after one round a pair of cards can give more): the report follows a
+  few pairs of positions at the ends of the loads (candidate_position_pairs)
+  and takes the strongest after each round.
 
 Coarser statistics (which load, or which load and which half of it, a card
 ends in) are functions of a position, so their bounds are never larger and
@@ -432,8 +432,8 @@ def candidate_position_pairs(n_cards: int, capacity: int) -> list[tuple[int, int
     bottom) of the first load and of the loads it trades with (the next and the one
     before), and each of those loads' top two and bottom two positions. Run over
     every pair of positions, the chain finds its strongest pair among these after
-    every round at 9 to 61 cards in two to five loads
-    (tests/simulator/test_stack_exact.py), and a wide search at 162 cards finds
+    every round at 30 to 47 cards in two to four loads, fair, biased or with a
+    spread trade (tests/simulator/test_stack_exact.py), and a wide search at 162 cards finds
     none stronger (benchmarks/stack_trade_exact.py). With loads of one size the
     round looks the same from every load, so a pair moved by a whole load gives
     the same bound, and only one of each such set is kept.
