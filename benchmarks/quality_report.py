@@ -109,12 +109,16 @@ def main() -> None:
             print(f"    exactly uniform after {routine['exact_rounds']} rounds; random rounds after that")
         for r in routine["rounds"]:
             d, g = r["distance"], r["guessing"]
-            kind = "exact" if d["kind"] == "exact" else f"at least, ± {d['stderr']:.4f}"
+            kind = ("exact" if d["kind"] == "exact" else f"at least, ± {d['stderr']:.4f}" if d["stderr"] > 0
+                    else f"at least, {d['method']}")
             deal = ""
             if r["deal"]:
                 deal = "  deal " + ", ".join(f">={m}: {v['value']:.4f} ± {v['stderr']:.4f}"
                                              for m, v in r["deal"].items())
-            print(f"    round {r['round']:>2} (pass {r['passes']:>2}): distance {d['value']:.4f} ({kind}); "
+            upper = r.get("upper_bound")
+            at_most = "" if upper is None else (f"; at most {upper['value']:.4f} (coupling, "
+                                                f"{upper['confidence']:.1%} confidence)")
+            print(f"    round {r['round']:>2} (pass {r['passes']:>2}): distance {d['value']:.5f} ({kind}){at_most}; "
                   f"guessing {g['value']:.3f} ± {g['stderr']:.3f}{deal}")
     ref = report["reference"]
     print(f"  random pack: guessing H_N = {ref['guessing_random']:.4f}, simulated "

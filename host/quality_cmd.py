@@ -198,15 +198,19 @@ def _pm(e: Estimate | None, digits: int = 3) -> str:
 
 
 def _distance(e: Estimate, shuffles: bool = True) -> str:
+    from simulator.shuffling.quality.estimate import shown_lower_bound
+    from simulator.shuffling.quality.words import bound_figure
+
     if not shuffles:
         return f"{e.value:.3f} (exact: never shuffled)"
     if e.kind == "exact" and e.value == 0:
         return "0 (exact)"  # exactly uniform, not a rounded figure
-    if e.kind == "lower-bound" and e.value - 2 * e.stderr <= 0:
+    if e.kind == "lower-bound" and shown_lower_bound(e) == 0:
         # Within noise of zero: the statistics cannot tell this pack from random.
         return "at least 0 (unresolved)"
     if e.kind == "lower-bound" and e.stderr == 0:
-        return f"{_pm(e)} ({e.method})"  # a bound with no simulation error: say which
+        # A bound with no simulation error: say which, with two significant digits when small.
+        return f"at least {bound_figure(e.value)} ({e.method})"
     return _pm(e) + (" (exact)" if e.kind == "exact" else "")
 
 
@@ -270,7 +274,10 @@ def _print_tables(report: Report) -> None:
         console.print(table)
         law = [r.exact_lower_bound for r in routine.rounds]
         if any(e is not None for e in law):
-            console.print(words.law_bounds_line(routine.name, [None if e is None else e.value for e in law]))
+            console.print(words.law_bounds_line(routine.name, law))
+        upper = [r.upper_bound for r in routine.rounds]
+        if any(u is not None for u in upper):
+            console.print(words.upper_bounds_line(routine.name, upper))
         if not routine.shuffles:
             console.print(words.never_note())
     console.print("What the columns say (lower is better in every one):")
@@ -282,6 +289,8 @@ def _print_tables(report: Report) -> None:
         notes.append(words.deal_note({m: v.exact for m, v in deal.items()}, s.deal.players, s.deal.hand))
     if any(r.exact_lower_bound is not None for routine in report.routines for r in routine.rounds):
         notes.append(words.law_bound_note())
+    if any(r.upper_bound is not None for routine in report.routines for r in routine.rounds):
+        notes.append(words.upper_bound_note())
     for note in notes:
         console.print(f"  {note}")
     comparison = comparison_notes(report.routines)

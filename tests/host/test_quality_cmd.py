@@ -1,4 +1,5 @@
 """`shuffler quality`: tables, JSON, plot, and one clear line for bad input."""
+import itertools
 import json
 import subprocess
 import sys
@@ -294,3 +295,44 @@ def test_meld_cells_are_gaps_to_a_random_deal(capsys):
     cell = [c.strip() for c in row.split("│")][5]
     # One round leaves the melds spread round the table: far fewer such hands than a random deal.
     assert cell.endswith("fewer") and float(cell.split()[0]) == pytest.approx(random3 - first["value"], abs=1e-4)
+
+
+def test_stack_trade_shows_its_bounds_on_both_sides_and_which_pair_gave_them(capsys):
+    code, out, err = run(capsys, "quality", "--pack", "samba", "--no-plot", "--samples", "400", "--rounds", "8")
+    assert code == 0, err
+    text = " ".join(out.split())
+    # The strongest pair of positions, named with the rounds it gave.
+    assert "2: 0.9823, 3: 0.9441, 4: 0.8500, 5: 0.6498 (cards at positions 80 and 161)" in text
+    assert ("Upper bounds for stack-trade by coupling (simulated with 400 pairs of packs, each at 97.5% "
+            "confidence), by round: 1: 1.0000") in text
+    assert "upper bounds: a pack from the gathered order and a randomly ordered one are shuffled alike" in text
+    assert ("whether stack-trade is closer to random than pile-trade is NOT KNOWN: stack-trade's lower bounds "
+            "stay at or below pile-trade's exact distance, and no upper bound below pile-trade's is known") in text
+    assert "no upper bound for stack-trade is known" not in text
+    code, out, err = run(capsys, "quality", "--pack", "samba", "--no-plot", "--json", *SMALL)
+    stack = json.loads(out)["routines"][0]
+    assert all(r["upper_bound"]["kind"] == "upper-bound" and r["upper_bound"]["confidence"] == 0.975
+               for r in stack["rounds"])
+    assert [r["pair_bound"]["positions"] for r in stack["rounds"]][1:] == [[80, 161], [80, 161]]
+
+
+def _row_cells(text, routine, round_):
+    """A row's cells in the routine's table, with cells wrapped over several lines joined."""
+    lines = [ln for ln in text.split(f"{routine}: ", 1)[1].splitlines() if ln.startswith("│")]
+    first = next(i for i, ln in enumerate(lines) if ln.split("│")[1].strip() == str(round_))
+    rows = [lines[first]] + [ln for ln in itertools.takewhile(lambda ln: ln.split("│")[1].strip() == "",
+                                                               lines[first + 1:])]
+    parts = [[c.strip() for c in ln.split("│")[1:-1]] for ln in rows]
+    return [" ".join(p for p in column if p) for column in zip(*parts)]
+
+
+def test_the_distance_column_shows_a_rigorous_bound_where_the_simulated_one_is_unresolved(capsys):
+    code, out, err = run(capsys, "quality", "--pack", "samba", "--routine", "stack-trade", "--no-plot",
+                         "--samples", "400", "--rounds", "16")
+    assert code == 0, err
+    # 400 shuffles cannot resolve the last rounds; the exact law of one position still proves a little.
+    assert _row_cells(out, "stack-trade", 15)[2] == "at least 0.00066 (exact law of the card at position 80)"
+    assert _row_cells(out, "stack-trade", 16)[2] == "at least 0.00033 (exact law of the card at position 80)"
+    assert "at least 0 (unresolved)" not in out
+    text = " ".join(out.split())
+    assert "15: 0.00066, 16: 0.00033 (card at position 80)." in text

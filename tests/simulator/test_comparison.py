@@ -3,17 +3,25 @@ from __future__ import annotations
 
 from simulator.shuffling.quality.comparison import compare, comparison_notes
 from simulator.shuffling.quality.estimate import Estimate
-from simulator.shuffling.quality.results import HomeGame, Landmarks, PassesNeeded, RoundResult, RoutineResult
+from simulator.shuffling.quality.results import (
+    HomeGame,
+    Landmarks,
+    PassesNeeded,
+    RoundResult,
+    RoutineResult,
+    UpperBound,
+)
 
 
 def _routine(name: str, distances: list[Estimate], lower: list[Estimate] | None = None,
-             law: list[Estimate | None] | None = None) -> RoutineResult:
+             law: list[Estimate | None] | None = None, upper: list[UpperBound | None] | None = None) -> RoutineResult:
     lower = lower or distances
     law = law or [None] * len(distances)
+    upper = upper or [None] * len(distances)
     guess = Estimate(1.0, 0.0, "estimate", "guessing game")
     rows = tuple(RoundResult(round=i + 1, passes=2 * (i + 1), distance=d, lower_bound=lo, statistics={},
-                             guessing=guess, deal=None, exact_lower_bound=la)
-                 for i, (d, lo, la) in enumerate(zip(distances, lower, law)))
+                             guessing=guess, deal=None, exact_lower_bound=la, upper_bound=up)
+                 for i, (d, lo, la, up) in enumerate(zip(distances, lower, law, upper)))
     return RoutineResult(
         name=name, title=name, description="", passes_per_round=2,
         exact=all(d.kind == "exact" for d in distances), rounds=rows, thresholds=(),
@@ -55,3 +63,21 @@ def test_the_notes_say_not_known_plainly() -> None:
     assert "after rounds 2-3, whether stack-trade is closer to random than pile-trade is NOT KNOWN" in notes[0]
     # Two exact routines, or a routine against itself, need no note.
     assert comparison_notes([pile, _routine("exact", _exact(1.0, 0.5, 0.0))]) == []
+
+
+def _upper(value: float) -> UpperBound:
+    return UpperBound(value, 0.975, 100, 100, "coupling")
+
+
+def test_a_simulated_upper_bound_below_the_exact_distance_shows_closer_and_above_it_not_known() -> None:
+    pile = _routine("pile-trade", _exact(0.9, 0.5, 0.3))
+    mc = [_mc(0.2, 0.01), _mc(0.2, 0.01), _mc(0.2, 0.01)]
+    stack = _routine("stack-trade", mc, mc, upper=[_upper(0.95), _upper(0.4), _upper(0.3)])
+    hows = [v.how for v in compare(stack, pile)]
+    # Only a bound below by more than the tables show counts; equal to it proves nothing.
+    assert hows == ["not known, upper bound above", "closer (simulated)", "not known, upper bound above"]
+    (note,) = comparison_notes([stack, pile])
+    assert "after round 2, stack-trade is closer to random than pile-trade by simulation" in note
+    assert ("after rounds 1 and 3, whether stack-trade is closer to random than pile-trade is NOT KNOWN: "
+            "stack-trade's lower bounds stay at or below pile-trade's exact distance, and no upper bound below "
+            "pile-trade's is known") in note

@@ -8,6 +8,7 @@ from matplotlib.lines import Line2D
 
 from simulator.shuffling.packs import custom_pack, get_pack
 from simulator.shuffling.quality.estimate import Estimate
+from simulator.shuffling.quality.results import PassesNeeded, UpperBound
 from simulator.shuffling.quality.plot import PlotNameError, bound_edge, draw_report, plot_file, plot_report
 from simulator.shuffling.quality.report import Settings, build_report
 from simulator.shuffling.quality.routines import Machine
@@ -37,18 +38,30 @@ def _region(collection):
     return xs, low, high
 
 
-def test_exact_distances_are_solid_curves(report):
+def _marks(fig, gid):
+    """Every threshold mark of one kind and routine ("reached:pile-trade"), from all its collections."""
+    ax = fig.axes[0]
+    found = [c for c in ax.collections if c.get_gid() == gid]
+    return sorted(tuple(xy) for c in found for xy in c.get_offsets().tolist())
+
+
+def test_exact_distances_are_a_marker_per_round_with_dashed_joins(report):
+    # Between rounds no pack is gathered: no solid line may read as a value at an odd pass.
     fig = draw_report(report)
     curves = _by_gid(fig, "exact")
     assert set(curves) == {"pile-trade", "exact"}
     for name, line in curves.items():
         routine = report.routine(name)
-        assert isinstance(line, Line2D) and line.get_linestyle() == "-"
+        assert isinstance(line, Line2D) and line.get_linestyle() == "--" and line.get_marker() == "o"
         assert list(line.get_ydata()) == [r.distance.value for r in routine.rounds]
         assert list(line.get_xdata()) == [r.passes for r in routine.rounds]
+    solid = [ln for ln in fig.axes[0].lines if ln.get_linestyle() == "-" and len(ln.get_xdata()) > 2]
+    assert solid == []
+    texts = [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
+    assert "exact: a marker per round (a gathered pack); joins only guide the eye" in texts
 
 
-def test_a_lower_bound_is_a_shaded_region_above_a_dashed_edge(report):
+def test_a_lower_bound_is_a_shaded_band_from_a_dashed_edge_up_to_the_upper_bound(report):
     fig = draw_report(report)
     stack = report.routine("stack-trade")
     assert not stack.exact
@@ -57,14 +70,79 @@ def test_a_lower_bound_is_a_shaded_region_above_a_dashed_edge(report):
     assert isinstance(region, PolyCollection) and 0 < region.get_alpha() < 0.5
     xs, low, high = _region(region)
     edges = [bound_edge(r.distance.value, r.distance.stderr) for r in stack.rounds]
+    uppers = [r.upper_bound.value for r in stack.rounds]
     assert xs == [r.passes for r in stack.rounds]
-    assert low == pytest.approx(edges) and high == pytest.approx([1.0] * len(xs))
+    assert low == pytest.approx(edges) and high == pytest.approx(uppers)
     edge = _by_gid(fig, "bound-edge")["stack-trade"]
     assert edge.get_linestyle() == "--" and edge.get_marker() in ("None", None, "")
     assert list(edge.get_ydata()) == pytest.approx(edges)
-    # Every solid line in the plot is an exact figure.
-    solid = [ln for ln in fig.axes[0].lines if ln.get_linestyle() == "-" and len(ln.get_xdata()) > 2]
-    assert all((ln.get_gid() or "").startswith("exact:") for ln in solid)
+
+
+def test_the_band_ends_at_the_simulated_upper_bound_labelled_with_its_confidence(report):
+    assert all(r.upper_bound is not None and r.upper_bound.confidence == 0.975
+               for r in report.routine("stack-trade").rounds)
+    # Bounds that move, so the test sees the edge follow them (60 cards rarely meet within 8 rounds).
+    def halfway(x):  # between the lower edge and 1
+        return (1 + bound_edge(x.distance.value, x.distance.stderr)) / 2
+
+    moved = replace(report, routines=tuple(
+        replace(r, rounds=tuple(replace(x, upper_bound=UpperBound(halfway(x), 0.975, 1, 1, "coupling"))
+                                for x in r.rounds)) if r.name == "stack-trade" else r for r in report.routines))
+    stack = moved.routine("stack-trade")
+    assert min(r.upper_bound.value for r in stack.rounds) < 0.9
+    fig = draw_report(moved)
+    _, _, high = _region(_by_gid(fig, "bound")["stack-trade"])
+    assert high == pytest.approx([halfway(r) for r in stack.rounds])
+    top = _by_gid(fig, "upper-edge")["stack-trade"]
+    assert list(top.get_xdata()) == [r.passes for r in stack.rounds]
+    assert list(top.get_ydata()) == pytest.approx([r.upper_bound.value for r in stack.rounds])
+    assert top.get_linestyle() != "-" and top.get_marker() in ("None", None, "")
+    assert top.get_label() == "stack-trade: at most this far, simulated by coupling (97.5% confidence)"
+    # Without an upper bound the band reaches 1, and nothing claims an upper edge.
+    bare = replace(report, routines=tuple(
+        replace(r, rounds=tuple(replace(x, upper_bound=None) for x in r.rounds)) for r in report.routines))
+    fig = draw_report(bare)
+    assert _by_gid(fig, "upper-edge") == {}
+    _, _, high = _region(_by_gid(fig, "bound")["stack-trade"])
+    assert high == pytest.approx([1.0] * len(stack.rounds))
+    assert "from its lower edge up to 1;" in fig.axes[0].get_legend().get_title().get_text()
+
+
+def test_the_legend_says_the_truth_lies_anywhere_in_the_band(report):
+    title = " ".join(draw_report(report).axes[0].get_legend().get_title().get_text().split())
+    assert title == ("stack-trade: the true distance lies anywhere in its band, from its lower edge up to its "
+                     "upper edge; where the lower edge runs below pile-trade or exact mode's markers, stack-trade "
+                     "is not shown to be closer to random.")
+    exact_only = replace(report, routines=tuple(r for r in report.routines if r.exact))
+    assert draw_report(exact_only).axes[0].get_legend().get_title().get_text() == ""
+
+
+def test_threshold_marks_never_hide_each_other(report):
+    """Marks of different routines on one threshold at one pass sit side by side, each still at its pass."""
+    stack, pile, exact = (report.routine(n) for n in ("stack-trade", "pile-trade", "exact"))
+    # All three at pass 12 on the first threshold: not before it, reached there, reached there.
+    t = report.settings.thresholds[0]
+    thresholds = {
+        "stack-trade": (PassesNeeded(t, "lower-bound", not_before_round=6, not_before_pass=12, simulated_rounds=8),),
+        "pile-trade": (PassesNeeded(t, "exact", round=6, passes=12, distance=0.4),),
+        "exact": (PassesNeeded(t, "exact", round=6, passes=12, distance=0.0),),
+    }
+    crowded = replace(report, routines=tuple(replace(r, thresholds=thresholds[r.name]) for r in (stack, pile, exact)))
+    fig = draw_report(crowded)
+    ax = fig.axes[0]
+    fig.canvas.draw()
+    marks = [c for c in ax.collections if (c.get_gid() or "").split(":")[0] in ("reached", "not-before")]
+    assert sorted(_marks(fig, f"{kind}:{name}")[0] for kind, name in
+                  (("not-before", "stack-trade"), ("reached", "pile-trade"), ("reached", "exact"))) == [(12.0, t)] * 3
+    centres = [tuple(c.get_offset_transform().transform(xy)) for c in marks for xy in c.get_offsets()]
+    size = np.sqrt(marks[0].get_sizes()[0]) * fig.dpi / 72  # a mark's width in pixels
+    assert len(centres) == 3
+    for i, a in enumerate(centres):
+        for b in centres[i + 1:]:
+            assert np.hypot(a[0] - b[0], a[1] - b[1]) >= size
+    # Side by side, and none further from its pass than half the gap to the next pass.
+    x12, x10 = (ax.transData.transform((x, t))[0] for x in (12, 10))
+    assert all(abs(c[0] - x12) < (x12 - x10) / 2 for c in centres)
 
 
 def test_a_bound_region_is_clipped_at_zero(report):
@@ -92,7 +170,8 @@ def test_an_exact_law_bound_is_a_hatched_region_at_its_value(report):
     assert region.get_hatch() and len(region.get_facecolor()) == 0  # hatched, not filled
     xs, low, high = _region(region)
     assert xs == [r.passes for r in stack.rounds]
-    assert low == pytest.approx([max(0.0, e.value) for e in law]) and high == pytest.approx([1.0] * len(xs))
+    assert low == pytest.approx([max(0.0, e.value) for e in law])
+    assert high == pytest.approx([r.upper_bound.value for r in stack.rounds])  # up to the band's top
     edge = _by_gid(fig, "law-edge")["stack-trade"]
     assert edge.get_linestyle() != "-" and list(edge.get_ydata()) == pytest.approx(low)
     texts = [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
@@ -131,12 +210,10 @@ def test_the_passes_each_threshold_needs_are_marked(report):
         ruled_out = sorted((t.not_before_pass, t.threshold) for t in routine.thresholds
                            if t.kind == "lower-bound" and t.not_before_pass <= last)
         for gid, points in (("reached", reached), ("not-before", ruled_out)):
-            marks = _by_gid(fig, gid).get(routine.name)
-            got = [] if marks is None else sorted(map(tuple, marks.get_offsets().tolist()))
-            assert got == [(float(x), y) for x, y in points], (routine.name, gid)
+            assert _marks(fig, f"{gid}:{routine.name}") == [(float(x), y) for x, y in points], (routine.name, gid)
     # Exact mode reaches every threshold at its last exact round: one mark per threshold there.
     exact = report.routine("exact")
-    assert sorted(x for x, _ in _by_gid(fig, "reached")["exact"].get_offsets().tolist()) == (
+    assert sorted(x for x, _ in _marks(fig, "reached:exact")) == (
         [exact.exact_rounds * exact.passes_per_round] * len(report.settings.thresholds))
 
 

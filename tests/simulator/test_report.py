@@ -8,7 +8,7 @@ from simulator.shuffling.limits import MAX_EXACT_DISTANCE_CARDS, MAX_PACK_CARDS
 from simulator.shuffling.packs import custom_pack, get_pack
 from simulator.shuffling.quality.exact import tv_riffle
 from simulator.shuffling.quality.guessing import harmonic
-from simulator.shuffling.quality.estimate import Estimate
+from simulator.shuffling.quality.estimate import Estimate, shown_lower_bound
 from simulator.shuffling.quality.report import Settings, build_report, default_rounds, passes_needed
 from simulator.shuffling.quality.results import Report
 from simulator.shuffling.report_catalogue import report_routines
@@ -393,17 +393,28 @@ def test_stack_trade_carries_its_exact_law_bounds_and_fitted_guessing(samba):
     expected = stack_exact.exact_law_bounds("stack-trade", 162, 104, 12)
     for row, bound in zip(stack.rounds, expected):
         law = row.exact_lower_bound
-        assert law == bound and law.kind == "lower-bound" and law.stderr == 0
-        # The distance shown is the better of the two bounds, by the three-error rule.
+        assert law == bound.estimate() and law.kind == "lower-bound" and law.stderr == 0
+        # The strongest pair of positions, with the pair, while pairs are followed.
+        assert row.pair_bound == bound.pair_bound()
+        if row.pair_bound is not None:
+            a, b = row.pair_bound.positions
+            assert row.pair_bound.value <= law.value and (f"positions {a} and {b}" in law.method) == (
+                row.pair_bound.value == law.value)
+        # The distance shown is the larger of the two bounds as the tables show them.
         lower = row.lower_bound
-        assert row.distance == (law if law.value > lower.value + 3 * lower.stderr else lower)
+        assert row.distance == (law if law.value > shown_lower_bound(lower) else lower)
         assert row.guessing.method.endswith("picked)")
     assert all(r.exact_lower_bound is None for r in pile.rounds)
     assert all(r.guessing.method == "guessing game" for r in pile.rounds)
-    # The JSON keeps the exact-law bound.
+    assert [r.pair_bound is not None for r in stack.rounds] == [b.pair is not None for b in expected]
+    assert stack.rounds[3].pair_bound.positions == (80, 161)
+    # The JSON keeps the exact-law bound and the pair.
     back = Report.from_dict(json.loads(json.dumps(samba.to_dict())))
-    assert [r.exact_lower_bound for r in next(x for x in back.routines if x.name == "stack-trade").rounds] == \
-        [r.exact_lower_bound for r in stack.rounds]
+    back_stack = next(x for x in back.routines if x.name == "stack-trade")
+    assert [r.exact_lower_bound for r in back_stack.rounds] == [r.exact_lower_bound for r in stack.rounds]
+    assert [r.pair_bound for r in back_stack.rounds] == [r.pair_bound for r in stack.rounds]
+    assert json.loads(json.dumps(samba.to_dict()))["routines"][0]["rounds"][3]["pair_bound"] == {
+        "value": stack.rounds[3].pair_bound.value, "positions": [80, 161], "kind": "lower-bound"}
 
 
 def test_fitted_guessing_is_not_below_the_inverse_riffle_strategy(samba):
@@ -411,3 +422,35 @@ def test_fitted_guessing_is_not_below_the_inverse_riffle_strategy(samba):
     stack = next(r for r in samba.routines if r.name == "stack-trade")
     first = stack.rounds[0].guessing
     assert first.value > 119.5  # the inverse-riffle strategy scores 118.2 ± 0.1 with 3,000 packs
+
+
+def test_stack_trade_carries_a_simulated_upper_bound_with_its_confidence(samba):
+    from simulator.shuffling.quality.coupling import CONFIDENCE, COUPLING_SAMPLES
+
+    stack, pile = samba.routine("stack-trade"), samba.routine("pile-trade")
+    for row, pile_row in zip(stack.rounds, pile.rounds):
+        upper = row.upper_bound
+        assert upper is not None and upper.confidence == CONFIDENCE
+        assert upper.samples == min(3000, COUPLING_SAMPLES) and 0 <= upper.apart <= upper.samples
+        assert upper.value >= row.distance.value - 3 * row.distance.stderr  # above the lower bound
+        assert upper.value >= pile_row.distance.value  # at 162 cards it never shows stack-trade closer
+    assert all(r.upper_bound is None for routine in samba.routines if routine.exact for r in routine.rounds)
+    first = json.loads(json.dumps(samba.to_dict()))["routines"][0]["rounds"][0]["upper_bound"]
+    assert first == {"value": stack.rounds[0].upper_bound.value, "confidence": CONFIDENCE,
+                     "apart": stack.rounds[0].upper_bound.apart, "samples": 3000, "kind": "upper-bound",
+                     "method": "coupling: pairs of packs still apart"}
+
+
+def test_the_distance_column_takes_the_rigorous_bound_wherever_it_is_the_larger():
+    """Where the simulated bound is unresolved (it shows 0), a positive exact-law bound is shown instead."""
+    settings = Settings(pack=get_pack("samba"), n_cards=162, rounds=16, samples=300, seed=2,
+                        routines=report_routines("stack-trade"))
+    stack = build_report(settings, workers=1).routines[0]
+    unresolved = [r for r in stack.rounds if shown_lower_bound(r.lower_bound) == 0]
+    assert unresolved, "300 shuffles leave the last rounds' simulated bounds unresolved"
+    for row in stack.rounds:
+        law, lower = row.exact_lower_bound, row.lower_bound
+        assert law.value > 0  # every round proves something
+        assert row.distance == (law if law.value > shown_lower_bound(lower) else lower)
+    for row in unresolved:
+        assert row.distance == row.exact_lower_bound and row.distance.stderr == 0

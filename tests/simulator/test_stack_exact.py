@@ -1,6 +1,7 @@
 """Stack-trade's exact one-card and pair chains: enumeration, Monte Carlo, exact arithmetic."""
 from __future__ import annotations
 
+import itertools
 import math
 from fractions import Fraction
 
@@ -190,6 +191,52 @@ def test_bounds_at_162_cards_never_rise_and_start_near_one() -> None:
     # Pairs of positions beat one position while they are followed.
     followed = [b for b in bounds if b.pair is not None]
     assert len(followed) >= 5 and all(b.pair >= b.one_card for b in followed)
+
+
+@pytest.mark.parametrize("n,capacity,rounds,machine", [
+    (30, 20, 5, Machine()), (40, 10, 5, Machine()), (47, 12, 5, Machine()), (36, 12, 4, Machine(p=0.6)),
+    (30, 20, 4, Machine(trade_sd=2.0)),
+], ids=["two-loads", "four-loads", "unequal-loads", "biased", "spread-trade"])
+def test_the_candidate_pairs_hold_the_strongest_pair_of_positions(n: int, capacity: int, rounds: int,
+                                                                   machine: Machine) -> None:
+    """Every pair of positions run through the backward chain: none beats the candidates, in any round."""
+    every = list(itertools.combinations(range(n), 2))
+    laws = se.pair_laws(n, capacity, rounds, every, machine, of="positions", chunk=64)
+    candidates = se.candidate_position_pairs(n, capacity)
+    found = se.exact_bounds(n, capacity, rounds, machine, pair_floor=0.0)
+    assert found is not None
+    sizes = {b - a for a, b in itertools.pairwise(load_bounds(n, capacity))}
+    for r in range(rounds):
+        tv = dict(zip(every, se.pair_tv(laws[r])))
+        best = max(tv.values())
+        assert max(tv[pair] for pair in candidates) >= best - 1e-12, r + 1
+        bound = found[r]
+        assert bound.pair == pytest.approx(max(0.0, best - se.TOLERANCE), abs=1e-12)
+        assert tv[bound.pair_positions] == pytest.approx(best, abs=1e-12)  # the pair named gives it
+        if len(sizes) == 1:
+            # A pair moved by a whole load gives the same law, up to the cards' names.
+            (size,) = sizes
+            for (a, b), v in tv.items():
+                moved = tuple(sorted(((a + size) % n, (b + size) % n)))
+                assert tv[moved] == pytest.approx(v, abs=1e-12)
+
+
+def test_at_162_cards_the_strongest_pair_is_not_always_the_bottom_two_of_the_first_load() -> None:
+    """The pairs named are checked by running each alone; (79, 80) was the only pair followed once."""
+    found = se.exact_bounds(162, 104, 8)
+    assert found is not None and all(b.pair is not None for b in found)
+    named = sorted({b.pair_positions for b in found} | {(79, 80)})
+    laws = se.pair_laws(162, 104, 8, named, of="positions")
+    for r, bound in enumerate(found):
+        tv = dict(zip(named, se.pair_tv(laws[r])))
+        assert bound.pair == pytest.approx(tv[bound.pair_positions] - se.TOLERANCE, abs=1e-12)
+        assert bound.pair >= tv[(79, 80)] - se.TOLERANCE
+        assert bound.value == max(bound.pair, bound.one_card)
+    # The bottom positions of the two loads: clearly stronger after rounds 4, 5 and 8.
+    for r in (4, 5, 8):
+        assert found[r - 1].pair_positions == (80, 161)
+        tv = dict(zip(named, se.pair_tv(laws[r - 1])))
+        assert found[r - 1].pair > tv[(79, 80)] + 0.003
 
 
 def test_no_bounds_where_they_do_not_apply() -> None:

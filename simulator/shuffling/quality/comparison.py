@@ -6,9 +6,11 @@ more than one load) can be shown further from random than an exact one, when
 its lower bound exceeds the exact distance: rigorously, by a bound with no
 simulation error (the counting bound, or the exact position laws of
 stack_exact.py), or by simulation, when the Monte Carlo bound clears the
-exact distance by two standard errors. It can never be shown closer: no
-upper bound on stack-trade's distance is known (docs/mathematics.md). So
-every other round is "not known", and the words say so.
+exact distance by two standard errors. It is closer only where its upper
+bound, simulated by coupling (coupling.py), lies below the exact distance;
+at 162 cards that bound stays above pile-trade's in every round, so no upper
+bound below pile-trade's is known (docs/mathematics.md). Every other round
+is "not known", and the words say so.
 """
 from __future__ import annotations
 
@@ -36,10 +38,13 @@ SMALL_PACK_NOTE = ("On packs small enough to enumerate every arrangement (8 card
 class Verdict:
     """How routine `first` compares with the exact routine `second` after `round` rounds.
 
-    how: "further (proved)", "further (simulated)", "not closer" (second is
-    exactly random), "both far" (second within SHOWN_EQUAL of 1, first's
-    bound at least FAR: no comparison means anything there), "equal",
-    "closer" / "further" (both exact), or "not known".
+    how: "further (proved)", "further (simulated)", "closer (simulated)"
+    (first's simulated upper bound below second's exact distance), "not
+    closer" (second is exactly random), "both far" (second within
+    SHOWN_EQUAL of 1, first's bound at least FAR: no comparison means
+    anything there), "equal", "closer" / "further" (both exact), or "not
+    known" ("not known, upper bound above" where first has a simulated upper
+    bound, and it lies at or above second's exact distance).
     """
 
     round: int
@@ -66,16 +71,19 @@ def compare(first: RoutineResult, second: RoutineResult) -> list[Verdict]:
             how = "equal" if abs(x - e) <= SHOWN_EQUAL else ("closer" if x < e else "further")
         else:
             rigorous, simulated = _best_bound(a.lower_bound, a.exact_lower_bound, a.distance)
+            upper = a.upper_bound
             if rigorous > e + SHOWN_EQUAL:
                 how = "further (proved)"
             elif simulated > e + SHOWN_EQUAL:
                 how = "further (simulated)"
+            elif upper is not None and upper.value < e - SHOWN_EQUAL:
+                how = "closer (simulated)"
             elif e == 0.0:
                 how = "not closer"
             elif e >= 1 - SHOWN_EQUAL and max(rigorous, a.distance.value) >= FAR:
                 how = "both far"
             else:
-                how = "not known"
+                how = "not known" if upper is None else "not known, upper bound above"
         out.append(Verdict(a.round, first.name, second.name, how))
     return out
 
@@ -97,6 +105,8 @@ _PHRASES = {
     "further (proved)": "{a} is further from random than {b} (its rigorous lower bound exceeds {b}'s exact distance)",
     "further (simulated)": "{a} is further from random than {b} by simulation (its lower bound exceeds {b}'s "
                            "exact distance by two standard errors)",
+    "closer (simulated)": "{a} is closer to random than {b} by simulation (its simulated upper bound lies "
+                          "below {b}'s exact distance)",
     "not closer": "{b} is exactly random, so {a} cannot be closer",
     "both far": "both are still far from random (distance about 1)",
     "equal": "both are equally far from random",
@@ -104,6 +114,9 @@ _PHRASES = {
     "further": "{a} is further from random than {b} (both exact)",
     "not known": ("whether {a} is closer to random than {b} is NOT KNOWN: {a} has only lower bounds, "
                   "which stay at or below {b}'s exact distance, and no upper bound for {a} is known"),
+    "not known, upper bound above": (
+        "whether {a} is closer to random than {b} is NOT KNOWN: {a}'s lower bounds stay at or below {b}'s exact "
+        "distance, and no upper bound below {b}'s is known ({a}'s simulated upper bound stays above it)"),
 }
 
 

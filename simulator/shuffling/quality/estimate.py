@@ -5,6 +5,9 @@ import math
 from dataclasses import dataclass
 
 KINDS = ("exact", "lower-bound", "estimate")
+# A lower bound within this many standard errors of 0 is unresolved: the
+# tables read it "at least 0", since the statistics cannot tell the pack from random.
+RESOLVED_ERRORS = 2.0
 
 
 @dataclass(frozen=True)
@@ -44,6 +47,11 @@ class Estimate:
     @classmethod
     def from_dict(cls, d: dict[str, float | str]) -> Estimate:
         return cls(float(d["value"]), float(d["stderr"]), str(d["kind"]), str(d["method"]))
+
+
+def shown_lower_bound(e: Estimate) -> float:
+    """What a lower bound shows in the tables: its value, or 0 where it is unresolved."""
+    return e.value if e.value - RESOLVED_ERRORS * e.stderr > 0 else 0.0
 
 
 def _digits(stderr: float) -> int:

@@ -7,7 +7,10 @@
   round r ends at machine pass r x loads): the distance from uniform, exact
   where the routine knows it and otherwise the best lower bound ("at
   least"): Monte Carlo, or for stack-trade the rigorous bound of an exact
-  position law (stack_exact.py) where it is clearly larger; the
+  position law (stack_exact.py) wherever it is larger than the Monte Carlo
+  bound as shown (0 where that is unresolved); for stack-trade
+  also an upper bound simulated by coupling, with its confidence
+  (coupling.py); the
   guessing-game score, with the better strategy for the routine
   (position_guessing.py); the deal question's chances;
 * per routine and threshold: the pass at which the distance first falls to
@@ -44,8 +47,9 @@ from simulator.shuffling.packs import Pack
 from simulator.shuffling.start_orders import StartOrder, start_order
 
 from .bounds import RoundStats, best_lower_bound
+from .coupling import COUPLING_SAMPLES, coupling_upper_bounds
 from .deal import HAND, PLAYERS, most_from_one_meld, random_deal_probability
-from .estimate import Estimate
+from .estimate import Estimate, shown_lower_bound
 from .exact import tv_riffle, tv_riffle_exact
 from .guessing import harmonic
 from .position_guessing import CrossFitGuessing, guessing_for
@@ -241,6 +245,9 @@ def _run_routine(
     guesses = guessing_for(routine.name, n, s.capacity, s.rounds, s.machine)
     observers = {r: _Observers(start, s.deal_at_least, deal, guesses[r]) for r in range(1, s.rounds + 1)}
     rigorous = exact_law_bounds(routine.name, n, s.capacity, s.rounds, s.machine) if shuffles else None
+    # Its own generator, so the routine's packs (and every other figure) are those drawn without it.
+    upper = coupling_upper_bounds(routine.name, n, s.capacity, s.rounds, min(s.samples, COUPLING_SAMPLES),
+                                  s.machine, np.random.default_rng([s.seed, index, 1])) if shuffles else None
     stream = routine.simulate(n, s.capacity, s.rounds, s.samples, s.machine,
                               np.random.default_rng([s.seed, index]), _chunk(n))
     for r, decks in stream:
@@ -251,15 +258,18 @@ def _run_routine(
     rows = []
     for r in range(1, s.rounds + 1):
         lower = best_lower_bound(bounds[r], n_cards=n, bits=None if bits is None else bits * r)
-        law_bound = None if rigorous is None else rigorous[r - 1]
+        law = None if rigorous is None else rigorous[r - 1]
+        law_bound = None if law is None else law.estimate()
         best = lower
-        if law_bound is not None and law_bound.value > lower.value + 3 * lower.stderr:
-            best = law_bound  # rigorous, no simulation error, and clearly larger
+        if law_bound is not None and law_bound.value > shown_lower_bound(lower):
+            best = law_bound  # rigorous, no simulation error, and larger than what the simulated bound shows
         known = exact(r)
         rows.append(RoundResult(
             round=r, passes=r * passes_per_round, distance=best if known is None else known,
             lower_bound=lower, statistics=bounds[r], guessing=observers[r].guessing(),
             deal=observers[r].dealing(), exact_lower_bound=law_bound,
+            pair_bound=None if law is None else law.pair_bound(),
+            upper_bound=None if upper is None else upper[r - 1],
         ))
     is_exact = exact(1) is not None
     exact_value = None if not is_exact else (lambda r: _value(exact(r)))

@@ -18,7 +18,8 @@ from .routines import Machine
 
 __all__ = [
     "PassesNeeded", "RoundResult", "HomeGame", "Landmarks", "RoutineResult", "DealRules", "Section",
-    "MeldSummary", "StartSummary", "RandomDeal", "Landmark", "Reference", "ReportSettings", "Report",
+    "MeldSummary", "StartSummary", "RandomDeal", "Landmark", "Reference", "ReportSettings", "Report", "PairBound",
+    "UpperBound",
     "pack_to_dict", "pack_from_dict",
 ]
 
@@ -72,6 +73,51 @@ def _estimates(d: dict[str, dict[str, Any]]) -> dict[str, Estimate]:
 
 
 @dataclass(frozen=True)
+class PairBound:
+    """The strongest pair of positions an exact law was searched over, after one round.
+
+    value: the exact distance from random of which two cards lie at
+    `positions`, a rigorous lower bound on the pack's distance with no
+    simulation error (stack_exact.py).
+    """
+
+    value: float
+    positions: tuple[int, int]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"value": self.value, "positions": list(self.positions), "kind": "lower-bound"}
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> PairBound:
+        a, b = d["positions"]
+        return cls(float(d["value"]), (int(a), int(b)))
+
+
+@dataclass(frozen=True)
+class UpperBound:
+    """A simulated upper bound on the distance from random, with its confidence.
+
+    The distance is at most `value` with probability `confidence` over the
+    simulation: value is the one-sided Clopper-Pearson limit for `apart` of
+    `samples` coupled pairs of packs still apart (coupling.py).
+    """
+
+    value: float
+    confidence: float
+    apart: int
+    samples: int
+    method: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"value": self.value, "confidence": self.confidence, "apart": self.apart, "samples": self.samples,
+                "kind": "upper-bound", "method": self.method}
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> UpperBound:
+        return cls(float(d["value"]), float(d["confidence"]), int(d["apart"]), int(d["samples"]), str(d["method"]))
+
+
+@dataclass(frozen=True)
 class RoundResult:
     """One round of one routine: the figures at the end of the round."""
 
@@ -85,6 +131,10 @@ class RoundResult:
     # A rigorous lower bound with no simulation error, from exact laws of a
     # statistic (stack-trade: stack_exact.py); None where none is computed.
     exact_lower_bound: Estimate | None = None
+    # The strongest pair of positions searched, with its bound, where pairs were followed.
+    pair_bound: PairBound | None = None
+    # A simulated upper bound with its confidence (stack-trade: coupling.py); None where none is simulated.
+    upper_bound: UpperBound | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -93,6 +143,8 @@ class RoundResult:
             "distance": self.distance.to_dict(),
             "lower_bound": self.lower_bound.to_dict(),
             "exact_lower_bound": None if self.exact_lower_bound is None else self.exact_lower_bound.to_dict(),
+            "pair_bound": None if self.pair_bound is None else self.pair_bound.to_dict(),
+            "upper_bound": None if self.upper_bound is None else self.upper_bound.to_dict(),
             "statistics": {k: v.to_dict() for k, v in self.statistics.items()},
             "guessing": self.guessing.to_dict(),
             "deal": None if self.deal is None else {str(m): e.to_dict() for m, e in self.deal.items()},
@@ -107,6 +159,8 @@ class RoundResult:
             deal=None if d["deal"] is None else {int(m): Estimate.from_dict(e) for m, e in d["deal"].items()},
             exact_lower_bound=None if d.get("exact_lower_bound") is None
             else Estimate.from_dict(d["exact_lower_bound"]),
+            pair_bound=None if d.get("pair_bound") is None else PairBound.from_dict(d["pair_bound"]),
+            upper_bound=None if d.get("upper_bound") is None else UpperBound.from_dict(d["upper_bound"]),
         )
 
 

@@ -22,8 +22,10 @@ shuffle). The statistics, each with its uniform law:
 * two cards' positions for chosen starting pairs of cards (the chain run
   forward), and which two cards lie at chosen pairs of positions (the chain
   run backward, by the adjoint of its step): both uniform on the N (N - 1)
-  ordered pairs. The second is the stronger: the report follows the bottom
-  two positions of the first load.
+  ordered pairs. The second gives the stronger bounds from the second round
+  on (after one round a pair of cards can give more): the report follows a
+  few pairs of positions at the ends of the loads (candidate_position_pairs)
+  and takes the strongest after each round.
 
 Coarser statistics (which load, or which load and which half of it, a card
 ends in) are functions of a position, so their bounds are never larger and
@@ -36,6 +38,7 @@ over the traded count.
 """
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import dataclass
 from functools import lru_cache
@@ -47,6 +50,7 @@ from threadpoolctl import threadpool_limits
 from simulator.shuffling.limits import MAX_EXACT_LAW_CARDS, MAX_PAIR_LAW_CARDS
 
 from .estimate import Estimate
+from .results import PairBound
 from .routines import Machine, fixed_trade, load_bounds
 
 __all__ = [
@@ -61,7 +65,7 @@ __all__ = [
     "ExactBound",
     "exact_bounds",
     "exact_law_bounds",
-    "default_position_pairs",
+    "candidate_position_pairs",
     "PAIR_FLOOR",
 ]
 
@@ -315,16 +319,22 @@ def _same_load_adjoint(v: FloatArray, p: float) -> FloatArray:
     g_adj = p * p * (b @ _gather(v, geo.gap) @ b.T)
     u += p * q * np.triu(b @ v @ bz.T, 1)
     _scatter_add(u, geo.back, q * q * (bq @ _gather(v, geo.back) @ bz.T))
+    # Upper right, lower left, run backward: Horner's scheme of _same_load in reverse,
+    # one Bernoulli(p) step along y per gap g. Column e of the skewed scheme at gap g
+    # is column g + e of acc, so a step moves along y only. Only o1 <= n - 2 - g has
+    # a card below the lower one, which needs X, Z' < m = n - 1 - g: the work at gap g
+    # is m x m, not n x n (about a quarter of the products in all).
     acc = q * p * _gather(v, geo.cross)  # acc[s, y, e] = v[s, n - 1 - (e - y), y]
-    qk_adj = np.empty((s, n, n, n))  # [s, g, X, Z']
-    for g in range(n):
-        for k in range(s):
-            qk_adj[k, g] = _diagonal_view(acc[k])
-        shifted = np.zeros_like(acc)
-        shifted[:, :, :-1] = acc[:, :, 1:]
-        acc = q * shifted
-        acc[:, :-1, :] += p * shifted[:, 1:, :]
-    g_adj += np.einsum("ox,sgxz,ogz->sog", b, qk_adj, geo.hs, optimize=True)
+    st = acc.strides
+    for g in range(n - 1):
+        m = n - 1 - g
+        skewed = np.lib.stride_tricks.as_strided(acc[:, :, g:], shape=(s, m, m),
+                                                 strides=(st[0], st[1] + st[2], st[2]))
+        g_adj[:, :m, g] += np.einsum("soz,oz->so", np.matmul(b[:m, :m], skewed), geo.hs[:m, g, :m])
+        rows, cols = slice(0, m), slice(g + 1, g + 2 * m)  # what the next gap still reads
+        below = p * acc[:, 1 : m + 1, cols]
+        acc[:, rows, cols] *= q
+        acc[:, rows, cols] += below
     _scatter_add(u, geo.gap, g_adj)
     return u
 
@@ -415,12 +425,37 @@ def pair_tv(d: FloatArray) -> FloatArray:
     return 0.5 * np.abs(d - u).sum(axis=(1, 2))
 
 
-def default_position_pairs(n_cards: int, capacity: int) -> list[tuple[int, int]]:
-    """The pair of positions the bounds follow: the bottom two of the first load, where
-    the trade leaves its mark longest (the top two of the pack come within 0.004 of it
-    at 108, 150 and 162 cards, and never above)."""
+def candidate_position_pairs(n_cards: int, capacity: int) -> list[tuple[int, int]]:
+    """The pairs of positions the bounds search, each as (upper, lower).
+
+    Where the trade leaves its mark longest: every two of the end positions (top and
+    bottom) of the first load and of the loads it trades with (the next and the one
+    before), and each of those loads' top two and bottom two positions. Run over
+    every pair of positions, the chain finds its strongest pair among these after
+    every round at 30 to 47 cards in two to four loads, fair, biased or with a
+    spread trade (tests/simulator/test_stack_exact.py), and a wide search at 162 cards finds
+    none stronger (benchmarks/stack_trade_exact.py). With loads of one size the
+    round looks the same from every load, so a pair moved by a whole load gives
+    the same bound, and only one of each such set is kept.
+    """
     bounds = load_bounds(n_cards, capacity)
-    return [(bounds[1] - 2, bounds[1] - 1)] if bounds[1] >= 2 else []
+    spans = list(zip(bounds[:-1], bounds[1:]))
+    near = [spans[i] for i in sorted({0, 1 % len(spans), len(spans) - 1})]
+    ends = sorted({x for lo, hi in near for x in (lo, hi - 1)})
+    pairs = set(itertools.combinations(ends, 2))
+    for lo, hi in near:
+        if hi - lo >= 2:
+            pairs |= {(lo, lo + 1), (hi - 2, hi - 1)}
+    sizes = {hi - lo for lo, hi in spans}
+    if len(sizes) == 1:
+        size = sizes.pop()
+
+        def shifted(pair: tuple[int, int], k: int) -> tuple[int, int]:
+            a, b = sorted((x + k * size) % n_cards for x in pair)
+            return a, b
+
+        pairs = {min(shifted(pair, k) for k in range(len(spans))) for pair in pairs}
+    return sorted(pairs)
 
 
 @dataclass(frozen=True)
@@ -429,7 +464,8 @@ class ExactBound:
 
     value: the exact distance of the named statistic's law from its uniform
     law, computed in float64, less TOLERANCE, and at least 0. one_card and
-    pair keep the best figure of each family (pair None where not followed).
+    pair keep the best figure of each family (pair None where not followed),
+    pair_positions the pair of positions that gave it.
     """
 
     rounds: int
@@ -437,6 +473,17 @@ class ExactBound:
     method: str
     one_card: float
     pair: float | None
+    pair_positions: tuple[int, int] | None = None
+
+    def estimate(self) -> Estimate:
+        """The bound as the report shows it: a lower bound with no simulation error."""
+        return Estimate(self.value, 0.0, "lower-bound", f"exact law of the {self.method}")
+
+    def pair_bound(self) -> PairBound | None:
+        """The strongest pair of positions' bound, with the pair, where pairs were followed."""
+        if self.pair is None or self.pair_positions is None:
+            return None
+        return PairBound(self.pair, self.pair_positions)
 
 
 def exact_bounds(
@@ -447,15 +494,16 @@ def exact_bounds(
 
     None where they do not apply: a single load (the routine is then an
     inverse riffle, known exactly), clumped sides, or a pack too big for the
-    N x N table. Pairs of positions (default_position_pairs) are followed
-    while their best bound is at least pair_floor, and only for packs of at
-    most MAX_PAIR_LAW_CARDS cards; later rounds carry the one-card bound.
+    N x N table. Pairs of positions (candidate_position_pairs, all in one
+    batch) are followed while their best bound is at least pair_floor, and
+    only for packs of at most MAX_PAIR_LAW_CARDS cards; later rounds carry
+    the one-card bound.
     """
     bounds = load_bounds(n_cards, capacity)
     if len(bounds) <= 2 or not covered(machine) or n_cards > MAX_EXACT_LAW_CARDS:
         return None
     if pairs is None:
-        pairs = default_position_pairs(n_cards, capacity)
+        pairs = candidate_position_pairs(n_cards, capacity)
     follow = bool(pairs) and n_cards <= MAX_PAIR_LAW_CARDS
     singles = position_laws(n_cards, capacity, rounds, machine)
     trades = trade_law(bounds, machine)
@@ -467,31 +515,31 @@ def exact_bounds(
         v1, m1 = one_card_tv(singles[r - 1])
         value, method = max(0.0, v1 - TOLERANCE), m1
         pv: float | None = None
+        where: tuple[int, int] | None = None
         if follow:
             with _one_blas_thread():
                 d = _pair_round_adjoint(d, bounds, machine.p, trades)
             tvs = pair_tv(d)
             k = int(tvs.argmax())
-            pv = max(0.0, float(tvs[k]) - TOLERANCE)
+            pv, where = max(0.0, float(tvs[k]) - TOLERANCE), pairs[k]
             if pv > value:
-                value, method = pv, f"cards at positions {pairs[k][0]} and {pairs[k][1]}"
+                value, method = pv, f"cards at positions {where[0]} and {where[1]}"
             follow = pv >= pair_floor
-        out.append(ExactBound(r, value, method, max(0.0, v1 - TOLERANCE), pv))
+        out.append(ExactBound(r, value, method, max(0.0, v1 - TOLERANCE), pv, where))
     return out
 
 
 def exact_law_bounds(
     routine_name: str, n_cards: int, capacity: int, rounds: int, machine: Machine = Machine()
-) -> list[Estimate] | None:
+) -> list[ExactBound] | None:
     """The report's rigorous lower bounds for a routine, round by round, or None.
 
     Only stack-trade needs them: pile-trade and exact mode have exact
-    distances. Each is an Estimate of kind "lower-bound" with no simulation
-    error, named for the exact law that gave it.
+    distances. Each round's bound gives the report an Estimate of kind
+    "lower-bound" with no simulation error, named for the exact law that gave
+    it (ExactBound.estimate), and the strongest pair of positions with its
+    bound (ExactBound.pair_bound).
     """
     if routine_name != "stack-trade":
         return None
-    found = exact_bounds(n_cards, capacity, rounds, machine)
-    if found is None:
-        return None
-    return [Estimate(b.value, 0.0, "lower-bound", f"exact law of the {b.method}") for b in found]
+    return exact_bounds(n_cards, capacity, rounds, machine)

@@ -1,7 +1,14 @@
 """Words of the report: counts as prose, and what each column of its tables says."""
 from __future__ import annotations
 
+import math
+from typing import TYPE_CHECKING
+
 from simulator.shuffling.steps import loads_phrase, number  # the words of the table, written once
+
+if TYPE_CHECKING:
+    from .estimate import Estimate
+    from .results import UpperBound
 
 __all__ = ["number", "loads_phrase", "distance_note", "guessing_note", "deal_note", "passes_note", "never_note"]
 
@@ -33,17 +40,50 @@ def strategy_note(fitted: list[str]) -> str:
     return text
 
 
-def law_bounds_line(routine: str, values: list[float | None]) -> str:
-    """The exact-law bounds of a routine, round by round, in one line under its table."""
-    cells = ", ".join(f"{r}: {v:.4f}" for r, v in enumerate(values, start=1) if v is not None)
+def bound_figure(value: float) -> str:
+    """A bound with no simulation error: four decimals, or two significant digits below 0.01."""
+    digits = 4 if value <= 0 else max(4, 1 - math.floor(math.log10(value)))
+    return f"{value:.{digits}f}"
+
+
+def law_bounds_line(routine: str, bounds: list[Estimate | None]) -> str:
+    """The exact-law bounds of a routine, round by round, in one line under its table, each
+    run of rounds with the statistic that gave it (which card, or which pair of positions)."""
+    runs: list[tuple[str, list[str]]] = []
+    for r, e in enumerate(bounds, start=1):
+        if e is None:
+            continue
+        what = e.method.removeprefix("exact law of the ")
+        cell = f"{r}: {bound_figure(e.value)}"
+        if runs and runs[-1][0] == what:
+            runs[-1][1].append(cell)
+        else:
+            runs.append((what, [cell]))
+    cells = "; ".join(f"{', '.join(values)} ({what})" for what, values in runs)
     return f"Exact-law bounds for {routine} (rigorous lower bounds, no simulation error), by round: {cells}."
+
+
+def upper_bounds_line(routine: str, bounds: list[UpperBound | None]) -> str:
+    """The simulated upper bounds of a routine, round by round, in one line under its table."""
+    shown = [(r, b) for r, b in enumerate(bounds, start=1) if b is not None]
+    cells = ", ".join(f"{r}: {b.value:.4f}" for r, b in shown)
+    first = shown[0][1]
+    return (f"Upper bounds for {routine} by coupling (simulated with {first.samples:,} pairs of packs, each at "
+            f"{first.confidence:.1%} confidence), by round: {cells}.")
+
+
+def upper_bound_note() -> str:
+    return ("upper bounds: a pack from the gathered order and a randomly ordered one are shuffled alike (every "
+            "card on the same side in both, but on opposite sides while it lies in different loads in the two); "
+            "the distance from random is at most the chance they still differ, simulated, and holds with the "
+            "confidence stated. The true distance lies anywhere between the lower and the upper bound.")
 
 
 def law_bound_note() -> str:
     return ("exact-law bounds: the distance from random of one statistic (which cards lie at two given "
             "positions, or where one card lies) computed exactly, with no simulation error: the true "
             "distance is at least this. Weaker than the simulated bounds after a few rounds, they need no "
-            "trust in the simulation; the distance column uses one where it is clearly larger.")
+            "trust in the simulation; the distance column shows one wherever it is the larger.")
 
 
 def deal_note(random_chances: dict[int, float], players: int, hand: int) -> str:
