@@ -149,7 +149,7 @@ def motor(s: Snapshot) -> Finding:
     learned = r.get("card_ms", 0)
     exp = expected_card_ms(s)
     plausible = f"a card about {exp} ms in the beam (hardware/mechanism.py at the battery's voltage)"
-    value = f"a card {learned} ms in the beam" if learned else "no card fed since the board started"
+    value = f"a card {learned} ms in the beam" if learned else "no card through the beam since the board started"
     fed = s.feed
     if fed is not None and fed.get("ev") == P.EV_FAULT and fed.get("code") == P.FAULT_JAM:
         return Finding(P.PART_MOTOR, FAIL, value, plausible,

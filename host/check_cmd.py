@@ -95,6 +95,11 @@ def _watch(link: Link, first: C.Snapshot, as_json: bool, port: str, count: int |
             if count is not None and n >= count:
                 return ok
             time.sleep(WATCH_EVERY_S)
-            snap = readings.snapshot(link, first.feed, touches_before=touches)
+            try:
+                snap = readings.snapshot(link, first.feed, touches_before=touches)
+            except DeviceError as exc:
+                if exc.code != P.E_BUSY:
+                    raise
+                click.echo("(the board is dealing: the sensors are read again after the pass)", err=True)
     except KeyboardInterrupt:
         return ok

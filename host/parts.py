@@ -54,8 +54,8 @@ class Finding:
         return f"{self.diagnosis}; {wiring.rows(board, PARTS[self.part].signals)}"
 
     def line(self, board: str) -> str:
-        return (f"{MARK[self.verdict]} {PARTS[self.part].name}: {self.value} "
-                f"(a working one: {self.plausible}): {self.advice(board)}")
+        working = f" (a working one: {self.plausible})" if self.verdict != SKIP else ""
+        return f"{MARK[self.verdict]} {PARTS[self.part].name}: {self.value}{working}: {self.advice(board)}"
 
     def to_dict(self, board: str) -> dict[str, Any]:
         return {"part": self.part, "name": PARTS[self.part].name, "verdict": self.verdict, "value": self.value,

@@ -14,6 +14,7 @@ import random
 import re
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Callable, Iterator
 
@@ -135,6 +136,23 @@ def test_a_reversed_motor_is_found_flipped_and_exact_mode_then_deals_right(start
     checked = shuffler("check", "--port", dev.port)
     assert checked.returncode == 0, checked.stdout
     assert "wired the other way round; the stored flip turns it" in checked.stdout
+    # --feed: one card to the left, counted by the beam, on the person's left.
+    with WorldClient.connect(dev.control) as world:
+        world.clear_table()
+        world.new(10, PACK)
+        world.put(PACK)
+        fed = shuffler("check", "--port", dev.port, "--feed")
+        assert fed.returncode == 0, fed.stdout
+        assert "saw the 1 card fed" in fed.stdout
+        assert world.query()["left"] == [9] and world.query()["right"] == []
+        # --watch: a touch while it watches is seen (on an empty tray, so it deals nothing).
+        world.lift("tray", PACK)
+        watch = subprocess.Popen([sys.executable, "-m", "host.cli", "check", "--port", dev.port, "--watch",
+                                  "--readings", "6"], stdout=subprocess.PIPE, text=True)
+        time.sleep(1.5)
+        world.touch(150)
+        out, _ = watch.communicate(timeout=120)
+    assert watch.returncode == 0 and "-- reading 6 --" in out and "a touch seen now" in out, out
     run = guided(dev, tmp_path, ["--pack", "canasta"], 108, DELAYS, seed=5)
     check_finished(run, 108)
     assert "distance from random: exactly 0" in run.screen
