@@ -15,6 +15,7 @@ import subprocess
 import termios
 import sys
 import threading
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -146,3 +147,23 @@ def launch_sim_device(flash: Path, time_scale: float, *args: str, firmware: bool
     if firmware:
         WorldClient.connect(control.group(1), timeout=10).close()  # its firmware is up
     return SimDevice(proc, port.group(1), control.group(1))
+
+
+def next_shown(screen: Screen, feed: StepFeed, seen: int, pending: dict[str, Any] | None, deadline: float,
+               what: str) -> tuple[dict[str, Any] | None, int]:
+    """The next step of `feed` (or `pending`, one read already) once its
+    words are on the screen after `seen`, and where they end; (None, seen)
+    once the program has ended."""
+    while screen.proc.poll() is None:
+        assert time.monotonic() < deadline, f"{what} did not finish in time:\n{screen.text()[-3000:]}"
+        if pending is None:
+            pending = feed.next()
+            if pending is None:
+                time.sleep(0.01)
+                continue
+        at = screen.find(pending["words"], seen)
+        if at < 0:
+            time.sleep(0.01)
+            continue  # not on the screen yet: a person cannot act on it
+        return pending, at
+    return None, seen

@@ -12,7 +12,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from pty_screen import Screen, StepFeed
+from pty_screen import Screen, StepFeed, next_shown
 from simulator.virtual.world_client import WorldClient
 
 PACK = "pack"
@@ -85,23 +85,12 @@ def follow(screen: Screen, feed: StepFeed, person: SetupPerson, timeout: float) 
     """Act on each step once its words are on the screen, until the command ends."""
     seen = 0
     deadline = time.monotonic() + timeout
-    pending: dict[str, Any] | None = None
-    while screen.proc.poll() is None:
-        assert time.monotonic() < deadline, f"setup did not finish in {timeout:g} s:\n{screen.text()[-3000:]}"
-        if pending is None:
-            pending = feed.next()
-            if pending is None:
-                time.sleep(0.01)
-                continue
-        at = screen.find(pending["words"], seen)
-        if at < 0:
-            time.sleep(0.01)
-            continue
-        seen = at
-        step, pending = pending, None
+    while True:
+        step, seen = next_shown(screen, feed, seen, None, deadline, "setup")
+        if step is None:
+            return person.done
         person.done.append(step)
         time.sleep(person.rng.uniform(*person.delays))
         keys = person.act(step)
         if keys is not None:
             screen.type(keys.encode())
-    return person.done

@@ -10,7 +10,7 @@ from typing import Any
 import serial
 
 from simulator.pico.emulator import EmulatedPico
-from simulator.pico.repl import boot_at_repl, wait_line
+from simulator.pico.repl import boot_at_repl, flashed_pico, wait_line
 
 # Typed at the REPL as exec() strings: the friendly REPL would indent a
 # def's body itself. The board's sleep_ms is wrapped to add up the time
@@ -57,13 +57,9 @@ def card_loop(pico: EmulatedPico, cards: int = 104, timeout: float = 900) -> dic
 
 def card_loop_lines(cards: int = 104) -> list[str]:
     from hardware import mechanism as M
-    from simulator.pico import EmulatorError, ImageMissing
-    from simulator.pico.flash_fs import build_fs, calibration, firmware_files
-
-    try:
-        pico = EmulatedPico(fs=build_fs(firmware_files({"cal.json": calibration()})), mechanism="plausible")
-    except (ImageMissing, EmulatorError) as exc:
-        return [f"MicroPython's rp2 port: not measured ({exc})"]
+    pico = flashed_pico("plausible")
+    if isinstance(pico, str):
+        return [pico]
     with pico:
         got = card_loop(pico, cards)
     n = max(1, got["dealt"])

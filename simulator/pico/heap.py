@@ -8,7 +8,7 @@ from typing import Any
 import serial
 
 from simulator.pico.emulator import EmulatedPico
-from simulator.pico.repl import boot_at_repl, wait, wait_line, wait_prompt_after
+from simulator.pico.repl import boot_at_repl, flashed_pico, wait, wait_line, wait_prompt_after
 
 MEASURE_BOOT = "gc.collect(); print('HEAP boot', gc.mem_alloc(), gc.mem_free())\r\n"
 LOOP = "exec('while c.dealer.k < %d:\\n c.step()')\r\n"
@@ -43,13 +43,9 @@ def rp2_heap(pico: EmulatedPico, cards: int = 104, timeout: float = 600) -> dict
 
 def rp2_heap_lines(cards: int = 104) -> list[str]:
     """The budget benchmark's lines for the rp2 port."""
-    from simulator.pico import EmulatorError, ImageMissing
-    from simulator.pico.flash_fs import build_fs, calibration, firmware_files
-
-    try:
-        pico = EmulatedPico(fs=build_fs(firmware_files({"cal.json": calibration()})), mechanism="fast")
-    except (ImageMissing, EmulatorError) as exc:
-        return [f"MicroPython's rp2 port: not measured ({exc})"]
+    pico = flashed_pico("fast")
+    if isinstance(pico, str):
+        return [pico]
     with pico:
         got = rp2_heap(pico, cards)
     kib = 1024

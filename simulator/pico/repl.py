@@ -65,3 +65,15 @@ def boot_at_repl(ser: serial.Serial, seen: bytearray, pico: EmulatedPico, timeou
     seen.clear()
     ser.write(b"\r\n" + BOOT.encode())
     wait_prompt_after(ser, seen, b'"hello"', pico, timeout)
+
+
+def flashed_pico(mechanism: str) -> EmulatedPico | str:
+    """An emulated Pico with the firmware and the calibration on its flash, for
+    a measurement; or why there is none here (one line)."""
+    from simulator.pico import EmulatorError, ImageMissing
+    from simulator.pico.flash_fs import build_fs, calibration, firmware_files
+
+    try:
+        return EmulatedPico(fs=build_fs(firmware_files({"cal.json": calibration()})), mechanism=mechanism)
+    except (ImageMissing, EmulatorError) as exc:
+        return f"MicroPython's rp2 port: not measured ({exc})"

@@ -37,7 +37,7 @@ import pytest
 from host import flashing
 from host.cli import main
 from pty_screen import (CONTROL_LINE, PORT_LINE, Screen, SimDevice, StepFeed, end_process, launch_sim_device,
-                        screen_lines)
+                        next_shown, screen_lines)
 from simulator.virtual.table_person import TablePerson, commands, from_dict
 from simulator.virtual.world_client import WorldClient, WorldError
 
@@ -97,19 +97,11 @@ def follow(screen: Screen, feed: StepFeed, person: TablePerson, delays: tuple[fl
     done: list[dict[str, Any]] = []
     deadline = time.monotonic() + timeout
     pending: dict[str, Any] | None = None
-    while screen.proc.poll() is None:
-        assert time.monotonic() < deadline, f"the guide did not finish in {timeout:g} s:\n{screen.text()[-3000:]}"
-        if pending is None:
-            pending = feed.next()
-            if pending is None:
-                time.sleep(0.01)
-                continue
-        at = screen.find(pending["words"], seen)
-        if at < 0:
-            time.sleep(0.01)
-            continue  # not on the screen yet: a person cannot act on it
-        seen = at
-        step, pending = pending, None
+    while True:
+        shown, seen = next_shown(screen, feed, seen, pending, deadline, "the guide")
+        if shown is None:
+            break
+        step, pending = shown, None
         time.sleep(rng.uniform(*delays))
         numbers_before(step, sizes(person))
         if mischief is not None:
