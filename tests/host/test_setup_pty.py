@@ -103,14 +103,15 @@ def test_a_blank_board_is_flashed_set_up_checked_and_shuffles_samba(start, tmp_p
     assert "distance from random: exactly 0" in run.screen
 
 
-@pytest.mark.parametrize("wiring, part, verdict_words", [
-    ("load_cell_reversed", "load cell (HX711)", "A+ and A- swapped"),
-    ("touch_dead", "touch pad", "does not answer a touch"),
-    ("beam_receiver_missing", "exit beam", "unseen"),
+@pytest.mark.parametrize("option, part, verdict_words", [
+    ("--wiring=load_cell_reversed", "load cell (HX711)", "A+ and A- swapped"),
+    ("--wiring=touch_dead", "touch pad", "does not answer a touch"),
+    ("--wiring=beam_receiver_missing", "exit beam", "unseen"),
+    ("--fault=sensor_missing:stack", "load cell (HX711)", "does not answer"),  # no load cell at all
 ])
-def test_a_board_wired_wrong_is_named_by_setup_and_check(start, tmp_path: Path, wiring: str, part: str,
+def test_a_board_wired_wrong_is_named_by_setup_and_check(start, tmp_path: Path, option: str, part: str,
                                                          verdict_words: str) -> None:
-    dev = start("--wiring", wiring)
+    dev = start(option)
     code, text, _ = set_up(dev, tmp_path, seed=3, delays=DELAYS, extra=("--touch-wait", "3"))
     assert code == 1, text[-3000:]
     named = [x for x in lines_about(text, part) if x.startswith("FAIL") and verdict_words in x]
