@@ -180,8 +180,7 @@ class Bringup:
             return [Finding(stack, FAIL, "moving", "a steady reading", "the reading does not settle: nothing may touch "
                             "the tray; a loose load cell wire", wiring=True)]
         if "raw" not in r:
-            return [Finding(stack, FAIL, "no answer", "a reading 80 times a second",
-                            "the HX711 does not answer (its DOUT never goes low)", wiring=True)]
+            return [C.stack(self.snapshot())]  # no answer: the same words as `shuffler check`
         tare = self.cal(P.CAL_STACK, n=0)["tare"]
         self.person.say(f"Empty tray: {tare} (the tare).")
         self.person.ask(S.LoadCards(known))
@@ -192,14 +191,15 @@ class Bringup:
         try:
             per_card = self.cal(P.CAL_STACK, n=known)["per_card"]
         except DeviceError as exc:
+            if exc.code != P.E_BAD_VALUE:
+                return [Finding(stack, FAIL, "refused", "a calibration", str(exc))]
             grew = r["raw"] - tare
             if grew < 0:
-                why = (f"the reading falls by {-grew} for {known} cards: its signal wires A+ and A- are swapped")
+                why = f"the reading falls by {-grew} for {known} cards: its signal wires A+ and A- are swapped"
             else:
                 why = (f"the reading grows by only {grew} for {known} cards: nothing presses on the load cell, "
                        "or a wire is open")
-            return [Finding(stack, FAIL, f"raw {r['raw']}, tare {tare}", "growing with every card", why, wiring=True)
-                    ] if exc.code == P.E_BAD_VALUE else [Finding(stack, FAIL, "refused", "-", str(exc))]
+            return [Finding(stack, FAIL, f"raw {r['raw']}, tare {tare}", "growing with every card", why, wiring=True)]
         self.person.say(f"{known} cards: {per_card} a card.")
         m = self.ask_number(S.SecondCount(SECOND_LEAST, capacity))
         r = self.steady(per_card)
