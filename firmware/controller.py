@@ -13,7 +13,7 @@ import stack
 import store
 from dealer import DONE, LISTEN_MS, R_ABORT, R_BATTERY, R_BLOCKED, R_LONG, R_SENSOR, R_TIMEOUT, Dealer
 from exact import ALL_DONE, MAX_CARDS, NEXT_LOAD, ExactRoutine
-from sides import RandomSides
+from sides import LEFT, RIGHT, FixedSides, RandomSides
 from touch import Touch, baseline_ok, plausible
 
 CAL_FILE = "cal.json"
@@ -46,6 +46,7 @@ class Controller:
         self.fault = P.FAULT_NONE
         self.fault_detail = ""
         self.sides = RandomSides(self.capacity)
+        self.fixed = FixedSides()  # the side source of a feed
         self.exact = ExactRoutine(self.capacity)
         # The device's own random bytes; the simulated board may supply a
         # fixed stream for tests, real boards use os.urandom.
@@ -57,6 +58,8 @@ class Controller:
         self.touch = Touch(profile["touch_kind"], self.cfg["touch_pct"], self.cfg["debounce_ms"])
         self.touch_source = "measured"
         self.touch_bad_since = -1  # when the touch sensor began reading implausibly
+        self.touches = 0  # debounced touches since boot
+        self.touches_at_base = 0  # ... when the touch baseline was last measured
         self.last_activity = 0
         self.last_line = 0  # when a host last sent a line (ticks_ms)
         self.strict = bool(profile.get("heap_lock_pass")) and micropython is not None \
@@ -70,12 +73,13 @@ class Controller:
         if saved and P.check_config(saved, self.profile["wdt_ms"])[0] == 0:
             self.cfg.update(saved)
         self.cal = store.load(self.cal_path) or {}
+        self.apply_cal()
         self.apply_cfg()
         self.board.wdt_start(self.profile["wdt_ms"])
-        problem = self.self_test()
+        part, problem = self.self_test()
         self.send_hello(None, None)
         if problem:
-            self.raise_fault(P.FAULT_SENSOR, detail=problem)
+            self.raise_fault(P.FAULT_SENSOR, detail=problem, part=part)
         else:
             self.warn_battery()
         self.last_activity = self.board.ticks_ms()
@@ -85,22 +89,43 @@ class Controller:
         self.touch.pct = self.cfg["touch_pct"]
         self.touch.debounce_ms = self.cfg["debounce_ms"]
 
+    def apply_cal(self):
+        """What the stored calibration sets in the card loop: the motor's
+        direction, the battery's correction and the card time seen at set-up."""
+        c, d = self.cal, self.dealer
+        d.left_dir = -1 if c.get("flip") == 1 else 1
+        trim = c.get("mv_trim")
+        d.trim = trim if isinstance(trim, int) and P.TRIM_MIN <= trim <= P.TRIM_MAX else 1000
+        beam = c.get("beam_ms")
+        d.block_prior = beam if isinstance(beam, int) and beam > 0 else self.profile["block_ref_ms"]
+
+    def battery(self):
+        """The battery in mV, corrected by the meter's trim; None if unread."""
+        mv = self.board.battery_mv()
+        return None if mv is None else mv * self.dealer.trim // 1000
+
     def self_test(self):
-        """Empty string when every sensor answers plausibly, else what is
-        wrong. Every check runs, so a working touch pad is usable even
-        while another sensor is faulty."""
+        """(part, what is wrong): ("", "") when every sensor answers
+        plausibly; else the first part at fault and every problem found.
+        Every check runs, so a working touch pad is usable even while
+        another sensor is faulty."""
         b, p = self.board, self.profile
         problems = []
+        parts = []
         raw = stack.average(self.read_stack, p["stack_samples"])
         if raw is None:
             problems.append("stack sensor not responding")
+            parts.append(P.PART_STACK)
         elif not p["stack_raw_min"] <= raw <= p["stack_raw_max"]:
             problems.append("stack sensor reading out of range")
+            parts.append(P.PART_STACK)
         if b.exit_blocked():
             problems.append("exit detector blocked at rest")
-        mv = b.battery_mv()
+            parts.append(P.PART_EXIT)
+        mv = self.battery()
         if mv is None or not p["battery_min_mv"] <= mv <= p["battery_max_mv"]:
             problems.append("battery voltage implausible")
+            parts.append(P.PART_BATTERY)
         t = stack.average(b.touch_raw, 16)
         kind, lo, hi = p["touch_kind"], p["touch_baseline_min"], p["touch_baseline_max"]
         stored = self.cal.get("touch_baseline")
@@ -111,6 +136,7 @@ class Controller:
             stored_ok = True
         if t is None or not baseline_ok(kind, t, lo, hi):
             problems.append("touch sensor missing or implausible")
+            parts.append(P.PART_TOUCH)
         elif stored_ok and (t * 10 < sb * 7 or t * 7 > sb * 10):
             # A boot reading far from the calibrated one: a hand on the pad.
             self.touch.baseline = sb
@@ -118,7 +144,7 @@ class Controller:
         else:
             self.touch.baseline = t
             self.touch_source = "calibrated" if stored_ok else "measured"
-        return "; ".join(problems)
+        return (parts[0] if parts else ""), "; ".join(problems)
 
     def stack_cal(self):
         c = self.cal
@@ -150,19 +176,25 @@ class Controller:
             self.link.send(P.reply(cmd, rid, **f))
 
     # ----- faults -----------------------------------------------------
-    def raise_fault(self, code, latched=True, detail="", **fields):
+    def raise_fault(self, code, latched=True, detail="", part="", **fields):
+        """part: the part a sensor fault names (protocol.PARTS)."""
         self.board.motor_stop()
         if latched:
             self.fault = code
             self.fault_detail = detail
             self.state = P.ST_PAUSED if code in P.RESUMABLE else P.ST_ALARM
         ev = P.fault_event(code, latched=latched, **fields)
+        if part:
+            ev["part"] = part
         if detail:
-            ev["detail"] = detail[:80]  # keeps the line under MAX_LINE
+            # As much of it as keeps the line within MAX_LINE (', "detail": ""' is 14 bytes).
+            room = P.MAX_LINE - len(P.encode(ev)) - 14
+            if room > 0:
+                ev["detail"] = detail[:room]
         self.link.send(ev)
 
     def warn_battery(self):
-        mv = self.board.battery_mv()
+        mv = self.battery()
         if mv is not None and mv < self.profile["battery_warn_mv"]:
             name, msg = P.FAULTS[P.FAULT_BATTERY_LOW]
             self.link.send({P.F_EV: P.EV_WARN, "code": P.FAULT_BATTERY_LOW,
@@ -291,7 +323,7 @@ class Controller:
                 and self.state == P.ST_IDLE:
             # In idle it latches (clear re-runs the self-test); a paused
             # pass stays paused, resumable by command.
-            self.raise_fault(P.FAULT_SENSOR, detail="touch sensor reading implausible")
+            self.raise_fault(P.FAULT_SENSOR, detail="touch sensor reading implausible", part=P.PART_TOUCH)
         return False
 
     def maybe_sleep(self):
@@ -323,6 +355,7 @@ class Controller:
             self.on_touch()
 
     def on_touch(self):
+        self.touches += 1
         self.link.send({P.F_EV: P.EV_TOUCH, "state": self.state})
         if self.state == P.ST_IDLE:
             self.start_pass(None, None)
@@ -364,7 +397,7 @@ class Controller:
         f["state"] = self.state
         f["fault"] = self.fault
         f["fault_name"] = P.fault_name(self.fault) if self.fault else ""
-        f["mv"] = self.board.battery_mv()
+        f["mv"] = self.battery()
         f["uptime_ms"] = self.board.ticks_ms()
         f["mode"] = P.MODE_EXACT if self.exact.active else P.MODE_RANDOM
         if self.exact.active:
@@ -403,6 +436,27 @@ class Controller:
             return
         self.start_pass(cmd, rid)
 
+    def cmd_feed(self, cmd, rid, obj):
+        """n cards from the bottom of the tray to one side, as a pass deals
+        them: the bring-up sees the beam count them and asks the person
+        where they landed."""
+        if self.refused_unless_idle(cmd, rid):
+            return
+        if self.exact.active:
+            # The cards fed would leave the pack the routine tracks.
+            self.link.send(P.error_reply(cmd, rid, P.E_STATE, detail="an exact routine is running: cancel it first"))
+            return
+        code, n = P.get_int(obj, "n", 1, self.capacity)
+        if code:
+            self.link.send(P.error_reply(cmd, rid, code, detail="n: 1 to %d cards" % self.capacity))
+            return
+        side = obj.get("side")
+        if side not in P.SIDES:
+            self.link.send(P.error_reply(cmd, rid, P.E_BAD_FIELD, detail="side: left or right"))
+            return
+        self.fixed.value = LEFT if side == P.LEFT else RIGHT
+        self.start_pass(cmd, rid, self.fixed, n)
+
     def cmd_resume(self, cmd, rid, obj):
         if self.state != P.ST_PAUSED:
             self.link.send(P.error_reply(cmd, rid, P.E_STATE, detail="nothing to resume"))
@@ -439,10 +493,10 @@ class Controller:
             self.end_aborted()
             return
         if self.state == P.ST_ALARM and self.fault == P.FAULT_SENSOR:
-            problem = self.self_test()
+            part, problem = self.self_test()
             if problem:
                 self.link.send(P.reply(cmd, rid, state=self.state, fault=self.fault))
-                self.raise_fault(P.FAULT_SENSOR, detail=problem)
+                self.raise_fault(P.FAULT_SENSOR, detail=problem, part=part)
                 return
         self.state = P.ST_IDLE
         self.fault = P.FAULT_NONE
@@ -455,40 +509,13 @@ class Controller:
             self.link.send(P.error_reply(cmd, rid, P.E_STATE))
             return
         what = obj.get("what")
+        if what not in P.CAL_WHATS:
+            self.link.send(P.error_reply(cmd, rid, P.E_BAD_FIELD, detail="what: " + ", ".join(P.CAL_WHATS)))
+            return
         new = dict(self.cal)
-        b, p = self.board, self.profile
-        if what == "touch":
-            t = stack.average(b.touch_raw, 16)
-            if t is None or not baseline_ok(p["touch_kind"], t, p["touch_baseline_min"],
-                                            p["touch_baseline_max"]):
-                self.link.send(P.error_reply(cmd, rid, P.E_BAD_VALUE, detail="touch reading implausible"))
-                return
-            new["touch_baseline"] = t
-        elif what == "stack":
-            code, n = P.get_int(obj, "n", 0, self.capacity)
-            if code:
-                self.link.send(P.error_reply(cmd, rid, code))
-                return
-            raw = stack.average(self.read_stack, 4 * p["stack_samples"])
-            if raw is None:
-                self.link.send(P.error_reply(cmd, rid, P.E_BAD_VALUE, detail="stack sensor not responding"))
-                return
-            if n == 0:
-                new["tare"] = raw
-                new.pop("per_card", None)
-            else:
-                tare = new.get("tare")
-                if not isinstance(tare, int):
-                    self.link.send(P.error_reply(cmd, rid, P.E_NOT_CALIBRATED,
-                                                 detail="calibrate with n=0 on an empty tray first"))
-                    return
-                pc = stack.per_card_from(raw, tare, n)
-                if pc < p["stack_per_card_min"]:
-                    self.link.send(P.error_reply(cmd, rid, P.E_BAD_VALUE, detail="reading too small for that count"))
-                    return
-                new["per_card"] = pc
-        else:
-            self.link.send(P.error_reply(cmd, rid, P.E_BAD_FIELD, detail="what: touch or stack"))
+        problem = getattr(self, "cal_" + what)(obj, new)
+        if problem:
+            self.link.send(P.error_reply(cmd, rid, problem[0], detail=problem[1]))
             return
         try:
             store.save(self.cal_path, new)
@@ -496,10 +523,114 @@ class Controller:
             self.link.send(P.error_reply(cmd, rid, P.E_STORAGE))
             return
         self.cal = new
-        if what == "touch":
+        self.apply_cal()
+        if what == P.CAL_TOUCH and "touch_baseline" in new:
             self.touch.baseline = new["touch_baseline"]
             self.touch_source = "calibrated"
         self.link.send(P.reply(cmd, rid, cal=new))
+
+    # One handler per thing calibrated: each changes `new` and returns
+    # None, or (error code, detail).
+    def cal_stack(self, obj, new):
+        p = self.profile
+        code, n = P.get_int(obj, "n", 0, self.capacity)
+        if code:
+            return code, "n: 0 (the empty tray) to %d cards" % self.capacity
+        raw = stack.average(self.read_stack, 4 * p["stack_samples"])
+        if raw is None:
+            return P.E_BAD_VALUE, "stack sensor not responding"
+        if n == 0:
+            new["tare"] = raw
+            new.pop("per_card", None)
+            return None
+        tare = new.get("tare")
+        if not isinstance(tare, int):
+            return P.E_NOT_CALIBRATED, "calibrate with n=0 on an empty tray first"
+        pc = stack.per_card_from(raw, tare, n)
+        if pc < p["stack_per_card_min"]:
+            # The reading must grow with the cards: a reading that falls is
+            # a load cell wired the wrong way round, one that stays is
+            # no load on the cell.
+            return P.E_BAD_VALUE, "reading %s by %d for %d cards" % (
+                "falls" if pc < 0 else "grows only", raw - tare, n)
+        new["per_card"] = pc
+        return None
+
+    def cal_touch(self, obj, new):
+        b, p = self.board, self.profile
+        if obj.get("confirm") is True:
+            # The board's own fact: a debounced touch since the baseline.
+            if self.touches <= self.touches_at_base:
+                return P.E_STATE, "no touch seen since the baseline was measured"
+            new["touch_seen"] = 1
+            return None
+        t = stack.average(b.touch_raw, 16)
+        if t is None or not baseline_ok(p["touch_kind"], t, p["touch_baseline_min"],
+                                        p["touch_baseline_max"]):
+            return P.E_BAD_VALUE, "touch reading implausible"
+        new["touch_baseline"] = t
+        new.pop("touch_seen", None)  # the new baseline waits for a touch again
+        self.touches_at_base = self.touches
+        return None
+
+    def cal_beam(self, obj, new):
+        d = self.dealer
+        if not d.seen:
+            return P.E_STATE, "no card through the exit beam since the start: feed one first"
+        new["beam_ms"] = d.block_norm  # a card's time in the beam at the reference drive
+        return None
+
+    def cal_motor(self, obj, new):
+        code, flip = P.get_int(obj, "flip", 0, 1)
+        if code:
+            return code, "flip: 0 (the motor as wired) or 1 (the other way)"
+        if not self.dealer.seen:
+            return P.E_STATE, "no card fed since the start: feed cards first"
+        new["flip"] = flip
+        return None
+
+    def cal_battery(self, obj, new):
+        p = self.profile
+        code, mv = P.get_int(obj, "mv", p["battery_min_mv"], p["battery_max_mv"] + 2000)
+        if code:
+            return code, "mv: the meter's reading, %d to %d" % (p["battery_min_mv"], p["battery_max_mv"] + 2000)
+        raw = self.board.battery_mv()
+        if not raw:
+            return P.E_BAD_VALUE, "battery sensor reads 0 mV"
+        trim = (mv * 1000 + raw // 2) // raw
+        if not P.TRIM_MIN <= trim <= P.TRIM_MAX:
+            return P.E_BAD_VALUE, "board reads %d mV, meter %d mV: over 10 %% apart" % (raw, mv)
+        new["mv_trim"] = trim
+        return None
+
+    def cmd_read(self, cmd, rid, obj):
+        """The sensors as they read now (nothing moves), or the stored calibration."""
+        if obj.get("what", "sensors") == "cal":
+            self.link.send(P.reply(cmd, rid, cal=self.cal))
+            return
+        if obj.get("what", "sensors") != "sensors":
+            self.link.send(P.error_reply(cmd, rid, P.E_BAD_FIELD, detail="what: sensors or cal"))
+            return
+        b, d, p = self.board, self.dealer, self.profile
+        f = {}
+        raw, spread = stack.spread(self.read_stack, p["stack_samples"])
+        if raw is not None:
+            f["raw"] = raw
+            f["spread"] = spread
+            tare, per_card, _ = self.stack_cal()
+            if tare is not None:
+                f["n"] = stack.count_from_raw(raw, tare, per_card)
+        t = b.touch_raw()
+        f["touch"] = t if t is not None else -1
+        f["touched"] = t is not None and plausible(p["touch_kind"], t, self.touch.baseline,
+                                                   p["touch_baseline_max"]) and self.touch.is_touched(t)
+        f["touches"] = self.touches
+        f["beam"] = b.exit_blocked()
+        f["mv"] = self.battery()
+        f["card_ms"] = d.expected_ms() if d.block_norm else 0
+        f["feed_ms"] = d.expected_feed_ms()
+        f["flip"] = 1 if d.left_dir < 0 else 0
+        self.link.send(P.reply(cmd, rid, **f))
 
     def cmd_config(self, cmd, rid, obj):
         updates = obj.get("set")
@@ -527,9 +658,9 @@ class Controller:
         self.link.send(P.reply(cmd, rid, config=self.cfg))
 
     # ----- passes -------------------------------------------------------
-    def start_pass(self, cmd, rid, sides=None):
+    def start_pass(self, cmd, rid, sides=None, feed=0):
         """sides: a side source with prepare(n) and side(k); random by
-        default. Exact mode passes a PlannedSides here."""
+        default. feed: deal only this many of the tray's cards."""
         b, p = self.board, self.profile
         tare, per_card, _ = self.stack_cal()
         if tare is None:
@@ -539,31 +670,39 @@ class Controller:
         if raw is None or not p["stack_raw_min"] <= raw <= p["stack_raw_max"]:
             if cmd is not None:
                 self.link.send(P.error_reply(cmd, rid, P.E_REFUSED))
-            self.raise_fault(P.FAULT_SENSOR, detail="stack sensor not responding")
+            self.raise_fault(P.FAULT_SENSOR, detail="stack sensor not responding", part=P.PART_STACK)
             return
         if b.exit_blocked():
             # A card left in the exit (after a double feed, say) would be
             # counted as the first card of this pass.
             if cmd is not None:
                 self.link.send(P.error_reply(cmd, rid, P.E_REFUSED))
-            self.raise_fault(P.FAULT_SENSOR, detail="exit detector blocked: take out the card in the exit")
+            self.raise_fault(P.FAULT_SENSOR, detail="exit detector blocked: take out the card in the exit",
+                             part=P.PART_EXIT)
             return
-        n = stack.count_from_raw(raw, tare, per_card)
+        tray = stack.count_from_raw(raw, tare, per_card)
+        n = tray
         if n <= 0:
             self.refuse(cmd, rid, P.FAULT_EMPTY, n=max(n, 0))
             return
         if n > self.capacity:
             self.refuse(cmd, rid, P.FAULT_OVER_CAPACITY, n=n, capacity=self.capacity)
             return
-        mv = b.battery_mv()
+        if feed:
+            if feed > tray:
+                if cmd is not None:
+                    self.link.send(P.error_reply(cmd, rid, P.E_BAD_VALUE, detail="the tray holds %d cards" % tray))
+                return
+            n = feed
+        mv = self.battery()
         if mv is None or not p["battery_min_mv"] <= mv <= p["battery_max_mv"]:
             if cmd is not None:
                 self.link.send(P.error_reply(cmd, rid, P.E_REFUSED))
-            self.raise_fault(P.FAULT_SENSOR, detail="battery voltage implausible")
+            self.raise_fault(P.FAULT_SENSOR, detail="battery voltage implausible", part=P.PART_BATTERY)
             return
         need = p["battery_cutoff_mv"] + p["battery_sag_mv"] + n * p["battery_per_card_mv"]
         self.dealer.mv = mv
-        self.pass_raw = raw
+        self.pass_raw = None if feed else raw  # a feed leaves cards: no clean count by weight
         if mv < need:
             self.refuse(cmd, rid, P.FAULT_BATTERY_LOW, mv=mv, need_mv=need)
             return
@@ -586,7 +725,7 @@ class Controller:
             self.lose_exact(P.LOST_COUNT, n=n, expected=self.exact.expected())
         self.warn_battery()
         # dealer.hide marks an exact pass until the next begins (see pass_fields).
-        self.dealer.begin(src, n, self.cfg, p["battery_cutoff_mv"], p["poll_ms"], src is self.exact)
+        self.dealer.begin(src, n, self.cfg, p["battery_cutoff_mv"], p["poll_ms"], src is self.exact, tray)
         if cmd is not None:
             self.link.send(P.reply(cmd, rid, n=n))
         self.link.send({P.F_EV: P.EV_LOADED, "n": n})
@@ -635,7 +774,7 @@ class Controller:
             if cmd is not None:
                 self.link.send(P.error_reply(cmd, rid, P.E_REFUSED))
             self.raise_fault(P.FAULT_SENSOR, latched=False,
-                             detail="exit detector blocked: take out the card in the exit")
+                             detail="exit detector blocked: take out the card in the exit", part=P.PART_EXIT)
             return
         self.fault = P.FAULT_NONE
         self.pass_raw = None  # cards moved by hand: no clean count by weight
@@ -682,35 +821,69 @@ class Controller:
                 self.exact_pass_done()
         elif r == R_ABORT:
             self.end_aborted()
-        elif r == R_BLOCKED:
-            self.raise_fault(P.FAULT_DOUBLE_FEED, detail="exit blocked before the card was fed", **f)
-            self.lose_exact_pass(P.LOST_DOUBLE_FEED)
-        elif r == R_LONG:
-            self.raise_fault(P.FAULT_DOUBLE_FEED, detail="exit blocked too long", **f)
-            self.lose_exact_pass(P.LOST_DOUBLE_FEED)
+        elif r == R_BLOCKED or r == R_LONG:
+            self.beam_stop(r, f)
         elif r == R_SENSOR:
-            self.raise_fault(P.FAULT_SENSOR, detail="battery voltage implausible", **f)
+            self.raise_fault(P.FAULT_SENSOR, detail="battery sensor reads %d mV" % (self.battery() or 0),
+                             part=P.PART_BATTERY, **f)
             self.lose_exact_pass(P.LOST_ABORTED)
         elif r == R_BATTERY:
             self.raise_fault(P.FAULT_BATTERY_LOW, detail="battery fell below cutoff", **f)
             self.lose_exact_pass(P.LOST_ABORTED)
         elif r == R_TIMEOUT:
-            tare, per_card, _ = self.stack_cal()
-            raw = stack.average(self.read_stack, self.profile["stack_samples"])
-            left_in_tray = stack.count_from_raw(raw, tare, per_card) if raw is not None else 1
-            missing = self.dealer.n - self.dealer.k
-            if left_in_tray > 0:
-                # A jam pauses the pass; resuming deals the same cards to the
-                # same sides, so exactness survives it.
-                self.raise_fault(P.FAULT_JAM, resume=True, **f)
-            elif missing == 1:
-                # One card fewer came out than the stack reading: two cards
-                # passed the exit together.
-                self.raise_fault(P.FAULT_DOUBLE_FEED, detail="exit count one short of the stack reading", **f)
-                self.lose_exact_pass(P.LOST_DOUBLE_FEED)
-            else:
-                self.raise_fault(P.FAULT_TRAY_EMPTIED, detail="%d cards missing" % missing, **f)
-                self.lose_exact_pass(P.LOST_ABORTED)
+            self.no_card(f)
+
+    def out_unseen(self):
+        """Cards that have left the tray but not passed the exit beam (its
+        count), from the load cell; None when it does not answer."""
+        tare, per_card, _ = self.stack_cal()
+        raw = stack.average(self.read_stack, self.profile["stack_samples"])
+        if raw is None or tare is None:
+            return None
+        d = self.dealer
+        return d.tray0 - d.k - stack.count_from_raw(raw, tare, per_card)
+
+    def beam_stop(self, r, f):
+        """The beam read blocked too long, or before the card was fed. Two
+        cards out of the tray are a double feed; with one card out (or none
+        before the card was fed) the beam itself reads blocked: a lost exit
+        sensor, or a card stuck in the exit."""
+        out = self.out_unseen()
+        if out is not None and out < (2 if r == R_LONG else 1):
+            # (a card stuck in the exit reads so too: the person looks)
+            self.raise_fault(P.FAULT_SENSOR, part=P.PART_EXIT,
+                             detail="exit beam blocked, %d card out" % (out if out > 0 else 0), **f)
+            self.lose_exact_pass(P.LOST_ABORTED)
+            return
+        why = "exit blocked too long" if r == R_LONG else "exit blocked before the card was fed"
+        self.raise_fault(P.FAULT_DOUBLE_FEED, detail=why, **f)
+        self.lose_exact_pass(P.LOST_DOUBLE_FEED)
+
+    def no_card(self, f):
+        """No card reached the beam in time: the tray's count says why."""
+        out = self.out_unseen()
+        d = self.dealer
+        left = d.tray0 - d.k  # the cards the tray should hold
+        if out is None:
+            self.raise_fault(P.FAULT_SENSOR, detail="stack sensor not responding", part=P.PART_STACK, **f)
+            self.lose_exact_pass(P.LOST_ABORTED)
+        elif out <= 0:
+            # Every card is still in the tray: a jam. Resuming deals the same
+            # cards to the same sides, so exactness survives it.
+            self.raise_fault(P.FAULT_JAM, resume=True, **f)
+        elif out < left:
+            # Cards went out with the beam never blocked: its receiver.
+            self.raise_fault(P.FAULT_SENSOR, part=P.PART_EXIT,
+                             detail="exit beam missed %d cards" % out, **f)
+            self.lose_exact_pass(P.LOST_ABORTED)
+        elif out == 1:
+            # One card fewer came out than the stack reading: two cards
+            # passed the exit together.
+            self.raise_fault(P.FAULT_DOUBLE_FEED, detail="exit count one short of the stack reading", **f)
+            self.lose_exact_pass(P.LOST_DOUBLE_FEED)
+        else:
+            self.raise_fault(P.FAULT_TRAY_EMPTIED, detail="%d cards missing" % out, **f)
+            self.lose_exact_pass(P.LOST_ABORTED)
 
     # ----- called by the dealer between cards -----------------------
     def pending(self):

@@ -67,25 +67,42 @@ class Dealer:
         self.left = 0
         self.right = 0
         self.abort = False
+        self.tray0 = 0  # the tray's count when the pass began (n, or more for a feed)
         self.duty = 80
+        self.left_dir = 1  # the motor direction that sends a card to the person's left
         self.timeout_ms = 400
         self.block_max_ms = 30
         self.brake_ms = 5
         self.poll_ms = 1
         self.cutoff_mv = 0
         self.min_mv = 0
-        # Double feed: a card that blocks the beam longer than double_pct %
-        # of the expected single-card time. That time is learned from the
-        # cards dealt, kept as at ref_mv x ref_duty (block_norm) and scaled
-        # by the drive voltage, since the motor slows as the battery falls.
+        self.trim = 1000  # the battery reading's correction, per mille (from a meter)
+        # The card times are learned from the cards dealt, kept as at
+        # ref_mv x ref_duty (the *_norm figures) and scaled by the drive
+        # voltage, since the motor slows as the battery falls. Double feed:
+        # a card that blocks the beam longer than double_pct % of its
+        # expected time. Jam: no card at the beam within jam_pct % of the
+        # expected feed time (at least jam_min_ms; card_timeout_ms, the
+        # configured longest wait, until a card has been seen). A card has
+        # left once the beam reads clear for clear_pct % of its time (at
+        # least clear_min_ms): longer than a flicker at an edge, shorter
+        # than the gap to the next card.
         self.ref_mvd = 5850  # ref_mv x ref_duty / 100, set from the profile
         self.block_norm = 0  # learned single-card block time at ref_mvd, ms (0: none yet)
-        self.block_prior = 255  # expected before anything is learned (the profile's)
+        self.block_prior = 33  # expected before anything is learned (the profile's)
+        self.feed_norm = 0  # learned time from the motor's start to the beam, at ref_mvd
         self.double_pct = 130
-        self.clear_ms = 3  # the beam must read clear this long to end a card
+        self.jam_pct = 300
+        self.jam_min_ms = 60
+        self.clear_pct = 8
+        self.clear_min_ms = 2
+        self.clear_ms = 2  # this card's: the beam must read clear this long to end it
         self.mv = 9000  # last battery reading
         self.limit_ms = 0
+        self.jam_ms = 0
         self.last_block_ms = 0
+        self.last_feed_ms = 0
+        self.seen = 0  # cards the beam has seen since boot
         self.progress_every = 1
         self.since_progress = 0
         self.heard = 0  # when the serial input was last drained (ticks_ms)
@@ -96,29 +113,64 @@ class Dealer:
         self.ref_mvd = profile["block_ref_mv"] * profile["block_ref_duty"] // 100
         self.block_prior = profile["block_ref_ms"]
         self.double_pct = profile["double_pct"]
-        self.clear_ms = profile["beam_clear_ms"]
+        self.jam_pct = profile["jam_pct"]
+        self.jam_min_ms = profile["jam_min_ms"]
+        self.clear_pct = profile["beam_clear_pct"]
+        self.clear_min_ms = profile["beam_clear_min_ms"]
         self.drain_moving = profile.get("serial_drain_moving", True)
 
-    def expected_ms(self):
-        """A single card's block time at the present battery and duty."""
-        norm = self.block_norm or self.block_prior
+    def scaled(self, norm):
+        """A learned figure (kept as at the reference drive) at the present battery and duty."""
         mvd = self.mv * self.duty // 100
         if mvd <= 0:
             return norm
         return norm * self.ref_mvd // mvd
 
-    def learn(self, block):
+    def expected_ms(self):
+        """A single card's block time at the present battery and duty."""
+        return self.scaled(self.block_norm or self.block_prior)
+
+    def expected_feed_ms(self):
+        """From the motor's start to the beam, at the present battery and duty (0: none learned)."""
+        return self.scaled(self.feed_norm) if self.feed_norm else 0
+
+    def learn(self, block, feed):
         mvd = self.mv * self.duty // 100
         norm = block * mvd // self.ref_mvd
+        fnorm = feed * mvd // self.ref_mvd
         if not self.block_norm:
             self.block_norm = norm
+            self.feed_norm = fnorm
         else:
             self.block_norm += (norm - self.block_norm) // 4
+            self.feed_norm += (fnorm - self.feed_norm) // 4
+        self.seen += 1
 
-    def begin(self, sides, n, cfg, cutoff_mv, poll_ms, hide=False):
+    def battery(self):
+        """The battery in mV, corrected by the meter's trim (no allocation)."""
+        return self.board.battery_mv() * self.trim // 1000
+
+    def limits(self):
+        """This card's limits, from the learned times."""
+        exp = self.expected_ms()
+        # (plus 1 ms: the beam is polled every millisecond)
+        lim = exp * self.double_pct // 100 + 1
+        self.limit_ms = lim if lim < self.block_max_ms else self.block_max_ms
+        c = exp * self.clear_pct // 100
+        self.clear_ms = c if c > self.clear_min_ms else self.clear_min_ms
+        j = self.expected_feed_ms() * self.jam_pct // 100
+        if not j:
+            j = self.timeout_ms  # nothing learned yet: the configured longest wait
+        elif j < self.jam_min_ms:
+            j = self.jam_min_ms
+        self.jam_ms = j if j < self.timeout_ms else self.timeout_ms
+
+    def begin(self, sides, n, cfg, cutoff_mv, poll_ms, hide=False, tray=0):
+        """tray: the tray's count (n unless only part of it is fed)."""
         self.sides = sides
         self.hide = hide
         self.n = n
+        self.tray0 = tray if tray > n else n
         self.k = 0
         self.left = 0
         self.right = 0
@@ -141,12 +193,17 @@ class Dealer:
                 if self.abort:
                     return R_ABORT
                 side = self.sides.side(self.k)
-                # (plus 2 ms for the polling of a very short card time)
-                lim = self.expected_ms() * self.double_pct // 100 + 2
-                self.limit_ms = lim if lim < self.block_max_ms else self.block_max_ms
+                self.limits()
                 r = self.card(side)
-                if r == R_LONG and b.battery_mv() < self.cutoff_mv:
-                    r = R_BATTERY  # the motor slowed because the battery failed
+                if r == R_LONG or r == R_TIMEOUT:
+                    # A card that came too late or blocked too long: the
+                    # motor slowed because the battery failed, or its
+                    # sensor reads nothing.
+                    mv = self.battery()
+                    if mv < self.min_mv:
+                        r = R_SENSOR
+                    elif mv < self.cutoff_mv:
+                        r = R_BATTERY
                 if r:
                     return r
                 if side == LEFT:
@@ -156,7 +213,7 @@ class Dealer:
                 self.k += 1
                 b.wdt_feed()
                 self.progress()
-                mv = b.battery_mv()
+                mv = self.battery()
                 if mv < self.cutoff_mv:
                     return R_SENSOR if mv < self.min_mv else R_BATTERY
                 self.mv = mv
@@ -174,14 +231,14 @@ class Dealer:
             # Something is in the exit before this card moved: it would be
             # counted as this card.
             return R_BLOCKED
-        b.motor(1 if side == LEFT else -1, self.duty)
+        b.motor(self.left_dir if side == LEFT else -self.left_dir, self.duty)
         try:
             # Both waits beat the heartbeat: they end by their own limits,
             # and a jam must be reported, not reset by the watchdog. Both
             # drain the serial input, which a port's ring would drop.
             t0 = b.ticks_ms()
             while not b.exit_blocked():
-                if time.ticks_diff(b.ticks_ms(), t0) > self.timeout_ms:
+                if time.ticks_diff(b.ticks_ms(), t0) > self.jam_ms:
                     return R_TIMEOUT
                 b.wdt_feed()
                 b.sleep_ms(poll)
@@ -208,12 +265,13 @@ class Dealer:
                 if self.drain_moving:
                     self.hear()
             self.last_block_ms = time.ticks_diff(clear_since, t1)
+            self.last_feed_ms = time.ticks_diff(t1, t0)
         finally:
             # Brake, not coast: the roller stops at once, so the next card
             # is not dragged into the throat and the direction change starts
             # from rest.
             b.motor_brake()
-        self.learn(self.last_block_ms)
+        self.learn(self.last_block_ms, self.last_feed_ms)
         if self.brake_ms:
             b.sleep_ms(self.brake_ms)
         return DONE

@@ -49,13 +49,20 @@ PROFILE = {
     "heap_lock_pass": False,
     # The mechanism (hardware/mechanism.py): one card blocks the exit beam
     # block_ref_ms at block_ref_mv and block_ref_duty; the firmware learns
-    # the real figure from the cards it deals and scales it with the drive
-    # voltage. A card blocking it double_pct % of that is a double feed.
+    # the real figure (and the time from the motor's start to the beam)
+    # from the cards it deals and scales both with the drive voltage. A card
+    # blocking it double_pct % of that is a double feed; no card at the
+    # beam within jam_pct % of the feed time (at least jam_min_ms) a jam; a
+    # card has left once the beam reads clear beam_clear_pct % of its time
+    # (at least beam_clear_min_ms: two polls).
     "block_ref_mv": 9000,
     "block_ref_duty": 65,
-    "block_ref_ms": 271,
+    "block_ref_ms": 33,
     "double_pct": 130,
-    "beam_clear_ms": 3,  # the beam reads clear this long before a card counts
+    "jam_pct": 300,
+    "jam_min_ms": 60,
+    "beam_clear_pct": 8,
+    "beam_clear_min_ms": 2,
     "defaults": {
         "motor_duty": 65,  # 65 % of 9 V: about the 6 V the motor is wound for
         "card_timeout_ms": 400,

@@ -19,8 +19,11 @@ except ImportError:  # CPython: the host
     def const(x):  # type: ignore[no-redef,misc]
         return x
 
-PROTOCOL_VERSION = 3  # 2 added exact mode, 3 the count command
-FIRMWARE_VERSION = "0.1.0"
+# 2 added exact mode, 3 the count command, 4 read, feed, the calibration of
+# the motor's direction, the exit beam and the battery, and the part a
+# sensor fault names
+PROTOCOL_VERSION = 4
+FIRMWARE_VERSION = "0.2.0"
 MAX_LINE = 256  # bytes, newline included
 # The device's own input buffer: about two of the longest lines. A host keeps
 # one request outstanding (waits for its reply or its timeout before the
@@ -51,8 +54,11 @@ CMD_CALIBRATE = "calibrate"
 CMD_CONFIG = "config"
 CMD_EXACT = "exact"  # begin (n) or cancel an exact routine
 CMD_COUNT = "count"  # read the tray's count without dealing
+CMD_READ = "read"  # the sensors' raw readings, or the stored calibration
+CMD_FEED = "feed"  # feed n cards to one side (bring-up and checks)
 COMMANDS = (CMD_HELLO, CMD_STATUS, CMD_START, CMD_ABORT, CMD_RESUME,
-            CMD_CLEAR, CMD_CALIBRATE, CMD_CONFIG, CMD_EXACT, CMD_COUNT)
+            CMD_CLEAR, CMD_CALIBRATE, CMD_CONFIG, CMD_EXACT, CMD_COUNT,
+            CMD_READ, CMD_FEED)
 # Commands answered while a pass runs; the rest get E_BUSY.
 MID_PASS_COMMANDS = (CMD_HELLO, CMD_STATUS, CMD_ABORT)
 # Questions that change nothing, also answered mid-pass: (command, its flag).
@@ -179,6 +185,26 @@ LOST = {
 # Pile names used in events and by the simulated world.
 LEFT = "left"
 RIGHT = "right"
+SIDES = (LEFT, RIGHT)
+
+# The parts a sensor fault (and the bring-up) names, in the `part` field.
+PART_STACK = "stack"  # the load cell and its HX711
+PART_EXIT = "exit"  # the exit beam: IR emitter and receiver
+PART_TOUCH = "touch"  # the touch pad or module
+PART_BATTERY = "battery"  # the battery and its divider
+PART_MOTOR = "motor"  # the feed motor and its driver
+PARTS = (PART_STACK, PART_EXIT, PART_TOUCH, PART_BATTERY, PART_MOTOR)
+
+# What `calibrate` sets (docs/protocol.md).
+CAL_STACK = "stack"  # n=0 on the empty tray: the tare; n>0: counts per card
+CAL_TOUCH = "touch"  # the untouched baseline; confirm=true once a touch was seen
+CAL_BEAM = "beam"  # the exit beam saw cards: their time in the beam is kept
+CAL_MOTOR = "motor"  # flip=0|1: which way the motor turns for the person's left
+CAL_BATTERY = "battery"  # mv: the battery as a meter reads it
+CAL_WHATS = (CAL_STACK, CAL_TOUCH, CAL_BEAM, CAL_MOTOR, CAL_BATTERY)
+# The battery reading's correction from a meter, per mille, within this.
+TRIM_MIN = 900
+TRIM_MAX = 1100
 
 # Configuration keys a host may set: key -> (min, max). All integers.
 CONFIG_LIMITS = {

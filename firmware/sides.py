@@ -54,3 +54,17 @@ class PlannedSides:
 
     def side(self, k):
         return self.buf[k]
+
+
+class FixedSides:
+    """Every card to one side: a feed of a few cards for the bring-up and
+    the checks."""
+
+    def __init__(self):
+        self.value = LEFT
+
+    def prepare(self, n):
+        pass
+
+    def side(self, k):
+        return self.value

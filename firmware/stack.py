@@ -23,3 +23,20 @@ def average(read, samples):
             return None
         total += v
     return (total + samples // 2) // samples
+
+
+def spread(read, samples):
+    """(mean, largest minus smallest) of `samples` readings, or (None, 0)
+    when the sensor is missing: how steady the reading is."""
+    total = 0
+    lo = hi = 0
+    for i in range(samples):
+        v = read()
+        if v is None:
+            return None, 0
+        total += v
+        if i == 0 or v < lo:
+            lo = v
+        if i == 0 or v > hi:
+            hi = v
+    return (total + samples // 2) // samples, hi - lo

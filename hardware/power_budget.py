@@ -26,7 +26,7 @@ DUTY = 65  # the boards' motor_duty
 # the motor's time per card (spin-up and feed to the beam, the card through
 # the beam, the 5 ms brake).
 MOTOR_MA = float(mechanism.motor_ma(9000, DUTY))
-CARD_S = (mechanism.feed_ms(9000, DUTY) + mechanism.block_ms(9000, DUTY) + 5) / 1000
+CARD_S = mechanism.card_ms(9000, DUTY) / 1000
 CARDS_PER_PASS = 81  # a Samba load
 PASS_OVERHEAD_S = 1.5  # stack reading, touch debounce, braking, reports
 DIVIDER_MA = BATTERY_V / 1.22e6 * 1e3  # 1 M + 220 k across the battery

@@ -16,6 +16,8 @@ import click
 _COMMANDS: dict[str, str] = {
     "devices": "host.devices_cmd:devices",
     "flash": "host.flash_cmd:flash",
+    "setup": "host.setup_cmd:setup",
+    "check": "host.check_cmd:check",
     "sim-device": "host.sim_device_cmd:sim_device",
     "table": "host.table_cmd:table",
     "plan": "host.plan_cmd:plan",
@@ -52,7 +54,11 @@ def cli() -> None:
 def main(argv: list[str] | None = None) -> int:
     """Entry point: click's own errors print one line; anything else is caught."""
     try:
-        cli.main(args=argv, prog_name="shuffler", standalone_mode=False)
+        # A command that ends with click's Exit(code) (`check`: not ready) has
+        # its code returned here rather than raised.
+        code = cli.main(args=argv, prog_name="shuffler", standalone_mode=False)
+        if isinstance(code, int) and not isinstance(code, bool) and code:
+            return code
     except click.exceptions.NoArgsIsHelpError as exc:
         click.echo(exc.format_message())  # a bare `shuffler` asks for help
         return 0

@@ -19,6 +19,8 @@ MAX_CAPACITY = 10_000
 MAX_MV = 100_000
 MAX_EXACT_ROUNDS = 64
 MAX_UPTIME_MS = 2 ** 63
+MAX_RAW = 2 ** 24  # an HX711 word, either sign
+MAX_CARD_MS = 60_000
 
 INT = "int"
 STR = "str"
@@ -42,7 +44,7 @@ EVENTS: dict[str, tuple[dict[str, tuple[Any, ...]], tuple[str, ...]]] = {
     P.EV_ABORTED: (PASS_FIELDS, ()),
     P.EV_FAULT: ({"code": (INT, tuple(P.FAULTS)), "name": (STR,), "msg": (STR,), "latched": (BOOL,),
                   "resume": (BOOL,), **PASS_FIELDS, "capacity": (INT, 1, MAX_CAPACITY), "mv": (INT, 0, MAX_MV),
-                  "need_mv": (INT, 0, MAX_MV), "detail": (STR,)}, ("code",)),
+                  "need_mv": (INT, 0, MAX_MV), "detail": (STR,), "part": (STR, P.PARTS)}, ("code",)),
     P.EV_WARN: ({"code": (INT, 0, 1000), "name": (STR,), "msg": (STR,), "mv": (INT, 0, MAX_MV)}, ()),
     P.EV_CLEARED: ({}, ()),
     P.EV_STOPPED: ({"reason": (STR,)}, ()),
@@ -56,6 +58,17 @@ EVENTS: dict[str, tuple[dict[str, tuple[Any, ...]], tuple[str, ...]]] = {
 
 NEXT = (DICT, {"round": (INT, 1, MAX_EXACT_ROUNDS), "rounds": (INT, 1, MAX_EXACT_ROUNDS), "load": (STR, "load"),
                "count": COUNT})
+# The stored calibration: every key optional (a fresh board has none).
+CAL = (DICT, {"tare": (INT, -MAX_RAW, MAX_RAW), "per_card": (INT, -MAX_RAW, MAX_RAW),
+              "touch_baseline": (INT, 0, 1_000_000), "touch_seen": (INT, (0, 1)), "beam_ms": (INT, 1, MAX_CARD_MS),
+              "flip": (INT, (0, 1)), "mv_trim": (INT, P.TRIM_MIN, P.TRIM_MAX)}, ())
+CONFIG = (DICT, {key: (INT, lo, hi) for key, (lo, hi) in P.CONFIG_LIMITS.items()}, ())
+READ_FIELDS: dict[str, tuple[Any, ...]] = {
+    "raw": (INT, -MAX_RAW, MAX_RAW), "spread": (INT, 0, 2 * MAX_RAW), "n": (INT, -MAX_COUNT, MAX_COUNT),
+    "touch": (INT, -1, 1_000_000), "touched": (BOOL,), "touches": (INT, 0, 2 ** 31), "beam": (BOOL,),
+    "mv": (INT, 0, MAX_MV), "card_ms": (INT, 0, MAX_CARD_MS), "feed_ms": (INT, 0, MAX_CARD_MS), "flip": (INT, (0, 1)),
+    "cal": CAL,
+}
 REPLIES: dict[str, tuple[dict[str, tuple[Any, ...]], tuple[str, ...]]] = {
     P.CMD_HELLO: (HELLO_FIELDS, REQUIRED_HELLO),
     P.CMD_STATUS: ({"state": (STR, P.STATES), "fault": (INT, (0, *P.FAULTS)), "fault_name": (STR,), **PASS_FIELDS,
@@ -66,6 +79,10 @@ REPLIES: dict[str, tuple[dict[str, tuple[Any, ...]], tuple[str, ...]]] = {
     P.CMD_RESUME: (PASS_FIELDS, ()),
     P.CMD_CLEAR: ({"state": (STR, P.STATES)}, ()),
     P.CMD_COUNT: ({"n": COUNT, "capacity": (INT, 1, MAX_CAPACITY)}, ("n",)),
+    P.CMD_READ: (READ_FIELDS, ()),
+    P.CMD_FEED: ({"n": COUNT}, ("n",)),
+    P.CMD_CALIBRATE: ({"cal": CAL}, ("cal",)),
+    P.CMD_CONFIG: ({"config": CONFIG}, ("config",)),
     P.CMD_EXACT: ({"n": COUNT, "loads": (INT, 1, 1000), "uneven": (BOOL,), "round": (INT, 1, MAX_EXACT_ROUNDS),
                    "rounds": (INT, 1, MAX_EXACT_ROUNDS), "load": (STR, "load"), "count": COUNT,
                    "mode": (STR, (P.MODE_EXACT, P.MODE_RANDOM))}, ()),
@@ -105,8 +122,8 @@ def _field_problem(key: str, v: Any, rule: tuple[Any, ...]) -> str | None:
     if kind == DICT:
         if not isinstance(v, dict):
             return f"{key} is {v!r}, not an object"
-        if len(rule) == 2:
-            return _fields_problem(v, rule[1], tuple(rule[1]))
+        if len(rule) >= 2:  # its own fields; all required unless a third entry names them
+            return _fields_problem(v, rule[1], rule[2] if len(rule) == 3 else tuple(rule[1]))
         return None
     return None
 

@@ -55,6 +55,7 @@ def _flash(port: str, board: str | None, connect_timeout: float, hello_timeout: 
             image = flashing.build_image(actual, Path(tmp))
             click.echo(f"flashing firmware {version} ({len(image)} files) to the {actual} board on {port}")
             flashing.deploy(transport, image)
+        kept = flashing.settings_on_board(transport)
         flashing.soft_reset_to_firmware(transport)
         hello = flashing.await_hello(transport.serial, version, actual, timeout=hello_timeout)
     except flashing.FlashError:
@@ -68,6 +69,9 @@ def _flash(port: str, board: str | None, connect_timeout: float, hello_timeout: 
         except Exception:
             pass
     click.echo(f"ok: firmware {hello.get('fw')} answers on {port} (board {hello.get('board')}, protocol {hello.get('proto')})")
+    if kept:
+        click.echo("kept the board's " + " and ".join(f"{flashing.SETTINGS[n]} ({n})" for n in kept)
+                   + ": the new firmware goes on with them")
 
 
 def _back_to_firmware(transport) -> None:  # type: ignore[no-untyped-def]

@@ -25,6 +25,9 @@ BOARDS = ("esp32", "rp2", "sim")
 PLATFORMS = {"esp32": "esp32", "rp2": "rp2", "linux": "sim"}
 # Kept as source: the board runs these by name at boot.
 SOURCE_FILES = ("boot.py", "main.py")
+# What the board stores for itself (firmware/controller.py); an image never
+# holds them, so flashing leaves them where they are.
+SETTINGS = {"cal.json": "calibration", "config.json": "configuration"}
 FIRMWARE_DIR = Path(__file__).resolve().parent.parent / "firmware"
 
 
@@ -225,6 +228,17 @@ def deploy(
             "the board has no main.py now, so it starts to the REPL and runs no firmware; "
             "run the same command again to finish"
         ) from None
+
+
+def settings_on_board(transport) -> list[str]:
+    """The settings files on the board (calibration, configuration), in the raw REPL."""
+    from mpremote.transport import TransportError
+
+    try:
+        names = transport.eval("[n for n in __import__('os').listdir() if n in %r]" % (tuple(SETTINGS),))
+    except (TransportError, OSError, serial.SerialException):
+        return []  # the firmware is written; what else the board holds is not known
+    return [n for n in SETTINGS if n in names]
 
 
 def soft_reset_to_firmware(transport) -> None:

@@ -17,7 +17,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from simulator.shuffling import steps as S
+from simulator.shuffling import time_model as T
 from simulator.shuffling.exact_mode.codes import n_bits
+from simulator.shuffling.exact_mode.physical import exact_steps
 from simulator.shuffling.limits import (MAX_EXACT_MODE_CARDS, MAX_EXACT_MODE_LOADS, MAX_PACK_CARDS, MAX_ROUNDS,
                              MAX_SEARCH_ROUNDS, MIN_ROUNDS, out_of_range)
 from simulator.shuffling.packs import PACKS, UnknownPackError, get_pack
@@ -31,11 +33,6 @@ DEFAULT_QUALITY = "good"
 # The rules' "three passes suit a home game": three passes of each load,
 # that is three rounds; every plan says what they give.
 HOME_GAME_ROUNDS = 3
-
-# Timing assumptions, stated in every plan.
-PASS_SECONDS = 5.0  # the machine deals one load in about five seconds
-LOAD_HANDLING_SECONDS = 10.0  # put the load in, touch, lift off the two piles
-TRADE_SECONDS_PER_LOAD = 5.0  # stacking and cutting, per load, once a round
 
 METHOD = "exact, by the Bayer-Diaconis rising-sequence formula"
 
@@ -134,26 +131,27 @@ def rounds_for(cards: int, capacity: int, threshold: float) -> int:
     raise PlanError(f"no routine of at most {MAX_SEARCH_ROUNDS} rounds reaches {threshold}")
 
 
-@dataclass(frozen=True)
-class Timing:
-    machine_s: float
-    handling_s: float
-
-    @property
-    def total_s(self) -> float:
-        return self.machine_s + self.handling_s
+# The time of a routine: the machine's from the mechanism, the person's per
+# kind of step (simulator/shuffling/time_model.py), stated in every plan.
+Timing = T.Timing
 
 
-def timing(n_loads: int, rounds: int) -> Timing:
-    passes = n_loads * rounds
-    handling = passes * LOAD_HANDLING_SECONDS + rounds * n_loads * TRADE_SECONDS_PER_LOAD
-    return Timing(machine_s=passes * PASS_SECONDS, handling_s=handling)
+def round_steps(names: list[str] | tuple[str, ...], sizes: list[int] | tuple[int, ...]) -> list[S.Step]:
+    """One round of the pile trade as the person does it: every load in,
+    touched and lifted off, then the trade."""
+    out: list[S.Step] = []
+    for name, size in zip(names, sizes):
+        out += [S.PutInTray(name, size), S.Touch(), S.Lift(name)]
+    return out + trade_steps(list(names), list(sizes))
 
 
-TIMING_ASSUMPTION = (
-    f"about {PASS_SECONDS:g} s of dealing a pass, {LOAD_HANDLING_SECONDS:g} s to put a load in, "
-    f"touch and lift off its piles, and {TRADE_SECONDS_PER_LOAD:g} s a load to stack and cut once a round"
-)
+def timing(names: list[str] | tuple[str, ...], sizes: list[int] | tuple[int, ...], rounds: int) -> Timing:
+    first = [S.Cut(S.PACK, tuple(names), tuple(sizes), by_eye=True, first=True)] if len(names) > 1 else []
+    return T.timing(first + round_steps(names, sizes) * rounds)
+
+
+def timing_assumption(sizes: list[int] | tuple[int, ...]) -> str:
+    return T.assumption(max(sizes))
 
 
 def trade_steps(names: list[str], sizes: list[int], lefts: list[int] | None = None,
@@ -236,8 +234,10 @@ class Plan:
                 "trade": [S.words(x) for x in self.trade()],
                 "trade_steps": [S.to_dict(x) for x in self.trade()],
             },
-            "time": {"total_s": self.timing.total_s, "machine_s": self.timing.machine_s,
-                     "handling_s": self.timing.handling_s, "assumption": TIMING_ASSUMPTION},
+            "time": {"total_s": round(self.timing.total_s, 3), "machine_s": round(self.timing.machine_s, 3),
+                     "handling_s": round(self.timing.handling_s, 3), "per_card_ms": T.card_ms(),
+                     "pass_s": [round(T.pass_s(s), 3) for s in self.loads], "handling_per_step_s": dict(T.HANDLING_S),
+                     "assumption": timing_assumption(self.loads)},
             "home_game": {"rounds": HOME_GAME_ROUNDS, "passes": HOME_GAME_ROUNDS * len(self.loads),
                           "distance": distance_after(self.cards, self.capacity, HOME_GAME_ROUNDS)},
             "exact_mode": exact.to_dict() if (exact := exact_schedule(self.cards, self.capacity)) else None,
@@ -265,7 +265,7 @@ def make_plan(pack: PackChoice, capacity: int = DEFAULT_CAPACITY, quality: Quali
         rounds=rounds,
         distance=by_round[-1] if by_round else distance_after(pack.cards, capacity, 0),
         by_round=by_round,
-        timing=timing(len(sizes), rounds),
+        timing=timing(load_names(len(sizes)), sizes, rounds),
     )
 
 
@@ -291,8 +291,8 @@ class ExactSchedule:
     def to_dict(self) -> dict[str, Any]:
         return {"rounds": self.rounds, "passes": self.passes,
                 "distance": {"value": self.distance, "kind": "exact", "method": EXACT_METHOD},
-                "time": {"total_s": self.timing.total_s, "machine_s": self.timing.machine_s,
-                         "handling_s": self.timing.handling_s}}
+                "time": {"total_s": round(self.timing.total_s, 3), "machine_s": round(self.timing.machine_s, 3),
+                         "handling_s": round(self.timing.handling_s, 3)}}
 
 
 def exact_schedule(cards: int, capacity: int) -> ExactSchedule | None:
@@ -301,7 +301,11 @@ def exact_schedule(cards: int, capacity: int) -> ExactSchedule | None:
     if not 2 <= cards <= EXACT_MAX_CARDS or loads > EXACT_MAX_LOADS:
         return None
     rounds = n_bits(cards)
-    return ExactSchedule(rounds=rounds, loads=loads, timing=timing(loads, rounds))
+    try:
+        steps = [x.step for x in exact_steps(cards, capacity, uneven=True)]
+    except ValueError:  # the uneven code set does not fit: the device uses the even one
+        steps = [x.step for x in exact_steps(cards, capacity)]
+    return ExactSchedule(rounds=rounds, loads=loads, timing=T.timing(steps))
 
 
 def preset_names() -> list[str]:

@@ -104,7 +104,7 @@ def describe(p: planlib.Plan) -> list[str]:
     out += [
         f"Expected time: about {minutes(p.timing.total_s)} "
         f"({minutes(p.timing.machine_s)} dealing, {minutes(p.timing.handling_s)} handling)",
-        f"  assuming {planlib.TIMING_ASSUMPTION}",
+        f"  assuming {planlib.timing_assumption(p.loads)}",
     ]
     out += describe_exact(p)
     return out

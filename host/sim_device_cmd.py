@@ -41,6 +41,9 @@ def person_hint(control: str, uid: str) -> list[str]:
 @click.option("--heap-kib", type=click.IntRange(min=64), help="Interpreter heap, as on a small board.")
 @click.option("--table", "table_file", type=click.Path(dir_okay=False, path_type=Path),
               help="Keep the cards on the table in this file, so they stay across restarts.")
+@click.option("--wiring", "wiring", multiple=True, type=click.Choice(faultlib.WIRING),
+              help="Wire the board wrong, repeatable: the motor's wires swapped, the load cell's signal wires "
+                   "swapped, a touch pad that never answers, no receiver at the exit beam.")
 @click.option("--board", type=click.Choice(["sim", "pico"]), default="sim", show_default=True,
               help="sim: the unix port over the simulated board; pico: MicroPython's rp2 port "
                    "on an emulated Raspberry Pi Pico, wired to the same simulated mechanism.")
@@ -52,6 +55,7 @@ def sim_device(
     seed: int,
     heap_kib: int | None,
     table_file: Path | None,
+    wiring: tuple[str, ...],
     board: str,
 ) -> None:
     """Start a virtual shuffler; print its port and flash dir; run until Ctrl-C."""
@@ -64,7 +68,7 @@ def sim_device(
     if board == "pico":
         from host.sim_pico import run_pico
 
-        run_pico(flash, install, time_scale, standing, seed)
+        run_pico(flash, install, time_scale, standing, seed, wiring)
         return
     if flash is not None and flash.exists() and not flash.is_dir():
         raise click.ClickException(f"{flash} is not a directory")
@@ -73,8 +77,9 @@ def sim_device(
         install = empty
     if table_file is not None and not table_file.parent.is_dir():
         raise click.BadParameter(f"no folder {table_file.parent} for the table file", param_hint="--table")
+    env = {"SHUFFLER_SIM_WIRING": ",".join(wiring)} if wiring else None
     dev = VirtualShuffler(flash, time_scale=time_scale, seed=seed, faults=standing, heap_kib=heap_kib,
-                          table_file=table_file, keep_cards=True)
+                          table_file=table_file, keep_cards=True, env=env)
     try:
         if install:
             with tempfile.TemporaryDirectory(prefix="shuffler-image-") as tmp:

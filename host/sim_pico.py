@@ -17,7 +17,7 @@ MECHANICAL = ("jam", "double_feed", "empty_at", "battery_low", "sensor_missing")
 
 
 def run_pico(flash: Path | None, install: bool | None, time_scale: float,
-             standing: list[faultlib.Fault], seed: int) -> None:
+             standing: list[faultlib.Fault], seed: int, wiring: tuple[str, ...] = ()) -> None:
     from simulator.pico import EmulatedPico, EmulatorError, ImageMissing
     from simulator.pico.control import ControlServer
     from simulator.pico.emulator import SLOWDOWN
@@ -37,7 +37,7 @@ def run_pico(flash: Path | None, install: bool | None, time_scale: float,
         fs = build_fs(firmware_files())
     try:
         pico = EmulatedPico(fs=fs, time_scale=time_scale, seed=seed,
-                            missing=[f.mode for f in standing if f.name == "sensor_missing"])
+                            missing=[f.mode for f in standing if f.name == "sensor_missing"], wiring=wiring)
     except (ImageMissing, EmulatorError) as exc:
         raise click.ClickException(str(exc)) from None
     for f in standing:

@@ -104,13 +104,16 @@ class EmulatedPico:
         missing: Iterable[str] = (),
         mechanism: str = "plausible",
         profile: dict[str, Any] | None = None,
+        wiring: Iterable[str] = (),
     ) -> None:
         """fs: a littlefs image for the flash (None: an erased filesystem, which
         MicroPython formats at first boot). time_scale: emulated ms per real ms
         at most (0: as fast as the emulator goes). missing: sensors absent
         from power-on (stack, exit, touch, battery). mechanism: the world's
         speed profile, "plausible" (hardware/mechanism.py) or "fast" (for
-        long routines in tests)."""
+        long routines in tests). wiring: how the board is wired wrong
+        (sim_world.WIRING: motor_reversed, load_cell_reversed, touch_dead,
+        beam_receiver_missing)."""
         self.image = img.find_image()
         node_ready()
         self.profile = profile or rp2_profile()
@@ -119,14 +122,7 @@ class EmulatedPico:
         self.time_scale = time_scale
         self.fs = fs
         self.world_mod = load_world_module()
-        self.world = self.world_mod.World(seed, mechanism)
-        # The fast profile divides every time by its speedup, and so the
-        # 12 mm feed gap to 4.6 ms: less than the beam's 3 ms clear debounce
-        # plus the rp2 firmware's poll and this lockstep's 1 ms, so the next
-        # card would now and then reach the beam before the brake and read as
-        # a double feed. No mechanism does that (the gap takes 36 ms at the
-        # plausible speed): here the gap keeps its plausible time.
-        self.world.gap_um = self.world.gap_um * self.world.speedup
+        self.world = self.world_mod.World(seed, mechanism, tuple(wiring))
         self.world.mv = battery_mv
         for sensor in missing:
             self.world.inject("sensor_missing", 0, sensor)
@@ -256,12 +252,12 @@ class EmulatedPico:
 
     def _inputs(self) -> dict[str, Any]:
         w = self.world
-        touch: int | None = 1 if w.touched() else 0
-        if "touch" in w.missing:
-            touch = None  # nothing drives the line: the pad's pull decides
+        touch = w.touch_driven()  # None: nothing drives the line, the pad's pull decides
         # The IR receiver pulls its output low while it sees no light (a card in
-        # the beam, or the emitter unpowered); otherwise the pull-up holds it high.
-        exit_level = 0 if (w.exit_blocked() or self.sensor_power is False) else None
+        # the beam, or the emitter unpowered); otherwise the pull-up holds it
+        # high, as it does with no receiver at all.
+        dark = w.exit_blocked() or (self.sensor_power is False and not w.no_receiver)
+        exit_level = 0 if dark else None
         stack = w.stack_raw()
         mv = w.battery_mv()
         counts = round(mv * self.div_low / self.div_total * ADC_MAX / ADC_REF_MV)

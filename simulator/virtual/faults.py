@@ -18,6 +18,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 SENSORS = ("stack", "exit", "touch", "battery")
+# How a board can be wired wrong, from power-on (board/sim_world.py's WIRING,
+# which the MicroPython side keeps; tests/virtual checks they agree).
+WIRING = ("motor_reversed", "load_cell_reversed", "touch_dead", "beam_receiver_missing")
 WITH_CARD = ("jam", "double_feed", "empty_at")
 PLAIN = ("battery_low", "hang", "save_fail")
 NAMES = WITH_CARD + PLAIN + ("sensor_missing",)

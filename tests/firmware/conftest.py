@@ -28,7 +28,7 @@ def start_device(tmp_path: Path) -> Iterator[Callable[..., Device]]:
         argv, env = sim_command(
             firmware_dir=firmware_dir, control=control, speed=kw.pop("speed", SPEED),
             data_dir=data_dir or tmp_path, micropython=MICROPYTHON, script=script, **kw)
-        # The fast mechanism (8 times hardware/mechanism.py's speed) unless a
+        # The fast mechanism (twice hardware/mechanism.py's speed) unless a
         # test asks for the plausible one: the firmware handles both alike.
         env["SHUFFLER_SIM_MECHANISM"] = "fast"
         # Serial input through a receive ring of an ESP32's size, which drops

@@ -50,14 +50,14 @@ def test_power_budget_doc_quotes_the_script() -> None:
 def test_power_budget_arithmetic_by_hand() -> None:
     sys.path.insert(0, str(REPO / "hardware"))
     import power_budget as pb
-    # ESP32 per pass, written out: the motor's 234 mA (40 mA per volt of
-    # 65 % of 9 V) for 81 cards of 66 + 271 + 5 ms (hardware/mechanism.py),
+    # ESP32 per pass, written out: the motor's 292 mA (50 mA per volt of
+    # 65 % of 9 V) for 81 cards of 23 + 33 + 5 ms (hardware/mechanism.py),
     # logic 75 mA at 3.3 V through an 85 % buck plus quiescent and divider.
-    card_s = (66 + 271 + 5) / 1000
+    card_s = (23 + 33 + 5) / 1000
     logic_ma = 75 * 3.3 / (9 * 0.85) + 0.1 + 9 / 1.22e6 * 1e3
     # The DRV8833 draws 1.7 mA awake (only while feeding), 1.6 uA asleep.
     driver_mah = (1.7 * 81 * card_s + 0.0016 * 1.5) / 3600
-    expected = 234 * 81 * card_s / 3600 + logic_ma * (81 * card_s + 1.5) / 3600 + driver_mah
+    expected = 292 * 81 * card_s / 3600 + logic_ma * (81 * card_s + 1.5) / 3600 + driver_mah
     assert pb.pass_mah(pb.ESP32) == pytest.approx(expected)
     assert pb.report(pb.ESP32)["passes_per_battery"] == pytest.approx(400 / expected)
 

@@ -207,7 +207,7 @@ def test_touch_baseline_at_boot(boot_reading: int, stored: int | None, baseline:
     from controller import Controller
     ctl = Controller(_Board(boot_reading), profile_sim.PROFILE, _Link())
     ctl.cal = {"touch_baseline": stored} if stored else {}
-    assert ctl.self_test() == ""
+    assert ctl.self_test() == ("", "")
     assert (ctl.touch.baseline, ctl.touch_source) == (baseline, source)
 
 

@@ -70,6 +70,29 @@ def test_board_is_detected_when_not_given_and_stale_sources_are_removed(blank_bo
     assert not (blank_board.flash_dir / "protocol.py").exists()
 
 
+def test_flashing_keeps_the_calibration_and_the_configuration_and_says_so(blank_board: VirtualShuffler) -> None:
+    cal = '{"tare": 84100, "per_card": 758, "flip": 1, "touch_seen": 1}'
+    config = '{"idle_sleep_s": 120}'
+    (blank_board.flash_dir / "cal.json").write_text(cal)
+    (blank_board.flash_dir / "config.json").write_text(config)
+    out = flash_cmd("--port", blank_board.port)
+    assert out.returncode == 0, out.stderr
+    assert ("kept the board's calibration (cal.json) and configuration (config.json): "
+            "the new firmware goes on with them") in out.stdout
+    assert (blank_board.flash_dir / "cal.json").read_text() == cal
+    assert (blank_board.flash_dir / "config.json").read_text() == config
+    # The new firmware reads them: the stack is calibrated, not the sim's factory figures.
+    from host.link import Link
+
+    link = Link.open(blank_board.port)
+    try:
+        assert link.handshake()["cal"]["stack"] == "calibrated"
+        assert link.request("read", what="cal")["cal"]["flip"] == 1
+        assert link.request("config")["config"]["idle_sleep_s"] == 120
+    finally:
+        link.close()
+
+
 # -- failures --------------------------------------------------------------------
 
 def test_no_port_given() -> None:

@@ -18,21 +18,15 @@ problem reported and put right.
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import io
-import json
 import os
-import pty
 import random
 import re
 import select
 import shlex
 import shutil
-import struct
 import subprocess
 import sys
-import termios
-import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -43,88 +37,12 @@ import pytest
 from host import flashing
 from host.cli import main
 from host.guide import READ_S
+from pty_screen import (CONTROL_LINE, PORT_LINE, Screen, SimDevice, StepFeed, end_process, launch_sim_device,
+                        next_shown, screen_lines)
 from simulator.virtual.table_person import TablePerson, commands, from_dict
 from simulator.virtual.world_client import WorldClient, WorldError
 
 pytestmark = [pytest.mark.micropython, pytest.mark.slow]
-
-ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07]*\x07|\x1b[()][A-Za-z0-9]|\r")
-PORT_LINE = re.compile(r"^virtual shuffler on (\S+) \(flash (.+)\)$", re.M)
-CONTROL_LINE = re.compile(r"^control endpoint (\S+) \(uid ([0-9a-f]+)\)$", re.M)
-
-class Screen:
-    """A program on a pseudo-terminal, as a person sees it: the text so far
-    (escape codes removed), and a keyboard."""
-
-    def __init__(self, argv: list[str], env: dict[str, str], cols: int = 160, rows: int = 50) -> None:
-        master, slave = pty.openpty()
-        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
-        self.proc = subprocess.Popen(argv, stdin=slave, stdout=slave, stderr=slave, env=env,
-                                     start_new_session=True, close_fds=True)
-        os.close(slave)
-        self.master = master
-        self.raw = bytearray()
-        self.lock = threading.Lock()
-        self.reader = threading.Thread(target=self._read, daemon=True)
-        self.reader.start()
-
-    def _read(self) -> None:
-        while True:
-            try:
-                ready, _, _ = select.select([self.master], [], [], 0.1)
-                if not ready:
-                    if self.proc.poll() is not None:
-                        # Drain what is left, then stop.
-                        ready, _, _ = select.select([self.master], [], [], 0.2)
-                        if not ready:
-                            return
-                    continue
-                chunk = os.read(self.master, 65536)
-            except OSError:
-                return
-            if not chunk:
-                return
-            with self.lock:
-                self.raw += chunk
-
-    def text(self) -> str:
-        with self.lock:
-            raw = bytes(self.raw)
-        return ANSI.sub("", raw.decode("utf-8", "replace"))
-
-    def find(self, words: str, start: int) -> int:
-        """Where `words` end on the screen at or after `start`, or -1."""
-        text = self.text()
-        at = text.find(words, start)
-        return -1 if at < 0 else at + len(words)
-
-    def type(self, keys: bytes) -> None:
-        os.write(self.master, keys)
-
-    def close(self) -> int:
-        code = end_process(self.proc)
-        self.reader.join(timeout=5)
-        os.close(self.master)
-        return code
-
-
-class StepFeed:
-    """The guide's steps as data, in order, from its --steps-file."""
-
-    def __init__(self, path: Path) -> None:
-        self.path = path
-        self.done = 0
-
-    def next(self) -> dict[str, Any] | None:
-        try:
-            lines = self.path.read_text().splitlines()
-        except FileNotFoundError:
-            return None
-        if len(lines) <= self.done or not lines[self.done].endswith("}"):
-            return None
-        self.done += 1
-        return json.loads(lines[self.done - 1])
-
 
 @dataclass
 class Run:
@@ -183,20 +101,12 @@ def follow(screen: Screen, feed: StepFeed, person: TablePerson, delays: tuple[fl
     done: list[dict[str, Any]] = []
     deadline = time.monotonic() + timeout
     pending: dict[str, Any] | None = None
-    while screen.proc.poll() is None:
-        assert time.monotonic() < deadline, f"the guide did not finish in {timeout:g} s:\n{screen.text()[-3000:]}"
-        if pending is None:
-            pending = feed.next()
-            if pending is None:
-                time.sleep(0.01)
-                continue
-        at = screen.find(pending["words"], seen)
-        if at < 0:
-            time.sleep(0.01)
-            continue  # not on the screen yet: a person cannot act on it
-        seen = at
+    while True:
+        shown, seen = next_shown(screen, feed, seen, pending, deadline, "the guide")
+        if shown is None:
+            break
         appeared = time.monotonic()
-        step, pending = pending, None
+        step, pending = shown, None
         time.sleep(rng.uniform(*delays))
         numbers_before(step, sizes(person))
         if mischief is not None:
@@ -244,21 +154,7 @@ def typed_at_the_command_line(person: TablePerson, step: Any) -> list[str]:
     return out
 
 
-def screen_lines(raw: bytes) -> list[str]:
-    """The lines as a terminal leaves them: a line redrawn after a carriage
-    return (the progress bar) shows only its last state."""
-    text = ANSI.sub(lambda m: "\r" if m.group(0) == "\r" else "", raw.decode("utf-8", "replace"))
-    return [line.rstrip("\r").split("\r")[-1].rstrip() for line in text.split("\n")]
-
-
 # -- the virtual shuffler, as a person starts it ----------------------------------------
-
-@dataclass
-class SimDevice:
-    proc: subprocess.Popen[bytes]
-    port: str
-    control: str
-
 
 @pytest.fixture(scope="module")
 def image(tmp_path_factory: pytest.TempPathFactory) -> Path:
@@ -277,37 +173,13 @@ def start_sim_device(image: Path, tmp_path: Path,
     def start(time_scale: float) -> SimDevice:
         flash = tmp_path / f"flash{len(procs)}"
         shutil.copytree(image, flash)
-        proc = subprocess.Popen([sys.executable, "-m", "host.cli", "sim-device", "--flash", str(flash),
-                                 "--time-scale", str(time_scale)], stdout=subprocess.PIPE,
-                                stderr=subprocess.DEVNULL, env=dict(os.environ))
-        procs.append(proc)
-        assert proc.stdout is not None
-        out = b""
-        while not (PORT_LINE.search(out.decode()) and CONTROL_LINE.search(out.decode())):
-            ready, _, _ = select.select([proc.stdout], [], [], 30)
-            chunk = os.read(proc.stdout.fileno(), 4096) if ready else b""
-            assert chunk, f"sim-device printed only {out!r}"
-            out += chunk
-        port = PORT_LINE.search(out.decode())
-        control = CONTROL_LINE.search(out.decode())
-        assert port and control
-        WorldClient.connect(control.group(1), timeout=10).close()  # its firmware is up
-        return SimDevice(proc, port.group(1), control.group(1))
+        dev = launch_sim_device(flash, time_scale)
+        procs.append(dev.proc)
+        return dev
 
     yield start
     for proc in procs:  # every one, even when one will not stop: none is left running
         end_process(proc)
-
-
-def end_process(proc: subprocess.Popen[bytes]) -> int:
-    """SIGTERM (sim-device and the guide clean up on it), then SIGKILL if it lingers."""
-    if proc.poll() is None:
-        proc.terminate()
-    try:
-        return proc.wait(timeout=20)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        return proc.wait(timeout=10)
 
 
 @pytest.fixture

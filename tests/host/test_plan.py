@@ -11,8 +11,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from hardware import mechanism
 from host import plan as planlib
-from simulator.shuffling import steps
+from simulator.shuffling import steps, time_model
 from simulator.shuffling.limits import MAX_PACK_CARDS
 from simulator.shuffling.packs import PACKS
 from simulator.shuffling.quality.exact import tv_riffle_exact
@@ -89,8 +90,32 @@ def test_changing_the_capacity_changes_passes_not_the_figure() -> None:
 
 def test_time_adds_up() -> None:
     p = plan_for("samba")
-    assert p.timing.machine_s == pytest.approx(p.passes * planlib.PASS_SECONDS)
+    assert p.timing.machine_s == pytest.approx(p.passes * time_model.pass_s(81))
     assert p.timing.total_s > p.timing.machine_s
+    # Every step a person does in the routine, each at its kind's time.
+    steps = planlib.round_steps(p.names, p.loads)
+    per_round = sum(time_model.HANDLING_S[type(x).__name__.lower()] for x in steps)
+    assert p.timing.handling_s == pytest.approx(p.rounds * per_round + time_model.HANDLING_S["cut"])
+
+
+def test_an_81_card_pass_deals_in_four_to_seven_seconds_by_the_mechanism() -> None:
+    # As fast as the Lotus: about five seconds a pass (hardware/mechanism.py).
+    assert 4.0 <= time_model.pass_s(81) <= 7.0
+    assert time_model.card_ms() == mechanism.card_ms(9000, 65) + time_model.FIRMWARE_CARD_MS
+    # A run-down battery deals slower.
+    assert time_model.pass_s(81, mv=6400) > 1.2 * time_model.pass_s(81)
+
+
+def test_the_plan_says_the_time_a_card_and_a_pass_take() -> None:
+    d = plan_for("samba").to_dict()["time"]
+    assert d["per_card_ms"] == time_model.card_ms()
+    assert d["pass_s"] == [round(time_model.pass_s(81), 3)] * 2
+    assert f"{time_model.card_ms()} ms a card" in d["assumption"]
+    assert f"81 cards in {time_model.pass_s(81):.1f} s a pass" in d["assumption"]
+
+
+def test_every_kind_of_step_has_a_time() -> None:
+    assert set(time_model.HANDLING_S) == set(steps.kind_names())
 
 
 @pytest.mark.parametrize("text", ["near random", "Near_Random", " near-random "])

@@ -3,6 +3,7 @@ one clear line for bad input."""
 from __future__ import annotations
 
 import json
+import re
 import contextlib
 import io
 import subprocess
@@ -32,6 +33,9 @@ def test_samba_plan_names_loads_trade_rounds_and_time() -> None:
     assert "Rounds: 10 (20 passes)" in text
     assert f"{float(tv_riffle_exact(162, 10)):.4f}" in text
     assert "Expected time" in text and "assuming" in text
+    # The deal time a pass takes, from the mechanism, with the time a card takes.
+    assert re.search(r"assuming \d+ ms a card \(hardware/mechanism\.py at 9 V and 65 % duty\): "
+                     r"81 cards in [4-6]\.\d s a pass", text), text
 
 
 def test_json_plan_matches_the_simulator() -> None:

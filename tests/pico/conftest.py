@@ -16,8 +16,9 @@ def start_pico() -> Iterator[Callable[..., EmulatedPico]]:
     started: list[EmulatedPico] = []
 
     def start(**kwargs: Any) -> EmulatedPico:
-        # The fast mechanism unless a test asks for the plausible one: the
-        # firmware's thresholds follow the card time it measures.
+        # The fast mechanism (twice the plausible speed) unless a test asks
+        # for the plausible one: the firmware's thresholds follow the card
+        # times it measures.
         kwargs.setdefault("mechanism", "fast")
         pico = EmulatedPico(**kwargs)
         started.append(pico)

@@ -33,11 +33,12 @@ def require_emulator() -> None:
 
 
 def flashed_fs(config: Mapping[str, Any] | None = None, calibrated: bool = True,
-               profile: Mapping[str, Any] | None = None) -> bytes:
+               profile: Mapping[str, Any] | None = None, extra: Mapping[str, bytes] | None = None) -> bytes:
     """The firmware's rp2 image on a littlefs filesystem, with cal.json and
     config.json; profile: entries of PROFILE changed for a test, written as
-    profile_rp2.py (imported before the image's profile_rp2.mpy)."""
-    extra: dict[str, bytes] = {}
+    profile_rp2.py (imported before the image's profile_rp2.mpy); extra:
+    more files."""
+    extra = dict(extra or {})
     if profile:
         src = (REPO / "firmware" / "profile_rp2.py").read_text()
         extra["profile_rp2.py"] = (src + "\nPROFILE.update(%r)\n" % dict(profile)).encode()

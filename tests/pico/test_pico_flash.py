@@ -3,37 +3,44 @@ onto a board, and `shuffler sim-device --board pico` serving the port."""
 from __future__ import annotations
 
 import json
-import os
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 
 from firmware import protocol as P
 from simulator.virtual.world_client import WorldClient
-from picotest_support import WAIT_S
+from picotest_support import WAIT_S, flashed_fs
 
 pytestmark = [pytest.mark.slow, pytest.mark.pico]
 
 BIN = Path(sys.executable).parent
 
 
-def test_shuffler_flash_deploys_to_a_fresh_pico_and_it_boots_to_hello_after_a_reset(start_pico, open_host) -> None:
-    pico = start_pico()  # MicroPython only, an empty filesystem: a Pico fresh from the downloads page
+def test_shuffler_flash_onto_a_calibrated_pico_keeps_its_calibration(start_pico, open_host) -> None:
+    # A board brought up before (tests/pico/test_pico_bring_up.py flashes a
+    # blank one): its calibration and configuration on its flash.
+    cal = {"tare": 84003, "per_card": 761, "touch_baseline": 0, "touch_seen": 1, "beam_ms": 33, "flip": 1,
+           "mv_trim": 1004}
+    pico = start_pico(fs=flashed_fs(config={"idle_sleep_s": 120}, calibrated=False,
+                                    extra={"cal.json": json.dumps(cal).encode()}))
     proc = subprocess.run(
         [str(BIN / "shuffler"), "flash", "--port", pico.port, "--board", "rp2",
          "--connect-timeout", "60", "--hello-timeout", "120"],
         capture_output=True, text=True, timeout=WAIT_S * 2,
     )
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    assert pico.boots == 1  # flash soft-resets; nothing reset the chip
-    pico.hard_reset()
+    assert ("kept the board's calibration (cal.json) and configuration (config.json): "
+            "the new firmware goes on with them") in proc.stdout
+    pico.hard_reset()  # and after a power cycle
     host = open_host(pico)
     hello = host.hello()
-    assert hello["board"] == "rp2" and hello["fw"] == P.FIRMWARE_VERSION
+    assert hello["board"] == "rp2" and hello["fw"] == P.FIRMWARE_VERSION and hello["cal"]["stack"] == "calibrated"
+    assert host.call("read", what="cal")["cal"] == cal
+    assert host.call("config")["config"]["idle_sleep_s"] == 120
+    assert host.call("read")["flip"] == 1
     assert pico.boots == 2
 
 

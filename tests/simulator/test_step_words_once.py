@@ -24,6 +24,8 @@ ALLOWED = {
     "host/guide/notices.py": {"leave the cards as they are"},
     # The help of `shuffler table put` says what that command does.
     "host/sim_device_cmd.py": {"face down in the tray"},
+    # The bring-up's own steps, worded once there, ask for cards in the tray too.
+    "host/setup_steps.py": {"face down in the tray"},
     # Short captions drawn inside a Fix step's picture, under the step's own words.
     "host/web/static/picture.js": {"back in the tray", "leave the cards as they are"},
 }

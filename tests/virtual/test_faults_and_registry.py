@@ -27,6 +27,17 @@ def test_sensor_faults_go_in_at_boot(sensor: str) -> None:
     assert faults.boot_env([f]) == {"SHUFFLER_SIM_MISSING": sensor}
 
 
+def test_the_wiring_options_are_the_world_s() -> None:
+    # The host lists them for sim-device; the world (MicroPython) models them.
+    from simulator.pico.emulator import load_world_module
+
+    world = load_world_module()
+    assert faults.WIRING == world.WIRING
+    assert faults.SENSORS == world.SENSORS
+    with pytest.raises(ValueError):
+        world.World(wiring=("motor_backwards",))
+
+
 def test_double_feed_overlap_and_low_battery() -> None:
     f = faults.parse_fault("double_feed:4:overlap")
     assert (f.k, f.mode) == (4, "overlap")

@@ -12,7 +12,10 @@ Environment (read once at start):
   SHUFFLER_SIM_CAPACITY cards the simulated tray deals (default: the profile's 104)
   SHUFFLER_SIM_WDT_MS   tests only: the watchdog timeout (default: the profile's)
   SHUFFLER_SIM_MECHANISM  plausible (hardware/mechanism.py's speeds, the default)
-                        or fast (8 times that, for long routines in tests)
+                        or fast (twice that, for long routines in tests)
+  SHUFFLER_SIM_WIRING   how the board is wired wrong, comma separated
+                        (sim_world.WIRING: motor_reversed, load_cell_reversed,
+                        touch_dead, beam_receiver_missing)
   SHUFFLER_SIM_TABLE    where the card table is kept, so cards stay where they lie
                         across resets (sim_table.py); none: each boot starts bare
   SHUFFLER_SIM_UART     esp32: serial input through a receive ring of that board's
@@ -36,7 +39,7 @@ except ImportError:
     micropython = None
 
 from sim_table import Table
-from sim_world import World, LEFT_DIR
+from sim_world import World
 
 WDT_EXIT_CODE = 3
 POWER_CYCLE_EXIT_CODE = 77  # a hard reset for the virtual shuffler, as machine.reset()
@@ -63,8 +66,9 @@ class Board:
         self.data_dir = _env("SHUFFLER_DATA_DIR", ".")
         speed = float(_env("SHUFFLER_SIM_SPEED", "1"))
         self.us_per_ms = int(1000 / speed) if speed > 0 else 0
+        wiring = [w for w in _env("SHUFFLER_SIM_WIRING", "").split(",") if w]
         self.world = World(int(_env("SHUFFLER_SIM_SEED", "1")),
-                           _env("SHUFFLER_SIM_MECHANISM", "plausible"))
+                           _env("SHUFFLER_SIM_MECHANISM", "plausible"), wiring)
         self.world.mv = int(_env("SHUFFLER_SIM_BATTERY_MV", "9000"))
         for name in _env("SHUFFLER_SIM_MISSING", "").split(","):
             if name:
@@ -282,7 +286,7 @@ class Board:
             snap["led"] = self.led_on
             uart = getattr(self, "uart", None)  # the emulated Pico's face has none
             snap["uart_dropped"] = uart.dropped if uart is not None else 0
-            snap["left_dir"] = LEFT_DIR
+            snap["left_dir"] = w.left_dir
             return snap
         if op == "unplug":
             # The power goes and comes back: the board restarts, the cards

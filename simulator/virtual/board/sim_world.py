@@ -3,22 +3,35 @@
 Cards are any JSON values (ids). The tray is kept top to bottom; a pile is
 kept bottom to top, so a landing card is appended on top. advance() moves
 time on by 1 ms at a time and never allocates, so it can run inside the
-firmware's heap-locked deal loop.
+firmware's heap-locked deal loop; so does a fault injected to strike at a
+card (it only sets what was set aside for it).
 """
 
 try:
-    from mechanism import MECHANISM, speed_um_per_ms
+    from mechanism import MECHANISM, flicker_ms, speed_um_per_ms
 except ImportError:  # hardware/ is not on the path: find it from this file
     import sys
     _here = __file__.rsplit("/", 1)[0] if "/" in __file__ else "."
     sys.path.append(_here + "/../../../hardware")
-    from mechanism import MECHANISM, speed_um_per_ms
+    from mechanism import MECHANISM, flicker_ms, speed_um_per_ms
 
 MAX_CARDS = 200  # physical room in the tray and in each pile
 # The mechanism's speed as hardware/mechanism.py gives it ("plausible"), or
-# FAST times that ("fast": for long routines in tests, handled by the same
-# firmware, whose thresholds follow the card time it measures).
-PROFILES = {"plausible": 1, "fast": 8}
+# twice that ("fast": for long routines in tests, handled by the same
+# firmware, whose thresholds follow the card times it measures). The feed
+# gap keeps its plausible time in both: the beam's clear debounce, the
+# firmware's 1 ms poll and the emulated Pico's 1 ms lockstep do not shrink,
+# and at 8 times the old speed the next card reached the beam before the
+# brake. Faster than twice, a card would block the beam for 8 ms, four
+# polls: a speed no mechanism here has.
+PROFILES = {"plausible": 1, "fast": 2}
+SENSORS = ("stack", "exit", "touch", "battery")
+# How a board can be wired wrong, as the bring-up meets it: the motor's two
+# wires swapped (+1 sends the card right), the load cell's signal wires
+# swapped (the reading falls as cards go on), a touch pad whose lead is
+# broken (it reads its rest value, touched or not; a touch module that never
+# drives its output) and no receiver at the exit beam (its input reads clear).
+WIRING = ("motor_reversed", "load_cell_reversed", "touch_dead", "beam_receiver_missing")
 
 TOUCH_BASE = 800
 TOUCH_PRESSED = 250
@@ -32,15 +45,25 @@ LEFT_DIR = 1  # motor direction +1 sends the bottom card to the left pile
 
 
 class World:
-    def __init__(self, seed=1, profile="fast"):
+    def __init__(self, seed=1, profile="fast", wiring=()):
         if profile not in PROFILES:
             raise ValueError("mechanism profile is plausible or fast")
+        for w in wiring:
+            if w not in WIRING:
+                raise ValueError("wiring is one of " + ", ".join(WIRING))
         self.profile = profile
         self.speedup = PROFILES[profile]
+        self.wiring = tuple(wiring)
+        self.left_dir = -LEFT_DIR if "motor_reversed" in wiring else LEFT_DIR
+        self.stack_sign = -1 if "load_cell_reversed" in wiring else 1
+        self.touch_dead = "touch_dead" in wiring
+        self.no_receiver = "beam_receiver_missing" in wiring
         m = MECHANISM
         self.card_um = m["card_length_um"]
-        self.gap_um = m["feed_gap_um"]
+        # The gap keeps its plausible time (see PROFILES).
+        self.gap_um = m["feed_gap_um"] * self.speedup
         self.spin_up_ms = m["spin_up_ms"] // self.speedup
+        self.flicker = 1  # ms an edge's flicker lasts, set by motor()
         self.double_um = self.card_um * (100 + m["double_offset_pct"]) // 100
         self.jitter_pct = m["card_jitter_pct"]
         self.v = 0  # card speed, um per ms, while the motor runs
@@ -74,7 +97,11 @@ class World:
         self.double_at = -1
         self.double_long = True
         self.empty_at = -1
-        self.missing = {}  # sensor name -> True
+        # Sensor name -> missing; every key there from the start, so marking
+        # one missing mid-pass (under the heap lock) allocates nothing.
+        self.missing = {}
+        for name in SENSORS:
+            self.missing[name] = False
         self.later = None  # (k, fault, sensor): battery_low or sensor_missing as card k enters the exit
         self.hang = False
         self.error_at = -1
@@ -125,7 +152,7 @@ class World:
             self.pos += self.v
             if self.fed - 1 == self.flutter_at and was < half <= self.pos:
                 self.flutter_at = -1
-                self.flutter = 2  # the beam flickers clear for 2 ms
+                self.flutter = self.flicker + 1  # the beam flickers clear while an edge passes
             if self.pos >= self.block_need:
                 self.pos = 0
                 self._land()
@@ -159,7 +186,7 @@ class World:
         while i < self.throat_n:  # a while loop: range() would allocate
             card = self.throat[i]
             self.throat[i] = None
-            if self.dir == LEFT_DIR:
+            if self.dir == self.left_dir:
                 self.left[self.left_n] = card
                 self.left_n += 1
             else:
@@ -184,27 +211,41 @@ class World:
         return self.now < self.touch_until
 
     def touch_raw(self):
-        if "touch" in self.missing:
+        if self.missing["touch"]:
             return 0
-        base = TOUCH_PRESSED if self.touched() else TOUCH_BASE
+        base = TOUCH_PRESSED if self.touched() and not self.touch_dead else TOUCH_BASE
         return base + self.noise(TOUCH_NOISE)
 
-    def stack_raw(self):
-        if "stack" in self.missing:
+    def touch_driven(self):
+        """A touch module's output: 1 touched, 0 not, None when nothing
+        drives it (missing)."""
+        if self.missing["touch"]:
             return None
-        return STACK_TARE + STACK_PER_CARD * self.tray_n + self.noise(STACK_NOISE)
+        return 1 if self.touched() and not self.touch_dead else 0
+
+    def stack_raw(self):
+        if self.missing["stack"]:
+            return None
+        return STACK_TARE + self.stack_sign * STACK_PER_CARD * self.tray_n + self.noise(STACK_NOISE)
 
     def exit_blocked(self):
-        if "exit" in self.missing:
+        if self.missing["exit"]:
             return True  # no emitter: the receiver sees no light
+        if self.no_receiver:
+            return False  # nothing pulls the input low: it reads clear
         return self.throat_n > 0 and not self.flutter
 
-    def battery_mv(self):
-        if "battery" in self.missing:
-            return 0
+    def loaded_mv(self):
+        """The battery's true voltage, under the motor's load while it runs."""
         if self.dir != 0:
             return self.mv - MOTOR_SAG_MV
         return self.mv
+
+    def battery_mv(self):
+        """What the battery sensor reads: 0 without it."""
+        if self.missing["battery"]:
+            return 0
+        return self.loaded_mv()
 
     def motor(self, direction, duty):
         if direction != self.dir:
@@ -216,8 +257,11 @@ class World:
         self.duty = duty
         self.braking = False
         self.driver_awake = True
-        # The speed follows the battery under load (the sag included).
-        self.v = speed_um_per_ms(self.battery_mv(), duty) * self.speedup
+        # The speed follows the battery under load (the sag included), not
+        # its sensor: a lost divider wire does not slow the motor.
+        mv = self.loaded_mv()
+        self.v = speed_um_per_ms(mv, duty) * self.speedup
+        self.flicker = flicker_ms(mv, duty) // self.speedup or 1
 
     def stop(self, brake):
         self.dir = 0
@@ -283,12 +327,12 @@ class World:
             else:
                 self.mv = 6200  # below the cutoff of every profile
         elif fault == "sensor_missing":
-            if mode not in ("stack", "exit", "touch", "battery"):
+            if mode not in SENSORS:
                 raise ValueError("sensor is stack, exit, touch or battery")
             if k > 0:
                 self.later = (k, fault, mode)
             else:
-                self.missing[mode] = True
+                self.missing[mode] = True  # a key set at start: no allocation mid-pass
         elif fault == "flutter":
             self.flutter_at = k  # the beam flickers clear in the middle of card k
         elif fault == "hang":
@@ -303,7 +347,8 @@ class World:
         self.jam_at = -1
         self.double_at = -1
         self.empty_at = -1
-        self.missing = {}
+        for name in SENSORS:
+            self.missing[name] = False
         self.later = None
 
     def snapshot(self):
@@ -325,5 +370,6 @@ class World:
             "driver_awake": self.driver_awake,
             "awake_while_asleep": self.awake_while_asleep,
             "faults": {"jam_at": self.jam_at, "double_at": self.double_at,
-                       "empty_at": self.empty_at, "missing": list(self.missing)},
+                       "empty_at": self.empty_at, "missing": [s for s in SENSORS if self.missing[s]]},
+            "wiring": list(self.wiring),
         }

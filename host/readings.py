@@ -1,0 +1,46 @@
+"""Reading a board for the bring-up and the checks, over the link: what it
+answers at one moment (host/check.py's Snapshot), a feed of a few cards to
+its end, and the events between."""
+from __future__ import annotations
+
+import time
+from typing import Any, Iterable
+
+from firmware import protocol as P
+from host.check import Snapshot
+from host.link import BadMessage, Garbage, Link
+
+FEED_WAIT_S = 10.0  # a real board: a few cards, or the longest jam wait and the count after it
+
+
+def snapshot(link: Link, feed: dict[str, Any] | None = None, touches_before: int | None = None) -> Snapshot:
+    hello = link.request(P.CMD_HELLO)
+    return Snapshot(hello=hello, status=link.request(P.CMD_STATUS), sensors=link.request(P.CMD_READ),
+                    cal=link.request(P.CMD_READ, what="cal")["cal"], feed=feed, touches_before=touches_before)
+
+
+def wait_event(link: Link, names: Iterable[str], seconds: float) -> dict[str, Any] | None:
+    """The next event of one of `names` within `seconds` (a real board's
+    seconds, longer on a slow device), or None; garbage is skipped, a message
+    that breaks the protocol raises its fault."""
+    wanted = set(names)
+    deadline = time.monotonic() + link.wait_s(seconds)
+    while True:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            return None
+        item = link.next_event(left)
+        if item is None or isinstance(item, Garbage):
+            continue
+        if isinstance(item, BadMessage):
+            raise item.fault(link.name)
+        if item.get(P.F_EV) in wanted:
+            return item
+
+
+def feed(link: Link, n: int, side: str) -> dict[str, Any] | None:
+    """Feed n cards to `side` and wait for the pass's end: its done or
+    fault event (None: neither came)."""
+    link.drain()
+    link.request(P.CMD_FEED, n=n, side=side)
+    return wait_event(link, (P.EV_DONE, P.EV_FAULT), FEED_WAIT_S)

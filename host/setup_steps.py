@@ -1,0 +1,155 @@
+"""What the bring-up asks of the person at the machine, as data, and its one
+wording (as simulator/shuffling/steps.py does for the shuffle): the
+terminal prints `words(step)`, a page may draw `to_dict(step)`, and the
+person model of the tests carries out the data. `reply(step)` says what the
+person answers: Enter, a number, a side, a voltage, yes or no, or nothing
+(the step waits for a fact on the board: a touch)."""
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any, Union
+
+from simulator.shuffling.steps import cards
+
+ENTER = "enter"
+NUMBER = "number"
+SIDE = "side"
+VOLTS = "volts"
+YES_NO = "yes_no"
+NOTHING = "nothing"
+
+
+@dataclass(frozen=True)
+class FlashOffer:
+    """The board runs other firmware (or none): flash this tool's?"""
+
+    have: str  # what answers: a version, or "" for none
+    want: str
+    protocol: bool  # the protocols differ too: nothing else works until it is flashed
+
+
+@dataclass(frozen=True)
+class EmptyTray:
+    """Take every card out of the tray and off the machine: the tare."""
+
+
+@dataclass(frozen=True)
+class LoadCards:
+    """Put exactly `cards` cards in the tray: the known count."""
+
+    cards: int
+
+
+@dataclass(frozen=True)
+class SecondCount:
+    """Put any number of cards from `least` to `most` in the tray and type how many."""
+
+    least: int
+    most: int
+
+
+@dataclass(frozen=True)
+class HandsOff:
+    """The tray empty and no hand near the touch pad: its baseline."""
+
+
+@dataclass(frozen=True)
+class TouchPad:
+    """Touch the pad once; the bring-up waits up to `seconds` for the board to see it."""
+
+    seconds: int
+
+
+@dataclass(frozen=True)
+class FeedCards:
+    """Put `least` or more cards in the tray; the shuffler then feeds `cards` of them to its left."""
+
+    least: int
+    cards: int
+
+
+@dataclass(frozen=True)
+class WhereLanded:
+    """Which pile did the `cards` cards just fed land on?"""
+
+    cards: int
+
+
+@dataclass(frozen=True)
+class Meter:
+    """The battery's voltage from a meter, if the person has one."""
+
+
+@dataclass(frozen=True)
+class Again:
+    """Go on, or do the step just done again (`passed`: it went well)."""
+
+    passed: bool
+
+
+Step = Union[FlashOffer, EmptyTray, LoadCards, SecondCount, HandsOff, TouchPad, FeedCards, WhereLanded, Meter, Again]
+STEP_TYPES: tuple[type, ...] = (FlashOffer, EmptyTray, LoadCards, SecondCount, HandsOff, TouchPad, FeedCards,
+                                WhereLanded, Meter, Again)
+
+
+def words(step: Step) -> str:
+    """The one English wording of a step."""
+    if isinstance(step, FlashOffer):
+        have = f"firmware {step.have}" if step.have else "no shuffler firmware"
+        why = " (it speaks another protocol: nothing else works until it is flashed)" if step.protocol else ""
+        return (f"The board runs {have}{why}; this tool brings firmware {step.want}. Flash it now? "
+                "Its calibration and configuration stay on the board. Type y or n, then Enter.")
+    if isinstance(step, EmptyTray):
+        return ("Take every card out of the tray and off the machine, keep your hands off it, "
+                "then press Enter.")
+    if isinstance(step, LoadCards):
+        return f"Put exactly {cards(step.cards)} face down in the tray (one full deck), then press Enter."
+    if isinstance(step, SecondCount):
+        return (f"Take them out and put in any other number of cards from {step.least} to {step.most}; "
+                "type how many, then press Enter.")
+    if isinstance(step, HandsOff):
+        return "Take the cards out of the tray, keep your hands away from the touch pad, then press Enter."
+    if isinstance(step, TouchPad):
+        return f"Touch the pad on the lid once (within {step.seconds} s)."
+    if isinstance(step, FeedCards):
+        return (f"Put {step.least} or more cards face down in the tray, then press Enter: "
+                f"the shuffler feeds {cards(step.cards)} to your left.")
+    if isinstance(step, WhereLanded):
+        them = "it" if step.cards == 1 else "they"
+        return (f"Which pile did the {cards(step.cards)} land on, as you face the shuffler? Where {them} "
+                "landed: type l (left) or r (right), then Enter.")
+    if isinstance(step, Meter):
+        return ("Measure the battery with a meter and type its voltage (for example 9.12), "
+                "or press Enter to skip.")
+    if isinstance(step, Again):
+        if step.passed:
+            return "Press Enter for the next step (or type r and Enter to do this one again)."
+        return "Type r and Enter to try this step again, or press Enter to go on without it."
+    raise TypeError(f"not a set-up step: {step!r}")
+
+
+def reply(step: Step) -> str:
+    """What the person answers."""
+    if isinstance(step, FlashOffer):
+        return YES_NO
+    if isinstance(step, SecondCount):
+        return NUMBER
+    if isinstance(step, TouchPad):
+        return NOTHING
+    if isinstance(step, WhereLanded):
+        return SIDE
+    if isinstance(step, Meter):
+        return VOLTS
+    return ENTER
+
+
+def to_dict(step: Step) -> dict[str, Any]:
+    out: dict[str, Any] = {"kind": type(step).__name__.lower()}
+    out.update(asdict(step))
+    out["words"] = words(step)
+    out["reply"] = reply(step)
+    return out
+
+
+def kind_names() -> list[str]:
+    return [t.__name__.lower() for t in STEP_TYPES]

@@ -1,0 +1,193 @@
+"""What the bring-up and the checks ask of the firmware, on the MicroPython
+unix port over the simulated board: `read` (the sensors as they read, and
+the stored calibration), `feed` (n cards to one side) and the calibration
+of the exit beam, the motor's direction and the battery; each refusal
+answered, and a board wired wrong found out by what it reads."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from firmware import protocol as P
+from fwtest_support import Device
+from test_fw_exact import exact_routine, random_file, stream
+from simulator.shuffling.exact_mode import codes as C
+from simulator.shuffling.exact_mode.physical import run_exact
+
+pytestmark = pytest.mark.micropython
+
+
+def test_read_gives_the_sensors_as_they_read_and_moves_nothing(device: Device) -> None:
+    w = device.world
+    assert w is not None
+    w.load(list(range(30)))
+    r = device.call("read")
+    assert r["ok"] is True
+    assert r["n"] == 30 and abs(r["raw"] - (84000 + 30 * 760)) < 200 and 0 <= r["spread"] <= 240
+    assert (r["beam"], r["touched"], r["touches"], r["flip"]) == (False, False, 0, 0)
+    assert abs(r["touch"] - 800) <= 16 and r["mv"] == 9000
+    assert (r["card_ms"], r["feed_ms"]) == (0, 0)  # nothing learned yet
+    w.touch(200)
+    assert device.event("touch")["state"] == "idle"  # a touch starts a pass of the 30
+    device.event("done")
+    r = device.call("read")
+    assert r["touches"] == 1 and r["n"] == 0
+    assert 10 <= r["card_ms"] <= 20 and 10 <= r["feed_ms"] <= 30  # the fast world, at 80 % duty
+    assert device.call("read", what="cal")["cal"] == {}  # the sim's factory figures are not stored
+    bad = device.call("read", what="codes")
+    assert bad["ok"] is False and bad["err"] == P.E_BAD_FIELD
+
+
+def test_feed_deals_n_cards_to_one_side_and_leaves_the_rest(device: Device) -> None:
+    w = device.world
+    assert w is not None
+    w.load(list(range(12)))
+    rep = device.call("feed", n=3, side="right")
+    assert rep["ok"] is True and rep["n"] == 3
+    done = device.event("done")
+    assert (done["k"], done["n"], done["left"], done["right"]) == (3, 3, 0, 3)
+    q = w.query()
+    assert q["right"] == [9, 10, 11] and q["left"] == [] and q["tray"] == list(range(9))
+    assert device.call("feed", n=2, side="left")["ok"] is True
+    assert device.event("done")["left"] == 2
+    assert w.query()["left"] == [7, 8]
+
+
+@pytest.mark.parametrize("fields, err", [
+    ({"n": 0, "side": "left"}, P.E_BAD_VALUE),
+    ({"n": 2}, P.E_BAD_FIELD),
+    ({"n": 2, "side": "up"}, P.E_BAD_FIELD),
+    ({"n": "2", "side": "left"}, P.E_BAD_FIELD),
+    ({"n": 9, "side": "left"}, P.E_BAD_VALUE),  # more than the tray's 5
+])
+def test_a_feed_that_cannot_be_is_refused_and_nothing_moves(device: Device, fields: dict, err: int) -> None:
+    w = device.world
+    assert w is not None
+    w.load(list(range(5)))
+    rep = device.call("feed", **fields)
+    assert rep["ok"] is False and rep["err"] == err and rep["detail"]
+    assert w.query()["counts"]["fed"] == 0
+
+
+def test_no_feed_while_an_exact_routine_runs(device: Device) -> None:
+    assert device.world is not None
+    device.world.load(list(range(5)))
+    device.call("exact", n=20)
+    rep = device.call("feed", n=2, side="left")
+    assert rep["ok"] is False and rep["err"] == P.E_STATE and "exact" in rep["detail"]
+
+
+def test_the_beam_and_the_motor_are_calibrated_only_after_a_card_went_through(device: Device) -> None:
+    for what, fields in (("beam", {}), ("motor", {"flip": 1})):
+        rep = device.call("calibrate", what=what, **fields)
+        assert rep["ok"] is False and rep["err"] == P.E_STATE
+    w = device.world
+    assert w is not None
+    w.load(list(range(10)))
+    device.call("feed", n=2, side="left")
+    device.event("done")
+    beam = device.call("calibrate", what="beam")["cal"]["beam_ms"]
+    assert 10 <= beam <= 40
+    assert device.call("calibrate", what="motor", flip=2)["err"] == P.E_BAD_VALUE
+    assert device.call("calibrate", what="motor", flip=1)["cal"] == {"beam_ms": beam, "flip": 1}
+    # Flipped: "left" now turns the motor the other way.
+    device.call("feed", n=2, side="left")
+    assert device.event("done")["left"] == 2
+    assert w.query()["right"] == [6, 7]
+    assert device.call("read")["flip"] == 1
+
+
+def test_a_reversed_motor_is_corrected_by_the_flip(start_device) -> None:
+    dev = start_device(env={"SHUFFLER_SIM_WIRING": "motor_reversed"})
+    dev.event("hello")
+    w = dev.world
+    w.load(list(range(10)))
+    dev.call("feed", n=2, side="left")
+    dev.event("done")
+    assert w.query()["right"] == [8, 9]  # the person sees them land on the right
+    dev.call("calibrate", what="motor", flip=1)
+    dev.call("feed", n=2, side="left")
+    dev.event("done")
+    assert w.query()["left"] == [6, 7]
+
+
+def test_exact_mode_on_a_reversed_motor_with_the_flip_ends_in_the_predicted_order(start_device,
+                                                                                   tmp_path: Path) -> None:
+    env = {"SHUFFLER_SIM_WIRING": "motor_reversed", "SHUFFLER_SIM_RANDOM_FILE": str(random_file(tmp_path, 7))}
+    (tmp_path / "cal.json").write_text('{"flip": 1}')  # what the bring-up stored
+    dev = start_device(env=env, data_dir=tmp_path, speed=0.0)
+    dev.event("hello")
+    final = exact_routine(dev, 162)
+    arrangement = C.uniform_assignment(162, stream(random_file(tmp_path, 7)), C.code_set(162, 104, uneven=True))
+    assert final == run_exact(list(range(162)), arrangement, 104)[-1]
+    assert not [m for m in dev.seen if m.get("ev") == P.EV_EXACT_LOST]
+
+
+def test_exact_mode_on_a_reversed_motor_without_the_flip_is_caught(start_device, tmp_path: Path) -> None:
+    # Every pile on the wrong side: the next round's first load has the
+    # other stack's count (the uneven code set), and the device says so.
+    env = {"SHUFFLER_SIM_WIRING": "motor_reversed", "SHUFFLER_SIM_RANDOM_FILE": str(random_file(tmp_path, 7))}
+    dev = start_device(env=env, data_dir=tmp_path, speed=0.0)
+    dev.event("hello")
+    w = dev.world
+    dev.call("exact", n=162)
+    for count in (81, 81):
+        dev.wait(lambda m: m.get("ev") == "exact_next")
+        w.load(list(range(count)))
+        dev.call("start")
+        dev.event("done", timeout=60)
+    left, right = w.take("left"), w.take("right")
+    nxt = dev.wait(lambda m: m.get("ev") == "exact_next")
+    assert (nxt["round"], nxt["count"]) == (2, 79)
+    w.load(left)  # the person's left stack: what the device meant for the right
+    dev.call("start")
+    dev.event("done", timeout=60)
+    lost = [m for m in dev.seen if m.get("ev") == P.EV_EXACT_LOST]
+    assert len(lost) == 1 and lost[0]["code"] == P.LOST_COUNT and lost[0]["n"] == len(left) != 79
+    assert len(right) == 79
+
+
+def test_the_touch_is_confirmed_only_after_one_was_seen(device: Device) -> None:
+    cal = device.call("calibrate", what="touch")["cal"]
+    assert abs(cal["touch_baseline"] - 800) <= 16 and "touch_seen" not in cal
+    rep = device.call("calibrate", what="touch", confirm=True)
+    assert rep["ok"] is False and rep["err"] == P.E_STATE
+    assert device.world is not None
+    device.world.touch(150)
+    device.event("touch")
+    device.event("fault")  # the empty tray refuses the pass the touch asks for
+    assert device.call("calibrate", what="touch", confirm=True)["cal"]["touch_seen"] == 1
+    # A new baseline waits for a new touch.
+    assert "touch_seen" not in device.call("calibrate", what="touch")["cal"]
+
+
+def test_the_battery_is_trimmed_to_a_meter_within_ten_percent(device: Device) -> None:
+    rep = device.call("calibrate", what="battery", mv=9180)
+    assert rep["cal"]["mv_trim"] == 1020
+    assert device.call("read")["mv"] == 9180
+    assert device.call("status")["mv"] == 9180
+    far = device.call("calibrate", what="battery", mv=7000)
+    assert far["ok"] is False and far["err"] == P.E_BAD_VALUE and "9000" in far["detail"]
+    assert device.call("read", what="cal")["cal"]["mv_trim"] == 1020
+
+
+def test_a_load_cell_wired_the_other_way_round_cannot_be_calibrated(start_device) -> None:
+    dev = start_device(env={"SHUFFLER_SIM_WIRING": "load_cell_reversed"})
+    dev.event("hello")
+    assert dev.call("calibrate", what="stack", n=0)["ok"] is True
+    dev.world.load(list(range(52)))
+    rep = dev.call("calibrate", what="stack", n=52)
+    assert rep["ok"] is False and rep["err"] == P.E_BAD_VALUE
+    assert rep["detail"].startswith("reading falls by")
+    assert "per_card" not in dev.call("read", what="cal")["cal"]
+
+
+@pytest.mark.parametrize("fields", [{}, {"what": "codes"}, {"what": "stack"}, {"what": "stack", "n": -1},
+                                    {"what": "battery"}, {"what": "battery", "mv": 20000},
+                                    {"what": "motor"}])
+def test_every_bad_calibration_is_answered(device: Device, fields: dict) -> None:
+    rep = device.call("calibrate", **fields)
+    assert rep["ok"] is False and rep["err"] in (P.E_BAD_FIELD, P.E_BAD_VALUE, P.E_STATE) and rep["detail"]
+    assert device.call("status")["state"] == "idle"

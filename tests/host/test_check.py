@@ -1,0 +1,160 @@
+"""What `shuffler check` and `shuffler setup` say about each part, from the
+board's answers: a finding a part, its wiring row where the part does not
+answer, ready only with nothing failed; the set-up's steps worded once; and
+`shuffler check` against a device that breaks the protocol."""
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from firmware import protocol as P
+from host import check as C
+from host import setup_steps as S
+from host import wiring
+from host.cli import main
+from host.parts import FAIL, OK, PARTS, ready
+from hosttest_support import FakeDevice
+
+HEALTHY = {"raw": 84000 + 30 * 760, "spread": 200, "n": 30, "touch": 800, "touched": False, "touches": 1,
+           "beam": False, "mv": 9000, "card_ms": 33, "feed_ms": 23, "flip": 0}
+CAL = {"tare": 84000, "per_card": 760, "touch_baseline": 800, "touch_seen": 1, "beam_ms": 33, "flip": 0}
+
+
+def snap(board: str = "esp32", sensors: dict[str, Any] | None = None, cal: dict[str, Any] | None = None,
+         state: str = "idle", **kw: Any) -> C.Snapshot:
+    s = dict(HEALTHY, **(sensors or {}))
+    for key in [k for k, v in s.items() if v is None]:
+        del s[key]
+    if board == "rp2":
+        s["touch"] = 0
+    return C.Snapshot(hello={"fw": P.FIRMWARE_VERSION, "proto": P.PROTOCOL_VERSION, "board": board,
+                             "capacity": 104, "cal": {"stack": "calibrated", "touch": "calibrated"}},
+                      status={"state": state, "fault": 0, "fault_name": ""}, sensors=s,
+                      cal=dict(CAL) if cal is None else cal, **kw)
+
+
+def by_part(s: C.Snapshot) -> dict[str, Any]:
+    return {f.part: f for f in C.findings(s)}
+
+
+@pytest.mark.parametrize("board", ["esp32", "rp2"])
+def test_every_part_names_rows_of_its_board_s_wiring_table(board: str) -> None:
+    table = wiring.table(board)
+    for part in PARTS.values():
+        assert set(part.signals) <= set(table), part
+    assert wiring.rows(board, ("exit",)).startswith(f"check hardware/wiring-{board}.md, row exit (GPIO ")
+
+
+@pytest.mark.parametrize("board", ["esp32", "rp2"])
+def test_a_healthy_board_is_ready(board: str) -> None:
+    found = C.findings(snap(board))
+    assert [f.verdict for f in found] == [OK] * len(found)
+    assert ready(found)
+
+
+@pytest.mark.parametrize("sensors, cal, part, words, gpio", [
+    ({"raw": None, "spread": None, "n": None}, None, P.PART_STACK, "does not answer", "hx711_dout (GPIO 16"),
+    ({"n": -12}, None, P.PART_STACK, "A+ and A- swapped", "hx711_dout (GPIO 16"),
+    ({"beam": True}, None, P.PART_EXIT, "blocked with no card fed", "exit (GPIO 34"),
+    ({}, {"beam_ms": None}, P.PART_EXIT, "no card seen through it", "exit (GPIO 34"),
+    ({"touch": 0}, None, P.PART_TOUCH, "no pad answers", "touch (GPIO 4"),
+    ({}, {"touch_seen": None}, P.PART_TOUCH, "no touch confirmed", "touch (GPIO 4"),
+    ({"mv": 1200}, None, P.PART_BATTERY, "its divider", "battery_adc (GPIO 35"),
+])
+def test_a_part_that_does_not_answer_is_named_with_its_wiring_row(sensors, cal, part, words, gpio) -> None:
+    c = None if cal is None else {k: v for k, v in dict(CAL, **cal).items() if v is not None}
+    f = by_part(snap(sensors=sensors, cal=c))[part]
+    line = f.line("esp32")
+    assert f.verdict == FAIL and words in line and gpio in line, line
+    assert "\n" not in line and line.startswith(f"FAIL {PARTS[part].name}: ")
+
+
+def test_the_motor_s_direction_must_be_confirmed_and_a_flip_is_said() -> None:
+    assert by_part(snap(cal={k: v for k, v in CAL.items() if k != "flip"}))[P.PART_MOTOR].verdict == FAIL
+    flipped = by_part(snap(cal=dict(CAL, flip=1)))[P.PART_MOTOR]
+    assert flipped.verdict == OK and "wired the other way round" in flipped.diagnosis
+
+
+def test_a_battery_too_low_for_a_full_pass_is_not_ready() -> None:
+    assert by_part(snap(sensors={"mv": 6800}))[P.PART_BATTERY].verdict == FAIL
+    assert by_part(snap(sensors={"mv": 7100}))[P.PART_BATTERY].verdict == "warn"
+    assert ready(C.findings(snap(sensors={"mv": 7100})))
+
+
+def test_a_feed_the_beam_did_not_see_is_the_receiver() -> None:
+    fed = {"ev": "fault", "code": P.FAULT_SENSOR, "part": P.PART_EXIT, "detail": "exit beam missed 3 cards"}
+    f = by_part(snap(feed=fed))[P.PART_EXIT]
+    assert f.verdict == FAIL and "the receiver does not answer" in f.diagnosis
+    jam = {"ev": "fault", "code": P.FAULT_JAM}
+    assert "does not turn the roller" in by_part(snap(feed=jam))[P.PART_MOTOR].diagnosis
+
+
+reading = st.fixed_dictionaries({
+    "raw": st.integers(-2 ** 24, 2 ** 24), "spread": st.integers(0, 2 ** 20), "n": st.integers(-500, 500),
+    "touch": st.integers(-1, 10 ** 6), "touched": st.booleans(), "touches": st.integers(0, 100),
+    "beam": st.booleans(), "mv": st.integers(0, 100_000), "card_ms": st.integers(0, 5000),
+    "feed_ms": st.integers(0, 5000), "flip": st.integers(0, 1)})
+
+
+@settings(max_examples=200, deadline=None)
+@given(sensors=reading, board=st.sampled_from(["esp32", "rp2", "sim", "other"]),
+       cal=st.dictionaries(st.sampled_from(sorted(CAL)), st.integers(0, 1000)),
+       state=st.sampled_from(P.STATES))
+def test_any_reading_gives_one_line_a_part_and_ready_means_nothing_failed(sensors, board, cal, state) -> None:
+    found = C.findings(C.Snapshot(hello={"fw": "0.0", "proto": 4, "board": board, "capacity": 104, "cal": {}},
+                                  status={"state": state, "fault": 0, "fault_name": ""}, sensors=sensors, cal=cal))
+    assert [f.part for f in found] == list(PARTS)
+    for f in found:
+        assert "\n" not in f.line(board) and f.diagnosis
+    assert ready(found) == all(f.verdict != FAIL for f in found)
+
+
+def test_every_set_up_step_is_worded_once_and_says_what_is_answered() -> None:
+    steps = [S.FlashOffer("0.1.0", "0.2.0", True), S.EmptyTray(), S.LoadCards(52), S.SecondCount(20, 104),
+             S.HandsOff(), S.TouchPad(30), S.FeedCards(10, 2), S.WhereLanded(2), S.Meter(), S.Again(True)]
+    assert sorted(type(x).__name__.lower() for x in steps) == sorted(S.kind_names())
+    for step in steps:
+        d = S.to_dict(step)
+        assert d["words"] == S.words(step) and d["reply"] in (S.ENTER, S.NUMBER, S.SIDE, S.VOLTS, S.YES_NO,
+                                                               S.NOTHING)
+        json.dumps(d)
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main(list(args))
+    return code, out.getvalue(), err.getvalue()
+
+
+def test_check_says_in_one_line_when_the_board_breaks_the_protocol() -> None:
+    def handler(dev: FakeDevice, req: dict[str, Any]) -> None:
+        if req["cmd"] == "read":
+            dev.reply(req, raw="heavy", beam=False)  # a string where a reading belongs
+        else:
+            dev.idle_shuffler(req)
+
+    dev = FakeDevice(handler)
+    try:
+        code, out, err = run("check", "--port", dev.port)
+    finally:
+        dev.close()
+    assert code != 0 and out == ""
+    assert err.count("\n") == 1 and "broke the protocol" in err and "raw" in err
+
+
+def test_check_without_a_port_and_on_a_silent_port_say_so_in_one_line(tmp_path) -> None:
+    code, _, err = run("check")
+    assert code != 0 and "no port given" in err
+    silent = FakeDevice(lambda dev, req: None)
+    try:
+        code, _, err = run("check", "--port", silent.port)
+    finally:
+        silent.close()
+    assert code != 0 and err.count("\n") == 1 and "shuffler flash" in err

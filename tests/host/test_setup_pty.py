@@ -1,0 +1,159 @@
+"""From a blank board to a shuffle, as a builder does it, on the unix-port
+virtual shuffler: `shuffler sim-device` with nothing on its flash, `shuffler
+flash`, `shuffler setup` in a pseudo-terminal with a person at the machine
+(tests/setup_person.py: reads the screen, acts at the table at a human
+pace), `shuffler check` exiting 0, then a guided routine. And boards wired
+wrong (the simulated world's wiring options): `setup` and `check` each name
+the part in one line with its wiring table row; a motor wired the other way
+round is set right by the stored flip, and exact mode then deals correctly."""
+from __future__ import annotations
+
+import json
+import os
+import random
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Callable, Iterator
+
+import pytest
+
+from firmware import protocol as P
+from host import flashing
+from pty_screen import Screen, SimDevice, StepFeed, end_process, launch_sim_device
+from setup_person import PACK, SetupPerson, follow
+from simulator.virtual.world_client import WorldClient
+from test_guide_person_pty import DELAYS, check_finished, guided
+
+pytestmark = [pytest.mark.micropython, pytest.mark.slow]
+
+HUMAN = (0.1, 0.4)
+ROW = re.compile(r"check hardware/wiring-esp32\.md, rows? ")
+
+
+@pytest.fixture
+def start(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[..., SimDevice]]:
+    """`shuffler sim-device` on a flash folder: blank, or holding the firmware."""
+    monkeypatch.setenv("SHUFFLER_RUNTIME_DIR", str(tmp_path / "runtime"))
+    procs: list[subprocess.Popen[bytes]] = []
+
+    def go(*args: str, blank: bool = False) -> SimDevice:
+        flash = tmp_path / f"flash{len(procs)}"
+        flash.mkdir()
+        if not blank:
+            flashing.install_to_dir(flashing.build_image("sim", tmp_path / f"image{len(procs)}"), flash)
+        dev = launch_sim_device(flash, 0, "--no-install", *args, firmware=not blank)
+        procs.append(dev.proc)
+        return dev
+
+    yield go
+    for proc in procs:
+        end_process(proc)
+
+
+def shuffler(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "host.cli", *args], capture_output=True, text=True, timeout=300,
+                          env=dict(os.environ))
+
+
+def set_up(dev: SimDevice, tmp_path: Path, seed: int, delays: tuple[float, float] = HUMAN,
+           repeat: set[str] | None = None, extra: tuple[str, ...] = ()) -> tuple[int, str, list[dict]]:
+    """`shuffler setup` on a pty with a person at the machine holding a pack of 104."""
+    with WorldClient.connect(dev.control, timeout=10) as world:
+        world.clear_table()
+        world.new(104, PACK)
+        steps = tmp_path / f"setup-steps-{seed}.jsonl"
+        screen = Screen([sys.executable, "-m", "host.cli", "setup", "--port", dev.port, "--steps-file", str(steps),
+                         *extra], dict(os.environ, TERM="xterm-256color", COLUMNS="200"))
+        person = SetupPerson(world, random.Random(seed), delays, repeat=set(repeat or ()))
+        try:
+            done = follow(screen, StepFeed(steps), person, timeout=300)
+        finally:
+            code = screen.close()
+        return code, screen.text(), done
+
+
+def lines_about(text: str, name: str) -> list[str]:
+    return [x.strip() for x in text.splitlines() if re.match(rf"^(ok  |warn|FAIL|--  ) {re.escape(name)}:", x.strip())]
+
+
+def test_a_blank_board_is_flashed_set_up_checked_and_shuffles_samba(start, tmp_path: Path) -> None:
+    dev = start(blank=True)
+    flashed = shuffler("flash", "--port", dev.port)
+    assert flashed.returncode == 0, flashed.stdout + flashed.stderr
+    assert f"ok: firmware {P.FIRMWARE_VERSION} answers" in flashed.stdout
+    assert "kept" not in flashed.stdout  # a blank board has nothing to keep
+    # The person repeats two steps, as one does when unsure.
+    code, text, done = set_up(dev, tmp_path, seed=1, repeat={"secondcount", "meter"})
+    assert code == 0, text[-3000:]
+    assert "Ready to shuffle" in text
+    kinds = [s["kind"] for s in done]
+    assert kinds.count("secondcount") == 2 and kinds.count("meter") == 2  # each done again
+    assert kinds.count("feedcards") == 1 and kinds.count("wherelanded") == 1  # the motor turned the right way
+    for name in ("load cell (HX711)", "touch pad", "exit beam", "feed motor (DRV8833)", "battery"):
+        assert lines_about(text, name) and all(x.startswith("ok") for x in lines_about(text, name)), name
+    checked = shuffler("check", "--port", dev.port, "--json")
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    report = json.loads(checked.stdout)
+    assert report["ready"] is True and {p["verdict"] for p in report["parts"]} == {"ok"}
+    run = guided(dev, tmp_path, ["--pack", "samba"], 162, DELAYS, seed=2)
+    check_finished(run, 162)
+    assert "distance from random: exactly 0" in run.screen
+
+
+@pytest.mark.parametrize("option, part, verdict_words", [
+    ("--wiring=load_cell_reversed", "load cell (HX711)", "A+ and A- swapped"),
+    ("--wiring=touch_dead", "touch pad", "does not answer a touch"),
+    ("--wiring=beam_receiver_missing", "exit beam", "unseen"),
+    ("--fault=sensor_missing:stack", "load cell (HX711)", "does not answer"),  # no load cell at all
+])
+def test_a_board_wired_wrong_is_named_by_setup_and_check(start, tmp_path: Path, option: str, part: str,
+                                                         verdict_words: str) -> None:
+    dev = start(option)
+    code, text, _ = set_up(dev, tmp_path, seed=3, delays=DELAYS, extra=("--touch-wait", "3"))
+    assert code == 1, text[-3000:]
+    named = [x for x in lines_about(text, part) if x.startswith("FAIL") and verdict_words in x]
+    assert named, text[-3000:]
+    assert ROW.search(named[0]), named[0]  # the wiring table's row to check
+    assert "Not ready to shuffle" in text and "Traceback" not in text
+    checked = shuffler("check", "--port", dev.port)
+    assert checked.returncode == 1, checked.stdout + checked.stderr
+    failed = [x for x in lines_about(checked.stdout, part) if x.startswith("FAIL")]
+    assert len(failed) == 1 and ROW.search(failed[0]), checked.stdout
+    assert checked.stdout.strip().endswith("not ready to shuffle: see the lines marked FAIL")
+
+
+def test_a_reversed_motor_is_found_flipped_and_exact_mode_then_deals_right(start, tmp_path: Path) -> None:
+    dev = start("--wiring", "motor_reversed")
+    code, text, done = set_up(dev, tmp_path, seed=4, delays=DELAYS)
+    assert code == 0, text[-3000:]
+    # Fed to the left, the cards landed on the right: the flip is stored, and
+    # the cards fed again land on the left.
+    assert [s["kind"] for s in done].count("wherelanded") == 2
+    motor = lines_about(text, "feed motor (DRV8833)")
+    assert motor and "wired the other way round" in motor[-1]
+    checked = shuffler("check", "--port", dev.port)
+    assert checked.returncode == 0, checked.stdout
+    assert "wired the other way round; the stored flip turns it" in checked.stdout
+    # --feed: one card to the left, counted by the beam, on the person's left.
+    with WorldClient.connect(dev.control) as world:
+        world.clear_table()
+        world.new(10, PACK)
+        world.put(PACK)
+        fed = shuffler("check", "--port", dev.port, "--feed")
+        assert fed.returncode == 0, fed.stdout
+        assert "saw the 1 card fed" in fed.stdout
+        assert world.query()["left"] == [9] and world.query()["right"] == []
+        # --watch: a touch while it watches is seen (on an empty tray, so it deals nothing).
+        world.lift("tray", PACK)
+        watch = subprocess.Popen([sys.executable, "-m", "host.cli", "check", "--port", dev.port, "--watch",
+                                  "--readings", "6"], stdout=subprocess.PIPE, text=True)
+        time.sleep(1.5)
+        world.touch(150)
+        out, _ = watch.communicate(timeout=120)
+    assert watch.returncode == 0 and "-- reading 6 --" in out and "a touch seen now" in out, out
+    run = guided(dev, tmp_path, ["--pack", "canasta"], 108, DELAYS, seed=5)
+    check_finished(run, 108)
+    assert "distance from random: exactly 0" in run.screen

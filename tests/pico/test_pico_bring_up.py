@@ -1,0 +1,115 @@
+"""A blank Raspberry Pi Pico to a whole shuffle, as a builder gets one and
+does it, on the emulated Pico (MicroPython's stock rp2 image, nothing on its
+flash): `shuffler flash` over its USB port, `shuffler setup` in a
+pseudo-terminal with a person at the machine (tests/setup_person.py: reads
+the screen, acts at the table through the control endpoint at a human
+pace), `shuffler check` exiting 0, then `shuffler guide` in exact mode for a
+whole 162-card Samba routine with the scripted person at the table (the
+world on the fast mechanism profile). The port is advertised with the
+emulator's slowdown, as `shuffler sim-device --board pico` advertises it, so
+the link waits as long as the emulated firmware needs while a real board
+keeps its short timeouts."""
+from __future__ import annotations
+
+import json
+import os
+import random
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from firmware import protocol as P
+from pty_screen import Screen, StepFeed
+from setup_person import PACK, SetupPerson, follow
+from simulator.pico.control import ControlServer
+from simulator.pico.emulator import SLOWDOWN
+from simulator.shuffling.exact_mode.codes import n_bits
+from simulator.virtual import registry
+from simulator.virtual.world_client import WorldClient
+
+pytestmark = [pytest.mark.slow, pytest.mark.pico]
+
+BIN = Path(sys.executable).parent
+CARDS = 162  # Samba: three decks with jokers
+LOADS = 2
+
+
+def shuffler(*args: str, timeout: float = 900) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([str(BIN / "shuffler"), *args], capture_output=True, text=True, timeout=timeout,
+                          env=dict(os.environ))
+
+
+@pytest.mark.timeout(2400)
+def test_a_blank_pico_is_flashed_set_up_checked_and_deals_a_whole_exact_samba(start_pico, tmp_path: Path,
+                                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(registry.ENV_DIR, str(tmp_path / "run"))
+    pico = start_pico()  # MicroPython only, an empty filesystem: a Pico fresh from the downloads page
+    control = ControlServer(pico).start()
+    advert = registry.advertise(pico.port, tmp_path, control.address, board="pico", slowdown=SLOWDOWN)
+    t0 = time.monotonic()
+    try:
+        flashed = shuffler("flash", "--port", pico.port, "--board", "rp2", "--connect-timeout", "60",
+                           "--hello-timeout", "120")
+        assert flashed.returncode == 0, flashed.stdout + flashed.stderr
+        assert f"ok: firmware {P.FIRMWARE_VERSION} answers on {pico.port} (board rp2" in flashed.stdout
+        assert pico.boots == 1  # flash soft-resets; nothing reset the chip
+        t_flash = time.monotonic() - t0
+
+        # The bring-up: a Pico has no factory calibration; the person at it does every step.
+        with WorldClient.connect(control.address) as world:
+            world.new(104, PACK)
+            steps = tmp_path / "setup-steps.jsonl"
+            screen = Screen([str(BIN / "shuffler"), "setup", "--port", pico.port, "--steps-file", str(steps)],
+                            dict(os.environ, TERM="xterm-256color", COLUMNS="200"))
+            person = SetupPerson(world, random.Random(8), (0.1, 0.4))
+            try:
+                done = follow(screen, StepFeed(steps), person, timeout=900)
+            finally:
+                code = screen.close()
+            text = screen.text()
+            assert code == 0, text[-3000:]
+            assert "Ready to shuffle" in text
+            assert {s["kind"] for s in done} >= {"emptytray", "loadcards", "secondcount", "handsoff", "touchpad",
+                                                 "feedcards", "wherelanded", "meter"}
+            world.clear_table()
+        t_setup = time.monotonic() - t0 - t_flash
+
+        checked = shuffler("check", "--port", pico.port, "--json")
+        assert checked.returncode == 0, checked.stdout + checked.stderr
+        report = json.loads(checked.stdout)
+        assert report["ready"] is True and report["board"] == "rp2"
+        assert {p["part"]: p["verdict"] for p in report["parts"]}["stack"] == "ok"
+
+        record = tmp_path / "record.jsonl"
+        guided = shuffler("guide", "--port", pico.port, "--world", control.address, "--unattended", "--pack",
+                          "samba", "--mode", "exact", "--json", "--record", str(record), timeout=1700)
+    finally:
+        registry.withdraw(advert)
+        control.stop()
+    wall_s = time.monotonic() - t0
+    assert guided.returncode == 0, guided.stdout[-2000:] + guided.stderr[-3000:]
+    summary = json.loads(guided.stdout.strip().splitlines()[-1])
+    problems = [line for line in guided.stderr.splitlines() if "!" in line or "lost" in line]
+    rounds = n_bits(CARDS)
+    # Exactness kept to the end: every round exact, no note of a loss.
+    assert (summary["mode"], summary["cards"], summary["rounds"], summary["passes"]) == \
+        ("exact", CARDS, rounds, rounds * LOADS), problems
+    assert summary["distance"]["value"] == 0.0 and summary["notes"] == [], problems
+    log = [json.loads(line) for line in record.read_text().splitlines()]
+    pack = list(range(CARDS))
+    takes = [e for e in log if e["op"] == "take"]
+    assert len(takes) == rounds * LOADS
+    for r in range(1, rounds + 1):
+        dealt = [c for e in takes if e["round"] == r for c in e["left"] + e["right"]]
+        assert sorted(dealt) == pack, f"round {r}: not every card dealt exactly once"
+    final = [e for e in log if e["op"] == "final"]
+    assert len(final) == 1
+    assert sorted(final[0]["pack"]) == pack  # every card there, once
+    assert final[0]["pack"] != pack
+    q = pico.query()
+    assert q["counts"]["tray"] == 0 and q["throat"] == []
+    print(f"blank Pico to a shuffled Samba: flash {t_flash:.0f} s, setup {t_setup:.0f} s, {wall_s:.0f} s wall in all, "
+          f"{pico.emulated_ms() / 1000:.0f} s emulated")

@@ -1,0 +1,169 @@
+"""A program on a pseudo-terminal as a person sees it, for the tests that
+drive a command with a person model: the screen's text (escape codes
+removed), a keyboard, the steps the program writes as JSON lines, and the
+end of every process a test starts."""
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import pty
+import re
+import select
+import struct
+import subprocess
+import termios
+import sys
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from simulator.virtual.world_client import WorldClient
+
+PORT_LINE = re.compile(r"^virtual shuffler on (\S+) \(flash (.+)\)$", re.M)
+CONTROL_LINE = re.compile(r"^control endpoint (\S+) \(uid ([0-9a-f]+)\)$", re.M)
+ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07]*\x07|\x1b[()][A-Za-z0-9]|\r")
+
+class Screen:
+    """A program on a pseudo-terminal, as a person sees it: the text so far
+    (escape codes removed), and a keyboard."""
+
+    def __init__(self, argv: list[str], env: dict[str, str], cols: int = 160, rows: int = 50) -> None:
+        master, slave = pty.openpty()
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
+        self.proc = subprocess.Popen(argv, stdin=slave, stdout=slave, stderr=slave, env=env,
+                                     start_new_session=True, close_fds=True)
+        os.close(slave)
+        self.master = master
+        self.raw = bytearray()
+        self.lock = threading.Lock()
+        self.reader = threading.Thread(target=self._read, daemon=True)
+        self.reader.start()
+
+    def _read(self) -> None:
+        while True:
+            try:
+                ready, _, _ = select.select([self.master], [], [], 0.1)
+                if not ready:
+                    if self.proc.poll() is not None:
+                        # Drain what is left, then stop.
+                        ready, _, _ = select.select([self.master], [], [], 0.2)
+                        if not ready:
+                            return
+                    continue
+                chunk = os.read(self.master, 65536)
+            except OSError:
+                return
+            if not chunk:
+                return
+            with self.lock:
+                self.raw += chunk
+
+    def text(self) -> str:
+        with self.lock:
+            raw = bytes(self.raw)
+        return ANSI.sub("", raw.decode("utf-8", "replace"))
+
+    def find(self, words: str, start: int) -> int:
+        """Where `words` end on the screen at or after `start`, or -1."""
+        text = self.text()
+        at = text.find(words, start)
+        return -1 if at < 0 else at + len(words)
+
+    def type(self, keys: bytes) -> None:
+        os.write(self.master, keys)
+
+    def close(self) -> int:
+        code = end_process(self.proc)
+        self.reader.join(timeout=5)
+        os.close(self.master)
+        return code
+
+
+class StepFeed:
+    """The guide's steps as data, in order, from its --steps-file."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.done = 0
+
+    def next(self) -> dict[str, Any] | None:
+        try:
+            lines = self.path.read_text().splitlines()
+        except FileNotFoundError:
+            return None
+        if len(lines) <= self.done or not lines[self.done].endswith("}"):
+            return None
+        self.done += 1
+        return json.loads(lines[self.done - 1])
+
+
+def end_process(proc: subprocess.Popen[bytes]) -> int:
+    """SIGTERM (sim-device and the guide clean up on it), then SIGKILL if it lingers."""
+    if proc.poll() is None:
+        proc.terminate()
+    try:
+        return proc.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        return proc.wait(timeout=10)
+
+
+def screen_lines(raw: bytes) -> list[str]:
+    """The lines as a terminal leaves them: a line redrawn after a carriage
+    return (the progress bar) shows only its last state."""
+    text = ANSI.sub(lambda m: "\r" if m.group(0) == "\r" else "", raw.decode("utf-8", "replace"))
+    return [line.rstrip("\r").split("\r")[-1].rstrip() for line in text.split("\n")]
+
+
+@dataclass
+class SimDevice:
+    proc: subprocess.Popen[bytes]
+    port: str
+    control: str
+
+
+def launch_sim_device(flash: Path, time_scale: float, *args: str, firmware: bool = True) -> SimDevice:
+    """`shuffler sim-device` on a flash folder, as a person starts it in a
+    terminal; with `firmware`, once its firmware has opened the board. The
+    caller ends the process (end_process)."""
+    proc = subprocess.Popen([sys.executable, "-m", "host.cli", "sim-device", "--flash", str(flash),
+                             "--time-scale", str(time_scale), *args], stdout=subprocess.PIPE,
+                            stderr=subprocess.DEVNULL, env=dict(os.environ))
+    assert proc.stdout is not None
+    out = b""
+    while not (PORT_LINE.search(out.decode()) and CONTROL_LINE.search(out.decode())):
+        ready, _, _ = select.select([proc.stdout], [], [], 30)
+        chunk = os.read(proc.stdout.fileno(), 4096) if ready else b""
+        if not chunk:
+            end_process(proc)
+            raise AssertionError(f"sim-device printed only {out!r}")
+        out += chunk
+    port = PORT_LINE.search(out.decode())
+    control = CONTROL_LINE.search(out.decode())
+    assert port and control
+    if firmware:
+        WorldClient.connect(control.group(1), timeout=10).close()  # its firmware is up
+    return SimDevice(proc, port.group(1), control.group(1))
+
+
+def next_shown(screen: Screen, feed: StepFeed, seen: int, pending: dict[str, Any] | None, deadline: float,
+               what: str) -> tuple[dict[str, Any] | None, int]:
+    """The next step of `feed` (or `pending`, one read already) once its
+    words are on the screen after `seen`, and where they end; (None, seen)
+    once the program has ended."""
+    while screen.proc.poll() is None:
+        assert time.monotonic() < deadline, f"{what} did not finish in time:\n{screen.text()[-3000:]}"
+        if pending is None:
+            pending = feed.next()
+            if pending is None:
+                time.sleep(0.01)
+                continue
+        at = screen.find(pending["words"], seen)
+        if at < 0:
+            time.sleep(0.01)
+            continue  # not on the screen yet: a person cannot act on it
+        return pending, at
+    return None, seen

@@ -1,0 +1,96 @@
+"""A person at a board being brought up: `shuffler setup` runs in a
+pseudo-terminal, and this person reads each step (the data the command
+writes with --steps-file) only once its words are on the screen, waits a
+human moment, does it with the cards on the virtual table (through the
+control endpoint `shuffler table` uses: the sim board's or the emulated
+Pico's), and types the answer: Enter, a count, the pile the cards landed
+on as seen on the table, the battery's voltage as a meter reads it."""
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from pty_screen import Screen, StepFeed, next_shown
+from simulator.virtual.world_client import WorldClient
+
+PACK = "pack"
+PLACES = ("tray", "left", "right", "throat")
+
+
+@dataclass
+class SetupPerson:
+    world: WorldClient
+    rng: random.Random
+    delays: tuple[float, float] = (0.1, 0.4)
+    repeat: set[str] = field(default_factory=set)  # step kinds to do twice (typing r the first time)
+    piles: dict[str, int] = field(default_factory=dict)
+    done: list[dict[str, Any]] = field(default_factory=list)
+
+    def gather(self) -> None:
+        """Every card back on the pack in hand: out of the tray, off the piles, out of the exit."""
+        places = self.world.show()["places"]
+        for place in PLACES:
+            if places[place]:
+                self.world.lift(place, PACK)
+
+    def act(self, step: dict[str, Any]) -> str | None:
+        """Do the step at the table; what to type (None: nothing)."""
+        kind = step["kind"]
+        if kind == "flashoffer":
+            return "y\r"
+        if kind in ("emptytray", "handsoff"):
+            self.gather()
+            return "\r"
+        if kind == "loadcards":
+            self.gather()
+            self.world.put(PACK, step["cards"])
+            return "\r"
+        if kind == "secondcount":
+            self.gather()
+            n = self.rng.randint(step["least"], step["most"])
+            self.world.put(PACK, n)
+            return f"{n}\r"
+        if kind == "touchpad":
+            self.world.touch(150)
+            return None
+        if kind == "feedcards":
+            self.gather()
+            self.world.put(PACK, step["least"] + 2)
+            self.piles = self.pile_sizes()
+            return "\r"
+        if kind == "wherelanded":
+            now = self.pile_sizes()
+            side = "l" if now["left"] > self.piles["left"] else "r"
+            self.piles = now
+            return side + "\r"
+        if kind == "meter":
+            mv = self.world.query()["mv"] + self.rng.randint(-15, 15)  # a meter's last digit
+            return f"{mv / 1000:.2f}\r"
+        if kind == "again":
+            last = self.done[-2]["kind"] if len(self.done) >= 2 else ""
+            if last in self.repeat:
+                self.repeat.discard(last)
+                return "r\r"
+            return "\r"
+        raise AssertionError(f"a set-up step this person does not know: {step}")
+
+    def pile_sizes(self) -> dict[str, int]:
+        places = self.world.show()["places"]
+        return {"left": len(places["left"]), "right": len(places["right"])}
+
+
+def follow(screen: Screen, feed: StepFeed, person: SetupPerson, timeout: float) -> list[dict[str, Any]]:
+    """Act on each step once its words are on the screen, until the command ends."""
+    seen = 0
+    deadline = time.monotonic() + timeout
+    while True:
+        step, seen = next_shown(screen, feed, seen, None, deadline, "setup")
+        if step is None:
+            return person.done
+        person.done.append(step)
+        time.sleep(person.rng.uniform(*person.delays))
+        keys = person.act(step)
+        if keys is not None:
+            screen.type(keys.encode())
