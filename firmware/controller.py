@@ -12,12 +12,13 @@ import protocol as P
 import stack
 import store
 from dealer import DONE, LISTEN_MS, R_ABORT, R_BATTERY, R_BLOCKED, R_LONG, R_SENSOR, R_TIMEOUT, Dealer
-from exact import ALL_DONE, MAX_CARDS, NEXT_LOAD, ExactRoutine
+from exact import ALL_DONE, MAX_CARDS, NEXT_LOAD, REST_MORE, ExactRoutine
 from sides import LEFT, RIGHT, FixedSides, RandomSides
 from touch import Touch, baseline_ok, plausible
 
 CAL_FILE = "cal.json"
 CONFIG_FILE = "config.json"
+EXACT_FILE = "exact.json"  # the exact routine while it runs (a restart keeps it)
 CAL_WEIGHT = 26  # cards the stored counts-per-card figure counts for when a pass refines it
 
 
@@ -40,6 +41,7 @@ class Controller:
         d = board.data_dir
         self.cal_path = d + "/" + CAL_FILE if d else CAL_FILE
         self.config_path = d + "/" + CONFIG_FILE if d else CONFIG_FILE
+        self.exact_path = d + "/" + EXACT_FILE if d else EXACT_FILE
         self.cfg = dict(profile["defaults"])
         self.cal = {}
         self.state = P.ST_IDLE
@@ -75,6 +77,7 @@ class Controller:
         self.cal = store.load(self.cal_path) or {}
         self.apply_cal()
         self.apply_cfg()
+        self.restore_exact()
         self.board.wdt_start(self.profile["wdt_ms"])
         part, problem = self.self_test()
         self.send_hello(None, None)
@@ -224,22 +227,79 @@ class Controller:
             return
         f = {P.F_EV: P.EV_EXACT_LOST, "code": reason, P.F_NAME: P.lost_name(reason),
              P.F_MSG: P.LOST[reason][1], "round": e.round + 1, "load": e.load_name()}
-        e.end()
+        self.end_exact()
         for key in fields:
             f[key] = fields[key]
         self.link.send(f)
+
+    def end_exact(self):
+        """The routine is over: its codes wiped, in memory and in flash."""
+        self.exact.end()
+        try:
+            os.remove(self.exact_path)
+        except OSError:
+            pass  # none kept
+
+    def save_exact(self):
+        """Keep the routine in flash, so a restart does not lose it (a board
+        whose flash refuses still runs it; a restart would then end it)."""
+        try:
+            store.save(self.exact_path, self.exact.to_dict())
+        except OSError:
+            pass
+
+    def restore_exact(self):
+        saved = store.load(self.exact_path)
+        if saved is not None and not self.exact.from_dict(saved):
+            self.end_exact()  # not a routine this board can run
+
+    def exact_source(self, n):
+        """The side source of a pass in exact mode, the tray holding n cards:
+        the routine when the load keeps its tracked order (the next load, or
+        the rest of a pass that stopped part way), else random sides, with
+        exactness lost and the evidence said."""
+        e = self.exact
+        if e.in_pass:
+            start = e.rest_start(n)
+            if start >= 0:
+                e.prepare_rest(start)
+                self.save_exact()
+                return e
+            why = P.LOST_DOUBLE_FEED if start == REST_MORE else P.LOST_REST
+            if e.stopped_at >= 0:
+                self.lose_exact(why, n=n, expected=e.pass_n - e.stopped_at)
+            else:
+                self.lose_exact(why, n=n)
+            return self.sides
+        if e.check(n):
+            e.prepare(n)
+            self.save_exact()
+            return e
+        # A load out of turn, a swapped stack or pile, a lost card: the
+        # tracked order no longer holds. This pass is dealt at random.
+        self.lose_exact(P.LOST_COUNT, n=n, expected=e.expected())
+        return self.sides
+
+    def stop_exact_pass(self):
+        """The exact pass in hand stopped part way: the routine waits for
+        its rest (ExactRoutine.rest_start judges it by the tray's count)."""
+        if self.dealer.hide and self.exact.active:
+            self.exact.stopped(self.dealer.k)
+            self.save_exact()
 
     def exact_pass_done(self):
         e = self.exact
         r = e.pass_done()
         if r == NEXT_LOAD:
+            self.save_exact()
             self.send_exact_next()
             return
         self.link.send({P.F_EV: P.EV_EXACT_ROUND, "round": e.round, "rounds": e.bits})
         if r == ALL_DONE:
-            e.end()
+            self.end_exact()
             self.link.send({P.F_EV: P.EV_EXACT_DONE, "rounds": e.bits})
         else:
+            self.save_exact()
             self.send_exact_next()
 
     def cmd_exact(self, cmd, rid, obj):
@@ -249,8 +309,11 @@ class Controller:
             if not ex.active:
                 self.link.send(P.reply(cmd, rid, mode=P.MODE_RANDOM))
                 return
-            self.link.send(P.reply(cmd, rid, n=ex.n, loads=ex.loads, uneven=ex.uneven, mode=P.MODE_EXACT,
-                                   **self.exact_next_fields()))
+            f = self.exact_next_fields()
+            if ex.in_pass:
+                # The load in hand is part dealt: how many of its cards are known to be out.
+                f["dealt"] = ex.stopped_at if ex.stopped_at >= 0 else ex.offset
+            self.link.send(P.reply(cmd, rid, n=ex.n, loads=ex.loads, uneven=ex.uneven, mode=P.MODE_EXACT, **f))
             return
         if obj.get("cancel") is True:
             if self.state == P.ST_PAUSED:
@@ -273,6 +336,7 @@ class Controller:
         except ValueError as exc:
             self.link.send(P.error_reply(cmd, rid, P.E_BAD_VALUE, detail=str(exc)[:60]))
             return
+        self.save_exact()
         ex = self.exact
         self.link.send(P.reply(cmd, rid, n=n, loads=ex.loads, uneven=ex.uneven, **self.exact_next_fields()))
         self.send_exact_next()
@@ -682,6 +746,18 @@ class Controller:
             return
         tray = stack.count_from_raw(raw, tare, per_card)
         n = tray
+        if n <= 0 and sides is None and self.exact.active and self.exact.in_pass:
+            e = self.exact
+            if e.rest_start(0) == e.pass_n:
+                # The exact pass stopped at its last card, which went on to
+                # its pile: nothing is left to deal, and the pass is over.
+                self.dealer.begin(e, 0, self.cfg, p["battery_cutoff_mv"], p["poll_ms"], True, 0)
+                if cmd is not None:
+                    self.link.send(P.reply(cmd, rid, n=0))
+                self.finish(DONE)
+                return
+            # Every card gone, more than the one the beam was feeding.
+            self.lose_exact(P.LOST_DOUBLE_FEED, n=0, expected=e.pass_n - e.stopped_at)
         if n <= 0:
             self.refuse(cmd, rid, P.FAULT_EMPTY, n=max(n, 0))
             return
@@ -707,22 +783,15 @@ class Controller:
             self.refuse(cmd, rid, P.FAULT_BATTERY_LOW, mv=mv, need_mv=need)
             return
         src = sides or self.sides
-        lost = False
         if sides is None and self.exact.active:
-            if self.exact.check(n):
-                src = self.exact
-            else:
-                lost = True
-        try:
-            src.prepare(n)
-        except ValueError as e:  # a plan that does not fit the load
-            if cmd is not None:
-                self.link.send(P.error_reply(cmd, rid, P.E_BAD_VALUE, detail=str(e)[:60]))
-            return
-        if lost:
-            # A load out of turn, a swapped stack or pile, a lost card: the
-            # tracked order no longer holds. This pass is dealt at random.
-            self.lose_exact(P.LOST_COUNT, n=n, expected=self.exact.expected())
+            src = self.exact_source(n)
+        if src is not self.exact:
+            try:
+                src.prepare(n)
+            except ValueError as e:  # a plan that does not fit the load
+                if cmd is not None:
+                    self.link.send(P.error_reply(cmd, rid, P.E_BAD_VALUE, detail=str(e)[:60]))
+                return
         self.warn_battery()
         # dealer.hide marks an exact pass until the next begins (see pass_fields).
         self.dealer.begin(src, n, self.cfg, p["battery_cutoff_mv"], p["poll_ms"], src is self.exact, tray)
@@ -806,7 +875,7 @@ class Controller:
         self.last_activity = self.board.ticks_ms()
         if err:
             self.raise_fault(P.FAULT_INTERNAL, detail=err, **self.pass_fields())
-            self.lose_exact_pass(P.LOST_ABORTED)
+            self.stop_exact_pass()
         else:
             self.finish(r)
 
@@ -826,10 +895,10 @@ class Controller:
         elif r == R_SENSOR:
             self.raise_fault(P.FAULT_SENSOR, detail="battery sensor reads %d mV" % (self.battery() or 0),
                              part=P.PART_BATTERY, **f)
-            self.lose_exact_pass(P.LOST_ABORTED)
+            self.stop_exact_pass()
         elif r == R_BATTERY:
             self.raise_fault(P.FAULT_BATTERY_LOW, detail="battery fell below cutoff", **f)
-            self.lose_exact_pass(P.LOST_ABORTED)
+            self.stop_exact_pass()
         elif r == R_TIMEOUT:
             self.no_card(f)
 
@@ -853,11 +922,11 @@ class Controller:
             # (a card stuck in the exit reads so too: the person looks)
             self.raise_fault(P.FAULT_SENSOR, part=P.PART_EXIT,
                              detail="exit beam blocked, %d card out" % (out if out > 0 else 0), **f)
-            self.lose_exact_pass(P.LOST_ABORTED)
+            self.stop_exact_pass()
             return
         why = "exit blocked too long" if r == R_LONG else "exit blocked before the card was fed"
         self.raise_fault(P.FAULT_DOUBLE_FEED, detail=why, **f)
-        self.lose_exact_pass(P.LOST_DOUBLE_FEED)
+        self.stop_exact_pass()
 
     def no_card(self, f):
         """No card reached the beam in time: the tray's count says why."""
@@ -866,7 +935,7 @@ class Controller:
         left = d.tray0 - d.k  # the cards the tray should hold
         if out is None:
             self.raise_fault(P.FAULT_SENSOR, detail="stack sensor not responding", part=P.PART_STACK, **f)
-            self.lose_exact_pass(P.LOST_ABORTED)
+            self.stop_exact_pass()
         elif out <= 0:
             # Every card is still in the tray: a jam. Resuming deals the same
             # cards to the same sides, so exactness survives it.
@@ -875,15 +944,15 @@ class Controller:
             # Cards went out with the beam never blocked: its receiver.
             self.raise_fault(P.FAULT_SENSOR, part=P.PART_EXIT,
                              detail="exit beam missed %d cards" % out, **f)
-            self.lose_exact_pass(P.LOST_ABORTED)
+            self.stop_exact_pass()
         elif out == 1:
             # One card fewer came out than the stack reading: two cards
             # passed the exit together.
             self.raise_fault(P.FAULT_DOUBLE_FEED, detail="exit count one short of the stack reading", **f)
-            self.lose_exact_pass(P.LOST_DOUBLE_FEED)
+            self.lose_exact_pass(P.LOST_EXIT_COUNT)
         else:
             self.raise_fault(P.FAULT_TRAY_EMPTIED, detail="%d cards missing" % out, **f)
-            self.lose_exact_pass(P.LOST_ABORTED)
+            self.stop_exact_pass()
 
     # ----- called by the dealer between cards -----------------------
     def pending(self):

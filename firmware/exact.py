@@ -13,6 +13,17 @@ begins; side(k) reads one code and allocates nothing, so it runs inside
 the heap-locked deal loop. Nothing here is ever sent over the wire: the
 controller reports only the round, the load and its count, which the
 public code set fixes.
+
+A pass that stops part way (a double feed, the tray emptied, a sensor, the
+battery, a restart) keeps the routine: once what was caught is back in the
+tray, the tray's count says how many of the load's cards have gone out,
+and the rest of the pass deals on from there when that count shows every
+card gone out on its own pile (`rest_start`). The judgement looks at counts
+only, never at the codes: going on only where two cards happened to share
+a bit would make the pack's order depend on that bit, and the pack would
+no longer be exactly uniform (docs/exact-mode.md, "A pass that stops part
+way"). The routine is kept in the board's flash while it runs (`to_dict`,
+`from_dict`), so a restart does not lose it.
 """
 
 from array import array
@@ -26,6 +37,11 @@ MAX_LOADS = 26  # loads are named A to Z
 NEXT_LOAD = 0
 ROUND_DONE = 1
 ALL_DONE = 2
+
+# What rest_start returns when the rest cannot be dealt exactly.
+REST_COUNT = -1  # the tray holds more cards than the pass had left: some were put back in, or came from elsewhere
+REST_MORE = -2  # more cards went out than the one the beam was counting: one may lie on the wrong pile
+SAVE_VERSION = 1
 
 
 class ExactRoutine:
@@ -46,6 +62,9 @@ class ExactRoutine:
         self.start = 0  # pack position of the next load's top card
         self.top = 0  # pack position of the top card of the load being dealt
         self.pass_n = 0
+        self.in_pass = False  # a pass of the load in hand has begun and not finished
+        self.offset = 0  # cards of that load dealt before the part being dealt now
+        self.stopped_at = -1  # the pass stopped after this many of its cards (-1: not known)
 
     def begin(self, n, randbytes):
         """Draw fresh codes for an n-card pack. ValueError when it cannot run."""
@@ -74,6 +93,7 @@ class ExactRoutine:
         self.round = 0
         self.load = 0
         self.start = 0
+        self.in_pass = False
         self.active = True
         self._plan_round()
 
@@ -84,6 +104,7 @@ class ExactRoutine:
         for i in range(len(self.scratch)):
             self.scratch[i] = 0
         self.active = False
+        self.in_pass = False
 
     def _plan_round(self):
         L = self.loads
@@ -125,17 +146,61 @@ class ExactRoutine:
 
     # ----- the side-source interface --------------------------------------
     def prepare(self, n):
+        """A pass of the next load, n cards, begins."""
         if not self.active or not self.check(n):
             raise ValueError("load does not match the exact routine")
         self.pass_n = n
         self.top = self.start + n - 1
+        self.in_pass = True
+        self.offset = 0
+        self.stopped_at = -1
 
     def side(self, k):
-        # The k-th card fed is the load's bottom card first (docs/mechanism.md).
-        return (self.codes[self.top - k] >> self.round) & 1
+        # The k-th card fed of this part of the pass.
+        return self.card_side(self.offset + k)
+
+    def card_side(self, i):
+        # The load's i-th card fed is its bottom card first (docs/mechanism.md).
+        return (self.codes[self.top - i] >> self.round) & 1
+
+    # ----- a pass that stopped part way ------------------------------------
+    def stopped(self, k):
+        """The part being dealt stopped after k of its cards went through the beam."""
+        self.stopped_at = self.offset + k
+
+    def rest_start(self, t):
+        """With t cards in the tray (what was caught put back), the card the
+        rest of the pass in hand starts at, or REST_COUNT / REST_MORE when a
+        card gone out may lie on the wrong pile. Past the k cards the beam
+        counted, one more may have gone out: the card it was feeding, driven
+        to that card's own side. Two or more beyond the count went out
+        together on one side, right or wrong by their codes, which are not
+        looked at (see the module's note). After a restart the beam's count
+        is not known: every card went out in a run of its own, so the count
+        alone says where the pass stopped. With nothing left (t = 0) the
+        pass is whole: its start is pass_n, and no card follows."""
+        dealt = self.pass_n - t
+        if t < 0 or dealt < self.offset:
+            return REST_COUNT
+        k = self.stopped_at
+        if k < 0:
+            return dealt
+        if dealt < k:
+            return REST_COUNT
+        if dealt > k + 1:
+            return REST_MORE
+        return dealt
+
+    def prepare_rest(self, start):
+        """The rest of the pass in hand, from its card `start`."""
+        self.offset = start
+        self.stopped_at = -1
 
     # ----- after a whole pass ----------------------------------------------
     def pass_done(self):
+        self.in_pass = False
+        self.offset = 0
+        self.stopped_at = -1
         self.start += self.pass_n
         self.load += 1
         if self.load < self.loads:
@@ -150,3 +215,37 @@ class ExactRoutine:
             return ALL_DONE
         self._plan_round()
         return ROUND_DONE
+
+    # ----- kept in flash -----------------------------------------------------
+    def to_dict(self):
+        """Everything the routine needs after a restart (the board's flash
+        keeps it while the routine runs)."""
+        return {"v": SAVE_VERSION, "n": self.n, "bits": self.bits, "loads": self.loads, "uneven": self.uneven,
+                "round": self.round, "load": self.load, "start": self.start, "sizes": list(self.sizes),
+                "codes": list(self.codes), "in_pass": self.in_pass, "pass_n": self.pass_n,
+                "offset": self.offset, "stopped_at": self.stopped_at}
+
+    def from_dict(self, d):
+        """Take up a routine saved by to_dict; False (and nothing changed)
+        when it is not one this routine can run."""
+        try:
+            n, loads = int(d["n"]), int(d["loads"])
+            if d["v"] != SAVE_VERSION or X.n_loads(n, self.capacity) != loads or d["bits"] != X.n_bits(n):
+                return False
+            codes = array("H", d["codes"])
+            sizes = array("H", d["sizes"])
+            where = (int(d["round"]), int(d["load"]), int(d["start"]), int(d["pass_n"]), int(d["offset"]),
+                     int(d["stopped_at"]))
+        except (KeyError, TypeError, ValueError, OverflowError):
+            return False
+        rnd, load, start = where[0], where[1], where[2]
+        if len(codes) != n or len(sizes) != loads or not (0 <= rnd < d["bits"] and 0 <= load < loads
+                                                         and 0 <= start <= n):
+            return False
+        self.codes, self.scratch, self.sizes = codes, array("H", codes), sizes
+        self.n, self.bits, self.loads, self.uneven = n, d["bits"], loads, bool(d["uneven"])
+        self.round, self.load, self.start, self.pass_n, self.offset, self.stopped_at = where
+        self.in_pass = bool(d["in_pass"])
+        self.top = self.start + self.pass_n - 1
+        self.active = True
+        return True

@@ -174,12 +174,16 @@ LOST_DOUBLE_FEED = 1
 LOST_COUNT = 2
 LOST_ABORTED = 3
 LOST_CANCELLED = 4
+LOST_EXIT_COUNT = 5
+LOST_REST = 6
 
 LOST = {
-    LOST_DOUBLE_FEED: ("double_feed", "Two cards went through together, so one card went to the wrong pile."),
+    LOST_DOUBLE_FEED: ("double_feed", "More cards went out than the beam counted: one may be on the wrong pile."),
     LOST_COUNT: ("count", "The load in the tray is not the one the exact routine expects (wrong count)."),
-    LOST_ABORTED: ("aborted", "The pass stopped before its last card."),
+    LOST_ABORTED: ("aborted", "The pass was aborted before its last card."),
     LOST_CANCELLED: ("cancelled", "The exact routine was cancelled."),
+    LOST_EXIT_COUNT: ("exit_count", "The exit counted one card fewer than the tray held: two went through as one."),
+    LOST_REST: ("rest", "After the pass stopped, the tray held more cards than the pass had left."),
 }
 
 # Pile names used in events and by the simulated world.

@@ -85,7 +85,7 @@ REPLIES: dict[str, tuple[dict[str, tuple[Any, ...]], tuple[str, ...]]] = {
     P.CMD_CONFIG: ({"config": CONFIG}, ("config",)),
     P.CMD_EXACT: ({"n": COUNT, "loads": (INT, 1, 1000), "uneven": (BOOL,), "round": (INT, 1, MAX_EXACT_ROUNDS),
                    "rounds": (INT, 1, MAX_EXACT_ROUNDS), "load": (STR, "load"), "count": COUNT,
-                   "mode": (STR, (P.MODE_EXACT, P.MODE_RANDOM))}, ()),
+                   "mode": (STR, (P.MODE_EXACT, P.MODE_RANDOM)), "dealt": COUNT}, ()),
 }
 ERROR_FIELDS: dict[str, tuple[Any, ...]] = {"err": (INT, 0, 1000), "name": (STR,), "msg": (STR,), "detail": (STR,)}
 

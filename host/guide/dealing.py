@@ -154,6 +154,10 @@ class DealingHandlers:
             p.left = p.right = None
             rest = n
         if rest <= 0:
+            if self.routine is not None and self.routine.exact and self.device is not None and p.parts:
+                # The device still waits for the rest of its stopped pass: an
+                # empty tray's start tells it the pass is whole.
+                self.device.start()
             self.pass_finished()
             return
         if p.dealt:
@@ -199,7 +203,7 @@ class DealingHandlers:
         if code == P.FAULT_BATTERY_LOW:
             return N.BatteryRanDown(where, dealt, of)
         if code == P.FAULT_SENSOR:
-            return N.SensorLost(sensor_name(ev.detail), dealt, of)
+            return N.SensorLost(sensor_name(ev), dealt, of)
         return N.DeviceFault(ev.msg or P.fault_name(code))
 
     def fault_fix(self: Machine, ev: V.Event, rest: int) -> S.Step:
@@ -211,7 +215,7 @@ class DealingHandlers:
         if code == P.FAULT_BATTERY_LOW:
             return S.Fix("battery")
         if code == P.FAULT_SENSOR:
-            return S.Fix(sensor_fix(ev.detail))
+            return S.Fix(sensor_fix(ev))
         return S.Fix("exit")  # an internal stop: whatever is caught in the exit goes back
 
     # -- a jam -----------------------------------------------------------------------------------
@@ -241,10 +245,11 @@ class DealingHandlers:
     def fault_in_paused(self: Machine, ev: V.Event) -> None:
         """The touch that should take the pass up again was refused (a card
         left in the exit would be counted as the next)."""
-        self.tell(N.ExitBlockedAtStart() if "exit" in ev.detail else N.StartRefused(ev.msg or P.fault_name(ev.code)))
+        exit_blocked = ev.part == P.PART_EXIT
+        self.tell(N.ExitBlockedAtStart() if exit_blocked else N.StartRefused(ev.msg or P.fault_name(ev.code)))
         if self.shown is not None and isinstance(self.shown.step, S.Touch):
             self.todo.appendleft(self.shown.step)
-            self.todo.appendleft(S.Fix("exit_sensor") if "exit" in ev.detail else S.Fix("jam"))
+            self.todo.appendleft(S.Fix("exit_sensor") if exit_blocked else S.Fix("jam"))
             self.advance()
 
     # -- the device starts again ---------------------------------------------------------------
@@ -379,7 +384,7 @@ class DealingHandlers:
             st = self.device.status(timeout=self.device.wait_s(min(REQUEST_TIMEOUT_S, self.stall_s)))
         except LinkTimeout:
             self.tell(N.NotAnswering())
-            self.device.link.close()
+            self.device.close()
             self.handle(Closed(f"no answer within {self.device.wait_s(min(REQUEST_TIMEOUT_S, self.stall_s)):g} s"))
             return
         except LinkClosed as exc:

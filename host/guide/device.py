@@ -91,6 +91,14 @@ class Device:
     def exact_begin(self, cards: int) -> V.ExactBegun:
         return V.exact_begun(self.link.request(P.CMD_EXACT, n=cards), self.name)
 
+    def start(self) -> None:
+        """Start a pass of what the tray holds (with an empty tray, after an
+        exact pass stopped at its last card: that pass is whole)."""
+        try:
+            self.link.request(P.CMD_START)
+        except (DeviceError, LinkTimeout):
+            pass  # refused (its fault event says why) or unanswered (the status will tell)
+
     def exact_held(self) -> V.ExactBegun | None:
         """The exact routine the device holds (None: none), from the load it expects next."""
         reply = self.link.request(P.CMD_EXACT, held=True)

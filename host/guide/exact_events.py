@@ -36,6 +36,7 @@ class ExactHandlers:
         self.dealt_key: tuple[int, str] | None = None  # (round, load) of the exact pass just dealt
         self.after_pass_until = 0.0
         self.running: V.Status | None = None  # resumed with a pass under way
+        self.part_dealt: int | None = None  # ... with this many of its cards out
 
     # -- beginning -----------------------------------------------------------------------------
     def exact_routine(self: Machine) -> R.ExactRoutine:
@@ -47,7 +48,7 @@ class ExactHandlers:
             raise
         except LinkError as exc:
             raise self.stop(f"the shuffler cannot run exact mode for {self.plan.cards} cards: {exc}") from None
-        return R.ExactRoutine(self.plan.cards, dev.capacity or self.plan.capacity, begun, self.seconds_per_round())
+        return R.ExactRoutine(self.plan.cards, dev.capacity or self.plan.capacity, begun)
 
     def resumed_routine(self: Machine, st: V.Status) -> R.ExactRoutine:
         """The routine the device holds, from the load it expects next."""
@@ -61,18 +62,18 @@ class ExactHandlers:
             raise self.stop(f"the shuffler's exact routine is for {held.n} cards, not the {self.plan.cards} given")
         begun = V.ExactBegun(held.n, held.loads, held.uneven, held.rounds, st.next)
         try:
-            routine = R.ExactRoutine(self.plan.cards, dev.capacity or self.plan.capacity, begun,
-                                     self.seconds_per_round(), resume_at=st.next)
+            routine = R.ExactRoutine(self.plan.cards, dev.capacity or self.plan.capacity, begun, resume_at=st.next)
         except ValueError as exc:
             raise self.stop(f"the shuffler's exact routine does not fit this pack: {exc}") from None
-        if st.state != P.ST_IDLE or (st.k is not None and st.n == st.next.count and 0 < st.k < st.n):
-            self.running = st
+        if st.state in (P.ST_DEALING, P.ST_PAUSED) or held.dealt is not None:
+            self.running, self.part_dealt = st, held.dealt
             self.todo.append(Do("take_up_running_pass"))
         return routine
 
     def take_up_running_pass(self: Machine) -> None:
-        """Resumed while the device deals the expected load, holds it paused,
-        or stopped it part way: follow that pass instead of asking for it."""
+        """Resumed while the device deals the expected load, holds it
+        paused, or keeps it part dealt: follow that pass instead of asking
+        for its load."""
         st, self.running = self.running, None
         assert st is not None and st.next is not None
         while self.todo and not isinstance(self.todo[0], S.PutInTray):
@@ -87,15 +88,16 @@ class ExactHandlers:
         self.drop_to_touch()
         p = self.pass_
         assert p is not None
-        p.size = st.n
-        if st.state == P.ST_DEALING:
+        p.size, p.dealt = st.next.count, self.part_dealt or 0
+        p.left = p.right = None  # the device keeps an exact pass's piles to itself
+        if st.state in (P.ST_DEALING, P.ST_PAUSED):
             self.begin_part(V.Event(P.EV_LOADED, n=st.n))
             p.k = st.k or 0
+            if st.state == P.ST_PAUSED:
+                self.fault_in_pass(V.Event(P.EV_FAULT, k=p.k, n=st.n, code=P.FAULT_JAM, latched=True))
             return
-        p.part_n, p.k = st.n, st.k or 0
-        self.phase = Phase.DEALING
-        code = P.FAULT_JAM if st.state == P.ST_PAUSED else (st.fault or P.FAULT_DOUBLE_FEED)
-        self.fault_in_pass(V.Event(P.EV_FAULT, k=st.k or 0, n=st.n, code=code, latched=True))
+        # Part dealt and stopped: what is left goes in the tray, the count says where it stopped.
+        self.todo.appendleft(S.PutInTray(p.load, None, rest=True))
 
     # -- the device's words on its routine ----------------------------------------------------
     @on("exact_next", goes=(Phase.HANDLING,))

@@ -215,7 +215,8 @@ class Machine(WaitingHandlers, DealingHandlers, ExactHandlers, Ending):
         dev.drain()
         st = dev.status()
         self.last_line = self.clock()
-        takes_it_up = self.resume and st.mode == P.MODE_EXACT
+        # Going on with an exact routine, a jammed pass is taken up, not cleared (that would abort it).
+        takes_it_up = self.resume and st.mode == P.MODE_EXACT and st.state == P.ST_PAUSED
         if st.state in (P.ST_ALARM, P.ST_PAUSED) and not takes_it_up:
             self.tell(N.FaultLeftOver(st.fault_name or st.state))
             if not dev.clear():

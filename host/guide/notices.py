@@ -451,14 +451,17 @@ def level(notice: Notice) -> str:
     return LEVELS.get(type(notice), PROBLEM)
 
 
+# Why exactness went (the device's reason names, firmware/protocol.py LOST), and its evidence.
 LOST_REASONS = {
-    "double_feed": "two cards that belong on different piles went through together",
-    "exit_count": "the exit counted one card fewer than the tray held, so two cards went through as one",
+    "double_feed": "more cards went out of the tray than the exit counted (the tray's count after the stop shows "
+                   "it), so one of them may lie on the wrong pile",
+    "exit_count": "the exit counted one card fewer than the tray held, so two cards went through as one somewhere "
+                  "in the pass",
     "count": "the load in the tray is not the one the shuffler expected: a stack or a pile was swapped, "
              "a load came in out of turn, or a card went missing",
-    "rest_count": "after the pass stopped, the tray's count does not show where it stopped, so a card may be "
-                  "on the wrong pile",
-    "aborted": "a pass stopped before its last card and could not be taken up again",
+    "rest": "after the pass stopped, the tray held more cards than the pass had left, so cards that were dealt "
+            "came back in or others joined them",
+    "aborted": "a pass was aborted before its last card",
     "cancelled": "exact mode was cancelled",
     "restart": "the shuffler restarted and its codes are gone",
 }

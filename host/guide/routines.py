@@ -18,6 +18,7 @@ from host.guide import notices as N
 from host.guide import views as V
 from host.plan import Plan, trade_steps
 from simulator.shuffling import steps as S
+from simulator.shuffling import time_model as T
 from simulator.shuffling.exact_mode.physical import ExactStep, exact_steps
 
 @dataclass(frozen=True)
@@ -162,8 +163,7 @@ class ExactRoutine:
 
     exact = True
 
-    def __init__(self, cards: int, capacity: int, begun: V.ExactBegun, seconds_per_round: float | None = None,
-                 resume_at: V.Next | None = None) -> None:
+    def __init__(self, cards: int, capacity: int, begun: V.ExactBegun, resume_at: V.Next | None = None) -> None:
         self.cards = cards
         self.steps: list[ExactStep] = exact_steps(cards, capacity, begun.uneven)
         self.rounds = begun.rounds
@@ -175,7 +175,6 @@ class ExactRoutine:
         self.load = self.names[0]
         self.passes = 0
         self.per_round: list[list[int]] = []
-        self.seconds_per_round = seconds_per_round
         # Each round's load sizes, as the code set fixes them.
         self.round_sizes: dict[int, dict[str, int]] = {}
         for es in self.steps:
@@ -230,9 +229,8 @@ class ExactRoutine:
         return out
 
     def _round_start(self) -> N.RoundStart:
-        left = None
-        if self.seconds_per_round is not None:
-            left = self.seconds_per_round * (self.rounds - self.round + 1)
+        """The round begins with the step just taken: the time model times what is left."""
+        left = T.timing(es.step for es in self.steps[self.i - 1:]).total_s
         return N.RoundStart(self.round, self.rounds, True, left)
 
     def want(self, round: int, load: str, planned: int | None) -> int:

@@ -35,6 +35,7 @@ class Event:
     capacity: int | None = None
     mv: int | None = None
     detail: str = ""
+    part: str = ""  # a sensor fault: which part (firmware/protocol.py PARTS)
     state: str = ""
     uid: str | None = None
     round: int | None = None
@@ -51,7 +52,8 @@ class Event:
         return self.kind == P.EV_FAULT and (self.latched is False or (self.code in P.REFUSALS and self.k is None))
 
 
-_EVENT_KEYS = ("k", "n", "left", "right", "code", "latched", "capacity", "mv", "detail", "state", "round", "rounds",
+_EVENT_KEYS = ("k", "n", "left", "right", "code", "latched", "capacity", "mv", "detail", "part", "state", "round",
+               "rounds",
                "load", "count", "expected", "name", "msg")
 
 
@@ -102,12 +104,13 @@ class ExactBegun:
     uneven: bool
     rounds: int
     next: Next
+    dealt: int | None = None  # held: cards of the next load already out (its pass stopped part way)
 
 
 def exact_begun(msg: dict[str, Any], device: str) -> ExactBegun:
     _need(msg, "reply to exact", ("n", "loads", "round", "rounds", "load", "count"), device)
     return ExactBegun(n=msg["n"], loads=msg["loads"], uneven=bool(msg.get("uneven", False)), rounds=msg["rounds"],
-                      next=Next(msg["round"], msg["load"], msg["count"], msg["rounds"]))
+                      next=Next(msg["round"], msg["load"], msg["count"], msg["rounds"]), dealt=msg.get("dealt"))
 
 
 def count(msg: dict[str, Any], device: str) -> int:

@@ -271,7 +271,8 @@ class WaitingHandlers:
         if code == P.FAULT_BATTERY_LOW:
             return [N.BatteryTooLowToStart(), S.Fix("battery_idle"), touch]
         if code == P.FAULT_NOT_CALIBRATED:
-            raise self.stop("the count sensor is not calibrated: calibrate the shuffler first")
+            port = self.device.name if self.device is not None else "PORT"
+            raise self.stop(f"the count sensor is not calibrated: run `shuffler setup --port {port}` first")
         if code == P.FAULT_SENSOR:
             return self.sensor_at_start(ev, touch)
         return [N.StartRefused(ev.msg or P.fault_name(code)), S.Touch("retry")]
@@ -291,9 +292,9 @@ class WaitingHandlers:
 
     def sensor_at_start(self: Machine, ev: V.Event, touch: S.Touch) -> list[Item]:
         self.clear()
-        if "exit" in ev.detail:
+        if ev.part == P.PART_EXIT:
             return [N.ExitBlockedAtStart(), S.Fix("exit_sensor"), touch]
-        return [N.SensorLost(sensor_name(ev.detail)), S.Fix(sensor_fix(ev.detail)), touch]
+        return [N.SensorLost(sensor_name(ev)), S.Fix(sensor_fix(ev)), touch]
 
     @on("fault", Phase.HANDLING, Phase.LOADING, goes=(Phase.HANDLING, Phase.LOADING))
     def fault_between(self: Machine, ev: V.Event) -> None:
@@ -301,7 +302,7 @@ class WaitingHandlers:
         if ev.code == P.FAULT_EMPTY:
             self.tell(N.EmptyTouch())
         elif ev.code == P.FAULT_SENSOR:
-            self.tell(N.ExitBlockedAtStart() if "exit" in ev.detail else N.SensorLost(sensor_name(ev.detail)))
+            self.tell(N.ExitBlockedAtStart() if ev.part == P.PART_EXIT else N.SensorLost(sensor_name(ev)))
             self.clear()
         elif ev.refusal:
             self.tell(N.StartRefused(ev.msg or P.fault_name(ev.code)))
@@ -366,21 +367,15 @@ WAIT_WORDS = {
     Phase.PAUSED: "the pass was not taken up again within {:g} s",
 }
 
-SENSORS = (("exit", "the exit sensor", "exit_sensor"), ("stack", "the count sensor", "count_sensor"),
-           ("load cell", "the count sensor", "count_sensor"), ("touch", "the touch sensor", "touch_sensor"),
-           ("battery", "the battery sensor", "battery_sensor"))
+# A sensor fault's part (firmware/protocol.py PARTS): its name in the guide's words, and its fix.
+SENSORS = {P.PART_EXIT: ("the exit sensor", "exit_sensor"), P.PART_STACK: ("the count sensor", "count_sensor"),
+           P.PART_TOUCH: ("the touch sensor", "touch_sensor"), P.PART_BATTERY: ("the battery sensor", "battery_sensor")}
 
 
-def sensor_name(detail: str) -> str:
-    """Which sensor a fault's detail names, in the guide's words."""
-    for key, name, _ in SENSORS:
-        if key in detail:
-            return name
-    return "a sensor"
+def sensor_name(ev: V.Event) -> str:
+    """Which sensor a fault names, in the guide's words."""
+    return SENSORS.get(ev.part, ("a sensor", "sensor"))[0]
 
 
-def sensor_fix(detail: str) -> str:
-    for key, _, fix in SENSORS:
-        if key in detail:
-            return fix
-    return "sensor"
+def sensor_fix(ev: V.Event) -> str:
+    return SENSORS.get(ev.part, ("a sensor", "sensor"))[1]

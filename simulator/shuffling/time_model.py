@@ -46,6 +46,7 @@ HANDLING_S: dict[str, float] = {
     "unload": 3.0,
     "setaside": 5.0,
     "fix": 10.0,
+    "collect": 15.0,  # every card into one pack, in any order
     "roundsummary": 0.0,  # a sentence in a report, not a thing done
 }
 

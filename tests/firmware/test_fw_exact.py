@@ -48,14 +48,19 @@ def start(start_device: Callable[..., Device], tmp_path: Path, seed: int | None,
     return dev
 
 
-def exact_routine(dev: Device, n: int, between: Callable[[int, int], None] | None = None) -> list[int]:
+def exact_routine(dev: Device, n: int, between: Callable[[int, int], None] | None = None,
+                  after_start: Callable[[], dict] | None = None, start_pack: list[int] | None = None,
+                  begun: bool = False) -> list[int]:
     """The person's side of an exact routine: load what the device expects,
-    start, take the piles, pile trade. Returns the final pack (top first)."""
+    start, take the piles, pile trade. Returns the final pack (top first).
+    after_start: what happens after each start (a fault put right); begun:
+    the routine runs already and its next round's pack is start_pack."""
     assert dev.world is not None
-    rep = dev.call("exact", n=n)
-    assert rep["ok"] is True and rep["n"] == n
+    if not begun:
+        rep = dev.call("exact", n=n)
+        assert rep["ok"] is True and rep["n"] == n
     nxt = dev.event("exact_next")
-    pack = list(range(n))
+    pack = start_pack if start_pack is not None else list(range(n))
     lefts: list[int] = []
     rights: list[int] = []
     start_at = 0
@@ -66,8 +71,8 @@ def exact_routine(dev: Device, n: int, between: Callable[[int, int], None] | Non
         dev.world.load(pack[start_at:start_at + count])
         start_at += count
         assert dev.call("start")["n"] == count
-        done = dev.event("done", timeout=60)
-        assert done["k"] == count and "left" not in done and "right" not in done
+        done = after_start() if after_start is not None else dev.event("done", timeout=60)
+        assert "left" not in done and "right" not in done
         lefts += dev.world.take("left")
         rights += dev.world.take("right")
         m = dev.wait(lambda m: m.get("ev") in ("exact_next", "exact_round"))
@@ -132,26 +137,127 @@ def test_the_wire_says_the_same_whatever_the_codes(start_device, tmp_path: Path)
     assert text.count(b'"ev": "exact_round"') == 4 and b'"re": "status"' in text
 
 
-def test_double_feed_loses_exactness_then_the_device_deals_at_random(start_device, tmp_path: Path) -> None:
-    dev = start(start_device, tmp_path, seed=None, capacity=8)
+def exact_routine_with_a_stop(dev: Device, n: int, at: tuple[int, str], k: int,
+                              fix: Callable[[list[int]], list[int]]) -> tuple[list[int], list[dict]]:
+    """exact_routine, with a double feed at card k of the pass `at` (round,
+    load): the person clears the fault and hands the cards caught in the
+    exit to `fix`, which says which of them go back under the tray (first fed
+    lowest); the touch then deals on. Returns the final pack and the device's
+    exact_lost events."""
     assert dev.world is not None
-    dev.call("exact", n=12)
+    world = dev.world
+    armed = [True]
+
+    def inject(round_number: int, load: int) -> None:
+        if armed[0] and (round_number, chr(65 + load)) == at:
+            armed[0] = False
+            world.inject("double_feed", k=k)
+
+    def after_start() -> dict:
+        m = dev.wait(lambda m: m.get("ev") in ("done", "fault"), timeout=60)
+        if m["ev"] == "done":
+            return m
+        assert m["name"] == "double_feed" and m["k"] == k
+        dev.call("clear")
+        world.fix()
+        caught = world.take("throat")
+        back = fix(caught)
+        tray = world.take("tray")
+        world.load(tray + back[::-1])  # under the tray's cards, the first fed lowest
+        dev.call("start")
+        return dev.event("done", timeout=60)
+
+    final = exact_routine(dev, n, inject, after_start)
+    return final, [m for m in dev.seen if m.get("ev") == "exact_lost"]
+
+
+def test_a_double_feed_caught_and_put_back_goes_on_exactly(start_device, tmp_path: Path) -> None:
+    dev = start(start_device, tmp_path, seed=11)
+    final, lost = exact_routine_with_a_stop(dev, 162, (3, "A"), 20, lambda caught: caught)
+    assert lost == []
+    codes = C.code_set(162, 104, uneven=True)
+    arrangement = C.uniform_assignment(162, stream(random_file(tmp_path, 11)), codes)
+    assert final == run_exact(list(range(162)), arrangement, 104)[-1]  # as if nothing had happened
+    assert dev.call("status")["mode"] == "random"
+
+
+def test_the_card_being_fed_gone_on_to_its_pile_goes_on_and_two_gone_out_end_exactness(start_device,
+                                                                                     tmp_path: Path) -> None:
+    """The tray's count after the stop is the evidence: one card past the
+    beam's count went to its own side, so the rest deals on from there; two
+    or more may lie on the wrong pile, whatever their codes."""
+    kept: list[int] = []
+
+    def keep(caught: list[int], how_many: int) -> list[int]:
+        kept.extend(caught[:how_many])  # the person does not put these back
+        return caught[how_many:]
+
+    for gone, seed in ((1, 12), (2, 13)):
+        kept.clear()
+        dev = start(start_device, tmp_path, seed=seed, capacity=8)
+        assert dev.world is not None
+        dev.call("exact", n=12)
+        nxt = dev.event("exact_next")
+        dev.world.load(list(range(nxt["count"])))
+        dev.world.inject("double_feed", k=2)
+        dev.call("start")
+        assert dev.event("fault")["name"] == "double_feed"
+        assert [m for m in dev.seen if m.get("ev") == "exact_lost"] == []  # not yet: the count will tell
+        dev.call("clear")
+        dev.world.fix()
+        back = keep(dev.world.take("throat"), gone)
+        dev.world.load(dev.world.take("tray") + back[::-1])
+        dev.call("start")
+        if gone == 1:
+            loaded = dev.event("loaded")
+            assert loaded["n"] == nxt["count"] - 3
+            done = dev.event("done")
+            assert "left" not in done  # still an exact pass
+            assert dev.wait(lambda m: m.get("ev") in ("exact_next", "exact_lost"))["ev"] == "exact_next"
+        else:
+            done = dev.event("done")
+            lost = [m for m in dev.seen if m.get("ev") == "exact_lost"]  # said before the start's reply
+            assert [(m["code"], m["n"], m["expected"]) for m in lost] == [(P.LOST_DOUBLE_FEED, nxt["count"] - 4,
+                                                                           nxt["count"] - 2)]
+            assert done["left"] + done["right"] == done["k"]  # random again: pile counts are reported
+
+
+def test_a_restart_keeps_the_exact_routine_and_it_ends_in_the_predicted_order(start_device, tmp_path: Path) -> None:
+    """Between two passes the board restarts (a new battery): the routine
+    comes back from its flash and the pack ends as if nothing had happened."""
+    data = tmp_path / "flash"
+    data.mkdir()
+    env = {"SHUFFLER_SIM_RANDOM_FILE": str(random_file(tmp_path, 21))}
+    dev = start_device(env=env, data_dir=data, speed=0.0)
+    dev.event("hello")
+    assert dev.world is not None
+    dev.call("exact", n=162)
     nxt = dev.event("exact_next")
-    dev.world.load(list(range(nxt["count"])))
-    dev.world.inject("double_feed", k=2)
+    dev.world.load(list(range(81)))
     dev.call("start")
-    fault = dev.event("fault")
-    lost = dev.event("exact_lost")
-    assert fault["code"] == P.FAULT_DOUBLE_FEED and "left" not in fault
-    assert (lost["code"], lost["name"], lost["round"], lost["load"]) == (P.LOST_DOUBLE_FEED, "double_feed", 1, "A")
-    st = dev.call("status")
-    assert st["mode"] == "random" and "next" not in st
-    dev.call("clear")
-    dev.world.fix()
-    dev.world.take("throat")
-    dev.call("start")
-    done = dev.event("done")
-    assert done["left"] + done["right"] == done["k"]  # random again: pile counts are reported
+    dev.event("done")
+    left, right = dev.world.take("left"), dev.world.take("right")
+    assert dev.event("exact_next")["load"] == "B"
+    dev.close()
+    again = start_device(env=env, data_dir=data, speed=0.0)
+    again.event("hello")
+    st = again.call("status")
+    assert st["mode"] == "exact" and st["next"] == {"round": 1, "rounds": 8, "load": "B", "count": 81}
+    held = again.call("exact", held=True)
+    assert (held["n"], held["loads"], held["load"], held["count"]) == (162, 2, "B", 81) and "dealt" not in held
+    assert again.world is not None
+    pack = list(range(162))
+    again.world.load(pack[81:])
+    again.call("start")
+    again.event("done")
+    lefts, rights = left + again.world.take("left"), right + again.world.take("right")
+    assert again.event("exact_round")["round"] == 1
+    final = exact_routine(again, 162, start_pack=lefts + rights, begun=True)
+    codes = C.code_set(162, 104, uneven=True)
+    arrangement = C.uniform_assignment(162, stream(random_file(tmp_path, 21)), codes)
+    assert final == run_exact(list(range(162)), arrangement, 104)[-1]
+    assert not (data / "exact.json").exists()  # the codes are gone once the routine ends
+    assert nxt["count"] == 81
 
 
 def test_a_load_out_of_turn_is_caught_by_its_count(start_device, tmp_path: Path) -> None:

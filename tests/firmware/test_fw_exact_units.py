@@ -116,7 +116,8 @@ def test_a_small_machine_and_refusals() -> None:
 
 
 def test_lost_reasons_have_stable_numbers_and_sentences() -> None:
-    assert (P.LOST_DOUBLE_FEED, P.LOST_COUNT, P.LOST_ABORTED, P.LOST_CANCELLED) == (1, 2, 3, 4)
+    assert (P.LOST_DOUBLE_FEED, P.LOST_COUNT, P.LOST_ABORTED, P.LOST_CANCELLED, P.LOST_EXIT_COUNT,
+            P.LOST_REST) == (1, 2, 3, 4, 5, 6)
     assert all(name and msg.endswith(".") for name, msg in P.LOST.values())
     assert len({name for name, _ in P.LOST.values()}) == len(P.LOST)
 
@@ -137,3 +138,68 @@ def test_chi_square_tail_against_closed_forms() -> None:
     # Large df: the median of chi-square(df) is close to df (1 - 2/(9 df))^3.
     assert chi_square_sf(119 * (1 - 2 / (9 * 119)) ** 3, 119) == pytest.approx(0.5, abs=0.01)
     assert chi_square_uniform([10, 10, 10]) == (0.0, 1.0)
+
+
+def test_a_stopped_pass_goes_on_where_the_tray_s_count_shows_every_card_on_its_own_pile() -> None:
+    """The beam counted k cards: with the card it was feeding back in the
+    tray (n - k left) or gone out to its own side (n - k - 1 left) the rest
+    deals on from there; two or more gone out beyond the count, or cards
+    put back in, end exactness. The codes are never looked at."""
+    for seed in range(20):
+        ex = exact.ExactRoutine(104)
+        ex.begin(40, byte_stream(seed))
+        n = ex.expected()
+        ex.prepare(n)
+        ex.stopped(12)
+        assert ex.rest_start(n - 12) == 12 and ex.rest_start(n - 13) == 13
+        assert ex.rest_start(n - 14) == ex.rest_start(n - 20) == exact.REST_MORE
+        assert ex.rest_start(n - 11) == exact.REST_COUNT and ex.rest_start(n + 1) == exact.REST_COUNT
+        assert ex.rest_start(0) == exact.REST_MORE  # every card gone: more than the one being fed
+        # The rest, from card 13: its part's sides are the load's from there on.
+        whole = [ex.side(k) for k in range(n)]
+        ex.prepare_rest(13)
+        assert [ex.side(k) for k in range(n - 13)] == whole[13:]
+        # A second stop counts from the start of the load.
+        ex.stopped(4)
+        assert ex.stopped_at == 17 and ex.rest_start(n - 17) == 17 and ex.rest_start(n - 12) == exact.REST_COUNT
+        ex.prepare_rest(18)
+        assert ex.pass_done() == exact.ROUND_DONE and not ex.in_pass and ex.stopped_at == -1  # one load a round
+
+
+def test_after_a_restart_the_count_alone_says_where_the_pass_stopped() -> None:
+    ex = exact.ExactRoutine(104)
+    ex.begin(40, byte_stream(1))
+    n = ex.expected()
+    ex.prepare(n)
+    ex.prepare_rest(5)  # a rest already begun at card 5 when the power went
+    back = exact.ExactRoutine(104)
+    assert back.from_dict(ex.to_dict())
+    assert back.in_pass and back.stopped_at == -1
+    assert back.rest_start(n - 9) == 9 and back.rest_start(n - 5) == 5 and back.rest_start(n - 4) == exact.REST_COUNT
+
+
+def test_a_routine_kept_in_flash_comes_back_whole_and_a_spoilt_one_is_refused() -> None:
+    ex = exact.ExactRoutine(104)
+    ex.begin(162, byte_stream(7))
+    for _ in range(3):
+        ex.prepare(ex.expected())
+        ex.pass_done()
+    saved = ex.to_dict()
+    back = exact.ExactRoutine(104)
+    assert back.from_dict(saved)
+    assert (back.round, back.load, back.start, back.expected(), back.uneven) == \
+        (ex.round, ex.load, ex.start, ex.expected(), ex.uneven)
+    assert list(back.codes) == list(ex.codes) and back.to_dict() == saved
+    # Both go on alike to the end.
+    while ex.active:
+        for r in (ex, back):
+            r.prepare(r.expected())
+        assert [ex.side(k) for k in range(ex.pass_n)] == [back.side(k) for k in range(back.pass_n)]
+        results = (ex.pass_done(), back.pass_done())
+        assert results[0] == results[1]
+        if results[0] == exact.ALL_DONE:
+            break
+    for spoil in ({"v": 99}, {"codes": [1, 2]}, {"round": 8}, {"loads": 3}, {"n": "x"}, {"sizes": None}):
+        other = exact.ExactRoutine(104)
+        assert not other.from_dict({**saved, **spoil}) and not other.active
+    assert not exact.ExactRoutine(52).from_dict(saved)  # a routine for another tray

@@ -5,6 +5,7 @@ that loses exactness and a random finish, and the words a person reads."""
 from __future__ import annotations
 
 import dataclasses
+import time
 
 import pytest
 
@@ -49,17 +50,36 @@ def test_a_whole_exact_routine_keeps_every_card(device: VirtualShuffler, cards: 
 
 
 class DoubleFeedInRoundThree(persons.ScriptedPerson):
+    """Round 3, load A: two cards feed together at card 11. Caught in the
+    exit (the beam reads them too long), or, overlapping, through as one."""
+
+    mode = ""
+
     def do(self, step: S.Step, number: int, round: int | None = None) -> None:
         if isinstance(step, S.Touch) and round == 3 and self.in_tray == "A" and not getattr(self, "done_it", False):
             self.done_it = True
-            self.world.inject("double_feed", 10, "", "")
+            self.world.inject("double_feed", 10, self.mode, "")
         super().do(step, number, round)
 
 
-def test_exactness_lost_is_finished_by_a_fresh_exact_routine(device: VirtualShuffler) -> None:
+class TwoAsOneInRoundThree(DoubleFeedInRoundThree):
+    mode = "overlap"
+
+
+def test_a_double_feed_caught_in_the_exit_and_put_back_keeps_exactness(device: VirtualShuffler) -> None:
     summary, voice, person = run_exact(device, 162, DoubleFeedInRoundThree)
-    assert "Exactness is lost during round 3 of 8, load A" in voice.text
-    assert "two cards that belong on different piles went through together" in voice.text
+    assert "The exit stayed blocked too long (round 3 of 8, load A (pass 5 of 16), after 10 of" in voice.text
+    assert S.words(S.Fix("exit")) in voice.text
+    assert "the pass goes on from card 11" in voice.text
+    assert "Exactness is lost" not in voice.text
+    assert (summary.mode, summary.distance) == ("exact", 0.0)
+    check_record(person.log, 162, 8, 2)
+
+
+def test_exactness_lost_is_finished_by_a_fresh_exact_routine(device: VirtualShuffler) -> None:
+    summary, voice, person = run_exact(device, 162, TwoAsOneInRoundThree)
+    assert "Exactness is lost during round 3 of 8" in voice.text
+    assert "the exit counted one card fewer than the tray held" in voice.text
     assert "The pack goes through a fresh exact routine: 8 rounds (16 passes)" in voice.text
     assert S.words(S.Collect(162)) in voice.text
     assert (summary.mode, summary.distance, summary.distance_kind) == ("exact, started again", 0.0, "exact")
@@ -68,10 +88,10 @@ def test_exactness_lost_is_finished_by_a_fresh_exact_routine(device: VirtualShuf
     assert len(final) == 1 and sorted(final[0]["pack"]) == list(range(162))
 
 
-def test_a_double_feed_loses_exactness_and_random_rounds_finish_the_job_on_request(device: VirtualShuffler) -> None:
-    summary, voice, person = run_exact(device, 162, DoubleFeedInRoundThree, on_loss="random")
+def test_exactness_lost_is_finished_by_random_rounds_on_request(device: VirtualShuffler) -> None:
+    summary, voice, person = run_exact(device, 162, TwoAsOneInRoundThree, on_loss="random")
     random_rounds = planlib.rounds_for(162, 104, 0.25)
-    assert "Exactness is lost during round 3 of 8, load A" in voice.text
+    assert "Exactness is lost during round 3 of 8" in voice.text
     assert f"Finishing at random: {random_rounds} rounds" in voice.text
     assert summary.mode == "exact, then random" and summary.distance_kind == "at most"
     assert summary.distance == planlib.distance_after(162, 104, random_rounds) <= 0.25
@@ -115,24 +135,68 @@ def test_stacks_swapped_between_rounds_are_caught_before_the_touch(device: Virtu
 
 
 class ResetsBetweenPasses(persons.ScriptedPerson):
-    """Round 2: the shuffler is reset after load A's piles are taken out."""
+    """Round 2: the shuffler is reset after load A's piles are taken out
+    (forgets: its flash had lost the routine first)."""
 
     device: VirtualShuffler
+    forgets = False
 
     def do(self, step: S.Step, number: int, round: int | None = None) -> None:
         super().do(step, number, round)
         if isinstance(step, S.Lift) and round == 2 and step.load == "A" and not getattr(self, "done_it", False):
             self.done_it = True
+            if self.forgets:
+                (self.device.flash_dir / "exact.json").unlink()
             restart(self.device, self)
 
 
-def test_a_restart_that_loses_the_codes_is_finished_by_a_fresh_exact_routine(device: VirtualShuffler) -> None:
+class ForgetsAtTheReset(ResetsBetweenPasses):
+    forgets = True
+
+
+def test_a_restart_between_passes_keeps_the_exact_routine(device: VirtualShuffler) -> None:
     summary, voice, person = run_exact(device, 162, ResetsBetweenPasses, quality="casual")
-    assert "Exactness is lost during round 2 of 8, after load A's pass" in voice.text
+    assert "The shuffler restarted during round 2 of 8" in voice.text  # after A's pass or at B's load: when heard
+    assert "Exactness is lost" not in voice.text
+    assert (summary.mode, summary.distance) == ("exact", 0.0)
+    check_record(person.log, 162, 8, 2)
+
+
+def test_a_restart_that_loses_the_codes_is_finished_by_a_fresh_exact_routine(device: VirtualShuffler) -> None:
+    summary, voice, person = run_exact(device, 162, ForgetsAtTheReset, quality="casual")
+    assert "Exactness is lost during round 2 of 8" in voice.text
     assert "the shuffler restarted and its codes are gone" in voice.text
     assert summary.mode == "exact, started again" and summary.distance == 0.0
     final = [e for e in person.log if e["op"] == "final"]
     assert len(final) == 1 and sorted(final[0]["pack"]) == list(range(162))
+
+
+class PowerCutMidPass(persons.ScriptedPerson):
+    """Round 4, load B: card 31 sticks, and while the person looks at it the
+    battery clip comes loose and back (the board restarts); the cards stay
+    where they lie. The person then does what the guide asks next."""
+
+    device: VirtualShuffler
+
+    def do(self, step: S.Step, number: int, round: int | None = None) -> None:
+        if isinstance(step, S.Touch) and round == 4 and self.in_tray == "B" and not getattr(self, "armed", False):
+            self.armed = True
+            self.world.inject("jam", 30, "", "")
+        if isinstance(step, S.Fix) and step.what == "jam" and not getattr(self, "cut", False):
+            self.cut = True
+            self.world.fix()
+            restart(self.device, self)
+            return  # no answer: the guide hears the restart from the device
+        super().do(step, number, round)
+
+
+def test_a_power_cut_mid_pass_deals_the_rest_exactly(device: VirtualShuffler) -> None:
+    summary, voice, person = run_exact(device, 162, PowerCutMidPass)
+    assert "The shuffler restarted during round 4 of 8, load B (pass 8 of 16), after 30 of" in voice.text
+    assert "deal the rest of load B" in voice.text
+    assert "Exactness is lost" not in voice.text
+    assert (summary.mode, summary.distance) == ("exact", 0.0)
+    check_record(person.log, 162, 8, 2)
 
 
 class MiscutsTheFirstSplit(persons.ScriptedPerson):
