@@ -213,7 +213,7 @@ class Controller:
     # ----- exact mode ---------------------------------------------------
     def exact_next_fields(self):
         e = self.exact
-        return {"round": e.round + 1, "rounds": e.bits, "load": e.load_name(), "count": e.expected()}
+        return {"round": e.round + 1, "rounds": e.rounds, "load": e.load_name(), "count": e.expected()}
 
     def send_exact_next(self):
         f = self.exact_next_fields()
@@ -294,10 +294,10 @@ class Controller:
             self.save_exact()
             self.send_exact_next()
             return
-        self.link.send({P.F_EV: P.EV_EXACT_ROUND, "round": e.round, "rounds": e.bits})
+        self.link.send({P.F_EV: P.EV_EXACT_ROUND, "round": e.round, "rounds": e.rounds})
         if r == ALL_DONE:
             self.end_exact()
-            self.link.send({P.F_EV: P.EV_EXACT_DONE, "rounds": e.bits})
+            self.link.send({P.F_EV: P.EV_EXACT_DONE, "rounds": e.rounds})
         else:
             self.save_exact()
             self.send_exact_next()
@@ -313,7 +313,8 @@ class Controller:
             if ex.in_pass:
                 # The load in hand is part dealt: how many of its cards are known to be out.
                 f["dealt"] = ex.stopped_at if ex.stopped_at >= 0 else ex.offset
-            self.link.send(P.reply(cmd, rid, n=ex.n, loads=ex.loads, uneven=ex.uneven, mode=P.MODE_EXACT, **f))
+            self.link.send(P.reply(cmd, rid, n=ex.n, loads=ex.loads, uneven=ex.uneven, routine=ex.route.kind,
+                                   mode=P.MODE_EXACT, **f))
             return
         if obj.get("cancel") is True:
             if self.state == P.ST_PAUSED:
@@ -331,14 +332,20 @@ class Controller:
         if code:
             self.link.send(P.error_reply(cmd, rid, code, detail="n: 2 to %d cards" % MAX_CARDS))
             return
+        kind = obj.get("routine")
+        if kind is not None and kind not in P.EXACT_ROUTINES:
+            bad = P.E_BAD_VALUE if isinstance(kind, str) else P.E_BAD_FIELD
+            self.link.send(P.error_reply(cmd, rid, bad, detail="routine: radix or split"))
+            return
         try:
-            self.exact.begin(n, self.randbytes)
+            self.exact.begin(n, self.randbytes, kind)
         except ValueError as exc:
             self.link.send(P.error_reply(cmd, rid, P.E_BAD_VALUE, detail=str(exc)[:60]))
             return
         self.save_exact()
         ex = self.exact
-        self.link.send(P.reply(cmd, rid, n=n, loads=ex.loads, uneven=ex.uneven, **self.exact_next_fields()))
+        self.link.send(P.reply(cmd, rid, n=n, loads=ex.loads, uneven=ex.uneven, routine=ex.route.kind,
+                               **self.exact_next_fields()))
         self.send_exact_next()
 
     # ----- the main loop's step ---------------------------------------

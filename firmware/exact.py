@@ -2,17 +2,20 @@
 
 The device gives every pack position a code from a fixed code set in a
 uniformly random arrangement (Fisher-Yates on its own random bytes,
-exact_codes.shuffle_codes) and deals each card by bit r of its code in
-round r. With pile trade every round is one pass of a radix sort, so after
-b = ceil(log2 N) rounds the pack is in an exactly uniform order
-(docs/exact-mode.md).
+exact_codes.shuffle_codes) and deals each card by its code, round by round,
+in one of the two routines of exact_routes.py: whole-pack radix (bit r of
+the code in round r, pile trade, b = ceil(log2 N) rounds) or the split
+(the pack split into parts that fit the tray by the codes' ranges, each
+part then sorted on its own). Either ends in an exactly uniform order
+(docs/exact-mode.md). Unless told which, it takes the one with the least
+modelled time at the table.
 
 State is two arrays of N codes (the code at each pack position, and a
-scratch array for the next round's order), allocated when a routine
-begins; side(k) reads one code and allocates nothing, so it runs inside
-the heap-locked deal loop. Nothing here is ever sent over the wire: the
-controller reports only the round, the load and its count, which the
-public code set fixes.
+scratch array for reordering a round's positions), allocated when a
+routine begins, and the routine's rounds; side(k) reads one code and
+allocates nothing, so it runs inside the heap-locked deal loop. Nothing
+here is ever sent over the wire: the controller reports only the routine,
+the round, the load and its count, which the public code set fixes.
 
 A pass that stops part way (a double feed, the tray emptied, a sensor, the
 battery, a restart) keeps the routine: once what was caught is back in the
@@ -29,9 +32,10 @@ way"). The routine is kept in the board's flash while it runs (`to_dict`,
 from array import array
 
 import exact_codes as X
+import exact_routes as R
 
 MAX_CARDS = 512  # codes of at most 9 bits fit array("H")
-MAX_LOADS = 26  # loads are named A to Z
+MAX_LOADS = 26  # a round's loads are named A to Z
 
 # What pass_done returns.
 NEXT_LOAD = 0
@@ -41,7 +45,7 @@ ALL_DONE = 2
 # What rest_start returns when the rest cannot be dealt exactly.
 REST_COUNT = -1  # the tray holds more cards than the pass had left: some were put back in, or came from elsewhere
 REST_MORE = -2  # more cards went out than the one the beam was counting: one may lie on the wrong pile
-SAVE_VERSION = 1
+SAVE_VERSION = 2
 
 
 class ExactRoutine:
@@ -50,12 +54,12 @@ class ExactRoutine:
     def __init__(self, capacity):
         self.capacity = capacity
         self.active = False
+        self.route = R.Route(R.RADIX, 0, capacity)  # none yet: no rounds
         self.codes = array("H")
         self.scratch = array("H")
         self.sizes = array("H")
         self.n = 0
-        self.bits = 0
-        self.loads = 0
+        self.rounds = 0
         self.uneven = False
         self.round = 0  # 0-based
         self.load = 0  # 0-based index of the next load in this round
@@ -65,34 +69,42 @@ class ExactRoutine:
         self.in_pass = False  # a pass of the load in hand has begun and not finished
         self.offset = 0  # cards of that load dealt before the part being dealt now
         self.stopped_at = -1  # the pass stopped after this many of its cards (-1: not known)
+        # The round in hand, read by every card: its kind, first position, rule and loads.
+        self.kind = R.SORT_ROUND
+        self.lo = 0
+        self.param = 0
+        self.loads = 0
 
-    def begin(self, n, randbytes):
-        """Draw fresh codes for an n-card pack. ValueError when it cannot run."""
+    def begin(self, n, randbytes, kind=None):
+        """Draw fresh codes for an n-card pack, for the routine `kind` (None:
+        the one with the least modelled time). ValueError when it cannot run."""
         if n < 2 or n > MAX_CARDS:
             raise ValueError("exact mode takes 2 to %d cards" % MAX_CARDS)
-        loads = X.n_loads(n, self.capacity)
-        if loads > MAX_LOADS:
+        if X.n_loads(n, self.capacity) > MAX_LOADS:
             raise ValueError("more than %d loads" % MAX_LOADS)
+        route = R.route(n, self.capacity, kind)
         self.end()
-        # The uneven set lets the count sensor catch a swapped stack or pile;
-        # it needs a little room, so fall back to the balanced one.
-        try:
-            codes = X.code_set(n, self.capacity, True)
-            uneven = True
-        except ValueError:
-            codes = X.code_set(n, self.capacity, False)
-            uneven = False
+        uneven = False
+        if route.kind == R.SPLIT:
+            codes = array("H", range(n))  # a card's code is its place in the final pack
+        else:
+            # The uneven set lets the count sensor catch a swapped stack or pile;
+            # it needs a little room, so fall back to the balanced one.
+            try:
+                codes = X.code_set(n, self.capacity, True)
+                uneven = True
+            except ValueError:
+                codes = X.code_set(n, self.capacity, False)
         X.shuffle_codes(codes, randbytes)
+        self.route = route
         self.codes = codes
         self.scratch = array("H", codes)
-        self.sizes = array("H", [0] * loads)
+        self.sizes = array("H", [0] * MAX_LOADS)
         self.n = n
-        self.bits = X.n_bits(n)
-        self.loads = loads
+        self.rounds = route.rounds
         self.uneven = uneven
         self.round = 0
         self.load = 0
-        self.start = 0
         self.in_pass = False
         self.active = True
         self._plan_round()
@@ -107,42 +119,51 @@ class ExactRoutine:
         self.in_pass = False
 
     def _plan_round(self):
+        rt, r = self.route, self.round
+        self.kind, self.lo, self.param, self.loads = rt.kinds[r], rt.lo[r], rt.param[r], rt.loads[r]
+        self.start = self.lo
         L = self.loads
-        if self.round > 0 and L == 2:
+        if L == 2 and self.fixed_counts():
             # The loads are the left and the right stack: their sizes are the
             # bit counts of the last round's bit, fixed by the code set.
-            zeros, ones = X.bit_counts(self.codes, self.round - 1)
+            zeros, ones = X.bit_counts(self.codes, self.param - 1)
             self.sizes[0] = zeros
             self.sizes[1] = ones
             return
-        q, r = divmod(self.n, L)
+        q, rem = divmod(rt.size[r], L)
         for j in range(L):
-            self.sizes[j] = q + 1 if j < r else q
+            self.sizes[j] = q + 1 if j < rem else q
 
     def fixed_counts(self):
-        """True when this round's load sizes are fixed (stacks, not cuts)."""
-        return self.round > 0 and self.loads == 2
+        """True when this round's load sizes are fixed (stacks, not cuts):
+        a part dealt alone, or the stacks of a two-load radix round."""
+        return self.loads == 1 or (self.kind == R.SORT_ROUND and self.loads == 2 and self.param > 0)
 
     def expected(self):
         """Cards the next load should hold."""
         if self.load == self.loads - 1:
-            return self.n - self.start
+            return self.expected_rest()
         return self.sizes[self.load]
 
     def load_name(self):
-        return chr(65 + self.load)
+        return self.route.name(self.round, self.load)
 
     def check(self, n):
         """True when a load of n cards keeps the tracked order.
 
-        Where the person cuts the loads (the first round, or three or more
-        loads) a miscut does no harm as long as the loads come in order and
-        every later load keeps at least one card; the stacks of a two-load
-        round and the last load of any round must match exactly.
+        Where the person cuts the loads (the first round of radix, every
+        split round, radix with three or more loads) a miscut does no harm as
+        long as the loads come in order and every later load keeps at least
+        one card; a part, the stacks of a two-load radix round and the last
+        load of any round must match exactly.
         """
         if self.fixed_counts() or self.load == self.loads - 1:
             return n == self.expected()
-        return 1 <= n <= self.n - self.start - (self.loads - 1 - self.load)
+        return 1 <= n <= self.expected_rest() - (self.loads - 1 - self.load)
+
+    def expected_rest(self):
+        """Cards of this round not yet dealt."""
+        return self.lo + self.route.size[self.round] - self.start
 
     # ----- the side-source interface --------------------------------------
     def prepare(self, n):
@@ -161,7 +182,10 @@ class ExactRoutine:
 
     def card_side(self, i):
         # The load's i-th card fed is its bottom card first (docs/mechanism.md).
-        return (self.codes[self.top - i] >> self.round) & 1
+        c = self.codes[self.top - i] - self.lo
+        if self.kind == R.SPLIT_ROUND:
+            return 1 if c >= self.param else 0
+        return (c >> self.param) & 1
 
     # ----- a pass that stopped part way ------------------------------------
     def stopped(self, k):
@@ -205,13 +229,11 @@ class ExactRoutine:
         self.load += 1
         if self.load < self.loads:
             return NEXT_LOAD
-        # Pile trade: every left card (in pack order) above every right card.
-        X.next_round(self.codes, self.scratch, self.round)
-        self.codes, self.scratch = self.scratch, self.codes
+        # Every left card of the round (in order) above every right card.
+        R.partition(self.codes, self.scratch, self.lo, self.route.size[self.round], self.kind, self.param)
         self.round += 1
         self.load = 0
-        self.start = 0
-        if self.round == self.bits:
+        if self.round == self.rounds:
             return ALL_DONE
         self._plan_round()
         return ROUND_DONE
@@ -219,32 +241,40 @@ class ExactRoutine:
     # ----- kept in flash -----------------------------------------------------
     def to_dict(self):
         """Everything the routine needs after a restart (the board's flash
-        keeps it while the routine runs)."""
-        return {"v": SAVE_VERSION, "n": self.n, "bits": self.bits, "loads": self.loads, "uneven": self.uneven,
-                "round": self.round, "load": self.load, "start": self.start, "sizes": list(self.sizes),
-                "codes": list(self.codes), "in_pass": self.in_pass, "pass_n": self.pass_n,
-                "offset": self.offset, "stopped_at": self.stopped_at}
+        keeps it while the routine runs); the rounds follow from n, the
+        capacity and the routine's kind."""
+        return {"v": SAVE_VERSION, "n": self.n, "capacity": self.capacity, "routine": self.route.kind,
+                "rounds": self.rounds,
+                "uneven": self.uneven, "round": self.round, "load": self.load, "start": self.start,
+                "codes": list(self.codes), "in_pass": self.in_pass,
+                "pass_n": self.pass_n, "offset": self.offset, "stopped_at": self.stopped_at}
 
     def from_dict(self, d):
         """Take up a routine saved by to_dict; False (and nothing changed)
         when it is not one this routine can run."""
         try:
-            n, loads = int(d["n"]), int(d["loads"])
-            if d["v"] != SAVE_VERSION or X.n_loads(n, self.capacity) != loads or d["bits"] != X.n_bits(n):
+            n = int(d["n"])
+            if d["v"] != SAVE_VERSION or d["capacity"] != self.capacity or d["routine"] not in R.KINDS \
+                    or not 2 <= n <= MAX_CARDS \
+                    or X.n_loads(n, self.capacity) > MAX_LOADS:
                 return False
+            route = R.route(n, self.capacity, d["routine"])
             codes = array("H", d["codes"])
-            sizes = array("H", d["sizes"])
             where = (int(d["round"]), int(d["load"]), int(d["start"]), int(d["pass_n"]), int(d["offset"]),
                      int(d["stopped_at"]))
         except (KeyError, TypeError, ValueError, OverflowError):
             return False
         rnd, load, start = where[0], where[1], where[2]
-        if len(codes) != n or len(sizes) != loads or not (0 <= rnd < d["bits"] and 0 <= load < loads
-                                                         and 0 <= start <= n):
+        if d["rounds"] != route.rounds or len(codes) != n or not (
+                0 <= rnd < route.rounds and 0 <= load < route.loads[rnd]
+                and route.lo[rnd] <= start <= route.lo[rnd] + route.size[rnd]):
             return False
-        self.codes, self.scratch, self.sizes = codes, array("H", codes), sizes
-        self.n, self.bits, self.loads, self.uneven = n, d["bits"], loads, bool(d["uneven"])
-        self.round, self.load, self.start, self.pass_n, self.offset, self.stopped_at = where
+        self.route, self.codes, self.scratch = route, codes, array("H", codes)
+        self.n, self.rounds, self.uneven = n, route.rounds, bool(d["uneven"])
+        self.sizes = array("H", [0] * MAX_LOADS)
+        self.round = rnd
+        self._plan_round()  # the round's rule and loads, as they were when it began
+        self.load, self.start, self.pass_n, self.offset, self.stopped_at = where[1:]
         self.in_pass = bool(d["in_pass"])
         self.top = self.start + self.pass_n - 1
         self.active = True

@@ -96,6 +96,10 @@ EVENTS = (EV_HELLO, EV_TOUCH, EV_LOADED, EV_PROGRESS, EV_DONE, EV_FAULT,
 # Dealing modes reported by status.
 MODE_RANDOM = "random"
 MODE_EXACT = "exact"
+# The exact routines (firmware/exact_routes.py): the `routine` of the exact command and its replies.
+ROUTINE_RADIX = "radix"
+ROUTINE_SPLIT = "split"
+EXACT_ROUTINES = (ROUTINE_RADIX, ROUTINE_SPLIT)
 
 # Machine states reported by status.
 ST_IDLE = "idle"

@@ -17,7 +17,7 @@ from firmware import protocol as P
 MAX_COUNT = 10_000  # cards in a tray, a pass or a pile
 MAX_CAPACITY = 10_000
 MAX_MV = 100_000
-MAX_EXACT_ROUNDS = 64
+MAX_EXACT_ROUNDS = 1000
 MAX_UPTIME_MS = 2 ** 63
 MAX_RAW = 2 ** 24  # an HX711 word, either sign
 MAX_CARD_MS = 60_000
@@ -85,7 +85,8 @@ REPLIES: dict[str, tuple[dict[str, tuple[Any, ...]], tuple[str, ...]]] = {
     P.CMD_CONFIG: ({"config": CONFIG}, ("config",)),
     P.CMD_EXACT: ({"n": COUNT, "loads": (INT, 1, 1000), "uneven": (BOOL,), "round": (INT, 1, MAX_EXACT_ROUNDS),
                    "rounds": (INT, 1, MAX_EXACT_ROUNDS), "load": (STR, "load"), "count": COUNT,
-                   "mode": (STR, (P.MODE_EXACT, P.MODE_RANDOM)), "dealt": COUNT}, ()),
+                   "mode": (STR, (P.MODE_EXACT, P.MODE_RANDOM)), "dealt": COUNT, "routine": (STR, P.EXACT_ROUTINES)},
+                  ()),
 }
 ERROR_FIELDS: dict[str, tuple[Any, ...]] = {"err": (INT, 0, 1000), "name": (STR,), "msg": (STR,), "detail": (STR,)}
 

@@ -184,7 +184,14 @@ class ScriptedPerson:
         r = self.round
         if isinstance(step, S.PutInTray) and step.rest and step.load not in self.table:
             return  # the rest of the load is still in the tray
-        if isinstance(step, S.PutInTray):
+        if isinstance(step, S.Reload):
+            # The piles of the load's last pass, in the round before this one.
+            left, right = self.world.take("left"), self.world.take("right")
+            self._note({"op": "take", "round": r - 1 if r else r, "load": step.load, "left": left, "right": right})
+            self.world.load(left + right)
+            self.in_tray = step.load
+            self._note({"op": "load", "round": r, "load": step.load, "ids": left + right})
+        elif isinstance(step, S.PutInTray):
             name = step.load
             ids = self._pop(name)
             self.world.load(ids)
@@ -197,8 +204,11 @@ class ScriptedPerson:
             name = step.load
             left = self.world.take("left")
             right = self.world.take("right")
-            self.table[S.left_of(name)] = left
-            self.table[S.right_of(name)] = right
+            if step.stacked:
+                self.table[name] = left + right
+            else:
+                self.table[S.left_of(name)] = left
+                self.table[S.right_of(name)] = right
             self.in_tray = None
             self._note({"op": "take", "round": r, "load": name, "left": left, "right": right})
         elif isinstance(step, S.Unload):

@@ -16,10 +16,11 @@ import string
 from dataclasses import dataclass
 from typing import Any
 
+from firmware import exact_routes as routes
 from simulator.shuffling import steps as S
 from simulator.shuffling import time_model as T
-from simulator.shuffling.exact_mode.codes import n_bits
-from simulator.shuffling.exact_mode.physical import exact_steps
+from simulator.shuffling.round_steps import first_cut, round_steps, trade_steps
+from simulator.shuffling.exact_mode.physical import device_steps
 from simulator.shuffling.limits import (MAX_EXACT_MODE_CARDS, MAX_EXACT_MODE_LOADS, MAX_PACK_CARDS, MAX_ROUNDS,
                              MAX_SEARCH_ROUNDS, MIN_ROUNDS, out_of_range)
 from simulator.shuffling.packs import PACKS, UnknownPackError, get_pack
@@ -136,61 +137,12 @@ def rounds_for(cards: int, capacity: int, threshold: float) -> int:
 Timing = T.Timing
 
 
-def round_steps(names: list[str] | tuple[str, ...], sizes: list[int] | tuple[int, ...]) -> list[S.Step]:
-    """One round of the pile trade as the person does it: every load in,
-    touched and lifted off, then the trade."""
-    out: list[S.Step] = []
-    for name, size in zip(names, sizes):
-        out += [S.PutInTray(name, size), S.Touch(), S.Lift(name)]
-    return out + trade_steps(list(names), list(sizes))
-
-
 def timing(names: list[str] | tuple[str, ...], sizes: list[int] | tuple[int, ...], rounds: int) -> Timing:
-    first = [S.Cut(S.PACK, tuple(names), tuple(sizes), by_eye=True, first=True)] if len(names) > 1 else []
-    return T.timing(first + round_steps(names, sizes) * rounds)
+    return T.timing(first_cut(names, sizes) + round_steps(names, sizes) * rounds)
 
 
 def timing_assumption(sizes: list[int] | tuple[int, ...]) -> str:
     return T.assumption(max(sizes))
-
-
-def trade_steps(names: list[str], sizes: list[int], lefts: list[int] | None = None,
-                rights: list[int] | None = None, counted: bool = True) -> list[S.Step]:
-    """What a person does after every load of a round has been dealt, as step data.
-
-    Pile trade (docs/mechanism.md): all left piles in load order, then all
-    right piles in load order, form the new pack, cut from the top into loads.
-    `lefts` and `rights` are the device's pile counts of the round's passes,
-    when it sent them: only then are cards counted out; otherwise they are
-    evened out by eye. `counted`: the shuffler counts each load before it
-    deals it.
-    """
-    known = lefts is not None and rights is not None
-    left_total = sum(lefts) if lefts is not None else None
-    right_total = sum(rights) if rights is not None else None
-    if len(names) == 1:
-        n = names[0]
-        return [S.Stack((S.left_of(n), S.right_of(n)), n,
-                        (left_total + right_total) if left_total is not None and right_total is not None else None)]
-    lefts_names = tuple(S.left_of(n) for n in names)
-    rights_names = tuple(S.right_of(n) for n in names)
-    if len(names) == 2:
-        a, b = names
-        out: list[S.Step] = [S.Stack(lefts_names, a, left_total), S.Stack(rights_names, b, right_total)]
-        if known:
-            assert left_total is not None
-            move = left_total - sizes[0]
-            if move:
-                out.append(S.Move(abs(move), a, b, down=move > 0, sizes=(sizes[0], sizes[1])))
-        else:
-            out.append(S.EvenOut(a, b, (sizes[0], sizes[1])))
-        return out
-    return [
-        S.Stack(lefts_names, S.LEFT_STACK, left_total),
-        S.Stack(rights_names, S.RIGHT_STACK, right_total),
-        S.Stack((S.LEFT_STACK, S.RIGHT_STACK), S.PACK),
-        S.Cut(S.PACK, tuple(names), tuple(sizes), by_eye=True, counted=counted),
-    ]
 
 
 @dataclass(frozen=True)
@@ -240,7 +192,7 @@ class Plan:
                      "assumption": timing_assumption(self.loads)},
             "home_game": {"rounds": HOME_GAME_ROUNDS, "passes": HOME_GAME_ROUNDS * len(self.loads),
                           "distance": distance_after(self.cards, self.capacity, HOME_GAME_ROUNDS)},
-            "exact_mode": exact.to_dict() if (exact := exact_schedule(self.cards, self.capacity)) else None,
+            "exact_mode": exact_mode_dict(self.cards, self.capacity),
         }
 
 
@@ -272,40 +224,67 @@ def make_plan(pack: PackChoice, capacity: int = DEFAULT_CAPACITY, quality: Quali
 # Exact mode (docs/exact-mode.md): the device's limits (firmware/exact.py), from their one home.
 EXACT_MAX_CARDS = MAX_EXACT_MODE_CARDS
 EXACT_MAX_LOADS = MAX_EXACT_MODE_LOADS
-EXACT_METHOD = "exact: every order equally likely, by the radix-sort proof in docs/exact-mode.md"
+EXACT_METHOD = "exact: every order equally likely, by the proofs in docs/exact-mode.md"
+EXACT_NAMES = {routes.RADIX: "whole-pack radix", routes.SPLIT: "split"}
 
 
 @dataclass(frozen=True)
 class ExactSchedule:
-    """Exact mode for a pack: b = ceil(log2 N) rounds, then exactly uniform."""
+    """One exact routine for a pack (firmware/exact_routes.py): its rounds
+    and passes, then exactly uniform; its modelled time from its steps."""
 
+    routine: str  # routes.RADIX or routes.SPLIT
     rounds: int
-    loads: int
+    passes: int
+    loads: int  # in its first round
+    parts: tuple[int, ...]  # the split's parts, top of the pack first; () for radix
+    part_names: tuple[str, ...]  # the loads they make
     timing: Timing
     distance: float = 0.0
 
     @property
-    def passes(self) -> int:
-        return self.rounds * self.loads
+    def name(self) -> str:
+        return EXACT_NAMES[self.routine]
 
     def to_dict(self) -> dict[str, Any]:
-        return {"rounds": self.rounds, "passes": self.passes,
+        return {"routine": self.routine, "rounds": self.rounds, "passes": self.passes,
+                "parts": [{"load": x, "cards": n} for x, n in zip(self.part_names, self.parts)],
                 "distance": {"value": self.distance, "kind": "exact", "method": EXACT_METHOD},
                 "time": {"total_s": round(self.timing.total_s, 3), "machine_s": round(self.timing.machine_s, 3),
                          "handling_s": round(self.timing.handling_s, 3)}}
 
 
+def _schedule(route: routes.Route) -> ExactSchedule:
+    return ExactSchedule(routine=route.kind, rounds=route.rounds, passes=route.passes(), loads=route.loads[0],
+                         parts=tuple(route.part_size), part_names=tuple(route.part_name(i) for i in
+                                                                        range(len(route.part_size))),
+                         timing=T.timing(x.step for x in device_steps(route)))
+
+
+def exact_schedules(cards: int, capacity: int) -> list[ExactSchedule]:
+    """Every exact routine for this pack on this tray (whole-pack radix, and
+    the split where the pack does not fit the tray); none when the device
+    cannot run exact mode for it."""
+    if not 2 <= cards <= EXACT_MAX_CARDS or -(-cards // capacity) > EXACT_MAX_LOADS:
+        return []
+    split = routes.split_route(cards, capacity)
+    return [_schedule(r) for r in (routes.radix_route(cards, capacity), split) if r is not None]
+
+
 def exact_schedule(cards: int, capacity: int) -> ExactSchedule | None:
-    """The exact-mode schedule, or None when the device cannot run it for this pack."""
-    loads = -(-cards // capacity)
-    if not 2 <= cards <= EXACT_MAX_CARDS or loads > EXACT_MAX_LOADS:
+    """The exact routine the device takes, the one with the least modelled
+    time at the table (the split on a tie), or None when it cannot run one."""
+    if not exact_schedules(cards, capacity):
         return None
-    rounds = n_bits(cards)
-    try:
-        steps = [x.step for x in exact_steps(cards, capacity, uneven=True)]
-    except ValueError:  # the uneven code set does not fit: the device uses the even one
-        steps = [x.step for x in exact_steps(cards, capacity)]
-    return ExactSchedule(rounds=rounds, loads=loads, timing=T.timing(steps))
+    return _schedule(routes.route(cards, capacity))
+
+
+def exact_mode_dict(cards: int, capacity: int) -> dict[str, Any] | None:
+    """The plan's exact mode as JSON: the device's routine, and every routine beside it."""
+    chosen = exact_schedule(cards, capacity)
+    if chosen is None:
+        return None
+    return {**chosen.to_dict(), "routines": [x.to_dict() for x in exact_schedules(cards, capacity)]}
 
 
 def preset_names() -> list[str]:

@@ -111,21 +111,37 @@ def describe(p: planlib.Plan) -> list[str]:
 
 
 def describe_exact(p: planlib.Plan) -> list[str]:
-    """Exact mode next to random mode."""
-    ex = planlib.exact_schedule(p.cards, p.capacity)
-    if ex is None:
+    """Exact mode next to random mode: every exact routine, the shuffler's choice first."""
+    chosen = planlib.exact_schedule(p.cards, p.capacity)
+    if chosen is None:
         return ["", f"Exact mode: not available for {p.cards} cards on a {p.capacity}-card machine "
                 f"(at most {planlib.EXACT_MAX_CARDS} cards in at most {planlib.EXACT_MAX_LOADS} loads)."]
-    return [
-        "",
-        "Exact mode (needs the shuffler connected; `shuffler guide` uses it by default):",
-        f"  Rounds: {ex.rounds} ({count(ex.passes, 'pass', 'passes')}); "
-        f"distance from random {after(ex.rounds)}: exactly 0 "
-        "(every order equally likely; proof in docs/exact-mode.md)",
-        f"  Expected time: about {minutes(ex.timing.total_s)}",
-        "  The loads are the left and right stacks as they come, so their counts are fixed; "
-        "no evening out between rounds.",
-    ]
+    others = [x for x in planlib.exact_schedules(p.cards, p.capacity) if x.routine != chosen.routine]
+    out = ["", "Exact mode (needs the shuffler connected; `shuffler guide` uses it by default): after the last "
+               "pass every order is equally likely, distance from random exactly 0 (proofs in docs/exact-mode.md)."]
+    for ex in [chosen, *others]:
+        which = " (the shuffler's choice: the least time at the table)" if ex is chosen and others else ""
+        out.append(f"  {ex.name[0].upper()}{ex.name[1:]}{which}: {count(ex.passes, 'pass', 'passes')}, "
+                   f"about {minutes(ex.timing.total_s)} ({minutes(ex.timing.machine_s)} dealing, "
+                   f"{minutes(ex.timing.handling_s)} handling)")
+        out.append(f"    {exact_how(ex)}")
+    return out
+
+
+def exact_how(ex: planlib.ExactSchedule) -> str:
+    """One line on what the person does in an exact routine."""
+    if ex.routine == "split":
+        parts = ", ".join(f"{name} ({count(size, 'card')})" for name, size in zip(ex.part_names, ex.parts))
+        return (f"The pack is split into loads that fit the tray, {parts}; each is then dealt on its own, "
+                "reloaded whole between its passes (its left pile on its right pile: one step).")
+    if ex.loads == 1:
+        return (f"{count(ex.rounds, 'pass', 'passes')} of the whole pack, reloaded whole between passes (its left "
+                "pile on its right pile: one step).")
+    if ex.loads == 2:
+        return (f"{count(ex.rounds, 'round')} of two loads; the loads are the left and right stacks as they come, "
+                "so their counts are fixed: no evening out between rounds.")
+    return (f"{count(ex.rounds, 'round')} of {count(ex.loads, 'load')}; after each round the loads are cut from "
+            "the left and right stacks where the guide says.")
 
 
 @click.command("plan")

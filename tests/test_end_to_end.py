@@ -15,6 +15,8 @@ from typing import Any, Iterator
 
 import pytest
 
+from firmware import exact_routes
+from route_record import check_route_record
 from simulator.shuffling.quality.exact import tv_riffle_exact
 from simulator.virtual import VirtualShuffler
 
@@ -46,10 +48,10 @@ def planned() -> dict[str, Any]:
     return json.loads(out.stdout)
 
 
-def check_routine(record: Path, plan: dict[str, Any], mode: str = "random") -> None:
+def check_routine(record: Path, plan: dict[str, Any]) -> None:
     log = [json.loads(line) for line in record.read_text().splitlines()]
     names = [load["name"] for load in plan["loads"]]
-    schedule = plan["exact_mode"] if mode == "exact" else plan
+    schedule = plan
     rounds = schedule["rounds"]
     pack = list(range(CARDS))
     assert log[0] == {"op": "start", "pack": pack}
@@ -101,20 +103,25 @@ def test_flash_then_guide_a_full_samba_routine_on_the_port(blank_device: Virtual
 
 def test_the_readme_command_runs_the_whole_exact_routine_and_prints_the_summary(runtime: None,
                                                                               tmp_path: Path) -> None:
-    """Exact mode by default: 8 rounds of 2 loads (16 passes) for samba, every
-    card dealt once a round, the final pack a permutation of the 162 cards."""
+    """Exact mode by default: for samba the split, 14 rounds in 15 passes (a
+    round of two loads, then loads P of 98 and Q of 64 dealt on their own),
+    every card of a round's stack dealt once in the round, the final pack a
+    permutation of the 162 cards."""
     record = tmp_path / "cards.jsonl"
     out = shuffler("guide", "--sim", "--unattended", "--pack", "samba", "--record", str(record), "--json")
     assert out.returncode == 0, out.stderr
     plan = planned()
-    assert (plan["exact_mode"]["rounds"], plan["exact_mode"]["passes"]) == (8, 16)
-    check_routine(record, plan, mode="exact")
+    assert (plan["exact_mode"]["routine"], plan["exact_mode"]["rounds"], plan["exact_mode"]["passes"]) == \
+        ("split", 14, 15)
+    final = check_route_record([json.loads(line) for line in record.read_text().splitlines()],
+                               exact_routes.route(CARDS, 104))
+    assert final != list(range(CARDS))
     # --json: stdout is the JSON alone; the transcript goes to stderr.
     summary = json.loads(out.stdout)
     text = out.stderr
     assert "flashing firmware" in text and "ok: firmware" in text
-    assert "mode: exact; rounds: 8, passes: 16" in text
+    assert "mode: exact; rounds: 14, passes: 15" in text
     assert "distance from random: exactly 0" in text
     assert summary["mode"] == "exact" and summary["distance"]["value"] == 0 and summary["notes"] == []
-    # The loads were the stacks as they came: 81/81, then the uneven code set's 79/83.
-    assert summary["loads"] == [[81, 81]] + [[79, 83]] * 7
+    # The loads: the split round's 81/81 as cut, then each of its loads, whole, pass after pass.
+    assert summary["loads"] == [[81, 81]] + [[98]] * 7 + [[64]] * 6

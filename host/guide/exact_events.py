@@ -60,7 +60,7 @@ class ExactHandlers:
                             "exactness was lost)")
         if held.n != self.plan.cards:
             raise self.stop(f"the shuffler's exact routine is for {held.n} cards, not the {self.plan.cards} given")
-        begun = V.ExactBegun(held.n, held.loads, held.uneven, held.rounds, st.next)
+        begun = V.ExactBegun(held.n, held.loads, held.uneven, held.rounds, st.next, routine=held.routine)
         try:
             routine = R.ExactRoutine(self.plan.cards, dev.capacity or self.plan.capacity, begun, resume_at=st.next)
         except ValueError as exc:

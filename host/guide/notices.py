@@ -184,6 +184,17 @@ class StacksSwapped:
 
 
 @dataclass(frozen=True)
+class LoadsSwapped:
+    """Exact mode's split: the tray holds another load's count (the loads
+    of its parts look taken for one another)."""
+
+    load: str
+    want: int
+    n: int
+    other: str
+
+
+@dataclass(frozen=True)
 class RoundCountOff:
     round: int
     dealt: int
@@ -415,7 +426,7 @@ class StillWaiting:
 
 
 Notice = Union[RoutineHeader, DeviceFound, VirtualStarted, RoundStart, WaitingForLoad, TrayStillEmpty, LoadKept, LoadToMove, LoadShort, LoadLong,
-               LoadDealtAsItIs, PassBeganOffSize, StacksSwapped, RoundCountOff, StepsTakenAsDone,
+               LoadDealtAsItIs, PassBeganOffSize, StacksSwapped, LoadsSwapped, RoundCountOff, StepsTakenAsDone,
                PassNotInRoutine, EmptyTouch, TrayReadsEmpty, TooFullForTray, BatteryTooLowToStart, StartRefused,
                FaultLeftOver, BatteryWarning, Jam, ExitBlocked, ExitBlockedAtStart, TrayEmptied, BatteryRanDown,
                SensorLost, DeviceFault, PassGoesOn, Restarted, PassBeganUnplugged, ConnectionLost, DeviceBack,
@@ -443,6 +454,7 @@ CLAIMS: dict[type, frozenset[str]] = {
     ExactRoundDealt: frozenset({"exactness kept"}),
     Resuming: frozenset({"exactness kept"}),
     StacksSwapped: frozenset({"exactness kept"}),
+    LoadsSwapped: frozenset({"exactness kept"}),
 }
 CONFLICTS: tuple[tuple[str, str], ...] = (("exactness lost", "exactness kept"),)
 
@@ -545,6 +557,11 @@ def _swapped(n: StacksSwapped) -> str:
             f"{n.other_stack} stack's count: the stacks look swapped.")
 
 
+def _loads_swapped(n: LoadsSwapped) -> str:
+    return (f"Load {n.load} should hold {n.want} cards; the tray holds {n.n}, load {n.other}'s count: the two "
+            "loads look taken for one another.")
+
+
 def _round_count(n: RoundCountOff) -> str:
     what = "cards are missing" if n.dealt < n.cards else "extra cards came in"
     return (f"Round {n.round} dealt {n.dealt} cards but the pack has {n.cards}: {what}; look around the machine "
@@ -632,6 +649,7 @@ _WORDING: dict[type, Any] = {
     LoadDealtAsItIs: lambda n: f"Load {n.load} still holds {n.n} cards, not {n.want}; it is dealt as it is.",
     PassBeganOffSize: _began_off,
     StacksSwapped: _swapped,
+    LoadsSwapped: _loads_swapped,
     RoundCountOff: _round_count,
     StepsTakenAsDone: _taken_as_done,
     PassNotInRoutine: _not_in_routine,

@@ -6,20 +6,23 @@ work (`begin`) and, after each pass, for the stretch up to the next pass
 (`after_pass`): table steps, notices, then the pass's load and touch, or the
 last gathering. Random mode (`RandomRoutine`) walks the plan's pile-trade
 rounds, exact mode (`ExactRoutine`) the fixed instructions of
-simulator/shuffling/exact_mode/physical.py with the loads the device
-expects.
+simulator/shuffling/exact_mode/physical.py for the routine the device runs
+(whole-pack radix or the split, firmware/exact_routes.py) with the loads the
+device expects.
 """
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import Union
 
+from firmware import exact_routes as routes
 from host.guide import notices as N
 from host.guide import views as V
 from host.plan import Plan, trade_steps
 from simulator.shuffling import steps as S
 from simulator.shuffling import time_model as T
-from simulator.shuffling.exact_mode.physical import ExactStep, exact_steps
+from simulator.shuffling.exact_mode.physical import ExactStep, route_steps
 
 @dataclass(frozen=True)
 class RoundMark:
@@ -159,23 +162,28 @@ class RandomRoutine:
 
 
 class ExactRoutine:
-    """Exact mode's fixed instructions, with the loads the device expects."""
+    """Exact mode's fixed instructions, with the loads the device expects.
+
+    Everything about the routine comes from its steps, for the routine the
+    device said it runs: each round's loads, in order, with their sizes."""
 
     exact = True
 
     def __init__(self, cards: int, capacity: int, begun: V.ExactBegun, resume_at: V.Next | None = None) -> None:
         self.cards = cards
-        self.steps: list[ExactStep] = exact_steps(cards, capacity, begun.uneven)
+        self.route = routes.route(cards, capacity, begun.routine)
+        if self.route.rounds != begun.rounds:
+            raise ValueError(f"the shuffler's {begun.routine} routine has {begun.rounds} rounds, this pack's "
+                             f"{self.route.rounds}")
+        self.steps: list[ExactStep] = route_steps(self.route, begun.uneven)
         self.rounds = begun.rounds
-        self.loads = begun.loads
-        self.names = [chr(65 + j) for j in range(self.loads)]
         self.device_next: V.Next | None = begun.next
         self.i = 0
         self.round = 0  # the round of the pass in hand or next
-        self.load = self.names[0]
+        self.load = begun.next.load
         self.passes = 0
         self.per_round: list[list[int]] = []
-        # Each round's load sizes, as the code set fixes them.
+        # Each round's loads, in the order they go in, with the sizes the code set fixes.
         self.round_sizes: dict[int, dict[str, int]] = {}
         for es in self.steps:
             if isinstance(es.step, S.PutInTray):
@@ -186,7 +194,7 @@ class ExactRoutine:
     def begin(self) -> list[Item]:
         if self.resume_at is not None:
             return self._resume(self.resume_at)
-        return [N.ExactIntro(self.rounds, self.rounds * self.loads), *self._stretch()]
+        return [N.ExactIntro(self.rounds, self.of_passes), *self._stretch()]
 
     def _resume(self, at: V.Next) -> list[Item]:
         """From the pass the device expects: the table work since the last pass, shown again."""
@@ -200,7 +208,7 @@ class ExactRoutine:
         self.i = start
         self.passes = sum(1 for es in self.steps[:put] if isinstance(es.step, S.PutInTray))
         self.per_round = [[] for _ in range(at.round)]
-        left = self.rounds * self.loads - self.passes
+        left = self.of_passes - self.passes
         return [N.Resuming(at.round, self.rounds, at.load, left), *self._stretch(resumed=True)]
 
     def _stretch(self, resumed: bool = False) -> list[Item]:
@@ -221,7 +229,7 @@ class ExactRoutine:
                         self.per_round.append([])
                     out.append(self._round_start())
                 self.load = step.load
-                out.append(S.PutInTray(step.load, self.want(es.round, step.load, step.cards)))
+                out.append(dataclasses.replace(step, cards=self.want(es.round, step.load, step.cards)))
                 continue
             out.append(step)
             if isinstance(step, S.Touch):
@@ -254,25 +262,47 @@ class ExactRoutine:
     def tolerance(self, load: str) -> int:
         return 0  # the device expects the count exactly
 
+    def names(self) -> list[str]:
+        """This round's loads, in the order they go in."""
+        return list(self.round_sizes.get(max(self.round, 1), {}))
+
     def next_load(self, load: str) -> str | None:
-        i = self.names.index(load)
-        return self.names[i + 1] if i + 1 < len(self.names) else None
+        names = self.names()
+        i = names.index(load) if load in names else len(names) - 1
+        return names[i + 1] if i + 1 < len(names) else None
 
     def by_eye(self) -> bool:
-        """This round's loads were cut by eye (the first round, or three loads or more)."""
-        return self.round == 1 or self.loads >= 3
+        """This round's loads were cut by eye: a split round, or whole-pack
+        radix's first round or a round of three loads or more."""
+        r = max(self.round, 1) - 1
+        if self.route.kinds[r] == routes.SPLIT_ROUND:
+            return True
+        return self.route.kind == routes.RADIX and self.route.loads[r] > 1 and (r == 0 or self.route.loads[r] >= 3)
 
     def swapped_with(self, load: str, n: int) -> str | None:
-        """The other stack of a two-load round whose count the tray shows, if any."""
-        sizes = self.round_sizes.get(self.round, {})
-        if self.by_eye() or self.loads != 2:
+        """The load the tray's count shows instead of `load`, if a mix-up can
+        explain it: the other stack of a two-load radix round, or another
+        part of the split."""
+        if self.by_eye():
             return None
-        others = [x for x in self.names if x != load and sizes.get(x) == n]
+        if self.route.kind == routes.RADIX:
+            sizes = self.round_sizes.get(self.round, {})
+            others = [x for x in sizes if x != load and sizes[x] == n] if len(sizes) == 2 else []
+        else:
+            others = [self.route.part_name(i) for i, size in enumerate(self.route.part_size)
+                      if size == n and self.route.part_name(i) != load]
         return others[0] if others else None
+
+    def swap_notice(self, load: str, want: int, n: int, other: str) -> N.Notice:
+        """What to say when the tray holds `other`'s count instead of `load`'s."""
+        if self.route.kind == routes.RADIX:
+            stack, other_stack = ("left", "right") if self.names().index(load) == 0 else ("right", "left")
+            return N.StacksSwapped(load, want, n, stack, other_stack)
+        return N.LoadsSwapped(load, want, n, other)
 
     def place(self) -> tuple[int, str, int]:
         return max(self.round, 1), self.load, self.passes + 1
 
     @property
     def of_passes(self) -> int:
-        return self.rounds * self.loads
+        return self.route.passes()

@@ -105,12 +105,14 @@ class ExactBegun:
     rounds: int
     next: Next
     dealt: int | None = None  # held: cards of the next load already out (its pass stopped part way)
+    routine: str = P.ROUTINE_RADIX  # which exact routine (a device that does not say runs whole-pack radix)
 
 
 def exact_begun(msg: dict[str, Any], device: str) -> ExactBegun:
     _need(msg, "reply to exact", ("n", "loads", "round", "rounds", "load", "count"), device)
     return ExactBegun(n=msg["n"], loads=msg["loads"], uneven=bool(msg.get("uneven", False)), rounds=msg["rounds"],
-                      next=Next(msg["round"], msg["load"], msg["count"], msg["rounds"]), dealt=msg.get("dealt"))
+                      next=Next(msg["round"], msg["load"], msg["count"], msg["rounds"]), dealt=msg.get("dealt"),
+                      routine=msg.get("routine", P.ROUTINE_RADIX))
 
 
 def count(msg: dict[str, Any], device: str) -> int:

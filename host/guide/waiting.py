@@ -163,8 +163,7 @@ class WaitingHandlers:
         if self.routine.exact:
             other = self.routine.swapped_with(p.load, n)
             if other is not None:
-                stack, other_stack = ("left", "right") if self.routine.names.index(p.load) == 0 else ("right", "left")
-                return [N.StacksSwapped(p.load, p.want, n, stack, other_stack), S.Unload(p.load),
+                return [self.routine.swap_notice(p.load, p.want, n, other), S.Unload(p.load),
                         S.Swap(p.load, other), again]
             if not self.routine.by_eye():
                 nxt = None  # the stacks of a two-load round: nothing to trade with

@@ -39,8 +39,14 @@ def cards(n: int) -> str:
     return f"{n} card{'s' * (n != 1)}"
 
 
+def group(first: str, last: str) -> str:
+    """The stack that holds loads `first` to `last` before it is split into them."""
+    return f"{first}-{last}"
+
+
 def place(name: str) -> str:
-    """A place on the table in words: 'load A', "A's left pile", 'the left stack'."""
+    """A place on the table in words: 'load A', "A's left pile", 'the left stack',
+    'the stack for loads P to R'."""
     if name == PACK:
         return "the pack"
     if name == ASIDE:
@@ -50,6 +56,9 @@ def place(name: str) -> str:
     if name.endswith(".left") or name.endswith(".right"):
         load, side = name.rsplit(".", 1)
         return f"{load}'s {side} pile"
+    if "-" in name:
+        first, last = name.split("-", 1)
+        return f"the stack for loads {first} to {last}"
     return f"load {name}"
 
 
@@ -108,6 +117,13 @@ class PutInTray:
     rest: bool = False  # what is left of it after a pass stopped: make sure it is in the tray
 
 
+@dataclass(frozen=True)
+class Reload(PutInTray):
+    """After a pass of `load` dealt on its own: its left pile on top of its
+    right pile, straight back in the tray for the next pass (one step: the
+    piles never reach the table)."""
+
+
 TOUCH_WHYS = ("start", "go_on", "rest", "aside", "rest_in_tray", "again", "retry", "manual")
 
 
@@ -131,12 +147,15 @@ class Touch:
 @dataclass(frozen=True)
 class Lift:
     """Lift load's two piles off the machine, keeping them apart: they are
-    then `load`.left and `load`.right. rows: exact mode's rows on the table."""
+    then `load`.left and `load`.right. rows: exact mode's rows on the table.
+    stacked: the load's passes are over: its left pile goes on its right
+    pile as they come off, and the load waits for the gathering."""
 
     load: str
     left: int | None = None
     right: int | None = None
     rows: bool = False
+    stacked: bool = False
 
 
 @dataclass(frozen=True)
@@ -255,9 +274,9 @@ class RoundSummary:
     rounds: int = 0
 
 
-Step = Union[Cut, PutInTray, Touch, Lift, Stack, Move, EvenOut, Draw, Gather, Swap, Unload, SetAside, Fix,
+Step = Union[Cut, PutInTray, Reload, Touch, Lift, Stack, Move, EvenOut, Draw, Gather, Swap, Unload, SetAside, Fix,
              Collect, RoundSummary]
-STEP_TYPES: tuple[type, ...] = (Cut, PutInTray, Touch, Lift, Stack, Move, EvenOut, Draw, Gather, Swap, Unload,
+STEP_TYPES: tuple[type, ...] = (Cut, PutInTray, Reload, Touch, Lift, Stack, Move, EvenOut, Draw, Gather, Swap, Unload,
                                 SetAside, Fix, Collect, RoundSummary)
 # Steps the machine notices by itself (the tray's count, the touch event).
 MACHINE_SEES: tuple[type, ...] = (PutInTray, Touch)
@@ -280,6 +299,9 @@ def words(step: Step) -> str:
     """The one English wording of a step."""
     if isinstance(step, Cut):
         return _cut(step)
+    if isinstance(step, Reload):
+        return (f"Put {step.load}'s left pile on top of its right pile and put them straight back in the tray, "
+                f"face down{_count(step.cards)}.")
     if isinstance(step, PutInTray):
         if step.load == ASIDE:
             return f"Put the {cards(step.cards or 0)} you kept aside in the tray."
@@ -291,6 +313,9 @@ def words(step: Step) -> str:
     if isinstance(step, Touch):
         return _touch(step)
     if isinstance(step, Lift):
+        if step.stacked:
+            return (f"Take out {step.load}'s piles and put the left pile on top of the right pile, without turning "
+                    f"them over: load {step.load} is done; keep it aside for the end.")
         if step.rows:
             return (f"Take out {step.load}'s piles without turning them over: its left pile to the left row, "
                     "its right pile to the right row, each on the table, not on another pile.")
@@ -348,8 +373,8 @@ def _on_top(parts: tuple[str, ...]) -> str:
 def _result(name: str) -> str:
     if name == PACK:
         return "the whole pack"
-    if name in (LEFT_STACK, RIGHT_STACK):
-        return f"the {name}"
+    if name in (LEFT_STACK, RIGHT_STACK) or "-" in name:
+        return place(name)
     return f"the new load {name}"
 
 

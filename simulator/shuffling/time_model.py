@@ -1,6 +1,7 @@
 """How long a shuffle takes at the table: the machine's time for a pass
 from the mechanism (hardware/mechanism.py), and the person's time for each
-kind of step (simulator/shuffling/steps.py), written once here as data.
+kind of step (simulator/shuffling/steps.py), written once as data in
+firmware/table_time.py.
 
 A routine is timed from its steps as the person meets them: a PutInTray
 says how many cards the next pass deals, the Touch after it starts that
@@ -9,46 +10,29 @@ person the time its kind takes. The plan times its routines so; the guide
 can time what is left of one the same way.
 
 Lives beside the steps it times, so the host (plan, guide) and the
-simulator import it alike; it imports only the mechanism's data below it.
+simulator import it alike; it imports only the data below it: the
+mechanism's, and the table's (firmware/table_time.py, which the device
+also reads to choose its exact routine).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Iterable
 
+from firmware import table_time as TT
 from hardware import mechanism as M
 from simulator.shuffling import steps as S
 
 DRIVE_MV = 9000  # a fresh 9 V battery
 DUTY_PCT = 65  # the boards' motor_duty (firmware/profile_esp32.py, profile_rp2.py)
-# The firmware's own time per card besides the mechanism's: the beam's clear
-# debounce (8 % of a card's time, at least 2 ms), the progress line, the
-# battery reading.
-FIRMWARE_CARD_MS = 3
-# From the touch to the first card: the touch's 30 ms debounce and the
-# tray's count (8 load-cell readings at 80 a second).
-PASS_START_MS = 130
+# The figures themselves live in firmware/table_time.py, where the device
+# reads them too (it chooses its exact routine by this model).
+FIRMWARE_CARD_MS = TT.FIRMWARE_CARD_MS
+PASS_START_MS = TT.PASS_START_MS
 
 # Seconds a person takes for each kind of step, by the step's kind name
-# (steps.to_dict's "kind"). Handling a load: putting it in and lifting off
-# its piles; a trade: stacking, counting out, cutting.
-HANDLING_S: dict[str, float] = {
-    "cut": 8.0,  # square the pack and cut it into loads
-    "putintray": 3.0,
-    "touch": 1.0,
-    "lift": 4.0,  # both piles off the machine, kept apart
-    "stack": 3.0,
-    "move": 6.0,  # count cards from one load to another
-    "evenout": 5.0,
-    "draw": 6.0,  # the next round's loads from the stacks' tops
-    "gather": 3.0,
-    "swap": 4.0,
-    "unload": 3.0,
-    "setaside": 5.0,
-    "fix": 10.0,
-    "collect": 15.0,  # every card into one pack, in any order
-    "roundsummary": 0.0,  # a sentence in a report, not a thing done
-}
+# (steps.to_dict's "kind").
+HANDLING_S: dict[str, float] = {kind: ms / 1000 for kind, ms in TT.HANDLING_MS.items()}
 
 
 def card_ms(mv: int = DRIVE_MV, duty: int = DUTY_PCT) -> int:
@@ -91,10 +75,17 @@ def timing(steps: Iterable[S.Step], mv: int = DRIVE_MV, duty: int = DUTY_PCT) ->
     return Timing(machine_s=machine, handling_s=handling)
 
 
+def duration(seconds: float) -> str:
+    """'4 min 05 s', '35 s'."""
+    m, s = divmod(int(round(seconds)), 60)
+    return f"{m} min {s:02d} s" if m else f"{s} s"
+
+
 def assumption(cards: int) -> str:
     """The figures a time rests on, in words, with a pass of `cards` cards as the example."""
     h = HANDLING_S
     return (f"{card_ms()} ms a card (hardware/mechanism.py at {DRIVE_MV / 1000:g} V and {DUTY_PCT} % duty): "
             f"{S.cards(cards)} in {pass_s(cards):.1f} s a pass; {h['putintray']:g} s to put a load in, "
-            f"{h['touch']:g} s to touch, {h['lift']:g} s to lift off its piles, {h['stack']:g} s a stack, "
+            f"{h['touch']:g} s to touch, {h['lift']:g} s to lift off its piles, {h['reload']:g} s to put them "
+            f"straight back in, {h['stack']:g} s a stack, "
             f"{h['move']:g} s to count cards across and {h['cut']:g} s to cut")

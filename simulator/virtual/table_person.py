@@ -41,6 +41,9 @@ def commands(step: T.Step, table: dict[str, Any]) -> list[Command]:
         if step.names[-1] != step.source:
             out.append(("stack", step.source, step.names[-1]))  # the rest is the last load
         return out
+    if isinstance(step, T.Reload):  # the piles off the machine, the left on the right, straight back in
+        lift = [("lift", "left", T.left_of(step.load)), ("lift", "right", T.right_of(step.load))]
+        return lift + _stack_up((T.left_of(step.load), T.right_of(step.load)), step.load) + [("put", step.load)]
     if isinstance(step, T.PutInTray):
         if getattr(step, "rest", False) and step.load not in stacks:
             return []  # the rest of a load after a stop: it is in the tray already
@@ -48,7 +51,10 @@ def commands(step: T.Step, table: dict[str, Any]) -> list[Command]:
     if isinstance(step, T.Touch):
         return [("touch",)]
     if isinstance(step, T.Lift):
-        return [("lift", "left", T.left_of(step.load)), ("lift", "right", T.right_of(step.load))]
+        lift: list[Command] = [("lift", "left", T.left_of(step.load)), ("lift", "right", T.right_of(step.load))]
+        if step.stacked:
+            return lift + _stack_up((T.left_of(step.load), T.right_of(step.load)), step.load)
+        return lift
     if isinstance(step, T.Stack):
         return _stack_up(step.parts, step.result)
     if isinstance(step, T.Gather):

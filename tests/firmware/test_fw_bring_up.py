@@ -12,9 +12,7 @@ import pytest
 
 from firmware import protocol as P
 from fwtest_support import Device
-from test_fw_exact import exact_routine, random_file, stream
-from simulator.shuffling.exact_mode import codes as C
-from simulator.shuffling.exact_mode.physical import run_exact
+from test_fw_exact import exact_routine, random_file, split_order
 
 pytestmark = pytest.mark.micropython
 
@@ -120,14 +118,14 @@ def test_exact_mode_on_a_reversed_motor_with_the_flip_ends_in_the_predicted_orde
     dev = start_device(env=env, data_dir=tmp_path, speed=0.0)
     dev.event("hello")
     final = exact_routine(dev, 162)
-    arrangement = C.uniform_assignment(162, stream(random_file(tmp_path, 7)), C.code_set(162, 104, uneven=True))
-    assert final == run_exact(list(range(162)), arrangement, 104)[-1]
+    assert final == split_order(tmp_path, 7, 162)
     assert not [m for m in dev.seen if m.get("ev") == P.EV_EXACT_LOST]
 
 
 def test_exact_mode_on_a_reversed_motor_without_the_flip_is_caught(start_device, tmp_path: Path) -> None:
-    # Every pile on the wrong side: the next round's first load has the
-    # other stack's count (the uneven code set), and the device says so.
+    # Every pile on the wrong side: after the split round the person's load P
+    # (the left piles) holds the cards meant for load Q, whose count differs,
+    # and the device says so.
     env = {"SHUFFLER_SIM_WIRING": "motor_reversed", "SHUFFLER_SIM_RANDOM_FILE": str(random_file(tmp_path, 7))}
     dev = start_device(env=env, data_dir=tmp_path, speed=0.0)
     dev.event("hello")
@@ -140,13 +138,13 @@ def test_exact_mode_on_a_reversed_motor_without_the_flip_is_caught(start_device,
         dev.event("done", timeout=60)
     left, right = w.take("left"), w.take("right")
     nxt = dev.wait(lambda m: m.get("ev") == "exact_next")
-    assert (nxt["round"], nxt["count"]) == (2, 79)
-    w.load(left)  # the person's left stack: what the device meant for the right
+    assert (nxt["round"], nxt["load"], nxt["count"]) == (2, "P", 98)
+    w.load(left)  # the person's left piles: what the device meant for load Q
     dev.call("start")
     dev.event("done", timeout=60)
     lost = [m for m in dev.seen if m.get("ev") == P.EV_EXACT_LOST]
-    assert len(lost) == 1 and lost[0]["code"] == P.LOST_COUNT and lost[0]["n"] == len(left) != 79
-    assert len(right) == 79
+    assert len(lost) == 1 and lost[0]["code"] == P.LOST_COUNT and lost[0]["n"] == len(left) == 64
+    assert len(right) == 98
 
 
 def test_the_touch_is_confirmed_only_after_one_was_seen(device: Device) -> None:

@@ -1,7 +1,8 @@
 """Exact mode on the MicroPython unix port, over the serial protocol and the
 simulated board: the final physical pack is the order the code sorting
-predicts; nothing the device sends depends on its random draw; the ways
-exactness is lost are reported and the device deals at random after them."""
+predicts, for the split and for whole-pack radix; nothing the device sends
+depends on its random draw; the ways exactness is lost are reported and the
+device deals at random after them."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from typing import Callable
 
 import pytest
 
+from firmware import exact_routes as R
 from firmware import protocol as P
 from fwtest_support import Device
 from simulator.shuffling.exact_mode import codes as C
@@ -48,25 +50,31 @@ def start(start_device: Callable[..., Device], tmp_path: Path, seed: int | None,
     return dev
 
 
-def exact_routine(dev: Device, n: int, between: Callable[[int, int], None] | None = None,
+def exact_routine(dev: Device, n: int, between: Callable[[int, str], None] | None = None,
                   after_start: Callable[[], dict] | None = None, start_pack: list[int] | None = None,
-                  begun: bool = False) -> list[int]:
+                  begun: str | None = None, routine: str | None = None, capacity: int = 104) -> list[int]:
     """The person's side of an exact routine: load what the device expects,
-    start, take the piles, pile trade. Returns the final pack (top first).
-    after_start: what happens after each start (a fault put right); begun:
-    the routine runs already and its next round's pack is start_pack."""
+    start, take the piles, and after each round lay all left piles on all
+    right piles where its stack lay (the routine's layout is public:
+    firmware/exact_routes.py). Returns the final pack (top first).
+    between(round, load): called before each load; after_start: what happens
+    after each start (a fault put right); begun: the routine (its kind) runs
+    already and its next round's pack is start_pack."""
     assert dev.world is not None
-    if not begun:
-        rep = dev.call("exact", n=n)
+    kind = begun
+    if begun is None:
+        rep = dev.call("exact", n=n, **({"routine": routine} if routine else {}))
         assert rep["ok"] is True and rep["n"] == n
+        kind = rep["routine"]
+    route = R.route(n, capacity, kind)
     nxt = dev.event("exact_next")
     pack = start_pack if start_pack is not None else list(range(n))
     lefts: list[int] = []
     rights: list[int] = []
-    start_at = 0
+    start_at = route.lo[nxt["round"] - 1]
     while True:
         if between is not None:
-            between(nxt["round"], ord(nxt["load"]) - 65)
+            between(nxt["round"], nxt["load"])
         count = nxt["count"]
         dev.world.load(pack[start_at:start_at + count])
         start_at += count
@@ -80,17 +88,38 @@ def exact_routine(dev: Device, n: int, between: Callable[[int, int], None] | Non
             nxt = m
             continue
         assert m["round"] == nxt["round"]
-        pack, lefts, rights, start_at = lefts + rights, [], [], 0
+        lo = route.lo[m["round"] - 1]
+        pack[lo:start_at] = lefts + rights
+        lefts, rights = [], []
         m = dev.wait(lambda m: m.get("ev") in ("exact_next", "exact_done"))
         if m["ev"] == "exact_done":
-            assert m["rounds"] == C.n_bits(n)
+            assert m["rounds"] == route.rounds
             return pack
         nxt = m
+        start_at = route.lo[nxt["round"] - 1]
+
+
+def split_order(tmp_path: Path, seed: int, n: int) -> list[int]:
+    """The split's final pack from the board's random bytes: the cards in the order of their codes 0..n-1."""
+    arrangement = C.uniform_assignment(n, stream(random_file(tmp_path, seed)))
+    return sorted(range(n), key=lambda i: arrangement[i])
+
+
+def test_samba_splits_and_ends_in_the_order_of_its_codes(start_device, tmp_path: Path) -> None:
+    dev = start(start_device, tmp_path, seed=11)
+    final = exact_routine(dev, 162)
+    assert final == split_order(tmp_path, 11, 162)
+    assert final != list(range(162))
+    # One split round of two loads, then part P (98 cards) seven passes and part Q (64) six: 15 passes.
+    nexts = [(m["round"], m["load"], m["count"]) for m in dev.seen if m.get("ev") == "exact_next"]
+    assert nexts == [(1, "A", 81), (1, "B", 81)] + [(r, "P", 98) for r in range(2, 9)] + \
+        [(r, "Q", 64) for r in range(9, 15)]
+    assert dev.call("status")["mode"] == "random"
 
 
 def test_samba_ends_in_the_order_the_code_sorting_predicts(start_device, tmp_path: Path) -> None:
     dev = start(start_device, tmp_path, seed=11)
-    final = exact_routine(dev, 162)
+    final = exact_routine(dev, 162, routine="radix")
     codes = C.code_set(162, 104, uneven=True)
     arrangement = C.uniform_assignment(162, stream(random_file(tmp_path, 11)), codes)
     predicted = run_exact(list(range(162)), arrangement, 104)[-1]
@@ -108,10 +137,13 @@ def _transcript(dev: Device) -> list[bytes]:
     return [re.sub(rb'"uptime_ms": \d+', b'"uptime_ms": T', line) for line in dev.raw]
 
 
-def every_command(dev: Device) -> Callable[[int, int], None]:
-    def probe(round_number: int, load: int) -> None:
-        if (round_number, load) != (2, 0):
+def every_command(dev: Device) -> Callable[[int, str], None]:
+    said = []
+
+    def probe(round_number: int, load: str) -> None:
+        if round_number != 2 or said:
             return
+        said.append(load)
         for cmd, fields in (("hello", {}), ("status", {}), ("config", {}), ("exact", {}),
                             ("exact", {"n": 1}), ("calibrate", {"what": "codes"}), ("resume", {}),
                             ("abort", {}), ("clear", {}), ("start", {})):
@@ -127,14 +159,15 @@ def test_the_wire_says_the_same_whatever_the_codes(start_device, tmp_path: Path)
     transcripts = []
     for seed in (1, 2):
         dev = start(start_device, tmp_path, seed=seed, capacity=8)
-        finals.append(exact_routine(dev, 12, every_command(dev)))
+        finals.append(exact_routine(dev, 12, every_command(dev), capacity=8))
         transcripts.append(_transcript(dev))
     assert finals[0] != finals[1]  # the draws differ (equal by chance: 1 in 12!)
     assert transcripts[0] == transcripts[1]
     assert len(transcripts[0]) > 12 * 4  # a progress line per card per round, and more
-    # Both ran a whole routine and answered every command.
+    # Both ran a whole routine (the split: 12 cards into parts of 8 and 4) and answered every command.
     text = b"".join(transcripts[0])
-    assert text.count(b'"ev": "exact_round"') == 4 and b'"re": "status"' in text
+    assert text.count(b'"ev": "exact_round"') == R.route(12, 8).rounds == 6 and b'"re": "status"' in text
+    assert b'"routine": "split"' in text
 
 
 def exact_routine_with_a_stop(dev: Device, n: int, at: tuple[int, str], k: int,
@@ -148,8 +181,8 @@ def exact_routine_with_a_stop(dev: Device, n: int, at: tuple[int, str], k: int,
     world = dev.world
     armed = [True]
 
-    def inject(round_number: int, load: int) -> None:
-        if armed[0] and (round_number, chr(65 + load)) == at:
+    def inject(round_number: int, load: str) -> None:
+        if armed[0] and (round_number, load) == at:
             armed[0] = False
             world.inject("double_feed", k=k)
 
@@ -173,11 +206,9 @@ def exact_routine_with_a_stop(dev: Device, n: int, at: tuple[int, str], k: int,
 
 def test_a_double_feed_caught_and_put_back_goes_on_exactly(start_device, tmp_path: Path) -> None:
     dev = start(start_device, tmp_path, seed=11)
-    final, lost = exact_routine_with_a_stop(dev, 162, (3, "A"), 20, lambda caught: caught)
+    final, lost = exact_routine_with_a_stop(dev, 162, (3, "P"), 20, lambda caught: caught)
     assert lost == []
-    codes = C.code_set(162, 104, uneven=True)
-    arrangement = C.uniform_assignment(162, stream(random_file(tmp_path, 11)), codes)
-    assert final == run_exact(list(range(162)), arrangement, 104)[-1]  # as if nothing had happened
+    assert final == split_order(tmp_path, 11, 162)  # as if nothing had happened
     assert dev.call("status")["mode"] == "random"
 
 
@@ -242,9 +273,10 @@ def test_a_restart_keeps_the_exact_routine_and_it_ends_in_the_predicted_order(st
     again = start_device(env=env, data_dir=data, speed=0.0)
     again.event("hello")
     st = again.call("status")
-    assert st["mode"] == "exact" and st["next"] == {"round": 1, "rounds": 8, "load": "B", "count": 81}
+    assert st["mode"] == "exact" and st["next"] == {"round": 1, "rounds": 14, "load": "B", "count": 81}
     held = again.call("exact", held=True)
-    assert (held["n"], held["loads"], held["load"], held["count"]) == (162, 2, "B", 81) and "dealt" not in held
+    assert (held["n"], held["routine"], held["load"], held["count"]) == (162, "split", "B", 81)
+    assert "dealt" not in held
     assert again.world is not None
     pack = list(range(162))
     again.world.load(pack[81:])
@@ -252,10 +284,8 @@ def test_a_restart_keeps_the_exact_routine_and_it_ends_in_the_predicted_order(st
     again.event("done")
     lefts, rights = left + again.world.take("left"), right + again.world.take("right")
     assert again.event("exact_round")["round"] == 1
-    final = exact_routine(again, 162, start_pack=lefts + rights, begun=True)
-    codes = C.code_set(162, 104, uneven=True)
-    arrangement = C.uniform_assignment(162, stream(random_file(tmp_path, 21)), codes)
-    assert final == run_exact(list(range(162)), arrangement, 104)[-1]
+    final = exact_routine(again, 162, start_pack=lefts + rights, begun="split")
+    assert final == split_order(tmp_path, 21, 162)
     assert not (data / "exact.json").exists()  # the codes are gone once the routine ends
     assert nxt["count"] == 81
 
@@ -271,14 +301,32 @@ def test_a_load_out_of_turn_is_caught_by_its_count(start_device, tmp_path: Path)
         dev.event("done")
     left, right = dev.world.take("left"), dev.world.take("right")
     nxt = dev.event("exact_next")
+    assert (nxt["round"], nxt["load"], nxt["count"]) == (2, "P", 8)  # the split: parts of 8 and 4
+    dev.world.load(list(range(4)))  # part Q put in first
+    dev.send("start")
+    lost = dev.event("exact_lost")
+    assert (lost["code"], lost["n"], lost["expected"]) == (P.LOST_COUNT, 4, 8)
+    done = dev.event("done")
+    assert done["left"] + done["right"] == 4  # dealt at random, and said so
+    assert left or right
+
+
+def test_radix_stacks_swapped_are_caught_by_their_count(start_device, tmp_path: Path) -> None:
+    dev = start(start_device, tmp_path, seed=5, capacity=8)
+    assert dev.world is not None
+    dev.call("exact", n=12, routine="radix")
+    for _ in range(2):
+        nxt = dev.event("exact_next")
+        dev.world.load(list(range(nxt["count"])))
+        dev.call("start")
+        dev.event("done")
+    nxt = dev.event("exact_next")
     assert (nxt["round"], nxt["load"], nxt["count"]) == (2, "A", 5)  # 5 : 7, the uneven set
+    dev.world.take("left"), dev.world.take("right")
     dev.world.load(list(range(7)))  # the right stack put in first
     dev.send("start")
     lost = dev.event("exact_lost")
     assert (lost["code"], lost["n"], lost["expected"]) == (P.LOST_COUNT, 7, 5)
-    done = dev.event("done")
-    assert done["left"] + done["right"] == 7  # dealt at random, and said so
-    assert left or right
 
 
 def test_a_jam_keeps_exactness_and_an_abort_loses_it(start_device, tmp_path: Path) -> None:
@@ -303,11 +351,18 @@ def test_a_jam_keeps_exactness_and_an_abort_loses_it(start_device, tmp_path: Pat
 def test_begin_is_checked_and_cancel_ends_the_routine(start_device, tmp_path: Path) -> None:
     dev = start(start_device, tmp_path, seed=None)
     for fields, err in (({}, P.E_BAD_FIELD), ({"n": 1}, P.E_BAD_VALUE), ({"n": 513}, P.E_BAD_VALUE),
-                        ({"n": "162"}, P.E_BAD_FIELD)):
+                        ({"n": "162"}, P.E_BAD_FIELD), ({"n": 162, "routine": "pipelined"}, P.E_BAD_VALUE),
+                        ({"n": 162, "routine": 2}, P.E_BAD_FIELD), ({"n": 52, "routine": "split"}, P.E_BAD_VALUE)):
         assert dev.call("exact", **fields)["err"] == err
-    rep = dev.call("exact", n=162)
-    assert (rep["loads"], rep["rounds"], rep["uneven"], rep["load"], rep["count"]) == (2, 8, True, "A", 81)
+    rep = dev.call("exact", n=162, routine="radix")
+    assert (rep["routine"], rep["loads"], rep["rounds"], rep["uneven"], rep["load"], rep["count"]) == \
+        ("radix", 2, 8, True, "A", 81)
     assert dev.call("status")["next"] == {"round": 1, "rounds": 8, "load": "A", "count": 81}
+    rep = dev.call("exact", n=162)  # a fresh routine at any time: the device's choice, the split
+    assert (rep["routine"], rep["loads"], rep["rounds"], rep["uneven"], rep["load"], rep["count"]) == \
+        ("split", 2, 14, False, "A", 81)
+    assert dev.call("exact", n=52)["routine"] == "radix"  # a pack that fits the tray
+    dev.event("exact_next")
     assert dev.call("exact", cancel=True)["mode"] == "random"
     assert dev.event("exact_lost")["code"] == P.LOST_CANCELLED
     assert dev.call("status")["mode"] == "random"

@@ -2,9 +2,11 @@
 draw from os.urandom, side source, pack tracking) runs thousands of times in
 one MicroPython process on the simulated board, with the simulated world
 dealing every card, and a chi-square test over all N! orders must not reject
-uniformity at p < 1e-4 (a false failure is one run in ten thousand). The
-same test on a deliberately biased draw (a modulo of three random bits, the
-classic mistake) must reject it: the test is able to fail."""
+uniformity at p < 1e-4 (a false failure is one run in ten thousand), for the
+split (the device's routine for 5 cards on a 3-card tray: parts of 3 and 2)
+and for whole-pack radix. The same test on a deliberately biased draw (a
+modulo of three random bits, the classic mistake) must reject it: the test
+is able to fail."""
 
 from __future__ import annotations
 
@@ -20,7 +22,7 @@ from simulator.shuffling.exact_mode.uniformity import chi_square_uniform
 pytestmark = pytest.mark.micropython
 BOARD_SIM = REPO / "simulator" / "virtual" / "board"
 N = 5
-CAPACITY = 3  # two loads of at most 3 cards, 3 rounds
+CAPACITY = 3  # the split: a round of two loads, then parts of 3 and 2; radix: two loads, 3 rounds
 P_MIN = 1e-4
 
 SCRIPT = r"""
@@ -28,7 +30,7 @@ import sys
 import exact_codes
 import sim_headless
 
-N = int(sys.argv[1]); RUNS = int(sys.argv[2])
+N = int(sys.argv[1]); RUNS = int(sys.argv[2]); KIND = sys.argv[4]
 if sys.argv[3] == "biased":
     def biased(m, randbytes):
         return (randbytes(1)[0] & 7) % m, 1
@@ -37,20 +39,20 @@ ctl = sim_headless.controller(stack_samples=1)  # fewer simulated milliseconds p
 w = ctl.board.world
 counts = {}
 for run in range(RUNS):
-    ctl.cmd_exact("exact", None, {"n": N})
+    ctl.cmd_exact("exact", None, {"n": N, "routine": KIND})
     e = ctl.exact
-    assert e.active and e.loads == 2
+    assert e.active and e.loads == 2 and e.route.kind == KIND
     pack = list(range(N))
     while e.active:
-        lefts = []; rights = []; start = 0
+        lefts = []; rights = []; lo = start = e.lo; rnd = e.round
         while True:
             cnt = e.expected()
             w.load(pack[start:start + cnt]); start += cnt
             ctl.start_pass(None, None)
             lefts += w.take("left"); rights += w.take("right")
-            if e.load == 0 or not e.active:
+            if e.round != rnd or not e.active:
                 break
-        pack = lefts + rights  # pile trade
+        pack[lo:start] = lefts + rights  # the round's left piles on its right piles, where its stack lay
     assert sorted(pack) == list(range(N))
     key = "".join(str(c) for c in pack)
     counts[key] = counts.get(key, 0) + 1
@@ -59,10 +61,10 @@ for k in counts:
 """
 
 
-def orders(tmp_path: Path, runs: int, variant: str) -> list[int]:
+def orders(tmp_path: Path, runs: int, variant: str, kind: str = "split") -> list[int]:
     script = tmp_path / "uniformity.py"
     script.write_text(SCRIPT)
-    out = subprocess.run([MICROPYTHON, str(script), str(N), str(runs), variant], capture_output=True, text=True,
+    out = subprocess.run([MICROPYTHON, str(script), str(N), str(runs), variant, kind], capture_output=True, text=True,
                          timeout=120, cwd=tmp_path,
                          env={"MICROPYPATH": f"{FIRMWARE}:{BOARD_SIM}", "PATH": "/usr/bin:/bin",
                               "SHUFFLER_SIM_SPEED": "0", "SHUFFLER_DATA_DIR": str(tmp_path),
@@ -74,10 +76,20 @@ def orders(tmp_path: Path, runs: int, variant: str) -> list[int]:
     return [int(seen.get(k, 0)) for k in every]
 
 
-@pytest.mark.slow
-def test_the_firmware_exact_routine_gives_every_order_equally_often(tmp_path: Path) -> None:
+def test_the_firmware_split_gives_every_order_equally_often(tmp_path: Path) -> None:
     require_micropython()
-    counts = orders(tmp_path, 3000, "fair")  # 25 expected in each of the 120 cells
+    # 1200 runs: 10 expected in each of the 120 cells, twice the 5 from which
+    # the chi-square law holds; the biased draw below is rejected with fewer.
+    counts = orders(tmp_path, 1200, "fair")
+    assert sum(counts) == 1200
+    stat, p = chi_square_uniform(counts)
+    assert p > P_MIN, (stat, p)
+
+
+@pytest.mark.slow
+def test_the_firmware_radix_routine_gives_every_order_equally_often(tmp_path: Path) -> None:
+    require_micropython()
+    counts = orders(tmp_path, 3000, "fair", "radix")  # 25 expected in each of the 120 cells
     assert sum(counts) == 3000
     stat, p = chi_square_uniform(counts)
     assert p > P_MIN, (stat, p)

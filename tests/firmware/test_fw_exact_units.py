@@ -18,10 +18,11 @@ sys.path.insert(0, str(REPO / "firmware"))  # flat names, as on the device
 
 import exact  # noqa: E402
 import exact_codes  # noqa: E402
+import exact_routes  # noqa: E402
 
 from firmware import protocol as P  # noqa: E402
 from simulator.shuffling.exact_mode import codes as C  # noqa: E402
-from simulator.shuffling.exact_mode.physical import deal, run_exact  # noqa: E402
+from simulator.shuffling.exact_mode.physical import deal, run_exact, run_route  # noqa: E402
 from simulator.shuffling.exact_mode.uniformity import chi_square_sf, chi_square_uniform  # noqa: E402
 
 
@@ -30,17 +31,19 @@ def byte_stream(seed: int):  # type: ignore[no-untyped-def]
     return lambda k: bytes(rng.getrandbits(8) for _ in range(k))
 
 
-def run_device_routine(n: int, capacity: int, seed: int) -> tuple[list[int], list[list[int]], exact.ExactRoutine]:
+def run_device_routine(n: int, capacity: int, seed: int, kind: str | None = None
+                       ) -> tuple[list[int], list[list[int]], exact.ExactRoutine]:
     """A correct exact routine: the person loads what the routine expects,
-    each pass is dealt by the routine's sides, piles gathered by pile trade."""
+    each pass is dealt by the routine's sides, and a round's piles are
+    gathered all left on all right in the place its cards came from."""
     ex = exact.ExactRoutine(capacity)
-    ex.begin(n, byte_stream(seed))
+    ex.begin(n, byte_stream(seed), kind)
     pack = list(range(n))
     counts: list[list[int]] = []
     while ex.active:
         lefts: list[int] = []
         rights: list[int] = []
-        start = 0
+        lo = start = ex.lo
         sizes: list[int] = []
         while True:
             want = ex.expected()
@@ -58,7 +61,7 @@ def run_device_routine(n: int, capacity: int, seed: int) -> tuple[list[int], lis
             if r != exact.NEXT_LOAD:
                 break
         counts.append(sizes)
-        pack = lefts + rights
+        pack[lo:start] = lefts + rights
     return pack, counts, ex
 
 
@@ -67,7 +70,7 @@ def run_device_routine(n: int, capacity: int, seed: int) -> tuple[list[int], lis
 def test_the_device_routine_gives_the_order_the_code_sorting_predicts(n: int, capacity: int, seed: int) -> None:
     if C.n_loads(n, capacity) > exact.MAX_LOADS:
         return
-    final, counts, ex = run_device_routine(n, capacity, seed)
+    final, counts, ex = run_device_routine(n, capacity, seed, exact_routes.RADIX)
     # The same random bytes, through the simulator's own draw.
     try:
         codes, uneven = C.code_set(n, capacity, uneven=True), True
@@ -88,10 +91,55 @@ def test_the_device_routine_gives_the_order_the_code_sorting_predicts(n: int, ca
     assert not ex.active and set(ex.codes) <= {0}
 
 
-def test_samba_uses_the_uneven_set_and_the_count_catches_a_swapped_stack() -> None:
+@settings(max_examples=60, deadline=None)
+@given(n=st.integers(3, 512), capacity=st.integers(2, 120), seed=st.integers(0, 2**32))
+def test_the_device_split_gives_the_order_of_its_codes(n: int, capacity: int, seed: int) -> None:
+    if C.n_loads(n, capacity) > exact.MAX_LOADS or n <= capacity:
+        return
+    route = exact_routes.split_route(n, capacity)
+    assert route is not None
+    final, counts, ex = run_device_routine(n, capacity, seed, exact_routes.SPLIT)
+    # The same random bytes arrange the codes 0..n-1, a card's place in the final pack.
+    arrangement = C.uniform_assignment(n, byte_stream(seed))
+    assert final == sorted(range(n), key=lambda i: arrangement[i])
+    assert final == run_route(list(range(n)), arrangement, route)
+    # Split rounds are cut near-equal, a part's passes hold the whole part, all within the tray.
+    assert counts == [C.split_sizes(route.size[r], route.loads[r]) for r in range(route.rounds)]
+    assert max(max(c) for c in counts) <= capacity and not ex.uneven
+    assert not ex.active and set(ex.codes) <= {0}
+
+
+def test_the_device_takes_the_routine_the_host_plans() -> None:
+    for n, capacity in ((162, 104), (108, 104), (52, 104), (270, 104), (432, 104), (7, 3), (52, 30)):
+        ex = exact.ExactRoutine(capacity)
+        ex.begin(n, byte_stream(n))
+        assert ex.route.kind == exact_routes.route(n, capacity).kind
+        assert ex.rounds == exact_routes.route(n, capacity).rounds
+
+
+def test_samba_splits_and_the_count_catches_parts_swapped() -> None:
     ex = exact.ExactRoutine(104)
     ex.begin(162, byte_stream(3))
-    assert ex.uneven and ex.bits == 8 and ex.loads == 2
+    assert (ex.route.kind, ex.rounds, ex.loads, ex.uneven) == ("split", 14, 2, False)
+    assert (ex.expected(), ex.fixed_counts(), ex.load_name()) == (81, False, "A")
+    assert ex.check(80) and not ex.check(162)  # a miscut split round is harmless while B keeps a card
+    for _ in range(2):
+        ex.prepare(81)
+        ex.pass_done()
+    # Round 2: load P, 98 cards; load Q (64) put in first is caught.
+    assert (ex.round, ex.load_name(), ex.expected(), ex.fixed_counts()) == (1, "P", 98, True)
+    assert not ex.check(64) and ex.check(98)
+    for _ in range(7):
+        ex.prepare(98)
+        ex.pass_done()
+    assert (ex.round, ex.load_name(), ex.expected()) == (8, "Q", 64)
+    assert not ex.check(98)
+
+
+def test_samba_uses_the_uneven_set_and_the_count_catches_a_swapped_stack() -> None:
+    ex = exact.ExactRoutine(104)
+    ex.begin(162, byte_stream(3), exact_routes.RADIX)
+    assert ex.uneven and ex.rounds == 8 and ex.loads == 2
     assert (ex.expected(), ex.fixed_counts()) == (81, False)
     assert ex.check(80)  # a miscut first round is harmless ...
     assert not ex.check(162)  # ... as long as load B keeps a card
@@ -107,7 +155,12 @@ def test_samba_uses_the_uneven_set_and_the_count_catches_a_swapped_stack() -> No
 def test_a_small_machine_and_refusals() -> None:
     ex = exact.ExactRoutine(3)
     ex.begin(5, byte_stream(1))
-    assert (ex.loads, ex.bits) == (2, 3)
+    assert (ex.route.kind, ex.loads, ex.rounds, list(ex.route.part_size)) == ("split", 2, 4, [3, 2])
+    ex.begin(5, byte_stream(1), exact_routes.RADIX)
+    assert (ex.loads, ex.rounds) == (2, 3)
+    for kind in ("other", exact_routes.SPLIT):
+        with pytest.raises(ValueError):
+            exact.ExactRoutine(104).begin(52, byte_stream(1), kind)  # a pack that fits the tray has no split
     for bad in (1, exact.MAX_CARDS + 1):
         with pytest.raises(ValueError):
             ex.begin(bad, byte_stream(1))
@@ -178,9 +231,10 @@ def test_after_a_restart_the_count_alone_says_where_the_pass_stopped() -> None:
     assert back.rest_start(n - 9) == 9 and back.rest_start(n - 5) == 5 and back.rest_start(n - 4) == exact.REST_COUNT
 
 
-def test_a_routine_kept_in_flash_comes_back_whole_and_a_spoilt_one_is_refused() -> None:
+@pytest.mark.parametrize("kind", [exact_routes.SPLIT, exact_routes.RADIX])
+def test_a_routine_kept_in_flash_comes_back_whole_and_a_spoilt_one_is_refused(kind: str) -> None:
     ex = exact.ExactRoutine(104)
-    ex.begin(162, byte_stream(7))
+    ex.begin(162, byte_stream(7), kind)
     for _ in range(3):
         ex.prepare(ex.expected())
         ex.pass_done()
@@ -199,7 +253,8 @@ def test_a_routine_kept_in_flash_comes_back_whole_and_a_spoilt_one_is_refused() 
         assert results[0] == results[1]
         if results[0] == exact.ALL_DONE:
             break
-    for spoil in ({"v": 99}, {"codes": [1, 2]}, {"round": 8}, {"loads": 3}, {"n": "x"}, {"sizes": None}):
+    for spoil in ({"v": 99}, {"codes": [1, 2]}, {"round": saved["rounds"]}, {"rounds": 3}, {"n": "x"},
+                  {"codes": None}, {"routine": "other"}, {"start": 163}, {"load": 2}):
         other = exact.ExactRoutine(104)
         assert not other.from_dict({**saved, **spoil}) and not other.active
     assert not exact.ExactRoutine(52).from_dict(saved)  # a routine for another tray

@@ -4,8 +4,9 @@ the virtual shuffler (the real firmware), in random and exact mode.
 
 At every step the person may slip: cut the pack badly, keep cards back from
 a load, touch before being asked, swap the two stacks of the trade, in
-exact mode put load B in for load A or take the right stack for load A, or
-stop (Ctrl-C) and later run the command the guide suggests; the device may
+exact mode (the split) put one load of the split in for another or gather a
+load's left pile with the right piles and its right pile with the left
+piles, or stop (Ctrl-C) and later run the command the guide suggests; the device may
 be unplugged mid-pass (coming back restarted, or not at all), be replaced
 by another shuffler on the same path, restart, spray noise, or meet a fault
 mid-pass (a jam, a double feed, the tray emptied, the battery running down,
@@ -201,8 +202,9 @@ def test_a_careless_person_and_a_troubled_device_never_lose_a_card_or_the_way_on
 # -- on the virtual shuffler: exact mode's slips, each fault mid-pass, Ctrl-C and the command it suggests --------
 # The real firmware on the virtual shuffler, so exact mode refuses and loses
 # exactness exactly as a board does. A small machine keeps it quick: 52 cards
-# in a tray of 30 are two loads (so loads and stacks can be swapped) and six
-# exact rounds.
+# in a tray of 30 are the split (a round of two loads, then loads P of 30
+# and Q of 22 dealt on their own, 12 passes), so loads and piles can be
+# taken for one another.
 
 SMALL = 52
 SMALL_CAPACITY = 30
@@ -224,10 +226,11 @@ def small_machine(tmp_path_factory: pytest.TempPathFactory) -> Iterator[VirtualS
 
 
 class CarelessAtTheMachine(persons.ScriptedPerson):
-    """A person who may swap the two loads or the two stacks in exact mode,
-    cut badly, keep cards back or press Ctrl-C; a fault may strike mid-pass.
-    `wrong` is set while a load made up against the steps could reach the
-    tray, and `dealt_wrong` once a pass began with one."""
+    """A person who may take one load of the split for another or gather a
+    load's piles the wrong way in exact mode, cut badly, keep cards back or
+    press Ctrl-C; a fault may strike mid-pass. `wrong` is set while a load
+    made up against the steps could reach the tray, and `dealt_wrong` once a
+    pass began with one."""
 
     def __init__(self, dev: VirtualShuffler, data: Any, exact: bool, fault: tuple[str, int, int] | None) -> None:
         super().__init__(dev.world(timeout=10), SMALL)
@@ -256,15 +259,30 @@ class CarelessAtTheMachine(persons.ScriptedPerson):
             return True
         return False
 
-    def sizes_differ(self) -> bool:
-        # Two loads of one size swapped cannot be told apart by any count, so
-        # no guide could see it: the person is shown which is which instead.
-        a, b = self.table.get("A"), self.table.get("B")
-        return a is not None and b is not None and len(a) != len(b)
+    def other_load(self, load: str) -> str | None:
+        """Another load of the split on the table, of another size: taken for
+        `load`, the count shows it. (Two of one size taken for one another
+        cannot be told apart by any count, so no guide could see it.)"""
+        mine = self.table.get(load)
+        others = [x for x in ("P", "Q") if x != load and x in self.table]
+        if mine is None or not others or len(self.table[others[0]]) == len(mine):
+            return None
+        return others[0]
 
-    def swap_loads(self) -> None:
-        self.table["A"], self.table["B"] = self.table["B"], self.table["A"]
+    def swap(self, a: str, b: str) -> None:
+        self.table[a], self.table[b] = self.table[b], self.table[a]
         self.wrong = not self.wrong  # a second swap puts the first right
+
+    def piles_the_wrong_way(self, step: S.Stack) -> bool:
+        """Whether load A's piles can go to the wrong loads of the split with
+        the counts showing it: the piles differ in size, and the loads they
+        make are not each other's size (then the guide would take them for
+        one another, and a count cannot tell which cards are which)."""
+        left, right = self.table.get(S.left_of("A")), self.table.get(S.right_of("A"))
+        if left is None or right is None or len(left) == len(right) or step.cards is None:
+            return False
+        made = step.cards - len(left) + len(right)
+        return made != SMALL - step.cards
 
     careful = False  # after a stop: no more slips
 
@@ -284,9 +302,14 @@ class CarelessAtTheMachine(persons.ScriptedPerson):
             off = self.data.draw(st.integers(-8, 8), label="cut off by")
             a = max(1, min(SMALL - 1, step.sizes[0] + off))
             step = S.Cut(step.source, step.names, (a, SMALL - a), step.by_eye, step.counted, step.first)
-        if (self.exact and isinstance(step, S.PutInTray) and step.load == "A" and not (step.again or step.rest)
-                and (round or 1) > 1 and self.sizes_differ() and self.slip("puts load B for load A", 6)):
-            self.swap_loads()
+        if (self.exact and type(step) is S.PutInTray and not (step.again or step.rest)
+                and (other := self.other_load(step.load)) is not None and self.slip("puts load Q for load P", 3)):
+            self.swap(step.load, other)
+        if (self.exact and isinstance(step, S.Stack) and step.parts and step.parts[0] == S.left_of("A")
+                and self.piles_the_wrong_way(step) and self.slip("gathers A's piles the wrong way", 2)):
+            self.table[S.left_of("A")], self.table[S.right_of("A")] = \
+                self.table[S.right_of("A")], self.table[S.left_of("A")]
+            self.wrong = True  # no swap puts this right: the loads no longer hold their cards
         if isinstance(step, S.Swap):
             self.wrong = not self.wrong  # the two loads change places, as told
         if isinstance(step, S.Touch) and step.why == "start":
@@ -294,8 +317,6 @@ class CarelessAtTheMachine(persons.ScriptedPerson):
             self.dealt_wrong |= self.wrong
             self.strike()
         super().do(step, number, round)
-        if isinstance(step, S.Draw) and self.sizes_differ() and self.slip("swaps the stacks", 6):
-            self.swap_loads()  # the right stack taken for load A
         if isinstance(step, S.Cut) and step.first and self.slip("keeps cards back", 3):
             last = step.names[-1]
             keep = self.data.draw(st.integers(1, 4), label="cards kept back")

@@ -368,7 +368,9 @@ class KeepsElevenBack(persons.ScriptedPerson):
 
 @pytest.mark.micropython
 def test_a_short_last_load_in_exact_mode_is_caught_before_its_touch(device: Any) -> None:
-    from hosttest_support import check_record, run_guided
+    from firmware import exact_routes
+    from hosttest_support import run_guided
+    from route_record import check_route_record
 
     p = planlib.make_plan(planlib.choose_pack("samba", None), 104, "good")
     summary, voice, person = run_guided(device, p, KeepsElevenBack, mode="exact")
@@ -376,7 +378,7 @@ def test_a_short_last_load_in_exact_mode_is_caught_before_its_touch(device: Any)
             "under the machine, and put them at the bottom of load B.") in voice.text
     assert "swapped" not in voice.text and "Exactness is lost" not in voice.text
     assert (summary.mode, summary.distance) == ("exact", 0.0)
-    check_record(person.log, 162, 8, 2)
+    check_route_record(person.log, exact_routes.route(162, 104))
 
 
 # -- the keyboard ------------------------------------------------------------------------------

@@ -1,7 +1,10 @@
 """The guide in exact mode on the virtual shuffler with a scripted person:
-whole routines for one, two and three loads (every card dealt once a round,
-piles in load order, pile trade, a permutation at the end), a double feed
-that loses exactness and a random finish, and the words a person reads."""
+whole routines, the split (Samba, 300 cards) and whole-pack radix for a pack
+that fits the tray (every card of a round's stack dealt once in the round,
+piles in load order, the round's piles gathered where its stack lay, a
+permutation at the end, and for Samba the very order its codes give), a
+double feed that loses exactness and a random finish, loads taken for one
+another, restarts, and the words a person reads."""
 from __future__ import annotations
 
 import dataclasses
@@ -13,9 +16,12 @@ from host import guide as G
 from host import person as persons
 from simulator.shuffling import steps as S
 from host import plan as planlib
-from hosttest_support import TextVoice, check_record, restart, run_guided
-from simulator.shuffling.exact_mode.codes import n_bits
-from simulator.shuffling.exact_mode.physical import exact_steps
+from firmware import exact_routes
+from host import flashing
+from hosttest_support import TextVoice, restart, run_guided
+from route_record import check_route_record
+from simulator.shuffling.exact_mode.codes import uniform_assignment
+from simulator.shuffling.exact_mode.physical import device_steps
 from simulator.virtual import VirtualShuffler
 
 pytestmark = pytest.mark.micropython
@@ -27,20 +33,24 @@ def run_exact(dev: VirtualShuffler, cards: int, person_cls: type[persons.Scripte
     return run_guided(dev, plan, person_cls, mode="exact", on_loss=on_loss)
 
 
+SAMBA = exact_routes.route(162, 104)
+
+
 def table_steps(cards: int) -> list[S.Step]:
-    """exact_steps' table work: every step but the loads and touches the guide's deal gives."""
-    return [es.step for es in exact_steps(cards, 104, uneven=True)
+    """The routine's table work: every step but the loads and touches the guide's deal gives."""
+    return [es.step for es in device_steps(exact_routes.route(cards, 104))
             if not isinstance(es.step, (S.PutInTray, S.Touch))]
 
 
-@pytest.mark.parametrize("cards, loads", [(162, 2), (52, 1), (300, 3)])
-def test_a_whole_exact_routine_keeps_every_card(device: VirtualShuffler, cards: int, loads: int) -> None:
+@pytest.mark.parametrize("cards, kind", [(162, "split"), (52, "radix"), (300, "split")])
+def test_a_whole_exact_routine_keeps_every_card(device: VirtualShuffler, cards: int, kind: str) -> None:
     summary, voice, person = run_exact(device, cards)
-    rounds = n_bits(cards)
-    assert (summary.mode, summary.rounds, summary.passes, summary.distance) == ("exact", rounds, rounds * loads, 0.0)
+    route = exact_routes.route(cards, 104)
+    assert route.kind == kind
+    assert (summary.mode, summary.rounds, summary.passes, summary.distance) == \
+        ("exact", route.rounds, route.passes(), 0.0)
     assert summary.notes == []
-    check_record(person.log, cards, rounds, loads)
-    final = [e for e in person.log if e["op"] == "final"][0]["pack"]
+    final = check_route_record(person.log, route)
     assert final != list(range(cards))
     # Every table instruction of the routine is printed, in the one wording of its step data.
     said = [S.words(step) for step in table_steps(cards)]
@@ -49,14 +59,43 @@ def test_a_whole_exact_routine_keeps_every_card(device: VirtualShuffler, cards: 
     assert device.query()["counts"]["tray"] == 0
 
 
+def test_a_samba_split_by_the_guide_ends_in_the_order_its_codes_give(
+        tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The board's random bytes from a file: the pack the person ends with is
+    the cards in the order of their codes, and the guide said 15 passes."""
+    random_file = tmp_path_factory.mktemp("random") / "random.bin"
+    random_file.write_bytes(bytes((i * 167 + 29) % 256 for i in range(8192)))
+    monkeypatch.setenv("SHUFFLER_RUNTIME_DIR", str(tmp_path_factory.mktemp("runtime")))
+    monkeypatch.setenv("SHUFFLER_SIM_RANDOM_FILE", str(random_file))
+    dev = VirtualShuffler(time_scale=0.0, keep_cards=True)
+    flashing.install_to_dir(flashing.build_image("sim", tmp_path_factory.mktemp("image")), dev.flash_dir)
+    dev.start()
+    try:
+        summary, voice, person = run_exact(dev, 162)
+    finally:
+        dev.stop()
+    data = random_file.read_bytes()
+    at = [0]
+
+    def take(k: int) -> bytes:
+        at[0] += k
+        return data[at[0] - k:at[0]]
+    codes = uniform_assignment(162, take)
+    final = check_route_record(person.log, SAMBA)
+    assert final == sorted(range(162), key=lambda card: codes[card])
+    assert "Exact mode: 14 rounds (15 passes)." in voice.text
+    assert (summary.mode, summary.passes, summary.distance) == ("exact", 15, 0.0)
+
+
 class DoubleFeedInRoundThree(persons.ScriptedPerson):
-    """Round 3, load A: two cards feed together at card 11. Caught in the
-    exit (the beam reads them too long), or, overlapping, through as one."""
+    """Round 3 (load P's second pass): two cards feed together at card 11.
+    Caught in the exit (the beam reads them too long), or, overlapping,
+    through as one."""
 
     mode = ""
 
     def do(self, step: S.Step, number: int, round: int | None = None) -> None:
-        if isinstance(step, S.Touch) and round == 3 and self.in_tray == "A" and not getattr(self, "done_it", False):
+        if isinstance(step, S.Touch) and round == 3 and self.in_tray == "P" and not getattr(self, "done_it", False):
             self.done_it = True
             self.world.inject("double_feed", 10, self.mode, "")
         super().do(step, number, round)
@@ -68,22 +107,22 @@ class TwoAsOneInRoundThree(DoubleFeedInRoundThree):
 
 def test_a_double_feed_caught_in_the_exit_and_put_back_keeps_exactness(device: VirtualShuffler) -> None:
     summary, voice, person = run_exact(device, 162, DoubleFeedInRoundThree)
-    assert "The exit stayed blocked too long (round 3 of 8, load A (pass 5 of 16), after 10 of" in voice.text
+    assert "The exit stayed blocked too long (round 3 of 14, load P (pass 4 of 15), after 10 of" in voice.text
     assert S.words(S.Fix("exit")) in voice.text
     assert "the pass goes on from card 11" in voice.text
     assert "Exactness is lost" not in voice.text
     assert (summary.mode, summary.distance) == ("exact", 0.0)
-    check_record(person.log, 162, 8, 2)
+    check_route_record(person.log, SAMBA)
 
 
 def test_exactness_lost_is_finished_by_a_fresh_exact_routine(device: VirtualShuffler) -> None:
     summary, voice, person = run_exact(device, 162, TwoAsOneInRoundThree)
-    assert "Exactness is lost during round 3 of 8" in voice.text
+    assert "Exactness is lost during round 3 of 14" in voice.text
     assert "the exit counted one card fewer than the tray held" in voice.text
-    assert "The pack goes through a fresh exact routine: 8 rounds (16 passes)" in voice.text
+    assert "The pack goes through a fresh exact routine: 14 rounds (15 passes)" in voice.text
     assert S.words(S.Collect(162)) in voice.text
     assert (summary.mode, summary.distance, summary.distance_kind) == ("exact, started again", 0.0, "exact")
-    assert (summary.rounds, summary.passes) == (2 + 8, 5 + 16)
+    assert (summary.rounds, summary.passes) == (2 + 14, 4 + 15)
     final = [e for e in person.log if e["op"] == "final"]
     assert len(final) == 1 and sorted(final[0]["pack"]) == list(range(162))
 
@@ -91,12 +130,12 @@ def test_exactness_lost_is_finished_by_a_fresh_exact_routine(device: VirtualShuf
 def test_exactness_lost_is_finished_by_random_rounds_on_request(device: VirtualShuffler) -> None:
     summary, voice, person = run_exact(device, 162, TwoAsOneInRoundThree, on_loss="random")
     random_rounds = planlib.rounds_for(162, 104, 0.25)
-    assert "Exactness is lost during round 3 of 8" in voice.text
+    assert "Exactness is lost during round 3 of 14" in voice.text
     assert f"Finishing at random: {random_rounds} rounds" in voice.text
     assert summary.mode == "exact, then random" and summary.distance_kind == "at most"
     assert summary.distance == planlib.distance_after(162, 104, random_rounds) <= 0.25
     assert summary.rounds == 2 + random_rounds
-    assert summary.passes == 5 + 2 * random_rounds
+    assert summary.passes == 4 + 2 * random_rounds
     assert any("exactness lost" in n for n in summary.notes)
     final = [e for e in person.log if e["op"] == "final"]
     assert len(final) == 1 and sorted(final[0]["pack"]) == list(range(162))
@@ -114,36 +153,38 @@ def test_the_cli_refuses_exact_mode_without_a_device() -> None:
     assert "Traceback" not in out.output
 
 
-class SwapsTheStacks(persons.ScriptedPerson):
-    """After round 2 the right stack goes in as load A: a mistake the count catches."""
+class TakesQForP(persons.ScriptedPerson):
+    """After the split the person picks up load Q (64 cards) for load P (98):
+    a mistake the count catches before the touch."""
 
     def do(self, step: S.Step, number: int, round: int | None = None) -> None:
+        if isinstance(step, S.PutInTray) and step.load == "P" and round == 2 and not getattr(self, "done_it", False):
+            self.done_it = True
+            self.table["P"], self.table["Q"] = self.table["Q"], self.table["P"]
         super().do(step, number, round)
-        if isinstance(step, S.Draw) and round == 2:
-            self.table["A"], self.table["B"] = self.table["B"], self.table["A"]
 
 
-def test_stacks_swapped_between_rounds_are_caught_before_the_touch(device: VirtualShuffler) -> None:
-    summary, voice, person = run_exact(device, 162, SwapsTheStacks, quality="casual")
-    assert ("Load A should be the left stack (79 cards); the tray holds 83, the right stack's count: "
-            "the stacks look swapped.") in voice.text
-    assert "Those cards are load B: put them where load B goes, and take load A instead." in voice.text
-    # Put right before the touch: nothing was dealt from the wrong stack, so exactness held.
+def test_loads_of_the_split_taken_for_one_another_are_caught_before_the_touch(device: VirtualShuffler) -> None:
+    summary, voice, person = run_exact(device, 162, TakesQForP, quality="casual")
+    assert ("Load P should hold 98 cards; the tray holds 64, load Q's count: the two loads look taken for one "
+            "another.") in voice.text
+    assert S.words(S.Swap("P", "Q")) in voice.text
+    # Put right before the touch: nothing was dealt from the wrong load, so exactness held.
     assert "Exactness is lost" not in voice.text
     assert (summary.mode, summary.distance) == ("exact", 0.0)
-    check_record(person.log, 162, 8, 2)
+    check_route_record(person.log, SAMBA)
 
 
 class ResetsBetweenPasses(persons.ScriptedPerson):
-    """Round 2: the shuffler is reset after load A's piles are taken out
-    (forgets: its flash had lost the routine first)."""
+    """Round 1 (the split): the shuffler is reset after load A's piles are
+    taken out (forgets: its flash had lost the routine first)."""
 
     device: VirtualShuffler
     forgets = False
 
     def do(self, step: S.Step, number: int, round: int | None = None) -> None:
         super().do(step, number, round)
-        if isinstance(step, S.Lift) and round == 2 and step.load == "A" and not getattr(self, "done_it", False):
+        if isinstance(step, S.Lift) and round == 1 and step.load == "A" and not getattr(self, "done_it", False):
             self.done_it = True
             if self.forgets:
                 (self.device.flash_dir / "exact.json").unlink()
@@ -154,17 +195,38 @@ class ForgetsAtTheReset(ResetsBetweenPasses):
     forgets = True
 
 
+class ResetsBeforeAReload(persons.ScriptedPerson):
+    """Load P's third pass is over, its piles still on the machine: the
+    shuffler is reset before the person puts them back in the tray."""
+
+    device: VirtualShuffler
+
+    def do(self, step: S.Step, number: int, round: int | None = None) -> None:
+        if isinstance(step, S.Reload) and round == 5 and not getattr(self, "done_it", False):
+            self.done_it = True
+            restart(self.device, self)
+        super().do(step, number, round)
+
+
 def test_a_restart_between_passes_keeps_the_exact_routine(device: VirtualShuffler) -> None:
     summary, voice, person = run_exact(device, 162, ResetsBetweenPasses, quality="casual")
-    assert "The shuffler restarted during round 2 of 8" in voice.text  # after A's pass or at B's load: when heard
+    assert "The shuffler restarted during round 1 of 14" in voice.text  # after A's pass or at B's load: when heard
     assert "Exactness is lost" not in voice.text
     assert (summary.mode, summary.distance) == ("exact", 0.0)
-    check_record(person.log, 162, 8, 2)
+    check_route_record(person.log, SAMBA)
+
+
+def test_a_restart_while_a_parts_piles_lie_on_the_machine_keeps_the_exact_routine(device: VirtualShuffler) -> None:
+    summary, voice, person = run_exact(device, 162, ResetsBeforeAReload, quality="casual")
+    assert "The shuffler restarted" in voice.text
+    assert "Exactness is lost" not in voice.text
+    assert (summary.mode, summary.distance) == ("exact", 0.0)
+    check_route_record(person.log, SAMBA)
 
 
 def test_a_restart_that_loses_the_codes_is_finished_by_a_fresh_exact_routine(device: VirtualShuffler) -> None:
     summary, voice, person = run_exact(device, 162, ForgetsAtTheReset, quality="casual")
-    assert "Exactness is lost during round 2 of 8" in voice.text
+    assert "Exactness is lost during round 1 of 14" in voice.text
     assert "the shuffler restarted and its codes are gone" in voice.text
     assert summary.mode == "exact, started again" and summary.distance == 0.0
     final = [e for e in person.log if e["op"] == "final"]
@@ -172,14 +234,15 @@ def test_a_restart_that_loses_the_codes_is_finished_by_a_fresh_exact_routine(dev
 
 
 class PowerCutMidPass(persons.ScriptedPerson):
-    """Round 4, load B: card 31 sticks, and while the person looks at it the
-    battery clip comes loose and back (the board restarts); the cards stay
-    where they lie. The person then does what the guide asks next."""
+    """Round 4, load P's third pass: card 31 sticks, and while the person
+    looks at it the battery clip comes loose and back (the board restarts);
+    the cards stay where they lie. The person then does what the guide asks
+    next."""
 
     device: VirtualShuffler
 
     def do(self, step: S.Step, number: int, round: int | None = None) -> None:
-        if isinstance(step, S.Touch) and round == 4 and self.in_tray == "B" and not getattr(self, "armed", False):
+        if isinstance(step, S.Touch) and round == 4 and self.in_tray == "P" and not getattr(self, "armed", False):
             self.armed = True
             self.world.inject("jam", 30, "", "")
         if isinstance(step, S.Fix) and step.what == "jam" and not getattr(self, "cut", False):
@@ -192,11 +255,11 @@ class PowerCutMidPass(persons.ScriptedPerson):
 
 def test_a_power_cut_mid_pass_deals_the_rest_exactly(device: VirtualShuffler) -> None:
     summary, voice, person = run_exact(device, 162, PowerCutMidPass)
-    assert "The shuffler restarted during round 4 of 8, load B (pass 8 of 16), after 30 of" in voice.text
-    assert "deal the rest of load B" in voice.text
+    assert "The shuffler restarted during round 4 of 14, load P (pass 5 of 15), after 30 of" in voice.text
+    assert "deal the rest of load P" in voice.text
     assert "Exactness is lost" not in voice.text
     assert (summary.mode, summary.distance) == ("exact", 0.0)
-    check_record(person.log, 162, 8, 2)
+    check_route_record(person.log, SAMBA)
 
 
 class MiscutsTheFirstSplit(persons.ScriptedPerson):

@@ -240,7 +240,7 @@ def test_a_samba_routine_in_exact_mode_by_a_person_at_the_table(sim_device, tmp_
     run = guided(sim_device, tmp_path, ["--pack", "samba"], 162, DELAYS, seed=1)
     check_finished(run, 162)
     assert "distance from random: exactly 0" in run.screen
-    assert sum(1 for s in run.steps if s["kind"] == "touch") >= 16  # 8 rounds of 2 loads at least
+    assert sum(1 for s in run.steps if s["kind"] == "touch") >= 15  # the split: 15 passes at least
 
 
 def test_a_samba_routine_in_random_mode_by_a_person_who_never_says_the_cards_are_in(sim_device, tmp_path):

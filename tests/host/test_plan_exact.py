@@ -1,4 +1,5 @@
-"""`shuffler plan` shows exact mode next to random mode."""
+"""`shuffler plan` shows exact mode next to random mode: whole-pack radix and
+the split, with their passes and modelled times, the shuffler's choice first."""
 from __future__ import annotations
 
 import json
@@ -6,29 +7,54 @@ import json
 from click.testing import CliRunner
 
 from host import plan as planlib
-from host.plan_cmd import plan
+from host.plan_cmd import minutes, plan
+from simulator.shuffling import time_model as T
 from simulator.shuffling.exact_mode.codes import n_bits
+from simulator.shuffling.exact_mode.physical import exact_steps, split_steps
 from simulator.shuffling.quality.exact import tv_riffle
+from firmware import exact_routes
 
 
-def test_samba_plan_shows_eight_exact_rounds_next_to_random_mode() -> None:
+def test_samba_plan_offers_the_split_in_15_passes_beside_whole_pack_radix_in_16() -> None:
     out = CliRunner().invoke(plan, ["--pack", "samba"])
     assert out.exit_code == 0
     assert "Rounds: 10 (20 passes)" in out.output  # random mode, 'good'
-    assert "Exact mode" in out.output
-    assert "Rounds: 8 (16 passes); distance from random after them: exactly 0" in out.output
+    split = T.timing(x.step for x in split_steps(exact_routes.split_route(162, 104))).total_s
+    radix = T.timing(x.step for x in exact_steps(162, 104, uneven=True)).total_s
+    assert split < radix
+    assert f"Split (the shuffler's choice: the least time at the table): 15 passes, about {minutes(split)}" \
+        in out.output
+    assert f"Whole-pack radix: 16 passes, about {minutes(radix)}" in out.output
+    assert "P (98 cards), Q (64 cards)" in out.output
     data = json.loads(CliRunner().invoke(plan, ["--pack", "samba", "--json"]).output)
     ex = data["exact_mode"]
-    assert (ex["rounds"], ex["passes"], ex["distance"]["value"]) == (8, 16, 0.0)
+    assert (ex["routine"], ex["passes"], ex["distance"]["value"]) == ("split", 15, 0.0)
+    assert ex["time"]["total_s"] == round(split, 3)
+    assert [(r["routine"], r["passes"], r["time"]["total_s"]) for r in ex["routines"]] == \
+        [("radix", 16, round(radix, 3)), ("split", 15, round(split, 3))]
+    assert ex["parts"] == [{"load": "P", "cards": 98}, {"load": "Q", "cards": 64}]
     # The same eight rounds at random leave the pack far from random.
     assert tv_riffle(162, 8) > 0.7
 
 
-def test_exact_schedule_is_ceil_log2_rounds_and_has_limits() -> None:
-    for cards, capacity in ((52, 104), (104, 104), (162, 104), (300, 104), (512, 104)):
+def test_canasta_splits_in_11_passes_and_a_pack_that_fits_keeps_ceil_log2_n() -> None:
+    data = json.loads(CliRunner().invoke(plan, ["--pack", "canasta", "--json"]).output)["exact_mode"]
+    assert (data["routine"], data["passes"]) == ("split", 11)
+    assert {r["routine"]: r["passes"] for r in data["routines"]} == {"radix": 14, "split": 11}
+    for cards in (52, 100, 104):
+        data = json.loads(CliRunner().invoke(plan, ["--cards", str(cards), "--json"]).output)["exact_mode"]
+        assert (data["routine"], data["passes"], len(data["routines"])) == ("radix", n_bits(cards), 1)
+
+
+def test_exact_schedule_is_the_device_routine_and_has_limits() -> None:
+    for cards, capacity in ((52, 104), (104, 104), (162, 104), (300, 104), (512, 104), (300, 60)):
         ex = planlib.exact_schedule(cards, capacity)
-        assert ex is not None and ex.rounds == n_bits(cards) and 2 ** (ex.rounds - 1) < cards <= 2 ** ex.rounds
-        assert ex.passes == ex.rounds * -(-cards // capacity)
+        route = exact_routes.route(cards, capacity)
+        assert ex is not None and (ex.routine, ex.rounds, ex.passes) == (route.kind, route.rounds, route.passes())
+        assert ex.timing.total_s == min(x.timing.total_s for x in planlib.exact_schedules(cards, capacity))
+        radix = [x for x in planlib.exact_schedules(cards, capacity) if x.routine == "radix"][0]
+        assert radix.rounds == n_bits(cards) and 2 ** (radix.rounds - 1) < cards <= 2 ** radix.rounds
+        assert radix.passes == radix.rounds * -(-cards // capacity)
     assert planlib.exact_schedule(513, 104) is None
     assert planlib.exact_schedule(100, 3) is None  # 34 loads: more than A to Z
     out = CliRunner().invoke(plan, ["--cards", "600"])

@@ -12,8 +12,8 @@ from simulator.shuffling import steps as S
 
 EXAMPLES = [
     S.Cut(S.PACK, ("A", "B"), (81, 81), by_eye=True, counted=True, first=True),
-    S.PutInTray("A", 81), S.PutInTray("A", None, rest=True), S.PutInTray(S.ASIDE, 6),
-    S.Touch(), S.Touch("rest", "B", 41), S.Lift("A", 40, 41), S.Lift("A", rows=True),
+    S.PutInTray("A", 81), S.PutInTray("A", None, rest=True), S.PutInTray(S.ASIDE, 6), S.Reload("P", 98),
+    S.Touch(), S.Touch("rest", "B", 41), S.Lift("A", 40, 41), S.Lift("A", rows=True), S.Lift("P", stacked=True),
     S.Stack(("A.left", "B.left"), "A", 80), S.Move(1, "A", "B", down=False, sizes=(81, 81)),
     S.EvenOut("A", "B", (81, 81)), S.Draw((("A", ((S.LEFT_STACK, 79, True),)), ("B", ((S.RIGHT_STACK, 83, True),))), 3),
     S.Gather(("A", "B")), S.Swap("A", "B"), S.Unload("A"), S.SetAside("B", 6), S.Fix("missing", 11, "B"),

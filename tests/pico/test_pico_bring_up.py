@@ -4,8 +4,8 @@ flash): `shuffler flash` over its USB port, `shuffler setup` in a
 pseudo-terminal with a person at the machine (tests/setup_person.py: reads
 the screen, acts at the table through the control endpoint at a human
 pace), `shuffler check` exiting 0, then `shuffler guide` in exact mode for a
-whole 162-card Samba routine with the scripted person at the table (the
-world on the fast mechanism profile). The port is advertised with the
+whole 162-card Samba routine, the split, with the scripted person at the
+table (the world on the fast mechanism profile). The port is advertised with the
 emulator's slowdown, as `shuffler sim-device --board pico` advertises it, so
 the link waits as long as the emulated firmware needs while a real board
 keeps its short timeouts."""
@@ -22,11 +22,12 @@ from pathlib import Path
 import pytest
 
 from firmware import protocol as P
+from firmware import exact_routes
 from pty_screen import Screen, StepFeed
+from route_record import check_route_record
 from setup_person import PACK, SetupPerson, follow
 from simulator.pico.control import ControlServer
 from simulator.pico.emulator import SLOWDOWN
-from simulator.shuffling.exact_mode.codes import n_bits
 from simulator.virtual import registry
 from simulator.virtual.world_client import WorldClient
 
@@ -34,7 +35,6 @@ pytestmark = [pytest.mark.slow, pytest.mark.pico]
 
 BIN = Path(sys.executable).parent
 CARDS = 162  # Samba: three decks with jokers
-LOADS = 2
 
 
 def shuffler(*args: str, timeout: float = 900) -> subprocess.CompletedProcess[str]:
@@ -93,22 +93,14 @@ def test_a_blank_pico_is_flashed_set_up_checked_and_deals_a_whole_exact_samba(st
     assert guided.returncode == 0, guided.stdout[-2000:] + guided.stderr[-3000:]
     summary = json.loads(guided.stdout.strip().splitlines()[-1])
     problems = [line for line in guided.stderr.splitlines() if "!" in line or "lost" in line]
-    rounds = n_bits(CARDS)
+    route = exact_routes.route(CARDS, 104)  # the split: 14 rounds, 15 passes
     # Exactness kept to the end: every round exact, no note of a loss.
     assert (summary["mode"], summary["cards"], summary["rounds"], summary["passes"]) == \
-        ("exact", CARDS, rounds, rounds * LOADS), problems
+        ("exact", CARDS, route.rounds, route.passes()) == ("exact", CARDS, 14, 15), problems
     assert summary["distance"]["value"] == 0.0 and summary["notes"] == [], problems
-    log = [json.loads(line) for line in record.read_text().splitlines()]
-    pack = list(range(CARDS))
-    takes = [e for e in log if e["op"] == "take"]
-    assert len(takes) == rounds * LOADS
-    for r in range(1, rounds + 1):
-        dealt = [c for e in takes if e["round"] == r for c in e["left"] + e["right"]]
-        assert sorted(dealt) == pack, f"round {r}: not every card dealt exactly once"
-    final = [e for e in log if e["op"] == "final"]
-    assert len(final) == 1
-    assert sorted(final[0]["pack"]) == pack  # every card there, once
-    assert final[0]["pack"] != pack
+    # Every card of each round's stack dealt once in the round, the piles in their loads' order.
+    final = check_route_record([json.loads(line) for line in record.read_text().splitlines()], route)
+    assert final != list(range(CARDS))
     q = pico.query()
     assert q["counts"]["tray"] == 0 and q["throat"] == []
     print(f"blank Pico to a shuffled Samba: flash {t_flash:.0f} s, setup {t_setup:.0f} s, {wall_s:.0f} s wall in all, "

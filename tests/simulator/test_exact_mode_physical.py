@@ -132,7 +132,12 @@ def follow_steps(n: int, cap: int, arrangement: list[int], uneven: bool = False)
     machine: tuple[str, list[int], list[int]] | None = None  # the piles of the last pass, still on the machine
     for es in exact_steps(n, cap, uneven):
         r, step = es.round - 1, es.step
-        if isinstance(step, S.PutInTray):
+        if isinstance(step, S.Reload):  # one load: its piles, left on right, straight back in
+            assert tray is None and machine is not None and machine[0] == step.load
+            load, machine = machine[1] + machine[2], None
+            assert len(load) == step.cards <= cap
+            tray = (step.load, load)
+        elif isinstance(step, S.PutInTray):
             assert tray is None and machine is None, "a load goes in while the machine is not clear"
             load = table.pop(step.load)
             assert len(load) == step.cards <= cap

@@ -113,3 +113,55 @@ def test_portable_refuses_bad_input() -> None:
         portable.bounded_int(0, lambda k: b"\0")
     with pytest.raises(ValueError):
         portable.code_set(208, 104, True)
+
+
+# The routines (firmware/exact_routes.py): their rounds, parts, times and the
+# choice between them, and a split Samba's sides and final codes.
+ROUTES_SCRIPT = """
+import sys, json
+sys.path.insert(0, %(dir)r)
+import exact_routes as R
+
+out = {}
+for n, cap in ((162, 104), (108, 104), (52, 104), (270, 104), (432, 104), (512, 104), (7, 3), (52, 30), (300, 12)):
+    for kind in (None, "radix", "split"):
+        try:
+            r = R.route(n, cap, kind)
+        except ValueError as exc:
+            out["%%d/%%d/%%s" %% (n, cap, kind)] = str(exc)
+            continue
+        out["%%d/%%d/%%s" %% (n, cap, kind)] = [r.kind, r.ms, list(r.kinds), list(r.lo), list(r.size), list(r.loads),
+                                            list(r.param), [r.name(i, 0) for i in range(r.rounds)],
+                                            list(r.part_size)]
+r = R.route(162, 104)
+codes = R.array("H", [(c * 61 + 17) %% 162 for c in range(162)])
+scratch = R.array("H", codes)
+sides = []
+for i in range(r.rounds):
+    lo, size = r.lo[i], r.size[i]
+    sides.extend(R.round_side(c - lo, r.kinds[i], r.param[i]) for c in codes[lo:lo + size])
+    R.partition(codes, scratch, lo, size, r.kinds[i], r.param[i])
+out["sides"] = sides
+out["final"] = list(codes)
+print(json.dumps(out))
+"""
+
+
+def _run_routes(interpreter: str) -> dict:
+    out = subprocess.run([interpreter, "-c", ROUTES_SCRIPT % {"dir": str(HERE)}], capture_output=True, text=True,
+                         timeout=120, check=True)
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def test_the_routes_script_on_cpython_sorts_samba_by_its_codes() -> None:
+    got = _run_routes(sys.executable)
+    assert got["final"] == list(range(162))
+    assert got["162/104/None"][0] == "split" and got["52/104/split"].startswith("no split")
+
+
+@pytest.mark.micropython
+def test_micropython_plans_the_same_routines_as_cpython() -> None:
+    mp = _micropython()
+    if mp is None:
+        pytest.skip("the micropython unix port is not installed")
+    assert _run_routes(mp) == _run_routes(sys.executable)

@@ -2,7 +2,8 @@
 
 The device's own routine (firmware/exact.py) drives a card-by-card physical
 pass (docs/mechanism.md) for every arrangement of the code set of a small
-pack, stopped at every card of every pass of every round, with each thing
+pack (whole-pack radix with one load and with two, and the split), stopped
+at every card of every pass of every round, with each thing
 the stopped card can have done: come back to the tray (caught in the exit
 and put back), gone on to its own pile, or gone out with the next card onto
 one pile. Where the device goes on, the pack ends exactly where an
@@ -32,9 +33,13 @@ from simulator.shuffling.exact_mode import codes as C  # noqa: E402
 CAUGHT, ONE_OUT, TWO_OUT = "caught and put back", "gone on to its pile", "gone out with the next"
 
 
-def routine(n: int, capacity: int, arrangement: tuple[int, ...]) -> exact.ExactRoutine:
+# One load a round, two, and the split (a round of two loads, then loads of 4 and 2 dealt alone).
+ROUTINES = ((5, 5, "radix"), (6, 4, "radix"), (6, 4, "split"))
+
+
+def routine(n: int, capacity: int, arrangement: tuple[int, ...], kind: str = "radix") -> exact.ExactRoutine:
     ex = exact.ExactRoutine(capacity)
-    ex.begin(n, lambda k: bytes(k))
+    ex.begin(n, lambda k: bytes(k), kind)
     ex.codes, ex.scratch = array("H", arrangement), array("H", arrangement)
     return ex
 
@@ -65,14 +70,15 @@ def stopped_pass(ex: exact.ExactRoutine, load: list[int], k: int, what: str,
 
 
 def final_order(n: int, capacity: int, arrangement: tuple[int, ...], stop: tuple[int, int, int, str] | None = None,
-                same_pile_goes_on: bool = False) -> list[int] | None:
-    """The pack after the routine (pile trade), or None when it ended exactness."""
-    ex = routine(n, capacity, arrangement)
+                same_pile_goes_on: bool = False, kind: str = "radix") -> list[int] | None:
+    """The pack after the routine (each round's left piles on its right
+    piles, where its stack lay), or None when it ended exactness."""
+    ex = routine(n, capacity, arrangement, kind)
     pack = list(range(n))
     while True:
         lefts: list[int] = []
         rights: list[int] = []
-        at = 0
+        lo = at = ex.lo
         while True:
             want = ex.expected()
             load, at = pack[at:at + want], at + want
@@ -90,36 +96,39 @@ def final_order(n: int, capacity: int, arrangement: tuple[int, ...], stop: tuple
             r = ex.pass_done()
             if r != exact.NEXT_LOAD:
                 break
-        pack = lefts + rights
+        pack[lo:at] = lefts + rights
         if r == exact.ALL_DONE:
             return pack
 
 
-def stops(n: int, capacity: int) -> list[tuple[int, int, int, str]]:
+def stops(n: int, capacity: int, kind: str) -> list[tuple[int, int, int, str]]:
     """Every (round, load, card, what) a pass of this routine can stop at."""
-    ex = routine(n, capacity, tuple(C.code_set(n, capacity, uneven=False)))
+    ex = routine(n, capacity, arrangements(n, capacity, kind)[0], kind)
     out = []
-    for r in range(ex.bits):
-        sizes = list(C.loads_for_round(n, capacity, C.code_set(n, capacity, uneven=False), r))
-        for load, size in enumerate(sizes):
-            for k in range(size):
-                out += [(r, load, k, CAUGHT), (r, load, k, ONE_OUT)]
-                if k + 1 < size:
-                    out.append((r, load, k, TWO_OUT))
+    while ex.active:
+        r, load, size = ex.round, ex.load, ex.expected()
+        for k in range(size):
+            out += [(r, load, k, CAUGHT), (r, load, k, ONE_OUT)]
+            if k + 1 < size:
+                out.append((r, load, k, TWO_OUT))
+        ex.prepare(size)
+        if ex.pass_done() == exact.ALL_DONE:
+            break
     return out
 
 
-def arrangements(n: int, capacity: int) -> list[tuple[int, ...]]:
-    return list(itertools.permutations(C.code_set(n, capacity, uneven=False)))
+def arrangements(n: int, capacity: int, kind: str = "radix") -> list[tuple[int, ...]]:
+    codes = C.code_set(n, capacity, uneven=False) if kind == "radix" else list(range(n))
+    return list(itertools.permutations(codes))
 
 
 def test_going_on_after_a_stop_ends_where_the_unbroken_routine_does() -> None:
-    for n, capacity in ((5, 5), (6, 4)):  # one load a round, and two
-        every = arrangements(n, capacity)
-        unbroken = {a: final_order(n, capacity, a) for a in every}
+    for n, capacity, kind in ROUTINES:
+        every = arrangements(n, capacity, kind)
+        unbroken = {a: final_order(n, capacity, a, kind=kind) for a in every}
         assert len({tuple(order) for order in unbroken.values()}) == len(every)  # every order once
-        for stop in stops(n, capacity):
-            goes_on = [final_order(n, capacity, a, stop) for a in every]
+        for stop in stops(n, capacity, kind):
+            goes_on = [final_order(n, capacity, a, stop, kind=kind) for a in every]
             if stop[3] == TWO_OUT:
                 assert goes_on == [None] * len(every), stop  # two gone out together: ended, whatever the codes
                 continue

@@ -200,7 +200,7 @@ def test_a_whole_exact_shuffle_by_the_pages_controls(driver: Any, guides: list[G
     driver.get(g.address)
     s = play(driver, by_hand_passes=2)
     check_the_end(driver, s)
-    assert s["summary"]["mode"] == "exact" and s["summary"]["rounds"] == 8 and s["summary"]["passes"] == 16
+    assert s["summary"]["mode"] == "exact" and s["summary"]["rounds"] == 14 and s["summary"]["passes"] == 15
     assert "exactly 0" in by_id(driver, "summary").text
 
 

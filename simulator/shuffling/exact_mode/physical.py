@@ -16,6 +16,7 @@ import random
 from dataclasses import dataclass
 from typing import Callable, Hashable, Sequence, TypeVar
 
+from firmware import exact_routes as routes
 from simulator.shuffling import steps as S
 from simulator.shuffling.exact_mode.codes import (
     bit_counts,
@@ -177,6 +178,41 @@ def run_exact(order: Sequence[Card], codes: Sequence[int], capacity: int) -> lis
     return run_with_fault(order, codes, capacity).orders
 
 
+def run_route(order: Sequence[Card], codes: Sequence[int], route: routes.Route) -> list[Card]:
+    """A routine of firmware/exact_routes.py on the physical pack, card by card: the pack at the end.
+
+    `codes[i]` is the code of the card at position i of `order` (top = 0);
+    the firmware's belief (the code at each position) moves as the device
+    moves it (routes.partition), and every side comes from the belief by
+    position. A round deals the stack at positions [lo, lo + size) in its
+    loads (cut near-equal: where a stack is cut does not matter while the
+    loads keep their order) and gathers all left piles, in load order, on
+    top of all right piles; a part's pass is one load, its left pile put on
+    its right pile.
+    """
+    n = len(order)
+    if len(codes) != n or route.n != n:
+        raise ValueError("need one code per card of the routine's pack")
+    pack = list(order)
+    believed = list(codes)
+    scratch = [0] * n
+    for r in range(route.rounds):
+        kind, lo, size, param = route.kinds[r], route.lo[r], route.size[r], route.param[r]
+        lefts: list[Card] = []
+        rights: list[Card] = []
+        start = lo
+        for load_size in split_sizes(size, route.loads[r]):
+            load = pack[start:start + load_size]
+            sides = [routes.round_side(believed[start + load_size - 1 - k] - lo, kind, param) for k in range(load_size)]
+            left, right = deal(load, sides)
+            lefts += left
+            rights += right
+            start += load_size
+        pack[lo:lo + size] = lefts + rights
+        routes.partition(believed, scratch, lo, size, kind, param)
+    return pack
+
+
 def run_random_pile_trade(
     order: Sequence[Card], capacity: int, n_rounds: int, rng: random.Random
 ) -> list[list[Card]]:
@@ -249,13 +285,15 @@ def _load_name(j: int) -> str:
 
 
 def exact_steps(n_cards: int, capacity: int, uneven: bool = False) -> list[ExactStep]:
-    """Every instruction of an exact-mode shuffle, round by round, as step data
-    (simulator/shuffling/steps.py, which also words them).
+    """Every instruction of whole-pack radix (the routine before the split),
+    round by round, as step data (simulator/shuffling/steps.py, which also
+    words them).
 
     Each load is put in the tray with its count and dealt; with two or more
     loads its piles are taken out to two rows, stacked (the left row on top of
     the right row, as pile trade does) and the next round's loads are drawn
-    from the two stacks' tops. Piles are never turned over.
+    from the two stacks' tops. With one load its left pile goes on its right
+    pile and straight back in the tray. Piles are never turned over.
     """
     codes = code_set(n_cards, capacity, uneven)
     b = n_bits(n_cards)
@@ -271,14 +309,17 @@ def exact_steps(n_cards: int, capacity: int, uneven: bool = False) -> list[Exact
         names = tuple(_load_name(j) for j in range(len(sizes)))
         if r == 0:
             add(rn, S.Cut(S.PACK, names, tuple(sizes), by_eye=loads > 1, counted=True, first=True))
+        if loads == 1:
+            add(rn, S.Reload("A", n_cards) if r else S.PutInTray("A", n_cards))
+            add(rn, S.Touch())
+            if r + 1 == b:
+                add(rn, S.Lift("A"))
+                add(rn, S.Gather((S.left_of("A"), S.right_of("A"))))
+            continue
         for name, size in zip(names, sizes):
             add(rn, S.PutInTray(name, size))
             add(rn, S.Touch())
-            add(rn, S.Lift(name, rows=loads > 1))
-        if loads == 1:
-            piles = (S.left_of("A"), S.right_of("A"))
-            add(rn, S.Stack(piles, "A") if r + 1 < b else S.Gather(piles))
-            continue
+            add(rn, S.Lift(name, rows=True))
         zeros, ones = bit_counts(codes, r)
         add(rn, S.Stack(tuple(S.left_of(x) for x in names), S.LEFT_STACK, zeros))
         add(rn, S.Stack(tuple(S.right_of(x) for x in names), S.RIGHT_STACK, ones))
@@ -296,3 +337,69 @@ def exact_steps(n_cards: int, capacity: int, uneven: bool = False) -> list[Exact
                         left_in[stack] -= count
                 add(rn, S.Draw(((_load_name(j), tuple(parts)),), rn + 1))
     return steps
+
+
+def split_steps(route: routes.Route) -> list[ExactStep]:
+    """Every instruction of the split (firmware/exact_routes.py), round by round.
+
+    A split round cuts its stack (the pack, or a stack made by an earlier
+    split) into loads, deals each and takes its piles out to the rows; the
+    left row, stacked, is the first part of the range (a load, or a stack to
+    split again), the right row the rest. A part is put in the tray, and
+    after each pass its left pile goes on its right pile and straight back in
+    the tray; after its last pass its piles come off stacked and it is put aside. The parts, in order,
+    are the shuffled pack.
+    """
+    if route.kind != routes.SPLIT:
+        raise ValueError("not a split")
+    n = route.n
+    parts = [(route.part_lo[i], route.part_size[i], route.part_name(i)) for i in range(len(route.part_lo))]
+
+    def place_of(lo: int, size: int) -> str:
+        inside = [name for p_lo, _, name in parts if lo <= p_lo < lo + size]
+        if lo == 0 and size == n:
+            return S.PACK
+        return inside[0] if len(inside) == 1 else S.group(inside[0], inside[-1])
+
+    steps: list[ExactStep] = []
+    for r in range(route.rounds):
+        rn = r + 1
+        lo, size, param = route.lo[r], route.size[r], route.param[r]
+        if route.kinds[r] == routes.SPLIT_ROUND:
+            names = tuple(route.name(r, j) for j in range(route.loads[r]))
+            sizes = split_sizes(size, route.loads[r])
+            source = place_of(lo, size)
+            steps.append(ExactStep(rn, S.Cut(source, names, tuple(sizes), by_eye=True, counted=True,
+                                             first=source == S.PACK)))
+            for name, load in zip(names, sizes):
+                steps += [ExactStep(rn, S.PutInTray(name, load)), ExactStep(rn, S.Touch()),
+                          ExactStep(rn, S.Lift(name, rows=True))]
+            steps.append(ExactStep(rn, S.Stack(tuple(S.left_of(x) for x in names), place_of(lo, param), param)))
+            steps.append(ExactStep(rn, S.Stack(tuple(S.right_of(x) for x in names), place_of(lo + param, size - param),
+                                               size - param)))
+            continue
+        name = route.name(r, 0)
+        steps.append(ExactStep(rn, S.Reload(name, size) if param else S.PutInTray(name, size)))
+        steps.append(ExactStep(rn, S.Touch()))
+        if param + 1 == n_bits(size):
+            steps.append(ExactStep(rn, S.Lift(name, stacked=True)))
+    steps.append(ExactStep(route.rounds, S.Gather(tuple(name for _, _, name in parts))))
+    return steps
+
+
+def route_steps(route: routes.Route, uneven: bool = False) -> list[ExactStep]:
+    """The person's steps of an exact routine; `uneven`: radix's code set."""
+    if route.kind == routes.SPLIT:
+        return split_steps(route)
+    return exact_steps(route.n, route.capacity, uneven)
+
+
+def device_steps(route: routes.Route) -> list[ExactStep]:
+    """A routine's steps with the code set the device takes for it (radix:
+    the uneven set where it fits, the balanced one otherwise)."""
+    if route.kind == routes.SPLIT:
+        return split_steps(route)
+    try:
+        return exact_steps(route.n, route.capacity, uneven=True)
+    except ValueError:
+        return exact_steps(route.n, route.capacity)

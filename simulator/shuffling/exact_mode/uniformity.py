@@ -2,7 +2,8 @@
 
 Three checks, each by enumerating every case:
 - the process: over all N! arrangements of the code set, the final orders
-  are all N! orders, each once (a bijection), for several N and capacities;
+  are all N! orders, each once (a bijection), for several N and capacities,
+  for whole-pack radix and for the split (`route_law`);
 - the draw: bounded_int gives every value in [0, m) from the same number of
   byte strings, Fisher-Yates turns the N! sequences of bounded values into
   the N! arrangements one to one, and, for N = 3, the whole sampler's law
@@ -19,7 +20,8 @@ from fractions import Fraction
 from typing import Iterator
 
 from simulator.shuffling.exact_mode.codes import bounded_int, code_set, uniform_assignment
-from simulator.shuffling.exact_mode.physical import Fault, deal, run_with_fault
+from firmware import exact_routes as routes
+from simulator.shuffling.exact_mode.physical import Fault, deal, run_route, run_with_fault
 
 
 def exact_law(n: int, capacity: int, fault: Fault | None = None, n_rounds: int | None = None) -> Counter[tuple[int, ...]]:
@@ -34,6 +36,16 @@ def exact_law(n: int, capacity: int, fault: Fault | None = None, n_rounds: int |
     for arrangement in itertools.permutations(codes):
         orders = run_with_fault(start, arrangement, capacity, fault, n_rounds).orders
         law[tuple(orders[-1]) if orders else tuple(start)] += 1
+    return law
+
+
+def route_law(route: routes.Route) -> Counter[tuple[int, ...]]:
+    """How many of the N! arrangements of the codes 0..N-1 lead to each order,
+    each run card by card through the routine's passes (start 0..N-1)."""
+    law: Counter[tuple[int, ...]] = Counter()
+    start = list(range(route.n))
+    for arrangement in itertools.permutations(range(route.n)):
+        law[tuple(run_route(start, arrangement, route))] += 1
     return law
 
 
