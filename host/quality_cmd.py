@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, NoReturn
 import click
 
 from simulator.shuffling.limits import MAX_SEARCH_ROUNDS
+from simulator.shuffling.time_model import duration
 
 if TYPE_CHECKING:
     from simulator.shuffling.packs import Pack
@@ -233,7 +234,8 @@ def _reached(row: PassesNeeded) -> str:
         if row.passes is None:
             return f"not within {MAX_SEARCH_ROUNDS} rounds (exact)"
         exact = "0" if row.distance == 0 else f"{row.distance:.3f}"
-        return f"pass {row.passes} (round {row.round}, exact {exact})"
+        time = "" if row.seconds is None else f", about {duration(row.seconds)}"
+        return f"pass {row.passes} (round {row.round}, exact {exact}){time}"
     return f"not before pass {row.not_before_pass} (lower bound)"
 
 
@@ -280,6 +282,10 @@ def _print_tables(report: Report) -> None:
             console.print(words.upper_bounds_line(routine.name, upper))
         if not routine.shuffles:
             console.print(words.never_note())
+        if routine.device_routine is not None:
+            whole = [r for r in routine.rounds if r.round == routine.exact_rounds]
+            console.print(words.device_routine_line(routine.name, routine.device_routine,
+                                                    whole[0] if whole else None))
     console.print("What the columns say (lower is better in every one):")
     fitted = [routine.name for routine in report.routines
               if any(r.guessing.method.endswith(f"{PICKED})") for r in routine.rounds)]

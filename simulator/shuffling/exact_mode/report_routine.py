@@ -9,6 +9,12 @@ order. After round b the routine is over and the device deals at random,
 so later rounds are random pile-trade rounds, which keep a uniform pack
 uniform. Exact mode's sides come from its codes, so a machine's bias,
 clumping or double feeds are refused for it.
+
+The rounds are whole-pack radix, the routine whose pack is gathered after
+every round; where the device runs the split instead (every pack bigger
+than the tray), the report names it with its passes and modelled time
+(`device_routine`): the split's parts lie apart until its last pass, so it
+has no pack to measure before its end, where it is exactly uniform.
 """
 from __future__ import annotations
 
@@ -18,13 +24,17 @@ from functools import lru_cache
 
 import numpy as np
 
+from firmware import exact_routes as routes
 from simulator.shuffling import steps as S
+from simulator.shuffling import time_model as T
 from simulator.shuffling.quality.estimate import Estimate
-from simulator.shuffling.quality.report_routine import Decks
+from simulator.shuffling.quality.report_routine import PILE_TRADE, Decks
+from simulator.shuffling.quality.results import DeviceRoutine
 from simulator.shuffling.quality.routines import Machine, load_sizes
 
 from .batch import simulate_exact_mode
 from .codes import device_code_set, n_bits
+from .physical import device_steps
 from .quality import exact_mode_tv
 
 __all__ = ["ExactModeRoutine", "EXACT_MODE", "exact_mode_description"]
@@ -76,6 +86,20 @@ class ExactModeRoutine:
 
     def exact_rounds(self, n_cards: int) -> int:
         return n_bits(n_cards)
+
+    def seconds(self, n_cards: int, capacity: int, rounds: int) -> float:
+        """Whole-pack radix's steps to the end of round `rounds`, then random pile-trade rounds."""
+        b = n_bits(n_cards)
+        steps = [es.step for es in device_steps(routes.radix_route(n_cards, capacity)) if es.round <= rounds]
+        extra = max(0, rounds - b)
+        random_rounds = PILE_TRADE.seconds(n_cards, capacity, extra) - PILE_TRADE.seconds(n_cards, capacity, 0)
+        return T.timing(steps).total_s + (random_rounds if extra else 0.0)
+
+    def device_routine(self, n_cards: int, capacity: int) -> DeviceRoutine | None:
+        route = routes.route(n_cards, capacity)
+        if route.kind == routes.RADIX:
+            return None
+        return DeviceRoutine(route.kind, route.passes(), T.timing(es.step for es in device_steps(route)).total_s)
 
     def simulate(
         self, n_cards: int, capacity: int, rounds: int, samples: int, machine: Machine,

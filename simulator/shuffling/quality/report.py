@@ -193,11 +193,13 @@ def _uniform_decks(samples: int, n: int, rng: np.random.Generator) -> np.ndarray
 def passes_needed(
     thresholds: Sequence[float], passes_per_round: int, distances: Sequence[Estimate],
     exact: Callable[[int], float] | None, shuffles: bool = True,
+    seconds: Callable[[int], float] | None = None,
 ) -> tuple[PassesNeeded, ...]:
     """When each threshold is reached. `distances[r - 1]` is round r's figure;
     `exact(r)` the exact distance after r rounds, where it is known (then the
     search goes past the simulated rounds); `shuffles` is False for a machine
-    whose rounds have no randomness."""
+    whose rounds have no randomness; `seconds(r)` the modelled time at the
+    table to the end of round r."""
     out = []
     for t in thresholds:
         if exact is not None:
@@ -208,7 +210,8 @@ def passes_needed(
                 out.append(PassesNeeded(t, "never"))
             else:
                 out.append(PassesNeeded(t, "exact", round=hit, passes=None if hit is None else hit * passes_per_round,
-                                        distance=None if hit is None else exact(hit)))
+                                        distance=None if hit is None else exact(hit),
+                                        seconds=None if hit is None or seconds is None else seconds(hit)))
         else:
             # The last round whose lower bound clears the threshold: not reached by then.
             above = [r for r, d in enumerate(distances, 1) if d.value - SIGNIFICANCE * d.stderr > t]
@@ -270,13 +273,15 @@ def _run_routine(
             deal=observers[r].dealing(), exact_lower_bound=law_bound,
             pair_bound=None if law is None else law.pair_bound(),
             upper_bound=None if upper is None else upper[r - 1],
+            seconds=routine.seconds(n, s.capacity, r),
         ))
     is_exact = exact(1) is not None
     exact_value = None if not is_exact else (lambda r: _value(exact(r)))
     distances = [row.distance for row in rows]
 
     def needed(thresholds: Sequence[float]) -> tuple[PassesNeeded, ...]:
-        return passes_needed(thresholds, passes_per_round, distances, exact_value, shuffles)
+        return passes_needed(thresholds, passes_per_round, distances, exact_value, shuffles,
+                             lambda r: routine.seconds(n, s.capacity, r))
 
     home = rows[HOME_GAME_PASSES - 1] if s.rounds >= HOME_GAME_PASSES else None
     seven = float(tv_riffle_exact(SINGLE_DECK, SINGLE_DECK_PASSES))
@@ -295,6 +300,7 @@ def _run_routine(
         ),
         shuffles=shuffles,
         exact_rounds=routine.exact_rounds(n),
+        device_routine=routine.device_routine(n, s.capacity),
     )
 
 

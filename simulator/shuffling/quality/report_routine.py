@@ -3,8 +3,9 @@
 The report (report.py) treats every routine alike through `ReportRoutine`:
 a name and a description, whether the machine's settings apply to it, its
 exact distance where theory gives one, how many random bits a round has (for
-the counting bound, and to tell a machine that never shuffles), and a
-simulation that yields the packs round by round. Stack-trade and pile-trade
+the counting bound, and to tell a machine that never shuffles), its modelled
+time at the table (simulator/shuffling/time_model.py, on the routine's
+steps), and a simulation that yields the packs round by round. Stack-trade and pile-trade
 live here; exact mode, the device's own routine, lives with the rest of
 exact mode (simulator/shuffling/exact_mode/report_routine.py), and
 simulator/shuffling/report_catalogue.py lists them all. The report imports neither.
@@ -19,10 +20,13 @@ from typing import Protocol
 import numpy as np
 from numpy.typing import NDArray
 
+from simulator.shuffling import time_model as T
 from simulator.shuffling.limits import MAX_EXACT_DISTANCE_CARDS
+from simulator.shuffling.round_steps import first_cut, round_steps, stack_trade_round_steps
 
 from .estimate import Estimate
-from .routines import ROUTINES, Machine, Routine, exact_tv, load_sizes, simulate
+from .results import DeviceRoutine
+from .routines import ROUTINES, Machine, Routine, exact_tv, fixed_trade, load_sizes, simulate
 
 __all__ = ["ReportRoutine", "RandomSideRoutine", "STACK_TRADE", "PILE_TRADE", "side_bits"]
 
@@ -58,6 +62,14 @@ class ReportRoutine(Protocol):
 
     def exact_rounds(self, n_cards: int) -> int | None:
         """The round from which the pack is exactly uniform, for a routine that gets there."""
+        ...
+
+    def seconds(self, n_cards: int, capacity: int, rounds: int) -> float:
+        """The modelled time at the table of the first `rounds` rounds."""
+        ...
+
+    def device_routine(self, n_cards: int, capacity: int) -> DeviceRoutine | None:
+        """The routine a device runs where it is not the one the rounds model (exact mode), else None."""
         ...
 
     def simulate(
@@ -116,6 +128,18 @@ class RandomSideRoutine:
         return bits
 
     def exact_rounds(self, n_cards: int) -> None:
+        return None
+
+    def seconds(self, n_cards: int, capacity: int, rounds: int) -> float:
+        sizes = load_sizes(n_cards, capacity)
+        names = [str(i) for i in range(len(sizes))]  # only timed, never shown
+        if self.name == "stack-trade":
+            one = stack_trade_round_steps(names, sizes, fixed_trade(min(sizes)) if len(sizes) > 1 else 0)
+        else:
+            one = round_steps(names, sizes)
+        return T.timing(first_cut(names, sizes) + one * rounds).total_s
+
+    def device_routine(self, n_cards: int, capacity: int) -> None:
         return None
 
     def simulate(

@@ -17,7 +17,7 @@ from .estimate import Estimate
 from .routines import Machine
 
 __all__ = [
-    "PassesNeeded", "RoundResult", "HomeGame", "Landmarks", "RoutineResult", "DealRules", "Section",
+    "PassesNeeded", "RoundResult", "HomeGame", "DeviceRoutine", "Landmarks", "RoutineResult", "DealRules", "Section",
     "MeldSummary", "StartSummary", "RandomDeal", "Landmark", "Reference", "ReportSettings", "Report", "PairBound",
     "UpperBound",
     "pack_to_dict", "pack_from_dict",
@@ -47,6 +47,7 @@ class PassesNeeded:
     not_before_round: int | None = None
     not_before_pass: int | None = None
     simulated_rounds: int | None = None
+    seconds: float | None = None  # exact: the modelled time at the table to that pass
 
     def __post_init__(self) -> None:
         if self.kind not in PASSES_KINDS:
@@ -58,6 +59,7 @@ class PassesNeeded:
             out.update(round=self.round, passes=self.passes)
             if self.round is not None:
                 out["distance"] = self.distance
+                out["seconds"] = self.seconds
         elif self.kind == "lower-bound":
             out.update(not_before_round=self.not_before_round, not_before_pass=self.not_before_pass,
                        simulated_rounds=self.simulated_rounds)
@@ -135,11 +137,13 @@ class RoundResult:
     pair_bound: PairBound | None = None
     # A simulated upper bound with its confidence (stack-trade: coupling.py); None where none is simulated.
     upper_bound: UpperBound | None = None
+    seconds: float = 0.0  # the modelled time at the table to the end of the round (time_model.py)
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "round": self.round,
             "passes": self.passes,
+            "seconds": self.seconds,
             "distance": self.distance.to_dict(),
             "lower_bound": self.lower_bound.to_dict(),
             "exact_lower_bound": None if self.exact_lower_bound is None else self.exact_lower_bound.to_dict(),
@@ -161,7 +165,26 @@ class RoundResult:
             else Estimate.from_dict(d["exact_lower_bound"]),
             pair_bound=None if d.get("pair_bound") is None else PairBound.from_dict(d["pair_bound"]),
             upper_bound=None if d.get("upper_bound") is None else UpperBound.from_dict(d["upper_bound"]),
+            seconds=d["seconds"],
         )
+
+
+@dataclass(frozen=True)
+class DeviceRoutine:
+    """The routine a device runs for the pack, where the report's rounds
+    model another (exact mode: the split, the rounds whole-pack radix): its
+    passes and modelled time at the table, then exactly uniform."""
+
+    name: str
+    passes: int
+    seconds: float
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "passes": self.passes, "seconds": self.seconds, "distance": 0.0}
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> DeviceRoutine:
+        return cls(d["name"], d["passes"], d["seconds"])
 
 
 @dataclass(frozen=True)
@@ -217,6 +240,7 @@ class RoutineResult:
     landmarks: Landmarks
     shuffles: bool = True
     exact_rounds: int | None = None
+    device_routine: DeviceRoutine | None = None
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -229,6 +253,8 @@ class RoutineResult:
         }
         if self.exact_rounds is not None:
             out["exact_rounds"] = self.exact_rounds
+        if self.device_routine is not None:
+            out["device_routine"] = self.device_routine.to_dict()
         out.update(
             rounds=[r.to_dict() for r in self.rounds],
             thresholds=[t.to_dict() for t in self.thresholds],
@@ -244,6 +270,7 @@ class RoutineResult:
             thresholds=tuple(PassesNeeded.from_dict(t) for t in d["thresholds"]),
             landmarks=Landmarks.from_dict(d["landmarks"]), shuffles=d["shuffles"],
             exact_rounds=d.get("exact_rounds"),
+            device_routine=None if d.get("device_routine") is None else DeviceRoutine.from_dict(d["device_routine"]),
         )
 
 

@@ -5,12 +5,14 @@ import math
 from typing import TYPE_CHECKING
 
 from simulator.shuffling.steps import loads_phrase, number  # the words of the table, written once
+from simulator.shuffling.time_model import duration
 
 if TYPE_CHECKING:
     from .estimate import Estimate
-    from .results import UpperBound
+    from .results import DeviceRoutine, RoundResult, UpperBound
 
-__all__ = ["number", "loads_phrase", "distance_note", "guessing_note", "deal_note", "passes_note", "never_note"]
+__all__ = ["number", "loads_phrase", "distance_note", "guessing_note", "deal_note", "passes_note", "never_note",
+           "device_routine_line", "duration"]
 
 # What each column of the report's tables says, written once for the screen
 # and the docs. Every column reads "lower is better": 0 distance, the guessing
@@ -21,6 +23,15 @@ def distance_note() -> str:
             "1 means some arrangement is still (almost) certain. \"exact\" figures are exact. "
             "\"at least x ± e\" is a lower bound: the true distance is x or more (e is the simulation's "
             "error) and may be much more; \"at least x (method)\" is a lower bound with no simulation error.")
+
+
+def device_routine_line(routine: str, device: DeviceRoutine, whole: RoundResult | None) -> str:
+    """Where the shuffler runs another exact routine than the one the rounds model; `whole`: the
+    round at which the modelled one is exactly random, if the table reaches it."""
+    radix = "" if whole is None else f" ({whole.passes} passes, about {duration(whole.seconds)} to exactly random)"
+    return (f"For this pack the shuffler runs the {device.name} ({device.passes} passes, about "
+            f"{duration(device.seconds)} at the table), exactly random after its last pass; before it its parts "
+            f"lie apart, so no pack is measured. The rounds of {routine} above are whole-pack radix{radix}.")
 
 
 def guessing_note(n_cards: int, h_n: float) -> str:
@@ -101,7 +112,8 @@ def deal_note(random_chances: dict[int, float], players: int, hand: int) -> str:
 def passes_note(kinds: set[str]) -> str:
     """What the passes table's answers mean, for the kinds of answer it holds."""
     parts = {
-        "exact": "\"pass X\" is where the distance first falls to the figure, exactly.",
+        "exact": ("\"pass X\" is where the distance first falls to the figure, exactly, with the modelled time at "
+                  "the table to that pass (simulator/shuffling/time_model.py, the figures `shuffler plan` states)."),
         "lower-bound": ("\"not before pass X\" comes from a lower bound: every earlier pass is ruled out, "
                         "and the figure may be reached well after X."),
         "never": "\"never\": the machine does not shuffle at all.",
