@@ -5,7 +5,8 @@
 Prints:
   * the firmware on its own, over a stub board (a tray counter and a beam
     that toggles, nothing else): heap in use after boot, after a 104-card
-    pass, and held by a 162-card exact routine (codes and tracked order);
+    pass, and held by a 162-card exact routine (codes, tracked order and
+    rounds: the split the device takes for it);
     the smallest -X heapsize with which it boots, deals 104 cards, begins
     the 162-card exact routine and deals its first 81-card load, from .py
     and from .mpy files. The stub's own allocation is measured alone and
@@ -138,7 +139,8 @@ print("complete")
 
 MODULES_SCRIPT = r"""
 import gc
-for m in ("protocol", "stack", "store", "touch", "sides", "exact_codes", "exact", "dealer", "link",
+for m in ("protocol", "stack", "store", "touch", "sides", "exact_codes", "table_time", "exact_routes", "exact",
+          "dealer", "link",
           "profile_sim", "controller"):
     gc.collect()
     a = gc.mem_alloc()

@@ -51,9 +51,9 @@ print(json.dumps(result))
 """
 
 
-def _run(interpreter: str) -> dict:
+def _run(interpreter: str, script: str = SCRIPT) -> dict:
     out = subprocess.run(
-        [interpreter, "-c", SCRIPT % {"dir": str(HERE)}], capture_output=True, text=True, timeout=60, check=True
+        [interpreter, "-c", script % {"dir": str(HERE)}], capture_output=True, text=True, timeout=120, check=True
     )
     return json.loads(out.stdout.strip().splitlines()[-1])
 
@@ -99,11 +99,14 @@ def test_cpython_run_of_the_portable_script_matches_the_simulator() -> None:
 
 
 @pytest.mark.micropython
-def test_micropython_gives_the_same_results_as_cpython() -> None:
+@pytest.mark.parametrize("what", ["codes", "routines"])
+def test_micropython_gives_the_same_results_as_cpython(what: str) -> None:
+    """The code sets, draw and sides; and the routines' plans (exact_routes.py)."""
     mp = _micropython()
     if mp is None:
         pytest.skip("the micropython unix port is not installed")
-    assert _run(mp) == _run(sys.executable)
+    script = SCRIPT if what == "codes" else ROUTES_SCRIPT
+    assert _run(mp, script) == _run(sys.executable, script)
 
 
 def test_portable_refuses_bad_input() -> None:
@@ -148,9 +151,7 @@ print(json.dumps(out))
 
 
 def _run_routes(interpreter: str) -> dict:
-    out = subprocess.run([interpreter, "-c", ROUTES_SCRIPT % {"dir": str(HERE)}], capture_output=True, text=True,
-                         timeout=120, check=True)
-    return json.loads(out.stdout.strip().splitlines()[-1])
+    return _run(interpreter, ROUTES_SCRIPT)
 
 
 def test_the_routes_script_on_cpython_sorts_samba_by_its_codes() -> None:
@@ -158,10 +159,3 @@ def test_the_routes_script_on_cpython_sorts_samba_by_its_codes() -> None:
     assert got["final"] == list(range(162))
     assert got["162/104/None"][0] == "split" and got["52/104/split"].startswith("no split")
 
-
-@pytest.mark.micropython
-def test_micropython_plans_the_same_routines_as_cpython() -> None:
-    mp = _micropython()
-    if mp is None:
-        pytest.skip("the micropython unix port is not installed")
-    assert _run_routes(mp) == _run_routes(sys.executable)

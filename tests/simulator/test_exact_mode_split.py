@@ -65,18 +65,19 @@ def follow(route: routes.Route, arrangement: list[int], uneven: bool = False) ->
     (steps.do_on_table); the machine's part is done here: a load put in the
     tray must hold the count its step says and fit the tray, a touch deals it
     by the round's rule on the card's true code, its piles come off before
-    the next load, and no step lays a stack where one already lies."""
+    the next load (to the rows when the round has two loads or more), a draw
+    takes all of a stack exactly where it says so, and no step lays a stack
+    where one already lies."""
     n, cap = route.n, route.capacity
     code_of = dict(enumerate(arrangement))
     table: dict[str, list[int]] = {S.PACK: list(range(n))}
     tray: tuple[str, list[int]] | None = None
-    machine: tuple[str, list[int], list[int]] | None = None
+    machine: tuple[str, list[int], list[int]] | None = None  # the piles of the last pass, still on the machine
     for es in route_steps(route, uneven):
         r, step = es.round - 1, es.step
-        if isinstance(step, S.Reload):
+        if isinstance(step, S.Reload):  # the piles, left on right, straight back in
             assert tray is None and machine is not None and machine[0] == step.load
-            load = machine[1] + machine[2]
-            machine = None
+            load, machine = machine[1] + machine[2], None
             assert len(load) == step.cards <= cap
             tray = (step.load, load)
         elif isinstance(step, S.PutInTray):
@@ -92,6 +93,7 @@ def follow(route: routes.Route, arrangement: list[int], uneven: bool = False) ->
             machine, tray = (name, left, right), None
         elif isinstance(step, S.Lift):
             assert machine is not None and machine[0] == step.load
+            assert step.rows == (route.loads[r] > 1)
             if step.stacked:
                 assert step.load not in table
                 table[step.load] = machine[1] + machine[2]
@@ -101,6 +103,10 @@ def follow(route: routes.Route, arrangement: list[int], uneven: bool = False) ->
         else:
             if isinstance(step, S.Stack) and step.cards is not None:
                 assert sum(len(table[p]) for p in step.parts) == step.cards
+            if isinstance(step, S.Draw):
+                for _, parts in step.loads:
+                    for stack, count, rest in parts:
+                        assert rest == (count == len(table[stack])), step
             made = {S.Cut: lambda x: x.names, S.Stack: lambda x: (x.result,)}.get(type(step), lambda x: ())(step)
             assert not set(made) & (set(table) - set(getattr(step, "parts", ())) - {getattr(step, "source", "")}), \
                 f"{S.words(step)} lays a stack where one lies"
@@ -179,3 +185,17 @@ def test_the_split_takes_the_best_parts_a_full_search_finds_for_the_presets() ->
             full[m] = routes.part_ms(m) if m <= 104 else routes.split_ms(m, 104) + min(
                 full[a] + full[m - a] for a in range(1, m))
         assert best[cards] == full[cards], cards
+
+
+def test_the_counting_bound_on_passes_and_the_splits_distance_from_it() -> None:
+    """P passes of at most C cards each have at most 2^(P C) outcomes: 10 passes
+    at the least for Samba on a 104-card tray, 6 for canasta 108, 18 for
+    hand-and-foot, 31 for Carolina; the split is 5, 5, 7 and 13 above."""
+    from simulator.shuffling.exact_mode.quality import passes_lower_bound
+
+    for cards, bound, split in ((162, 10, 15), (108, 6, 11), (270, 18, 25), (432, 31, 44)):
+        assert passes_lower_bound(cards, 104) == bound
+        assert 2 ** (bound * 104) >= math.factorial(cards) > 2 ** ((bound - 1) * 104)
+        route = routes.split_route(cards, 104)
+        assert route is not None and route.passes() == split
+    assert passes_lower_bound(7, 5) == 3 and passes_lower_bound(52, 104) == 5

@@ -77,6 +77,14 @@ def quality_table(n_cards: int, capacity: int, max_rounds: int, samples: int, se
     return rows
 
 
+def passes_lower_bound(n_cards: int, capacity: int) -> int:
+    """The counting lower bound on the passes of any two-pile routine that
+    reaches every order: a pass deals at most min(N, C) cards, each to one of
+    two piles, so P passes have at most 2^(P min(N, C)) outcomes, which must
+    be at least N!."""
+    return math.ceil(math.lgamma(n_cards + 1) / math.log(2) / min(n_cards, capacity) - 1e-12)
+
+
 def rounds_to_reach(n_cards: int, target: float, limit: int = MAX_SEARCH_ROUNDS) -> int:
     """Fewest random pile-trade rounds whose exact distance is at most `target`."""
     for k in range(limit + 1):
@@ -85,4 +93,5 @@ def rounds_to_reach(n_cards: int, target: float, limit: int = MAX_SEARCH_ROUNDS)
     raise ValueError("target not reached within the limit")
 
 
-__all__ = ["class_sizes", "exact_mode_tv", "exact_mode_log2_gap", "QualityRow", "quality_table", "rounds_to_reach"]
+__all__ = ["class_sizes", "exact_mode_tv", "exact_mode_log2_gap", "QualityRow", "quality_table", "rounds_to_reach",
+           "passes_lower_bound"]
