@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from firmware import exact_routes as routes
 from simulator.shuffling import steps as S
 from simulator.shuffling.exact_mode.batch import random_assignments, run_batch
 from simulator.shuffling.exact_mode.codes import code_set, loads_for_round, n_bits, n_loads, split_sizes, uniform_assignment
@@ -19,11 +20,13 @@ from simulator.shuffling.exact_mode.physical import (
     deal,
     exact_steps,
     run_exact,
+    split_steps,
     run_random_pile_trade,
     run_random_stack_then_trade,
     run_with_fault,
 )
 from simulator.shuffling.quality.routines import load_bounds, stack_trade_round
+from test_exact_mode_split import follow
 
 
 def test_deal_follows_the_mechanism_by_hand() -> None:
@@ -119,50 +122,8 @@ def test_a_fault_changes_the_order() -> None:
 
 
 def follow_steps(n: int, cap: int, arrangement: list[int], uneven: bool = False) -> list[int]:
-    """Carry out exact_steps' step data on a table; cards are pack positions, sides from their codes.
-
-    The table work (cut, stack, draw, gather) is the steps' own
-    (steps.do_on_table); the machine's part is done here: a load put in the
-    tray must hold the count its step says, a touch deals it by the round's
-    bit, and its two piles must be lifted off before the next load goes in.
-    """
-    code_of = dict(enumerate(arrangement))
-    table: dict[str, list[int]] = {S.PACK: list(range(n))}
-    tray: tuple[str, list[int]] | None = None
-    machine: tuple[str, list[int], list[int]] | None = None  # the piles of the last pass, still on the machine
-    for es in exact_steps(n, cap, uneven):
-        r, step = es.round - 1, es.step
-        if isinstance(step, S.Reload):  # one load: its piles, left on right, straight back in
-            assert tray is None and machine is not None and machine[0] == step.load
-            load, machine = machine[1] + machine[2], None
-            assert len(load) == step.cards <= cap
-            tray = (step.load, load)
-        elif isinstance(step, S.PutInTray):
-            assert tray is None and machine is None, "a load goes in while the machine is not clear"
-            load = table.pop(step.load)
-            assert len(load) == step.cards <= cap
-            tray = (step.load, load)
-        elif isinstance(step, S.Touch):
-            assert tray is not None and step.why == "start"
-            name, load = tray
-            left, right = deal(load, [(code_of[c] >> r) & 1 for c in reversed(load)])
-            machine, tray = (name, left, right), None
-        elif isinstance(step, S.Lift):
-            assert machine is not None and machine[0] == step.load
-            assert step.rows == (n_loads(n, cap) > 1)
-            table[S.left_of(step.load)], table[S.right_of(step.load)] = machine[1], machine[2]
-            machine = None
-        else:
-            if isinstance(step, S.Stack) and step.cards is not None:
-                assert sum(len(table[p]) for p in step.parts) == step.cards
-            if isinstance(step, S.Draw):
-                for _, parts in step.loads:
-                    for stack, count, rest in parts:
-                        assert rest == (count == len(table[stack])), step
-            S.do_on_table(step, table)
-    assert tray is None and machine is None
-    assert set(table) == {S.PACK}
-    return table[S.PACK]
+    """Carry out exact_steps' step data on a table (the split's harness, on whole-pack radix)."""
+    return follow(routes.radix_route(n, cap), arrangement, uneven)
 
 
 @pytest.mark.parametrize(
@@ -197,13 +158,21 @@ def test_miscounted_cuts_do_not_matter_while_loads_stay_in_order(n: int, seed: i
 
 
 def test_the_docs_quote_the_steps_words() -> None:
-    """docs/exact-mode.md's round 1 for 162 cards and docs/guide.md's round 2 of
-    Samba (the device's uneven code set) are exact_steps' words."""
+    """docs/exact-mode.md's steps of Samba's split and of whole-pack radix's round
+    1 for 162 cards, and docs/guide.md's rounds 2 and 3 of Samba's split, are
+    the steps' words."""
     docs = Path(__file__).resolve().parents[2] / "docs"
     exact_md = (docs / "exact-mode.md").read_text().split("## What the person does", 1)[1]
-    listed = re.findall(r"^\d+\. (.*)$", exact_md.split("Rounds 2 to 8", 1)[0], re.M)
+    split_part, radix_part = exact_md.split("Whole-pack radix (the routine", 1)
+    split = split_steps(routes.split_route(162, 104))
+    listed = re.findall(r"^\d+\. (.*)$", split_part, re.M)
+    assert listed == [es.text for es in split if es.round == 1]
+    quoted = re.findall(r"^> (.*)$", split_part, re.M)
+    assert quoted == [split[j].text for j in (11, 23)]  # load P's second pass, and its end
+    assert S.words(split[-1].step) in " ".join(split_part.split())
+    listed = re.findall(r"^\d+\. (.*)$", radix_part.split("Rounds 2 to 8", 1)[0], re.M)
     assert listed == [es.text for es in exact_steps(162, 104) if es.round == 1]
-    guide_md = (docs / "guide.md").read_text().split("For Samba, round 2", 1)[1]
+    guide_md = (docs / "guide.md").read_text().split("For Samba, rounds 2", 1)[1]
     block = re.search(r"```\n(.*?)```", guide_md, re.S)
     assert block is not None
-    assert block[1].splitlines() == [es.text for es in exact_steps(162, 104, uneven=True) if es.round == 2]
+    assert block[1].splitlines() == [es.text for es in split if es.round in (2, 3)]
