@@ -48,7 +48,10 @@ class ExactHandlers:
             raise
         except LinkError as exc:
             raise self.stop(f"the shuffler cannot run exact mode for {self.plan.cards} cards: {exc}") from None
-        return R.ExactRoutine(self.plan.cards, dev.capacity or self.plan.capacity, begun)
+        try:
+            return R.ExactRoutine(self.plan.cards, dev.capacity or self.plan.capacity, begun)
+        except ValueError as exc:  # a routine this guide would word otherwise (another firmware's plan)
+            raise self.stop(f"the shuffler's exact routine does not fit this pack: {exc}") from None
 
     def resumed_routine(self: Machine, st: V.Status) -> R.ExactRoutine:
         """The routine the device holds, from the load it expects next."""

@@ -280,3 +280,24 @@ def test_a_miscut_first_load_is_put_right_to_the_card_before_the_touch(device: V
     assert "Exactness is lost" not in voice.text
     final = [e for e in person.log if e["op"] == "final"]
     assert sorted(final[0]["pack"]) == list(range(162))
+
+
+def test_a_device_whose_routine_the_guide_cannot_word_stops_it_in_one_line() -> None:
+    """A shuffler that says it runs the split in 9 rounds for Samba (this
+    guide plans 14): the guide stops before the first step, in one line."""
+    from hosttest_support import FakeShuffler, run_on_fake
+
+    fake = FakeShuffler()
+
+    def answers(dev, req):  # type: ignore[no-untyped-def]
+        if req["cmd"] == "exact":
+            dev.reply(req, n=162, loads=2, uneven=False, routine="split", round=1, rounds=9, load="A", count=81)
+        else:
+            fake._handle(dev, req)
+    fake.dev.handler = answers
+    plan = planlib.make_plan(planlib.choose_pack("samba", None), 104, "good")
+    result, voice, _ = run_on_fake(fake, plan, mode="exact")
+    assert isinstance(result, G.GuideStopped)
+    assert "\n" not in str(result)
+    assert "the shuffler's exact routine does not fit this pack" in str(result) and "9 rounds" in str(result)
+    assert "1. " not in voice.text  # no step was shown
