@@ -240,7 +240,7 @@ class ScriptedPerson:
 
     def _fix(self, step: S.Fix) -> None:
         r = self.round
-        if step.what == "exit":
+        if step.what in ("exit", "exit_sensor"):
             caught = self.world.take("throat")  # first fed first: it was the lowest
             if caught:
                 tray = self.world.take("tray")

@@ -13,10 +13,15 @@ from host import flashing
 from simulator.virtual import faults as faultlib
 
 
-def person_hint(control: str, uid: str) -> list[str]:
-    """How to act as the person at this shuffler's table, printed at start."""
+def person_hint(control: str, uid: str, port: str, table_file: Path | None) -> list[str]:
+    """How to go on with this shuffler, printed at start: the guide, and the
+    person's hands at its table."""
+    kept = (f"the cards on its table are kept in {table_file}, so they stay across restarts" if table_file
+            else "its flash and the cards on its table go when it stops (give --flash DIR to keep them)")
     return [
         f"control endpoint {control} (uid {uid})",
+        f"guide a shuffle on it: shuffler guide --port {port} --pack samba",
+        kept,
         "act as the person from another terminal (shuffler table --help):",
         "  shuffler table new 52          # a pack on the table, stack 'pack'",
         "  shuffler table put pack        # all of it face down in the tray",
@@ -40,7 +45,8 @@ def person_hint(control: str, uid: str) -> list[str]:
 @click.option("--seed", default=1, show_default=True, help="Seed of the sensor noise.")
 @click.option("--heap-kib", type=click.IntRange(min=64), help="Interpreter heap, as on a small board.")
 @click.option("--table", "table_file", type=click.Path(dir_okay=False, path_type=Path),
-              help="Keep the cards on the table in this file, so they stay across restarts.")
+              help="Keep the cards on the table in this file, so they stay across restarts (default with --flash: "
+                   "a file beside the flash folder).")
 @click.option("--wiring", "wiring", multiple=True, type=click.Choice(faultlib.WIRING),
               help="Wire the board wrong, repeatable: the motor's wires swapped, the load cell's signal wires "
                    "swapped, a touch pad that never answers, no receiver at the exit beam.")
@@ -77,6 +83,8 @@ def sim_device(
         install = empty
     if table_file is not None and not table_file.parent.is_dir():
         raise click.BadParameter(f"no folder {table_file.parent} for the table file", param_hint="--table")
+    if table_file is None and flash is not None:
+        table_file = flash.resolve().parent / f"{flash.resolve().name}-table.json"  # beside the flash, not on it
     env = {"SHUFFLER_SIM_WIRING": ",".join(wiring)} if wiring else None
     dev = VirtualShuffler(flash, time_scale=time_scale, seed=seed, faults=standing, heap_kib=heap_kib,
                           table_file=table_file, keep_cards=True, env=env)
@@ -99,7 +107,7 @@ def sim_device(
     old = {s: signal.signal(s, on_signal) for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)}
     try:
         click.echo(f"virtual shuffler on {dev.port} (flash {dev.flash_dir})")
-        for line in person_hint(dev.control_address, dev.uid):
+        for line in person_hint(dev.control_address, dev.uid, dev.port, dev.table_file if flash else None):
             click.echo(line)
         while not done.wait(0.2):
             if not dev.running:

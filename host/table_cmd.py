@@ -13,11 +13,17 @@ from typing import Any, Callable
 
 import click
 
+from simulator.shuffling import steps as S
 from simulator.virtual import faults as faultlib
 from simulator.virtual import registry
 from simulator.virtual.world_client import EndpointClosed, WorldClient, WorldError
 
-PILES = ("left", "right", "tray", "throat", "removed")
+# The places on the machine in the guide's words, and the world's names for
+# them (the older names stay accepted).
+PLACE_NAMES = {"left": "left", "right": "right", "tray": "tray", "exit": "throat", "out-of-tray": "removed",
+               "throat": "throat", "removed": "removed"}
+PLACE_WORDS = {"left": "left pile", "right": "right pile", "tray": "tray", "throat": "exit",
+               "removed": "came out of the tray"}
 BAD_INPUT = 2  # as click's own usage errors
 
 
@@ -68,17 +74,34 @@ def call(ctx: click.Context, fn: Callable[[WorldClient], Any]) -> Any:
         raise click.ClickException(f"lost the virtual shuffler on {address}: {exc.strerror or exc}") from None
 
 
+def stack_words(name: str) -> str:
+    """A stack as the guide says it ("A's left pile"), with the name to type
+    where the two differ in more than the article; a stack the guide has no
+    word for (one the person named) as it was named."""
+    load, _, side = name.partition(".")
+    guides = name in (S.PACK, S.ASIDE, S.LEFT_STACK, S.RIGHT_STACK) or (
+        load.isalpha() and load.isupper() and side in ("", "left", "right"))
+    if not guides:
+        return name
+    said = S.place(name)
+    bare = said.removeprefix("the ").removeprefix("load ")
+    return said if bare == name else f"{said} ({name})"
+
+
 def _counts(stacks: dict[str, list[Any]]) -> str:
-    return " · ".join(f"{name} {len(cards)}" for name, cards in stacks.items()) or "none"
+    return " · ".join(f"{stack_words(name)} {len(cards)}" for name, cards in stacks.items()) or "none"
 
 
 def describe(table: dict[str, Any]) -> list[str]:
-    """The table in a few lines: the stacks, the machine's places, the check."""
+    """The table in a few lines, in the guide's words: the stacks, the
+    machine's places, the check."""
     places = table["places"]
-    machine = [f"tray {len(places['tray'])}", f"left {len(places['left'])}", f"right {len(places['right'])}"]
-    machine += [f"{p} {len(places[p])}" for p in ("throat", "removed") if places[p]]
+    machine = [f"{PLACE_WORDS[p]} {len(places[p])}" for p in ("tray", "left", "right")]
+    machine += [f"{PLACE_WORDS[p]} {len(places[p])}" for p in ("throat", "removed") if places[p]]
     check = table["check"]
-    if check["ok"]:
+    if check["made"] == 0:
+        verdict = "no cards on this table (`shuffler table new N` brings a pack)"
+    elif check["ok"]:
         verdict = f"{check['made']} cards, every one once"
     else:
         parts = [f"{len(check[k])} {word}" for k, word in (("missing", "missing"), ("twice", "there twice"),
@@ -127,8 +150,8 @@ def show(ctx: click.Context, as_json: bool, cards: bool) -> None:
             for name, ids in {**got["stacks"], **got["places"]}.items():
                 if ids:
                     click.echo(f"{name}: {' '.join(str(c) for c in ids)}")
-    if not got["check"]["ok"]:
-        ctx.exit(1)
+    if not got["check"]["ok"] or got["check"]["made"] == 0:
+        ctx.exit(1)  # a check of no cards passes nothing
 
 
 @table.command("put")
@@ -152,19 +175,21 @@ def touch(ctx: click.Context, ms: int) -> None:
 
 
 @table.command("lift")
-@click.argument("pile", type=click.Choice(PILES))
+@click.argument("pile", type=click.Choice(list(PLACE_NAMES)))
 @click.argument("stack")
 @click.option("--under", is_flag=True, help="Put it under STACK instead of on top.")
 @click.option("--top", "top", type=click.IntRange(min=1), help="Only the top N cards (of the tray or a pile).")
 @click.pass_context
 def lift(ctx: click.Context, pile: str, stack: str, under: bool, top: int | None) -> None:
-    """Lift PILE off the machine onto STACK (a new stack if there is none)."""
+    """Lift PILE off the machine onto STACK (a new stack if there is none):
+    the left or right pile, the tray, the cards caught in the exit, or the
+    ones that came out of the tray (out-of-tray)."""
     def go(w: WorldClient) -> tuple[int, int]:
-        n = w.lift(pile, stack, "bottom" if under else "top", top)
+        n = w.lift(PLACE_NAMES[pile], stack, "bottom" if under else "top", top)
         return n, len(w.show()["stacks"].get(stack, []))
 
     n, total = call(ctx, go)
-    click.echo(f"lifted {n} cards from the {pile}: {stack} holds {total}")
+    click.echo(f"lifted {n} cards from the {PLACE_WORDS[PLACE_NAMES[pile]]}: {stack_words(stack)} holds {total}")
 
 
 @table.command("stack")

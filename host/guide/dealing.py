@@ -16,7 +16,7 @@ from firmware import protocol as P
 from host.guide import notices as N
 from host.guide import views as V
 from host.guide.device import Stop
-from host.guide.table import Closed, Do, Noise, Phase, Tick, on
+from host.guide.table import ONWARD, PASS_OVER, Closed, Do, Noise, Phase, Tick, on
 from host.guide.waiting import STALE, sensor_fix, sensor_name
 from host.link import REQUEST_TIMEOUT_S, LinkClosed, LinkTimeout
 from simulator.shuffling import steps as S
@@ -95,7 +95,7 @@ class DealingHandlers:
     def loaded_in_pass(self: Machine, ev: V.Event) -> None:
         raise self.protocol_fault(f"it began a pass of {ev.n} cards in the middle of another")
 
-    @on("progress", *PASS, goes=(Phase.DEALING,))
+    @on("progress", *PASS, goes=(Phase.DEALING, Phase.STOPPED))
     def progress(self: Machine, ev: V.Event) -> None:
         p = self.pass_
         if p is None or p.part_n is None:
@@ -111,7 +111,7 @@ class DealingHandlers:
         left, right = p.piles()
         self.voice.bar_update(p.through, p.total, left, right)
 
-    @on("done", *PASS, goes=(Phase.HANDLING, Phase.TOUCH, Phase.AFTER_PASS))
+    @on("done", *PASS, goes=PASS_OVER + (Phase.STOPPED,))
     def done(self: Machine, ev: V.Event) -> None:
         p = self.pass_
         if p is None:
@@ -130,11 +130,18 @@ class DealingHandlers:
             self.pass_finished()
         self.advance()
 
-    @on("aborted", *PASS, goes=(Phase.HANDLING, Phase.TOUCH))
+    def same_part(self: Machine, ev: V.Event, what: str) -> None:
+        """An event about the part being dealt names that part's size."""
+        p = self.pass_
+        if p is not None and p.part_n is not None and ev.n is not None and ev.n != p.part_n:
+            raise self.protocol_fault(f"{what} for a pass of {ev.n} cards while it deals {p.part_n}")
+
+    @on("aborted", *PASS, goes=PASS_OVER + (Phase.STOPPED,))
     def aborted(self: Machine, ev: V.Event) -> None:
         p = self.pass_
         if p is None:
             return
+        self.same_part(ev, "aborted")
         self.end_part(ev.k if ev.k is not None else p.k, ev.left, ev.right)
         self.phase = Phase.HANDLING
         self.todo.appendleft(Do("count_rest"))
@@ -148,7 +155,9 @@ class DealingHandlers:
         rest = p.total - p.dealt
         n = self.count() if rest > 0 else 0
         if n == STALE:
-            n = None  # events came first (the rest's own pass may have begun): its count will say
+            # Events came first (a fault cleared, exactness judged, the rest's own pass begun).
+            self.after_events("count_rest")
+            return
         if n is not None and n != rest:
             p.dealt = max(0, p.total - n)
             p.left = p.right = None
@@ -171,6 +180,7 @@ class DealingHandlers:
         assert p is not None and self.place is not None
         if ev.refusal:
             return  # a second touch while dealing, refused: nothing changed
+        self.same_part(ev, "a fault")
         k = ev.k or 0
         self.end_bar()
         if ev.code in P.RESUMABLE:
@@ -181,14 +191,16 @@ class DealingHandlers:
             self.todo.extendleft([S.Touch("go_on"), S.Fix("jam")])
             self.advance()
             return
+        if ev.k is None:
+            k = p.k  # a fault that does not say: the last card the device reported
         self.tell(self.fault_notice(ev, p.dealt + k, p.total))
-        self.clear()
-        if ev.k is not None:
-            self.end_part(k, ev.left, ev.right)
+        if p.part_n is not None:
+            self.end_part(k, ev.left if ev.k is not None else None, ev.right if ev.k is not None else None)
         if ev.code == P.FAULT_DOUBLE_FEED:
             p.left = p.right = None  # what went where is the tray's count to tell
         self.phase = Phase.HANDLING
-        self.todo.extendleft([Do("count_rest"), self.fault_fix(ev, p.total - p.dealt)])
+        # Cleared once put right (a sensor still lost would latch again at once), then the tray counted.
+        self.todo.extendleft([Do("count_rest"), Do("clear"), self.fault_fix(ev, p.total - p.dealt)])
         self.advance()
 
     def fault_notice(self: Machine, ev: V.Event, dealt: int, of: int) -> N.Notice:
@@ -253,7 +265,7 @@ class DealingHandlers:
             self.advance()
 
     # -- the device starts again ---------------------------------------------------------------
-    @on("hello", goes=(Phase.HANDLING, Phase.LOADING, Phase.STOPPED))
+    @on("hello", goes=ONWARD)
     def hello(self: Machine, ev: V.Event) -> None:
         """A hello nobody asked for: the same shuffler, restarted; more than a
         few in one pass is a device at fault."""
@@ -290,7 +302,7 @@ class DealingHandlers:
         self.advance()
 
     # -- the port goes away ---------------------------------------------------------------------
-    @on("closed", goes=(Phase.HANDLING, Phase.LOADING, Phase.TOUCH, Phase.DEALING, Phase.PAUSED, Phase.STOPPED))
+    @on("closed", goes=ONWARD)
     def closed(self: Machine, fact: Closed) -> None:
         """Say so, wait for the same shuffler to come back, and make what the
         guide believes agree with its status."""
@@ -370,7 +382,7 @@ class DealingHandlers:
         self.advance()
 
     # -- the clock while dealing -----------------------------------------------------------------
-    @on("tick", Phase.DEALING, goes=(Phase.PAUSED, Phase.HANDLING, Phase.STOPPED))
+    @on("tick", Phase.DEALING, goes=ONWARD)
     def tick_dealing(self: Machine, fact: Tick) -> None:
         """No sign of life for a while: ask the device how it is doing. A
         device that says it deals while no card comes out, or does not

@@ -9,22 +9,28 @@ from __future__ import annotations
 
 # The handlers register themselves when the machine's modules are imported.
 from host.guide import machine as _machine  # noqa: F401
-from host.guide.table import ANY, TABLE, Phase
+from host.guide.table import ANY, ONWARD, TABLE, Phase
 
 _NAME = {phase: phase.name.lower() for phase in Phase}
 
 
 def mermaid() -> str:
-    """Each phase's own handlers as arrows, labelled with the facts that take them."""
-    arrows: dict[tuple[str, str], list[str]] = {}
-    for (phase, kind), t in sorted(TABLE.items(), key=lambda kv: (str(kv[0][0]), kv[0][1])):
+    """Each phase's own handlers as arrows, labelled with the facts that take
+    them. A handler that goes on to whatever the routine's next step waits
+    for (any of ONWARD) points at `next_step`; arrows to `stopped` (any
+    handler may stop the guide) and back to the same phase are left out."""
+    arrows: dict[tuple[str, str], set[str]] = {}
+    for (phase, kind), t in TABLE.items():
         if phase is ANY:
             continue
-        for goes in t.goes or (phase,):
-            arrows.setdefault((_NAME[phase], _NAME[goes]), []).append(kind)
-    lines = ["stateDiagram-v2", "    [*] --> handling"]
+        targets = ["next_step"] if set(t.goes) == set(ONWARD) else [_NAME[g] for g in t.goes]
+        for dst in targets:
+            if dst not in (_NAME[phase], "stopped"):
+                arrows.setdefault((_NAME[phase], dst), set()).add(kind)
+    lines = ["stateDiagram-v2", "    [*] --> handling",
+             "    next_step: the next step's phase (handling, loading, touch, paused, after_pass) or finished"]
     for (src, dst), kinds in sorted(arrows.items()):
-        lines.append(f"    {src} --> {dst}: {', '.join(sorted(set(kinds)))}")
+        lines.append(f"    {src} --> {dst}: {', '.join(sorted(kinds))}")
     lines += ["    finished --> [*]", "    stopped --> [*]"]
     return "\n".join(lines)
 
@@ -34,7 +40,8 @@ def defaults() -> list[tuple[str, str, str]]:
     out = []
     for (phase, kind), t in sorted(TABLE.items(), key=lambda kv: kv[0][1]):
         if phase is ANY:
-            out.append((kind, t.handler, ", ".join(_NAME[g] for g in t.goes) or "stays"))
+            goes = "the next step's phase" if set(t.goes) == set(ONWARD) else ", ".join(_NAME[g] for g in t.goes)
+            out.append((kind, t.handler, goes or "stays"))
     return out
 
 
@@ -42,7 +49,9 @@ def markdown() -> str:
     rows = ["| fact | handler, in any phase without its own | may lead to |", "| --- | --- | --- |"]
     rows += [f"| `{kind}` | `{handler}` | {goes} |" for kind, handler, goes in defaults()]
     phases = ", ".join(f"`{_NAME[p]}` ({p.value})" for p in Phase)
-    return "\n".join(["```mermaid", mermaid(), "```", "", f"Phases: {phases}.", "", *rows])
+    note = ("Any fact may also stop the guide (a device that breaks the protocol or does not come back, a person "
+            "who cannot go on): every phase leads to `stopped`. A fact a phase has no handler for is ignored.")
+    return "\n".join(["```mermaid", mermaid(), "```", "", f"Phases: {phases}.", "", note, "", *rows])
 
 
 if __name__ == "__main__":

@@ -18,7 +18,7 @@ from firmware import protocol as P
 from host.guide import notices as N
 from host.guide import routines as R
 from host.guide import views as V
-from host.guide.table import Do, Phase, Tick, on
+from host.guide.table import ONWARD, Do, Phase, Tick, on
 from host.link import LinkError, ProtocolFault
 from host.plan import make_plan
 from simulator.shuffling import steps as S
@@ -103,23 +103,23 @@ class ExactHandlers:
         self.todo.appendleft(S.PutInTray(p.load, None, rest=True))
 
     # -- the device's words on its routine ----------------------------------------------------
-    @on("exact_next", goes=(Phase.HANDLING,))
+    @on("exact_next", goes=ONWARD)
     def exact_next(self: Machine, ev: V.Event) -> None:
         if isinstance(self.routine, R.ExactRoutine) and ev.round is not None and ev.count is not None:
             self.routine.device_next = V.Next(ev.round, ev.load, ev.count, ev.rounds)
         self.after_pass_check()
 
-    @on("exact_round", goes=(Phase.HANDLING,))
+    @on("exact_round")
     def exact_round(self: Machine, ev: V.Event) -> None:
         if self.lost is None:
             self.tell(N.ExactRoundDealt(ev.round or 0, ev.rounds or 0))
 
-    @on("exact_done", goes=(Phase.HANDLING,))
+    @on("exact_done", goes=ONWARD)
     def exact_done(self: Machine, ev: V.Event) -> None:
         self.exact_finished = True
         self.after_pass_check()
 
-    @on("exact_lost", goes=(Phase.HANDLING,))
+    @on("exact_lost", goes=ONWARD)
     def exact_lost(self: Machine, ev: V.Event) -> None:
         self.lose(ev.name or "unknown", load=ev.load or None, n=ev.n, expected=ev.expected)
         self.after_pass_check()
@@ -176,7 +176,7 @@ class ExactHandlers:
         self.go_on_after()
         self.advance()
 
-    @on("tick", Phase.AFTER_PASS, goes=(Phase.HANDLING,))
+    @on("tick", Phase.AFTER_PASS, goes=ONWARD)
     def tick_after_pass(self: Machine, fact: Tick) -> None:
         """No word from the device: ask it where its routine stands."""
         if self.clock() < self.after_pass_until:
@@ -192,7 +192,7 @@ class ExactHandlers:
             self.routine.device_next = st.next
         self.go_on_after_exact_pass()
 
-    @on("loaded", Phase.AFTER_PASS, goes=(Phase.DEALING,))
+    @on("loaded", Phase.AFTER_PASS, goes=ONWARD)
     def loaded_after_pass(self: Machine, ev: V.Event) -> None:
         """The next pass began before the device's word arrived."""
         self.go_on_after_exact_pass()

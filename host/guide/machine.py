@@ -31,7 +31,7 @@ from host.guide.device import Device, Stop
 from host.guide.ending import Ending
 from host.guide.exact_events import ExactHandlers
 from host.guide.results import GuideStopped, Summary
-from host.guide.table import Answer, Closed, Do, Fact, Noise, Phase, Tick, transition
+from host.guide.table import ONWARD, Answer, Closed, Do, Fact, Noise, Phase, Settled, Tick, on, transition
 from host.guide.voice import DONE, READY, Shown, Voice
 from host.guide.waiting import WaitingHandlers
 from host.link import LinkClosed, ProtocolFault
@@ -114,6 +114,7 @@ class Machine(WaitingHandlers, DealingHandlers, ExactHandlers, Ending):
         self.summary: Summary | None = None
         self.last_tick = 0.0
         self.pending: deque[Fact] = deque()  # facts read, in the order they came
+        self.holding = False  # an action waits for the events before it: the steps wait too
         self.step_round: int | None = None  # the round the steps shown now belong to
         self.simulated = False  # the device is a simulated one, faster than real time
         self.init_waiting()
@@ -124,13 +125,9 @@ class Machine(WaitingHandlers, DealingHandlers, ExactHandlers, Ending):
     def run(self) -> Summary:
         """Walk the routine to its end (its summary) or a stop (GuideStopped)."""
         try:
-            self.begin()
+            self.guarded(self.begin)
             while self.phase not in (Phase.STOPPED, Phase.FINISHED):
-                self.handle(self.next_fact())
-        except (Stop, ProtocolFault) as exc:
-            raise self.stop(str(exc)) from None
-        except persons.PersonGaveUp as exc:
-            raise self.stop(str(exc)) from None
+                self.guarded(lambda: self.handle(self.next_fact()))
         finally:
             self.voice.bar_end()
         assert self.summary is not None
@@ -157,6 +154,19 @@ class Machine(WaitingHandlers, DealingHandlers, ExactHandlers, Ending):
             return Tick()
         return self.device_fact(POLL_S / 5)
 
+    def after_events(self, then: str) -> None:
+        """Look at the device's events that came before a count, then do
+        `then` (unless one of them moved the machine on)."""
+        older = self.device.waiting() if self.device is not None else 0
+        self.pending.extend(self.device_fact(0.0) for _ in range(older))
+        self.pending.append(Settled(then))
+        self.holding = True
+
+    @on("settled", Phase.HANDLING, goes=ONWARD)
+    def settled_events(self, fact: Settled) -> None:
+        getattr(self, fact.then)()
+        self.advance()
+
     def device_fact(self, timeout: float) -> Fact:
         assert self.device is not None
         try:
@@ -175,7 +185,15 @@ class Machine(WaitingHandlers, DealingHandlers, ExactHandlers, Ending):
                 and not self.exact_finished)
 
     def handle(self, fact: Fact) -> None:
-        getattr(self, transition(self.phase, fact.kind).handler)(fact)
+        self.guarded(getattr(self, transition(self.phase, fact.kind).handler), fact)
+
+    def guarded(self, fn: Callable[..., None], *args: Fact) -> None:
+        """A device that cannot be worked with, or a person who cannot go
+        on, stops the guide in one line."""
+        try:
+            fn(*args)
+        except (Stop, ProtocolFault, persons.PersonGaveUp) as exc:
+            raise self.stop(str(exc)) from None
 
     def ignore(self, fact: Fact) -> None:
         """What a phase has no use for."""
@@ -240,6 +258,9 @@ class Machine(WaitingHandlers, DealingHandlers, ExactHandlers, Ending):
             item = self.todo.popleft()
             if isinstance(item, Do):
                 getattr(self, item.name)()
+                if self.holding:
+                    self.holding = False
+                    return
             elif isinstance(item, S.STEP_TYPES):
                 if self.show(item):
                     return

@@ -28,6 +28,12 @@ class Phase(enum.Enum):
 
 
 WAITING_FOR_PERSON = (Phase.HANDLING, Phase.LOADING, Phase.TOUCH, Phase.PAUSED)
+# Where the machine may be once a pass is over: the table work after it, the
+# next load or touch, the device's word (exact mode), the end.
+PASS_OVER = (Phase.HANDLING, Phase.LOADING, Phase.TOUCH, Phase.AFTER_PASS, Phase.FINISHED)
+# Where going on from a step may lead: any waiting phase, a pass taken up
+# again (going on with an exact routine), the end of the run.
+ONWARD = PASS_OVER + (Phase.PAUSED, Phase.DEALING, Phase.STOPPED)
 
 
 @dataclass(frozen=True)
@@ -69,8 +75,17 @@ class Noise:
     kind: str = "garbage"
 
 
-Fact = Union[V.Event, Answer, Tray, Tick, Closed, Noise]
-FACT_KINDS: tuple[str, ...] = tuple(P.EVENTS) + ("answer", "tray", "tick", "closed", "garbage")
+@dataclass(frozen=True)
+class Settled:
+    """The device's events that came before a count are looked at: the
+    machine's action that needed the count (its method's name) goes on."""
+
+    then: str
+    kind: str = "settled"
+
+
+Fact = Union[V.Event, Answer, Tray, Tick, Closed, Noise, Settled]
+FACT_KINDS: tuple[str, ...] = tuple(P.EVENTS) + ("answer", "tray", "tick", "closed", "garbage", "settled")
 
 
 @dataclass(frozen=True)

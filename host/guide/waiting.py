@@ -18,7 +18,7 @@ from host import person as persons
 from host.guide import notices as N
 from host.guide import routines as R
 from host.guide import views as V
-from host.guide.table import Answer, Phase, Tick, Tray, on
+from host.guide.table import ONWARD, Answer, Do, Phase, Tick, Tray, on
 from host.link import LinkClosed
 from simulator.shuffling import steps as S
 
@@ -51,12 +51,12 @@ class WaitingHandlers:
             self.saw_empty = False  # the cards now in the tray are not a new load until it has been empty
 
     # -- a table step ------------------------------------------------------------------------
-    @on("answer", Phase.HANDLING, goes=PERSON + (Phase.FINISHED,))
+    @on("answer", Phase.HANDLING, goes=ONWARD)
     def answer_in_handling(self: Machine, fact: Answer) -> None:
         if self.answered(fact):
             self.advance()
 
-    @on("tray", Phase.HANDLING, goes=(Phase.LOADING, Phase.TOUCH, Phase.HANDLING))
+    @on("tray", Phase.HANDLING, goes=ONWARD)
     def tray_in_handling(self: Machine, fact: Tray) -> None:
         """A load put in the tray after the tray was empty: the steps before
         its load are done, whatever was answered."""
@@ -71,8 +71,9 @@ class WaitingHandlers:
         put = self.todo.popleft()
         assert isinstance(put, S.PutInTray)
         self.tell(N.StepsTakenAsDone("load", put.load, skipped, fact.n))
-        self.show(put)
-        self.judge(fact.n)
+        self.start_or_continue_pass(put)  # its step is done too: not shown, judged
+        self.phase = Phase.LOADING
+        self.judge(fact.n, put)
 
     def load_ahead(self: Machine) -> int | None:
         """Where the next load's step stands in the queue, when only table
@@ -99,7 +100,7 @@ class WaitingHandlers:
         return skipped
 
     # -- a load -------------------------------------------------------------------------------
-    @on("tray", Phase.LOADING, goes=(Phase.TOUCH, Phase.HANDLING, Phase.LOADING))
+    @on("tray", Phase.LOADING, goes=ONWARD)
     def tray_in_loading(self: Machine, fact: Tray) -> None:
         if fact.n == 0 and not self.waiting_said:
             self.waiting_said = True
@@ -107,7 +108,7 @@ class WaitingHandlers:
         if self.settled(fact.n) and fact.n > 0:
             self.judge(fact.n)
 
-    @on("answer", Phase.LOADING, goes=(Phase.TOUCH, Phase.HANDLING, Phase.LOADING))
+    @on("answer", Phase.LOADING, goes=ONWARD)
     def answer_in_loading(self: Machine, fact: Answer) -> None:
         """The person says the cards are in: the count now is the load."""
         if not self.answered(fact):
@@ -127,12 +128,13 @@ class WaitingHandlers:
             self.tray_n, self.tray_since = n, now
         return now - self.tray_since >= self.settle_s
 
-    def judge(self: Machine, n: int | None) -> None:
+    def judge(self: Machine, n: int | None, step: S.Step | None = None) -> None:
         """The load in the tray holds n (None: the device cannot count; the
-        pass itself will say): go on to the touch, or put it right first."""
+        pass itself will say): go on to the touch, or put it right first.
+        step: the load's step (the one on screen unless it was done unseen)."""
         p = self.pass_
         assert p is not None and self.shown is not None and self.routine is not None
-        step = self.shown.step
+        step = step or self.shown.step
         if isinstance(step, S.PutInTray) and (step.rest or step.load == S.ASIDE):
             self.judge_rest(n)
             return
@@ -210,7 +212,7 @@ class WaitingHandlers:
         return n
 
     # -- the touch -----------------------------------------------------------------------------
-    @on("loaded", Phase.TOUCH, Phase.LOADING, goes=(Phase.DEALING,))
+    @on("loaded", Phase.TOUCH, Phase.LOADING, goes=(Phase.DEALING, Phase.STOPPED))
     def loaded_waiting(self: Machine, ev: V.Event) -> None:
         """The pass began (in LOADING: before the guide had judged the count)."""
         if self.phase is Phase.LOADING:
@@ -219,7 +221,7 @@ class WaitingHandlers:
             self.drop_to_touch()
         self.begin_part(ev)
 
-    @on("loaded", Phase.HANDLING, goes=(Phase.DEALING,))
+    @on("loaded", Phase.HANDLING, goes=(Phase.DEALING, Phase.STOPPED))
     def loaded_out_of_turn(self: Machine, ev: V.Event) -> None:
         """A pass began while table steps were on screen: if the routine has
         a pass ahead, those steps are done and this is its pass."""
@@ -290,21 +292,27 @@ class WaitingHandlers:
         return [N.TooFullForTray(p.load, n, capacity), S.SetAside(p.load, p.aside), S.Touch("rest_in_tray")]
 
     def sensor_at_start(self: Machine, ev: V.Event, touch: S.Touch) -> list[Item]:
-        self.clear()
-        if ev.part == P.PART_EXIT:
-            return [N.ExitBlockedAtStart(), S.Fix("exit_sensor"), touch]
-        return [N.SensorLost(sensor_name(ev)), S.Fix(sensor_fix(ev)), touch]
+        """A sensor that does not answer: put right, then cleared (a sensor
+        still lost would latch again at once), then the touch again."""
+        return [*self.sensor_notice_and_fix(ev), Do("clear"), touch]
 
-    @on("fault", Phase.HANDLING, Phase.LOADING, goes=(Phase.HANDLING, Phase.LOADING))
+    def sensor_notice_and_fix(self: Machine, ev: V.Event) -> list[Item]:
+        if ev.part == P.PART_EXIT:
+            return [N.ExitBlockedAtStart(), S.Fix("exit_sensor")]
+        return [N.SensorLost(sensor_name(ev)), S.Fix(sensor_fix(ev))]
+
+    @on("fault", Phase.HANDLING, Phase.LOADING, goes=ONWARD)
     def fault_between(self: Machine, ev: V.Event) -> None:
-        """A touch out of turn that the device refused: nothing moved."""
+        """A touch out of turn that the device refused (nothing moved), or a
+        sensor it found lost while idle: that is put right first."""
         if ev.code == P.FAULT_EMPTY:
             self.tell(N.EmptyTouch())
-        elif ev.code == P.FAULT_SENSOR:
-            self.tell(N.ExitBlockedAtStart() if ev.part == P.PART_EXIT else N.SensorLost(sensor_name(ev)))
-            self.clear()
         elif ev.refusal:
             self.tell(N.StartRefused(ev.msg or P.fault_name(ev.code)))
+        elif ev.code == P.FAULT_SENSOR and self.shown is not None:
+            again = self.shown.step  # shown again once the sensor is right
+            self.todo.extendleft(reversed([*self.sensor_notice_and_fix(ev), Do("clear"), again]))
+            self.advance()
         else:
             self.tell(N.DeviceFault(ev.msg or P.fault_name(ev.code)))
             self.clear()
@@ -314,7 +322,7 @@ class WaitingHandlers:
             self.tell(N.ClearUnanswered())
 
     # -- the clock while the person works --------------------------------------------------------
-    @on("tick", Phase.HANDLING, Phase.TOUCH, Phase.PAUSED, goes=(Phase.LOADING, Phase.STOPPED))
+    @on("tick", Phase.HANDLING, Phase.TOUCH, Phase.PAUSED, goes=ONWARD)
     def tick_waiting(self: Machine, fact: Tick) -> None:
         self.keep_time()
         if self.phase is Phase.HANDLING and self.device is not None and self.load_ahead() is not None:
@@ -322,7 +330,7 @@ class WaitingHandlers:
             if n is not None and n != STALE and self.phase is Phase.HANDLING:
                 self.handle(Tray(n))
 
-    @on("tick", Phase.LOADING, goes=(Phase.TOUCH, Phase.HANDLING, Phase.STOPPED))
+    @on("tick", Phase.LOADING, goes=ONWARD)
     def tick_loading(self: Machine, fact: Tick) -> None:
         self.keep_time()
         if self.device is None:

@@ -87,9 +87,12 @@ def commands(step: T.Step, table: dict[str, Any]) -> list[Command]:
         return [("lift", "tray", step.load)]
     if isinstance(step, T.SetAside):
         return [("lift", "tray", T.ASIDE, "--top", str(step.cards))]
+    if isinstance(step, T.Collect):
+        out = [("lift", place, T.PACK) for place in ("left", "right", "tray", "throat", "removed") if places[place]]
+        return out + [("stack", name, T.PACK) for name in stacks if name != T.PACK]
     if isinstance(step, T.Fix):
         out = []
-        if step.what == "exit" and places["throat"]:
+        if step.what in ("exit", "exit_sensor") and places["throat"]:
             out += [("lift", "throat", CAUGHT), ("put", CAUGHT, "--under")]
         elif step.what == "put_back" and places["removed"]:
             out += [("lift", "removed", BACK), ("put", BACK)]

@@ -58,4 +58,4 @@ def test_the_random_mode_example_matches_where_it_does_not_depend_on_the_draw(tm
     assert doc[:len(head)] == head
     summary = out[out.index("Summary"):]
     assert doc[-len(summary):] == summary
-    assert "Round 10 of 10" in doc and "..." in doc
+    assert any(x.startswith("Round 10 of 10") for x in doc) and "..." in doc

@@ -24,6 +24,7 @@ import random
 import re
 import select
 import shlex
+import signal
 import shutil
 import subprocess
 import sys
@@ -39,6 +40,7 @@ from host.cli import main
 from host.guide import READ_S
 from pty_screen import (CONTROL_LINE, PORT_LINE, Screen, SimDevice, StepFeed, end_process, launch_sim_device,
                         next_shown, screen_lines)
+from simulator.shuffling import steps as S
 from simulator.virtual.table_person import TablePerson, commands, from_dict
 from simulator.virtual.world_client import WorldClient, WorldError
 
@@ -54,8 +56,11 @@ class Run:
 
 
 # Something that happens at the table besides the person's steps (a fault, a
-# power cut): called with each step before and after the person does it.
-Mischief = Callable[[dict[str, Any], TablePerson, str], None]
+# power cut, a slip): called with each step before and after the person does
+# it. After it, it may say how the person answers: NO_ENTER (they go on
+# without pressing Enter) or a number of Enters pressed in a quick burst.
+Mischief = Callable[[dict[str, Any], TablePerson, str], Any]
+NO_ENTER = "no enter"
 
 
 def sizes(person: TablePerson) -> dict[str, int]:
@@ -89,14 +94,15 @@ def numbers_after(step: dict[str, Any], after: dict[str, int]) -> None:
 def follow(screen: Screen, feed: StepFeed, person: TablePerson, delays: tuple[float, float],
            rng: random.Random, timeout: float, confirms_tray: bool = True,
            log: list[str] | None = None, mischief: Mischief | None = None,
-           read_s: float = READ_S) -> list[dict[str, Any]]:
+           read_s: float = READ_S, done_before: set[tuple[Any, str]] | None = None) -> list[dict[str, Any]]:
     """Act as the person until the guide ends: each step only after its words
     are on the screen, after a human pause; Enter only when asked for, and
     never sooner than read_s after the step appeared (a person reads it
     first); unless `confirms_tray`, not for cards put in the tray (the guide
     must see them by itself). With a `log`, the steps are typed as
     `shuffler table` command lines, and the log keeps what was typed and what
-    it printed."""
+    it printed. done_before: the (round, words) of steps done in an earlier
+    run that stopped: shown again, they are only answered."""
     seen = 0  # how far the screen has been read
     done: list[dict[str, Any]] = []
     deadline = time.monotonic() + timeout
@@ -111,16 +117,18 @@ def follow(screen: Screen, feed: StepFeed, person: TablePerson, delays: tuple[fl
         numbers_before(step, sizes(person))
         if mischief is not None:
             mischief(step, person, "before")
-        if log is None:
+        if done_before and (step["round"], step["words"]) in done_before and step["kind"] not in ("touch",):
+            pass  # done before the stop
+        elif log is None:
             person.do(from_dict(step))
         else:
             log.append(f"# step {step['number']}")
             log += typed_at_the_command_line(person, from_dict(step))
         numbers_after(step, sizes(person))
-        if mischief is not None:
-            mischief(step, person, "after")
+        how = mischief(step, person, "after") if mischief is not None else None
         done.append(step)
-        wants_enter = confirms_tray or step["kind"] != "putintray"
+        wants_enter = (confirms_tray or step["kind"] != "putintray") and how != NO_ENTER
+        burst = how if isinstance(how, int) else 1
         # Enter, only if the guide asks for it before it moves on to the next step.
         while screen.proc.poll() is None:
             assert time.monotonic() < deadline, f"stuck after step {step['number']}:\n{screen.text()[-3000:]}"
@@ -132,7 +140,9 @@ def follow(screen: Screen, feed: StepFeed, person: TablePerson, delays: tuple[fl
                 time.sleep(max(rng.uniform(*delays), appeared + read_s - time.monotonic()))
                 if log is not None:
                     log.append("# Enter, in the guide's terminal")
-                screen.type(b"\r")
+                for i in range(burst):  # more than one: the extras come at machine speed
+                    screen.type(b"\r")
+                    time.sleep(0.05 if i + 1 < burst else 0)
                 seen = asked
                 break
             time.sleep(0.01)
@@ -190,24 +200,28 @@ def sim_device(start_sim_device: Callable[[float], SimDevice]) -> SimDevice:
 
 def guided(dev: SimDevice, tmp_path: Path, args: list[str], cards: int, delays: tuple[float, float],
            seed: int, timeout: float = 240.0, confirms_tray: bool = True,
-           log: list[str] | None = None, mischief: Mischief | None = None) -> Run:
+           log: list[str] | None = None, mischief: Mischief | None = None, fresh_table: bool = True,
+           done_before: set[tuple[Any, str]] | None = None) -> Run:
     """`shuffler guide --port` on a pty with the person model at the table.
     A quick person (short delays) gets a quick guide (a short --read-time);
-    at a human pace the guide keeps its own."""
+    at a human pace the guide keeps its own. fresh_table: a new pack in hand
+    (else the cards lie where an earlier run left them)."""
     read_s = READ_S if delays[0] >= HUMAN[0] else QUICK_READ_S
     if read_s != READ_S:
         args = [*args, "--read-time", str(read_s)]
     with WorldClient.connect(dev.control, timeout=10) as world:
-        world.clear_table()
-        world.new(cards, "pack")  # the pack in hand, top card first
-        steps_file = tmp_path / "steps.jsonl"
+        if fresh_table:
+            world.clear_table()
+            world.new(cards, "pack")  # the pack in hand, top card first
+        steps_file = tmp_path / f"steps{len(list(tmp_path.glob('steps*.jsonl')))}.jsonl"
         env = dict(os.environ, TERM="xterm-256color", COLUMNS="160")
         screen = Screen([sys.executable, "-m", "host.cli", "guide", "--port", dev.port, "--wait", "120",
                          "--steps-file", str(steps_file), *args], env)
         person = TablePerson(world)
+        person.screen = screen  # type: ignore[attr-defined]  # a slip may type at it (Ctrl-C)
         try:
             done = follow(screen, StepFeed(steps_file), person, delays, random.Random(seed), timeout,
-                          confirms_tray, log, mischief, read_s)
+                          confirms_tray, log, mischief, read_s, done_before)
         finally:
             code = screen.close()
         run = Run(code, screen.text(), done, person.world.show())
@@ -326,6 +340,111 @@ def test_a_power_cut_mid_pass_leaves_the_cards_where_they_lie_and_the_guide_deal
     assert not any("not part of its protocol" in p for p in problems), problems  # a power cut says nothing
     kinds = [(s["kind"], s.get("why") or s.get("rest")) for s in run.steps]
     assert ("touch", "rest") in kinds  # the rest of the load, dealt onto the same piles
+
+
+# -- the slips of a person, and a device's trouble, at the terminal ---------------------------
+
+def test_loading_and_touching_without_enter_at_each_table_step_goes_on(sim_device, tmp_path):
+    """At every table step the person does the step and, instead of
+    pressing Enter, goes straight on: the load into the tray and the touch
+    where the next step is a load's, else the next table work (the steps
+    after it are then shown and done). The guide takes each load and touch
+    as the proof the steps before it were done."""
+    def ahead(step: dict[str, Any], person: TablePerson, when: str) -> Any:
+        if when != "after" or step["kind"] != "lift":
+            return None
+        nxt = {"A": "B"}.get(step["load"])
+        if nxt is None or nxt not in sizes(person):
+            return None
+        person.do(S.PutInTray(nxt, None))
+        time.sleep(0.3)  # a person's pause between loading and touching
+        person.do(S.Touch())
+        return NO_ENTER
+
+    run = guided(sim_device, tmp_path, ["--pack", "canasta", "--mode", "random", "--rounds", "2"], 108, DELAYS,
+                 seed=11, mischief=ahead)
+    check_finished(run, 108)
+    assert run.screen.count("The pass of load B has begun, so the step before it counts as done.") == 2
+
+
+def test_quick_extra_enters_at_a_human_pace_answer_nothing_they_should_not(sim_device, tmp_path):
+    """Three Enters, 0.05 s apart, at every table step, at the guide's own
+    read time: the first answers the step, the others come before the next
+    step could be read and answer nothing; every step is done by the person."""
+    run = guided(sim_device, tmp_path, ["--pack", "canasta", "--mode", "random", "--rounds", "1"], 108, HUMAN,
+                 seed=12, mischief=lambda step, person, when: 3 if when == "after" else None)
+    check_finished(run, 108)
+    assert "Enter came before step" in run.screen and "so it does not count" in run.screen
+    assert "holds 0" not in run.screen and "missing" not in run.screen
+
+
+def test_a_double_feed_caught_and_put_back_keeps_exactness(sim_device, tmp_path):
+    def double(step: dict[str, Any], person: TablePerson, when: str) -> None:
+        if when == "before" and step["kind"] == "touch" and step["round"] == 2 and not getattr(person, "fed", 0):
+            person.fed = 1  # type: ignore[attr-defined]
+            person.world.inject("double_feed", 15)
+
+    run = guided(sim_device, tmp_path, ["--pack", "canasta"], 108, DELAYS, seed=13, mischief=double)
+    problems = finished_after_trouble(run, 108)
+    assert any("The exit stayed blocked too long" in p for p in problems), problems
+    assert "Exactness is lost" not in run.screen and "distance from random: exactly 0" in run.screen
+    assert "mode: exact;" in run.screen
+
+
+def test_an_exit_sensor_lost_mid_pass_is_named_and_put_right(sim_device, tmp_path):
+    def unplugged(step: dict[str, Any], person: TablePerson, when: str) -> None:
+        if when == "before" and step["kind"] == "touch" and step["round"] == 3 and not getattr(person, "cut", 0):
+            person.cut = 1  # type: ignore[attr-defined]
+            person.world.inject("sensor_missing", 25, sensor="exit")
+
+    run = guided(sim_device, tmp_path, ["--pack", "canasta"], 108, DELAYS, seed=14, mischief=unplugged)
+    problems = finished_after_trouble(run, 108)
+    assert any("The exit sensor does not answer after" in p for p in problems), problems
+    assert not any("went through together" in p or "internal" in p for p in problems), problems
+    assert "mode: exact;" in run.screen and "distance from random: exactly 0" in run.screen
+
+
+def test_ctrl_c_then_the_command_it_suggests_goes_on_in_the_same_exact_run(sim_device, tmp_path):
+    """Ctrl-C at a stack of round 2; the stop line's command (--resume) run
+    as told, with the cards where they lie: the same routine goes on, the
+    steps since the last pass shown again and answered, and ends exact."""
+    def interrupt(step: dict[str, Any], person: TablePerson, when: str) -> Any:
+        if when == "after" and step["kind"] == "stack" and step["round"] == 2 and not getattr(person, "hit", 0):
+            person.hit = 1  # type: ignore[attr-defined]
+            # Ctrl-C at the terminal: the guide runs in a session of its own
+            # here, so the key's signal is sent as the terminal would send it.
+            person.screen.proc.send_signal(signal.SIGINT)  # type: ignore[attr-defined]
+            return NO_ENTER
+        return None
+
+    first = guided(sim_device, tmp_path, ["--pack", "canasta"], 108, DELAYS, seed=15, mischief=interrupt)
+    line = [x for x in first.lines if x.startswith("shuffler: stopped")]
+    assert first.code == 1 and len(line) == 1, first.screen[-2000:]
+    assert "leave the cards as they lie and run `shuffler guide --port" in line[0] and "--resume`" in line[0]
+    command = shlex.split(line[0].split("`")[1])
+    assert command[2:4] == ["--port", sim_device.port]
+    again = guided(sim_device, tmp_path, command[4:], 108, DELAYS, seed=16, fresh_table=False,
+                   done_before={(s["round"], s["words"]) for s in first.steps})
+    check_finished(again, 108)
+    assert "Going on with the shuffler's exact routine at round" in again.screen
+    assert "mode: exact;" in again.screen and "distance from random: exactly 0" in again.screen
+    touches = [s for s in first.steps + again.steps if s["kind"] == "touch"]
+    assert len(touches) == 14  # canasta: 7 rounds of two passes, the two runs together
+
+
+def test_a_restart_between_passes_keeps_the_exact_routine_at_the_terminal(sim_device, tmp_path):
+    def restart(step: dict[str, Any], person: TablePerson, when: str) -> None:
+        if when == "after" and step["kind"] == "lift" and step["round"] == 2 and not getattr(person, "cut", 0):
+            person.cut = 1  # type: ignore[attr-defined]
+            control = person.world.sock.getpeername()
+            person.world.unplug()
+            person.world.close()
+            person.world = reconnect(control)
+
+    run = guided(sim_device, tmp_path, ["--pack", "canasta"], 108, DELAYS, seed=17, mischief=restart)
+    problems = finished_after_trouble(run, 108)
+    assert any("The shuffler restarted" in p for p in problems), problems
+    assert "Exactness is lost" not in run.screen and "mode: exact;" in run.screen
 
 
 # -- the session in docs/table.md ---------------------------------------------------------

@@ -52,9 +52,11 @@ def image(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def sim_device(image: Path, tmp_path: Path) -> Iterator[Callable[..., SimDevice]]:
     procs: list[subprocess.Popen[bytes]] = []
 
-    def start(*args: str) -> SimDevice:
-        flash = tmp_path / f"flash{len(procs)}"
-        shutil.copytree(image, flash)
+    def start(*args: str, flash: Path | None = None) -> SimDevice:
+        """A sim-device on a flash of its own, or on `flash` (a copy of the image the first time)."""
+        flash = flash or tmp_path / f"flash{len(procs)}"
+        if not flash.exists():
+            shutil.copytree(image, flash)
         proc = subprocess.Popen(
             [sys.executable, "-m", "host.cli", "sim-device", "--flash", str(flash), *args],
             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=dict(os.environ),
@@ -93,8 +95,10 @@ def table(dev: SimDevice | None, *args: str, capsys: pytest.CaptureFixture[str])
 
 def shown(dev: SimDevice, capsys: pytest.CaptureFixture[str]) -> dict[str, Any]:
     code, out, _ = table(dev, "show", "--json", capsys=capsys)
-    assert code == 0, out
-    return json.loads(out)
+    got = json.loads(out)
+    # Exit 0 only for a table holding every card of its pack once: a bare table passes no check.
+    assert code == (0 if got["check"]["ok"] and got["check"]["made"] else 1), out
+    return got
 
 
 def wait_until_dealt(dev: SimDevice, timeout: float = 30.0) -> dict[str, Any]:
@@ -140,15 +144,15 @@ def test_a_pass_done_by_hand_keeps_every_card(sim_device, capsys):
     assert sorted(left + right) == list(range(40))
     assert 39 in (left[-1], right[-1])
     code, out, _ = table(dev, "lift", "left", "A", capsys=capsys)
-    assert (code, out) == (0, f"lifted {len(left)} cards from the left: A holds {len(left)}\n")
+    assert (code, out) == (0, f"lifted {len(left)} cards from the left pile: load A holds {len(left)}\n")
     table(dev, "lift", "right", "A", "--under", capsys=capsys)
     t = shown(dev, capsys)
     assert t["stacks"]["A"] == left + right
     assert t["places"]["left"] == t["places"]["right"] == []
     assert t["check"] == {"made": 52, "missing": [], "twice": [], "stray": [], "ok": True}
     code, out, _ = table(dev, "show", capsys=capsys)
-    assert out.splitlines() == ["stacks:  pack 12 · A 40", "machine: tray 0 · left 0 · right 0",
-                                "check:   52 cards, every one once"]
+    assert out.splitlines() == ["stacks:  the pack 12 · load A 40", "machine: tray 0 · left pile 0 · right pile 0",
+                                "check:   52 cards, every one once"]  # in the guide's words
 
 
 def test_stack_cut_and_move_rearrange_the_cards_as_said(sim_device, capsys):
@@ -180,7 +184,7 @@ def test_cards_go_under_the_tray_and_the_top_of_the_tray_lifts_off(sim_device, c
     assert table(dev, "put", "pack", "2", "--under", capsys=capsys)[1] == "tray: 6 cards\n"
     assert shown(dev, capsys)["places"]["tray"] == [0, 1, 2, 3, 4, 5]
     code, out, _ = table(dev, "lift", "tray", "aside", "--top", "3", capsys=capsys)
-    assert (code, out) == (0, "lifted 3 cards from the tray: aside holds 3\n")
+    assert (code, out) == (0, "lifted 3 cards from the tray: the cards kept aside (aside) holds 3\n")
     t = shown(dev, capsys)
     assert t["places"]["tray"] == [3, 4, 5] and t["stacks"]["aside"] == [0, 1, 2] and t["check"]["ok"]
 
@@ -361,3 +365,45 @@ def test_a_table_file_that_is_not_a_table_leaves_a_bare_table(sim_device, tmp_pa
     assert t["stacks"] == {} and all(not v for v in t["places"].values()) and t["check"]["made"] == 0
     table(dev, "new", "4", capsys=capsys)  # and it works
     assert shown(dev, capsys)["stacks"] == {"pack": [0, 1, 2, 3]}
+
+
+def test_a_sim_device_on_a_flash_keeps_its_table_beside_it_and_says_what_comes_next(sim_device, tmp_path, capsys):
+    """Restarted on the same flash, the virtual shuffler finds its cards where
+    they lay, with no --table given; its banner names the guide's command
+    and where the cards are kept."""
+    flash = tmp_path / "board"
+    first = sim_device("--time-scale", "0", flash=flash)
+    assert f"guide a shuffle on it: shuffler guide --port {first.port} --pack samba" in first.banner
+    kept = tmp_path / "board-table.json"
+    assert f"the cards on its table are kept in {kept}, so they stay across restarts" in first.banner
+    table(first, "new", "20", capsys=capsys)
+    table(first, "put", "pack", "8", capsys=capsys)
+    before = shown(first, capsys)
+    first.proc.terminate()
+    assert first.proc.wait(timeout=10) == 0
+    assert not (flash / "board-table.json").exists()  # not on the board's own filesystem
+    again = sim_device("--time-scale", "0", flash=flash)
+    assert shown(again, capsys) == before and before["check"]["made"] == 20
+
+
+def test_a_bare_table_passes_no_check(sim_device, capsys):
+    dev = sim_device("--time-scale", "0")
+    code, out, _ = table(dev, "show", capsys=capsys)
+    assert code == 1 and "check:   no cards on this table (`shuffler table new N` brings a pack)" in out
+
+
+def test_the_places_on_the_machine_go_by_the_guide_s_words(sim_device, capsys):
+    dev = sim_device("--time-scale", "0")
+    table(dev, "new", "10", capsys=capsys)
+    table(dev, "put", "pack", capsys=capsys)
+    with dev.world() as w:
+        w.inject("double_feed", 2)
+    table(dev, "touch", capsys=capsys)
+    deadline = time.monotonic() + 20
+    while not shown(dev, capsys)["places"]["throat"]:
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    code, out, _ = table(dev, "show", capsys=capsys)
+    assert "exit 2" in out.splitlines()[1] and "throat" not in out  # the cards caught in the exit
+    code, out, _ = table(dev, "lift", "exit", "caught", capsys=capsys)
+    assert (code, out) == (0, "lifted 2 cards from the exit: caught holds 2\n")
