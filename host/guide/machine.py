@@ -201,6 +201,8 @@ class Machine(WaitingHandlers, DealingHandlers, ExactHandlers, Ending):
     # -- telling ------------------------------------------------------------------------------
     def tell(self, notice: N.Notice) -> None:
         self.voice.notice(notice)
+        if isinstance(notice, N.RoundCountOff):
+            self.note(N.words(notice))  # the summary keeps it: the hand is short of cards (or over)
 
     def note(self, text: str) -> None:
         self.notes.append(text)

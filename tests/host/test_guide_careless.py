@@ -290,7 +290,8 @@ class CarelessAtTheMachine(persons.ScriptedPerson):
         if self.careful:
             # Going on after a stop: a step shown again that was done before is only answered.
             done_before = (round, step) in self.done and not isinstance(step, S.MACHINE_SEES)
-            in_already = isinstance(step, S.PutInTray) and step.load == self.in_tray and step.load not in self.table
+            in_already = (isinstance(step, S.PutInTray) and not isinstance(step, S.Reload)
+                          and step.load == self.in_tray and step.load not in self.table)
             if done_before or in_already:
                 self.said.append(persons.Said(number))
                 return

@@ -28,6 +28,8 @@ from host import plan as planlib
 from host.guide import notices as N
 from host.guide.machine import Machine
 from host.guide.table import Answer, Phase, Tick, Tray
+from firmware import exact_routes
+from route_record import check_route_record
 from hosttest_support import FakeShuffler, TextVoice, check_record, run_guided, run_on_fake
 from simulator.shuffling import steps as S
 from test_guide_machine import Clock, FakeDevice, Quiet, Record
@@ -92,18 +94,16 @@ def test_a_load_put_in_while_a_table_step_is_on_screen_is_judged_and_the_step_co
 
 
 class StacksAndLoadsOnInExactMode(persons.ScriptedPerson):
-    """Round 1 of exact mode: after the left stack the person makes the
-    right stack, puts the left stack in as load A and touches, with no Enter."""
+    """Round 1 of exact mode (the split): after making part P the person
+    makes part Q, puts P in the tray and touches, with no Enter."""
 
     def do(self, step: S.Step, number: int, round: int | None = None) -> None:
-        if isinstance(step, S.Stack) and step.result == S.LEFT_STACK and round == 1 and not hasattr(self, "went"):
+        if isinstance(step, S.Stack) and step.result == "P" and round == 1 and not hasattr(self, "went"):
             self.went = True
-            self.round = round
             self.steps.append(step)
             self.carry_out(step)
-            self.carry_out(S.Stack((S.right_of("A"), S.right_of("B")), S.RIGHT_STACK))
-            self.table["A"], self.table["B"] = self.table.pop(S.LEFT_STACK), self.table.pop(S.RIGHT_STACK)
-            self.carry_out(S.PutInTray("A", None))
+            self.carry_out(S.Stack((S.right_of("A"), S.right_of("B")), "Q"))
+            self.carry_out(S.PutInTray("P", None))
             self.world.touch()
             return
         super().do(step, number, round)
@@ -113,10 +113,11 @@ class StacksAndLoadsOnInExactMode(persons.ScriptedPerson):
 def test_in_exact_mode_going_on_without_enter_keeps_exactness(device: Any) -> None:
     p = planlib.make_plan(planlib.choose_pack("samba", None), 104, "good")
     summary, voice, person = run_guided(device, p, StacksAndLoadsOnInExactMode, mode="exact")
-    assert "The pass of load A has begun, so the 2 steps before it count as done." in voice.text
+    assert person.went
+    assert "The pass of load P has begun, so the 2 steps before it count as done." in voice.text
     assert "Exactness is lost" not in voice.text
     assert (summary.mode, summary.distance) == ("exact", 0.0)
-    check_record(person.log, 162, 8, 2)
+    check_route_record(person.log, exact_routes.route(162, 104))
 
 
 # -- Enters at the wrong moment ------------------------------------------------------------
@@ -334,7 +335,8 @@ def test_a_simulated_shuffler_s_time_is_labelled_and_the_enters_are_the_steps_it
 
     steps = [json.loads(line) for line in steps_file.read_text().splitlines()]
     asked = [s for s in steps if s["answer"] == "done"]
-    cannot_see = [s for s in steps if s["kind"] not in ("putintray", "touch") and S.asks_action(from_dict(s))]
+    cannot_see = [s for s in steps if s["kind"] not in ("putintray", "reload", "touch") and S.asks_action(from_dict(s))]
     assert [s["number"] for s in asked] == [s["number"] for s in cannot_see]
-    assert (len(steps), len(asked)) == (73, 34)
+    assert (len(steps), len(asked)) == (38, 8)
+    assert {s["kind"] for s in steps} >= {"putintray", "reload", "touch"}
     assert {s["kind"] for s in asked} == {"cut", "lift", "stack", "gather"}
