@@ -48,7 +48,7 @@ def excerpt(lines: list[str], rounds: int) -> list[str]:
 
 def test_the_exact_mode_example_is_the_command_s_output(tmp_path: Path) -> None:
     doc = doc_blocks()[0]
-    assert doc == excerpt(run_guide(tmp_path), 8)
+    assert doc == excerpt(run_guide(tmp_path), 14)
 
 
 def test_the_random_mode_example_matches_where_it_does_not_depend_on_the_draw(tmp_path: Path) -> None:
