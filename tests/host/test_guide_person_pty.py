@@ -405,11 +405,11 @@ def test_an_exit_sensor_lost_mid_pass_is_named_and_put_right(sim_device, tmp_pat
 
 
 def test_ctrl_c_then_the_command_it_suggests_goes_on_in_the_same_exact_run(sim_device, tmp_path):
-    """Ctrl-C at a stack of round 2; the stop line's command (--resume) run
+    """Ctrl-C after the first stack (part P) of round 1; the stop line's command (--resume) run
     as told, with the cards where they lie: the same routine goes on, the
     steps since the last pass shown again and answered, and ends exact."""
     def interrupt(step: dict[str, Any], person: TablePerson, when: str) -> Any:
-        if when == "after" and step["kind"] == "stack" and step["round"] == 2 and not getattr(person, "hit", 0):
+        if when == "after" and step["kind"] == "stack" and step["round"] == 1 and not getattr(person, "hit", 0):
             person.hit = 1  # type: ignore[attr-defined]
             # Ctrl-C at the terminal: the guide runs in a session of its own
             # here, so the key's signal is sent as the terminal would send it.
@@ -429,12 +429,12 @@ def test_ctrl_c_then_the_command_it_suggests_goes_on_in_the_same_exact_run(sim_d
     assert "Going on with the shuffler's exact routine at round" in again.screen
     assert "mode: exact;" in again.screen and "distance from random: exactly 0" in again.screen
     touches = [s for s in first.steps + again.steps if s["kind"] == "touch"]
-    assert len(touches) == 14  # canasta: 7 rounds of two passes, the two runs together
+    assert len(touches) == 11  # canasta's split: 2 + 7 + 2 passes, the two runs together
 
 
 def test_a_restart_between_passes_keeps_the_exact_routine_at_the_terminal(sim_device, tmp_path):
     def restart(step: dict[str, Any], person: TablePerson, when: str) -> None:
-        if when == "after" and step["kind"] == "lift" and step["round"] == 2 and not getattr(person, "cut", 0):
+        if when == "after" and step["kind"] == "lift" and step["round"] == 1 and not getattr(person, "cut", 0):
             person.cut = 1  # type: ignore[attr-defined]
             control = person.world.sock.getpeername()
             person.world.unplug()
