@@ -37,6 +37,12 @@ FIELDS: dict[str, dict[str, tuple[str, bool]]] = {
     "clear": {},
 }
 TABLE_OPS = frozenset(FIELDS) - {"done", "close"}
+# Every table control names the step it was pressed at, so the server can
+# refuse a press meant for a step that has gone and a second press of the
+# same control at the same step (a double click, a held key).
+for _op in TABLE_OPS:
+    FIELDS[_op] = {"step": ("step", True), **FIELDS[_op]}
+del _op
 
 
 class Refused(ValueError):

@@ -18,20 +18,22 @@ json_values = st.recursive(st.none() | st.booleans() | st.integers() | st.floats
 
 def test_the_ops_a_page_uses_are_read() -> None:
     assert M.parse('{"op": "done", "step": 12}') == M.Message("done", {"step": 12})
-    assert M.parse(b'{"op": "lift", "pile": "left", "onto": "A.left"}') == M.Message(
-        "lift", {"pile": "left", "onto": "A.left"})
-    assert M.parse('{"op": "move", "n": 4, "from": "A", "to": "B", "from_bottom": true}').args == {
-        "n": 4, "from": "A", "to": "B", "from_bottom": True}
-    assert M.parse('{"op": "cut", "stack": "pack", "n": null}').args == {"stack": "pack"}
+    assert M.parse(b'{"op": "lift", "step": 3, "pile": "left", "onto": "A.left"}') == M.Message(
+        "lift", {"step": 3, "pile": "left", "onto": "A.left"})
+    assert M.parse('{"op": "move", "step": 3, "n": 4, "from": "A", "to": "B", "from_bottom": true}').args == {
+        "step": 3, "n": 4, "from": "A", "to": "B", "from_bottom": True}
+    assert M.parse('{"op": "cut", "step": 3, "stack": "pack", "n": null}').args == {"step": 3, "stack": "pack"}
+    with pytest.raises(M.Refused, match="put needs step"):
+        M.parse('{"op": "put", "stack": "A"}')
 
 
 @pytest.mark.parametrize("raw, why", [
     ("", "one JSON object"), ("[1]", "one JSON object"), ('{"op": "done"}', "needs step"),
     ('{"op": "done", "step": true}', "whole number"), ('{"op": "done", "step": 0}', "between 1"),
     ('{"op": "done", "step": 1.5}', "whole number"), ('{"op": "done", "step": 1, "x": 2}', "takes no 'x'"),
-    ('{"op": "fly"}', "unknown op 'fly'"), ('{"op": "lift", "pile": "up", "onto": "A"}', "one of left"),
-    ('{"op": "put", "stack": "' + "x" * 41 + '"}', "at most 40"), ('{"op": "put", "stack": "_hand"}', "hands' own"),
-    ('{"op": "put", "stack": "a\\u0000b"}', "printable"), ('{"op": "move", "n": 1001, "from": "A", "to": "B"}',
+    ('{"op": "fly"}', "unknown op 'fly'"), ('{"op": "lift", "step": 1, "pile": "up", "onto": "A"}', "one of left"),
+    ('{"op": "put", "step": 1, "stack": "' + "x" * 41 + '"}', "at most 40"), ('{"op": "put", "step": 1, "stack": "_hand"}', "hands' own"),
+    ('{"op": "put", "step": 1, "stack": "a\\u0000b"}', "printable"), ('{"op": "move", "step": 1, "n": 1001, "from": "A", "to": "B"}',
                                                            "between 1 and 1000"),
     ('{"op": "done", "step": NaN}', "one JSON object"), ("x" * 3000, "at most 2048"), (b"\xff\xfe", "UTF-8"),
     ("[" * 5000 + "]" * 5000, "at most 2048"),

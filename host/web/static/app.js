@@ -30,6 +30,11 @@ function connect() {
 }
 
 function send(obj) {
+  // A table control says at which step it was pressed (the server refuses it at another).
+  if (!["done", "close", "do_step"].includes(obj.op)) {
+    if (!state || !state.step) { toast("there is no step on the table yet", true); return; }
+    obj = { ...obj, step: state.step.number };
+  }
   if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(obj));
   else toast("not connected to the guide", true);
 }
