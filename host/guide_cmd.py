@@ -176,7 +176,7 @@ def guide(**options: Any) -> None:
     voice = RichVoice(Console(highlight=False, soft_wrap=True, stderr=a.as_json))
     voice.show_piles = exact is None
     voice.notice(_header(p, exact, a.on_loss))
-    session = _web_session(a.bind, a.no_browser, voice, p) if a.web else None
+    session = _web_session(a.bind, a.no_browser, voice, p, a.read_s) if a.web else None
     with ExitStack() as stack:
         stack.callback(_terminate_as_interrupt())
         if feed is not None:
@@ -349,7 +349,7 @@ def _open_steps_file(path: Path) -> IO[str]:
         raise click.BadParameter(f"cannot write {path}: {exc.strerror or exc}", param_hint="--steps-file") from None
 
 
-def _web_session(bind: str, no_browser: bool, voice: RichVoice, p: planlib.Plan) -> Any:
+def _web_session(bind: str, no_browser: bool, voice: RichVoice, p: planlib.Plan, read_s: float) -> Any:
     """The page's server, started before anything else so a busy address fails at once."""
     from host.web.run import WebSession
     from host.web.server import AddressBusy, parse_bind
@@ -358,7 +358,8 @@ def _web_session(bind: str, no_browser: bool, voice: RichVoice, p: planlib.Plan)
         host, port = parse_bind(bind)
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="--bind") from None
-    session = WebSession(host, port, open_browser=not no_browser, say=voice.say)
+    # The page refuses a "done" before the step has been up read_s, as the guide does.
+    session = WebSession(host, port, open_browser=not no_browser, say=voice.say, read_s=read_s)
     try:
         session.start(f"{p.pack.title}: {S.cards(p.cards)}")
     except AddressBusy as exc:

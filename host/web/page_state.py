@@ -6,21 +6,29 @@ server's thread reads it and sends it to every page. Each change bumps
 state at once and a slow page simply skips to the newest one.
 
 The page answers a step by its number: "done" for step 12 confirms step 12
-and nothing else, so a second click, a stale tab or a reload never confirms
-a step nobody has seen (the console throws away keys typed ahead for the
-same reason).
+and nothing else, once, and only after step 12 has been on screen for the
+read time, so a double click, a stale tab, a second tab or a reload never
+confirms a step nobody has seen (the console throws away keys typed ahead
+for the same reason). Whatever the page sends, the refusal is one line.
+The table's controls are held to the same: each acts at most once per step
+(`claim`).
+
+`read_s` is the read time, so a page can hold its Done button until a new
+step has been up that long.
 """
 from __future__ import annotations
 
 import json
 import threading
-from typing import Any, Callable
+import time
+from typing import Any, Callable, Hashable
 
 LOG_LINES = 12  # lines of the transcript the page shows under the step
 
 
 def fresh_state() -> dict[str, Any]:
     return {
+        "read_s": 0.0,  # how long a step must be on screen before its "done" counts
         "title": "",
         "mode": None,
         "step": None,  # steps.to_dict of the current step, plus number, round and what answers it
@@ -41,15 +49,21 @@ def fresh_state() -> dict[str, Any]:
 class PageState:
     """Thread-safe: the guide writes, the server reads and answers."""
 
-    def __init__(self) -> None:
+    def __init__(self, read_s: float = 0.0, clock: Callable[[], float] = time.monotonic) -> None:
         self._cond = threading.Condition()
         self._state = fresh_state()
+        self._state["read_s"] = read_s
+        self.read_s = read_s
+        self.clock = clock
         self.version = 0
         self._text = json.dumps({"version": 0, **self._state})
         self._listeners: list[Callable[[], None]] = []
         self.answered = 0  # the highest step number the page said is done
         self.closed: str | None = None  # why nobody will answer any more
         self.quit = threading.Event()  # the page's "close" after the summary
+        self._shown = 0  # the step number on screen, and since when (by clock)
+        self._shown_at = clock()
+        self._claimed: set[Hashable] = set()  # the controls used at the step on screen
 
     # -- writing ----------------------------------------------------------------------
     def update(self, **parts: Any) -> None:
@@ -64,6 +78,11 @@ class PageState:
             self._changed()
 
     def _changed(self) -> None:
+        number = int(self._state["step"]["number"]) if self._state["step"] else 0
+        if number != self._shown:
+            # A new step: its read time starts now, and every control may act once more.
+            self._shown, self._shown_at = number, self.clock()
+            self._claimed.clear()
         self.version += 1
         self._text = json.dumps({"version": self.version, **self._state})
         self._cond.notify_all()
@@ -98,17 +117,58 @@ class PageState:
             return int(step["number"]) if step else 0
 
     def answer(self, number: int) -> bool:
-        """The page says step `number` is done; True when that is the step
-        shown now and it waits for an answer."""
+        """The page says step `number` is done; True when the answer counts
+        (see `try_answer`)."""
+        return self.try_answer(number) is None
+
+    def try_answer(self, number: int) -> str | None:
+        """The page says step `number` is done. None when it counts: it is the
+        step shown now, it waits for an answer, nobody has answered it yet and
+        it has been on screen for the read time; else the one line why not,
+        and nothing changes. Under the lock, so of two tabs (or a double
+        click) answering at once exactly one counts."""
         with self._cond:
             step = self._state["step"]
-            if step is None or step["number"] != number or not step.get("answer"):
-                return False
-            if self.answered < number:
-                self.answered = number
-                self._state["step"] = {**step, "answered": True}
-                self._changed()
-            return True
+            shown = int(step["number"]) if step else 0
+            if step is None or shown != number:
+                if number < shown:
+                    return f"step {number} is no longer shown (the page shows step {shown}): nothing was answered"
+                return f"step {number} is not shown: nothing was answered"
+            if not step.get("answer"):
+                return f"step {number} does not wait for done: the shuffler sees when it is done"
+            if self.answered >= number or step.get("answered"):
+                return f"step {number} is already done"
+            up = self.clock() - self._shown_at
+            if up < self.read_s:
+                return (f"step {number} has been on screen only {up:.1f} s: done counts once it has been up "
+                        f"{self.read_s:g} s (read it, then press done)")
+            self.answered = number
+            self._state["step"] = {**step, "answered": True}
+            self._changed()
+            return None
+
+    def claim(self, number: int, control: Hashable) -> str | None:
+        """A table control (the op and its arguments) pressed at step `number`:
+        None when it may act; else the one line why not. It must name the step
+        shown now, and each control acts at most once per step (a double
+        click, a key held down, a second tab); another control, or the same
+        one with other arguments, may still act (a person correcting a slip)."""
+        with self._cond:
+            shown = self._shown
+            if number != shown:
+                if number < shown:
+                    return f"that step is no longer shown (step {number}; the page shows step {shown}): nothing was done"
+                return f"that step is not shown (step {number}): nothing was done"
+            if control in self._claimed:
+                return f"already done at this step (step {number}): nothing was done again"
+            self._claimed.add(control)
+            return None
+
+    def unclaim(self, number: int, control: Hashable) -> None:
+        """The control did nothing (the table refused it): it may be pressed again."""
+        with self._cond:
+            if number == self._shown:
+                self._claimed.discard(control)
 
     def unanswer(self, number: int) -> None:
         """The guide did not take the answer to step `number` (it came before

@@ -22,8 +22,9 @@ from host.web.table import WebTable
 
 
 class WebSession:
-    def __init__(self, host: str, port: int, open_browser: bool, say: Callable[[str], None]) -> None:
-        self.page = PageState()
+    def __init__(self, host: str, port: int, open_browser: bool, say: Callable[[str], None],
+                 read_s: float = G.READ_S) -> None:
+        self.page = PageState(read_s=read_s)
         self.table: WebTable | None = None
         self.server = PageServer(self.page, None, host, port)
         self.open_browser = open_browser

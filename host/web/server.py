@@ -277,9 +277,8 @@ class PageServer:
         except messages.Refused as exc:
             return {"error": str(exc)}
         if msg.op == "done":
-            if self.page.answer(msg.args["step"]):
-                return {"ok": f"step {msg.args['step']} done"}
-            return {"error": f"step {msg.args['step']} is not a step waiting for done now"}
+            why = self.page.try_answer(msg.args["step"])
+            return {"ok": f"step {msg.args['step']} done"} if why is None else {"error": why}
         if msg.op == "close":
             if not self.page.get("finished"):
                 return {"error": "the guide is still running: it ends with its summary or Ctrl-C"}
@@ -288,11 +287,20 @@ class PageServer:
         table = self.table
         if table is None:
             return {"error": "there is no virtual table (start the guide with --sim)"}
+        # The step it was pressed at, and once per step: the same op with the
+        # same arguments (do_step has none but the step) is one press.
+        step = msg.args["step"]
+        control = (msg.op, tuple(sorted((k, v) for k, v in msg.args.items() if k != "step")))
+        why = self.page.claim(step, control)
+        if why is not None:
+            return {"error": why}
         try:
             said = await asyncio.get_running_loop().run_in_executor(None, table.do, msg, self.page.get("step"))
         except TableRefused as exc:
+            self.page.unclaim(step, control)  # it did nothing: it may be pressed again
             return {"error": str(exc)}
         except OSError as exc:
+            self.page.unclaim(step, control)
             return {"error": f"lost the virtual shuffler: {exc.strerror or exc}"}
         await asyncio.get_running_loop().run_in_executor(None, self.refresh_table)
         return {"ok": said}

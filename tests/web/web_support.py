@@ -15,6 +15,7 @@ import tempfile
 import time
 from pathlib import Path
 from typing import Any, Callable, Iterator
+from urllib.parse import parse_qs, urlsplit
 
 import aiohttp
 
@@ -22,6 +23,22 @@ ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 CHROMEDRIVER = shutil.which("chromedriver")
 ADDRESS = re.compile(rb"The guide's page: (http://[^\s]+/)")
+
+
+def base_of(address: str) -> str:
+    """http://HOST:PORT/ of a printed address (without its secret)."""
+    parts = urlsplit(address)
+    return f"{parts.scheme}://{parts.netloc}/"
+
+
+def token_of(address: str) -> str | None:
+    return parse_qs(urlsplit(address).query).get("token", [None])[0]
+
+
+def url(address: str, path: str = "") -> str:
+    """`path` on the page's server, with the secret of `address` in its query (as a script asks)."""
+    token = token_of(address)
+    return base_of(address) + path + (f"?token={token}" if token else "")
 
 
 class Guide:
