@@ -17,7 +17,7 @@ from host import guide as G
 from host import person as persons
 from host.web.adapter import WebPerson, WebVoice, where
 from host.web.page_state import PageState
-from host.web.server import PageServer
+from host.web.server import PageServer, is_lan_bind
 from host.web.table import WebTable
 
 
@@ -41,6 +41,12 @@ class WebSession:
         self.page.update(title=title)
         address = self.server.start()
         self.say(f"The guide's page: {address}")
+        if is_lan_bind(self.server.host):
+            lan = self.server.lan_address()
+            self.say(f"The guide's page from another device: {lan}" if lan is not None else
+                     "   (no network address of this machine was found: another device uses one of its addresses "
+                     "with the same ?token=)")
+            self.say("   The page is reachable from the network: anyone with this address can drive the guide.")
         if self.open_browser:
             try:
                 webbrowser.open(address)

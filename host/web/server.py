@@ -5,17 +5,30 @@ WebSocket: on connecting a page gets the whole current state at once, then
 every newer state (a slow page skips to the newest); what it sends is
 checked by host/web/messages.py and answered to that page alone.
 
-Only this machine's pages are served: a request whose Host is not the
-address the server is bound to (DNS rebinding) or whose Origin is another
-site's (a page elsewhere opening our WebSocket) is refused with 403.
+Who may ask (every request, on every bind), each refusal one line:
+- the run's secret, as Jupyter's token: the printed address carries
+  `?token=SECRET`; GET / with it sets a cookie and redirects to / so the
+  secret leaves the address bar; every request needs the cookie (or the
+  token in its query, for scripts); compared in constant time;
+- a Host that names this machine (loopback names, its own names and
+  addresses, with the port), so a site whose name is made to point here
+  (DNS rebinding) is refused; an Origin, when sent, must be one of them too;
+- no framing (frame-ancestors, X-Frame-Options) and no Referer;
+- at most MAX_CONNECTIONS connections and MAX_PAGES WebSockets at once,
+  and RATE messages a second on each WebSocket (a socket that keeps on
+  flooding is closed).
 """
 from __future__ import annotations
 
 import asyncio
 import errno
+import hmac
 import ipaddress
 import json
+import secrets
+import socket
 import threading
+import time
 from pathlib import Path
 from typing import Any, Awaitable, Callable
 
@@ -28,6 +41,12 @@ from host.web.table import TableRefused, WebTable
 STATIC_DIR = Path(__file__).resolve().parent / "static"
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8765
+MAX_CONNECTIONS = 64  # HTTP connections at once: a browser opens about 6 per page
+MAX_PAGES = 16  # WebSockets at once: tabs and devices showing the guide
+RATE = 20  # messages a second a page may send (a person presses far fewer)
+FLOOD = 4 * RATE  # refused messages (refilled at RATE a second) before the socket is closed
+LOCAL_NAMES = ("localhost", "127.0.0.1", "::1")
+ANY_ADDRESS = ("0.0.0.0", "::", "")
 
 
 class AddressBusy(Exception):
@@ -71,8 +90,121 @@ def _is_loopback(host: str) -> bool:
         return False
 
 
+def is_lan_bind(host: str) -> bool:
+    """Whether other machines can reach a server bound to `host`."""
+    return host in ANY_ADDRESS or not _is_loopback(host)
+
+
 def _hostport(host: str, port: int) -> str:
     return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+
+
+def route_address(family: socket.AddressFamily = socket.AF_INET) -> str | None:
+    """The address this machine would use to reach the network, or None.
+    Connecting a UDP socket only picks the route: no packet is sent."""
+    target = ("192.0.2.1", 9) if family == socket.AF_INET else ("2001:db8::1", 9)  # documentation addresses
+    try:
+        with socket.socket(family, socket.SOCK_DGRAM) as s:
+            s.connect(target)
+            address = str(s.getsockname()[0])
+    except OSError:
+        return None
+    return None if address in ("0.0.0.0", "::") else address
+
+
+def own_names(host: str) -> set[str]:
+    """The names and addresses of this machine a page may use to reach a
+    server bound to `host` (lower case, without the port)."""
+    names = set(LOCAL_NAMES)
+    if host not in ANY_ADDRESS:
+        names.add(host)
+    for name in {socket.gethostname(), socket.getfqdn()}:
+        if not name:
+            continue
+        names.add(name)
+        try:
+            names |= {str(info[4][0]).partition("%")[0] for info in socket.getaddrinfo(name, None)}
+        except (OSError, UnicodeError):
+            pass  # a name that does not resolve: the name alone
+    if is_lan_bind(host):
+        for family in (socket.AF_INET, socket.AF_INET6):
+            address = route_address(family)
+            if address is not None:
+                names.add(address)
+    return {n.lower() for n in names}
+
+
+def _cookie_name(port: int) -> str:
+    # Cookies ignore the port: one name per port keeps two guides on one machine apart.
+    return f"shuffler_guide_{port}"
+
+
+class _Counted(asyncio.Protocol):
+    """One connection's aiohttp protocol, counted in `live` while it lasts."""
+
+    def __init__(self, inner: asyncio.Protocol, live: set[_Counted]) -> None:
+        self.inner = inner
+        self.live = live
+        live.add(self)
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.inner.connection_made(transport)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.live.discard(self)
+        self.inner.connection_lost(exc)
+
+    def data_received(self, data: bytes) -> None:
+        self.inner.data_received(data)
+
+    def eof_received(self) -> bool | None:
+        return self.inner.eof_received()
+
+    def pause_writing(self) -> None:
+        self.inner.pause_writing()
+
+    def resume_writing(self) -> None:
+        self.inner.resume_writing()
+
+
+class _Busy(asyncio.Protocol):
+    """A connection over the cap: one line and closed."""
+
+    LINE = f"too many connections to the guide's page (at most {MAX_CONNECTIONS}): close some tabs\n".encode()
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        assert isinstance(transport, asyncio.WriteTransport)
+        transport.write(b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\n"
+                        b"Content-Length: %d\r\nConnection: close\r\n\r\n%s" % (len(self.LINE), self.LINE))
+        transport.close()
+
+
+class _CappedSite(web.TCPSite):
+    """aiohttp's TCPSite, counting its connections and refusing those over the cap."""
+
+    def __init__(self, runner: web.AppRunner, host: str, port: int, cap: int) -> None:
+        # reuse_address: a guide started again at once gets its address back
+        # (the last run's closed connections linger in TIME_WAIT); a
+        # listening socket still refuses it.
+        super().__init__(runner, host, port, reuse_address=True)
+        self.cap = cap
+        self.live: set[_Counted] = set()
+        self.refused = 0
+
+    def _protocol(self) -> asyncio.Protocol:
+        if len(self.live) >= self.cap:
+            self.refused += 1
+            return _Busy()
+        server = self._runner.server
+        assert server is not None
+        return _Counted(server(), self.live)
+
+    async def start(self) -> None:
+        await web.BaseSite.start(self)  # registers the site with the runner
+        loop = asyncio.get_running_loop()
+        self._server = await loop.create_server(self._protocol, self._host, self._port, backlog=self._backlog,
+                                                reuse_address=self._reuse_address)
+        self._bound_port = self._server.sockets[0].getsockname()[1] if self._server.sockets else self._port
 
 
 class PageServer:
@@ -83,33 +215,51 @@ class PageServer:
         self.host = host
         self.port = port
         self.static_dir = static_dir
+        self.secret = secrets.token_urlsafe(24)  # this run's: in the printed address, nowhere else
+        self.names: set[str] = set()  # this machine's names, found at start
         self.loop: asyncio.AbstractEventLoop | None = None
         self.thread: threading.Thread | None = None
         self.runner: web.AppRunner | None = None
+        self.site: _CappedSite | None = None
         self.wakers: set[asyncio.Event] = set()
         self.sockets: set[web.WebSocketResponse] = set()
+        self.pages_open = 0  # WebSockets accepted or being accepted
         self.requests_refused = 0
 
     # -- the address -------------------------------------------------------------------
     @property
-    def address(self) -> str:
-        shown = "127.0.0.1" if self.host in ("0.0.0.0", "") else self.host
+    def base(self) -> str:
+        """The page's address on this machine, without the secret."""
+        shown = {"0.0.0.0": "127.0.0.1", "": "127.0.0.1", "::": "::1"}.get(self.host, self.host)
         return f"http://{_hostport(shown, self.port)}/"
 
-    def allowed_hosts(self) -> set[str] | None:
-        """Host headers accepted; None when bound to every interface (a LAN tablet)."""
-        if self.host in ("0.0.0.0", "::", ""):
+    @property
+    def address(self) -> str:
+        """The page's address on this machine, with the secret (what is printed)."""
+        return f"{self.base}?token={self.secret}"
+
+    def lan_address(self) -> str | None:
+        """For a bind other machines reach: the address they use, with the secret."""
+        if not is_lan_bind(self.host):
             return None
-        names = {self.host}
-        if _is_loopback(self.host):
-            names |= {"localhost", "127.0.0.1", "::1"}
-        return {_hostport(n, self.port) for n in names}
+        if self.host not in ANY_ADDRESS:
+            return f"http://{_hostport(self.host, self.port)}/?token={self.secret}"
+        found = route_address(socket.AF_INET6 if self.host == "::" else socket.AF_INET)
+        return None if found is None else f"http://{_hostport(found, self.port)}/?token={self.secret}"
+
+    def allowed_hosts(self) -> set[str]:
+        """Host headers accepted (lower case): this machine's names and addresses, with the port."""
+        hosts = {_hostport(n, self.port) for n in self.names}
+        if self.port == 80:  # a browser leaves the default port out
+            hosts |= {f"[{n}]" if ":" in n else n for n in self.names}
+        return hosts
 
     # -- start and stop --------------------------------------------------------------------
     def start(self) -> str:
         """Bind and serve on a thread of its own; the address, or AddressBusy."""
         started = threading.Event()
         failure: list[BaseException] = []
+        self.names = own_names(self.host)
 
         def main() -> None:
             loop = asyncio.new_event_loop()
@@ -161,23 +311,20 @@ class PageServer:
         thread.join(10)
 
     async def _start(self) -> None:
-        app = web.Application(middlewares=[self._same_origin], client_max_size=messages.MAX_BYTES * 4)
+        app = web.Application(middlewares=[self._guard], client_max_size=messages.MAX_BYTES * 4)
         app.router.add_get("/", self._index)
         app.router.add_get("/state", self._state)
         app.router.add_get("/ws", self._ws)
         app.router.add_static("/static/", self.static_dir, show_index=False, follow_symlinks=False)
         self.runner = web.AppRunner(app, access_log=None, handle_signals=False)
         await self.runner.setup()
-        site = web.TCPSite(self.runner, self.host, self.port, reuse_address=False)
+        self.site = _CappedSite(self.runner, self.host, self.port, MAX_CONNECTIONS)
         try:
-            await site.start()
+            await self.site.start()
         except BaseException:
             await self.runner.cleanup()
             raise
-        if self.port == 0:  # the port the system chose
-            server = site._server  # noqa: SLF001 - aiohttp keeps it there
-            assert server is not None and isinstance(server, asyncio.base_events.Server)
-            self.port = server.sockets[0].getsockname()[1]
+        self.port = self.site.port  # the port the system chose, for port 0
 
     async def _close_sockets(self) -> None:
         _, text = self.page.text()
@@ -196,22 +343,55 @@ class PageServer:
 
     # -- who may ask ----------------------------------------------------------------------
     @web.middleware
-    async def _same_origin(self, request: web.Request,
-                           handler: Callable[[web.Request], Awaitable[web.StreamResponse]]) -> web.StreamResponse:
-        allowed = self.allowed_hosts()
-        host = request.headers.get("Host", "")
-        if allowed is not None and host not in allowed:
+    async def _guard(self, request: web.Request,
+                     handler: Callable[[web.Request], Awaitable[web.StreamResponse]]) -> web.StreamResponse:
+        refused = self._refusal(request)
+        if refused is not None:
             self.requests_refused += 1
-            return web.Response(status=403, text="this page is served to this machine only\n")
-        origin = request.headers.get("Origin")
-        if origin is not None and origin != f"http://{host}":
-            self.requests_refused += 1
-            return web.Response(status=403, text="requests from other sites are refused\n")
-        response = await handler(request)
-        response.headers["Content-Security-Policy"] = "default-src 'self'; img-src 'self' data:"
-        response.headers["X-Content-Type-Options"] = "nosniff"
-        response.headers["Cache-Control"] = "no-store"
+            response: web.StreamResponse = refused
+        elif request.path == "/" and "token" in request.query:
+            # The secret leaves the address bar (and the history): a cookie, and / again.
+            response = web.Response(status=303, headers={"Location": "/"}, text="the guide's page: /\n")
+            response.set_cookie(_cookie_name(self.port), self.secret, path="/", httponly=True, samesite="Strict")
+        else:
+            try:
+                response = await handler(request)
+            except web.HTTPException as exc:  # e.g. no such file: one line, with the headers below
+                response = web.Response(status=exc.status, text=f"{exc.reason.lower()}\n")
+        if not response.prepared:  # a WebSocket has sent its headers already
+            response.headers["Content-Security-Policy"] = ("default-src 'self'; img-src 'self' data:; "
+                                                           "frame-ancestors 'none'")
+            response.headers["X-Frame-Options"] = "DENY"
+            response.headers["Referrer-Policy"] = "no-referrer"
+            response.headers["X-Content-Type-Options"] = "nosniff"
+            response.headers["Cache-Control"] = "no-store"
         return response
+
+    def _refusal(self, request: web.Request) -> web.Response | None:
+        """403 with one line for a request that may not be answered; None when it may."""
+        host = request.headers.get("Host", "").lower()
+        allowed = self.allowed_hosts()
+        if host not in allowed:
+            return web.Response(status=403, text="this page answers only to this machine's own names and "
+                                                 "addresses (the address the guide printed)\n")
+        origin = request.headers.get("Origin")
+        if origin is not None and not (origin.lower().startswith("http://")
+                                       and origin.lower().removeprefix("http://") in allowed):
+            return web.Response(status=403, text="requests from other sites are refused\n")
+        token = request.query.get("token")
+        if token is not None:
+            if hmac.compare_digest(token.encode(), self.secret.encode()):
+                return None
+            return web.Response(status=403, text="that is not this run's address: open the address the guide "
+                                                 "printed\n")
+        cookie = request.cookies.get(_cookie_name(self.port))
+        if cookie is None:
+            return web.Response(status=403, text="the guide's page needs the address the guide printed (with its "
+                                                 "?token=)\n")
+        if not hmac.compare_digest(cookie.encode(), self.secret.encode()):
+            return web.Response(status=403, text="this page is from an earlier run of the guide: open the address "
+                                                 "the guide printed\n")
+        return None
 
     # -- handlers ----------------------------------------------------------------------------
     async def _index(self, request: web.Request) -> web.StreamResponse:
@@ -235,22 +415,43 @@ class PageServer:
             ev.set()
 
     async def _ws(self, request: web.Request) -> web.StreamResponse:
+        if self.pages_open >= MAX_PAGES:
+            self.requests_refused += 1
+            return web.Response(status=503, text=f"too many pages are open on the guide (at most {MAX_PAGES}): "
+                                                 "close some\n")
+        self.pages_open += 1  # counted before the first await, so a burst cannot slip past the cap
+        try:
+            return await self._page(request)
+        finally:
+            self.pages_open -= 1
+
+    async def _page(self, request: web.Request) -> web.StreamResponse:
         ws = web.WebSocketResponse(max_msg_size=messages.MAX_BYTES * 4, heartbeat=30)
         await ws.prepare(request)
         wake = asyncio.Event()
         self.wakers.add(wake)
         self.sockets.add(ws)
         sender = asyncio.ensure_future(self._send_states(ws, wake))
+        bucket = _Bucket(RATE, RATE)
+        strikes = _Bucket(FLOOD, RATE)
         try:
             async for msg in ws:
-                if msg.type == WSMsgType.TEXT:
-                    reply = await self.handle(msg.data)
-                elif msg.type == WSMsgType.BINARY:
-                    reply = {"error": "a message must be UTF-8 JSON text"}
-                else:
+                if msg.type not in (WSMsgType.TEXT, WSMsgType.BINARY):
                     break
+                if not bucket.take():
+                    if not strikes.take():
+                        await ws.close(code=1008, message=b"too many messages")
+                        break
+                    reply: dict[str, Any] | None = {
+                        "error": f"too many messages (at most {RATE} a second): this one was not read"}
+                elif msg.type == WSMsgType.TEXT:
+                    reply = await self.handle(msg.data)
+                else:
+                    reply = {"error": "a message must be UTF-8 JSON text"}
                 if reply is not None and not ws.closed:
                     await ws.send_str(json.dumps(reply))
+        except (ConnectionError, RuntimeError):
+            pass  # the page went away mid-reply
         finally:
             sender.cancel()
             self.wakers.discard(wake)
@@ -313,3 +514,22 @@ class PageServer:
             self.page.update(table=self.table.snapshot())
         except (OSError, ValueError, RuntimeError) as exc:
             self.page.update(table_error=f"cannot see the virtual table: {exc}")
+
+
+class _Bucket:
+    """A token bucket: `size` at once, refilled at `rate` a second."""
+
+    def __init__(self, size: float, rate: float) -> None:
+        self.size = size
+        self.rate = rate
+        self.tokens = size
+        self.at = time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.size, self.tokens + (now - self.at) * self.rate)
+        self.at = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True

@@ -16,7 +16,7 @@ from typing import Any
 import aiohttp
 import pytest
 
-from web_support import ROOT, Guide, page_says
+from web_support import ROOT, Guide, base_of, page_says, url
 
 pytestmark = [pytest.mark.micropython, pytest.mark.slow]
 
@@ -43,7 +43,7 @@ def test_json_still_prints_only_the_summary_and_the_page_shows_it() -> None:
 def test_a_second_web_guide_on_a_busy_address_is_one_clear_line() -> None:
     g = Guide("--manual", "--rounds", "1")
     try:
-        port = re.search(r":(\d+)/$", g.address).group(1)  # type: ignore[union-attr]
+        port = re.search(r":(\d+)/$", g.base).group(1)  # type: ignore[union-attr]
         second = subprocess.run([sys.executable, "-m", "host.cli", "guide", "--manual", "--web", "--no-browser",
                                  "--bind", f"127.0.0.1:{port}"], cwd=ROOT, capture_output=True, text=True,
                                 timeout=120)
@@ -63,7 +63,7 @@ async def _last_state(address: str) -> dict[str, Any]:
     """Listen as a page until the server closes: the last state it sent."""
     last: dict[str, Any] = {}
     async with aiohttp.ClientSession() as s:
-        async with s.ws_connect(address + "ws", origin=address.rstrip("/")) as ws:
+        async with s.ws_connect(url(address, "ws"), origin=base_of(address).rstrip("/")) as ws:
             async for msg in ws:
                 if msg.type == aiohttp.WSMsgType.TEXT:
                     last = json.loads(msg.data)

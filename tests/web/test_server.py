@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from host.web.page_state import PageState
 from host.web.server import AddressBusy, PageServer, parse_bind
 from test_adapter import manual_guide, next_step, run_in_thread
-from web_support import page_says
+from web_support import page_says, url
 
 
 @pytest.fixture
@@ -31,18 +31,19 @@ def served() -> Iterator[tuple[PageServer, PageState]]:
 
 
 async def _get(url: str, **headers: str) -> tuple[int, str]:
-    async with aiohttp.ClientSession() as s:
+    # unsafe: keep cookies from an IP address (the page's own, after its redirect)
+    async with aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True)) as s:
         async with s.get(url, headers=headers) as r:
             return r.status, await r.text()
 
 
 def test_the_page_and_its_files_are_served(served: tuple[PageServer, PageState]) -> None:
     server, _ = served
-    status, html = asyncio.run(_get(server.address))
+    status, html = asyncio.run(_get(server.address))  # the redirect is followed with its cookie
     assert status == 200 and '<svg id="table-picture"' in html and "/static/app.js" in html
     for name in ("app.js", "picture.js", "style.css"):
-        assert asyncio.run(_get(server.address + "static/" + name))[0] == 200
-    assert asyncio.run(_get(server.address + "static/../page_state.py"))[0] in (403, 404)
+        assert asyncio.run(_get(url(server.address, "static/" + name)))[0] == 200
+    assert asyncio.run(_get(url(server.address, "static/../page_state.py")))[0] in (403, 404)
 
 
 def test_a_second_page_and_a_reload_get_the_current_state_at_once(served: tuple[PageServer, PageState]) -> None:
@@ -52,9 +53,9 @@ def test_a_second_page_and_a_reload_get_the_current_state_at_once(served: tuple[
 
     async def two_pages() -> list[dict[str, Any]]:
         async with aiohttp.ClientSession() as s:
-            origin = server.address.rstrip("/")
-            async with s.ws_connect(server.address + "ws", origin=origin) as a, \
-                    s.ws_connect(server.address + "ws", origin=origin) as b:
+            origin = server.base.rstrip("/")
+            async with s.ws_connect(url(server.address, "ws"), origin=origin) as a, \
+                    s.ws_connect(url(server.address, "ws"), origin=origin) as b:
                 first = [await a.receive_json(), await b.receive_json()]
                 page.update(title="Samba, round 2")  # a change reaches both
                 return first + [await a.receive_json(), await b.receive_json()]
@@ -70,7 +71,8 @@ def test_requests_from_other_origins_are_refused(served: tuple[PageServer, PageS
                                                  headers: dict[str, str]) -> None:
     server, _ = served
     for path in ("", "state", "static/app.js"):
-        status, _ = asyncio.run(_get(server.address + path, **headers))
+        assert asyncio.run(_get(url(server.address, path)))[0] in (200, 303)  # the secret alone is enough
+        status, _ = asyncio.run(_get(url(server.address, path), **headers))  # with the secret, still refused
         assert status == 403
     with pytest.raises(aiohttp.WSServerHandshakeError) as err:
         asyncio.run(page_says(server.address, [], origin=headers.get("Origin", "http://evil.example")))
@@ -144,3 +146,34 @@ def test_nothing_a_page_sends_crashes_the_guide(batch: list[str]) -> None:
         page.close("example over")
         t.join(10)
         server.stop()
+
+
+def test_a_stopped_server_gives_its_address_back_at_once() -> None:
+    """A guide started again right after a stop gets the same address,
+    though the stop closed a page's connections first (they linger on the
+    server's side in TIME_WAIT)."""
+    first = PageServer(PageState(), host="127.0.0.1", port=0)
+    first.start()
+    port = first.port
+
+    async def a_page_open_through_the_stop() -> bytes:
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        writer.write(f"GET /state?token={first.secret} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode())
+        await reader.readuntil(b"\r\n\r\n")  # the state comes; the connection is kept alive
+        async with aiohttp.ClientSession() as s:
+            async with s.ws_connect(url(first.address, "ws"), origin=first.base.rstrip("/")) as ws:
+                await ws.receive_json()
+                await asyncio.get_running_loop().run_in_executor(None, first.stop)
+                async for _ in ws:
+                    pass
+        rest = await reader.read()  # the server closed it
+        writer.close()
+        return rest
+
+    asyncio.run(a_page_open_through_the_stop())
+    again = PageServer(PageState(), host="127.0.0.1", port=port)
+    again.start()  # AddressBusy without SO_REUSEADDR
+    try:
+        assert asyncio.run(_get(again.address))[0] == 200
+    finally:
+        again.stop()

@@ -22,7 +22,9 @@ import aiohttp
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 CHROMEDRIVER = shutil.which("chromedriver")
-ADDRESS = re.compile(rb"The guide's page: (http://[^\s]+/)")
+# The printed address, with the run's secret: http://HOST:PORT/?token=SECRET (a whole line:
+# the line's end is waited for, so a half-written secret is never taken)
+ADDRESS = re.compile(rb"The guide's page: (http://[^\s/]+/(?:\?token=[A-Za-z0-9_-]+)?)\r?\n")
 
 
 def base_of(address: str) -> str:
@@ -44,7 +46,8 @@ def url(address: str, path: str = "") -> str:
 class Guide:
     """`shuffler guide --web ...` running; its page's address."""
 
-    def __init__(self, *args: str, env: dict[str, str] | None = None, read_s: float = 0.0) -> None:
+    def __init__(self, *args: str, env: dict[str, str] | None = None, read_s: float = 0.0,
+                 bind: str = "127.0.0.1:0") -> None:
         # These tests answer a step as soon as they have checked it (read_s:
         # how long the guide waits before an answer counts; the person tests
         # that answer too soon set it). The transcript goes to stdout, or to
@@ -55,10 +58,12 @@ class Guide:
         self.out_path = Path(tempfile.mkstemp(prefix="guide-web-", suffix=".out")[1])
         self.err = self.err_path.open("wb")
         self.out = self.out_path.open("wb")
-        cmd = [sys.executable, "-m", "host.cli", "guide", "--web", "--no-browser", "--bind", "127.0.0.1:0", *args]
+        cmd = [sys.executable, "-m", "host.cli", "guide", "--web", "--no-browser", "--bind", bind, *args]
         self.proc = subprocess.Popen(cmd, cwd=ROOT, stdout=self.out, stderr=self.err,
                                      env={**os.environ, **(env or {})}, start_new_session=True)
-        self.address = self._wait_address()
+        self.address = self._wait_address()  # with the run's secret, as printed
+        self.base = base_of(self.address)
+        self.token = token_of(self.address)
 
     def _wait_address(self, timeout: float = 60.0) -> str:
         deadline = time.monotonic() + timeout
@@ -120,16 +125,17 @@ class Guide:
 
 async def _get_state(address: str) -> dict[str, Any]:
     async with aiohttp.ClientSession() as s:
-        async with s.get(address + "state") as r:
+        async with s.get(url(address, "state")) as r:
             return await r.json()
 
 
 async def page_says(address: str, messages: list[Any], origin: str | None = None) -> list[dict[str, Any]]:
-    """Send messages over the WebSocket as a page of `origin` would; the replies."""
-    origin = origin or address.rstrip("/")
+    """Send messages over the WebSocket as a page of `origin` would; the replies.
+    The secret of `address` (its ?token=) goes in the WebSocket's query."""
+    origin = origin or base_of(address).rstrip("/")
     replies = []
     async with aiohttp.ClientSession() as s:
-        async with s.ws_connect(address + "ws", origin=origin) as ws:
+        async with s.ws_connect(url(address, "ws"), origin=origin) as ws:
             await ws.receive_json()  # the state, at once
             for m in messages:
                 await ws.send_str(m if isinstance(m, str) else json.dumps(m))
