@@ -183,12 +183,27 @@ def guide(**options: Any) -> None:
             stack.callback(feed.close)
         if session is not None:
             stack.callback(session.stop_unless_summary)  # the summary stays on the page
-        summary = _guide(a, p, voice, session, feed, stack)
+        try:
+            summary = _guide(a, p, voice, session, feed, stack)
+        except click.ClickException as exc:
+            # The page ends with the console's line (Ctrl-C and SIGTERM too),
+            # put in its state before stop_unless_summary closes its sockets.
+            if session is not None:
+                session.show_stop(exc.format_message())
+            raise
+        except KeyboardInterrupt:  # before the guide began (starting the virtual shuffler)
+            if session is not None:
+                session.show_stop(Resume(a).stopped("interrupted", None))
+            raise
     _print_summary(voice, p, summary, exact)
     if a.as_json:
         click.echo(json.dumps(summary.to_dict()))
     if session is not None:
-        session.linger()
+        restore = _terminate_as_interrupt()  # SIGTERM while the summary lingers ends it as Ctrl-C does
+        try:
+            session.linger()
+        finally:
+            restore()
         session.stop()
 
 

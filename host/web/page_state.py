@@ -13,12 +13,15 @@ for the same reason). Whatever the page sends, the refusal is one line.
 The table's controls are held to the same: each acts at most once per step
 (`claim`).
 
-`read_s` is the read time, so a page can hold its Done button until a new
-step has been up that long.
+`run` is a random id made once per PageState (one run of the command): a
+tab left open from an earlier run sees a different id and knows the state
+it holds is not this run's. `read_s` is the read time, so a page can hold
+its Done button until a new step has been up that long.
 """
 from __future__ import annotations
 
 import json
+import secrets
 import threading
 import time
 from typing import Any, Callable, Hashable
@@ -28,6 +31,7 @@ LOG_LINES = 12  # lines of the transcript the page shows under the step
 
 def fresh_state() -> dict[str, Any]:
     return {
+        "run": secrets.token_hex(8),  # this run of the command; an old tab compares it
         "read_s": 0.0,  # how long a step must be on screen before its "done" counts
         "title": "",
         "mode": None,

@@ -5,7 +5,9 @@ The command builds its guide exactly as on the console, with the Voice and
 Person of host/web/adapter.py; `WebSession.run` runs it and hands back its
 summary or its exception, so the command ends the same way either way.
 After the end the page keeps showing the summary (or why it stopped) until
-someone presses Close on it or Ctrl-C.
+someone presses Close on it or Ctrl-C. Every stop (a problem, Ctrl-C,
+SIGTERM, a device breaking the protocol) is put in the page's state, in the
+console's words, before its sockets close (`show_stop`).
 """
 from __future__ import annotations
 
@@ -57,6 +59,11 @@ class WebSession:
     def stop(self) -> None:
         self.page.close("the guide's page was closed")
         self.server.stop()
+
+    def show_stop(self, line: str) -> None:
+        """The one line the console ends with (where, why, the command that
+        goes on) is what the page shows, before its sockets close."""
+        self.page.update(stopped=line, finished=True)
 
     def stop_unless_summary(self) -> None:
         """Stop serving, unless the page shows a summary (it lingers then)."""

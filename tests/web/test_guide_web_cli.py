@@ -1,7 +1,8 @@
 """`shuffler guide --web` as a command: the same engine on the virtual
 shuffler, its page's address printed, --json still only the JSON summary,
-a second --web on a busy address is one clear line, and a stop is one line
-on the console and shown on the page."""
+a second --web on a busy address is one clear line, and a stop (on a
+problem, Ctrl-C or SIGTERM) is one line on the console and the same line on
+the page before its server goes."""
 from __future__ import annotations
 
 import asyncio
@@ -10,6 +11,7 @@ import re
 import signal
 import subprocess
 import sys
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -59,7 +61,7 @@ def test_a_second_web_guide_on_a_busy_address_is_one_clear_line() -> None:
         g.kill()
 
 
-async def _last_state(address: str) -> dict[str, Any]:
+async def _last_state(address: str, listening: threading.Event | None = None) -> dict[str, Any]:
     """Listen as a page until the server closes: the last state it sent."""
     last: dict[str, Any] = {}
     async with aiohttp.ClientSession() as s:
@@ -67,6 +69,8 @@ async def _last_state(address: str) -> dict[str, Any]:
             async for msg in ws:
                 if msg.type == aiohttp.WSMsgType.TEXT:
                     last = json.loads(msg.data)
+                    if listening is not None:
+                        listening.set()
     return last
 
 
@@ -85,16 +89,27 @@ def test_a_stop_is_one_line_on_the_console_and_shown_on_the_page() -> None:
     assert last["step"]["kind"] == "cut" and last["summary"] is None
 
 
-def test_ctrl_c_stops_the_guide_and_its_page_in_one_line() -> None:
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
+def test_ctrl_c_and_sigterm_stop_the_guide_and_its_page_in_one_line(sig: signal.Signals) -> None:
     g = Guide("--manual", "--rounds", "1")
+    got: dict[str, Any] = {}
     try:
         g.wait(lambda s: s["step"] is not None)
-        g.proc.send_signal(signal.SIGINT)
+        listening = threading.Event()
+        page = threading.Thread(target=lambda: got.update(last=asyncio.run(_last_state(g.address, listening))))
+        page.start()
+        assert listening.wait(60)
+        g.proc.send_signal(sig)
         code = g.proc.wait(60)
+        page.join(60)
         err = g.stderr().strip().splitlines()
     finally:
         g.kill()
     assert code == 1 and len(err) == 1
     assert err[0].startswith("shuffler: stopped: interrupted; to go on")
+    # The page was told before its server went: the same line, the command that goes on.
+    last = got["last"]
+    assert last["finished"] and last["stopped"] == err[0].removeprefix("shuffler: ")
+    assert last["step"]["kind"] == "cut" and last["summary"] is None
     with pytest.raises(aiohttp.ClientConnectionError):
         g.state()  # the page's server went with it

@@ -65,6 +65,15 @@ def test_a_second_page_and_a_reload_get_the_current_state_at_once(served: tuple[
     assert got[0]["step"]["number"] == 5 and got[0]["version"] == got[1]["version"]
 
 
+def test_each_run_has_an_id_of_its_own() -> None:
+    """A tab left open from an earlier run can tell the state it holds is not this run's."""
+    a, b = PageState(), PageState()
+    ids = [json.loads(p.text()[1])["run"] for p in (a, b)]
+    assert ids[0] != ids[1] and all(len(i) == 16 and int(i, 16) >= 0 for i in ids)
+    a.update(title="Samba")
+    assert json.loads(a.text()[1])["run"] == ids[0]  # the same all through the run
+
+
 @pytest.mark.parametrize("headers", [{"Origin": "http://evil.example"}, {"Host": "evil.example"},
                                      {"Host": "evil.example", "Origin": "http://evil.example"}])
 def test_requests_from_other_origins_are_refused(served: tuple[PageServer, PageState],
