@@ -200,6 +200,7 @@ class _CappedSite(web.TCPSite):
         return _Counted(server(), self.live)
 
     async def start(self) -> None:
+        # TCPSite.start of the pinned aiohttp, with the counting protocol factory.
         await web.BaseSite.start(self)  # registers the site with the runner
         loop = asyncio.get_running_loop()
         self._server = await loop.create_server(self._protocol, self._host, self._port, backlog=self._backlog,
