@@ -161,7 +161,8 @@ class PageState:
             shown = self._shown
             if number != shown:
                 if number < shown:
-                    return f"that step is no longer shown (step {number}; the page shows step {shown}): nothing was done"
+                    return (f"that step is no longer shown (step {number}; the page shows step {shown}): "
+                            "nothing was done")
                 return f"that step is not shown (step {number}): nothing was done"
             if control in self._claimed:
                 return f"already done at this step (step {number}): nothing was done again"

@@ -113,3 +113,28 @@ def test_ctrl_c_and_sigterm_stop_the_guide_and_its_page_in_one_line(sig: signal.
     assert last["step"]["kind"] == "cut" and last["summary"] is None
     with pytest.raises(aiohttp.ClientConnectionError):
         g.state()  # the page's server went with it
+
+
+def test_a_lan_bind_prints_the_address_for_other_devices_and_still_wants_the_secret() -> None:
+    from host.web.server import route_address
+
+    g = Guide("--manual", "--rounds", "1", bind="0.0.0.0:0")
+    try:
+        state = g.wait(lambda s: s["step"] is not None)
+        printed = g.stdout()
+        assert "The page is reachable from the network: anyone with this address can drive the guide." in printed
+        lan, port = route_address(), g.base.rsplit(":", 1)[1].rstrip("/")
+        if lan is not None:
+            m = re.search(r"The guide's page from another device: (http://\S+)", printed)
+            assert m is not None and m.group(1) == f"http://{lan}:{port}/?token={g.token}"
+            assert asyncio.run(_status(base_of(m.group(1)) + "state")) == 403  # without the secret
+            assert asyncio.run(_status(url(m.group(1), "state"))) == 200
+        assert state["run"] and state["step"]["kind"] == "cut"
+    finally:
+        g.kill()
+
+
+async def _status(address: str) -> int:
+    async with aiohttp.ClientSession() as s:
+        async with s.get(address) as r:
+            return r.status

@@ -38,10 +38,6 @@ def targets(server: PageServer) -> list[str]:
     return out
 
 
-def without_secret(address: str) -> str:
-    return base_of(address)
-
-
 async def fetch(address: str, headers: dict[str, str] | None = None, cookies: dict[str, str] | None = None,
                 redirects: bool = False) -> tuple[int, dict[str, str], str]:
     async with aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True), cookies=cookies) as s:
@@ -101,7 +97,8 @@ def test_the_secret_in_the_address_gives_a_cookie_and_a_redirect_without_it(serv
 def test_a_tab_from_an_earlier_run_is_told_so(served: PageServer) -> None:
     jar = {f"shuffler_guide_{served.port}": "the-secret-of-an-earlier-run"}
     status, _, text = get(served.base + "state", cookies=jar)
-    assert status == 403 and text == "this page is from an earlier run of the guide: open the address the guide printed\n"
+    assert status == 403
+    assert text == "this page is from an earlier run of the guide: open the address the guide printed\n"
     assert asyncio.run(ws_status(served.base + "ws", origin=served.base.rstrip("/"), cookies=jar)) == 403
 
 
@@ -273,7 +270,8 @@ def test_a_lan_bind_prints_its_address_with_the_secret_and_says_it_is_reachable(
         assert said[-1] == ("   The page is reachable from the network: anyone with this address can drive the "
                             "guide.")
         if LAN is not None:
-            assert said[1] == f"The guide's page from another device: http://{LAN}:{session.server.port}/?token={secret}"
+            port = session.server.port
+            assert said[1] == f"The guide's page from another device: http://{LAN}:{port}/?token={secret}"
     finally:
         session.stop()
     quiet: list[str] = []
