@@ -139,7 +139,7 @@ class PageState:
                     return f"step {number} is no longer shown (the page shows step {shown}): nothing was answered"
                 return f"step {number} is not shown: nothing was answered"
             if not step.get("answer"):
-                return f"step {number} does not wait for done: the shuffler sees when it is done"
+                return f"step {number} does not wait for done on the page"
             if self.answered >= number or step.get("answered"):
                 return f"step {number} is already done"
             up = self.clock() - self._shown_at

@@ -237,3 +237,12 @@ def test_two_tabs_pressing_one_control_at_once_act_once() -> None:
     for t in threads:
         t.join(10)
     assert got.count(None) == 1 and len(got) == 8
+
+
+def test_a_step_the_page_does_not_answer_is_refused_in_one_line(
+        with_table: tuple[PageServer, PageState, Table]) -> None:
+    """A touch (the device sees it) or a step a scripted person does: "done" changes nothing."""
+    server, page, _ = with_table
+    page.update(step={"number": 6, "kind": "touch", "words": "Touch", "answer": None, "answered": False})
+    assert says(server, done(6)) == [{"error": "step 6 does not wait for done on the page"}]
+    assert page.answered == 0 and not page.get("step")["answered"]
