@@ -15,7 +15,9 @@ Who may ask (every request, on every bind), each refusal one line:
   (DNS rebinding) is refused; an Origin, when sent, must be one of them too;
 - no framing (frame-ancestors, X-Frame-Options) and no Referer;
 - at most MAX_CONNECTIONS connections and MAX_PAGES WebSockets at once,
-  and RATE messages a second on each WebSocket (a socket that keeps on
+  at most PER_PEER connections from one address (one device on the network
+  cannot take every place), a connection that sends no byte within SILENT_S
+  closed (held open and silent it only takes a place), and RATE messages a second on each WebSocket (a socket that keeps on
   flooding is closed).
 """
 from __future__ import annotations
@@ -43,6 +45,8 @@ DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8765
 MAX_CONNECTIONS = 64  # HTTP connections at once: a browser opens about 6 per page
 MAX_PAGES = 16  # WebSockets at once: tabs and devices showing the guide
+PER_PEER = MAX_CONNECTIONS // 2  # connections from one address: a few tabs' worth
+SILENT_S = 10.0  # a connection that has sent nothing by then is closed
 RATE = 20  # messages a second a page may send (a person presses far fewer)
 FLOOD = 4 * RATE  # refused messages (refilled at RATE a second) before the socket is closed
 LOCAL_NAMES = ("localhost", "127.0.0.1", "::1")
@@ -140,21 +144,35 @@ def _cookie_name(port: int) -> str:
 
 
 class _Counted(asyncio.Protocol):
-    """One connection's aiohttp protocol, counted in `live` while it lasts."""
+    """One connection's aiohttp protocol, counted in `live` while it lasts;
+    closed when it has sent nothing within SILENT_S."""
 
     def __init__(self, inner: asyncio.Protocol, live: set[_Counted]) -> None:
         self.inner = inner
         self.live = live
+        self.peer: Any = None
+        self.heard = False
+        self.silence: asyncio.TimerHandle | None = None
         live.add(self)
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        peer = transport.get_extra_info("peername")
+        self.peer = peer[0] if isinstance(peer, tuple) and peer else peer
+        self.silence = asyncio.get_running_loop().call_later(SILENT_S, self._silent, transport)
         self.inner.connection_made(transport)
+
+    def _silent(self, transport: asyncio.BaseTransport) -> None:
+        if not self.heard:
+            transport.close()
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.live.discard(self)
+        if self.silence is not None:
+            self.silence.cancel()
         self.inner.connection_lost(exc)
 
     def data_received(self, data: bytes) -> None:
+        self.heard = True
         self.inner.data_received(data)
 
     def eof_received(self) -> bool | None:
@@ -171,11 +189,16 @@ class _Busy(asyncio.Protocol):
     """A connection over the cap: one line and closed."""
 
     LINE = f"too many connections to the guide's page (at most {MAX_CONNECTIONS}): close some tabs\n".encode()
+    PEER_LINE = (f"too many connections to the guide's page from one address (at most {PER_PEER}): "
+                 "close some tabs\n").encode()
+
+    def __init__(self, line: bytes = LINE) -> None:
+        self.line = line
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         assert isinstance(transport, asyncio.WriteTransport)
         transport.write(b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\n"
-                        b"Content-Length: %d\r\nConnection: close\r\n\r\n%s" % (len(self.LINE), self.LINE))
+                        b"Content-Length: %d\r\nConnection: close\r\n\r\n%s" % (len(self.line), self.line))
         transport.close()
 
 
@@ -197,7 +220,8 @@ class _CappedSite(web.TCPSite):
             return _Busy()
         server = self._runner.server
         assert server is not None
-        return _Counted(server(), self.live)
+        return _PeerCapped(_Counted(server(), self.live), self)
+
 
     async def start(self) -> None:
         # TCPSite.start of the pinned aiohttp, with the counting protocol factory.
@@ -206,6 +230,41 @@ class _CappedSite(web.TCPSite):
         self._server = await loop.create_server(self._protocol, self._host, self._port, backlog=self._backlog,
                                                 reuse_address=self._reuse_address)
         self._bound_port = self._server.sockets[0].getsockname()[1] if self._server.sockets else self._port
+
+
+class _PeerCapped(asyncio.Protocol):
+    """The peer is known only once the connection is made: over PER_PEER
+    from one address, the connection gets _Busy's line instead."""
+
+    def __init__(self, counted: _Counted, site: _CappedSite) -> None:
+        self.counted = counted
+        self.site = site
+        self.inner: asyncio.Protocol = counted
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        peer = transport.get_extra_info("peername")
+        address = peer[0] if isinstance(peer, tuple) and peer else peer
+        same = sum(1 for c in self.site.live if c.peer == address and c is not self.counted)
+        if same >= PER_PEER:
+            self.site.live.discard(self.counted)
+            self.site.refused += 1
+            self.inner = _Busy(_Busy.PEER_LINE)
+        self.inner.connection_made(transport)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.inner.connection_lost(exc)
+
+    def data_received(self, data: bytes) -> None:
+        self.inner.data_received(data)
+
+    def eof_received(self) -> bool | None:
+        return self.inner.eof_received()
+
+    def pause_writing(self) -> None:
+        self.inner.pause_writing()
+
+    def resume_writing(self) -> None:
+        self.inner.resume_writing()
 
 
 class PageServer:

@@ -143,7 +143,8 @@ def test_framing_and_referrers_are_refused_on_every_answer(served: PageServer) -
         assert headers["Referrer-Policy"] == "no-referrer"
 
 
-def test_a_flood_of_connections_is_capped() -> None:
+def test_a_flood_of_connections_is_capped(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(srv, "PER_PEER", srv.MAX_CONNECTIONS)  # the whole cap from one address here
     server = PageServer(PageState(), host="127.0.0.1", port=0)
     server.start()
 
@@ -177,6 +178,58 @@ def test_a_flood_of_connections_is_capped() -> None:
         while server.site.live and time.monotonic() < deadline:
             time.sleep(0.05)
         assert get(url(server.address, "state"))[0] == 200
+    finally:
+        server.stop()
+
+
+def test_one_address_cannot_take_every_place() -> None:
+    # A device on the network holding connections open leaves room for the others.
+    server = PageServer(PageState(), host="0.0.0.0", port=0)
+    server.start()
+
+    async def hold() -> tuple[bytes, int | None]:
+        held = [await asyncio.open_connection("127.0.0.1", server.port) for _ in range(srv.PER_PEER)]
+        try:
+            reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
+            over = await asyncio.wait_for(reader.read(), 60)
+            writer.close()
+            other = None
+            if LAN is not None:  # another address still gets the page
+                other = (await fetch(f"http://{LAN}:{server.port}/state?token={server.secret}"))[0]
+            return over, other
+        finally:
+            for _, w in held:
+                w.close()
+
+    try:
+        over, other = asyncio.run(hold())
+        assert over.startswith(b"HTTP/1.1 503 ")
+        assert over.endswith(f"from one address (at most {srv.PER_PEER}): close some tabs\n".encode())
+        assert other in (None, 200)
+    finally:
+        server.stop()
+
+
+def test_a_connection_that_sends_nothing_is_closed(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(srv, "SILENT_S", 0.5)
+    server = PageServer(PageState(), host="127.0.0.1", port=0)
+    server.start()
+
+    async def silent() -> bytes:
+        reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
+        try:
+            return await asyncio.wait_for(reader.read(), 60)  # the server closes it: end of stream
+        finally:
+            writer.close()
+
+    try:
+        assert asyncio.run(silent()) == b""
+        assert server.site is not None
+        deadline = time.monotonic() + 60
+        while server.site.live and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not server.site.live  # its place is free again
+        assert get(url(server.address, "state"))[0] == 200  # one that asks is served
     finally:
         server.stop()
 
