@@ -124,8 +124,9 @@ def page_words(notice: N.Notice) -> str:
     where the console has Enter (the console's words are the guide's own)."""
     if isinstance(notice, N.TooSoon) and notice.via == "Enter":
         notice = dataclasses.replace(notice, via="Done")
-    text = N.words(notice)
-    return text.replace("press Enter", "press Done").replace("(press Enter when they are in)", "")
+    if isinstance(notice, N.WaitingForLoad):
+        notice = dataclasses.replace(notice, keyboard=False)  # the page's answer is its own button
+    return N.words(notice).replace("press Enter", "press Done")
 
 
 def where(guide: G.Guide | None) -> dict[str, Any]:
