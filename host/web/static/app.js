@@ -225,10 +225,9 @@ function render() {
     $("pass-label").textContent = p.active ? `Dealing ${p.label}` : (p.dealt < p.total ? `Stopped: ${p.label}` : `Dealt ${p.label}`);
     $("pass-count").textContent = `${p.dealt} of ${p.total} cards`;
     $("pass-bar").style.width = (p.total ? Math.min(100, 100 * p.dealt / p.total) : 0) + "%";
-    // The device's own count once the pass is over; the live one while it deals;
-    // in exact mode the device keeps it, and the table's (what the picture shows) is said.
-    const over = !p.active && p.left !== null && p.right !== null ? { left: p.left, right: p.right } : f;
-    $("pass-piles").textContent = pilesWords(s, over);
+    // The same numbers as the picture's: the live pass while it deals, else
+    // the table's (with --sim) or the device's own count at the end of the pass.
+    $("pass-piles").textContent = pilesWords(s, f);
   }
   const pic = $("table-picture");
   const drawn = window.drawTable(pic, s, f, s.summary ? null : step);
