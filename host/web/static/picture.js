@@ -244,7 +244,7 @@ function drawFix(svg, what, sim) {
   while (svg.firstChild) svg.removeChild(svg.firstChild);
   const fix = FIX_PICTURES[what];
   svg.setAttribute("data-what", what || "");
-  svg.hidden = !fix;
+  svg.style.display = fix ? "" : "none";  // an SVG element has no hidden property of its own
   if (!fix) return "";
   for (const [name, attrs] of fix[0]) svg.appendChild(el(name, attrs));
   let caption = fix[1];
