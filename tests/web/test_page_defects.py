@@ -210,6 +210,7 @@ def test_after_a_jam_is_cleared_no_stale_problem_stays_while_it_deals(driver: An
     assert "The motor has stopped" not in shown and "stuck" not in shown
 
 
+@pytest.mark.timeout(900)  # a whole exact routine, on a machine that may be busy
 def test_an_exact_routine_ends_on_a_screen_that_says_the_pack_is_ready(driver: Any, guides: list[Guide]) -> None:
     g = Guide("--sim", "--mode", "exact", "--cards", "52")
     guides.append(g)
