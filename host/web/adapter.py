@@ -190,6 +190,8 @@ class WebPerson:
         if self.page.closed is not None:
             raise persons.PersonGaveUp(self.page.closed)
         number = self.page.answered
+        if number < self.reported:
+            self.reported = number  # the guide gave an answer back (too soon to read): the next one counts
         if number <= self.reported:
             return []
         self.reported = number

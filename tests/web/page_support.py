@@ -79,16 +79,22 @@ def do_step_by_its_controls(d: Any, g: Guide, step: dict[str, Any]) -> None:
     do is done by it."""
     controls = step.get("controls") or []
     if not controls or any(c["msg"] is None for c in controls):
+        before = g.state()["version"]
         press(d, "do-step")
-        until(d, lambda drv: drv.execute_script("return document.getElementById('do-step').disabled && busy === 0;"),
-              "the table's answer to Do this step")
+        # The table looked at again after the step (a newer state), and no reply still to come.
+        until(d, lambda drv: replies_in(drv) and page_state(drv)["version"] > before, "the table's answer to Do this step")
         return
     for i in range(len(controls)):
         until(d, lambda drv: drv.execute_script(f"const b = document.querySelectorAll('#step-buttons button')[{i}];"
                                                 "return b && !b.disabled;"), f"step button {i + 1}")
         step_buttons(d)[i].click()
         until(d, lambda drv: drv.execute_script(f"const b = document.querySelectorAll('#step-buttons button')[{i}];"
-                                                "return b && b.disabled && busy === 0;"), f"step button {i + 1} done")
+                                                "return b && b.disabled;") and replies_in(drv), f"step button {i + 1} done")
+
+
+def replies_in(d: Any) -> bool:
+    """Every message the page sent has its reply (a page without the count: taken as so)."""
+    return bool(d.execute_script("return typeof busy === 'undefined' || busy === 0;"))
 
 
 def press(d: Any, name: str) -> None:

@@ -147,10 +147,15 @@ def test_problems_stay_until_their_stage_is_over() -> None:
 def test_an_answer_too_soon_leaves_the_step_waiting_on_the_page() -> None:
     page = PageState()
     voice = WebVoice(page)
+    person = WebPerson(page, voice)
     voice.step(G.Shown(S.Lift("A"), 4, 1, "done", 0.0))
+    page.answered = 3
     assert page.answer(4) and page.get("step")["answered"]
+    assert person.answers() == [persons.Said(4, "Done")]
     voice.notice(N.TooSoon(4, "Done"))
     assert not page.get("step")["answered"] and page.answered == 3
+    assert person.answers() == []
+    assert page.answer(4) and person.answers() == [persons.Said(4, "Done")]  # pressed again: it counts
 
 
 def test_a_scripted_person_inside_is_watched_and_its_answers_count() -> None:

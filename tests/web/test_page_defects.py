@@ -18,7 +18,7 @@ from typing import Any, Iterator
 
 import pytest
 
-from page_support import (PHONE, LAPTOP, do_step_by_its_controls, done_enabled, in_sight, page_text, picture_numbers,
+from page_support import (replies_in, PHONE, LAPTOP, do_step_by_its_controls, done_enabled, in_sight, page_text, picture_numbers,
                           press, press_done, screen, smallest_text_px, state_when, step_after, table_counts, until)
 from web_support import CHROMEDRIVER, CHROMIUM, Guide, browser, page_state, quit_browser
 
@@ -156,7 +156,7 @@ def test_do_this_step_twice_does_the_step_once(driver: Any, guides: list[Guide])
     open_page(driver, g)
     double_click(driver, "do-step")
     until(driver, lambda d: table_counts(g).get("B") == 81, "the cut done")
-    until(driver, lambda d: d.execute_script("return busy === 0;"), "the reply")
+    until(driver, replies_in, "the reply")
     assert driver.find_element("id", "do-step").get_attribute("disabled")  # done at this step
     driver.execute_script("document.getElementById('do-step').click();")
     counts = table_counts(g)
@@ -193,7 +193,7 @@ def test_after_a_jam_is_cleared_no_stale_problem_stays_while_it_deals(driver: An
     open_page(driver, g)
     s = play_to(driver, g, lambda s: s["step"]["kind"] == "touch")
     driver.execute_script("send({op: 'fault', spec: 'jam:20'});")
-    until(driver, lambda d: d.execute_script("return busy === 0;"), "the jam set")
+    until(driver, replies_in, "the jam set")
     press(driver, "touch")
     s = state_when(driver, lambda s: s["step"]["kind"] == "fix", "the jam's fix")
     assert "The motor has stopped" in driver.find_element("id", "problems").text
@@ -388,3 +388,25 @@ def test_every_text_on_the_page_has_a_contrast_of_at_least_4_5(driver: Any, guid
     for target in ("cut", "lift", "stack"):
         player.to(lambda s: s["step"]["kind"] == target)
         assert driver.execute_script(CONTRAST) == [], target
+
+
+def test_a_done_the_guide_found_too_soon_can_be_pressed_again(driver: Any, guides: list[Guide]) -> None:
+    # The guide's read time (3 s) is longer than the page's own hold (0.7 s):
+    # a Done pressed as soon as the page allows comes too soon for the guide,
+    # which gives the step back; the page must let Done be pressed again.
+    g = Guide("--sim", "--mode", "random", "--rounds", "1", read_s=3.0)
+    guides.append(g)
+    s = open_page(driver, g)
+    do_step_by_its_controls(driver, g, s["step"])
+    until(driver, done_enabled, "Done at step 1")
+    driver.find_element("id", "done").click()
+    too_soon = "Done came before step 1 could be read"
+    until(driver, lambda d: page_state(d)["step"]["number"] > 1
+          or (done_enabled(d) and any(too_soon in x["text"] for x in page_state(d)["log"])),
+          "step 1 taken, or given back as too soon with Done to press again")
+    if page_state(driver)["step"]["number"] == 1:
+        # Pressed again once the step has been on the page for the guide's read time.
+        until(driver, lambda d: d.execute_script("return performance.now() - pressed.shownAt >= 3200;") and done_enabled(d),
+              "Done after the read time")
+        driver.find_element("id", "done").click()
+    assert step_after(driver, 1)["step"]["number"] == 2

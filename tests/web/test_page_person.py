@@ -28,7 +28,7 @@ from typing import Any
 
 import pytest
 
-from page_support import (LAPTOP, do_step_by_its_controls, done_enabled, press, screen, state_when, step_after,
+from page_support import (replies_in, LAPTOP, do_step_by_its_controls, done_enabled, press, screen, state_when, step_after,
                           table_counts, until)
 from web_support import CHROMEDRIVER, CHROMIUM, Guide, browser, page_state, quit_browser
 
@@ -142,7 +142,7 @@ def run_careless_person(d: Any, g: Guide, choices: list[int]) -> None:
             return
         if how == 0 or not step.get("controls"):
             press(d, "do-step")
-            until(d, lambda drv: drv.execute_script("return busy === 0;"), "Do this step's answer")
+            until(d, replies_in, "Do this step's answer")
         else:
             do_step_by_its_controls(d, g, step)
 
@@ -179,7 +179,7 @@ def run_careless_person(d: Any, g: Guide, choices: list[int]) -> None:
             ActionChains(d).send_keys(Keys.SPACE).send_keys(Keys.SPACE).perform()
         elif rule == 3:  # Do this step twice, then Done
             clicks(d, "do-step", 2)
-            until(d, lambda drv: drv.execute_script("return busy === 0 && document.getElementById('do-step').disabled;"),
+            until(d, lambda drv: replies_in(drv) and drv.find_element("id", "do-step").get_attribute("disabled"),
                   "Do this step's answer")
             if when_done_can_be_pressed(d, number):
                 clicks(d, "done", 1)
@@ -196,7 +196,7 @@ def run_careless_person(d: Any, g: Guide, choices: list[int]) -> None:
                 # The second tab does not know the first did the step: only the server can refuse it.
                 before = table_counts(g)
                 press(d, "do-step")
-                until(d, lambda drv: drv.execute_script("return busy === 0;"), "the refusal")
+                until(d, replies_in, "the refusal")
                 assert table_counts(g) == before
             if when_done_can_be_pressed(d, number):
                 clicks(d, "done", 1)

@@ -74,6 +74,8 @@ function received(msg) {
     pressed = { step: msg.step ? msg.step.number : 0, keys: new Set(), shownAt: performance.now() };
     clearTimeout(readTimer);
     readTimer = setTimeout(render, READ_MS + 20);
+  } else if (state.step.answered && !msg.step.answered) {
+    pressed.keys.delete("done");  // the guide did not take the answer (too soon to read): it can be given again
   }
   state = msg;
   render();
