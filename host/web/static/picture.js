@@ -183,7 +183,10 @@ function drawTable(svg, state, facts, step) {
   for (const [from, to, words] of arrows) {
     const a = anchor(from), b = anchor(to);
     if (!a || !b) continue;
-    const mid = { x: (a.x + b.x) / 2, y: Math.min(a.y, b.y) - 30 };
+    // Between stacks an arrow arches over them; from the machine down to the
+    // table it goes straight, clear of the piles' labels above its start.
+    const down = from.startsWith("@") && !to.startsWith("@");
+    const mid = { x: (a.x + b.x) / 2, y: down ? (a.y + b.y) / 2 : Math.min(a.y, b.y) - 30 };
     svg.appendChild(el("path", { class: "arrow", d: `M${a.x},${a.y} Q${mid.x},${mid.y} ${b.x},${b.y}` }));
     legend.push(words);
     const r = fs(16) * 0.75 + 4;
