@@ -8,6 +8,7 @@ console words come from.
 """
 from __future__ import annotations
 
+import dataclasses
 import functools
 from typing import Any, Callable
 
@@ -39,6 +40,7 @@ class WebVoice(G.Voice):
         self.also = also
         self.guide: G.Guide | None = None
         self.watching = False  # someone else (the scripted person) answers: the page only watches
+        self.table: Any = None  # the virtual table (host/web/table.py), whose controls each step gets
 
     def attach(self, guide: G.Guide) -> None:
         self.guide = guide
@@ -63,17 +65,21 @@ class WebVoice(G.Voice):
             self.also.notice(notice)
         if isinstance(notice, N.TooSoon):
             self.page.unanswer(notice.number)
-        self._log(N.words(notice), problem=N.level(notice) == N.PROBLEM)
+        self._log(page_words(notice), problem=N.level(notice) == N.PROBLEM)
 
     def step(self, shown: G.Shown) -> None:
         if self.also is not None:
             self.also.step(shown)
         step = shown.step
         data = {**S.to_dict(step), "number": shown.number, "round": shown.round,
-                "answer": None if self.watching else shown.answer, "answered": False}
+                "answer": None if self.watching else shown.answer, "answered": False, "controls": []}
+        if self.table is not None and not self.watching and S.asks_action(step):
+            # What the table person would do, one button each (the table as it is now).
+            data["controls"] = self.table.controls(step)
 
         def show(state: dict[str, Any]) -> None:
             state["step"] = data
+            state["doing"] = None  # a new step: whatever the machine was doing is over
             state["log"] = (state["log"] + [{"text": f"{shown.number}. {data['words']}", "problem": False}])[-LOG_LINES:]
             if isinstance(step, _NEW_STAGE):
                 state["problems"] = []
@@ -90,9 +96,13 @@ class WebVoice(G.Voice):
                   right: int | None = 0) -> None:
         if self.also is not None:
             self.also.bar_start(label, total, done, left, right)
-        # A new pass: the problems of the one before are over.
+        # A new pass (or a stopped one going on): the problems before it are
+        # over, and the step that started it (touch the sensor) is done, so
+        # the page says what the machine does instead of the touch.
         self.page.update(**{"pass": {"label": label, "dealt": done, "total": total, "left": left, "right": right,
-                                     "active": True}, "problems": []}, **where(self.guide))
+                                     "active": True}, "problems": [],
+                            "doing": f"The shuffler is dealing {label}: wait until it stops, "
+                                     "and leave the piles alone."}, **where(self.guide))
 
     def bar_update(self, done: int, total: int, left: int | None, right: int | None) -> None:
         if self.also is not None:
@@ -106,7 +116,17 @@ class WebVoice(G.Voice):
             self.also.bar_end()
         old = self.page.get("pass")
         if old is not None and old.get("active"):
-            self.page.update(**{"pass": {**old, "active": False}})
+            self.page.update(**{"pass": {**old, "active": False}, "doing": None})
+
+
+def page_words(notice: N.Notice) -> str:
+    """A notice's words as the page says them: the page has a Done button
+    where the console has Enter (the console's words are the guide's own)."""
+    if isinstance(notice, N.TooSoon) and notice.via == "Enter":
+        notice = dataclasses.replace(notice, via="Done")
+    if isinstance(notice, N.WaitingForLoad):
+        notice = dataclasses.replace(notice, keyboard=False)  # the page's answer is its own button
+    return N.words(notice).replace("press Enter", "press Done")
 
 
 def where(guide: G.Guide | None) -> dict[str, Any]:
@@ -149,6 +169,8 @@ class WebPerson:
         self.reads = inner is None  # a person reading the page
         self.after_step = after_step  # e.g. look at the virtual table again
         self.reported = 0  # the last answer handed to the guide
+        if table is not None and inner is None:
+            voice.table = table
 
     def do(self, step: S.Step, number: int, round: int | None = None) -> None:
         if self.table is not None and self.inner is None and not S.asks_action(step):
@@ -168,6 +190,8 @@ class WebPerson:
         if self.page.closed is not None:
             raise persons.PersonGaveUp(self.page.closed)
         number = self.page.answered
+        if number < self.reported:
+            self.reported = number  # the guide gave an answer back (too soon to read): the next one counts
         if number <= self.reported:
             return []
         self.reported = number

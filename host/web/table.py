@@ -15,7 +15,7 @@ from typing import Any
 from host.web.messages import Message
 from simulator.shuffling import steps as S
 from simulator.virtual import faults as faultlib
-from simulator.virtual.table_person import TablePerson, from_dict
+from simulator.virtual.table_person import BACK, CAUGHT, Command, TablePerson, commands, from_dict
 from simulator.virtual.world_client import WorldClient, WorldError
 
 MARKED = 4  # cards whose journey the summary shows
@@ -96,6 +96,23 @@ class WebTable:
             raise TableRefused(f"cannot do that: {exc}") from None
         raise TableRefused(f"not a table request: {msg.op}")
 
+    def controls(self, step: S.Step) -> list[dict[str, Any]]:
+        """The page's buttons for `step`: what the table person would do,
+        one control each, pre-filled from the step's data and the table as
+        it is now (see `control`). Empty for a step with no table work."""
+        try:
+            with self.lock:
+                todo = commands(step, self.world.show())
+        except (WorldError, KeyError, TypeError, ValueError):
+            return []
+        out = [control(c) for c in todo]
+        if isinstance(step, S.Cut) and todo and todo[-1][0] == "stack":
+            # The cut's last command renames what is left: that is the last load.
+            rest = step.sizes[-1]
+            out[-1] = {**out[-1], "label": f"What is left of {_place(step.source)} ({S.cards(rest)}) "
+                                           f"is {_place(step.names[-1])}"}
+        return out
+
     def rename(self, step: S.Step) -> None:
         """A step that asks nothing of the person (the left stack is load A)
         still names the stacks: the table takes the names as it is shown."""
@@ -117,6 +134,69 @@ class WebTable:
         else:
             self.world.inject(f.name, f.k, mode=f.mode if f.name == "double_feed" else "")
         return f"injected {spec}"
+
+
+_PILE_WORDS = {"left": "the left pile off the machine", "right": "the right pile off the machine",
+               "tray": "the cards out of the tray", "throat": "the cards caught in the exit",
+               "removed": "the cards lifted out of the tray"}
+
+
+def _place(name: str) -> str:
+    if name == CAUGHT:
+        return "the caught cards"
+    if name == BACK:
+        return "the cards found"
+    return S.place(name)
+
+
+def _end(flags: set[str], flag: str) -> str:
+    return "bottom" if flag in flags else "top"
+
+
+def control(command: Command) -> dict[str, Any]:
+    """One table command (simulator/virtual/table_person.py) as a page
+    control: {"label": words, "msg": the message without its step}, or
+    "msg": None for what the page's messages cannot say (a put under a
+    stack, a lift of the top N cards): "Do this step for me" does those."""
+    name, *args = command
+    flags = {a for a in args if a.startswith("--")}
+    words = [a for a in args if not a.startswith("--")]
+    if name == "move":
+        n, src, dst = int(words[0]), words[1], words[2]
+        msg: dict[str, Any] | None = {"op": "move", "n": n, "from": src, "to": dst}
+        if "--from-bottom" in flags:
+            msg["from_bottom"] = True  # type: ignore[index]
+        if "--to-bottom" in flags:
+            msg["to_bottom"] = True  # type: ignore[index]
+        label = (f"Move {S.cards(n)} from the {_end(flags, '--from-bottom')} of {_place(src)} "
+                 f"to the {_end(flags, '--to-bottom')} of {_place(dst)}")
+        if not flags:  # a cut or a draw: the top cards of one stack start (or go on top of) another
+            label = f"Take {S.cards(n)} off the top of {_place(src)} onto {_place(dst)}"
+        return {"label": label, "msg": msg}
+    if name == "stack":
+        what, onto = words[0], words[1]
+        under = "--under" in flags
+        msg = {"op": "stack", "what": what, "onto": onto, **({"under": True} if under else {})}
+        return {"label": f"Put {_place(what)} {'under' if under else 'on top of'} {_place(onto)}", "msg": msg}
+    if name == "lift":
+        pile, onto = words[0], words[1]
+        if "--top" in flags:
+            return {"label": f"Lift the top {S.cards(int(args[args.index('--top') + 1]))} out of the tray "
+                             f"as {_place(onto)}", "msg": None}
+        under = "--under" in flags
+        return {"label": f"Take {_PILE_WORDS.get(pile, pile)} as {_place(onto)}",
+                "msg": {"op": "lift", "pile": pile, "onto": onto, **({"under": True} if under else {})}}
+    if name == "put":
+        stack = words[0]
+        if "--under" in flags:
+            return {"label": f"Put {_place(stack)} back under the cards in the tray", "msg": None}
+        msg = {"op": "put", "stack": stack, **({"n": int(words[1])} if len(words) > 1 else {})}
+        return {"label": f"Put {_place(stack)} in the tray", "msg": msg}
+    if name == "touch":
+        return {"label": "Touch the sensor", "msg": {"op": "touch"}}
+    if name == "clear":
+        return {"label": "Clear faults (frees a stuck card, fresh battery)", "msg": {"op": "clear"}}
+    raise ValueError(f"not a table command: {name}")
 
 
 def describe(shown: dict[str, Any], start_ids: list[Any]) -> dict[str, Any]:

@@ -4,6 +4,7 @@ step number; the state carries the step as data, the round and pass, the
 distance so far and at the end the summary; notices are data, worded once."""
 from __future__ import annotations
 
+import json
 import threading
 from typing import Any
 
@@ -13,9 +14,12 @@ from host import guide as G
 from host import person as persons
 from host import plan as planlib
 from host.guide import notices as N
-from host.web.adapter import WebPerson, WebVoice
+from host.web import messages
+from host.web.adapter import WebPerson, WebVoice, page_words
 from host.web.page_state import PageState
+from host.web.table import WebTable
 from simulator.shuffling import steps as S
+from simulator.virtual.world_client import WorldError
 
 
 def manual_guide(rounds: int = 2, wait_s: float = 30.0) -> tuple[PageState, G.Guide, WebPerson]:
@@ -143,10 +147,15 @@ def test_problems_stay_until_their_stage_is_over() -> None:
 def test_an_answer_too_soon_leaves_the_step_waiting_on_the_page() -> None:
     page = PageState()
     voice = WebVoice(page)
+    person = WebPerson(page, voice)
     voice.step(G.Shown(S.Lift("A"), 4, 1, "done", 0.0))
+    page.answered = 3
     assert page.answer(4) and page.get("step")["answered"]
+    assert person.answers() == [persons.Said(4, "Done")]
     voice.notice(N.TooSoon(4, "Done"))
     assert not page.get("step")["answered"] and page.answered == 3
+    assert person.answers() == []
+    assert page.answer(4) and person.answers() == [persons.Said(4, "Done")]  # pressed again: it counts
 
 
 def test_a_scripted_person_inside_is_watched_and_its_answers_count() -> None:
@@ -186,3 +195,143 @@ def test_the_lift_gives_the_pass_the_devices_own_final_count() -> None:
     voice.step(G.Shown(S.Lift("A", 38, 43), 4, 1, "done", 0.0))
     assert page.get("pass") == {"label": "load A", "dealt": 81, "total": 81, "left": 38, "right": 43,
                                 "active": False}
+
+
+def test_while_a_pass_deals_the_page_says_what_the_shuffler_does_not_the_touch() -> None:
+    page = PageState()
+    voice = WebVoice(page)
+    voice.step(G.Shown(S.Touch("start"), 5, 1, None, 0.0))
+    assert page.get("doing") is None
+    voice.bar_start("load A", 81)
+    assert "dealing load A" in page.get("doing") and "Touch" not in page.get("doing")
+    voice.bar_end()
+    assert page.get("doing") is None  # stopped: the next step says what to do
+    voice.bar_start("load A", 81, 30, 14, 16)
+    voice.step(G.Shown(S.Lift("A", 40, 41), 6, 1, "done", 0.0))
+    assert page.get("doing") is None
+
+
+def test_the_page_says_done_where_the_console_says_enter() -> None:
+    page = PageState()
+    voice = WebVoice(page)
+    voice.notice(N.TooSoon(4, "Enter"))
+    voice.notice(N.Resuming(2, 8, "B", 3))
+    said = " ".join(line["text"] for line in page.get("log"))
+    assert "Enter" not in said and "press Done" in said
+    assert page_words(N.WaitingForLoad("A", True)) == N.words(N.WaitingForLoad("A", False))
+
+
+class FakeWorld:
+    """The control endpoint's card moves on plain lists (top first), enough
+    to carry out any step; a stack that is not there is refused as the
+    endpoint refuses it."""
+
+    def __init__(self, stacks: dict[str, int], places: dict[str, int] | None = None) -> None:
+        n = iter(range(10_000))
+        self.stacks = {k: [next(n) for _ in range(v)] for k, v in stacks.items()}
+        self.places = {p: [] for p in ("left", "right", "tray", "throat", "removed")}
+        for k, v in (places or {}).items():
+            self.places[k] = [next(n) for _ in range(v)]
+
+    def show(self) -> dict[str, Any]:
+        return {"stacks": {k: list(v) for k, v in self.stacks.items()},
+                "places": {k: list(v) for k, v in self.places.items()},
+                "check": {"ok": True, "made": 0, "missing": [], "twice": [], "stray": []}}
+
+    def _take(self, name: str) -> list[int]:
+        if name not in self.stacks:
+            raise WorldError(f"no stack {name}")
+        return self.stacks.pop(name)
+
+    def _add(self, name: str, cards: list[int], end: str) -> None:
+        old = self.stacks.get(name, [])
+        self.stacks[name] = cards + old if end == "top" else old + cards
+
+    def put(self, stack: str, n: int | None = None, end: str = "top") -> int:
+        cards = self._take(stack)
+        tray = self.places["tray"]
+        self.places["tray"] = cards + tray if end == "top" else tray + cards
+        return len(cards)
+
+    def lift(self, pile: str, onto: str, end: str = "top", n: int | None = None) -> int:
+        cards = self.places[pile]
+        taken, self.places[pile] = (cards, []) if n is None else (cards[:n], cards[n:])
+        self._add(onto, taken, end)
+        return len(taken)
+
+    def put_stack(self, what: str, onto: str, end: str = "top") -> int:
+        self._add(onto, self._take(what), end)
+        return len(self.stacks[onto])
+
+    def move(self, n: int, src: str, dst: str, from_end: str = "top", to_end: str = "top") -> None:
+        cards = self._take(src)
+        if n > len(cards):
+            raise WorldError(f"{src} holds {len(cards)}")
+        moved, rest = (cards[:n], cards[n:]) if from_end == "top" else (cards[len(cards) - n:], cards[:len(cards) - n])
+        if rest:
+            self.stacks[src] = rest
+        self._add(dst, moved, to_end)
+
+    def touch(self, ms: int = 100) -> None:
+        pass
+
+    def fix(self) -> None:
+        pass
+
+    def set_battery(self, mv: int) -> None:
+        pass
+
+
+# A step of every kind the guide shows, with a table it can be done on.
+EVERY_STEP: list[tuple[S.Step, dict[str, int], dict[str, int]]] = [
+    (S.Cut("pack", ("A", "B"), (3, 2), first=True), {"pack": 5}, {}),
+    (S.PutInTray("A", 3), {"A": 3}, {}),
+    (S.PutInTray("A", None, rest=True), {}, {"tray": 3}),
+    (S.Reload("A", 4), {}, {"left": 2, "right": 2}),
+    (S.Touch("start"), {}, {"tray": 3}),
+    (S.Lift("A", 2, 2), {}, {"left": 2, "right": 2}),
+    (S.Lift("A", rows=True), {}, {"left": 2, "right": 2}),
+    (S.Lift("A", stacked=True), {}, {"left": 2, "right": 2}),
+    (S.Stack(("A.left", "B.left"), "A", 4), {"A.left": 2, "B.left": 2}, {}),
+    (S.Move(2, "A", "B", True, (3, 4)), {"A": 5, "B": 2}, {}),
+    (S.Move(2, "A", "B", False, (7, 0)), {"A": 5, "B": 2}, {}),
+    (S.EvenOut("A", "B", (3, 4)), {"A": 5, "B": 2}, {}),
+    (S.Draw((("P", (("left stack", 2, False), ("right stack", 3, True))),), 2), {"left stack": 4, "right stack": 3}, {}),
+    (S.Gather(("A", "B")), {"A": 2, "B": 3}, {}),
+    (S.Swap("A", "B"), {"A": 2}, {"tray": 3}),
+    (S.Unload("A"), {}, {"tray": 3}),
+    (S.SetAside("A", 2), {}, {"tray": 5}),
+    (S.Fix("jam"), {}, {"tray": 3}),
+    (S.Fix("exit"), {}, {"tray": 3, "throat": 1}),
+    (S.Fix("put_back", 2), {}, {"removed": 2}),
+    (S.Collect(9), {"A": 2}, {"left": 2, "right": 2, "tray": 1, "throat": 1, "removed": 1}),
+]
+
+
+@pytest.mark.parametrize("step, stacks, places", EVERY_STEP, ids=[type(s[0]).__name__ + str(i) for i, s in enumerate(EVERY_STEP)])
+def test_every_step_has_its_own_controls_and_do_this_step_does_it(step: S.Step, stacks: dict[str, int],
+                                                                  places: dict[str, int]) -> None:
+    world = FakeWorld(stacks, places)
+    table = WebTable(world)  # type: ignore[arg-type]
+    controls = table.controls(step)
+    # Only the rest of a load already in the tray has nothing to move.
+    assert bool(controls) != (isinstance(step, S.PutInTray) and step.rest), step
+    for c in controls:
+        assert c["label"] and "_" not in c["label"]
+        if c["msg"] is not None:  # a message the server takes as it is, with the step it is pressed at
+            assert messages.parse(json.dumps({**c["msg"], "step": 3})).op == c["msg"]["op"]
+    before = world.show()
+    said = table.do(messages.Message("do_step", {"step": 3}), {**S.to_dict(step), "number": 3})
+    assert said.startswith("did step 3")
+    moves_cards = bool(controls) and (not isinstance(step, (S.Touch, S.Fix))
+                                      or bool(places.get("throat") or places.get("removed")))
+    assert (world.show() != before) == moves_cards
+
+
+def test_a_cut_is_split_into_its_loads_by_its_controls() -> None:
+    table = WebTable(FakeWorld({"pack": 162}))  # type: ignore[arg-type]
+    controls = table.controls(S.Cut("pack", ("A", "B"), (81, 81), first=True))
+    assert [c["label"] for c in controls] == ["Take 81 cards off the top of the pack onto load A",
+                                              "What is left of the pack (81 cards) is load B"]
+    assert [c["msg"] for c in controls] == [{"op": "move", "n": 81, "from": "pack", "to": "A"},
+                                            {"op": "stack", "what": "pack", "onto": "B"}]

@@ -1,42 +1,126 @@
 // The page: shows the state the server sends and sends back the person's
-// answers and the virtual table's controls. All it keeps is the last state.
+// answers and the virtual table's controls. All it keeps is the last state,
+// the run it belongs to, and which controls were pressed at the step shown
+// (so a double click does nothing twice; the server refuses a repeat too).
 "use strict";
 
 let state = null;
 let socket = null;
 let chosen = null;  // the stack chosen on the virtual table
 let retry = 250;
+let seenRun = null;  // the first run id this page saw: another one is a new run
+let newRun = false;
+let lostTimer = null;
+let lost = false;  // the guide is gone: a banner, every control off
+let waiting = [];  // replies still to come on this socket, in the order sent
+let pressed = { step: 0, keys: new Set(), shownAt: 0 };  // controls done at the step shown
+let busy = 0;  // messages sent and not yet answered
 
+const READ_MS = 700;  // a new step is on screen this long before Done counts (a double click's second half does not)
+let readTimer = null;
+const LOST_AFTER_MS = 3000;  // "reconnecting…" for this long, then the guide is taken as gone
 const $ = (id) => document.getElementById(id);
+
+// What each kind of step is called on the page (the steps' own type names are the code's).
+const KIND_LABELS = {
+  cut: "split", putintray: "load the tray", reload: "load the tray", touch: "start", lift: "lift the piles",
+  stack: "stack", move: "move cards", evenout: "even out", draw: "make loads", gather: "gather",
+  swap: "swap loads", unload: "take out", setaside: "set aside", fix: "put right", collect: "collect",
+};
 
 function connect() {
   const url = (location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws";
-  socket = new WebSocket(url);
-  socket.onopen = () => { retry = 250; $("connection").textContent = "connected"; $("connection").className = "connection"; };
-  socket.onmessage = (ev) => {
+  const ws = new WebSocket(url);
+  socket = ws;
+  ws.onopen = () => {
+    retry = 250;
+    clearTimeout(lostTimer);
+    lostTimer = null;
+    $("connection").textContent = "connected";
+    $("connection").className = "connection";
+  };
+  ws.onmessage = (ev) => {
     let msg;
     try { msg = JSON.parse(ev.data); } catch (e) { return; }
-    if ("version" in msg) { state = msg; render(); }
-    else if (msg.error) toast(msg.error, true);
+    if ("version" in msg) { received(msg); return; }
+    const done = waiting.shift();
+    if (msg.error) toast(msg.error, true);
     // What went right shows on the table itself; only refusals need words.
+    if (done) done(msg);
   };
-  socket.onclose = () => {
-    const ended = state && state.finished;
+  ws.onclose = () => {
+    if (socket !== ws) return;
+    for (const done of waiting.splice(0)) done({ error: "not connected to the guide" });
+    const ended = state && state.finished && !state.summary;
     $("connection").textContent = ended ? "the guide has ended" : "reconnecting…";
     $("connection").className = "connection lost";
-    if (!ended || state.summary) setTimeout(connect, retry);
+    // A short gap is a reconnect; a longer one is a guide that is gone, said across the page.
+    if (ended) goneNow();
+    else if (!lostTimer && !lost) lostTimer = setTimeout(goneNow, LOST_AFTER_MS);
+    setTimeout(connect, retry);
     retry = Math.min(retry * 2, 2000);
   };
 }
 
+function received(msg) {
+  if (msg.run) {
+    if (seenRun === null) seenRun = msg.run;
+    else if (msg.run !== seenRun) newRun = true;
+  }
+  lost = false;
+  clearTimeout(lostTimer);
+  lostTimer = null;
+  if (!state || !state.step || !msg.step || msg.step.number !== state.step.number) {
+    pressed = { step: msg.step ? msg.step.number : 0, keys: new Set(), shownAt: performance.now() };
+    clearTimeout(readTimer);
+    readTimer = setTimeout(render, READ_MS + 20);
+  } else if (state.step.answered && !msg.step.answered) {
+    pressed.keys.delete("done");  // the guide did not take the answer (too soon to read): it can be given again
+  }
+  state = msg;
+  render();
+}
+
+function goneNow() {
+  lostTimer = null;
+  if (socket && socket.readyState === WebSocket.OPEN) return;
+  lost = true;
+  render();
+}
+
+// One message; a promise of its reply (the server answers each message on
+// its socket in the order sent). A table control says at which step it was
+// pressed, so the server can refuse it at another.
 function send(obj) {
-  // A table control says at which step it was pressed (the server refuses it at another).
   if (!["done", "close", "do_step"].includes(obj.op)) {
-    if (!state || !state.step) { toast("there is no step on the table yet", true); return; }
+    if (!state || !state.step) { toast("there is no step on the table yet", true); return Promise.resolve({ error: "no step" }); }
     obj = { ...obj, step: state.step.number };
   }
-  if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(obj));
-  else toast("not connected to the guide", true);
+  if (!socket || socket.readyState !== WebSocket.OPEN || lost || newRun) {
+    toast("not connected to the guide", true);
+    return Promise.resolve({ error: "not connected" });
+  }
+  socket.send(JSON.stringify(obj));
+  busy += 1;
+  render();
+  return new Promise((resolve) => waiting.push((reply) => { busy = Math.max(0, busy - 1); resolve(reply); render(); }));
+}
+
+// A control pressed at a step acts once: the key is the control and its
+// arguments; a second press at the same step is not sent.
+function once(key, obj, button) {
+  if (!state || !state.step) { toast("there is no step on the table yet", true); return; }
+  const at = state.step.number;
+  if (pressed.step === at && pressed.keys.has(key)) { toast("already done at this step", true); return; }
+  if (pressed.step !== at) pressed = { step: at, keys: new Set(), shownAt: 0 };
+  pressed.keys.add(key);  // at once: a second click before the reply is not sent either
+  if (button) button.dataset.waiting = "1";
+  render();
+  send(obj).then((reply) => {
+    if (button) delete button.dataset.waiting;
+    if (reply.error && pressed.step === at) pressed.keys.delete(key);
+    render();
+  });
 }
 
 let toastTimer = null;
@@ -44,67 +128,186 @@ function toast(text, error) {
   const t = $("toast");
   t.textContent = text;
   t.className = "toast" + (error ? " error" : "");
+  t.setAttribute("role", error ? "alert" : "status");
   t.hidden = false;
   clearTimeout(toastTimer);
   toastTimer = setTimeout(() => { t.hidden = true; }, error ? 6000 : 2500);
 }
 
 function canAnswer() {
-  return state && state.step && state.step.answer && !state.step.answered && !state.finished;
+  return !!(state && state.step && state.step.answer && !state.step.answered && !state.finished && !lost && !newRun
+            && pressed.step === state.step.number && !pressed.keys.has("done")
+            && performance.now() - pressed.shownAt >= READ_MS);
 }
 
 function answer() {
-  if (canAnswer()) send({ op: "done", step: state.step.number });
+  if (!canAnswer()) return;
+  const n = state.step.number;
+  pressed.keys.add("done");  // the Done of this step is sent once; a refusal gives it back
+  render();
+  send({ op: "done", step: n }).then((reply) => {
+    if (reply.error && pressed.step === n) { pressed.keys.delete("done"); render(); }
+  });
 }
 
 function fmt(x, digits) { return x === null || x === undefined ? "" : Number(x).toFixed(digits); }
 
-function render() {
-  const s = state;
-  $("title").textContent = s.title || "Shuffler guide";
-  // Where the routine stands.
+function plural(n, word) { return `${n} ${word}${n === 1 ? "" : "s"}`; }
+
+// Where the cards in and around the machine are: one set of numbers for the
+// picture and the progress card alike. While a pass deals, the pass's own
+// counts are the live ones (the table is looked at again between steps).
+function machineFacts(s) {
+  const p = s.pass, known = s.table ? s.table.places : null;
+  const f = { tray: null, left: null, right: null, throat: 0, removed: 0, live: false };
+  if (known) Object.assign(f, { tray: known.tray, left: known.left, right: known.right,
+                                throat: known.throat || 0, removed: known.removed || 0 });
+  if (p && p.active) {
+    Object.assign(f, { tray: Math.max(0, p.total - p.dealt), left: p.left, right: p.right, live: true });
+  } else if (!known) {
+    if (p) Object.assign(f, { left: p.left, right: p.right });
+    const st = s.step;
+    if (st && (st.kind === "putintray" || st.kind === "reload") && st.cards !== null) f.tray = st.cards;
+  }
+  return f;
+}
+
+function pilesWords(s, f) {
+  if (f.left !== null && f.left !== undefined && f.right !== null && f.right !== undefined) {
+    return `left pile ${f.left} · right pile ${f.right}`;
+  }
+  return s.mode === "exact" ? "in exact mode the shuffler keeps the piles' counts to itself until the pass ends"
+                            : "the piles' counts are not known";
+}
+
+function whereWords(s) {
+  const sum = s.summary;
+  if (sum) {
+    return [`${sum.mode} mode`, plural(sum.rounds, "round") + " done", "ready to deal"].join(" · ");
+  }
   const w = [];
   if (s.mode) w.push(s.mode + " mode");
   if (s.place) w.push(`round ${s.place.round} of ${s.place.of_rounds}`, `pass ${s.place.pass} of ${s.place.of_passes}`, `load ${s.place.load}`);
   if (s.distance) {
     if (s.distance.rounds_done === 0) w.push("not shuffled yet");
     else if (s.distance.value === null) w.push(`rounds done: ${s.distance.rounds_done} (exactly random when all are done)`);
-    else w.push(`distance from random: ${fmt(s.distance.value, 4)} after ${s.distance.rounds_done} round${s.distance.rounds_done === 1 ? "" : "s"}`);
+    else w.push(`distance from random: ${fmt(s.distance.value, 4)} after ${plural(s.distance.rounds_done, "round")}`);
   }
-  $("where").textContent = w.join(" · ");
-  // The step.
-  const step = s.step;
-  $("step-number").textContent = step ? `Step ${step.number}` : "";
-  $("step-kind").textContent = step ? step.kind : "";
-  $("step-text").textContent = step ? step.words : "Waiting for the guide…";
-  const done = $("done");
-  done.disabled = !canAnswer();
-  done.textContent = step && step.answer === "ready" ? "The cards are in" : (step && step.answered ? "Done ✓" : "Done");
-  $("done-hint").textContent = step && step.answer ? "or press the space bar" : (step ? "the shuffler sees this step itself" : "");
+  return w.join(" · ");
+}
+
+function render() {
+  const s = state;
+  renderBanner(s);
+  if (!s) { setDisabled(); return; }
+  $("title").textContent = s.title || "Shuffler guide";
+  $("where").textContent = whereWords(s);
+  renderStep(s);
   // Problems, with a picture of what to do.
-  const problems = s.problems || [];
-  $("problems").hidden = problems.length === 0 && !(step && step.kind === "fix");
+  const step = s.step;
+  const problems = s.summary ? [] : (s.problems || []);
+  const fixing = step && step.kind === "fix" && !s.finished;
+  $("problems").hidden = problems.length === 0 && !fixing;
+  const texts = problems.map((p) => p.text);
   const list = $("problem-list");
-  list.replaceChildren(...problems.map((p) => { const d = document.createElement("p"); d.className = "problem"; d.textContent = p.text; return d; }));
-  window.drawFix($("fix-picture"), step && step.kind === "fix" ? step.what : null);
+  // Only a change is rewritten, so the live region announces what is new.
+  if (list.dataset.texts !== JSON.stringify(texts)) {
+    list.dataset.texts = JSON.stringify(texts);
+    list.replaceChildren(...texts.map((t) => { const d = document.createElement("p"); d.className = "problem"; d.textContent = t; return d; }));
+  }
+  $("fix-caption").textContent = window.drawFix($("fix-picture"), fixing ? step.what : null, s.sim) || "";
   // The live pass.
   const p = s.pass;
-  $("pass").hidden = !p;
+  const f = machineFacts(s);
+  // The pass card stays while its piles are the matter in hand (dealing,
+  // stopped part way, being lifted); once they are lifted it is history.
+  const about = step && (["touch", "lift", "fix", "reload"].includes(step.kind) || (step.kind === "putintray" && step.rest));
+  $("pass").hidden = !p || !!s.summary || !(p.active || about);
   if (p) {
-    $("pass-label").textContent = (p.active ? "Dealing " : "Dealt ") + p.label;
+    $("pass-label").textContent = p.active ? `Dealing ${p.label}` : (p.dealt < p.total ? `Stopped: ${p.label}` : `Dealt ${p.label}`);
     $("pass-count").textContent = `${p.dealt} of ${p.total} cards`;
     $("pass-bar").style.width = (p.total ? Math.min(100, 100 * p.dealt / p.total) : 0) + "%";
-    $("pass-piles").textContent = p.left === null || p.right === null ? "pile counts not known"
-      : `left pile ${p.left} · right pile ${p.right}`;
+    // The same numbers as the picture's: the live pass while it deals, else
+    // the table's (with --sim) or the device's own count at the end of the pass.
+    $("pass-piles").textContent = pilesWords(s, f);
   }
-  window.drawTable($("table-picture"), s);
+  const pic = $("table-picture");
+  const drawn = window.drawTable(pic, s, f, s.summary ? null : step);
+  pic.setAttribute("aria-label", drawn.alt);
+  $("picture-legend").replaceChildren(...drawn.legend.map((t) => { const li = document.createElement("li"); li.textContent = t; return li; }));
+  $("picture-legend").hidden = drawn.legend.length === 0;
   renderSummary(s);
   $("stopped").hidden = !s.stopped;
   $("stopped-text").textContent = s.stopped || "";
+  renderStepControls(s);
   renderTable(s);
   const log = $("log");
   log.replaceChildren(...(s.log || []).map((l) => { const li = document.createElement("li"); li.textContent = l.text; if (l.problem) li.className = "problem"; return li; }));
   log.scrollTop = log.scrollHeight;
+  setDisabled();
+  fitBar();
+}
+
+function renderStep(s) {
+  const step = s.step;
+  const text = $("step-text");
+  let words;
+  if (s.summary) words = "The pack is shuffled and ready to deal.";
+  else if (s.stopped) words = "The guide stopped: " + s.stopped;
+  else if (s.doing) words = s.doing;  // the machine is at work: the touch that started it is over
+  else words = step ? step.words : "Waiting for the guide…";
+  if (text.textContent !== words) text.textContent = words;
+  $("step-number").textContent = step && !s.summary ? `Step ${step.number}` : "";
+  $("step-kind").textContent = step && !s.summary ? (s.doing ? "dealing" : (KIND_LABELS[step.kind] || "")) : "";
+  const done = $("done");
+  done.hidden = !!s.summary;
+  const sent = step && (step.answered || (pressed.step === step.number && pressed.keys.has("done")));
+  done.textContent = step && step.answer === "ready" ? "The cards are in" : (sent ? "Done ✓" : "Done");
+  $("close").hidden = !s.summary;
+  let hint = "";
+  if (s.summary) hint = "the guide has finished";
+  else if (step && step.answer) hint = "or press the space bar";
+  else if (s.doing) hint = "the shuffler stops by itself";
+  else if (step) hint = "the shuffler sees this step itself";
+  $("done-hint").textContent = hint;
+}
+
+// The banner says what is true of the guide itself, over everything else.
+function renderBanner(s) {
+  const b = $("banner");
+  let head = "", text = "";
+  const at = s && s.step ? `step ${s.step.number} (${s.step.words})` : "its first step";
+  if (newRun) {
+    head = "A new run of the guide started";
+    text = `This page showed ${at} of the run before; the new run is at ` +
+      (s && s.step ? `step ${s.step.number}.` : "its start.") + " Reload the page to follow it.";
+  } else if (lost && s && s.summary) {
+    head = "The guide has ended";
+    text = "The pack is shuffled and ready to deal; this page can be closed.";
+  } else if (lost) {
+    head = "The guide is not running";
+    text = `This page lost it at ${at}.` +
+      (s && s.stopped ? ` ${s.stopped}` : " To go on, start the guide again at the console; its last lines say how.");
+  }
+  b.hidden = !head;
+  b.className = "banner" + (newRun ? " new-run" : "");
+  $("banner-reload").hidden = !newRun;
+  if ($("banner-head").textContent !== head) $("banner-head").textContent = head;
+  if ($("banner-text").textContent !== text) $("banner-text").textContent = text;
+  document.body.classList.toggle("gone", !!head);
+}
+
+// Nothing can be pressed while the guide is gone or another run has started,
+// and a control waits for its reply before it can be pressed again.
+function setDisabled() {
+  const off = lost || newRun || !state || (state.finished && !state.summary);
+  for (const b of document.querySelectorAll("main button, main input, main select")) {
+    if (b.id === "close") { b.disabled = lost || newRun || !!b.dataset.waiting; continue; }
+    if (b.id === "done") { b.disabled = off || !canAnswer(); continue; }
+    const key = b.dataset.key;
+    const done = key && state && state.step && pressed.step === state.step.number && pressed.keys.has(key);
+    b.disabled = off || !!b.dataset.waiting || !!done || (state && state.finished && b.closest("#vtable, #step-controls") !== null);
+  }
 }
 
 function renderSummary(s) {
@@ -127,19 +330,64 @@ function renderSummary(s) {
     d.textContent = `card ${m.card}: was ${m.was}. from the top, now ${m.now === null ? "not in the pack" : m.now + "."}`; return d; }));
 }
 
+// The step's own controls: what the table person would do for it, one
+// button each, pre-filled from the step's data (host/web/table.py).
+function renderStepControls(s) {
+  const step = s.step;
+  const show = s.sim && step && !s.finished && !s.doing;
+  $("step-controls").hidden = !show;
+  if (!show) return;
+  const controls = step.controls || [];
+  const box = $("step-buttons");
+  const sig = JSON.stringify([step.number, controls]);
+  if (box.dataset.sig !== sig) {
+    box.dataset.sig = sig;
+    box.replaceChildren(...controls.map((c, i) => {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.className = "step-button";
+      b.textContent = `${i + 1}. ${c.label}`;
+      if (c.msg) {
+        b.dataset.key = JSON.stringify(c.msg);
+        b.onclick = () => once(b.dataset.key, c.msg, b);
+      } else {
+        b.dataset.key = "do_step";  // only the whole step does this part
+        b.title = "Do this step for me does this part";
+      }
+      return b;
+    }));
+  }
+  const whole = controls.some((c) => !c.msg);
+  let hint = controls.length ? "Press them in order, then Done." : "Nothing to move on the table for this step.";
+  if (whole) hint = "A part here is done only by Do this step for me.";
+  if (step.kind === "fix" && step.what === "jam") hint = "Clear faults frees the stuck card; then Done, then touch the sensor.";
+  $("step-controls-hint").textContent = hint;
+  $("do-step").dataset.key = "do_step";
+  for (const b of box.querySelectorAll("button")) if (!b.onclick) b.dataset.whole = "1";
+}
+
 function renderTable(s) {
-  $("vtable").hidden = !s.sim;
+  $("vtable").hidden = !s.sim || !!s.summary;
   if (!s.sim || !s.table) return;
   const box = $("stacks");
-  box.replaceChildren(...s.table.stacks.map((st) => {
-    const b = document.createElement("button");
+  const had = document.activeElement && document.activeElement.closest && document.activeElement.closest("#stacks")
+    ? document.activeElement.dataset.name : null;
+  // Chips are kept and updated in place, so the one a keyboard chose keeps its focus.
+  const byName = {};
+  for (const b of box.querySelectorAll("button")) byName[b.dataset.name] = b;
+  const chips = s.table.stacks.map((st) => {
+    const b = byName[st.name] || document.createElement("button");
     b.type = "button";
     b.className = "stack-chip" + (st.name === chosen ? " chosen" : "");
     b.dataset.name = st.name;
+    b.setAttribute("aria-pressed", st.name === chosen ? "true" : "false");
     b.textContent = `${st.name} (${st.count})`;
-    b.onclick = () => { chosen = st.name; renderTable(state); };
+    b.onclick = () => { chosen = st.name; renderTable(state); setDisabled(); };
     return b;
-  }));
+  });
+  const same = chips.length === box.children.length && chips.every((c, i) => box.children[i] === c);
+  if (!same) box.replaceChildren(...chips);
+  if (had && byName[had] && document.activeElement !== byName[had]) byName[had].focus();
   const pl = s.table.places;
   $("machine").textContent = `tray ${pl.tray} · left pile ${pl.left} · right pile ${pl.right}` +
     (pl.throat ? ` · caught in the exit ${pl.throat}` : "") + (pl.removed ? ` · lifted out ${pl.removed}` : "");
@@ -156,27 +404,66 @@ function needChosen() {
 
 function num(id) { const v = parseInt($(id).value, 10); return Number.isFinite(v) ? v : null; }
 
+// On a phone the step's bar is fixed at the bottom: the page leaves room for it.
+function fitBar() {
+  const card = $("step-card");
+  const fixed = getComputedStyle(card).position === "fixed";
+  document.querySelector("main").style.paddingBottom = fixed ? (card.offsetHeight + 16) + "px" : "";
+}
+
+function isTyping(target) {
+  const tag = (target && target.tagName) || "";
+  return tag === "TEXTAREA" || tag === "SELECT" || (tag === "INPUT" && !["button", "checkbox", "radio"].includes(target.type));
+}
+
+// A table button pressed with a click, by hand: once per step and control.
+function control(id, make) {
+  const b = $(id);
+  b.onclick = () => {
+    const obj = make();
+    if (obj) once(JSON.stringify(obj), obj, b);
+  };
+}
+
 function wire() {
   $("done").onclick = answer;
-  document.addEventListener("keydown", (ev) => {
-    const tag = (ev.target && ev.target.tagName) || "";
-    if (ev.code === "Space" && !["INPUT", "SELECT", "TEXTAREA", "BUTTON"].includes(tag)) { ev.preventDefault(); answer(); }
-  });
-  $("close").onclick = () => send({ op: "close" });
-  $("do-step").onclick = () => { if (state && state.step) send({ op: "do_step", step: state.step.number }); };
-  $("put").onclick = () => { const c = needChosen(); if (c) send({ op: "put", stack: c }); };
-  $("touch").onclick = () => send({ op: "touch" });
-  const onto = () => { const v = $("onto").value.trim(); if (!v) toast("say onto which stack", true); return v || null; };
-  for (const side of ["left", "right"]) $("lift-" + side).onclick = () => { const o = onto(); if (o) send({ op: "lift", pile: side, onto: o }); };
-  $("lift-tray").onclick = () => { const o = onto(); if (o) send({ op: "lift", pile: "tray", onto: o }); };
-  $("stack-on").onclick = () => { const c = needChosen(), o = onto(); if (c && o) send({ op: "stack", what: c, onto: o }); };
-  $("move").onclick = () => { const c = needChosen(), o = onto(), n = num("n"); if (c && o && n) send({ op: "move", n: n, from: c, to: o }); };
-  $("cut").onclick = () => { const c = needChosen(); if (c) { const n = num("n"); send(n ? { op: "cut", stack: c, n: n } : { op: "cut", stack: c }); } };
-  $("inject").onclick = () => {
-    const kind = $("fault-kind").value, k = num("fault-k");
-    send({ op: "fault", spec: kind === "battery_low" ? kind : `${kind}:${k === null ? 0 : k}` });
+  // The space bar is Done and nothing else, wherever the focus is (a focused
+  // table button must not take it as its own press); Enter still presses
+  // the focused button. Buttons act on keyup for space, so both are kept.
+  for (const type of ["keydown", "keyup", "keypress"]) {
+    window.addEventListener(type, (ev) => {
+      if ((ev.code !== "Space" && ev.key !== " ") || isTyping(ev.target)) return;
+      ev.preventDefault();
+      ev.stopPropagation();
+      if (type === "keydown" && !ev.repeat) answer();
+    }, true);
+  }
+  $("close").onclick = () => {
+    $("close").dataset.waiting = "1";
+    send({ op: "close" }).then(() => { delete $("close").dataset.waiting; render(); });
   };
-  $("clear").onclick = () => send({ op: "clear" });
+  $("banner-reload").onclick = () => location.reload();
+  $("do-step").onclick = () => { if (state && state.step) once("do_step", { op: "do_step", step: state.step.number }, $("do-step")); };
+  control("put", () => { const c = needChosen(); return c && { op: "put", stack: c }; });
+  control("touch", () => ({ op: "touch" }));
+  const onto = () => { const v = $("onto").value.trim(); if (!v) toast("say onto which stack", true); return v || null; };
+  for (const pile of ["left", "right", "tray", "throat", "removed"]) {
+    control("lift-" + pile, () => { const o = onto(); return o && { op: "lift", pile: pile, onto: o }; });
+  }
+  control("stack-on", () => { const c = needChosen(), o = onto(); return c && o && { op: "stack", what: c, onto: o }; });
+  control("stack-under", () => { const c = needChosen(), o = onto(); return c && o && { op: "stack", what: c, onto: o, under: true }; });
+  control("move", () => { const c = needChosen(), o = onto(), n = num("n"); return c && o && n && { op: "move", n: n, from: c, to: o }; });
+  control("move-bottom", () => { const c = needChosen(), o = onto(), n = num("n");
+    return c && o && n && { op: "move", n: n, from: c, to: o, to_bottom: true }; });
+  control("cut", () => { const c = needChosen(); if (!c) return null; const n = num("n"); return n ? { op: "cut", stack: c, n: n } : { op: "cut", stack: c }; });
+  control("inject", () => {
+    const kind = $("fault-kind").value, k = num("fault-k");
+    return { op: "fault", spec: kind === "battery_low" ? kind : `${kind}:${k === null ? 0 : k}` };
+  });
+  control("clear", () => ({ op: "clear" }));
+  // A phone turned round (or a window resized): the picture is drawn again for its new width.
+  let frame = 0;
+  window.addEventListener("resize", () => { cancelAnimationFrame(frame); frame = requestAnimationFrame(() => { if (state) render(); else fitBar(); }); });
 }
 
 wire();

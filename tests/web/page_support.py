@@ -1,0 +1,170 @@
+"""Helpers for the page's browser tests that play it as a person would:
+a phone's screen, waits on the page's own state (never on a time budget
+tuned to a fast machine), the step's own controls, and measures of what
+is on the screen (text sizes, what is in sight)."""
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+from web_support import Guide, page_state
+
+PHONE = (390, 844)
+LAPTOP = (1280, 900)
+# Long enough for a pass on a busy 2-core machine; the waits end as soon as
+# their condition holds, so a fast machine never waits this long. (Shorter
+# only to see these tests fail quickly against an older page.)
+PATIENCE = float(os.environ.get("PAGE_TEST_PATIENCE", "600"))
+SHOTS = Path(__file__).resolve().parents[2] / "docs" / "img"
+
+
+def screen(d: Any, width: int, height: int) -> None:
+    """The page's viewport exactly width x height CSS pixels (a headless
+    window cannot be narrower than 500 px; the device metrics can)."""
+    d.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                      {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 600})
+    d.execute_async_script("const done = arguments[0]; requestAnimationFrame(() => requestAnimationFrame(() => "
+                           "{ if (state) render(); done(); }));")
+
+
+def until(d: Any, ok: Callable[[Any], Any], what: str, timeout: float = PATIENCE) -> Any:
+    """WebDriverWait on a condition of the page; its value."""
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    try:
+        return WebDriverWait(d, timeout, poll_frequency=0.05).until(lambda drv: ok(drv))
+    except Exception as exc:  # noqa: BLE001 - one message that says what never came
+        s = page_state(d)
+        raise AssertionError(f"the page never showed {what}: {str(s)[:1500]}") from exc
+
+
+def state_when(d: Any, ok: Callable[[dict[str, Any]], bool], what: str, timeout: float = PATIENCE) -> dict[str, Any]:
+    return until(d, lambda drv: (lambda s: s if s is not None and ok(s) else None)(page_state(drv)), what, timeout)
+
+
+def step_after(d: Any, number: int) -> dict[str, Any]:
+    return state_when(d, lambda s: s["finished"] or bool(s["step"] and s["step"]["number"] > number),
+                      f"a step after {number}")
+
+
+def done_enabled(d: Any) -> bool:
+    return bool(d.execute_script("const b = document.getElementById('done'); return !b.hidden && !b.disabled;"))
+
+
+def press_done(d: Any, number: int) -> None:
+    """Done for step `number`, once it can be pressed (a new step cannot be
+    answered at once: the page holds Done back for a moment)."""
+    until(d, lambda drv: (page_state(drv)["step"]["number"] != number) or done_enabled(drv), f"Done at step {number}")
+    if page_state(d)["step"]["number"] == number:
+        d.find_element("id", "done").click()
+
+
+def table_counts(g: Guide) -> dict[str, int]:
+    """The virtual table's stacks and the machine's places, as the table itself has them now."""
+    t = g.state()["table"]
+    return {**{s["name"]: s["count"] for s in t["stacks"]}, **{"@" + k: v for k, v in t["places"].items()}}
+
+
+def step_buttons(d: Any) -> list[Any]:
+    from selenium.webdriver.common.by import By
+
+    return d.find_elements(By.CSS_SELECTOR, "#step-buttons button")
+
+
+def do_step_by_its_controls(d: Any, g: Guide, step: dict[str, Any]) -> None:
+    """Press the step's own buttons in order (each once, waiting for the
+    table to change); a step with a part only "Do this step for me" can
+    do is done by it."""
+    controls = step.get("controls") or []
+    if not controls or any(c["msg"] is None for c in controls):
+        before = g.state()["version"]
+        press(d, "do-step")
+        # The table looked at again after the step (a newer state), and no reply still to come.
+        until(d, lambda drv: replies_in(drv) and page_state(drv)["version"] > before, "the table's answer to Do this step")
+        return
+    for i in range(len(controls)):
+        until(d, lambda drv: drv.execute_script(f"const b = document.querySelectorAll('#step-buttons button')[{i}];"
+                                                "return b && !b.disabled;"), f"step button {i + 1}")
+        step_buttons(d)[i].click()
+        until(d, lambda drv: drv.execute_script(f"const b = document.querySelectorAll('#step-buttons button')[{i}];"
+                                                "return b && b.disabled;") and replies_in(drv), f"step button {i + 1} done")
+
+
+def replies_in(d: Any) -> bool:
+    """Every message the page sent has its reply (a page without the count: taken as so)."""
+    return bool(d.execute_script("return typeof busy === 'undefined' || busy === 0;"))
+
+
+def press(d: Any, name: str) -> None:
+    from selenium.common.exceptions import StaleElementReferenceException
+
+    for _ in range(50):
+        try:
+            until(d, lambda drv: not drv.find_element("id", name).get_attribute("disabled"), f"{name} enabled")
+            d.find_element("id", name).click()
+            return
+        except StaleElementReferenceException:  # the page redrew it
+            time.sleep(0.05)
+    raise AssertionError(f"could not press {name}")
+
+
+def smallest_text_px(d: Any) -> dict[str, Any]:
+    """The smallest text on the screen in CSS pixels, with where it is:
+    every visible HTML text by its computed font size, every picture text
+    by its font size times the picture's scale (getScreenCTM)."""
+    return d.execute_script("""
+        let best = {px: 1e9, where: ''};
+        const seen = (e) => { const r = e.getBoundingClientRect(); return r.width > 0 && r.height > 0 &&
+                              getComputedStyle(e).visibility !== 'hidden'; };
+        const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+        for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+          if (!n.textContent.trim()) continue;
+          const e = n.parentElement;
+          if (!e || !seen(e) || e.closest('[hidden]')) continue;
+          let px = parseFloat(getComputedStyle(e).fontSize);
+          if (e instanceof SVGElement) { const m = e.getScreenCTM(); px = px * (m ? m.a : 1); }
+          if (px < best.px) best = {px: px, where: (e.id || e.className.baseVal || e.className || e.tagName) + ': ' + n.textContent.trim().slice(0, 40)};
+        }
+        return best;""")
+
+
+def in_sight(d: Any, element_id: str) -> bool:
+    """The element wholly inside the viewport as it is scrolled now."""
+    return bool(d.execute_script("""
+        const e = document.getElementById(arguments[0]); if (!e || e.hidden) return false;
+        const r = e.getBoundingClientRect();
+        return r.height > 0 && r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth;""",
+                                 element_id))
+
+
+def picture_numbers(d: Any) -> dict[str, Any]:
+    """What the picture says of the machine and what the progress card says, read at one moment."""
+    return d.execute_script("""
+        const svg = document.getElementById('table-picture');
+        const count = (side) => { const t = svg.querySelector(`text[data-count="${side}"]`); return t ? t.textContent : null; };
+        const tray = svg.querySelector('text[data-count="tray"]');
+        return {state: state, left: count('left'), right: count('right'), tray: tray ? tray.textContent : null,
+                piles: document.getElementById('pass-piles').textContent,
+                count: document.getElementById('pass-count').textContent,
+                step: document.getElementById('step-text').textContent};""")
+
+
+def page_text(d: Any) -> str:
+    return str(d.execute_script("return document.body.innerText + ' ' + "
+                                "document.getElementById('table-picture').getAttribute('aria-label');"))
+
+
+def overlapping_picture_texts(d: Any) -> list[str]:
+    """Pairs of picture texts whose boxes overlap on the screen."""
+    return list(d.execute_script("""
+        const ts = [...document.querySelectorAll('#table-picture text')].filter((t) => t.textContent.trim());
+        const rs = ts.map((t) => t.getBoundingClientRect());
+        const out = [];
+        for (let i = 0; i < ts.length; i++) for (let j = i + 1; j < ts.length; j++) {
+          const a = rs[i], b = rs[j];
+          if (a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1)
+            out.push(ts[i].textContent + ' / ' + ts[j].textContent);
+        }
+        return out;"""))
