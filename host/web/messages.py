@@ -26,9 +26,9 @@ FIELDS: dict[str, dict[str, tuple[str, bool]]] = {
     "done": {"step": ("step", True)},
     "close": {},
     "do_step": {"step": ("step", True)},  # carry out step N on the virtual table
-    "put": {"stack": ("name", True), "n": ("cards", False)},
+    "put": {"stack": ("name", True), "n": ("cards", False), "under": ("flag", False)},
     "touch": {"ms": ("ms", False)},
-    "lift": {"pile": ("pile", True), "onto": ("name", True), "under": ("flag", False)},
+    "lift": {"pile": ("pile", True), "onto": ("name", True), "under": ("flag", False), "n": ("cards", False)},
     "stack": {"what": ("name", True), "onto": ("name", True), "under": ("flag", False)},
     "cut": {"stack": ("name", True), "n": ("cards", False)},
     "move": {"n": ("cards", True), "from": ("name", True), "to": ("name", True),

@@ -67,12 +67,12 @@ class WebTable:
                     self.person.do(step)
                     return f"did step {a['step']}: {S.words(step)}"
                 if msg.op == "put":
-                    return f"tray: {w.put(a['stack'], a.get('n'))} cards"
+                    return f"tray: {w.put(a['stack'], a.get('n'), 'bottom' if a.get('under') else 'top')} cards"
                 if msg.op == "touch":
                     w.touch(a.get("ms", 150))
                     return "touched the sensor"
                 if msg.op == "lift":
-                    n = w.lift(a["pile"], a["onto"], "bottom" if a.get("under") else "top")
+                    n = w.lift(a["pile"], a["onto"], "bottom" if a.get("under") else "top", a.get("n"))
                     return f"lifted {n} cards from the {a['pile']} onto {a['onto']}"
                 if msg.op == "stack":
                     n = w.put_stack(a["what"], a["onto"], "bottom" if a.get("under") else "top")
@@ -155,9 +155,7 @@ def _end(flags: set[str], flag: str) -> str:
 
 def control(command: Command) -> dict[str, Any]:
     """One table command (simulator/virtual/table_person.py) as a page
-    control: {"label": words, "msg": the message without its step}, or
-    "msg": None for what the page's messages cannot say (a put under a
-    stack, a lift of the top N cards): "Do this step for me" does those."""
+    control: {"label": words, "msg": the message without its step}."""
     name, *args = command
     flags = {a for a in args if a.startswith("--")}
     words = [a for a in args if not a.startswith("--")]
@@ -181,15 +179,17 @@ def control(command: Command) -> dict[str, Any]:
     if name == "lift":
         pile, onto = words[0], words[1]
         if "--top" in flags:
-            return {"label": f"Lift the top {S.cards(int(args[args.index('--top') + 1]))} out of the tray "
-                             f"as {_place(onto)}", "msg": None}
+            top = int(args[args.index('--top') + 1])
+            return {"label": f"Lift the top {S.cards(top)} out of the tray as {_place(onto)}",
+                    "msg": {"op": "lift", "pile": pile, "onto": onto, "n": top}}
         under = "--under" in flags
         return {"label": f"Take {_PILE_WORDS.get(pile, pile)} as {_place(onto)}",
                 "msg": {"op": "lift", "pile": pile, "onto": onto, **({"under": True} if under else {})}}
     if name == "put":
         stack = words[0]
         if "--under" in flags:
-            return {"label": f"Put {_place(stack)} back under the cards in the tray", "msg": None}
+            return {"label": f"Put {_place(stack)} back under the cards in the tray",
+                    "msg": {"op": "put", "stack": stack, "under": True}}
         msg = {"op": "put", "stack": stack, **({"n": int(words[1])} if len(words) > 1 else {})}
         return {"label": f"Put {_place(stack)} in the tray", "msg": msg}
     if name == "touch":

@@ -318,14 +318,20 @@ def test_every_step_has_its_own_controls_and_do_this_step_does_it(step: S.Step, 
     assert bool(controls) != (isinstance(step, S.PutInTray) and step.rest), step
     for c in controls:
         assert c["label"] and "_" not in c["label"]
-        if c["msg"] is not None:  # a message the server takes as it is, with the step it is pressed at
-            assert messages.parse(json.dumps({**c["msg"], "step": 3})).op == c["msg"]["op"]
+        # Every control is a message the server takes as it is, with the step it is pressed at.
+        assert messages.parse(json.dumps({**c["msg"], "step": 3})).op == c["msg"]["op"]
     before = world.show()
     said = table.do(messages.Message("do_step", {"step": 3}), {**S.to_dict(step), "number": 3})
     assert said.startswith("did step 3")
     moves_cards = bool(controls) and (not isinstance(step, (S.Touch, S.Fix))
                                       or bool(places.get("throat") or places.get("removed")))
     assert (world.show() != before) == moves_cards
+    # Pressed in order by hand, the step's own controls leave the table as Do this step does.
+    by_hand = FakeWorld(stacks, places)
+    hand_table = WebTable(by_hand)  # type: ignore[arg-type]
+    for c in controls:
+        hand_table.do(messages.parse(json.dumps({**c["msg"], "step": 3})), {**S.to_dict(step), "number": 3})
+    assert by_hand.show() == world.show()
 
 
 def test_a_cut_is_split_into_its_loads_by_its_controls() -> None:

@@ -10,6 +10,8 @@ let chosen = null;  // the stack chosen on the virtual table
 let retry = 250;
 let seenRun = null;  // the first run id this page saw: another one is a new run
 let newRun = false;
+let newRunState = null;
+let refusedLine = "";  // why the server refuses this page, when it does  // the new run's latest state; the page keeps showing where the old run was
 let lostTimer = null;
 let lost = false;  // the guide is gone: a banner, every control off
 let waiting = [];  // replies still to come on this socket, in the order sent
@@ -67,6 +69,16 @@ function received(msg) {
     if (seenRun === null) seenRun = msg.run;
     else if (msg.run !== seenRun) newRun = true;
   }
+  if (newRun) {
+    // The old run's step stays on screen (with every control off) so the
+    // banner can say where it was; the new run is only named.
+    newRunState = msg;
+    lost = false;
+    clearTimeout(lostTimer);
+    lostTimer = null;
+    render();
+    return;
+  }
   lost = false;
   clearTimeout(lostTimer);
   lostTimer = null;
@@ -86,6 +98,12 @@ function goneNow() {
   if (socket && socket.readyState === WebSocket.OPEN) return;
   lost = true;
   render();
+  // A refused WebSocket does not say why; the same address's state does (a
+  // server of a later run refuses this page's secret in one line).
+  fetch("/state", { cache: "no-store" }).then((r) => (r.ok ? "" : r.text())).then((t) => {
+    refusedLine = (t || "").trim().split("\n")[0];
+    render();
+  }).catch(() => {});
 }
 
 // One message; a promise of its reply (the server answers each message on
@@ -279,15 +297,17 @@ function renderBanner(s) {
   const at = s && s.step ? `step ${s.step.number} (${s.step.words})` : "its first step";
   if (newRun) {
     head = "A new run of the guide started";
+    const n = newRunState;
     text = `This page showed ${at} of the run before; the new run is at ` +
-      (s && s.step ? `step ${s.step.number}.` : "its start.") + " Reload the page to follow it.";
+      (n && n.step ? `step ${n.step.number}.` : "its start.") + " Reload the page to follow it.";
   } else if (lost && s && s.summary) {
     head = "The guide has ended";
     text = "The pack is shuffled and ready to deal; this page can be closed.";
   } else if (lost) {
     head = "The guide is not running";
     text = `This page lost it at ${at}.` +
-      (s && s.stopped ? ` ${s.stopped}` : " To go on, start the guide again at the console; its last lines say how.");
+      (s && s.stopped ? ` ${s.stopped}` : " To go on, start the guide again at the console; its last lines say how.") +
+      (refusedLine ? ` The address answers: ${refusedLine}.` : "");
   }
   b.hidden = !head;
   b.className = "banner" + (newRun ? " new-run" : "");
