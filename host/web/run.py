@@ -112,7 +112,12 @@ class WebSession:
             self.page.update(stopped=stopped_words(exc), finished=True, **where(guide))
             raise exc
         summary: G.Summary = result["summary"]
-        self.page.update(summary=summary.to_dict(), finished=True, **where(guide))
+        # The routine is over: how far it got is the summary's, not the
+        # machine's (which no longer holds a routine at the end).
+        ended = where(guide)
+        ended["distance"] = {"rounds_done": summary.rounds, "value": summary.distance,
+                             "kind": "exact mode" if summary.mode == "exact" else summary.distance_kind}
+        self.page.update(summary=summary.to_dict(), finished=True, **ended)
         return summary
 
     def linger(self) -> None:

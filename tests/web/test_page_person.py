@@ -14,12 +14,10 @@ it carelessly. Invariants, after every rule:
 The run ends in a whole shuffled pack. Few examples and no shrinking, so it
 stays within a few minutes; every wait is on the page's state.
 
-The server side of issue 17 adds refusals (a repeat of a control or of Do
-this step at one step, a Done before the read time, from any tab): the
-invariants hold today through the page's own guards and the guide's read
-time; Do this step pressed in a second tab after the first did the step
-is tried only once the server refuses it (a second page does not know
-what the first pressed)."""
+The server refuses a repeat of a control or of Do this step at one step
+and a Done before the read time, from any tab: Do this step pressed in a
+second tab after the first did the step (a second page does not know what
+the first pressed) must leave the table as it was."""
 from __future__ import annotations
 
 import json
