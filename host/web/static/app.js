@@ -19,6 +19,8 @@ let pressed = { step: 0, keys: new Set(), shownAt: 0 };  // controls done at the
 let busy = 0;  // messages sent and not yet answered
 
 const READ_MS = 700;  // a new step is on screen this long before Done counts (a double click's second half does not)
+// The guide's own read time, when longer: Done waits for it rather than be refused.
+function readMs(s) { return Math.max(READ_MS, s && s.read_s ? s.read_s * 1000 : 0); }
 let readTimer = null;
 const LOST_AFTER_MS = 3000;  // "reconnecting…" for this long, then the guide is taken as gone
 const $ = (id) => document.getElementById(id);
@@ -85,7 +87,7 @@ function received(msg) {
   if (!state || !state.step || !msg.step || msg.step.number !== state.step.number) {
     pressed = { step: msg.step ? msg.step.number : 0, keys: new Set(), shownAt: performance.now() };
     clearTimeout(readTimer);
-    readTimer = setTimeout(render, READ_MS + 20);
+    readTimer = setTimeout(render, readMs(msg) + 20);
   } else if (state.step.answered && !msg.step.answered) {
     pressed.keys.delete("done");  // the guide did not take the answer (too soon to read): it can be given again
   }
@@ -155,7 +157,7 @@ function toast(text, error) {
 function canAnswer() {
   return !!(state && state.step && state.step.answer && !state.step.answered && !state.finished && !lost && !newRun
             && pressed.step === state.step.number && !pressed.keys.has("done")
-            && performance.now() - pressed.shownAt >= READ_MS);
+            && performance.now() - pressed.shownAt >= readMs(state));
 }
 
 function answer() {
