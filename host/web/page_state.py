@@ -42,6 +42,7 @@ def fresh_state() -> dict[str, Any]:
         "problems": [],  # faults and refusals in plain words, newest last
         "log": [],  # the last lines said
         "summary": None,
+        "verdict": None,  # at the end: ready (as random as the plan asks), level, threshold, needs (rounds)
         "stopped": None,  # why the guide stopped, with the command that goes on
         "finished": False,
         "table": None,  # the virtual table, with --sim

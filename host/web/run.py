@@ -17,10 +17,20 @@ from typing import Any, Callable
 
 from host import guide as G
 from host import person as persons
+from host import plan as planlib
 from host.web.adapter import WebPerson, WebVoice, where
 from host.web.page_state import PageState
 from host.web.server import PageServer, is_lan_bind
 from host.web.table import WebTable
+
+
+def verdict(plan: Any, summary: G.Summary) -> dict[str, Any]:
+    """Whether the pack the routine left is as random as the plan's quality
+    asks (the console's "short of" line): the page says "ready to deal" only then."""
+    quality = plan.quality
+    short = summary.distance > quality.threshold
+    needs = planlib.rounds_for(plan.cards, plan.capacity, quality.threshold) if short else None
+    return {"ready": not short, "level": quality.name, "threshold": quality.threshold, "needs": needs}
 
 
 class WebSession:
@@ -117,7 +127,7 @@ class WebSession:
         ended = where(guide)
         ended["distance"] = {"rounds_done": summary.rounds, "value": summary.distance,
                              "kind": "exact mode" if summary.mode == "exact" else summary.distance_kind}
-        self.page.update(summary=summary.to_dict(), finished=True, **ended)
+        self.page.update(summary=summary.to_dict(), verdict=verdict(guide.plan, summary), finished=True, **ended)
         return summary
 
     def linger(self) -> None:

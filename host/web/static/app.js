@@ -203,7 +203,7 @@ function pilesWords(s, f) {
 function whereWords(s) {
   const sum = s.summary;
   if (sum) {
-    return [`${sum.mode} mode`, plural(sum.rounds, "round") + " done", "ready to deal"].join(" · ");
+    return [`${sum.mode} mode`, plural(sum.rounds, "round") + " done", ready(s) ? "ready to deal" : `short of ${s.verdict.level}`].join(" · ");
   }
   const w = [];
   if (s.mode) w.push(s.mode + " mode");
@@ -268,11 +268,22 @@ function render() {
   fitBar();
 }
 
+// "Ready to deal" only when the pack is as random as the plan asks (the
+// console's "short of" line otherwise), so the end screen never overstates.
+function ready(s) { return !s.verdict || s.verdict.ready; }
+
+function endWords(s) {
+  if (ready(s)) return "The pack is shuffled and ready to deal.";
+  const v = s.verdict;
+  return `The routine is done, but the pack is short of ${v.level} (distance from random at most ${v.threshold}): ` +
+    `it needs ${plural(v.needs, "round")}.`;
+}
+
 function renderStep(s) {
   const step = s.step;
   const text = $("step-text");
   let words;
-  if (s.summary) words = "The pack is shuffled and ready to deal.";
+  if (s.summary) words = endWords(s);
   else if (s.stopped) words = "The guide stopped: " + s.stopped;
   else if (s.doing) words = s.doing;  // the machine is at work: the touch that started it is over
   else words = step ? step.words : "Waiting for the guide…";
@@ -304,7 +315,7 @@ function renderBanner(s) {
       (n && n.step ? `step ${n.step.number}.` : "its start.") + " Reload the page to follow it.";
   } else if (lost && s && s.summary) {
     head = "The guide has ended";
-    text = "The pack is shuffled and ready to deal; this page can be closed.";
+    text = endWords(s) + " This page can be closed.";
   } else if (lost) {
     head = "The guide is not running";
     text = `This page lost it at ${at}.` +
@@ -336,6 +347,7 @@ function renderSummary(s) {
   const sum = s.summary;
   $("summary").hidden = !sum;
   if (!sum) return;
+  $("summary-head").textContent = ready(s) ? "The pack is shuffled and ready to deal" : `Short of ${s.verdict.level}`;
   const rows = [["mode", sum.mode], ["rounds", sum.rounds], ["passes", sum.passes], ["time", `${Math.round(sum.seconds)} s`],
     ["distance from random", sum.mode === "exact" ? "exactly 0" : `${sum.distance.kind === "at most" ? "at most " : ""}${fmt(sum.distance.value, 4)}`],
     ["cards", sum.cards]];

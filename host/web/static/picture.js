@@ -212,8 +212,10 @@ function drawTable(svg, state, facts, step) {
 // The picture in words: what the step shows, from the same data.
 function describe(state, facts, step, names, onTable, counts, legend) {
   const parts = [];
-  if (step) parts.push(`Step ${step.number}: ${step.words}`);
-  else if (state.summary) parts.push("The shuffled pack on the table.");
+  // At the end the last step is over: the words say what the table holds, and
+  // "shuffled" only when the pack is as random as the plan asks.
+  if (state.summary) parts.push(!state.verdict || state.verdict.ready ? "The shuffled pack on the table." : "The pack on the table.");
+  else if (step) parts.push(`Step ${step.number}: ${step.words}`);
   const k = (n) => (n === null || n === undefined ? "not known" : n);
   parts.push(`The machine: tray ${k(facts.tray)}, left pile ${k(facts.left)}, right pile ${k(facts.right)}` +
              (facts.throat ? `, ${facts.throat} caught in the exit` : "") + (facts.removed ? `, ${facts.removed} lifted out` : "") + ".");
