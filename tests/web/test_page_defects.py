@@ -219,7 +219,7 @@ def test_an_exact_routine_ends_on_a_screen_that_says_the_pack_is_ready(driver: A
     assert s["distance"]["rounds_done"] == s["summary"]["rounds"] > 0 and s["distance"]["value"] == 0
     where = driver.find_element("id", "where").text
     assert "exact mode" in where and "ready to deal" in where and "not shuffled yet" not in where
-    assert driver.find_element("id", "step-text").text == "The pack is shuffled and ready to deal."
+    assert driver.find_element("id", "step-text").text == "Shuffled: the pack is ready to deal."
     close = driver.find_element("id", "close")
     assert close.is_displayed() and close.size["height"] >= 48 and close.size["width"] >= 200
     assert not driver.find_element("id", "done").is_displayed()

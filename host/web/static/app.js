@@ -273,7 +273,7 @@ function render() {
 function ready(s) { return !s.verdict || s.verdict.ready; }
 
 function endWords(s) {
-  if (ready(s)) return "The pack is shuffled and ready to deal.";
+  if (ready(s)) return "Shuffled: the pack is ready to deal.";
   const v = s.verdict;
   return `The routine is done, but the pack is short of ${v.level} (distance from random at most ${v.threshold}): ` +
     `it needs ${plural(v.needs, "round")}.`;
@@ -347,7 +347,7 @@ function renderSummary(s) {
   const sum = s.summary;
   $("summary").hidden = !sum;
   if (!sum) return;
-  $("summary-head").textContent = ready(s) ? "The pack is shuffled and ready to deal" : `Short of ${s.verdict.level}`;
+  $("summary-head").textContent = ready(s) ? "Shuffled: ready to deal" : `Short of ${s.verdict.level}`;
   const rows = [["mode", sum.mode], ["rounds", sum.rounds], ["passes", sum.passes], ["time", `${Math.round(sum.seconds)} s`],
     ["distance from random", sum.mode === "exact" ? "exactly 0" : `${sum.distance.kind === "at most" ? "at most " : ""}${fmt(sum.distance.value, 4)}`],
     ["cards", sum.cards]];

@@ -35,7 +35,7 @@ function stepPlaces(step) {
   }
   else if (k === "move") { add(step.upper); add(step.lower);
     arrows.push(step.down ? [step.upper, step.lower, `${step.cards} from the bottom of ${step.upper} to the top of ${step.lower}`]
-                          : [step.lower, step.upper, `${step.cards} from the top of ${step.lower} to the bottom of ${step.upper}`]); }
+                          : [step.lower, step.upper, `${step.cards} from the top of ${step.lower} under ${step.upper}`]); }
   else if (k === "evenout") { add(step.upper); add(step.lower); arrows.push([step.upper, step.lower, `even out to ${step.sizes[0]} and ${step.sizes[1]}`]); }
   else if (k === "draw") { for (const [name, parts] of step.loads) { for (const p of parts) { add(p[0]); arrows.push([p[0], name, `${p[1]} from ${p[0]} to ${name}`]); } add(name); } }
   else if (k === "swap") { add(step.first); add(step.second); arrows.push([step.first, step.second, `swap ${step.first} and ${step.second}`]); }
@@ -229,11 +229,11 @@ function describe(state, facts, step, names, onTable, counts, legend) {
 // words go under it as the caption (HTML text wraps; an SVG line is cut off).
 const FIX_PICTURES = {
   jam: [[["rect", { x: 100, y: 30, width: 120, height: 70, class: "machine-body" }], ["rect", { x: 180, y: 20, width: 60, height: 14, class: "cards", transform: "rotate(-20 210 27)" }]],
-        "Free the stuck card and push it back under the load."],
+        "The stuck card, freed, goes back under the load."],
   exit: [[["rect", { x: 100, y: 30, width: 120, height: 70, class: "machine-body" }], ["rect", { x: 230, y: 60, width: 50, height: 12, class: "cards" }]],
          "Cards caught in the exit go back under the tray's cards."],
   put_back: [[["rect", { x: 40, y: 50, width: 60, height: 40, class: "cards" }], ["rect", { x: 180, y: 40, width: 100, height: 50, class: "tray" }]],
-             "Put them back in the tray, in the same order."],
+             "Back in the tray, their order kept."],
   battery: [[["rect", { x: 110, y: 30, width: 100, height: 50, rx: 6, class: "battery" }], ["rect", { x: 210, y: 45, width: 10, height: 20, class: "battery-tip" }],
              ["rect", { x: 114, y: 34, width: 18, height: 42, class: "battery-low" }]], "A fresh battery; leave the cards as they are."],
   sensor: [[["circle", { cx: 160, cy: 55, r: 30, class: "sensor on" }]], "Check the sensor's plug and wiring."],
