@@ -376,7 +376,9 @@ class PageServer:
         app.router.add_get("/state", self._state)
         app.router.add_get("/ws", self._ws)
         app.router.add_static("/static/", self.static_dir, show_index=False, follow_symlinks=False)
-        self.runner = web.AppRunner(app, access_log=None, handle_signals=False)
+        # shutdown_timeout: at a stop every page has had its last state and its
+        # socket is closed; nothing is worth aiohttp's default wait of 60 s.
+        self.runner = web.AppRunner(app, access_log=None, handle_signals=False, shutdown_timeout=2.0)
         await self.runner.setup()
         self.site = _CappedSite(self.runner, self.host, self.port, MAX_CONNECTIONS)
         try:

@@ -188,10 +188,14 @@ def run_careless_person(d: Any, g: Guide, choices: list[int]) -> None:
             until(d, lambda drv: page_state(drv)["step"]["number"] >= number, "the second tab at the step")
             if page_state(d)["step"]["number"] == number:
                 # The second tab does not know the first did the step: only the server can refuse it.
-                before = table_counts(g)
+                # The stacks on the table, not the machine's places: after a
+                # touch the machine deals by itself.
+                def on_table() -> dict[str, int]:
+                    return {k: v for k, v in table_counts(g).items() if not k.startswith("@")}
+                before = on_table()
                 press(d, "do-step")
                 until(d, replies_in, "the refusal")
-                assert table_counts(g) == before
+                assert on_table() == before
             if when_done_can_be_pressed(d, number):
                 clicks(d, "done", 1)
             d.switch_to.window(main)
