@@ -14,7 +14,6 @@ import random
 import re
 import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import Callable, Iterator
 
@@ -150,9 +149,17 @@ def test_a_reversed_motor_is_found_flipped_and_exact_mode_then_deals_right(start
         world.lift("tray", PACK)
         watch = subprocess.Popen([sys.executable, "-m", "host.cli", "check", "--port", dev.port, "--watch",
                                   "--readings", "6"], stdout=subprocess.PIPE, text=True)
-        time.sleep(1.5)
+        # Touched once the watch is reading (its first reading printed), however
+        # long the command took to start.
+        assert watch.stdout is not None
+        first = []
+        for line in watch.stdout:
+            first.append(line)
+            if line.startswith("-- reading"):
+                break
         world.touch(150)
-        out, _ = watch.communicate(timeout=120)
+        rest, _ = watch.communicate(timeout=120)
+        out = "".join(first) + rest
     assert watch.returncode == 0 and "-- reading 6 --" in out and "a touch seen now" in out, out
     run = guided(dev, tmp_path, ["--pack", "canasta"], 108, DELAYS, seed=5)
     check_finished(run, 108)
