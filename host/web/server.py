@@ -143,7 +143,32 @@ def _cookie_name(port: int) -> str:
     return f"shuffler_guide_{port}"
 
 
-class _Counted(asyncio.Protocol):
+class _Forwarding(asyncio.Protocol):
+    """Hands every event of a connection to `inner`; the subclasses below
+    add what they watch."""
+
+    inner: asyncio.Protocol
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.inner.connection_made(transport)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.inner.connection_lost(exc)
+
+    def data_received(self, data: bytes) -> None:
+        self.inner.data_received(data)
+
+    def eof_received(self) -> bool | None:
+        return self.inner.eof_received()
+
+    def pause_writing(self) -> None:
+        self.inner.pause_writing()
+
+    def resume_writing(self) -> None:
+        self.inner.resume_writing()
+
+
+class _Counted(_Forwarding):
     """One connection's aiohttp protocol, counted in `live` while it lasts;
     closed when it has sent nothing within SILENT_S."""
 
@@ -175,14 +200,6 @@ class _Counted(asyncio.Protocol):
         self.heard = True
         self.inner.data_received(data)
 
-    def eof_received(self) -> bool | None:
-        return self.inner.eof_received()
-
-    def pause_writing(self) -> None:
-        self.inner.pause_writing()
-
-    def resume_writing(self) -> None:
-        self.inner.resume_writing()
 
 
 class _Busy(asyncio.Protocol):
@@ -232,7 +249,7 @@ class _CappedSite(web.TCPSite):
         self._bound_port = self._server.sockets[0].getsockname()[1] if self._server.sockets else self._port
 
 
-class _PeerCapped(asyncio.Protocol):
+class _PeerCapped(_Forwarding):
     """The peer is known only once the connection is made: over PER_PEER
     from one address, the connection gets _Busy's line instead."""
 
@@ -250,21 +267,6 @@ class _PeerCapped(asyncio.Protocol):
             self.site.refused += 1
             self.inner = _Busy(_Busy.PEER_LINE)
         self.inner.connection_made(transport)
-
-    def connection_lost(self, exc: Exception | None) -> None:
-        self.inner.connection_lost(exc)
-
-    def data_received(self, data: bytes) -> None:
-        self.inner.data_received(data)
-
-    def eof_received(self) -> bool | None:
-        return self.inner.eof_received()
-
-    def pause_writing(self) -> None:
-        self.inner.pause_writing()
-
-    def resume_writing(self) -> None:
-        self.inner.resume_writing()
 
 
 class PageServer:
