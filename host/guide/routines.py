@@ -189,6 +189,10 @@ class ExactRoutine:
             if isinstance(es.step, S.PutInTray):
                 self.round_sizes.setdefault(es.round, {})[es.step.load] = int(es.step.cards or 0)
         self.resume_at = resume_at
+        # Each pile's count from the device's last pass of its load: a pile the
+        # pass left empty is not there to move (the split's counts depend on
+        # the random order the device drew).
+        self.piles: dict[str, int] = {}
 
     # -- the stretches of work ---------------------------------------------------------
     def begin(self) -> list[Item]:
@@ -231,10 +235,23 @@ class ExactRoutine:
                 self.load = step.load
                 out.append(dataclasses.replace(step, cards=self.want(es.round, step.load, step.cards)))
                 continue
-            out.append(step)
+            out.append(self._with_counts(step))
             if isinstance(step, S.Touch):
                 return out
         return out
+
+    def _with_counts(self, step: S.Step) -> S.Step:
+        """A lift with the piles' counts the device gave; a stack without the
+        piles the passes left empty."""
+        if isinstance(step, S.Lift) and S.left_of(step.load) in self.piles:
+            return dataclasses.replace(step, left=self.piles[S.left_of(step.load)],
+                                       right=self.piles[S.right_of(step.load)])
+        if isinstance(step, S.Stack):
+            there = tuple(part for part in step.parts if self.piles.get(part, 1) > 0)
+            if there and there != step.parts:
+                return dataclasses.replace(step, parts=there,
+                                           empty=tuple(part for part in step.parts if part not in there))
+        return step
 
     def _round_start(self) -> N.RoundStart:
         """The round begins with the step just taken: the time model times what is left."""
@@ -249,6 +266,12 @@ class ExactRoutine:
 
     def record(self, result: PassResult) -> None:
         self.passes += 1
+        if result.left is not None and result.right is not None:
+            self.piles[S.left_of(result.load)] = result.left
+            self.piles[S.right_of(result.load)] = result.right
+        else:
+            self.piles.pop(S.left_of(result.load), None)
+            self.piles.pop(S.right_of(result.load), None)
         if self.per_round:
             self.per_round[-1].append(result.cards)
 

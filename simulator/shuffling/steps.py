@@ -160,11 +160,13 @@ class Lift:
 
 @dataclass(frozen=True)
 class Stack:
-    """Put `parts` on one another, the first on top; the result is `result`."""
+    """Put `parts` on one another, the first on top; the result is `result`.
+    empty: piles the passes left without a card (left out of `parts`)."""
 
     parts: tuple[str, ...]
     result: str
     cards: int | None = None
+    empty: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -290,6 +292,8 @@ def asks_action(step: Step) -> bool:
         return not all(len(parts) == 1 and parts[0][2] for _, parts in step.loads)
     if isinstance(step, Gather):
         return len(step.parts) > 1
+    if isinstance(step, Stack):
+        return len(step.parts) > 1 or step.parts[0] != step.result
     return not isinstance(step, RoundSummary)
 
 
@@ -325,7 +329,7 @@ def words(step: Step) -> str:
         return (f"Lift off load {step.load}'s two piles and keep them apart: left pile ({step.left}) on the left, "
                 f"right pile ({step.right}) on the right.")
     if isinstance(step, Stack):
-        return f"Put {_on_top(step.parts)}: that is {_result(step.result)}{_count(step.cards)}."
+        return _stack(step)
     if isinstance(step, Move):
         text = "M" + move_phrase(step)[1:]
         if step.sizes is not None:
@@ -364,6 +368,22 @@ def move_phrase(step: Move) -> str:
     if step.down:
         return f"move {cards(step.cards)} from the bottom of load {step.upper} to the top of load {step.lower}"
     return f"move {cards(step.cards)} from the top of load {step.lower} to the bottom of load {step.upper}"
+
+
+def _stack(step: Stack) -> str:
+    result = f"{_result(step.result)}{_count(step.cards)}"
+    if len(step.parts) == 1:
+        text = f"{_capital(place(step.parts[0]))} is {result}"
+    else:
+        text = f"Put {_on_top(step.parts)}: that is {result}"
+    if step.empty:
+        names = [place(p) for p in step.empty]
+        text += f"; {' and '.join(names)} {'is' if len(names) == 1 else 'are'} empty"
+    return text + "."
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
 
 
 def _on_top(parts: tuple[str, ...]) -> str:
