@@ -21,7 +21,7 @@ from __future__ import annotations
 import itertools
 
 from firmware_budget import BOARD_SIM, FIRMWARE, INSTANT_BOARD, REPO, run_mp
-from simulator.shuffling.exact_mode.uniformity import chi_square_uniform
+from shuffling.exact_mode.uniformity import chi_square_uniform
 
 UNIFORMITY_TEST = REPO / "tests" / "firmware" / "test_fw_exact_uniformity.py"
 

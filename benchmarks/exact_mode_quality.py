@@ -10,8 +10,8 @@ from __future__ import annotations
 import argparse
 import time
 
-from simulator.shuffling.exact_mode.codes import bit_counts, code_set, expected_bytes, n_bits, n_loads
-from simulator.shuffling.exact_mode.mistakes import (
+from shuffling.exact_mode.codes import bit_counts, code_set, expected_bytes, n_bits, n_loads
+from shuffling.exact_mode.mistakes import (
     exact_fault_cost,
     extra_random_rounds,
     fault_locations,
@@ -20,8 +20,8 @@ from simulator.shuffling.exact_mode.mistakes import (
     monte_carlo_detection,
     monte_carlo_fault_cost,
 )
-from simulator.shuffling.exact_mode.physical import FAULT_KINDS
-from simulator.shuffling.exact_mode.quality import quality_table
+from shuffling.exact_mode.physical import FAULT_KINDS
+from shuffling.exact_mode.quality import quality_table
 
 KIND_WORDS = {
     "swap_piles": "one load's piles swapped",

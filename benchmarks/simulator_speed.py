@@ -48,13 +48,13 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 
 import numpy as np  # noqa: E402
 
-from simulator.shuffling.exact_mode.batch import random_assignments, sorted_rounds  # noqa: E402
-from simulator.shuffling.exact_mode.codes import device_code_set  # noqa: E402
-from simulator.shuffling.limits import MAX_PACK_CARDS  # noqa: E402
-from simulator.shuffling.quality.bounds import RoundStats, best_lower_bound  # noqa: E402
-from simulator.shuffling.quality.exact import tv_riffle  # noqa: E402
-from simulator.shuffling.quality.enumerate import exact_laws  # noqa: E402
-from simulator.shuffling.quality.kernels import (  # noqa: E402
+from shuffling.exact_mode.batch import random_assignments, sorted_rounds  # noqa: E402
+from shuffling.exact_mode.codes import device_code_set  # noqa: E402
+from shuffling.limits import MAX_PACK_CARDS  # noqa: E402
+from shuffling.quality.bounds import RoundStats, best_lower_bound  # noqa: E402
+from shuffling.quality.exact import tv_riffle  # noqa: E402
+from shuffling.quality.enumerate import exact_laws  # noqa: E402
+from shuffling.quality.kernels import (  # noqa: E402
     draw_sides,
     identity_decks,
     inverse_riffle,
@@ -63,7 +63,7 @@ from simulator.shuffling.quality.kernels import (  # noqa: E402
     riffle,
     segmented_partition_sort,
 )
-from simulator.shuffling.quality.routines import ROUTINES, exact_tv, simulate  # noqa: E402
+from shuffling.quality.routines import ROUTINES, exact_tv, simulate  # noqa: E402
 
 N_CARDS, CAPACITY, ROUNDS = 162, 104, 16
 
@@ -147,7 +147,7 @@ def resident():
     status = open("/proc/self/status").read()
     return int(status.split("VmRSS:")[1].split()[0]) / 1024
 before = resident()
-from simulator.shuffling.quality import deck_statistics, kernels
+from shuffling.quality import deck_statistics, kernels
 decks = kernels.identity_decks(3, 162)
 deck_statistics.guess_scores(kernels.inverse_riffle(decks, np.random.default_rng(0)))
 print(before, resident())

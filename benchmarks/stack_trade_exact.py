@@ -1,7 +1,7 @@
 """Stack-trade's exact-law bounds, and their cost, for the docs' figures.
 
 1. Rigorous lower bounds on stack-trade's distance from uniform, from the
-   exact laws of one card and of two positions (simulator/shuffling/quality/stack_exact.py),
+   exact laws of one card and of two positions (shuffling/quality/stack_exact.py),
    round by round for a pack on a machine, beside pile-trade's exact distance;
    the CPU time the report's call (exact_bounds, every round) takes.
 2. The search over pairs of positions: each candidate pair's bound round by
@@ -10,7 +10,7 @@
    or two bottom positions of the first load), and whether it finds a pair
    stronger than the candidates.
 3. Pairs of cards followed forward, for comparison.
-4. The upper bound by coupling (simulator/shuffling/quality/coupling.py), round
+4. The upper bound by coupling (shuffling/quality/coupling.py), round
    by round, beside pile-trade's exact distance, and the time it takes.
 5. The guessing game on stack-trade: the enumerated optimum of 8 cards in
    two loads against the inverse-riffle strategy and the position-checked
@@ -32,14 +32,14 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 
 import numpy as np  # noqa: E402
 
-from simulator.shuffling.quality import coupling as cp  # noqa: E402
-from simulator.shuffling.quality import stack_exact as se  # noqa: E402
-from simulator.shuffling.quality.enumerate import all_arrangements, exact_laws, guessing_score, optimal_guessing_score  # noqa: E402
-from simulator.shuffling.quality.position_guessing import THETAS, CrossFitGuessing, guessing_for, position_checked_scores  # noqa: E402
-from simulator.shuffling.quality.routines import simulate  # noqa: E402
-from simulator.shuffling.quality.exact import tv_riffle  # noqa: E402
-from simulator.shuffling.quality.routines import Machine, load_bounds  # noqa: E402
-from simulator.shuffling.quality.words import bound_figure  # noqa: E402
+from shuffling.quality import coupling as cp  # noqa: E402
+from shuffling.quality import stack_exact as se  # noqa: E402
+from shuffling.quality.enumerate import all_arrangements, exact_laws, guessing_score, optimal_guessing_score  # noqa: E402
+from shuffling.quality.position_guessing import THETAS, CrossFitGuessing, guessing_for, position_checked_scores  # noqa: E402
+from shuffling.quality.routines import simulate  # noqa: E402
+from shuffling.quality.exact import tv_riffle  # noqa: E402
+from shuffling.quality.routines import Machine, load_bounds  # noqa: E402
+from shuffling.quality.words import bound_figure  # noqa: E402
 
 
 def main() -> None:

@@ -24,7 +24,7 @@ each in their order (`partition`).
 The device and the host take the routine with the least modelled time at
 the table (table_time.py), the split's parts chosen by the same measure;
 `route_ms` times a routine exactly as the host's time model times its steps
-(simulator/shuffling/exact_mode/physical.py, route_steps).
+(shuffling/exact_mode/physical.py, route_steps).
 
 Runs under MicroPython and CPython alike, like exact_codes.py.
 """

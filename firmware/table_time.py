@@ -1,7 +1,7 @@
 """Time at the table, as data: what a person takes for each kind of step,
 and the machine's time besides the motor's. Plain integers in milliseconds.
 
-The host's time model (simulator/shuffling/time_model.py) reads these
+The host's time model (shuffling/time_model.py) reads these
 figures for every plan, guide and report; the device reads them to choose
 the exact routine with the least modelled time (exact_routes.py), so both
 sides choose alike. The motor's time per card comes from
@@ -22,7 +22,7 @@ PASS_START_MS = 130
 CARD_MS = 64
 
 # Milliseconds a person takes for each kind of step, by the step's kind name
-# (simulator/shuffling/steps.py). Handling a load: putting it in and lifting
+# (shuffling/steps.py). Handling a load: putting it in and lifting
 # off its piles; a trade: stacking, counting out, cutting.
 HANDLING_MS = {
     "cut": 8000,  # square the pack and cut it into loads

@@ -2,7 +2,7 @@
 what the firmware's thresholds are derived from (firmware/profile_*.py,
 checked against this by tests/firmware/test_fw_mechanism.py), what the
 power budget (hardware/power_budget.py) charges the motor for and what the
-time model (simulator/shuffling/time_model.py) deals a pass in.
+time model (shuffling/time_model.py) deals a pass in.
 
 Plain data and integer arithmetic: it imports under MicroPython (the
 simulated world) and CPython alike. Lengths in micrometres, voltages in

@@ -12,25 +12,46 @@ import sys
 
 import click
 
-# Subcommand name -> "module:attribute" of its click.Command.
-_COMMANDS: dict[str, str] = {
-    "devices": "host.devices_cmd:devices",
-    "flash": "host.flash_cmd:flash",
-    "setup": "host.setup_cmd:setup",
-    "check": "host.check_cmd:check",
-    "sim-device": "host.sim_device_cmd:sim_device",
-    "table": "host.table_cmd:table",
-    "plan": "host.plan_cmd:plan",
-    "guide": "host.guide_cmd:guide",
-    "quality": "host.quality_cmd:quality",
+# Subcommand name -> ("module:attribute" of its click.Command, its short
+# help). The short help is kept here so that `shuffler --help` lists the
+# commands without importing one (numpy, numba and mpremote take seconds);
+# tests/host/test_cli_errors.py checks it is each command's own.
+_COMMANDS: dict[str, tuple[str, str]] = {
+    "devices": ("host.commands.devices:devices",
+                "List boards on USB (by vendor and product id) and running virtual shufflers."),
+    "flash": ("host.commands.flash:flash",
+              "Precompile the firmware, copy it with mpremote, reset, and check hello."),
+    "setup": ("host.commands.setup:setup",
+              "Bring a board up: firmware, load cell, touch pad, exit beam, motor direction, battery."),
+    "check": ("host.commands.check:check",
+              "Read every sensor and actuator once (or live) and say what is wrong."),
+    "sim-device": ("host.commands.sim_device:sim_device",
+                   "Start a virtual shuffler; print its port and flash dir; run until Ctrl-C."),
+    "table": ("host.commands.table:table", "Act as the person at a virtual shuffler's card table."),
+    "plan": ("host.commands.plan:plan", "The routine for a pack: loads, passes, trades, rounds and time."),
+    "guide": ("host.commands.guide:guide",
+              "Guide the shuffle step by step: loads, passes, trades, faults, and a summary."),
+    "quality": ("host.commands.quality:quality",
+                "Distance from random after each pass, passes needed, the guessing game and the deal."),
 }
+
+
+def _shortened(text: str, limit: int) -> str:
+    """The text, or as many of its words as fit with "..." after them."""
+    if len(text) <= limit:
+        return text
+    words = text.split()
+    while words and len(" ".join(words)) + 3 > limit:
+        words.pop()
+    return " ".join(words).rstrip(",;:") + "..."
 
 
 class _LazyGroup(click.Group):
     """Imports a subcommand's module only when it is asked for.
 
     The heavy imports (numpy, matplotlib, mpremote) then happen inside
-    `main`, where an interrupt or a broken install still ends in one line.
+    `main`, where an interrupt or a broken install still ends in one line;
+    the list of commands in the help imports none.
     """
 
     def list_commands(self, ctx: click.Context) -> list[str]:
@@ -40,9 +61,16 @@ class _LazyGroup(click.Group):
         spec = _COMMANDS.get(cmd_name)
         if spec is None:
             return None
-        module, attr = spec.split(":")
+        module, attr = spec[0].split(":")
         command = getattr(importlib.import_module(module), attr)
         return command if isinstance(command, click.Command) else None
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        names = self.list_commands(ctx)
+        limit = formatter.width - 6 - max(len(name) for name in names)
+        rows = [(name, _shortened(_COMMANDS[name][1], limit)) for name in names]
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
 
 
 @click.group(cls=_LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})

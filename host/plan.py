@@ -3,7 +3,7 @@
 Pure functions: how the pack is split into loads, what happens in each round
 (the "pile trade" routine of docs/mechanism.md), how many rounds a chosen
 quality needs and how long that takes. Every quality figure is computed by
-the simulator (`simulator.shuffling.quality.routines.exact_tv`, the Bayer-Diaconis
+the simulator (`shuffling.quality.routines.exact_tv`, the Bayer-Diaconis
 rising-sequence formula); nothing here is a typed-in table of distances.
 
 With fair, independent sides a pile-trade round is exactly one inverse riffle
@@ -17,20 +17,20 @@ from dataclasses import dataclass
 from typing import Any
 
 from firmware import exact_routes as routes
-from simulator.shuffling import steps as S
-from simulator.shuffling import time_model as T
-from simulator.shuffling.round_steps import first_cut, round_steps, trade_steps
-from simulator.shuffling.exact_mode.physical import device_steps
-from simulator.shuffling.limits import (MAX_EXACT_MODE_CARDS, MAX_EXACT_MODE_LOADS, MAX_PACK_CARDS, MAX_ROUNDS,
+from shuffling import steps as S
+from shuffling import time_model as T
+from shuffling.round_steps import first_cut, round_steps, trade_steps
+from shuffling.exact_mode.physical import device_steps
+from shuffling.limits import (MAX_EXACT_MODE_CARDS, MAX_EXACT_MODE_LOADS, MAX_PACK_CARDS, MAX_ROUNDS,
                              MAX_SEARCH_ROUNDS, MIN_ROUNDS, out_of_range)
-from simulator.shuffling.packs import PACKS, UnknownPackError, get_pack
-from simulator.shuffling.quality.routines import exact_tv, load_sizes
+from shuffling.packs import PACKS, UnknownPackError, get_pack
+from shuffling.quality.routines import exact_tv, load_sizes
 
 ROUTINE = "pile-trade"
 DEFAULT_CAPACITY = 104
 DEFAULT_PACK = "samba"
 DEFAULT_QUALITY = "good"
-# The card limit is simulator.shuffling.limits.MAX_PACK_CARDS, shared with `shuffler quality`.
+# The card limit is shuffling.limits.MAX_PACK_CARDS, shared with `shuffler quality`.
 # The rules' "three passes suit a home game": three passes of each load,
 # that is three rounds; every plan says what they give.
 HOME_GAME_ROUNDS = 3
@@ -133,7 +133,7 @@ def rounds_for(cards: int, capacity: int, threshold: float) -> int:
 
 
 # The time of a routine: the machine's from the mechanism, the person's per
-# kind of step (simulator/shuffling/time_model.py), stated in every plan.
+# kind of step (shuffling/time_model.py), stated in every plan.
 Timing = T.Timing
 
 

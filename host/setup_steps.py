@@ -1,5 +1,5 @@
 """What the bring-up asks of the person at the machine, as data, and its one
-wording (as simulator/shuffling/steps.py does for the shuffle): the
+wording (as shuffling/steps.py does for the shuffle): the
 terminal prints `words(step)`, a page may draw `to_dict(step)`, and the
 person model of the tests carries out the data. `reply(step)` says what the
 person answers: Enter, a number, a side, a voltage, yes or no, or nothing
@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Any, Union
 
-from simulator.shuffling.steps import cards
+from shuffling.steps import cards
 
 ENTER = "enter"
 NUMBER = "number"

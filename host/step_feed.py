@@ -2,7 +2,7 @@
 
 A front-end of the guide like the console and the page: each step is
 written, one line per step and flushed, just before the front-end it wraps
-shows it: `simulator.shuffling.steps.to_dict(step)` with the step's
+shows it: `shuffling.steps.to_dict(step)` with the step's
 `number`, `round` and `answer` (what the guide waits for: "done", "ready" or
 none) added. A person's tool, a page or a test can follow the file (or a
 named pipe) and act on the data without reading the English on the screen.
@@ -14,7 +14,7 @@ from typing import IO
 
 from host.guide import notices as N
 from host.guide.voice import Shown, Voice
-from simulator.shuffling import steps as S
+from shuffling import steps as S
 
 
 class StepFeedError(OSError):

@@ -19,7 +19,7 @@ from host.guide.device import Stop
 from host.guide.table import ONWARD, PASS_OVER, Closed, Do, Noise, Phase, Tick, on
 from host.guide.waiting import STALE, sensor_fix, sensor_name
 from host.link import REQUEST_TIMEOUT_S, LinkClosed, LinkTimeout
-from simulator.shuffling import steps as S
+from shuffling import steps as S
 
 if TYPE_CHECKING:
     from host.guide.machine import Machine

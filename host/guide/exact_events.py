@@ -21,7 +21,7 @@ from host.guide import views as V
 from host.guide.table import ONWARD, Do, Phase, Tick, on
 from host.link import LinkError, ProtocolFault
 from host.plan import make_plan
-from simulator.shuffling import steps as S
+from shuffling import steps as S
 
 if TYPE_CHECKING:
     from host.guide.machine import Machine

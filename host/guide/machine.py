@@ -36,7 +36,7 @@ from host.guide.voice import DONE, READY, Shown, Voice
 from host.guide.waiting import WaitingHandlers
 from host.link import LinkClosed, ProtocolFault
 from host.plan import Plan
-from simulator.shuffling import steps as S
+from shuffling import steps as S
 
 # Seconds. The machine's waits are short; the person's have no limit unless one is given.
 STALL_S = 8.0  # no event while dealing: ask the device how it is doing

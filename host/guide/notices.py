@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Any, Union
 
-from simulator.shuffling import steps as S
+from shuffling import steps as S
 
 INFO = "info"
 PROBLEM = "problem"

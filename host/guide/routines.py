@@ -6,7 +6,7 @@ work (`begin`) and, after each pass, for the stretch up to the next pass
 (`after_pass`): table steps, notices, then the pass's load and touch, or the
 last gathering. Random mode (`RandomRoutine`) walks the plan's pile-trade
 rounds, exact mode (`ExactRoutine`) the fixed instructions of
-simulator/shuffling/exact_mode/physical.py for the routine the device runs
+shuffling/exact_mode/physical.py for the routine the device runs
 (whole-pack radix or the split, firmware/exact_routes.py) with the loads the
 device expects.
 """
@@ -20,9 +20,9 @@ from firmware import exact_routes as routes
 from host.guide import notices as N
 from host.guide import views as V
 from host.plan import Plan, trade_steps
-from simulator.shuffling import steps as S
-from simulator.shuffling import time_model as T
-from simulator.shuffling.exact_mode.physical import ExactStep, route_steps
+from shuffling import steps as S
+from shuffling import time_model as T
+from shuffling.exact_mode.physical import ExactStep, route_steps
 
 @dataclass(frozen=True)
 class RoundMark:

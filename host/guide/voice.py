@@ -1,5 +1,5 @@
 """How the guide's state machine reaches a front-end: the steps it shows,
-the notices it gives and the live pass. The console (host/guide_cmd.py),
+the notices it gives and the live pass. The console (host/commands/guide.py),
 the page (host/web/adapter.py) and the tests each render these; none keeps
 any state of its own about the shuffle."""
 from __future__ import annotations
@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from host.guide import notices as N
-from simulator.shuffling import steps as S
+from shuffling import steps as S
 
 # What a shown step waits for from the person.
 DONE = "done"  # the person says the table work is done

@@ -20,7 +20,7 @@ from host.guide import routines as R
 from host.guide import views as V
 from host.guide.table import ONWARD, Answer, Do, Phase, Tick, Tray, on
 from host.link import LinkClosed
-from simulator.shuffling import steps as S
+from shuffling import steps as S
 
 if TYPE_CHECKING:
     from host.guide.machine import Item, Machine, Pass

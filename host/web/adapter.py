@@ -17,7 +17,7 @@ from host import person as persons
 from host import plan as planlib
 from host.guide import notices as N
 from host.web.page_state import LOG_LINES, PageState
-from simulator.shuffling import steps as S
+from shuffling import steps as S
 
 
 # Steps that start a new stage of the work: a problem said before them is over.

@@ -12,7 +12,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from simulator.shuffling.limits import MAX_PACK_CARDS
+from shuffling.limits import MAX_PACK_CARDS
 
 MAX_BYTES = 2048
 MAX_NAME = 40

@@ -13,7 +13,7 @@ import threading
 from typing import Any
 
 from host.web.messages import Message
-from simulator.shuffling import steps as S
+from shuffling import steps as S
 from simulator.virtual import faults as faultlib
 from simulator.virtual.table_person import BACK, CAUGHT, Command, TablePerson, commands, from_dict
 from simulator.virtual.world_client import WorldClient, WorldError

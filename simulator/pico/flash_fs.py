@@ -31,10 +31,10 @@ def build_fs(files: Mapping[str, bytes]) -> bytes:
 def firmware_files(extra: Mapping[str, bytes] | None = None) -> dict[str, bytes]:
     """The rp2 image `shuffler flash` deploys (precompiled .mpy, main.py as
     source), plus extra files (for example a config.json)."""
-    from host import flashing
+    from firmware import build
 
     with tempfile.TemporaryDirectory(prefix="shuffler-rp2-image-") as tmp:
-        image = flashing.build_image("rp2", Path(tmp))
+        image = build.build_image("rp2", Path(tmp))
         files = {f.remote: f.local.read_bytes() for f in image}
     files.update(extra or {})
     return files

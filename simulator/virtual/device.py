@@ -27,7 +27,7 @@ from simulator.virtual import registry
 from simulator.virtual.interpreter import MicroPythonProcess
 from simulator.virtual.pty_port import PtyPort
 from simulator.virtual.serial_bridge import SerialBridge
-from simulator.virtual.world_client import BOARD_DIR, WorldClient, WorldError
+from simulator.virtual.world_client import BOARD_PATH, WorldClient, WorldError
 
 MP_LIB_DIR = Path(__file__).resolve().parent / "mp_lib"
 
@@ -71,7 +71,7 @@ class VirtualShuffler:
         # so a restart on the same flash is the same machine, another flash
         # another one.
         self.uid = uid if uid is not None else flash_uid(self.flash_dir)
-        self.module_path = [str(self.flash_dir / "lib"), str(BOARD_DIR), str(MP_LIB_DIR)]
+        self.module_path = [str(self.flash_dir / "lib"), *BOARD_PATH, str(MP_LIB_DIR)]
         self.env = {
             "SHUFFLER_BOARD": "sim",
             "SHUFFLER_SIM_CONTROL": self.control_address,

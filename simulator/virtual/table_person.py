@@ -1,5 +1,5 @@
 """A person at a virtual shuffler's card table who carries out the guide's
-steps (simulator/shuffling/steps.py) with the real cards.
+steps (shuffling/steps.py) with the real cards.
 
 `commands(step, table)` says what a person types for a step: `shuffler table`
 command lines (without the `shuffler table` in front). `TablePerson` runs
@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from simulator.shuffling import steps as T
+from shuffling import steps as T
 from simulator.virtual.faults import FRESH_BATTERY_MV
 from simulator.virtual.world_client import WorldClient
 

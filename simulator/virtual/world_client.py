@@ -17,7 +17,11 @@ from pathlib import Path
 from typing import Any, Sequence
 
 BOARD_DIR = Path(__file__).resolve().parent / "board"
-FIRMWARE_DIR = Path(__file__).resolve().parents[2] / "firmware"
+REPO_DIR = Path(__file__).resolve().parents[2]
+FIRMWARE_DIR = REPO_DIR / "firmware"
+# Where the simulated board's MicroPython modules are found: the board's
+# own, and the repository for the hardware package (hardware.mechanism).
+BOARD_PATH = (str(BOARD_DIR), str(REPO_DIR))
 
 
 class WorldError(RuntimeError):
@@ -43,7 +47,7 @@ def sim_command(
     """argv and environment that run `script` from firmware_dir on the
     simulated board. Run it with cwd=firmware_dir."""
     env = dict(os.environ)
-    env["MICROPYPATH"] = os.pathsep.join([str(firmware_dir), str(BOARD_DIR), ".frozen"])
+    env["MICROPYPATH"] = os.pathsep.join([str(firmware_dir), *BOARD_PATH, ".frozen"])
     env["SHUFFLER_BOARD"] = "sim"
     env["SHUFFLER_SIM_SPEED"] = repr(float(speed))
     env["SHUFFLER_SIM_SEED"] = str(seed)

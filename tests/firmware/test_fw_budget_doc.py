@@ -62,7 +62,7 @@ def test_the_heap_lock_line_in_the_doc_says_the_loop_allocates_nothing() -> None
 
 
 def test_the_image_is_what_flash_deploys_exact_mode_included() -> None:
-    from host import flashing
-    names = {p.name for p in flashing.board_sources("esp32")}
+    from firmware import build
+    names = {p.name for p in build.board_sources("esp32")}
     assert {"exact.py", "exact_codes.py", "board_esp32.py"} <= names
     assert "board_rp2.py" not in names

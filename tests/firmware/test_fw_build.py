@@ -4,6 +4,7 @@ the firmware type-checks against the MicroPython stubs of both boards."""
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
@@ -12,8 +13,9 @@ from pathlib import Path
 import pytest
 
 from firmware import protocol as P
-from host import flashing
+from firmware import build
 from fwtest_support import FIRMWARE, MICROPYTHON, REPO, Device, require_micropython
+from simulator.virtual.world_client import BOARD_PATH
 
 BOARD_SIM = REPO / "simulator" / "virtual" / "board"
 STUBS = REPO / ".stubs"
@@ -126,8 +128,8 @@ def _compile(dst: Path, sources: list[Path]) -> None:
 def test_precompiled_firmware_runs_a_pass(start_device, tmp_path: Path) -> None:
     flash = tmp_path / "flash"
     flash.mkdir()
-    srcs = [p for p in FIRMWARE.glob("*.py") if p.name not in ("main.py", "__init__.py")]
-    srcs += list(BOARD_SIM.glob("*.py")) + [REPO / "hardware" / "mechanism.py"]
+    srcs = [p for p in FIRMWARE.glob("*.py") if p.name not in ("main.py", *build.HOST_ONLY)]
+    srcs += list(BOARD_SIM.glob("*.py"))  # hardware.mechanism comes from the repository
     _compile(flash, srcs)
     shutil.copy(FIRMWARE / "main.py", flash / "main.py")  # boot runs main.py as source
     assert sorted(p.name for p in flash.glob("*.py")) == ["main.py"]
@@ -187,7 +189,7 @@ def _mypy(board: str, files: list[Path], workdir: Path) -> subprocess.CompletedP
 @pytest.mark.slow
 @pytest.mark.parametrize("board", ["esp32", "rp2"])
 def test_firmware_type_checks_against_the_board_stubs(board: str, tmp_path: Path) -> None:
-    files = flashing.board_sources(board)  # exactly what `shuffler flash` puts on the board
+    files = build.board_sources(board)  # exactly what `shuffler flash` puts on the board
     assert {f"board_{board}.py", "exact.py", "exact_codes.py", "main.py"} <= {f.name for f in files}
     r = _mypy(board, files, tmp_path / board)
     assert r.returncode == 0, r.stdout + r.stderr
@@ -229,7 +231,7 @@ def test_a_planned_side_source_drives_the_pass(tmp_path: Path) -> None:
     script.write_text(PLAN_SCRIPT)
     out = subprocess.run([MICROPYTHON, str(script)], capture_output=True, text=True, timeout=60,
                          cwd=tmp_path,
-                         env={"MICROPYPATH": f"{FIRMWARE}:{BOARD_SIM}", "PATH": "/usr/bin:/bin",
+                         env={"MICROPYPATH": os.pathsep.join([str(FIRMWARE), *BOARD_PATH]), "PATH": "/usr/bin:/bin",
                               "SHUFFLER_SIM_SPEED": "0", "SHUFFLER_DATA_DIR": str(tmp_path),
                               "SHUFFLER_SIM_MECHANISM": "fast"})
     assert out.returncode == 0, out.stderr

@@ -16,8 +16,8 @@ import pytest
 from firmware import exact_routes as R
 from firmware import protocol as P
 from fwtest_support import Device
-from simulator.shuffling.exact_mode import codes as C
-from simulator.shuffling.exact_mode.physical import run_exact
+from shuffling.exact_mode import codes as C
+from shuffling.exact_mode.physical import run_exact
 
 pytestmark = pytest.mark.micropython
 

@@ -11,13 +11,15 @@ is able to fail."""
 from __future__ import annotations
 
 import itertools
+import os
 import subprocess
 from pathlib import Path
 
 import pytest
 
 from fwtest_support import FIRMWARE, MICROPYTHON, REPO, require_micropython
-from simulator.shuffling.exact_mode.uniformity import chi_square_uniform
+from simulator.virtual.world_client import BOARD_PATH
+from shuffling.exact_mode.uniformity import chi_square_uniform
 
 pytestmark = pytest.mark.micropython
 BOARD_SIM = REPO / "simulator" / "virtual" / "board"
@@ -66,7 +68,7 @@ def orders(tmp_path: Path, runs: int, variant: str, kind: str = "split") -> list
     script.write_text(SCRIPT)
     out = subprocess.run([MICROPYTHON, str(script), str(N), str(runs), variant, kind], capture_output=True, text=True,
                          timeout=120, cwd=tmp_path,
-                         env={"MICROPYPATH": f"{FIRMWARE}:{BOARD_SIM}", "PATH": "/usr/bin:/bin",
+                         env={"MICROPYPATH": os.pathsep.join([str(FIRMWARE), *BOARD_PATH]), "PATH": "/usr/bin:/bin",
                               "SHUFFLER_SIM_SPEED": "0", "SHUFFLER_DATA_DIR": str(tmp_path),
                               "SHUFFLER_SIM_CAPACITY": str(CAPACITY), "SHUFFLER_SIM_MECHANISM": "fast"})
     assert out.returncode == 0, out.stderr

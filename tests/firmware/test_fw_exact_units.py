@@ -1,5 +1,5 @@
 """The firmware's exact routine (firmware/exact.py) under CPython, against the
-simulator's physical model of exact mode (simulator/shuffling/exact_mode/physical.py)
+simulator's physical model of exact mode (shuffling/exact_mode/physical.py)
 and the code sorting that proves it exact."""
 
 from __future__ import annotations
@@ -21,9 +21,9 @@ import exact_codes  # noqa: E402
 import exact_routes  # noqa: E402
 
 from firmware import protocol as P  # noqa: E402
-from simulator.shuffling.exact_mode import codes as C  # noqa: E402
-from simulator.shuffling.exact_mode.physical import deal, run_exact, run_route  # noqa: E402
-from simulator.shuffling.exact_mode.uniformity import chi_square_sf, chi_square_uniform  # noqa: E402
+from shuffling.exact_mode import codes as C  # noqa: E402
+from shuffling.exact_mode.physical import deal, run_exact, run_route  # noqa: E402
+from shuffling.exact_mode.uniformity import chi_square_sf, chi_square_uniform  # noqa: E402
 
 
 def byte_stream(seed: int):  # type: ignore[no-untyped-def]

@@ -7,17 +7,16 @@ exit counts."""
 from __future__ import annotations
 
 import json
-import sys
 import types
 from pathlib import Path
 
 import pytest
 
+from hardware import mechanism
+
 from fwtest_support import REPO, Device
 from firmware import protocol as P
 
-sys.path.insert(0, str(REPO / "hardware"))
-import mechanism as M  # noqa: E402
 
 PLAUSIBLE = {"SHUFFLER_SIM_MECHANISM": "plausible"}
 
@@ -25,7 +24,7 @@ PLAUSIBLE = {"SHUFFLER_SIM_MECHANISM": "plausible"}
 @pytest.mark.parametrize("board", ["esp32", "rp2", "sim"])
 def test_the_profiles_thresholds_come_from_the_mechanism(board: str) -> None:
     prof = __import__(f"firmware.profile_{board}", fromlist=["PROFILE"]).PROFILE
-    assert prof["block_ref_ms"] == M.block_ms(prof["block_ref_mv"], prof["block_ref_duty"])
+    assert prof["block_ref_ms"] == mechanism.block_ms(prof["block_ref_mv"], prof["block_ref_duty"])
     assert prof["block_ref_duty"] == prof["defaults"]["motor_duty"]
 
 
@@ -33,9 +32,9 @@ def test_the_mechanism_deals_as_fast_as_the_lotus() -> None:
     # About five seconds for an 81-card pass at 9 V (about 60 ms a card,
     # the motor's time: to the beam, through it, the brake), and 30 % or
     # more slower on a battery run down from 9.5 V to 6.4 V.
-    assert 4000 <= 81 * M.card_ms(9000, 65) <= 7000
-    assert 50 <= M.card_ms(9000, 65) <= 75
-    assert M.block_ms(6400, 65) > 1.3 * M.block_ms(9500, 65)
+    assert 4000 <= 81 * mechanism.card_ms(9000, 65) <= 7000
+    assert 50 <= mechanism.card_ms(9000, 65) <= 75
+    assert mechanism.block_ms(6400, 65) > 1.3 * mechanism.block_ms(9500, 65)
 
 
 def test_a_double_feed_leaves_the_next_card_short_of_the_beam() -> None:
@@ -46,17 +45,17 @@ def test_a_double_feed_leaves_the_next_card_short_of_the_beam() -> None:
     # beam itself blocked), on a full battery and a flat one.
     prof = __import__("firmware.profile_rp2", fromlist=["PROFILE"]).PROFILE
     for mv in (9500, 6400):
-        v = M.speed_um_per_ms(mv, 65)
-        over_ms = M.block_ms(mv, 65) * (prof["double_pct"] - 100) // 100 + 2
-        assert over_ms * v < M.MECHANISM["feed_gap_um"]
+        v = mechanism.speed_um_per_ms(mv, 65)
+        over_ms = mechanism.block_ms(mv, 65) * (prof["double_pct"] - 100) // 100 + 2
+        assert over_ms * v < mechanism.MECHANISM["feed_gap_um"]
 
 
 def test_the_beam_debounce_sits_between_a_flicker_and_the_gap() -> None:
     prof = __import__("firmware.profile_rp2", fromlist=["PROFILE"]).PROFILE
     for mv in (9500, 6400):
-        debounce = max(prof["beam_clear_min_ms"], M.block_ms(mv, 65) * prof["beam_clear_pct"] // 100)
-        gap_ms = M.MECHANISM["feed_gap_um"] // M.speed_um_per_ms(mv, 65)
-        assert M.flicker_ms(mv, 65) < debounce < gap_ms // 3
+        debounce = max(prof["beam_clear_min_ms"], mechanism.block_ms(mv, 65) * prof["beam_clear_pct"] // 100)
+        gap_ms = mechanism.MECHANISM["feed_gap_um"] // mechanism.speed_um_per_ms(mv, 65)
+        assert mechanism.flicker_ms(mv, 65) < debounce < gap_ms // 3
 
 
 @pytest.mark.micropython
@@ -72,7 +71,7 @@ def test_a_whole_pass_at_the_plausible_speed(start_device) -> None:
     assert done["k"] == 104 and sorted(q["left"] + q["right"]) == list(range(104))
     per_card = (q["time_ms"] - t0) / 104
     # The mechanism's time for a card and no more than a few ms besides.
-    assert M.block_ms(9000, 80) + M.feed_ms(9000, 80) <= per_card <= M.card_ms(8700, 80) + 10
+    assert mechanism.block_ms(9000, 80) + mechanism.feed_ms(9000, 80) <= per_card <= mechanism.card_ms(8700, 80) + 10
 
 
 @pytest.mark.micropython

@@ -5,7 +5,7 @@ from typing import Iterator
 
 import pytest
 
-from host import flashing
+from firmware import build
 from simulator.virtual import VirtualShuffler
 
 
@@ -14,7 +14,7 @@ def device(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyP
     """A virtual shuffler running the image `shuffler flash` would deploy for the sim board."""
     monkeypatch.setenv("SHUFFLER_RUNTIME_DIR", str(tmp_path_factory.mktemp("runtime")))
     dev = VirtualShuffler(time_scale=0.0, keep_cards=True)  # a reset leaves the cards where they lie, as on a real machine
-    flashing.install_to_dir(flashing.build_image("sim", tmp_path_factory.mktemp("image")), dev.flash_dir)
+    build.install_to_dir(build.build_image("sim", tmp_path_factory.mktemp("image")), dev.flash_dir)
     dev.start()
     yield dev
     dev.stop()

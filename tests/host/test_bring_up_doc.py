@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from host import flashing
+from firmware import build
 from pty_screen import Screen, SimDevice, StepFeed, end_process, launch_sim_device, screen_lines
 from setup_person import PACK, SetupPerson, follow
 from simulator.virtual.world_client import WorldClient
@@ -57,7 +57,7 @@ def sessions(tmp: Path) -> dict[str, list[str]]:
     blank = tmp / "blank"
     blank.mkdir()
     wrong = tmp / "wrong"
-    flashing.install_to_dir(flashing.build_image("sim", tmp / "image"), wrong)
+    build.install_to_dir(build.build_image("sim", tmp / "image"), wrong)
     devs = [launch_sim_device(blank, 0, "--no-install", firmware=False)]
     try:
         dev = devs[0]

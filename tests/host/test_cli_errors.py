@@ -28,16 +28,17 @@ def test_every_listed_command_loads_under_its_own_name():
 
     from host.cli import _COMMANDS, cli
 
-    for name, spec in _COMMANDS.items():
+    for name, (spec, short_help) in _COMMANDS.items():
         module, attr = spec.split(":")
         command = getattr(importlib.import_module(module), attr)
         assert command.name == name
+        assert short_help == command.get_short_help_str(limit=1000)  # the help lists it as it is
         assert cli.get_command(None, name) is command  # type: ignore[arg-type]
 
 
 def test_loading_the_entry_point_imports_no_subcommand():
     # The console script imports host.cli before main() can catch anything.
-    code = "import sys; import host.cli; print(any(m.endswith('_cmd') for m in sys.modules))"
+    code = "import sys; import host.cli; print(any(m.startswith('host.commands.') for m in sys.modules))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert out.returncode == 0
     assert out.stdout.strip().splitlines()[-1] == "False"

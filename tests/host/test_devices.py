@@ -69,7 +69,7 @@ def test_ports_without_usb_ids_are_left_out() -> None:
 def run_devices(*args: str) -> str:
     from click.testing import CliRunner
 
-    from host.devices_cmd import devices
+    from host.commands.devices import devices
 
     result = CliRunner().invoke(devices, list(args))
     assert result.exit_code == 0, result.output
@@ -93,7 +93,7 @@ def test_a_running_virtual_shuffler_is_listed(tmp_path: Path) -> None:
 def test_nothing_found_is_said_plainly(monkeypatch: pytest.MonkeyPatch) -> None:
     from click.testing import CliRunner
 
-    from host.devices_cmd import devices
+    from host.commands.devices import devices
 
     monkeypatch.setattr(ports, "candidates", lambda: [])
     result = CliRunner().invoke(devices, [])

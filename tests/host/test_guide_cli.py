@@ -70,7 +70,7 @@ def test_bad_input_has_the_exit_code_of_every_command() -> None:
 
 @pytest.mark.parametrize("command", [("plan", "--rounds", "1000"), ("guide", "--manual", "--rounds", "100000")])
 def test_rounds_past_the_limit_are_refused_at_once(command: tuple[str, ...]) -> None:
-    from simulator.shuffling.limits import MAX_ROUNDS
+    from shuffling.limits import MAX_ROUNDS
 
     err = io.StringIO()
     with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
@@ -152,7 +152,7 @@ def test_an_exact_run_that_stops_suggests_resume_or_a_fresh_exact_run() -> None:
     """While the shuffler holds its exact routine, the way on is --resume with
     the cards where they lie; once it does not, a fresh exact routine."""
     from host import guide as G
-    from host.guide_cmd import Args, Resume
+    from host.commands.guide import Args, Resume
 
     class Stopped:
         def __init__(self, resumable: bool) -> None:
@@ -215,7 +215,7 @@ def test_the_steps_file_has_each_step_as_data_before_its_words_are_shown(tmp_pat
     import json
     import pty
 
-    from simulator.shuffling import steps as S
+    from shuffling import steps as S
     from simulator.virtual.table_person import from_dict
 
     path = tmp_path / "steps.jsonl"

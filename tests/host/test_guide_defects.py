@@ -19,7 +19,7 @@ from host import person as persons
 from host import plan as planlib
 from host.link import Link
 from hosttest_support import FakeShuffler, TextVoice, run_on_fake
-from simulator.shuffling import steps as S
+from shuffling import steps as S
 
 
 def plan(rounds: int = 2) -> planlib.Plan:
@@ -118,7 +118,7 @@ class BarOnATerminal(TextVoice):
 
         from rich.console import Console
 
-        from host.guide_cmd import RichVoice
+        from host.commands.guide import RichVoice
 
         super().__init__()
         self.bar = RichVoice(Console(file=io.StringIO(), force_terminal=True, width=160))

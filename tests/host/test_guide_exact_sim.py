@@ -14,14 +14,14 @@ import pytest
 
 from host import guide as G
 from host import person as persons
-from simulator.shuffling import steps as S
+from shuffling import steps as S
 from host import plan as planlib
 from firmware import exact_routes
-from host import flashing
+from firmware import build
 from hosttest_support import TextVoice, restart, run_guided
 from route_record import check_route_record
-from simulator.shuffling.exact_mode.codes import uniform_assignment
-from simulator.shuffling.exact_mode.physical import device_steps
+from shuffling.exact_mode.codes import uniform_assignment
+from shuffling.exact_mode.physical import device_steps
 from simulator.virtual import VirtualShuffler
 
 pytestmark = pytest.mark.micropython
@@ -68,7 +68,7 @@ def test_a_samba_split_by_the_guide_ends_in_the_order_its_codes_give(
     monkeypatch.setenv("SHUFFLER_RUNTIME_DIR", str(tmp_path_factory.mktemp("runtime")))
     monkeypatch.setenv("SHUFFLER_SIM_RANDOM_FILE", str(random_file))
     dev = VirtualShuffler(time_scale=0.0, keep_cards=True)
-    flashing.install_to_dir(flashing.build_image("sim", tmp_path_factory.mktemp("image")), dev.flash_dir)
+    build.install_to_dir(build.build_image("sim", tmp_path_factory.mktemp("image")), dev.flash_dir)
     dev.start()
     try:
         summary, voice, person = run_exact(dev, 162)
@@ -144,7 +144,7 @@ def test_exactness_lost_is_finished_by_random_rounds_on_request(device: VirtualS
 def test_the_cli_refuses_exact_mode_without_a_device() -> None:
     from click.testing import CliRunner
 
-    from host.guide_cmd import guide
+    from host.commands.guide import guide
 
     out = CliRunner().invoke(guide, ["--manual", "--mode", "exact"])
     assert out.exit_code != 0 and "exact mode needs the shuffler" in out.output

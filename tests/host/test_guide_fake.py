@@ -15,7 +15,7 @@ from firmware import protocol as P
 from host import guide as G
 from host import person as S
 from host import plan as planlib
-from simulator.shuffling import steps
+from shuffling import steps
 from hosttest_support import FakeShuffler, TextVoice, run_on_fake
 
 

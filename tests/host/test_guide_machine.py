@@ -25,7 +25,7 @@ from host.guide.results import GuideStopped
 from host.guide.table import ANY, FACT_KINDS, TABLE, Answer, Closed, Noise, Phase, Tick, Tray, transition
 from host.guide.voice import Shown, Voice
 from host.person import Said
-from simulator.shuffling import steps as S
+from shuffling import steps as S
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "guide.md"
 

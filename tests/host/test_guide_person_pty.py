@@ -7,7 +7,7 @@ guide asks for it.
 
 What the instruction asks comes from the step data, never from the English:
 the guide runs with `--steps-file`, which writes each step as a JSON line
-(`simulator.shuffling.steps.to_dict`) before the console shows it; the person follows
+(`shuffling.steps.to_dict`) before the console shows it; the person follows
 that file as any outside program would, and waits until a step's words are
 on the screen before touching a card. At the end every card must be on the
 table once, in one pack, and the guide must have finished without
@@ -35,12 +35,12 @@ from typing import Any, Callable, Iterator
 
 import pytest
 
-from host import flashing
+from firmware import build
 from host.cli import main
 from host.guide import READ_S
 from pty_screen import (CONTROL_LINE, PORT_LINE, Screen, SimDevice, StepFeed, end_process, launch_sim_device,
                         next_shown, screen_lines)
-from simulator.shuffling import steps as S
+from shuffling import steps as S
 from simulator.virtual.table_person import TablePerson, commands, from_dict
 from simulator.virtual.world_client import WorldClient, WorldError
 
@@ -169,7 +169,7 @@ def typed_at_the_command_line(person: TablePerson, step: Any) -> list[str]:
 @pytest.fixture(scope="module")
 def image(tmp_path_factory: pytest.TempPathFactory) -> Path:
     flash = tmp_path_factory.mktemp("flash-image")
-    flashing.install_to_dir(flashing.build_image("sim", tmp_path_factory.mktemp("image")), flash)
+    build.install_to_dir(build.build_image("sim", tmp_path_factory.mktemp("image")), flash)
     return flash
 
 
@@ -531,7 +531,7 @@ if __name__ == "__main__":
         os.environ["SHUFFLER_SIM_RANDOM_FILE"] = str(random_bytes(tmp / "random.bin"))
         os.environ["SHUFFLER_RUNTIME_DIR"] = str(tmp / "runtime")
         flash = tmp / "flash"
-        flashing.install_to_dir(flashing.build_image("sim", tmp / "image"), flash)
+        build.install_to_dir(build.build_image("sim", tmp / "image"), flash)
         proc = subprocess.Popen([sys.executable, "-m", "host.cli", "sim-device", "--flash", str(flash),
                                  "--time-scale", "0"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
         try:

@@ -15,10 +15,10 @@ from typing import Any
 import pytest
 
 from firmware import protocol as P
-from host import flashing
+from firmware import build
 from host import guide as G
 from host import person as persons
-from simulator.shuffling import steps as S
+from shuffling import steps as S
 from host import plan as planlib
 from hosttest_support import TextVoice, check_record, restart, run_guided
 from simulator.virtual import VirtualShuffler
@@ -191,12 +191,12 @@ def test_a_restart_mid_pass_keeps_the_place_and_deals_the_rest(device: VirtualSh
 
 def test_a_device_with_another_protocol_version_is_refused_in_one_line(tmp_path: Path) -> None:
     firmware = tmp_path / "firmware"
-    shutil.copytree(flashing.FIRMWARE_DIR, firmware, ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(build.FIRMWARE_DIR, firmware, ignore=shutil.ignore_patterns("__pycache__"))
     proto = firmware / "protocol.py"
     proto.write_text(proto.read_text().replace(f"PROTOCOL_VERSION = {P.PROTOCOL_VERSION}",
                                                f"PROTOCOL_VERSION = {P.PROTOCOL_VERSION + 1}"))
     dev = VirtualShuffler(time_scale=0.0, advertise=False)
-    flashing.install_to_dir(flashing.build_image("sim", tmp_path / "image", firmware), dev.flash_dir)
+    build.install_to_dir(build.build_image("sim", tmp_path / "image", firmware), dev.flash_dir)
     dev.start()
     try:
         out = subprocess.run([sys.executable, "-m", "host.cli", "guide", "--port", dev.port, "--pack", "samba"],

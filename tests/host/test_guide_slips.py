@@ -31,7 +31,7 @@ from host.guide.table import Answer, Phase, Tick, Tray
 from firmware import exact_routes
 from route_record import check_route_record
 from hosttest_support import FakeShuffler, TextVoice, check_record, run_guided, run_on_fake
-from simulator.shuffling import steps as S
+from shuffling import steps as S
 from test_guide_machine import Clock, FakeDevice, Quiet, Record
 
 REPO = Path(__file__).resolve().parents[2]

@@ -13,10 +13,10 @@ from hypothesis import strategies as st
 
 from hardware import mechanism
 from host import plan as planlib
-from simulator.shuffling import steps, time_model
-from simulator.shuffling.limits import MAX_PACK_CARDS
-from simulator.shuffling.packs import PACKS
-from simulator.shuffling.quality.exact import tv_riffle_exact
+from shuffling import steps, time_model
+from shuffling.limits import MAX_PACK_CARDS
+from shuffling.packs import PACKS
+from shuffling.quality.exact import tv_riffle_exact
 
 
 def plan_for(pack: str | None = None, cards: int | None = None, capacity: int = 104,

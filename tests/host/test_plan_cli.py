@@ -13,7 +13,7 @@ import pytest
 
 from host.cli import main
 
-from simulator.shuffling.quality.exact import tv_riffle_exact
+from shuffling.quality.exact import tv_riffle_exact
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
@@ -104,7 +104,7 @@ def test_the_loosest_level_is_not_called_a_home_game() -> None:
 
 
 def test_plan_and_quality_share_one_card_limit() -> None:
-    from simulator.shuffling.limits import MAX_PACK_CARDS
+    from shuffling.limits import MAX_PACK_CARDS
     out = run("--cards", str(MAX_PACK_CARDS + 1))
     assert out.returncode != 0 and str(MAX_PACK_CARDS) in out.stderr
 

@@ -7,11 +7,11 @@ import json
 from click.testing import CliRunner
 
 from host import plan as planlib
-from host.plan_cmd import minutes, plan
-from simulator.shuffling import time_model as T
-from simulator.shuffling.exact_mode.codes import n_bits
-from simulator.shuffling.exact_mode.physical import exact_steps, split_steps
-from simulator.shuffling.quality.exact import tv_riffle
+from host.commands.plan import minutes, plan
+from shuffling import time_model as T
+from shuffling.exact_mode.codes import n_bits
+from shuffling.exact_mode.physical import exact_steps, split_steps
+from shuffling.quality.exact import tv_riffle
 from firmware import exact_routes
 
 
@@ -62,9 +62,9 @@ def test_exact_schedule_is_the_device_routine_and_has_limits() -> None:
 
 
 def test_shuffler_flash_deploys_exact_mode_for_every_board(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    from host import flashing
+    from firmware import build
 
     for board in ("esp32", "rp2", "sim"):
-        image = flashing.build_image(board, tmp_path / board)
+        image = build.build_image(board, tmp_path / board)
         remote = {f.remote for f in image}
         assert {"exact.mpy", "exact_codes.mpy", "controller.mpy"} <= remote, board

@@ -8,8 +8,8 @@ import pytest
 
 from firmware import exact_routes
 from host.cli import main
-from simulator.shuffling import time_model as T
-from simulator.shuffling.exact_mode.physical import exact_steps, split_steps
+from shuffling import time_model as T
+from shuffling.exact_mode.physical import exact_steps, split_steps
 
 SMALL = ["--samples", "400", "--rounds", "3"]
 

@@ -20,7 +20,7 @@ from typing import Callable, Iterator
 import pytest
 
 from firmware import protocol as P
-from host import flashing
+from firmware import build
 from pty_screen import Screen, SimDevice, StepFeed, end_process, launch_sim_device
 from setup_person import PACK, SetupPerson, follow
 from simulator.virtual.world_client import WorldClient
@@ -42,7 +42,7 @@ def start(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[
         flash = tmp_path / f"flash{len(procs)}"
         flash.mkdir()
         if not blank:
-            flashing.install_to_dir(flashing.build_image("sim", tmp_path / f"image{len(procs)}"), flash)
+            build.install_to_dir(build.build_image("sim", tmp_path / f"image{len(procs)}"), flash)
         dev = launch_sim_device(flash, 0, "--no-install", *args, firmware=not blank)
         procs.append(dev.proc)
         return dev

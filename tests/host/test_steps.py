@@ -1,4 +1,4 @@
-"""The step vocabulary (simulator/shuffling/steps.py): every step has words and plain
+"""The step vocabulary (shuffling/steps.py): every step has words and plain
 data, and the table work keeps every card once and the pack's order where
 it promises to."""
 from __future__ import annotations
@@ -8,7 +8,7 @@ import dataclasses
 from hypothesis import given
 from hypothesis import strategies as st
 
-from simulator.shuffling import steps as S
+from shuffling import steps as S
 
 EXAMPLES = [
     S.Cut(S.PACK, ("A", "B"), (81, 81), by_eye=True, counted=True, first=True),

@@ -8,17 +8,16 @@ measures."""
 from __future__ import annotations
 
 import collections
-import sys
 import time
 from typing import Any
 
 import pytest
 
-from firmware import protocol as P
-from picotest_support import REPO, Host, flashed_fs
+from hardware import mechanism
 
-sys.path.insert(0, str(REPO / "hardware"))
-import mechanism as M  # noqa: E402
+from firmware import protocol as P
+from picotest_support import Host, flashed_fs
+
 
 pytestmark = [pytest.mark.slow, pytest.mark.pico]
 
@@ -71,7 +70,7 @@ def test_a_104_card_pass_at_the_lotus_speed(start_pico, open_host) -> None:
     # firmware's own time between cards: about seven seconds of emulated
     # time from the touch, not the fast profile's four.
     emulated_s = (pico.emulated_ms() - t0) / 1000
-    assert 104 * M.card_ms(9000, 65) / 1000 < emulated_s < 104 * (M.card_ms(8700, 65) + 20) / 1000
+    assert 104 * mechanism.card_ms(9000, 65) / 1000 < emulated_s < 104 * (mechanism.card_ms(8700, 65) + 20) / 1000
     print(f"Lotus-speed pass: {emulated_s:.1f} s emulated in {time.monotonic() - wall0:.0f} s wall")
 
 

@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pytest
 
-from simulator.shuffling.quality.bounds import (
+from shuffling.quality.bounds import (
     MIN_SHUFFLES,
     RoundStats,
     StatAccumulator,
@@ -16,10 +16,10 @@ from simulator.shuffling.quality.bounds import (
     lower_bounds,
     uniform_laws,
 )
-from simulator.shuffling.quality.estimate import Estimate
-from simulator.shuffling.quality.exact import tv_riffle
-from simulator.shuffling.quality.kernels import identity_decks
-from simulator.shuffling.quality.routines import simulate
+from shuffling.quality.estimate import Estimate
+from shuffling.quality.exact import tv_riffle
+from shuffling.quality.kernels import identity_decks
+from shuffling.quality.routines import simulate
 
 
 def _uniform(rng: np.random.Generator, s: int, n: int) -> np.ndarray:

@@ -1,9 +1,9 @@
 """Which routine is closer to random: only what the figures prove, and 'not known' elsewhere."""
 from __future__ import annotations
 
-from simulator.shuffling.quality.comparison import compare, comparison_notes
-from simulator.shuffling.quality.estimate import Estimate
-from simulator.shuffling.quality.results import (
+from shuffling.quality.comparison import compare, comparison_notes
+from shuffling.quality.estimate import Estimate
+from shuffling.quality.results import (
     HomeGame,
     Landmarks,
     PassesNeeded,

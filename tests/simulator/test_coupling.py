@@ -7,10 +7,10 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from simulator.shuffling.quality import coupling as cp
-from simulator.shuffling.quality.enumerate import all_arrangements, exact_laws
-from simulator.shuffling.quality.exact import tv_riffle
-from simulator.shuffling.quality.routines import Machine
+from shuffling.quality import coupling as cp
+from shuffling.quality.enumerate import all_arrangements, exact_laws
+from shuffling.quality.exact import tv_riffle
+from shuffling.quality.routines import Machine
 
 
 def _chi_square(expected_probs: np.ndarray, counts: np.ndarray) -> tuple[float, int]:

@@ -4,9 +4,9 @@ import itertools
 import numpy as np
 import pytest
 
-from simulator.shuffling.packs import get_pack
-from simulator.shuffling.quality.deal import check_deal, most_from_one_meld, random_deal_probability
-from simulator.shuffling.start_orders import after_samba_hand
+from shuffling.packs import get_pack
+from shuffling.quality.deal import check_deal, most_from_one_meld, random_deal_probability
+from shuffling.start_orders import after_samba_hand
 
 
 def test_round_robin_deal_counts_by_player():

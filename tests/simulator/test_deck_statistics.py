@@ -6,9 +6,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from simulator.shuffling.quality import deck_statistics
-from simulator.shuffling.quality.guessing import guess_scores_reference, guess_scores_vectorised
-from simulator.shuffling.quality.kernels import identity_decks, inverse_riffle
+from shuffling.quality import deck_statistics
+from shuffling.quality.guessing import guess_scores_reference, guess_scores_vectorised
+from shuffling.quality.kernels import identity_decks, inverse_riffle
 
 
 def _packs(n: int, rows: int, seed: int) -> list[np.ndarray]:

@@ -7,10 +7,10 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from simulator.shuffling.quality.bounds import StatAccumulator, uniform_laws
-from simulator.shuffling.quality.enumerate import all_arrangements, exact_laws, given_distinct_histories, round_law, side_weights
-from simulator.shuffling.quality.exact import tv_riffle_exact
-from simulator.shuffling.quality.routines import Machine, exact_tv, load_sizes, simulate
+from shuffling.quality.bounds import StatAccumulator, uniform_laws
+from shuffling.quality.enumerate import all_arrangements, exact_laws, given_distinct_histories, round_law, side_weights
+from shuffling.quality.exact import tv_riffle_exact
+from shuffling.quality.routines import Machine, exact_tv, load_sizes, simulate
 
 
 @pytest.mark.parametrize("n,capacity,rounds", [(8, 4, 5), (6, 2, 6), (6, 3, 6), (7, 3, 4), (5, 5, 4)])

@@ -6,15 +6,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from simulator.shuffling.exact_mode.batch import (
+from shuffling.exact_mode.batch import (
     random_assignments,
     run_batch,
     run_batch_rounds,
     simulate_exact_mode,
     sorted_rounds,
 )
-from simulator.shuffling.exact_mode.codes import code_set, device_code_set, n_bits
-from simulator.shuffling.exact_mode.physical import run_with_fault
+from shuffling.exact_mode.codes import code_set, device_code_set, n_bits
+from shuffling.exact_mode.physical import run_with_fault
 
 
 @settings(max_examples=25, deadline=None)

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from simulator.shuffling.exact_mode.codes import (
+from shuffling.exact_mode.codes import (
     bit_counts,
     bounded_int,
     code_set,
@@ -20,7 +20,7 @@ from simulator.shuffling.exact_mode.codes import (
     n_loads,
     uniform_assignment,
 )
-from simulator.shuffling.exact_mode.uniformity import bounded_int_preimages
+from shuffling.exact_mode.uniformity import bounded_int_preimages
 
 
 @pytest.mark.parametrize("n, b", [(1, 0), (2, 1), (3, 2), (4, 2), (5, 3), (52, 6), (104, 7), (162, 8), (256, 8), (257, 9), (432, 9)])

@@ -6,8 +6,8 @@ from fractions import Fraction
 
 import pytest
 
-from simulator.shuffling.exact_mode.codes import code_set, loads_for_round
-from simulator.shuffling.exact_mode.mistakes import (
+from shuffling.exact_mode.codes import code_set, loads_for_round
+from shuffling.exact_mode.mistakes import (
     exact_fault_cost,
     detection_rate,
     extra_random_rounds,
@@ -17,10 +17,10 @@ from simulator.shuffling.exact_mode.mistakes import (
     monte_carlo_detection,
     monte_carlo_fault_cost,
 )
-from simulator.shuffling.exact_mode.physical import FAULT_KINDS, Fault
-from simulator.shuffling.exact_mode.quality import rounds_to_reach
-from simulator.shuffling.exact_mode.uniformity import exact_law, tv_from_uniform
-from simulator.shuffling.quality.exact import tv_riffle
+from shuffling.exact_mode.physical import FAULT_KINDS, Fault
+from shuffling.exact_mode.quality import rounds_to_reach
+from shuffling.exact_mode.uniformity import exact_law, tv_from_uniform
+from shuffling.quality.exact import tv_riffle
 
 
 @pytest.mark.parametrize("fault", [Fault("double_feed", 1, 0, 1), Fault("abort", 0, 1, 2), Fault("swap_piles", 1, 1), Fault("repeat_load", 2, 0)])
@@ -31,8 +31,8 @@ def test_vectorised_cost_matches_card_by_card_enumeration(fault: Fault) -> None:
     card_by_card = tv_from_uniform(law, n)
     places = fault_locations(n, cap, fault.kind, fault.round)
     assert fault in places
-    from simulator.shuffling.exact_mode.batch import run_batch
-    from simulator.shuffling.exact_mode.mistakes import _tv_of_rows, all_arrangements
+    from shuffling.exact_mode.batch import run_batch
+    from shuffling.exact_mode.mistakes import _tv_of_rows, all_arrangements
 
     assert _tv_of_rows(run_batch(all_arrangements(code_set(n, cap)), cap, fault), n) == card_by_card
 

@@ -11,10 +11,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from firmware import exact_routes as routes
-from simulator.shuffling import steps as S
-from simulator.shuffling.exact_mode.batch import random_assignments, run_batch
-from simulator.shuffling.exact_mode.codes import code_set, loads_for_round, n_bits, n_loads, split_sizes, uniform_assignment
-from simulator.shuffling.exact_mode.physical import (
+from shuffling import steps as S
+from shuffling.exact_mode.batch import random_assignments, run_batch
+from shuffling.exact_mode.codes import code_set, loads_for_round, n_bits, n_loads, split_sizes, uniform_assignment
+from shuffling.exact_mode.physical import (
     FAULT_KINDS,
     Fault,
     deal,
@@ -25,7 +25,7 @@ from simulator.shuffling.exact_mode.physical import (
     run_random_stack_then_trade,
     run_with_fault,
 )
-from simulator.shuffling.quality.routines import load_bounds, stack_trade_round
+from shuffling.quality.routines import load_bounds, stack_trade_round
 from test_exact_mode_split import follow
 
 

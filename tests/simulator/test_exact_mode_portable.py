@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from firmware import exact_codes as portable
-from simulator.shuffling.exact_mode.codes import code_set, loads_for_round, n_bits, uniform_assignment
-from simulator.shuffling.exact_mode.physical import run_exact
+from shuffling.exact_mode.codes import code_set, loads_for_round, n_bits, uniform_assignment
+from shuffling.exact_mode.physical import run_exact
 
 HERE = Path(__file__).resolve().parents[2] / "firmware"
 

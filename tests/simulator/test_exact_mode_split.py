@@ -11,12 +11,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from firmware import exact_routes as routes
-from simulator.shuffling import steps as S
-from simulator.shuffling import time_model as T
-from simulator.shuffling.exact_mode.codes import n_bits, n_loads, uniform_assignment
-from simulator.shuffling.exact_mode.physical import deal, route_steps, run_route
-from simulator.shuffling.exact_mode.uniformity import route_law, tv_from_uniform
-from simulator.shuffling.packs import PACKS
+from shuffling import steps as S
+from shuffling import time_model as T
+from shuffling.exact_mode.codes import n_bits, n_loads, uniform_assignment
+from shuffling.exact_mode.physical import deal, route_steps, run_route
+from shuffling.exact_mode.uniformity import route_law, tv_from_uniform
+from shuffling.packs import PACKS
 
 SPLITS = [(n, cap) for n in range(3, 9) for cap in range(2, n) if routes.split_route(n, cap) is not None]
 
@@ -191,7 +191,7 @@ def test_the_counting_bound_on_passes_and_the_splits_distance_from_it() -> None:
     """P passes of at most C cards each have at most 2^(P C) outcomes: 10 passes
     at the least for Samba on a 104-card tray, 6 for canasta 108, 18 for
     hand-and-foot, 31 for Carolina; the split is 5, 5, 7 and 13 above."""
-    from simulator.shuffling.exact_mode.quality import passes_lower_bound
+    from shuffling.exact_mode.quality import passes_lower_bound
 
     for cards, bound, split in ((162, 10, 15), (108, 6, 11), (270, 18, 25), (432, 31, 44)):
         assert passes_lower_bound(cards, 104) == bound

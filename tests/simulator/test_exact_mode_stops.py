@@ -28,7 +28,7 @@ sys.path.insert(0, str(REPO / "firmware"))  # flat names, as on the device
 
 import exact  # noqa: E402
 
-from simulator.shuffling.exact_mode import codes as C  # noqa: E402
+from shuffling.exact_mode import codes as C  # noqa: E402
 
 CAUGHT, ONE_OUT, TWO_OUT = "caught and put back", "gone on to its pile", "gone out with the next"
 

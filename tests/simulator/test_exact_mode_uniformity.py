@@ -6,9 +6,9 @@ from fractions import Fraction
 
 import pytest
 
-from simulator.shuffling.exact_mode.codes import code_set, n_bits, n_loads
-from simulator.shuffling.exact_mode.quality import exact_mode_tv
-from simulator.shuffling.exact_mode.uniformity import (
+from shuffling.exact_mode.codes import code_set, n_bits, n_loads
+from shuffling.exact_mode.quality import exact_mode_tv
+from shuffling.exact_mode.uniformity import (
     exact_law,
     fisher_yates_outcomes,
     is_bijection,
@@ -16,7 +16,7 @@ from simulator.shuffling.exact_mode.uniformity import (
     sampler_law,
     tv_from_uniform,
 )
-from simulator.shuffling.quality.exact import counting_bound, eulerian_row
+from shuffling.quality.exact import counting_bound, eulerian_row
 
 
 @pytest.mark.parametrize(

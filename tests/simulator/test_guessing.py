@@ -2,7 +2,7 @@
 import numpy as np
 from hypothesis import given, settings, strategies as st
 
-from simulator.shuffling.quality.guessing import guess_scores, guess_scores_reference, guess_scores_vectorised, harmonic
+from shuffling.quality.guessing import guess_scores, guess_scores_reference, guess_scores_vectorised, harmonic
 
 
 def test_harmonic_numbers():
@@ -29,7 +29,7 @@ def test_vectorised_scores_match_the_card_by_card_strategy(deck):
 
 
 def test_batches_and_chunks_agree_with_single_rows(monkeypatch):
-    from simulator.shuffling.quality import guessing
+    from shuffling.quality import guessing
 
     monkeypatch.setattr(guessing, "_TABLE_ELEMENTS", 7 * 60 * 6)  # chunks of 6 rows
     rng = np.random.default_rng(5)

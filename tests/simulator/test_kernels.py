@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from simulator.shuffling.quality.kernels import (
+from shuffling.quality.kernels import (
     draw_sides,
     fair_partition,
     identity_decks,

@@ -26,7 +26,7 @@ def _imports(path: Path) -> list[tuple[str, bool]]:
 
 def test_quality_never_imports_exact_mode():
     offenders = [f"{p.relative_to(ROOT)}: {m}" for p in sorted((ROOT / "simulator" / "shuffling" / "quality").glob("*.py"))
-                 for m, _ in _imports(p) if m.startswith("simulator.shuffling.exact_mode")]
+                 for m, _ in _imports(p) if m.startswith("shuffling.exact_mode")]
     assert offenders == []
 
 
@@ -51,7 +51,7 @@ def test_the_report_names_no_routine():
 
 
 def test_the_mathematics_imports_no_device_and_no_host():
-    # The host and the page use simulator.shuffling; it must stay importable without the virtual
+    # The host and the page use shuffling; it must stay importable without the virtual
     # shuffler, the emulated Pico or the host's own modules. The one firmware module it may use is the
     # portable code set the device runs as it is (one source for both sides).
     package = ROOT / "simulator" / "shuffling"
@@ -59,7 +59,7 @@ def test_the_mathematics_imports_no_device_and_no_host():
                  for m, _ in _imports(p)
                  if m.split(".")[0] == "host"
                  or (m.split(".")[0] == "firmware" and m != "firmware" and m != "firmware.exact_codes")
-                 or (m.startswith("simulator.") and not m.startswith("simulator.shuffling"))]
+                 or (m.startswith("simulator.") and not m.startswith("shuffling"))]
     assert offenders == []
 
 

@@ -1,4 +1,4 @@
-"""One home for each limit: the modules that apply a limit take it from simulator.shuffling.limits."""
+"""One home for each limit: the modules that apply a limit take it from shuffling.limits."""
 import ast
 import math
 import re
@@ -7,8 +7,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from simulator.shuffling import limits
-from simulator.shuffling.limits import (
+from shuffling import limits
+from shuffling.limits import (
     MAX_ENUMERATION_CARDS,
     MAX_EXACT_DISTANCE_CARDS,
     MAX_EXACT_MODE_CARDS,
@@ -17,7 +17,7 @@ from simulator.shuffling.limits import (
     MIN_SAMPLES,
     out_of_range,
 )
-from simulator.shuffling.packs import PACKS, custom_pack
+from shuffling.packs import PACKS, custom_pack
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -46,8 +46,8 @@ def test_every_accepted_pack_gets_exact_distances():
 
 
 def test_enumeration_refuses_a_pack_past_its_limit():
-    from simulator.shuffling.exact_mode.mistakes import all_arrangements
-    from simulator.shuffling.quality.enumerate import round_law
+    from shuffling.exact_mode.mistakes import all_arrangements
+    from shuffling.quality.enumerate import round_law
 
     with pytest.raises(ValueError, match=f"{MAX_ENUMERATION_CARDS}"):
         all_arrangements(list(range(MAX_ENUMERATION_CARDS + 1)))
@@ -56,7 +56,7 @@ def test_enumeration_refuses_a_pack_past_its_limit():
 
 
 def test_lower_bounds_need_the_fewest_samples():
-    from simulator.shuffling.quality.bounds import StatAccumulator
+    from shuffling.quality.bounds import StatAccumulator
 
     acc = StatAccumulator(5)
     acc.update(np.tile(np.arange(5), (MIN_SAMPLES - 1, 1)))

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from simulator.shuffling.quality import stack_exact as se
-from simulator.shuffling.quality.exact import tv_riffle
+from shuffling.quality import stack_exact as se
+from shuffling.quality.exact import tv_riffle
 
 ROOT = Path(__file__).resolve().parents[2]
 DOC = (ROOT / "docs" / "mathematics.md").read_text()
@@ -70,8 +70,8 @@ def test_before_round_8_the_doc_does_not_put_pile_trade_at_distance_1():
     """After round 7 pile-trade is exactly 0.9831: not 1 to four decimals, as exact mode is."""
     from fractions import Fraction
 
-    from simulator.shuffling.exact_mode.codes import device_code_set
-    from simulator.shuffling.exact_mode.quality import exact_mode_tv
+    from shuffling.exact_mode.codes import device_code_set
+    from shuffling.exact_mode.quality import exact_mode_tv
 
     pile7 = tv_riffle(N, 7)
     codes, _ = device_code_set(N, CAPACITY)

@@ -1,9 +1,9 @@
 """Pack presets match the card counts the rules give."""
 import pytest
 
-from simulator.shuffling.limits import MAX_PACK_CARDS
-from simulator.shuffling.packs import PACKS, UnknownPackError, custom_pack, get_pack
-from simulator.shuffling.start_orders import start_order
+from shuffling.limits import MAX_PACK_CARDS
+from shuffling.packs import PACKS, UnknownPackError, custom_pack, get_pack
+from shuffling.start_orders import start_order
 
 
 @pytest.mark.parametrize(

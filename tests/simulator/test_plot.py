@@ -6,13 +6,13 @@ import pytest
 from matplotlib.collections import PolyCollection
 from matplotlib.lines import Line2D
 
-from simulator.shuffling.packs import custom_pack, get_pack
-from simulator.shuffling.quality.estimate import Estimate
-from simulator.shuffling.quality.results import PassesNeeded, UpperBound
-from simulator.shuffling.quality.plot import PlotNameError, bound_edge, draw_report, plot_file, plot_report
-from simulator.shuffling.quality.report import Settings, build_report
-from simulator.shuffling.quality.routines import Machine
-from simulator.shuffling.report_catalogue import report_routines
+from shuffling.packs import custom_pack, get_pack
+from shuffling.quality.estimate import Estimate
+from shuffling.quality.results import PassesNeeded, UpperBound
+from shuffling.quality.plot import PlotNameError, bound_edge, draw_report, plot_file, plot_report
+from shuffling.quality.report import Settings, build_report
+from shuffling.quality.routines import Machine
+from shuffling.report_catalogue import report_routines
 
 
 @pytest.fixture(scope="module")

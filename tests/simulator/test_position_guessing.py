@@ -9,17 +9,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from simulator.shuffling.quality import stack_exact as se
-from simulator.shuffling.quality.enumerate import all_arrangements, exact_laws, guessing_score, optimal_guessing_score
-from simulator.shuffling.quality.guessing import guess_scores, harmonic
-from simulator.shuffling.quality.position_guessing import (
+from shuffling.quality import stack_exact as se
+from shuffling.quality.enumerate import all_arrangements, exact_laws, guessing_score, optimal_guessing_score
+from shuffling.quality.guessing import guess_scores, harmonic
+from shuffling.quality.position_guessing import (
     THETAS,
     CrossFitGuessing,
     guessing_for,
     position_checked_reference,
     position_checked_scores,
 )
-from simulator.shuffling.quality.routines import Machine, simulate
+from shuffling.quality.routines import Machine, simulate
 
 
 @st.composite
@@ -58,7 +58,7 @@ def test_every_strategy_scores_harmonic_on_random_packs() -> None:
 
 def test_optimum_of_known_laws() -> None:
     perms = all_arrangements(5)
-    from simulator.shuffling.quality.enumerate import ExactLaw
+    from shuffling.quality.enumerate import ExactLaw
     uniform = ExactLaw(5, tuple([1] * len(perms)), len(perms))
     assert optimal_guessing_score(uniform) == Fraction(137, 60)  # H_5
     fixed = ExactLaw(5, tuple([1] + [0] * (len(perms) - 1)), 1)
@@ -117,7 +117,7 @@ def test_cross_fitted_pick_beats_the_inverse_riffle_strategy_at_162_cards() -> N
 
 
 def test_the_pilot_picks_on_early_packs_and_scores_the_pick_on_later_ones(monkeypatch) -> None:
-    import simulator.shuffling.quality.position_guessing as pg
+    import shuffling.quality.position_guessing as pg
 
     monkeypatch.setattr(pg, "PILOT_PACKS", 600)
     n, capacity = 162, 104

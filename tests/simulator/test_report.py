@@ -5,17 +5,17 @@ import math
 import pytest
 
 from firmware import exact_routes
-from simulator.shuffling import time_model as T
-from simulator.shuffling.exact_mode.physical import device_steps
-from simulator.shuffling.limits import MAX_EXACT_DISTANCE_CARDS, MAX_PACK_CARDS
-from simulator.shuffling.packs import custom_pack, get_pack
-from simulator.shuffling.quality.exact import tv_riffle
-from simulator.shuffling.quality.guessing import harmonic
-from simulator.shuffling.quality.estimate import Estimate, shown_lower_bound
-from simulator.shuffling.quality.report import Settings, build_report, default_rounds, passes_needed
-from simulator.shuffling.quality.results import Report
-from simulator.shuffling.report_catalogue import report_routines
-from simulator.shuffling.quality.routines import Machine
+from shuffling import time_model as T
+from shuffling.exact_mode.physical import device_steps
+from shuffling.limits import MAX_EXACT_DISTANCE_CARDS, MAX_PACK_CARDS
+from shuffling.packs import custom_pack, get_pack
+from shuffling.quality.exact import tv_riffle
+from shuffling.quality.guessing import harmonic
+from shuffling.quality.estimate import Estimate, shown_lower_bound
+from shuffling.quality.report import Settings, build_report, default_rounds, passes_needed
+from shuffling.quality.results import Report
+from shuffling.report_catalogue import report_routines
+from shuffling.quality.routines import Machine
 
 # Bayer and Diaconis (1992), table for 52 cards after k riffles, k = 1..10.
 BAYER_DIACONIS_52 = [1.000, 1.000, 1.000, 1.000, 0.924, 0.614, 0.334, 0.167, 0.085, 0.043]
@@ -178,7 +178,7 @@ def test_a_failing_job_raises_its_error_and_stops_the_others():
 
     settings = Settings(pack=get_pack("canasta"), n_cards=108, rounds=3, samples=20_000, seed=3,
                         routines=(*report_routines("stack-trade"), _FailingRoutine()))
-    from simulator.shuffling.quality.report import total_work
+    from shuffling.quality.report import total_work
 
     ticks = []
     with pytest.raises(RuntimeError, match="simulation failed"):
@@ -232,7 +232,7 @@ def test_samba_start_needs_the_pack_cards():
 
 
 def test_plot_is_a_png(bridge, tmp_path):
-    from simulator.shuffling.quality.plot import plot_report
+    from shuffling.quality.plot import plot_report
 
     path = plot_report(bridge, tmp_path / "bridge.png")
     data = path.read_bytes()
@@ -241,7 +241,7 @@ def test_plot_is_a_png(bridge, tmp_path):
 
 @pytest.mark.parametrize("workers", [1, 2])
 def test_progress_adds_up_to_the_total_work(workers):
-    from simulator.shuffling.quality.report import total_work
+    from shuffling.quality.report import total_work
 
     settings = Settings(pack=get_pack("canasta"), n_cards=108, rounds=2, samples=500, seed=3,
                         routines=report_routines())
@@ -285,8 +285,8 @@ def test_exact_mode_distances_are_the_code_set_formula(samba, bridge):
     from collections import Counter
     from fractions import Fraction
 
-    from simulator.shuffling.exact_mode.codes import device_code_set
-    from simulator.shuffling.exact_mode.quality import exact_mode_tv
+    from shuffling.exact_mode.codes import device_code_set
+    from shuffling.exact_mode.quality import exact_mode_tv
 
     for report, n in ((samba, 162), (bridge, 52)):
         routine = _exact_mode(report)
@@ -324,7 +324,7 @@ def test_exact_mode_distances_are_the_code_set_formula(samba, bridge):
 
 
 def test_every_round_carries_its_time_at_the_table_as_the_plan_times_it(bridge: Report) -> None:
-    from simulator.shuffling.round_steps import round_steps
+    from shuffling.round_steps import round_steps
 
     for routine in bridge.routines:
         for r in routine.rounds:
@@ -411,7 +411,7 @@ def test_a_tiny_pack_that_never_shuffles_is_exactly_one_order_from_random():
 
 
 def test_stack_trade_carries_its_exact_law_bounds_and_fitted_guessing(samba):
-    from simulator.shuffling.quality import stack_exact
+    from shuffling.quality import stack_exact
 
     stack = next(r for r in samba.routines if r.name == "stack-trade")
     pile = next(r for r in samba.routines if r.name == "pile-trade")
@@ -450,7 +450,7 @@ def test_fitted_guessing_is_not_below_the_inverse_riffle_strategy(samba):
 
 
 def test_stack_trade_carries_a_simulated_upper_bound_with_its_confidence(samba):
-    from simulator.shuffling.quality.coupling import CONFIDENCE, COUPLING_SAMPLES
+    from shuffling.quality.coupling import CONFIDENCE, COUPLING_SAMPLES
 
     stack, pile = samba.routine("stack-trade"), samba.routine("pile-trade")
     for row, pile_row in zip(stack.rounds, pile.rounds):

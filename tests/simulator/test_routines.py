@@ -8,9 +8,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from simulator.shuffling.quality.bounds import lower_bounds
-from simulator.shuffling.quality.exact import tv_riffle, tv_riffle_exact
-from simulator.shuffling.quality.routines import (
+from shuffling.quality.bounds import lower_bounds
+from shuffling.quality.exact import tv_riffle, tv_riffle_exact
+from shuffling.quality.routines import (
     ROUTINES,
     Machine,
     exact_tv,

@@ -10,9 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from simulator.shuffling.quality import stack_exact as se
-from simulator.shuffling.quality.enumerate import all_arrangements, exact_laws
-from simulator.shuffling.quality.routines import Machine, fixed_trade, load_bounds, simulate
+from shuffling.quality import stack_exact as se
+from shuffling.quality.enumerate import all_arrangements, exact_laws
+from shuffling.quality.routines import Machine, fixed_trade, load_bounds, simulate
 
 CASES = [(8, 4, 4, Machine()), (7, 3, 3, Machine()), (6, 2, 3, Machine(p=0.6)), (8, 5, 3, Machine())]
 
@@ -175,7 +175,7 @@ def test_trade_law_matches_the_routine() -> None:
     assert se.trade_law(bounds, Machine()) == {40: 1.0}
     law = se.trade_law(bounds, Machine(trade_sd=4.0))
     assert math.isclose(sum(law.values()), 1.0) and min(law) >= 1 and max(law) <= 81
-    from simulator.shuffling.quality.routines import trade_count
+    from shuffling.quality.routines import trade_count
     drawn = trade_count(bounds, Machine(trade_sd=4.0), np.random.default_rng(3), 200_000)
     freq = np.bincount(drawn, minlength=82) / drawn.size
     for v, w in law.items():

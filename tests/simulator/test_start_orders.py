@@ -5,8 +5,8 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from simulator.shuffling.packs import PACKS, get_pack
-from simulator.shuffling.start_orders import (
+from shuffling.packs import PACKS, get_pack
+from shuffling.start_orders import (
     JOKER,
     SAMBA_STARTS,
     after_samba_hand,

@@ -1,4 +1,4 @@
-"""The person's instructions are worded once, in simulator/shuffling/steps.py.
+"""The person's instructions are worded once, in shuffling/steps.py.
 
 Every wording branch of steps.words() is rendered with unusual values; what
 stays of a sentence once its values are cut out (runs of four words or more)
@@ -12,7 +12,7 @@ import ast
 import re
 from pathlib import Path
 
-from simulator.shuffling import steps as S
+from shuffling import steps as S
 
 ROOT = Path(__file__).resolve().parents[2]
 SOURCES = ("host", "simulator", "firmware")
@@ -23,7 +23,7 @@ ALLOWED = {
     # The connection message asks the person to wait; it is no step of the routine.
     "host/guide/notices.py": {"leave the cards as they are"},
     # The help of `shuffler table put` says what that command does.
-    "host/sim_device_cmd.py": {"face down in the tray"},
+    "host/commands/sim_device.py": {"face down in the tray"},
     # The bring-up's own steps, worded once there, ask for cards in the tray too.
     "host/setup_steps.py": {"face down in the tray"},
     # Short captions drawn inside a Fix step's picture, under the step's own words.

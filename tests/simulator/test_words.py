@@ -1,8 +1,8 @@
 """Counts in words for the report's titles and routine descriptions."""
 import pytest
 
-from simulator.shuffling.quality.routines import load_sizes
-from simulator.shuffling.quality.words import loads_phrase, number
+from shuffling.quality.routines import load_sizes
+from shuffling.quality.words import loads_phrase, number
 
 
 def test_numbers():
@@ -30,15 +30,15 @@ def test_loads_phrase_refuses_uneven_loads(bad):
 
 
 def test_the_guessing_note_gives_h_n_for_the_pack():
-    from simulator.shuffling.quality.guessing import harmonic
-    from simulator.shuffling.quality.words import guessing_note
+    from shuffling.quality.guessing import harmonic
+    from shuffling.quality.words import guessing_note
 
     note = guessing_note(52, harmonic(52))
     assert "of the 52 they name right" in note and "H_N = 1 + 1/2 + ... + 1/52 = 4.54" in note
 
 
 def test_the_deal_note_reads_the_melds_as_a_gap_to_a_random_deal():
-    from simulator.shuffling.quality.words import deal_note
+    from shuffling.quality.words import deal_note
 
     note = deal_note({4: 0.0442, 3: 0.3964}, 4, 15)
     assert note.startswith("≥3 and ≥4 of one meld:") and "three or four cards" in note
@@ -51,7 +51,7 @@ def test_the_deal_note_reads_the_melds_as_a_gap_to_a_random_deal():
     ({"never"}, ['"never"'], ["pass X"]),
 ])
 def test_the_passes_note_explains_only_the_answers_given(kinds, said, unsaid):
-    from simulator.shuffling.quality.words import passes_note
+    from shuffling.quality.words import passes_note
 
     note = passes_note(kinds)
     assert all(s in note for s in said) and not any(u in note for u in unsaid)

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from host import flashing
+from firmware import build
 
 pytestmark = pytest.mark.micropython
 
@@ -37,7 +37,7 @@ def alive(pid: int) -> bool:
 
 def test_the_board_stops_when_the_process_hosting_it_is_killed(tmp_path: Path) -> None:
     flash = tmp_path / "flash"
-    flashing.install_to_dir(flashing.build_image("sim", tmp_path / "image"), flash)
+    build.install_to_dir(build.build_image("sim", tmp_path / "image"), flash)
     host = subprocess.Popen([sys.executable, "-c", HOST, str(flash)], stdout=subprocess.PIPE, text=True,
                             env=dict(os.environ, SHUFFLER_RUNTIME_DIR=str(tmp_path / "runtime")))
     board: int | None = None

@@ -7,18 +7,18 @@ from pathlib import Path
 import pytest
 
 from firmware import protocol
-from host import flashing
+from firmware import build
 
 pytestmark = pytest.mark.micropython
 
 
 @pytest.fixture(scope="module")
-def image(tmp_path_factory: pytest.TempPathFactory) -> list[flashing.ImageFile]:
-    return flashing.build_image("sim", tmp_path_factory.mktemp("image"))
+def image(tmp_path_factory: pytest.TempPathFactory) -> list[build.ImageFile]:
+    return build.build_image("sim", tmp_path_factory.mktemp("image"))
 
 
-def installed(flash: Path, image: list[flashing.ImageFile]) -> Path:
-    flashing.install_to_dir(image, flash)
+def installed(flash: Path, image: list[build.ImageFile]) -> Path:
+    build.install_to_dir(image, flash)
     return flash
 
 

@@ -29,7 +29,7 @@ def shuffler(*args: str) -> subprocess.CompletedProcess[str]:
 def devices_json() -> list[dict]:
     from click.testing import CliRunner
 
-    from host.devices_cmd import devices
+    from host.commands.devices import devices
 
     result = CliRunner().invoke(devices, ["--json"])
     assert result.exit_code == 0, result.output

@@ -19,7 +19,7 @@ import pytest
 import serial
 
 from firmware import protocol
-from host import flashing
+from firmware import build
 from host.cli import main
 from simulator.virtual.world_client import WorldClient
 
@@ -44,7 +44,7 @@ class SimDevice:
 @pytest.fixture(scope="module")
 def image(tmp_path_factory: pytest.TempPathFactory) -> Path:
     flash = tmp_path_factory.mktemp("flash-image")
-    flashing.install_to_dir(flashing.build_image("sim", tmp_path_factory.mktemp("image")), flash)
+    build.install_to_dir(build.build_image("sim", tmp_path_factory.mktemp("image")), flash)
     return flash
 
 

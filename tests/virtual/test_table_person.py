@@ -1,5 +1,5 @@
 """The table person carries out the guide's steps on the virtual shuffler's
-real table exactly as `simulator.shuffling.steps.do_on_table` defines them, and the
+real table exactly as `shuffling.steps.do_on_table` defines them, and the
 machine steps (tray, touch, lift, set aside, put right) move the right cards."""
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from host import flashing
-from simulator.shuffling import steps as T
+from firmware import build
+from shuffling import steps as T
 from simulator.virtual import VirtualShuffler
 from simulator.virtual.table_person import TablePerson, commands, from_dict
 from simulator.virtual.world_client import WorldError
@@ -23,7 +23,7 @@ pytestmark = pytest.mark.micropython
 @pytest.fixture(scope="module")
 def device(tmp_path_factory: pytest.TempPathFactory) -> Iterator[VirtualShuffler]:
     flash = tmp_path_factory.mktemp("flash")
-    flashing.install_to_dir(flashing.build_image("sim", tmp_path_factory.mktemp("image")), flash)
+    build.install_to_dir(build.build_image("sim", tmp_path_factory.mktemp("image")), flash)
     dev = VirtualShuffler(flash, time_scale=0, advertise=False)
     dev.start()
     yield dev
@@ -180,7 +180,7 @@ def test_the_commands_typed_at_the_command_line_do_the_same(person: TablePerson,
 @pytest.mark.parametrize("keep", [True, False])
 def test_cards_stay_across_a_reset_only_when_kept(tmp_path: Path, keep: bool) -> None:
     flash = tmp_path / "flash"
-    flashing.install_to_dir(flashing.build_image("sim", tmp_path / "image"), flash)
+    build.install_to_dir(build.build_image("sim", tmp_path / "image"), flash)
     with VirtualShuffler(flash, time_scale=0, advertise=False, keep_cards=keep) as dev:
         with dev.world(timeout=10) as w:
             w.new(8)

@@ -18,7 +18,7 @@ from host.web import messages
 from host.web.adapter import WebPerson, WebVoice, page_words
 from host.web.page_state import PageState
 from host.web.table import WebTable
-from simulator.shuffling import steps as S
+from shuffling import steps as S
 from simulator.virtual.world_client import WorldError
 
 

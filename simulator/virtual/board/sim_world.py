@@ -7,13 +7,7 @@ firmware's heap-locked deal loop; so does a fault injected to strike at a
 card (it only sets what was set aside for it).
 """
 
-try:
-    from mechanism import MECHANISM, flicker_ms, speed_um_per_ms
-except ImportError:  # hardware/ is not on the path: find it from this file
-    import sys
-    _here = __file__.rsplit("/", 1)[0] if "/" in __file__ else "."
-    sys.path.append(_here + "/../../../hardware")
-    from mechanism import MECHANISM, flicker_ms, speed_um_per_ms
+from hardware.mechanism import MECHANISM, flicker_ms, speed_um_per_ms
 
 MAX_CARDS = 200  # physical room in the tray and in each pile
 # The mechanism's speed as hardware/mechanism.py gives it ("plausible"), or

@@ -1,0 +1,106 @@
+"""`shuffler check`: every sensor and actuator of a board, each with what it
+reads, what a working one reads and one line of diagnosis; the exit status
+is 0 only when the board is ready to shuffle."""
+from __future__ import annotations
+
+import json
+import time
+
+import click
+
+from firmware import protocol as P
+from host import check as C
+from host import readings
+from host.link import DeviceError, Link, LinkError, ProtocolMismatch
+from host.parts import ready
+from simulator.virtual import registry
+
+WATCH_EVERY_S = 0.5
+
+
+def connect(port: str) -> Link:
+    """The board's link after the handshake, or one line saying why not."""
+    link = Link.open(port, registry.slowdown(port))
+    try:
+        link.handshake()
+    except ProtocolMismatch as exc:
+        link.close()
+        raise click.ClickException(f"{exc}") from None
+    except LinkError:
+        link.close()
+        raise
+    return link
+
+
+def report(snap: C.Snapshot, as_json: bool, port: str) -> bool:
+    found = C.findings(snap)
+    ok = ready(found)
+    if as_json:
+        click.echo(json.dumps({"port": port, "board": snap.board, "ready": ok,
+                               "parts": [f.to_dict(snap.board) for f in found]}))
+        return ok
+    for f in found:
+        click.echo(f.line(snap.board))
+    click.echo("ready to shuffle" if ok else "not ready to shuffle: see the lines marked FAIL")
+    return ok
+
+
+def fed(link: Link) -> dict | None:
+    """Feed one card to the left, if the tray holds one: the motor and the beam seen working."""
+    try:
+        return readings.feed(link, 1, P.LEFT)
+    except DeviceError as exc:
+        return {"ev": "refused", "detail": str(exc)}
+
+
+@click.command("check")
+@click.option("--port", "port", metavar="PORT", help="Serial port of the board (see `shuffler devices`).")
+@click.option("--watch", is_flag=True, help="Read the sensors again and again, until Ctrl-C.")
+@click.option("--readings", "count", type=click.IntRange(min=1), default=None,
+              help="With --watch: stop after this many readings.")
+@click.option("--feed", "do_feed", is_flag=True,
+              help="Also feed one card from the tray to the left pile: the motor and the exit beam at work.")
+@click.option("--json", "as_json", is_flag=True, help="Print the findings as JSON (a line per reading).")
+def check(port: str | None, watch: bool, count: int | None, do_feed: bool, as_json: bool) -> None:
+    """Read every sensor and actuator once (or live) and say what is wrong."""
+    if not port:
+        raise click.ClickException("no port given: use --port PORT (see `shuffler devices`)")
+    try:
+        link = connect(port)
+    except LinkError as exc:
+        raise click.ClickException(str(exc)) from None
+    try:
+        feed = fed(link) if do_feed else None
+        snap = readings.snapshot(link, feed)
+        if not watch:
+            ok = report(snap, as_json, port)
+        else:
+            ok = _watch(link, snap, as_json, port, count)
+    except LinkError as exc:
+        raise click.ClickException(str(exc)) from None
+    finally:
+        link.close()
+    if not ok:
+        raise click.exceptions.Exit(1)
+
+
+def _watch(link: Link, first: C.Snapshot, as_json: bool, port: str, count: int | None) -> bool:
+    touches = first.sensors.get("touches", 0)
+    snap, n, ok = first, 0, False
+    try:
+        while True:
+            n += 1
+            if not as_json:
+                click.echo(f"-- reading {n} --")
+            ok = report(snap, as_json, port)
+            if count is not None and n >= count:
+                return ok
+            time.sleep(WATCH_EVERY_S)
+            try:
+                snap = readings.snapshot(link, first.feed, touches_before=touches)
+            except DeviceError as exc:
+                if exc.code != P.E_BUSY:
+                    raise
+                click.echo("(the board is dealing: the sensors are read again after the pass)", err=True)
+    except KeyboardInterrupt:
+        return ok

@@ -1,0 +1,85 @@
+"""`shuffler flash`: put the firmware on a board and check that it answers."""
+from __future__ import annotations
+
+import tempfile
+import time
+from pathlib import Path
+
+import click
+
+from firmware import build
+from firmware.build import ImageError
+from host import flashing
+
+OVERALL_TIMEOUT_S = 180.0
+
+
+@click.command("flash")
+@click.option("--port", "port", metavar="PORT", help="Serial port of the board (see `shuffler devices`).")
+@click.option(
+    "--board",
+    type=click.Choice(build.BOARDS),
+    help="Board kind; checked against the board, detected when left out.",
+)
+@click.option("--connect-timeout", default=5.0, show_default=True, type=click.FloatRange(min=0.1),
+              help="Seconds to wait for the board's raw REPL.")
+@click.option("--hello-timeout", default=10.0, show_default=True, type=click.FloatRange(min=0.1),
+              help="Seconds to wait for the firmware's hello after the reset.")
+def flash(port: str | None, board: str | None, connect_timeout: float, hello_timeout: float) -> None:
+    """Precompile the firmware, copy it with mpremote, reset, and check hello."""
+    from firmware import protocol
+
+    if not port:
+        raise click.ClickException("no port given: use --port PORT (see `shuffler devices`)")
+    try:
+        _flash(port, board, connect_timeout, hello_timeout, protocol.FIRMWARE_VERSION)
+    except ImageError as exc:
+        raise click.ClickException(str(exc)) from None
+
+
+def _flash(port: str, board: str | None, connect_timeout: float, hello_timeout: float, version: str) -> None:
+    flashing.check_port(port)
+    transport = flashing.open_transport(port)
+    deadline = flashing.Deadline(OVERALL_TIMEOUT_S, transport.serial.close)
+    try:
+        flashing.enter_raw_repl(transport, port, timeout=connect_timeout)
+        actual = flashing.board_of(transport)
+        if actual not in build.BOARDS:
+            raise flashing.FlashError(f"the board on {port} is a {actual!r} MicroPython port, which the firmware does not support")
+        if board is not None and actual != board:
+            # Entering the raw REPL stopped the firmware: start it again, or the
+            # next command finds a board that does not answer hello.
+            _back_to_firmware(transport)
+            raise flashing.FlashError(
+                f"wrong board: {port} is a {actual!r} board, not {board!r}; nothing was written (use --board {actual})"
+            )
+        with tempfile.TemporaryDirectory(prefix="shuffler-image-") as tmp:
+            image = build.build_image(actual, Path(tmp))
+            click.echo(f"flashing firmware {version} ({len(image)} files) to the {actual} board on {port}")
+            flashing.deploy(transport, image)
+        kept = flashing.settings_on_board(transport)
+        flashing.soft_reset_to_firmware(transport)
+        hello = flashing.await_hello(transport.serial, version, actual, timeout=hello_timeout)
+    except ImageError:
+        if deadline.expired:
+            raise flashing.FlashError(f"gave up after {OVERALL_TIMEOUT_S:.0f} s: the board on {port} stopped answering; run the same command again") from None
+        raise
+    finally:
+        deadline.cancel()
+        try:
+            transport.close()
+        except Exception:
+            pass
+    click.echo(f"ok: firmware {hello.get('fw')} answers on {port} (board {hello.get('board')}, protocol {hello.get('proto')})")
+    if kept:
+        click.echo("kept the board's " + " and ".join(f"{flashing.SETTINGS[n]} ({n})" for n in kept)
+                   + ": the new firmware goes on with them")
+
+
+def _back_to_firmware(transport) -> None:  # type: ignore[no-untyped-def]
+    """Leave the board as it was found: its firmware (if any) running again."""
+    try:
+        flashing.soft_reset_to_firmware(transport)
+        time.sleep(0.1)  # let the reset byte go out before the port closes
+    except Exception:
+        pass  # the refusal is what the person needs to read

@@ -1,0 +1,460 @@
+"""`shuffler guide`: walk a card table through the routine, step by step."""
+from __future__ import annotations
+
+import contextlib
+import json
+import shlex
+import signal
+import sys
+from contextlib import ExitStack
+from dataclasses import dataclass
+from pathlib import Path
+from types import FrameType
+from typing import IO, Any, Callable
+
+import click
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+from firmware import protocol as P
+from host import guide as G
+from host import plan as planlib
+from host.guide import notices as N
+from host.guide.notices import duration
+from host.link import Link, LinkError
+from host.person import ConsolePerson, ScriptedPerson
+from host.commands.plan import build_plan, pack_options
+from host.step_feed import StepFeed, StepFeedError
+from shuffling import steps as S
+
+SIM_TIME_SCALE = 0.0  # the virtual shuffler's motor: 0 = as fast as the computer goes
+STYLE = {N.HEADING: "[bold]{}[/bold]", N.HINT: "   [dim]{}[/dim]", N.INFO: "{}",
+         N.PROBLEM: "[bold red]![/bold red] {}"}
+
+
+class RichVoice(G.Voice):
+    """The console: a live progress bar on a terminal, one line per pass otherwise."""
+
+    def __init__(self, console: Console) -> None:
+        self.console = console
+        self.progress: Progress | None = None
+        self.task: Any = None
+        self.bar: dict[str, Any] | None = None
+        self.show_piles = True  # exact mode: the device sends no pile counts
+
+    def say(self, text: str) -> None:
+        (self.progress.console if self.progress is not None else self.console).print(text)
+
+    def notice(self, notice: N.Notice) -> None:
+        self.say(STYLE[N.level(notice)].format(_escape(N.words(notice))))
+
+    def step(self, shown: G.Shown) -> None:
+        self.say(f"[bold]{shown.number}.[/bold] {_escape(S.words(shown.step))}")
+        if shown.answer == "done" and self.keyboard:
+            self.say("   [dim]press Enter when done[/dim]")
+
+    def bar_start(self, label: str, total: int, done: int = 0, left: int | None = 0,
+                  right: int | None = 0) -> None:
+        self.bar_end()
+        self.bar = {"label": label, "done": done, "total": total, "left": left, "right": right}
+        if self.console.is_terminal:
+            piles = [TextColumn("{task.fields[piles]}")] if self.show_piles else []
+            self.progress = Progress(TextColumn("   dealing {task.description}"), BarColumn(), MofNCompleteColumn(),
+                                     *piles, console=self.console)
+            self.task = self.progress.add_task(label, total=total, completed=done, piles=pile_counts(left, right))
+            self.progress.start()
+
+    def bar_update(self, done: int, total: int, left: int | None, right: int | None) -> None:
+        if self.bar is not None:
+            self.bar.update(done=done, total=total, left=left, right=right)
+        if self.progress is not None:
+            self.progress.update(self.task, completed=done, total=total, piles=pile_counts(left, right))
+
+    def bar_end(self) -> None:
+        if self.progress is not None:
+            self.progress.stop()  # leaves the bar on its own line
+            self.progress = None
+        elif self.bar is not None:
+            b = self.bar
+            # Exact mode reports no pile counts (they would tell the codes).
+            piles = (f": left {b['left']}, right {b['right']}" if self.show_piles and b["left"] is not None
+                     and b["right"] is not None and b["left"] + b["right"] else "")
+            self.console.print(f"   dealt {b['done']} of {b['total']} ({b['label']}){piles}")
+        self.bar = None
+
+
+def _escape(text: str) -> str:
+    return text.replace("[", "\\[")
+
+
+def pile_counts(left: int | None, right: int | None) -> str:
+    """The bar's pile counts: only where the device's counts say them (after
+    a restart mid-pass nobody knows the split, and nothing is shown)."""
+    if left is None or right is None:
+        return ""
+    return f"left {left:>3}  right {right:>3}"
+
+
+@dataclass
+class Args:
+    """What `shuffler guide` was given."""
+
+    port: str | None = None
+    sim: bool = False
+    manual: bool = False
+    mode: str | None = None
+    pack: str | None = None
+    cards: int | None = None
+    capacity: int = planlib.DEFAULT_CAPACITY
+    quality: str = planlib.DEFAULT_QUALITY
+    unattended: bool = False
+    world: str | None = None
+    rounds: int | None = None
+    from_round: int = 1
+    time_scale: float = SIM_TIME_SCALE
+    record: Path | None = None
+    wait_s: float | None = None
+    as_json: bool = False
+    steps_file: Path | None = None
+    web: bool = False
+    no_browser: bool = False
+    bind: str = "127.0.0.1:8765"
+    resume: bool = False
+    on_loss: str = "exact"
+    read_s: float = G.READ_S
+
+
+@click.command("guide")
+@click.option("--port", "port", metavar="PORT", help="Serial port of the shuffler (see `shuffler devices`).")
+@click.option("--sim", is_flag=True,
+              help="Start a virtual shuffler, flash it, and guide a scripted person on it (implies --unattended).")
+@click.option("--manual", is_flag=True, help="No device: instructions only, confirm each step with Enter.")
+@click.option("--mode", type=click.Choice(["exact", "random"]), default=None,
+              help="exact: the shuffler codes every card's side and the pack ends exactly random "
+                   "(default with --port or --sim); random: random sides for the quality's rounds "
+                   "(the only mode with --manual).")
+@pack_options
+@click.option("--unattended", is_flag=True,
+              help="A scripted person follows every step on the virtual shuffler (with --sim, or --port and --world).")
+@click.option("--world", metavar="ADDRESS", help="Control endpoint of a virtual shuffler on --port, for --unattended.")
+@click.option("--rounds", type=int, default=None, help="Use this many rounds instead of the quality's count.")
+@click.option("--from-round", "from_round", type=int, default=1, show_default=True,
+              help="Start at this round (to go on after the guide stopped).")
+@click.option("--resume", is_flag=True,
+              help="Go on with the exact routine the shuffler still holds (after a stop), cards as they lie.")
+@click.option("--on-loss", "on_loss", type=click.Choice(["exact", "random"]), default="exact", show_default=True,
+              help="Should exactness be lost: a fresh exact routine, or random rounds for the quality.")
+@click.option("--time-scale", type=click.FloatRange(min=0), default=SIM_TIME_SCALE, show_default=True,
+              help="With --sim: simulated ms per real ms (0: as fast as possible).")
+@click.option("--record", type=click.Path(dir_okay=False, path_type=Path),
+              help="With --unattended: write every card the scripted person handled here (JSON lines).")
+@click.option("--wait", "wait_s", type=click.FloatRange(min=1), default=None,
+              help="Stop when the person has done nothing at a step for this many seconds (default: wait as long "
+                   "as it takes, keeping the shuffler awake).")
+@click.option("--read-time", "read_s", type=click.FloatRange(min=0), default=G.READ_S, show_default=True,
+              help="Seconds a step must be on screen before Enter counts for it (a quick second Enter is ignored).")
+@click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON at the end.")
+@click.option("--steps-file", "steps_file", metavar="PATH", type=click.Path(dir_okay=False, path_type=Path),
+              help="Also write each step as a JSON line here (a file or a named pipe), just before it is shown.")
+@click.option("--web", is_flag=True, help="Show the guide on a local page (with --sim: the virtual table, played there).")
+@click.option("--no-browser", "no_browser", is_flag=True, help="With --web: print the page's address, open no browser.")
+@click.option("--bind", "--host", "bind", metavar="HOST[:PORT]", default="127.0.0.1:8765", show_default=True,
+              help="With --web: where the page is served (this machine only unless you choose otherwise).")
+def guide(**options: Any) -> None:
+    """Guide the shuffle step by step: loads, passes, trades, faults, and a summary."""
+    a = Args(**options)
+    _check_options(a)
+    p = build_plan(a.pack, a.cards, a.capacity, a.quality, a.rounds)
+    if not 1 <= a.from_round <= p.rounds:
+        raise click.UsageError(f"--from-round must be between 1 and {p.rounds}, not {a.from_round}")
+    exact = planlib.exact_schedule(p.cards, p.capacity) if a.mode == "exact" else None
+    if a.mode == "exact" and exact is None:
+        raise click.UsageError(f"exact mode takes at most {planlib.EXACT_MAX_CARDS} cards in at most "
+                               f"{planlib.EXACT_MAX_LOADS} loads; use --mode random")
+    feed = _open_steps_file(a.steps_file) if a.steps_file is not None else None
+    # With --json, stdout carries the JSON alone; the transcript goes to stderr.
+    voice = RichVoice(Console(highlight=False, soft_wrap=True, stderr=a.as_json))
+    voice.show_piles = exact is None
+    voice.notice(_header(p, exact, a.on_loss))
+    session = _web_session(a.bind, a.no_browser, voice, p, a.read_s) if a.web else None
+    with ExitStack() as stack:
+        stack.callback(_terminate_as_interrupt())
+        if feed is not None:
+            stack.callback(feed.close)
+        if session is not None:
+            stack.callback(session.stop_unless_summary)  # the summary stays on the page
+        try:
+            summary = _guide(a, p, voice, session, feed, stack)
+        except click.ClickException as exc:
+            # The page ends with the console's line (Ctrl-C and SIGTERM too),
+            # put in its state before stop_unless_summary closes its sockets.
+            if session is not None:
+                session.show_stop(exc.format_message())
+            raise
+        except KeyboardInterrupt:  # before the guide began (starting the virtual shuffler)
+            if session is not None:
+                session.show_stop(Resume(a).stopped("interrupted", None))
+            raise
+    _print_summary(voice, p, summary, exact)
+    if a.as_json:
+        click.echo(json.dumps(summary.to_dict()))
+    if session is not None:
+        restore = _terminate_as_interrupt()  # SIGTERM while the summary lingers ends it as Ctrl-C does
+        try:
+            session.linger()
+        finally:
+            restore()
+        session.stop()
+
+
+def _check_options(a: Args) -> None:
+    chosen = [name for name, on in (("--port", a.port), ("--sim", a.sim), ("--manual", a.manual)) if on]
+    if len(chosen) != 1:
+        raise click.UsageError("choose one of --port PORT, --sim or --manual"
+                               + (f" (got {' and '.join(chosen)})" if chosen else ""))
+    if a.sim and not a.web:
+        a.unattended = True  # nobody can put cards into a virtual tray by hand, except on the page
+    if a.unattended and not (a.sim or (a.port and a.world)):
+        raise click.UsageError("--unattended needs the virtual shuffler: --sim, or --port with --world")
+    if a.record is not None and not a.unattended:
+        raise click.UsageError("--record goes with --unattended")
+    if a.mode is None:
+        a.mode = "random" if a.manual else "exact"  # without a device nobody codes the sides
+    if a.mode == "exact" and a.manual:
+        raise click.UsageError("exact mode needs the shuffler (--port or --sim); --manual is random mode")
+    if a.mode == "exact" and (a.rounds is not None or a.from_round != 1):
+        raise click.UsageError("--rounds and --from-round go with --mode random "
+                               "(exact mode always runs its whole routine)")
+    if a.resume and (a.mode != "exact" or not a.port):
+        raise click.UsageError("--resume goes on with an exact routine on a shuffler: use it with --port "
+                               "(in random mode, --from-round goes on)")
+
+
+def _header(p: planlib.Plan, exact: planlib.ExactSchedule | None, on_loss: str) -> N.RoutineHeader:
+    if exact is not None:
+        return N.RoutineHeader(p.pack.title, p.cards, True, exact.rounds, exact.passes, p.loads, p.quality.name,
+                               p.quality.threshold, 0.0, exact.timing.total_s, on_loss)
+    return N.RoutineHeader(p.pack.title, p.cards, False, p.rounds, p.passes, p.loads, p.quality.name,
+                           p.quality.threshold, p.distance, p.timing.total_s)
+
+
+def _guide(a: Args, p: planlib.Plan, voice: RichVoice, session: Any, feed: IO[str] | None,
+           stack: ExitStack) -> G.Summary:
+    """Open the device (or start the virtual one), build the person, run the guide."""
+    how = Resume(a)
+    try:
+        link, world_client, simulated = _open(a, voice, stack)
+    except LinkError as exc:
+        raise click.ClickException(str(exc)) from None
+    gvoice: G.Voice = session.make_voice(voice) if session is not None else voice
+    person = _person(a, p, voice, session, world_client)
+    if feed is not None:
+        gvoice = StepFeed(gvoice, feed)
+    port = link.name if link is not None else None
+    guide_obj = G.Guide(p, person, gvoice, link=link, reopen=(lambda: Link.open(port, link.slowdown)) if port else None,
+                        from_round=a.from_round, mode=a.mode or "random", resume=a.resume, on_loss=a.on_loss,
+                        person_wait_s=a.wait_s, read_s=a.read_s)
+    guide_obj.machine.simulated = simulated
+    if link is not None:
+        stack.callback(lambda: _close(link, guide_obj))
+    try:
+        if session is not None:
+            summary = session.run(guide_obj, lambda exc: how.stopped(str(exc), guide_obj))
+        else:
+            summary = guide_obj.run()
+    except (G.GuideStopped, StepFeedError, LinkError) as exc:
+        voice.bar_end()
+        raise click.ClickException(how.stopped(str(exc), guide_obj)) from None
+    except KeyboardInterrupt:
+        voice.bar_end()  # the message starts on a line of its own
+        voice.console.print()
+        raise click.ClickException(how.stopped("interrupted", guide_obj)) from None
+    return summary
+
+
+def _open(a: Args, voice: RichVoice, stack: ExitStack) -> tuple[Link | None, Any, bool]:
+    """The link (None: --manual), the virtual world's client if any, and
+    whether the shuffler is a simulated one faster than real time."""
+    from simulator.virtual import registry
+
+    world_client: Any = None
+    port = a.port
+    if a.sim:
+        port, dev = _start_sim(a.time_scale, voice, stack, quiet_stdout=a.as_json)
+        if a.unattended or a.web:
+            world_client = dev.world(timeout=10.0)
+            stack.callback(world_client.close)
+    elif a.world:
+        from simulator.virtual.world_client import WorldClient
+        try:
+            world_client = WorldClient.connect(a.world, timeout=5.0)
+        except OSError as exc:
+            raise click.ClickException(f"cannot reach the virtual shuffler's world at {a.world}: {exc}") from None
+        stack.callback(world_client.close)
+    if not port:
+        return None, world_client, False
+    link = _open_device(port, voice)
+    scale = a.time_scale if a.sim else registry.time_scale(port)
+    return link, world_client, scale is not None and scale != 1.0
+
+
+def _person(a: Args, p: planlib.Plan, voice: RichVoice, session: Any, world_client: Any) -> Any:
+    if world_client is not None and a.unattended:
+        person: Any = ScriptedPerson(world_client, p.cards, record=a.record)
+    else:
+        person = ConsolePerson()
+        voice.keyboard = session is None
+    if session is not None:
+        if world_client is not None and not a.unattended:
+            session.attach_world(world_client)
+        person = session.make_person(p.cards, inner=person if a.unattended else None)
+    return person
+
+
+def _open_device(port: str, voice: RichVoice) -> Link:
+    from simulator.virtual import registry
+
+    link = Link.open(port, registry.slowdown(port))
+    try:
+        hello = link.handshake()
+    except LinkError:
+        link.close()
+        raise
+    voice.notice(N.DeviceFound(port, str(hello.get("fw")), str(hello.get("board")), int(hello.get("proto", 0)),
+                               int(hello.get("capacity", 0))))
+    return link
+
+
+def _start_sim(time_scale: float, voice: RichVoice, stack: ExitStack, quiet_stdout: bool = False) -> tuple[str, Any]:
+    """A fresh virtual shuffler, flashed through the same code as `shuffler flash`."""
+    from firmware.build import ImageError
+    from host.commands import flash as flash_cmd
+    from simulator.virtual import VirtualShuffler
+
+    dev = VirtualShuffler(time_scale=time_scale)
+    stack.callback(dev.stop)
+    dev.start()
+    voice.notice(N.VirtualStarted(dev.port))
+    try:
+        # With --json the flashing report joins the transcript on stderr.
+        with contextlib.redirect_stdout(sys.stderr) if quiet_stdout else contextlib.nullcontext():
+            flash_cmd._flash(dev.port, "sim", 5.0, 10.0, P.FIRMWARE_VERSION)
+    except ImageError as exc:
+        raise click.ClickException(f"could not flash the virtual shuffler: {exc}") from None
+    return dev.port, dev
+
+
+def _terminate_as_interrupt() -> Callable[[], None]:
+    """SIGTERM stops the guide as Ctrl-C does: its stop line with the way on,
+    and what it started (a virtual shuffler) ended. Returns the undo."""
+    def interrupt(signum: int, frame: FrameType | None) -> None:
+        raise KeyboardInterrupt
+
+    try:
+        old = signal.signal(signal.SIGTERM, interrupt)
+    except ValueError:  # not the main thread (an embedding program): leave its signals alone
+        return lambda: None
+
+    def undo() -> None:
+        signal.signal(signal.SIGTERM, old)
+    return undo
+
+
+def _open_steps_file(path: Path) -> IO[str]:
+    try:
+        return path.open("w", encoding="utf-8")
+    except OSError as exc:
+        raise click.BadParameter(f"cannot write {path}: {exc.strerror or exc}", param_hint="--steps-file") from None
+
+
+def _web_session(bind: str, no_browser: bool, voice: RichVoice, p: planlib.Plan, read_s: float) -> Any:
+    """The page's server, started before anything else so a busy address fails at once."""
+    from host.web.run import WebSession
+    from host.web.server import AddressBusy, parse_bind
+
+    try:
+        host, port = parse_bind(bind)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--bind") from None
+    # The page refuses a "done" before the step has been up read_s, as the guide does.
+    session = WebSession(host, port, open_browser=not no_browser, say=voice.say, read_s=read_s)
+    try:
+        session.start(f"{p.pack.title}: {S.cards(p.cards)}")
+    except AddressBusy as exc:
+        raise click.ClickException(str(exc)) from None
+    return session
+
+
+class Resume:
+    """The command that goes on after a stop, from what this one was given."""
+
+    def __init__(self, a: Args) -> None:
+        words = ["shuffler", "guide"]
+        if a.port:
+            words += ["--port", a.port]
+        elif a.sim:
+            words += ["--sim"]
+        else:
+            words += ["--manual"]
+        if a.cards is not None:
+            words += ["--cards", str(a.cards)]
+        else:
+            words += ["--pack", a.pack or planlib.DEFAULT_PACK]
+        if a.capacity != planlib.DEFAULT_CAPACITY:
+            words += ["--capacity", str(a.capacity)]
+        words += ["--quality", a.quality]
+        self.words = words
+        self.mode = a.mode or "random"
+        self.device = bool(a.port)
+        # Rounds given by hand are what the person asked for: a random run goes on with them.
+        self.rounds = ["--rounds", str(a.rounds)] if a.rounds is not None else []
+
+    def command(self, *extra: str) -> str:
+        return shlex.join(self.words + list(extra))
+
+    def stopped(self, why: str, guide_obj: G.Guide | None) -> str:
+        """One line: where it stopped, why, and a command that goes on from there."""
+        place = guide_obj.place if guide_obj is not None else None
+        where = f" at {place}" if place else ""
+        return f"stopped{where}: {why}; {self.go_on(place, guide_obj)}"
+
+    def go_on(self, place: G.Where | None, guide_obj: G.Guide | None) -> str:
+        gather = "to go on, put every card together face down into one pack (any order) and run"
+        if self.mode == "exact":
+            if self.device and guide_obj is not None and guide_obj.machine.resumable:
+                return f"to go on, leave the cards as they lie and run `{self.command('--resume')}`"
+            return f"{gather} `{self.command()}` (a fresh exact routine)"
+        extra = ["--mode", "random", *self.rounds]
+        if place is not None:
+            extra += ["--from-round", str(place.round)]
+        return f"{gather} `{self.command(*extra)}`"
+
+
+def _close(link: Link | None, guide_obj: G.Guide | None) -> None:
+    """Close the link the guide ended with (it may have reopened the port)."""
+    for candidate in (link, guide_obj.link if guide_obj is not None else None):
+        if candidate is not None:
+            candidate.close()
+
+
+def _print_summary(voice: RichVoice, p: planlib.Plan, s: G.Summary, exact: planlib.ExactSchedule | None) -> None:
+    voice.say("")
+    voice.say("[bold]Summary[/bold]")
+    took = duration(s.seconds)
+    if s.simulated:
+        real = exact.timing.total_s if exact is not None else p.timing.total_s
+        took += f" (a simulated shuffler, faster than a real one: about {duration(real)} at a real table)"
+    voice.say(f"  mode: {s.mode}; rounds: {s.rounds}, passes: {s.passes}, time: {took}")
+    if s.distance_kind == "exact" and s.distance == 0.0:
+        voice.say(f"  distance from random: exactly 0 ({s.method})")
+    else:
+        kind = "at most " if s.distance_kind == "at most" else ""
+        voice.say(f"  distance from random: {kind}{s.distance:.4f} ({s.method}), "
+                  f"'{p.quality.name}' asks for at most {p.quality.threshold:g}")
+    if s.distance > p.quality.threshold:
+        need = planlib.rounds_for(p.cards, p.capacity, p.quality.threshold)
+        voice.say(f"  [bold red]short of '{p.quality.name}'[/bold red]: it needs {need} rounds")
+    for n in s.notes:
+        voice.say(f"  note: {_escape(n)}")
+    if s.notes and s.mode != "exact":
+        voice.say("  (the figure assumes every card went through a fair pass each round)")

@@ -1,0 +1,81 @@
+"""`shuffler setup`: the bring-up of a board in the terminal (host/setup.py),
+from a freshly flashed board to one ready to shuffle."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import TextIO
+
+import click
+
+from firmware import protocol as P
+from firmware.build import ImageError
+from host.commands import flash as flash_cmd
+from host.link import Link
+from host import setup as B
+from host import setup_steps as S
+from host.parts import Finding
+from simulator.virtual import registry
+
+# flash's waits for a real board; a slow device's port says how much longer.
+CONNECT_S = 5.0
+HELLO_S = 10.0
+
+
+class Terminal:
+    """The person at the terminal: each step's words, then what they type."""
+
+    def __init__(self, steps_file: Path | None) -> None:
+        self.steps: TextIO | None = steps_file.open("w") if steps_file is not None else None
+
+    def ask(self, step: S.Step) -> str:
+        if self.steps is not None:  # the step as data, before its words are shown
+            self.steps.write(json.dumps(S.to_dict(step)) + "\n")
+            self.steps.flush()
+        click.echo(S.words(step))
+        if S.reply(step) == S.NOTHING:
+            return ""
+        try:
+            return input("> ")
+        except EOFError:
+            raise click.ClickException("the keyboard's input ended: the bring-up stopped") from None
+
+    def say(self, text: str) -> None:
+        click.echo(text)
+
+    def found(self, finding: Finding, board: str) -> None:
+        click.echo(finding.line(board))
+
+    def close(self) -> None:
+        if self.steps is not None:
+            self.steps.close()
+
+
+def flash_port(port: str) -> None:
+    slow = registry.slowdown(port)
+    try:
+        flash_cmd._flash(port, None, CONNECT_S * slow, HELLO_S * slow, P.FIRMWARE_VERSION)
+    except ImageError as exc:
+        raise B.Stop(str(exc)) from None
+
+
+@click.command("setup")
+@click.option("--port", "port", metavar="PORT", help="Serial port of the board (see `shuffler devices`).")
+@click.option("--steps-file", type=click.Path(dir_okay=False, path_type=Path),
+              help="Write each step as a JSON line before it is shown (for a program at the machine).")
+@click.option("--touch-wait", type=click.IntRange(min=1, max=600), default=B.TOUCH_WAIT_S, show_default=True,
+              help="Seconds to wait for the touch on the pad.")
+def setup(port: str | None, steps_file: Path | None, touch_wait: int) -> None:
+    """Bring a board up: firmware, load cell, touch pad, exit beam, motor direction, battery."""
+    if not port:
+        raise click.ClickException("no port given: use --port PORT (see `shuffler devices`)")
+    term = Terminal(steps_file)
+    try:
+        ok, _ = B.Bringup(port, term, flash_port, open_link=lambda p: Link.open(p, registry.slowdown(p)),
+                            touch_wait_s=touch_wait).run()
+    except B.Stop as exc:
+        raise click.ClickException(str(exc)) from None
+    finally:
+        term.close()
+    if not ok:
+        raise click.exceptions.Exit(1)

@@ -1,0 +1,120 @@
+"""`shuffler sim-device`: run a virtual shuffler until stopped."""
+from __future__ import annotations
+
+import signal
+import tempfile
+import threading
+from pathlib import Path
+from types import FrameType
+
+import click
+
+from firmware import build
+from firmware.build import ImageError
+from simulator.virtual import faults as faultlib
+
+
+def person_hint(control: str, uid: str, port: str, table_file: Path | None) -> list[str]:
+    """How to go on with this shuffler, printed at start: the guide, and the
+    person's hands at its table."""
+    kept = (f"the cards on its table are kept in {table_file}, so they stay across restarts" if table_file
+            else "its flash and the cards on its table go when it stops (give --flash DIR to keep them)")
+    return [
+        f"control endpoint {control} (uid {uid})",
+        f"guide a shuffle on it: shuffler guide --port {port} --pack samba",
+        kept,
+        "act as the person from another terminal (shuffler table --help):",
+        "  shuffler table new 52          # a pack on the table, stack 'pack'",
+        "  shuffler table put pack        # all of it face down in the tray",
+        "  shuffler table touch           # touch the pad: it deals",
+        "  shuffler table lift left A     # the left pile onto stack A",
+        "  shuffler table show            # every stack, the tray, the piles",
+        "  (add --control ENDPOINT when more than one virtual shuffler runs)",
+    ]
+
+
+@click.command("sim-device")
+@click.option("--flash", "flash", type=click.Path(file_okay=False, path_type=Path),
+              help="Flash directory (the board's filesystem); a temporary one when left out.")
+@click.option("--install/--no-install", default=None,
+              help="Copy the firmware into the flash first (default: only when the flash is empty).")
+@click.option("--time-scale", default=1.0, show_default=True, type=click.FloatRange(min=0),
+              help="Simulated ms per real ms; 0 never waits in real time.")
+@click.option("--fault", "fault_specs", multiple=True, metavar="FAULT",
+              help="Standing fault, repeatable: jam:K, double_feed:K[:overlap], empty_at:K, "
+                   "battery_low, sensor_missing:SENSOR, hang, save_fail.")
+@click.option("--seed", default=1, show_default=True, help="Seed of the sensor noise.")
+@click.option("--heap-kib", type=click.IntRange(min=64), help="Interpreter heap, as on a small board.")
+@click.option("--table", "table_file", type=click.Path(dir_okay=False, path_type=Path),
+              help="Keep the cards on the table in this file, so they stay across restarts (default with --flash: "
+                   "a file beside the flash folder).")
+@click.option("--wiring", "wiring", multiple=True, type=click.Choice(faultlib.WIRING),
+              help="Wire the board wrong, repeatable: the motor's wires swapped, the load cell's signal wires "
+                   "swapped, a touch pad that never answers, no receiver at the exit beam.")
+@click.option("--board", type=click.Choice(["sim", "pico"]), default="sim", show_default=True,
+              help="sim: the unix port over the simulated board; pico: MicroPython's rp2 port "
+                   "on an emulated Raspberry Pi Pico, wired to the same simulated mechanism.")
+def sim_device(
+    flash: Path | None,
+    install: bool | None,
+    time_scale: float,
+    fault_specs: tuple[str, ...],
+    seed: int,
+    heap_kib: int | None,
+    table_file: Path | None,
+    wiring: tuple[str, ...],
+    board: str,
+) -> None:
+    """Start a virtual shuffler; print its port and flash dir; run until Ctrl-C."""
+    from simulator.virtual import VirtualShuffler
+
+    try:
+        standing = [faultlib.parse_fault(s) for s in fault_specs]
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--fault") from None
+    if board == "pico":
+        from host.sim_pico import run_pico
+
+        run_pico(flash, install, time_scale, standing, seed, wiring)
+        return
+    if flash is not None and flash.exists() and not flash.is_dir():
+        raise click.ClickException(f"{flash} is not a directory")
+    empty = flash is None or not flash.exists() or not any(flash.iterdir())
+    if install is None:
+        install = empty
+    if table_file is not None and not table_file.parent.is_dir():
+        raise click.BadParameter(f"no folder {table_file.parent} for the table file", param_hint="--table")
+    if table_file is None and flash is not None:
+        table_file = flash.resolve().parent / f"{flash.resolve().name}-table.json"  # beside the flash, not on it
+    env = {"SHUFFLER_SIM_WIRING": ",".join(wiring)} if wiring else None
+    dev = VirtualShuffler(flash, time_scale=time_scale, seed=seed, faults=standing, heap_kib=heap_kib,
+                          table_file=table_file, keep_cards=True, env=env)
+    try:
+        if install:
+            with tempfile.TemporaryDirectory(prefix="shuffler-image-") as tmp:
+                build.install_to_dir(build.build_image("sim", Path(tmp)), dev.flash_dir)
+        dev.start()
+    except ImageError as exc:
+        dev.stop()
+        raise click.ClickException(str(exc)) from None
+    except BaseException:
+        dev.stop()
+        raise
+    done = threading.Event()
+
+    def on_signal(signum: int, frame: FrameType | None) -> None:
+        done.set()
+
+    old = {s: signal.signal(s, on_signal) for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)}
+    try:
+        click.echo(f"virtual shuffler on {dev.port} (flash {dev.flash_dir})")
+        for line in person_hint(dev.control_address, dev.uid, dev.port, dev.table_file if flash else None):
+            click.echo(line)
+        while not done.wait(0.2):
+            if not dev.running:
+                raise click.ClickException("the virtual shuffler stopped unexpectedly")
+    finally:
+        for s, handler in old.items():
+            signal.signal(s, handler)
+        dev.stop()
+    click.echo("virtual shuffler stopped", err=True)

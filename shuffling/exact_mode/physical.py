@@ -1,0 +1,405 @@
+"""The physical process, card by card, exactly as docs/mechanism.md fixes it.
+
+A pass feeds the load's bottom card first and each card lands on top of its
+pile; piles are read top to bottom. Gathering (pile trade) puts all left
+piles, in load order, on top of all right piles, in load order; the result is
+cut from the top into the next round's loads. Faults (mistakes.py) hook in
+here so that a mistaken run is simulated by the same code as a correct one.
+
+The firmware decides sides by pack position from what it believes the pack
+holds; a fault changes the physical pack but not the belief, which is how a
+mistake travels into later rounds.
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Callable, Hashable, Sequence, TypeVar
+
+from firmware import exact_routes as routes
+from shuffling import steps as S
+from shuffling.exact_mode.codes import (
+    bit_counts,
+    code_set,
+    cut_plan,
+    loads_for_round,
+    n_bits,
+    n_loads,
+    split_sizes,
+)
+
+Card = TypeVar("Card", bound=Hashable)
+
+LEFT, RIGHT = 0, 1
+
+
+@dataclass(frozen=True)
+class Fault:
+    """One mistake during one pass.
+
+    kind:
+      "swap_piles"  load `load`'s left and right piles change places when gathered
+      "swap_round"  every load's piles change places (right stack on top of left)
+      "repeat_load" load `load` is dealt, stacked left on right, put back and
+                    dealt again with the same sides (the firmware cannot tell)
+      "double_feed" the card fed at `index` + 1 travels with the card fed at
+                    `index` and so lands on that card's pile
+      "abort"       the pass stops after `index` cards; the dealt cards are
+                    stacked left on right, put back under the rest of the load
+                    and the whole load is dealt again from the start
+    """
+
+    kind: str
+    round: int
+    load: int = 0
+    index: int = 0
+
+    def __post_init__(self) -> None:
+        if self.kind not in FAULT_KINDS:
+            raise ValueError(f"unknown fault kind {self.kind!r}")
+
+
+FAULT_KINDS = ("swap_piles", "swap_round", "repeat_load", "double_feed", "abort")
+
+
+def deal(load: Sequence[Card], sides: Sequence[int]) -> tuple[list[Card], list[Card]]:
+    """One pass: sides[k] is the side of the k-th card fed (the bottom card is fed first).
+
+    Returns (left pile, right pile), each read top to bottom.
+    """
+    n = len(load)
+    if len(sides) != n:
+        raise ValueError("need one side per card")
+    left: list[Card] = []  # list end = top of pile
+    right: list[Card] = []
+    for k in range(n):
+        card = load[n - 1 - k]
+        (left if sides[k] == LEFT else right).append(card)
+    left.reverse()
+    right.reverse()
+    return left, right
+
+
+def _feed_sides(believed: Sequence[int], start: int, size: int, bit: int) -> list[int]:
+    """The sides the firmware commands for a load at pack positions [start, start+size)."""
+    return [(believed[start + size - 1 - k] >> bit) & 1 for k in range(size)]
+
+
+def _stable_partition(items: Sequence[int], bit: int) -> list[int]:
+    return [c for c in items if not (c >> bit) & 1] + [c for c in items if (c >> bit) & 1]
+
+
+@dataclass
+class RunRecord:
+    """What a run produced: the pack after each round, and what the count sensor saw."""
+
+    orders: list[list]
+    count_mismatch: bool = False  # some load's count differed from the planned size
+
+
+def run_with_fault(
+    order: Sequence[Card],
+    codes: Sequence[int],
+    capacity: int,
+    fault: Fault | None = None,
+    n_rounds: int | None = None,
+    cuts: Callable[[int], Sequence[int]] | None = None,
+) -> RunRecord:
+    """Exact mode on the physical pack, with at most one fault.
+
+    `codes[i]` is the code of the card at position i of `order` (top = 0).
+    The firmware's belief (the code at each position) evolves by the ideal
+    rule; sides come from the belief, by position, with the count sensor
+    telling the firmware how many cards each load holds.
+
+    `cuts(r)`, if given, is where the person actually cut the pack into loads
+    in round r (sizes, top load first) instead of the planned sizes: the
+    firmware reads each count, so only the order of the loads matters.
+    """
+    n = len(order)
+    if len(codes) != n:
+        raise ValueError("need one code per card")
+    code_list = sorted(codes)
+    if len(set(code_list)) != n:
+        raise ValueError("codes must be distinct")
+    rounds = n_bits(n) if n_rounds is None else n_rounds
+    if not 0 <= rounds <= n_bits(n):
+        raise ValueError("exact mode has at most b rounds")
+    pack = list(order)
+    believed = list(codes)
+    orders: list[list] = []
+    mismatch = False
+    for r in range(rounds):
+        # The loads of this round are those a correct run would have: at most
+        # one fault happens and it changes only what comes after it, and after
+        # it the cut no longer matters (pile trade is one stable partition of
+        # the whole pack, with each position's side taken from the belief).
+        planned = loads_for_round(n, capacity, code_list, r) if cuts is None else list(cuts(r))
+        if sum(planned) != n or min(planned) < 0:
+            raise ValueError("loads must share out the whole pack")
+        lefts: list[list] = []
+        rights: list[list] = []
+        start = 0
+        for j, size in enumerate(planned):
+            load = pack[start:start + size]
+            sides = _feed_sides(believed, start, size, r)
+            if fault is not None and fault.round == r and fault.load == j:
+                if fault.kind == "repeat_load":
+                    first_left, first_right = deal(load, sides)
+                    load = first_left + first_right
+                elif fault.kind == "abort":
+                    m = min(fault.index, size)
+                    dealt_left, dealt_right = deal(load[size - m:], sides[:m])
+                    load = load[:size - m] + dealt_left + dealt_right
+                elif fault.kind == "double_feed" and fault.index + 1 < size:
+                    sides = list(sides)
+                    sides[fault.index + 1] = sides[fault.index]
+            left, right = deal(load, sides)
+            if fault is not None and fault.round == r and (
+                fault.kind == "swap_round" or (fault.kind == "swap_piles" and fault.load == j)
+            ):
+                left, right = right, left
+            lefts.append(left)
+            rights.append(right)
+            start += size
+        pack = [c for pile in lefts for c in pile] + [c for pile in rights for c in pile]
+        believed = _stable_partition(believed, r)
+        # The count sensor: would the next round's loads differ from plan?
+        if r + 1 < rounds and n_loads(n, capacity) == 2:
+            left_count = sum(len(p) for p in lefts)
+            if left_count != bit_counts(believed, r)[0]:
+                mismatch = True
+        orders.append(list(pack))
+    return RunRecord(orders, mismatch)
+
+
+def run_exact(order: Sequence[Card], codes: Sequence[int], capacity: int) -> list[list[Card]]:
+    """The pack after each of the b rounds of exact mode (last entry: the final order)."""
+    return run_with_fault(order, codes, capacity).orders
+
+
+def run_route(order: Sequence[Card], codes: Sequence[int], route: routes.Route) -> list[Card]:
+    """A routine of firmware/exact_routes.py on the physical pack, card by card: the pack at the end.
+
+    `codes[i]` is the code of the card at position i of `order` (top = 0);
+    the firmware's belief (the code at each position) moves as the device
+    moves it (routes.partition), and every side comes from the belief by
+    position. A round deals the stack at positions [lo, lo + size) in its
+    loads (cut near-equal: where a stack is cut does not matter while the
+    loads keep their order) and gathers all left piles, in load order, on
+    top of all right piles; a part's pass is one load, its left pile put on
+    its right pile.
+    """
+    n = len(order)
+    if len(codes) != n or route.n != n:
+        raise ValueError("need one code per card of the routine's pack")
+    pack = list(order)
+    believed = list(codes)
+    scratch = [0] * n
+    for r in range(route.rounds):
+        kind, lo, size, param = route.kinds[r], route.lo[r], route.size[r], route.param[r]
+        lefts: list[Card] = []
+        rights: list[Card] = []
+        start = lo
+        for load_size in split_sizes(size, route.loads[r]):
+            load = pack[start:start + load_size]
+            sides = [routes.round_side(believed[start + load_size - 1 - k] - lo, kind, param) for k in range(load_size)]
+            left, right = deal(load, sides)
+            lefts += left
+            rights += right
+            start += load_size
+        pack[lo:lo + size] = lefts + rights
+        routes.partition(believed, scratch, lo, size, kind, param)
+    return pack
+
+
+def run_random_pile_trade(
+    order: Sequence[Card], capacity: int, n_rounds: int, rng: random.Random
+) -> list[list[Card]]:
+    """Random mode with pile trade: each card's side a fair coin; the pack after each round."""
+    n = len(order)
+    pack = list(order)
+    out: list[list[Card]] = []
+    loads = n_loads(n, capacity)
+    for _ in range(n_rounds):
+        lefts: list[list[Card]] = []
+        rights: list[list[Card]] = []
+        start = 0
+        # Loads are cut near-equal from the top; the order does not depend on the
+        # cut because pile trade is one stable partition of the whole pack.
+        for size in split_sizes(n, loads):
+            left, right = deal(pack[start:start + size], [rng.getrandbits(1) for _ in range(size)])
+            lefts.append(left)
+            rights.append(right)
+            start += size
+        pack = [c for p in lefts for c in p] + [c for p in rights for c in p]
+        out.append(list(pack))
+    return out
+
+
+def run_random_stack_then_trade(
+    order: Sequence[Card], n_rounds: int, rng: random.Random
+) -> list[list[Card]]:
+    """Random mode, two loads, stack-then-trade (docs/mechanism.md).
+
+    Each load is dealt and gathered left on right; then the top half
+    (floor(n/2) cards) of load A is traded for the top half of load B:
+    new A = B's top half on A's bottom half, new B = A's top half on B's
+    bottom half. The pack is A on B.
+    """
+    n = len(order)
+    size_a, size_b = split_sizes(n, 2)
+    pack = list(order)
+    out: list[list[Card]] = []
+    for _ in range(n_rounds):
+        a, b = pack[:size_a], pack[size_a:]
+        la, ra = deal(a, [rng.getrandbits(1) for _ in range(size_a)])
+        lb, rb = deal(b, [rng.getrandbits(1) for _ in range(size_b)])
+        a, b = la + ra, lb + rb
+        ha, hb = size_a // 2, size_b // 2
+        # Trade equal halves so the loads keep their sizes.
+        h = min(ha, hb)
+        a, b = b[:h] + a[h:], a[:h] + b[h:]
+        pack = a + b
+        out.append(list(pack))
+    return out
+
+
+# --- The person's steps --------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ExactStep:
+    """One instruction for the person at the machine, in its round."""
+
+    round: int  # 1-based, as the guide prints it
+    step: S.Step
+
+    @property
+    def text(self) -> str:
+        return S.words(self.step)
+
+
+def _load_name(j: int) -> str:
+    return chr(ord("A") + j)
+
+
+def exact_steps(n_cards: int, capacity: int, uneven: bool = False) -> list[ExactStep]:
+    """Every instruction of whole-pack radix (the routine before the split),
+    round by round, as step data (shuffling/steps.py, which also
+    words them).
+
+    Each load is put in the tray with its count and dealt; with two or more
+    loads its piles are taken out to two rows, stacked (the left row on top of
+    the right row, as pile trade does) and the next round's loads are drawn
+    from the two stacks' tops. With one load its left pile goes on its right
+    pile and straight back in the tray. Piles are never turned over.
+    """
+    codes = code_set(n_cards, capacity, uneven)
+    b = n_bits(n_cards)
+    loads = n_loads(n_cards, capacity)
+    steps: list[ExactStep] = []
+
+    def add(rn: int, step: S.Step) -> None:
+        steps.append(ExactStep(rn, step))
+
+    for r in range(b):
+        rn = r + 1
+        sizes = loads_for_round(n_cards, capacity, codes, r)
+        names = tuple(_load_name(j) for j in range(len(sizes)))
+        if r == 0:
+            add(rn, S.Cut(S.PACK, names, tuple(sizes), by_eye=loads > 1, counted=True, first=True))
+        if loads == 1:
+            add(rn, S.Reload("A", n_cards) if r else S.PutInTray("A", n_cards))
+            add(rn, S.Touch())
+            if r + 1 == b:
+                add(rn, S.Lift("A"))
+                add(rn, S.Gather((S.left_of("A"), S.right_of("A"))))
+            continue
+        for name, size in zip(names, sizes):
+            add(rn, S.PutInTray(name, size))
+            add(rn, S.Touch())
+            add(rn, S.Lift(name, rows=True))
+        zeros, ones = bit_counts(codes, r)
+        add(rn, S.Stack(tuple(S.left_of(x) for x in names), S.LEFT_STACK, zeros))
+        add(rn, S.Stack(tuple(S.right_of(x) for x in names), S.RIGHT_STACK, ones))
+        if r + 1 == b:
+            add(rn, S.Gather((S.LEFT_STACK, S.RIGHT_STACK)))
+        elif loads == 2:
+            add(rn, S.Draw((("A", ((S.LEFT_STACK, zeros, True),)), ("B", ((S.RIGHT_STACK, ones, True),))), rn + 1))
+        else:
+            left_in = {S.LEFT_STACK: zeros, S.RIGHT_STACK: ones}
+            for j, (from_left, from_right) in enumerate(cut_plan(n_cards, capacity, codes, r + 1)):
+                parts = []
+                for stack, count in ((S.LEFT_STACK, from_left), (S.RIGHT_STACK, from_right)):
+                    if count:
+                        parts.append((stack, count, count == left_in[stack]))
+                        left_in[stack] -= count
+                add(rn, S.Draw(((_load_name(j), tuple(parts)),), rn + 1))
+    return steps
+
+
+def split_steps(route: routes.Route) -> list[ExactStep]:
+    """Every instruction of the split (firmware/exact_routes.py), round by round.
+
+    A split round cuts its stack (the pack, or a stack made by an earlier
+    split) into loads, deals each and takes its piles out to the rows; the
+    left row, stacked, is the first part of the range (a load, or a stack to
+    split again), the right row the rest. A part is put in the tray, and
+    after each pass its left pile goes on its right pile and straight back in
+    the tray; after its last pass its piles come off stacked and it is put aside. The parts, in order,
+    are the shuffled pack.
+    """
+    if route.kind != routes.SPLIT:
+        raise ValueError("not a split")
+    n = route.n
+    parts = [(route.part_lo[i], route.part_size[i], route.part_name(i)) for i in range(len(route.part_lo))]
+
+    def place_of(lo: int, size: int) -> str:
+        inside = [name for p_lo, _, name in parts if lo <= p_lo < lo + size]
+        if lo == 0 and size == n:
+            return S.PACK
+        return inside[0] if len(inside) == 1 else S.group(inside[0], inside[-1])
+
+    steps: list[ExactStep] = []
+    for r in range(route.rounds):
+        rn = r + 1
+        lo, size, param = route.lo[r], route.size[r], route.param[r]
+        if route.kinds[r] == routes.SPLIT_ROUND:
+            names = tuple(route.name(r, j) for j in range(route.loads[r]))
+            sizes = split_sizes(size, route.loads[r])
+            source = place_of(lo, size)
+            steps.append(ExactStep(rn, S.Cut(source, names, tuple(sizes), by_eye=True, counted=True,
+                                             first=source == S.PACK)))
+            for name, load in zip(names, sizes):
+                steps += [ExactStep(rn, S.PutInTray(name, load)), ExactStep(rn, S.Touch()),
+                          ExactStep(rn, S.Lift(name, rows=True))]
+            steps.append(ExactStep(rn, S.Stack(tuple(S.left_of(x) for x in names), place_of(lo, param), param)))
+            steps.append(ExactStep(rn, S.Stack(tuple(S.right_of(x) for x in names), place_of(lo + param, size - param),
+                                               size - param)))
+            continue
+        name = route.name(r, 0)
+        steps.append(ExactStep(rn, S.Reload(name, size) if param else S.PutInTray(name, size)))
+        steps.append(ExactStep(rn, S.Touch()))
+        if param + 1 == n_bits(size):
+            steps.append(ExactStep(rn, S.Lift(name, stacked=True)))
+    steps.append(ExactStep(route.rounds, S.Gather(tuple(name for _, _, name in parts))))
+    return steps
+
+
+def route_steps(route: routes.Route, uneven: bool = False) -> list[ExactStep]:
+    """The person's steps of an exact routine; `uneven`: radix's code set."""
+    if route.kind == routes.SPLIT:
+        return split_steps(route)
+    return exact_steps(route.n, route.capacity, uneven)
+
+
+def device_steps(route: routes.Route) -> list[ExactStep]:
+    """A routine's steps with the code set the device takes for it (radix:
+    the uneven set where it fits, the balanced one otherwise)."""
+    if route.kind == routes.SPLIT:
+        return split_steps(route)
+    try:
+        return exact_steps(route.n, route.capacity, uneven=True)
+    except ValueError:
+        return exact_steps(route.n, route.capacity)

@@ -1,0 +1,82 @@
+"""A round of each routine with random sides, as the person does it (step
+data of shuffling/steps.py): what the plan and the guide show, and
+what the time model times for the plan and the quality report.
+
+Pile trade (docs/mechanism.md): every load dealt, then all left piles in
+load order on top of all right piles in load order, cut into loads again.
+Stack-trade: every load dealt and its left pile put on its right pile, then
+the top cards of each load moved onto the next.
+"""
+from __future__ import annotations
+
+from shuffling import steps as S
+
+
+def first_cut(names: list[str] | tuple[str, ...], sizes: list[int] | tuple[int, ...]) -> list[S.Step]:
+    """Before the first round: the pack cut into its loads (nothing with one load)."""
+    return [S.Cut(S.PACK, tuple(names), tuple(sizes), by_eye=True, first=True)] if len(names) > 1 else []
+
+
+def load_steps(names: list[str] | tuple[str, ...], sizes: list[int] | tuple[int, ...]) -> list[S.Step]:
+    """Every load in, touched and lifted off."""
+    out: list[S.Step] = []
+    for name, size in zip(names, sizes):
+        out += [S.PutInTray(name, size), S.Touch(), S.Lift(name)]
+    return out
+
+
+def round_steps(names: list[str] | tuple[str, ...], sizes: list[int] | tuple[int, ...]) -> list[S.Step]:
+    """One round of the pile trade as the person does it: every load in,
+    touched and lifted off, then the trade."""
+    return load_steps(names, sizes) + trade_steps(list(names), list(sizes))
+
+
+def stack_trade_round_steps(names: list[str] | tuple[str, ...], sizes: list[int] | tuple[int, ...],
+                            trade: int) -> list[S.Step]:
+    """One round of stack-trade: every load in, touched, lifted off and its
+    left pile put on its right pile; then the top `trade` cards of each load
+    counted off onto the next load (one Move a load, for the time it takes)."""
+    out = load_steps(names, sizes)
+    out += [S.Stack((S.left_of(x), S.right_of(x)), x) for x in names]
+    if len(names) > 1:
+        out += [S.Move(trade, x, names[(i + 1) % len(names)], down=False) for i, x in enumerate(names)]
+    return out
+
+
+def trade_steps(names: list[str], sizes: list[int], lefts: list[int] | None = None,
+                rights: list[int] | None = None, counted: bool = True) -> list[S.Step]:
+    """What a person does after every load of a round has been dealt, as step data.
+
+    Pile trade (docs/mechanism.md): all left piles in load order, then all
+    right piles in load order, form the new pack, cut from the top into loads.
+    `lefts` and `rights` are the device's pile counts of the round's passes,
+    when it sent them: only then are cards counted out; otherwise they are
+    evened out by eye. `counted`: the shuffler counts each load before it
+    deals it.
+    """
+    known = lefts is not None and rights is not None
+    left_total = sum(lefts) if lefts is not None else None
+    right_total = sum(rights) if rights is not None else None
+    if len(names) == 1:
+        n = names[0]
+        return [S.Stack((S.left_of(n), S.right_of(n)), n,
+                        (left_total + right_total) if left_total is not None and right_total is not None else None)]
+    lefts_names = tuple(S.left_of(n) for n in names)
+    rights_names = tuple(S.right_of(n) for n in names)
+    if len(names) == 2:
+        a, b = names
+        out: list[S.Step] = [S.Stack(lefts_names, a, left_total), S.Stack(rights_names, b, right_total)]
+        if known:
+            assert left_total is not None
+            move = left_total - sizes[0]
+            if move:
+                out.append(S.Move(abs(move), a, b, down=move > 0, sizes=(sizes[0], sizes[1])))
+        else:
+            out.append(S.EvenOut(a, b, (sizes[0], sizes[1])))
+        return out
+    return [
+        S.Stack(lefts_names, S.LEFT_STACK, left_total),
+        S.Stack(rights_names, S.RIGHT_STACK, right_total),
+        S.Stack((S.LEFT_STACK, S.RIGHT_STACK), S.PACK),
+        S.Cut(S.PACK, tuple(names), tuple(sizes), by_eye=True, counted=counted),
+    ]

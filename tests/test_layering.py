@@ -1,0 +1,96 @@
+"""The packages import downwards only:
+
+    firmware, hardware  <-  shuffling  <-  simulator  <-  host
+
+The firmware runs on the board and knows nothing of the laptop; the
+shuffle mathematics (shuffling/) is the host's library and knows no
+simulator; the virtual and emulated boards (simulator/) never import the
+`shuffler` command. Inside the host, the part that talks to a device (the
+link, the wire's messages, the guide's state machine, the plan) works the
+same on a real board and imports no simulator: only the commands and the
+page's virtual table do.
+
+Every import is read from the source (ast), also those inside functions;
+the firmware's and the simulated board's own modules, imported by their
+bare names on the board, count as their folder's.
+"""
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+PACKAGES = ("firmware", "hardware", "shuffling", "simulator", "host")
+ALLOWED = {
+    "firmware": {"firmware"},
+    "hardware": {"hardware"},
+    "shuffling": {"shuffling", "firmware", "hardware"},
+    "simulator": {"simulator", "shuffling", "firmware", "hardware"},
+    "host": set(PACKAGES),
+}
+# The host's device side: it must work the same with a real board.
+DEVICE_SIDE = ("host/link.py", "host/device_messages.py", "host/plan.py", "host/guide/")
+
+
+def bare_modules() -> dict[str, str]:
+    """Modules a board imports by bare name -> the package they belong to."""
+    out = {p.stem: "firmware" for p in (REPO / "firmware").glob("*.py")}
+    out.update({p.stem: "simulator" for p in (REPO / "simulator" / "virtual" / "board").glob("*.py")})
+    return out
+
+
+def imported_packages(text: str, bare: dict[str, str]) -> set[tuple[str, int]]:
+    """(package, line) of every project import in a source file."""
+    tree = ast.parse(text)
+    out = set()
+    for node in ast.walk(tree):
+        names: list[str] = []
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names = [node.module]
+        for name in names:
+            top = name.split(".")[0]
+            package = top if top in PACKAGES else bare.get(top)
+            if package is not None:
+                out.add((package, node.lineno))
+    return out
+
+
+def sources() -> list[Path]:
+    return sorted(p for package in PACKAGES for p in (REPO / package).rglob("*.py")
+                  if "node_modules" not in p.parts)
+
+
+def crossings(files: dict[str, str]) -> list[str]:
+    """The imports that go upwards, in files (path in the repository -> source)."""
+    bare = bare_modules()
+    wrong = []
+    for rel, text in files.items():
+        layer = rel.split("/")[0]
+        allowed = ALLOWED[layer] - ({"simulator"} if rel.startswith(DEVICE_SIDE) else set())
+        for package, line in sorted(imported_packages(text, bare)):
+            if package not in allowed:
+                wrong.append(f"{rel}:{line} imports {package}")
+    return wrong
+
+
+def test_every_package_imports_only_the_layers_below_it() -> None:
+    files = {p.relative_to(REPO).as_posix(): p.read_text() for p in sources()}
+    assert len(files) > 100  # the tree was found
+    assert crossings(files) == []
+
+
+@pytest.mark.parametrize("path, source, found", [
+    ("simulator/pico/flash_fs.py", "from host import flashing\n", "imports host"),
+    ("host/link.py", "def f():\n    from simulator.virtual import registry\n", "imports simulator"),
+    ("host/commands/check.py", "from simulator.virtual import registry\n", None),
+    ("firmware/controller.py", "import board_sim\n", "imports simulator"),
+    ("shuffling/steps.py", "import controller\n", None),
+])
+def test_a_crossing_is_seen(path: str, source: str, found: str | None) -> None:
+    """The check reads imports anywhere in a file, by package or by a board's bare module name."""
+    wrong = crossings({path: source})
+    assert (wrong == []) if found is None else (len(wrong) == 1 and found in wrong[0]), wrong
