@@ -52,7 +52,7 @@ from shuffling.exact_mode.batch import random_assignments, sorted_rounds  # noqa
 from shuffling.exact_mode.codes import device_code_set  # noqa: E402
 from shuffling.limits import MAX_PACK_CARDS  # noqa: E402
 from shuffling.quality.bounds import RoundStats, best_lower_bound  # noqa: E402
-from shuffling.quality.exact import tv_riffle  # noqa: E402
+from shuffling.quality.riffle_distance import tv_riffle  # noqa: E402
 from shuffling.quality.enumerate import exact_laws  # noqa: E402
 from shuffling.quality.kernels import (  # noqa: E402
     draw_sides,

@@ -1,7 +1,7 @@
 """Stack-trade's exact-law bounds, and their cost, for the docs' figures.
 
 1. Rigorous lower bounds on stack-trade's distance from uniform, from the
-   exact laws of one card and of two positions (shuffling/quality/stack_exact.py),
+   exact laws of one card and of two positions (shuffling/quality/stack_trade_laws.py),
    round by round for a pack on a machine, beside pile-trade's exact distance;
    the CPU time the report's call (exact_bounds, every round) takes.
 2. The search over pairs of positions: each candidate pair's bound round by
@@ -33,11 +33,11 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import numpy as np  # noqa: E402
 
 from shuffling.quality import coupling as cp  # noqa: E402
-from shuffling.quality import stack_exact as se  # noqa: E402
+from shuffling.quality import stack_trade_laws as se  # noqa: E402
 from shuffling.quality.enumerate import all_arrangements, exact_laws, guessing_score, optimal_guessing_score  # noqa: E402
 from shuffling.quality.position_guessing import THETAS, CrossFitGuessing, guessing_for, position_checked_scores  # noqa: E402
 from shuffling.quality.routines import simulate  # noqa: E402
-from shuffling.quality.exact import tv_riffle  # noqa: E402
+from shuffling.quality.riffle_distance import tv_riffle  # noqa: E402
 from shuffling.quality.routines import Machine, load_bounds  # noqa: E402
 from shuffling.quality.words import bound_figure  # noqa: E402
 

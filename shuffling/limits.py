@@ -54,7 +54,7 @@ MAX_ENUMERATION_CARDS = 9
 # Above this pack size the lower bounds keep no N x N card-position table.
 MAX_POSITION_TABLE_CARDS = 1000
 
-# Stack-trade's exact position laws (shuffling/quality/stack_exact.py): the
+# Stack-trade's exact position laws (shuffling/quality/stack_trade_laws.py): the
 # one-card chain multiplies N x N matrices once a round; the pair chain costs
 # about n**4 / 10 operations a round per load of n cards, plus N x N matrix
 # products between loads: about 0.1 s a round at 162 cards, 2 s at 432.

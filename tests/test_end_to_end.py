@@ -17,7 +17,7 @@ import pytest
 
 from firmware import exact_routes
 from route_record import check_route_record
-from shuffling.quality.exact import tv_riffle_exact
+from shuffling.quality.riffle_distance import tv_riffle_exact
 from simulator.virtual import VirtualShuffler
 
 pytestmark = pytest.mark.micropython

@@ -31,7 +31,7 @@ from shuffling.exact_mode.physical import FAULT_KINDS, Fault, run_with_fault
 from shuffling.limits import MAX_ENUMERATION_CARDS, MAX_SEARCH_ROUNDS
 from shuffling.quality.bounds import StatAccumulator, best_lower_bound
 from shuffling.quality.estimate import Estimate
-from shuffling.quality.exact import tv_riffle
+from shuffling.quality.riffle_distance import tv_riffle
 
 
 def fault_locations(n: int, capacity: int, kind: str, round_index: int, uneven: bool = False) -> list[Fault]:

@@ -10,7 +10,7 @@ N! / prod(m_j!) orders, and the distance from uniform is exactly
 
 Random mode with pile trade is one inverse riffle of the whole pack per
 round: Bayer-Diaconis gives its distance exactly
-(shuffling.quality.exact.tv_riffle). Stack-then-trade has no closed form;
+(shuffling.quality.riffle_distance.tv_riffle). Stack-then-trade has no closed form;
 its figure is a Monte Carlo lower bound (shuffling.quality.bounds).
 """
 from __future__ import annotations
@@ -24,7 +24,7 @@ from shuffling.exact_mode.codes import code_set, n_bits
 from shuffling.limits import MAX_SEARCH_ROUNDS
 from shuffling.quality.bounds import StatAccumulator, best_lower_bound
 from shuffling.quality.estimate import Estimate
-from shuffling.quality.exact import tv_riffle
+from shuffling.quality.riffle_distance import tv_riffle
 from shuffling.quality.routines import simulate
 
 

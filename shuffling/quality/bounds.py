@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -39,7 +39,7 @@ from shuffling.limits import MIN_SAMPLES as MIN_SHUFFLES
 
 from .deck_statistics import HISTOGRAMS, add_histograms
 from .estimate import Estimate
-from .exact import counting_bound, eulerian_row, succession_counts
+from .riffle_distance import counting_bound, eulerian_row, succession_counts
 
 __all__ = ["StatAccumulator", "RoundStats", "uniform_laws", "best_lower_bound", "lower_bounds", "inverse_positions",
            "MIN_SHUFFLES"]

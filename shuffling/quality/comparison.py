@@ -5,7 +5,7 @@ with another one exactly. A routine with only lower bounds (stack-trade at
 more than one load) can be shown further from random than an exact one, when
 its lower bound exceeds the exact distance: rigorously, by a bound with no
 simulation error (the counting bound, or the exact position laws of
-stack_exact.py), or by simulation, when the Monte Carlo bound clears the
+stack_trade_laws.py), or by simulation, when the Monte Carlo bound clears the
 exact distance by two standard errors. It is closer only where its upper
 bound, simulated by coupling (coupling.py), lies below the exact distance;
 at 162 cards that bound stays above pile-trade's in every round, so no upper

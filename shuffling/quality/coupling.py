@@ -23,7 +23,7 @@ one-sided Clopper-Pearson limit of that count at CONFIDENCE is an upper bound
 on the distance with that confidence.
 
 Only a machine with independent sides is covered (clump = double_feed = 0),
-as for stack_exact.py. The rounds run in a compiled loop (numba), cached
+as for stack_trade_laws.py. The rounds run in a compiled loop (numba), cached
 beside this file like the kernels.
 """
 from __future__ import annotations

@@ -6,7 +6,7 @@ joins link them only to guide the eye, since between rounds (at the odd
 passes of two loads) no gathered pack exists. A lower bound only says "at
 least": it is a shaded region above a thin dashed edge, never a curve that
 could be read against an exact one. A rigorous bound from an exact law
-(stack-trade's exact position laws, stack_exact.py) has no simulation
+(stack-trade's exact position laws, stack_trade_laws.py) has no simulation
 error: it is a hatched region above a dotted edge at its value. The edge
 sits two standard errors below the bound (where the true distance lies
 above it with about 97.5% confidence; a bound with no simulation error sits

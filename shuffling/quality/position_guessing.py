@@ -8,7 +8,7 @@ at a fixed count and moves blocks between loads, so some positions hold,
 with high probability, cards a run would never suggest (the top of a load
 after the trade, the bottom of the first load), and some continuations
 cannot be where the run puts them. The exact law of one card's position
-(stack_exact.position_laws: M[c, t] = P(card c lies at position t)) knows
+(stack_trade_laws.position_laws: M[c, t] = P(card c lies at position t)) knows
 this.
 
 The position-checked strategy with threshold theta, at position t:
@@ -45,7 +45,7 @@ from shuffling.limits import MAX_EXACT_LAW_CARDS
 from .estimate import Estimate
 from .guessing import guess_scores
 from .routines import Machine, load_sizes
-from .stack_exact import covered, position_laws
+from .stack_trade_laws import covered, position_laws
 
 __all__ = ["PICKED", "PILOT_PACKS", "THETAS", "position_checked_scores", "position_checked_reference", "CrossFitGuessing", "guessing_for"]
 

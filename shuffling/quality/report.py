@@ -7,7 +7,7 @@
   round r ends at machine pass r x loads): the distance from uniform, exact
   where the routine knows it and otherwise the best lower bound ("at
   least"): Monte Carlo, or for stack-trade the rigorous bound of an exact
-  position law (stack_exact.py) wherever it is larger than the Monte Carlo
+  position law (stack_trade_laws.py) wherever it is larger than the Monte Carlo
   bound as shown (0 where that is unresolved); for stack-trade
   also an upper bound simulated by coupling, with its confidence
   (coupling.py); the
@@ -50,7 +50,7 @@ from .bounds import RoundStats, best_lower_bound
 from .coupling import COUPLING_SAMPLES, coupling_upper_bounds
 from .deal import HAND, PLAYERS, most_from_one_meld, random_deal_probability
 from .estimate import Estimate, shown_lower_bound
-from .exact import tv_riffle, tv_riffle_exact
+from .riffle_distance import tv_riffle, tv_riffle_exact
 from .guessing import harmonic
 from .position_guessing import CrossFitGuessing, guessing_for
 from .report_routine import ReportRoutine
@@ -71,7 +71,7 @@ from .results import (
     StartSummary,
 )
 from .routines import Machine, load_sizes
-from .stack_exact import exact_law_bounds
+from .stack_trade_laws import exact_law_bounds
 
 DEFAULT_THRESHOLDS = (0.5, 0.25, 0.1, 0.05)
 DEFAULT_CAPACITY = 104

@@ -80,7 +80,7 @@ class PairBound:
 
     value: the exact distance from random of which two cards lie at
     `positions`, a rigorous lower bound on the pack's distance with no
-    simulation error (stack_exact.py).
+    simulation error (stack_trade_laws.py).
     """
 
     value: float
@@ -131,7 +131,7 @@ class RoundResult:
     guessing: Estimate
     deal: dict[int, Estimate] | None  # at least m cards of one meld -> chance
     # A rigorous lower bound with no simulation error, from exact laws of a
-    # statistic (stack-trade: stack_exact.py); None where none is computed.
+    # statistic (stack-trade: stack_trade_laws.py); None where none is computed.
     exact_lower_bound: Estimate | None = None
     # The strongest pair of positions searched, with its bound, where pairs were followed.
     pair_bound: PairBound | None = None

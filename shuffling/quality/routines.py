@@ -32,7 +32,7 @@ from numpy.typing import NDArray
 from shuffling import steps as S
 
 from . import kernels
-from .exact import tv_riffle_exact
+from .riffle_distance import tv_riffle_exact
 
 __all__ = [
     "Machine",

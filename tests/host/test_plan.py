@@ -16,7 +16,7 @@ from host import plan as planlib
 from shuffling import steps, time_model
 from shuffling.limits import MAX_PACK_CARDS
 from shuffling.packs import PACKS
-from shuffling.quality.exact import tv_riffle_exact
+from shuffling.quality.riffle_distance import tv_riffle_exact
 
 
 def plan_for(pack: str | None = None, cards: int | None = None, capacity: int = 104,

@@ -13,7 +13,7 @@ import pytest
 
 from host.cli import main
 
-from shuffling.quality.exact import tv_riffle_exact
+from shuffling.quality.riffle_distance import tv_riffle_exact
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:

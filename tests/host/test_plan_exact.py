@@ -11,7 +11,7 @@ from host.commands.plan import minutes, plan
 from shuffling import time_model as T
 from shuffling.exact_mode.codes import n_bits
 from shuffling.exact_mode.physical import exact_steps, split_steps
-from shuffling.quality.exact import tv_riffle
+from shuffling.quality.riffle_distance import tv_riffle
 from firmware import exact_routes
 
 

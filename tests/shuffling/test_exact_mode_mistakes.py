@@ -20,7 +20,7 @@ from shuffling.exact_mode.mistakes import (
 from shuffling.exact_mode.physical import FAULT_KINDS, Fault
 from shuffling.exact_mode.quality import rounds_to_reach
 from shuffling.exact_mode.uniformity import exact_law, tv_from_uniform
-from shuffling.quality.exact import tv_riffle
+from shuffling.quality.riffle_distance import tv_riffle
 
 
 @pytest.mark.parametrize("fault", [Fault("double_feed", 1, 0, 1), Fault("abort", 0, 1, 2), Fault("swap_piles", 1, 1), Fault("repeat_load", 2, 0)])

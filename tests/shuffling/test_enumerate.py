@@ -9,7 +9,7 @@ import pytest
 
 from shuffling.quality.bounds import StatAccumulator, uniform_laws
 from shuffling.quality.enumerate import all_arrangements, exact_laws, given_distinct_histories, round_law, side_weights
-from shuffling.quality.exact import tv_riffle_exact
+from shuffling.quality.riffle_distance import tv_riffle_exact
 from shuffling.quality.routines import Machine, exact_tv, load_sizes, simulate
 
 

@@ -17,7 +17,7 @@ from shuffling.quality.bounds import (
     uniform_laws,
 )
 from shuffling.quality.estimate import Estimate
-from shuffling.quality.exact import tv_riffle
+from shuffling.quality.riffle_distance import tv_riffle
 from shuffling.quality.kernels import identity_decks
 from shuffling.quality.routines import simulate
 

@@ -16,7 +16,7 @@ from shuffling.exact_mode.uniformity import (
     sampler_law,
     tv_from_uniform,
 )
-from shuffling.quality.exact import counting_bound, eulerian_row
+from shuffling.quality.riffle_distance import counting_bound, eulerian_row
 
 
 @pytest.mark.parametrize(

@@ -10,7 +10,7 @@ import pytest
 from shuffling.exact_mode.codes import code_set, device_code_set, n_bits
 from shuffling.exact_mode.quality import class_sizes, exact_mode_tv, quality_table
 from shuffling.exact_mode.uniformity import exact_law, pile_trade_orders, tv_from_uniform
-from shuffling.quality.exact import tv_riffle_exact
+from shuffling.quality.riffle_distance import tv_riffle_exact
 
 
 def test_samba_seven_rounds_leave_34_pairs() -> None:

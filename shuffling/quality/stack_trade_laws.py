@@ -433,7 +433,7 @@ def candidate_position_pairs(n_cards: int, capacity: int) -> list[tuple[int, int
     before), and each of those loads' top two and bottom two positions. Run over
     every pair of positions, the chain finds its strongest pair among these after
     every round at 30 to 47 cards in two to four loads, fair, biased or with a
-    spread trade (tests/simulator/test_stack_exact.py), and a wide search at 162 cards finds
+    spread trade (tests/shuffling/test_stack_trade_laws.py), and a wide search at 162 cards finds
     none stronger (benchmarks/stack_trade_exact.py). With loads of one size the
     round looks the same from every load, so a pair moved by a whole load gives
     the same bound, and only one of each such set is kept.

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from shuffling.quality import stack_exact as se
+from shuffling.quality import stack_trade_laws as se
 from shuffling.quality.enumerate import all_arrangements, exact_laws
 from shuffling.quality.routines import Machine, fixed_trade, load_bounds, simulate
 

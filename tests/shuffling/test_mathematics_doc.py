@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from shuffling.quality import stack_exact as se
-from shuffling.quality.exact import tv_riffle
+from shuffling.quality import stack_trade_laws as se
+from shuffling.quality.riffle_distance import tv_riffle
 
 ROOT = Path(__file__).resolve().parents[2]
 DOC = (ROOT / "docs" / "mathematics.md").read_text()

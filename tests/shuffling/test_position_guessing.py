@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from shuffling.quality import stack_exact as se
+from shuffling.quality import stack_trade_laws as se
 from shuffling.quality.enumerate import all_arrangements, exact_laws, guessing_score, optimal_guessing_score
 from shuffling.quality.guessing import guess_scores, harmonic
 from shuffling.quality.position_guessing import (

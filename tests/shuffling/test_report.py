@@ -9,7 +9,7 @@ from shuffling import time_model as T
 from shuffling.exact_mode.physical import device_steps
 from shuffling.limits import MAX_EXACT_DISTANCE_CARDS, MAX_PACK_CARDS
 from shuffling.packs import custom_pack, get_pack
-from shuffling.quality.exact import tv_riffle
+from shuffling.quality.riffle_distance import tv_riffle
 from shuffling.quality.guessing import harmonic
 from shuffling.quality.estimate import Estimate, shown_lower_bound
 from shuffling.quality.report import Settings, build_report, default_rounds, passes_needed
@@ -411,11 +411,11 @@ def test_a_tiny_pack_that_never_shuffles_is_exactly_one_order_from_random():
 
 
 def test_stack_trade_carries_its_exact_law_bounds_and_fitted_guessing(samba):
-    from shuffling.quality import stack_exact
+    from shuffling.quality import stack_trade_laws
 
     stack = next(r for r in samba.routines if r.name == "stack-trade")
     pile = next(r for r in samba.routines if r.name == "pile-trade")
-    expected = stack_exact.exact_law_bounds("stack-trade", 162, 104, 12)
+    expected = stack_trade_laws.exact_law_bounds("stack-trade", 162, 104, 12)
     for row, bound in zip(stack.rounds, expected):
         law = row.exact_lower_bound
         assert law == bound.estimate() and law.kind == "lower-bound" and law.stderr == 0

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from shuffling.quality.bounds import lower_bounds
-from shuffling.quality.exact import tv_riffle, tv_riffle_exact
+from shuffling.quality.riffle_distance import tv_riffle, tv_riffle_exact
 from shuffling.quality.routines import (
     ROUTINES,
     Machine,

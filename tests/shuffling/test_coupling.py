@@ -9,7 +9,7 @@ import pytest
 
 from shuffling.quality import coupling as cp
 from shuffling.quality.enumerate import all_arrangements, exact_laws
-from shuffling.quality.exact import tv_riffle
+from shuffling.quality.riffle_distance import tv_riffle
 from shuffling.quality.routines import Machine
 
 

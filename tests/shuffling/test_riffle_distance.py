@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from shuffling.quality.exact import (
+from shuffling.quality.riffle_distance import (
     counting_bound,
     eulerian_row,
     riffle_probability,
