@@ -25,21 +25,21 @@ def _imports(path: Path) -> list[tuple[str, bool]]:
 
 
 def test_quality_never_imports_exact_mode():
-    offenders = [f"{p.relative_to(ROOT)}: {m}" for p in sorted((ROOT / "simulator" / "shuffling" / "quality").glob("*.py"))
+    offenders = [f"{p.relative_to(ROOT)}: {m}" for p in sorted((ROOT / "shuffling" / "quality").glob("*.py"))
                  for m, _ in _imports(p) if m.startswith("shuffling.exact_mode")]
     assert offenders == []
 
 
 def test_exact_mode_imports_the_quality_tools_at_the_top():
     # No import hidden inside a function to dodge a cycle.
-    hidden = [f"{p.relative_to(ROOT)}: {m}" for p in sorted((ROOT / "simulator" / "shuffling" / "exact_mode").glob("*.py"))
-              for m, top in _imports(p) if m.startswith("simulator.") and not top]
+    hidden = [f"{p.relative_to(ROOT)}: {m}" for p in sorted((ROOT / "shuffling" / "exact_mode").glob("*.py"))
+              for m, top in _imports(p) if m.startswith("shuffling.") and not top]
     assert hidden == []
 
 
 def test_the_report_names_no_routine():
     # Every routine is a ReportRoutine; the report's code never asks which one it has.
-    tree = ast.parse((ROOT / "simulator" / "shuffling" / "quality" / "report.py").read_text())
+    tree = ast.parse((ROOT / "shuffling" / "quality" / "report.py").read_text())
     names = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
     names |= {n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute)}
     strings = {n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str)}
@@ -54,17 +54,17 @@ def test_the_mathematics_imports_no_device_and_no_host():
     # The host and the page use shuffling; it must stay importable without the virtual
     # shuffler, the emulated Pico or the host's own modules. The one firmware module it may use is the
     # portable code set the device runs as it is (one source for both sides).
-    package = ROOT / "simulator" / "shuffling"
+    package = ROOT / "shuffling"
     offenders = [f"{p.relative_to(ROOT)}: {m}" for p in sorted(package.rglob("*.py"))
                  for m, _ in _imports(p)
                  if m.split(".")[0] == "host"
                  or (m.split(".")[0] == "firmware" and m != "firmware" and m != "firmware.exact_codes")
-                 or (m.startswith("simulator.") and not m.startswith("shuffling"))]
+                 or m.split(".")[0] == "simulator"]
     assert offenders == []
 
 
-def test_the_simulator_top_level_holds_only_its_three_packages():
-    # Mathematics, the virtual shuffler and the emulated Pico; no loose modules beside them.
+def test_the_simulator_top_level_holds_only_its_two_packages():
+    # The virtual shuffler and the emulated Pico; no loose modules beside them.
     top = sorted(p.name for p in (ROOT / "simulator").iterdir()
                  if p.suffix == ".py" or (p.is_dir() and (p / "__init__.py").exists()))
-    assert top == ["__init__.py", "pico", "shuffling", "virtual"]
+    assert top == ["__init__.py", "pico", "virtual"]
