@@ -18,6 +18,7 @@ from fwtest_support import FIRMWARE, MICROPYTHON, REPO, Device, require_micropyt
 from simulator.virtual.world_client import BOARD_PATH
 
 BOARD_SIM = REPO / "simulator" / "virtual" / "board"
+HERE = Path(__file__).resolve().parent  # planned_sides.py, a side source for tests only
 STUBS = REPO / ".stubs"
 
 LOCK_SCRIPT = r"""
@@ -206,7 +207,7 @@ def test_the_type_check_catches_a_wrong_machine_call(tmp_path: Path) -> None:
 
 PLAN_SCRIPT = r"""
 import sim_headless
-from sides import PlannedSides
+from planned_sides import PlannedSides
 
 ctl = sim_headless.controller()
 board, link = ctl.board, ctl.link
@@ -231,7 +232,7 @@ def test_a_planned_side_source_drives_the_pass(tmp_path: Path) -> None:
     script.write_text(PLAN_SCRIPT)
     out = subprocess.run([MICROPYTHON, str(script)], capture_output=True, text=True, timeout=60,
                          cwd=tmp_path,
-                         env={"MICROPYPATH": os.pathsep.join([str(FIRMWARE), *BOARD_PATH]), "PATH": "/usr/bin:/bin",
+                         env={"MICROPYPATH": os.pathsep.join([str(FIRMWARE), *BOARD_PATH, str(HERE)]), "PATH": "/usr/bin:/bin",
                               "SHUFFLER_SIM_SPEED": "0", "SHUFFLER_DATA_DIR": str(tmp_path),
                               "SHUFFLER_SIM_MECHANISM": "fast"})
     assert out.returncode == 0, out.stderr

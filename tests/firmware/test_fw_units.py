@@ -17,6 +17,7 @@ REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "firmware"))  # flat names, as on the device
 
 import sides  # noqa: E402
+from planned_sides import PlannedSides  # noqa: E402
 import load_cell  # noqa: E402
 import store  # noqa: E402
 from dealer import put_int  # noqa: E402
@@ -131,7 +132,7 @@ def test_random_sides_are_fair_and_independent() -> None:
 
 
 def test_planned_sides_follow_the_plan() -> None:
-    src = sides.PlannedSides(104)
+    src = PlannedSides(104)
     src.load("LRRL")
     src.prepare(4)
     assert [src.side(k) for k in range(4)] == [0, 1, 1, 0]
