@@ -191,7 +191,11 @@ def _mypy(board: str, files: list[Path], workdir: Path) -> subprocess.CompletedP
 @pytest.mark.parametrize("board", ["esp32", "rp2"])
 def test_firmware_type_checks_against_the_board_stubs(board: str, tmp_path: Path) -> None:
     files = build.board_sources(board)  # exactly what `shuffler flash` puts on the board
-    assert {f"board_{board}.py", "exact.py", "exact_codes.py", "main.py"} <= {f.name for f in files}
+    names = {f.name for f in files}
+    assert {f"board_{board}.py", "board_common.py", "profile_common.py", "exact.py", "exact_codes.py",
+            "main.py"} <= names
+    others = {f"{kind}_{b}.py" for kind in ("board", "profile") for b in build.BOARDS if b != board}
+    assert not others & names
     r = _mypy(board, files, tmp_path / board)
     assert r.returncode == 0, r.stdout + r.stderr
     assert f"no issues found in {len(files)} source files" in r.stdout
