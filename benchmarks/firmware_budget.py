@@ -140,7 +140,7 @@ print("complete")
 
 MODULES_SCRIPT = r"""
 import gc
-for m in ("protocol", "stack", "store", "touch", "sides", "exact_codes", "table_time", "exact_routes", "exact",
+for m in ("protocol", "load_cell", "store", "touch", "sides", "exact_codes", "table_time", "exact_routes", "exact",
           "dealer", "link",
           "profile_sim", "controller"):
     gc.collect()

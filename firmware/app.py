@@ -7,10 +7,12 @@ from link import Link
 
 try:
     import micropython
+    from micropython import const
 except ImportError:  # CPython unit tests
     micropython = None  # type: ignore
+    const = int  # type: ignore[assignment,misc]
 
-CTRL_C = 3
+_CTRL_C = const(3)
 
 
 def kbd_intr(c):
@@ -27,7 +29,7 @@ def main():
     try:
         run()
     finally:
-        kbd_intr(CTRL_C)
+        kbd_intr(_CTRL_C)
 
 
 def run():
@@ -50,7 +52,7 @@ def run():
         # first, then the motor (a 20 ms brake).
         board.wdt_release()
         board.motor_stop()
-        kbd_intr(CTRL_C)
+        kbd_intr(_CTRL_C)
         link.send({P.F_EV: P.EV_STOPPED, "reason": "interrupt"})
     finally:
         board.motor_stop()

@@ -1,4 +1,5 @@
-"""Board driver: ESP32 reference board (pins and parts in profile_esp32)."""
+"""Board driver: ESP32 reference board (pins and parts in profile_esp32;
+what both boards share in board_common)."""
 
 import hashlib
 import os
@@ -8,42 +9,22 @@ import esp32
 import machine
 from machine import ADC, WDT, Pin, TouchPad
 
-from drv8833 import Motor
-from hx711 import HX711
-from watchdog import Guard
-
-SETTLE_SLICE_MS = 10  # the serial input is drained this often while the sensors settle
+import board_common
 
 
-class Board:
+class Board(board_common.Board):
+    # The exit receiver's pin (GPIO 34) is input only, with no pulls; the
+    # guard's timer is hardware timer 0: board_common's figures.
+
     def __init__(self, profile):
-        pins = profile["pins"]
-        self.profile = profile
-        # Sensors first: the HX711 needs time after power-up.
-        self.sensor_power = Pin(pins["sensor_power"], Pin.OUT, value=1)
-        self.blocked_level = profile["exit_blocked_level"]
-        self.settle_ms = profile["sensor_settle_ms"]
-        self.name = profile["name"]
-        self.data_dir = ""
-        self.pad = TouchPad(Pin(pins["touch"]))
-        self.motor_drv = Motor(pins["motor_in1"], pins["motor_in2"],
-                               pins["motor_sleep"], profile["pwm_hz"])
-        self.scale = HX711(pins["hx711_dout"], pins["hx711_sck"])
-        self.exit_pin = Pin(pins["exit"], Pin.IN)
-        self.adc = ADC(Pin(pins["battery_adc"]), atten=ADC.ATTN_11DB)
-        self.div_total, self.div_low = profile["battery_divider"]
-        self.led_pin = Pin(pins["led"], Pin.OUT, value=0)
+        super().__init__(profile)
         self.slice_ms = profile["sleep_slice_ms"]
         self.listen_ms = profile["sleep_listen_ms"]
         self.noise_samples = profile["noise_samples"]
-        time.sleep_ms(self.settle_ms)  # let the HX711 wake before the self-test
-        self.guard = Guard(0)
 
-    def ticks_ms(self):
-        return time.ticks_ms()
-
-    def sleep_ms(self, ms):
-        time.sleep_ms(ms)
+    def open_inputs(self, pins):
+        self.pad = TouchPad(Pin(pins["touch"]))
+        self.adc = ADC(Pin(pins["battery_adc"]), atten=ADC.ATTN_11DB)
 
     def touch_raw(self):
         try:
@@ -51,32 +32,8 @@ class Board:
         except ValueError:
             return None
 
-    def stack_raw(self):
-        return self.scale.read()
-
-    def exit_blocked(self):
-        return self.exit_pin.value() == self.blocked_level
-
     def battery_mv(self):
         return self.adc.read_uv() * self.div_total // self.div_low // 1000
-
-    def motor(self, direction, duty):
-        self.motor_drv.drive(direction, duty)
-
-    def motor_brake(self):
-        self.motor_drv.brake()
-
-    def motor_stop(self):
-        self.motor_drv.off()  # braked, then nSLEEP low
-
-    def led(self, on):
-        self.led_pin.value(1 if on else 0)
-
-    def wdt_start(self, ms):
-        self.guard.start(ms)
-
-    def wdt_feed(self):
-        self.guard.beat()
 
     def wdt_release(self):
         # The port cannot stop a machine.WDT, and a soft reset (mpremote
@@ -112,7 +69,7 @@ class Board:
             out.extend(h.digest())
         return bytes(out[:n])
 
-    def light_sleep(self, threshold, wake):
+    def doze(self, threshold, wake):
         """Sleep until a touch, or until wake() (True then: the serial line).
 
         The wake sources the classic ESP32 port offers together are the
@@ -122,35 +79,17 @@ class Board:
         asleep, so the board sleeps in slices of sleep_slice_ms and after
         each listens sleep_listen_ms for a line (a host repeats hello)."""
         self.pad.config(threshold)
-        self.motor_drv.off()  # the driver sleeps too (about 1.7 mA awake)
-        self.sensor_power.value(0)  # HX711 and IR emitter off while asleep
-        try:
-            esp32.wake_on_touch(True)
-            while True:
-                self.guard.beat()
-                machine.lightsleep(self.slice_ms)
-                if machine.wake_reason() == machine.TOUCHPAD_WAKE or self.pad.read() < threshold:
-                    return False
-                t0 = time.ticks_ms()
-                while time.ticks_diff(time.ticks_ms(), t0) < self.listen_ms:
-                    if wake():
-                        return True
-                    time.sleep_ms(2)
-        finally:
-            # Sensors first: nothing after this line can leave them off.
-            self.sensor_power.value(1)
-            esp32.wake_on_touch(False)
-            self.settle(wake)
+        esp32.wake_on_touch(True)
+        while True:
+            self.guard.beat()
+            machine.lightsleep(self.slice_ms)
+            if machine.wake_reason() == machine.TOUCHPAD_WAKE or self.pad.read() < threshold:
+                return False
+            t0 = time.ticks_ms()
+            while time.ticks_diff(time.ticks_ms(), t0) < self.listen_ms:
+                if wake():
+                    return True
+                time.sleep_ms(2)
 
-    def settle(self, wake):
-        """Wait for the HX711 after power-up, draining the serial input."""
-        t0 = time.ticks_ms()
-        while time.ticks_diff(time.ticks_ms(), t0) < self.settle_ms:
-            wake()
-            time.sleep_ms(SETTLE_SLICE_MS)
-
-    def pending(self):
-        return False
-
-    def service(self):
-        pass
+    def woken(self):
+        esp32.wake_on_touch(False)

@@ -36,8 +36,9 @@ def firmware_modules(firmware_dir: Path = FIRMWARE_DIR) -> list[Path]:
 
 def board_sources(board: str, firmware_dir: Path = FIRMWARE_DIR) -> list[Path]:
     """The source files that go on `board`: every firmware module but the
-    other boards' profiles and drivers. The type check and the firmware
-    budget use this list too, so none of them can drift from the image."""
+    other boards' profiles and drivers (the shared profile_common and
+    board_common go on every board). The type check and the firmware budget
+    use this list too, so none of them can drift from the image."""
     return [p for p in firmware_modules(firmware_dir) if not _other_boards_file(p.stem, board)]
 
 
@@ -67,10 +68,9 @@ def build_image(board: str, out_dir: Path, firmware_dir: Path = FIRMWARE_DIR) ->
 
 
 def _other_boards_file(stem: str, board: str) -> bool:
-    for prefix in ("profile_", "board_"):
-        if stem.startswith(prefix) and stem != prefix + board:
-            return True
-    return False
+    """profile_<b> or board_<b> of another board b in BOARDS: the names are
+    matched whole, so a shared module named with either prefix stays."""
+    return any(stem in ("profile_" + b, "board_" + b) for b in BOARDS if b != board)
 
 
 def _mpy_cross(src: Path, dest: Path) -> None:

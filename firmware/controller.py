@@ -9,7 +9,7 @@ except ImportError:  # CPython unit tests
     micropython = None  # type: ignore
 
 import protocol as P
-import stack
+import load_cell as stack
 import store
 from dealer import DONE, LISTEN_MS, R_ABORT, R_BATTERY, R_BLOCKED, R_LONG, R_SENSOR, R_TIMEOUT, Dealer
 from exact import ALL_DONE, MAX_CARDS, NEXT_LOAD, REST_MORE, ExactRoutine

@@ -8,22 +8,27 @@ import time
 
 from machine import PWM, Pin
 
-FULL = 65535
-WAKE_US = 1000  # datasheet: up to 1 ms from nSLEEP high to a working bridge
-STOP_MS = 20  # braked this long before sleep lets the outputs float
+try:
+    from micropython import const
+except ImportError:  # CPython: the tests and the host import this module too
+    const = int  # type: ignore[assignment,misc]
+
+_FULL = const(65535)
+_WAKE_US = const(1000)  # datasheet: up to 1 ms from nSLEEP high to a working bridge
+STOP_MS = const(20)  # braked this long before sleep lets the outputs float
 
 
 class Motor:
     def __init__(self, in1, in2, sleep_pin, hz):
         self.sleep = Pin(sleep_pin, Pin.OUT, value=0)  # asleep from power-up
         self.awake = False
-        self.p1 = PWM(Pin(in1), freq=hz, duty_u16=FULL)
-        self.p2 = PWM(Pin(in2), freq=hz, duty_u16=FULL)
+        self.p1 = PWM(Pin(in1), freq=hz, duty_u16=_FULL)
+        self.p2 = PWM(Pin(in2), freq=hz, duty_u16=_FULL)
 
     def wake(self):
         if not self.awake:
             self.sleep.value(1)
-            time.sleep_us(WAKE_US)
+            time.sleep_us(_WAKE_US)
             self.awake = True
 
     def drive(self, direction, duty_pct):
@@ -34,18 +39,18 @@ class Motor:
             self.brake()
             return
         self.wake()
-        low = FULL - duty_pct * FULL // 100
+        low = _FULL - duty_pct * _FULL // 100
         if direction > 0:
-            self.p1.duty_u16(FULL)
+            self.p1.duty_u16(_FULL)
             self.p2.duty_u16(low)
         else:
             self.p1.duty_u16(low)
-            self.p2.duty_u16(FULL)
+            self.p2.duty_u16(_FULL)
 
     def brake(self):
         # Both inputs high: the windings are shorted and the roller stops.
-        self.p1.duty_u16(FULL)
-        self.p2.duty_u16(FULL)
+        self.p1.duty_u16(_FULL)
+        self.p2.duty_u16(_FULL)
 
     def off(self):
         """Stop and put the driver to sleep (idle, asleep, or a fault)."""

@@ -34,18 +34,23 @@ from array import array
 import exact_codes as X
 import exact_routes as R
 
-MAX_CARDS = 512  # codes of at most 9 bits fit array("H")
-MAX_LOADS = 26  # a round's loads are named A to Z
+try:
+    from micropython import const
+except ImportError:  # CPython: the tests and the host import this module too
+    const = int  # type: ignore[assignment,misc]
+
+MAX_CARDS = const(512)  # codes of at most 9 bits fit array("H")
+MAX_LOADS = const(26)  # a round's loads are named A to Z
 
 # What pass_done returns.
-NEXT_LOAD = 0
-ROUND_DONE = 1
-ALL_DONE = 2
+NEXT_LOAD = const(0)
+ROUND_DONE = const(1)
+ALL_DONE = const(2)
 
 # What rest_start returns when the rest cannot be dealt exactly.
-REST_COUNT = -1  # the tray holds more cards than the pass had left: some were put back in, or came from elsewhere
-REST_MORE = -2  # more cards went out than the one the beam was counting: one may lie on the wrong pile
-SAVE_VERSION = 2
+REST_COUNT = const(-1)  # the tray holds more cards than the pass had left: some were put back in, or came from elsewhere
+REST_MORE = const(-2)  # more cards went out than the one the beam was counting: one may lie on the wrong pile
+_SAVE_VERSION = const(2)
 
 
 class ExactRoutine:
@@ -243,7 +248,7 @@ class ExactRoutine:
         """Everything the routine needs after a restart (the board's flash
         keeps it while the routine runs); the rounds follow from n, the
         capacity and the routine's kind."""
-        return {"v": SAVE_VERSION, "n": self.n, "capacity": self.capacity, "routine": self.route.kind,
+        return {"v": _SAVE_VERSION, "n": self.n, "capacity": self.capacity, "routine": self.route.kind,
                 "rounds": self.rounds,
                 "uneven": self.uneven, "round": self.round, "load": self.load, "start": self.start,
                 "codes": list(self.codes), "in_pass": self.in_pass,
@@ -254,7 +259,7 @@ class ExactRoutine:
         when it is not one this routine can run."""
         try:
             n = int(d["n"])
-            if d["v"] != SAVE_VERSION or d["capacity"] != self.capacity or d["routine"] not in R.KINDS \
+            if d["v"] != _SAVE_VERSION or d["capacity"] != self.capacity or d["routine"] not in R.KINDS \
                     or not 2 <= n <= MAX_CARDS \
                     or X.n_loads(n, self.capacity) > MAX_LOADS:
                 return False

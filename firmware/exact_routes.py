@@ -39,14 +39,18 @@ except ImportError:  # CPython: the host imports the firmware as a package
     from firmware import exact_codes as X  # type: ignore[no-redef,import-not-found]
     from firmware import protocol as P  # type: ignore[no-redef]
     from firmware import table_time as TT  # type: ignore[no-redef]
+try:
+    from micropython import const
+except ImportError:  # CPython
+    const = int  # type: ignore[assignment,misc]
 
 RADIX = P.ROUTINE_RADIX
 SPLIT = P.ROUTINE_SPLIT
 KINDS = P.EXACT_ROUTINES
-SORT_ROUND = 0
-SPLIT_ROUND = 1
-MAX_ROUNDS = 250  # a split into very many small parts is not offered beyond this
-FIRST_PART = 15  # parts are named from P on, after every split round's loads
+SORT_ROUND = const(0)
+SPLIT_ROUND = const(1)
+MAX_ROUNDS = const(250)  # a split into very many small parts is not offered beyond this
+_FIRST_PART = const(15)  # parts are named from P on, after every split round's loads
 
 
 def load_name(i):
@@ -195,7 +199,7 @@ class Route:
 
 
 def part_base(n, capacity):
-    return max(FIRST_PART, X.n_loads(n, capacity))
+    return max(_FIRST_PART, X.n_loads(n, capacity))
 
 
 def radix_route(n, capacity):

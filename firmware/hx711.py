@@ -5,15 +5,20 @@ import time
 import machine
 from machine import Pin
 
+try:
+    from micropython import const
+except ImportError:  # CPython: the tests and the host import this module too
+    const = int  # type: ignore[assignment,misc]
+
 # RATE is tied high (hardware/README.md): 80 samples/s, a conversion every
 # 12.5 ms. Four periods without DOUT going low means no chip is answering.
-READY_TIMEOUT_MS = 50
+READY_TIMEOUT_MS = const(50)
 # The converter clips at the ends of its range: such a reading says nothing
 # about the weight on the cell (overload, or an open bridge wire).
-CLIP_HIGH = 0x7FFFFF
-CLIP_LOW = -0x800000
+_CLIP_HIGH = const(0x7FFFFF)
+_CLIP_LOW = const(-0x800000)
 # Stale words clocked out unused before giving up on a DOUT that stays low.
-FLUSH_TRIES = 3
+_FLUSH_TRIES = const(3)
 
 
 class HX711:
@@ -37,7 +42,7 @@ class HX711:
         conversion."""
         tries = 0
         while not self.dout.value():
-            if tries == FLUSH_TRIES:
+            if tries == _FLUSH_TRIES:
                 return None  # DOUT stuck low
             self._shift()
             tries += 1
@@ -51,7 +56,7 @@ class HX711:
             return None  # DOUT shorted low: every reading would be 0
         if v & 0x800000:
             v -= 0x1000000
-        if v == CLIP_HIGH or v == CLIP_LOW:
+        if v == _CLIP_HIGH or v == _CLIP_LOW:
             return None
         return v
 

@@ -1,55 +1,20 @@
-"""Board profile: the simulated board (unix port). Data only."""
+"""Board profile: the simulated board (unix port). Data only, what differs
+from profile_common."""
 
-PROFILE = {
+try:
+    from profile_common import merged
+except ImportError:  # CPython: the host and the tests import the firmware as a package
+    from firmware.profile_common import merged  # type: ignore[no-redef,import-not-found]
+
+PROFILE = merged({
     "name": "sim",
     "driver": "board_sim",  # found on MICROPYPATH (simulator/virtual/board)
-    "capacity": 104,
-    "touch_kind": "capacitive",  # raw falls when touched
-    "touch_baseline_min": 200,
-    "touch_baseline_max": 4000,
-    "stack_samples": 8,
-    "stack_raw_min": -8000000,
-    "stack_raw_max": 8000000,
-    "stack_per_card_min": 50,  # raw counts per card below this: implausible
     "stack_cal_default": (84000, 760),  # tare, counts per card: the sim's factory values
-    "battery_min_mv": 3000,  # below: no battery or a broken divider
-    "battery_max_mv": 10500,
-    "battery_warn_mv": 7200,
-    "battery_cutoff_mv": 6400,  # the H-bridge and regulator stop working below this
-    "battery_sag_mv": 400,  # drop under motor load
-    "battery_per_card_mv": 1,  # drain per card dealt
     "wdt_ms": 2000,
-    "poll_ms": 1,
-    "idle_poll_ms": 20,
-    "sensor_settle_ms": 400,  # HX711 after power-up, as the real boards: after a light sleep
-    # No light sleep this long after the last line from a host: an ESP32
-    # asleep loses serial bytes, so a host that is talking keeps it awake.
     "host_awake_ms": 5000,
     "heap_lock_pass": True,
-    # The mechanism (hardware/mechanism.py): one card blocks the exit beam
-    # block_ref_ms at block_ref_mv and block_ref_duty; the firmware learns
-    # the real figure (and the time from the motor's start to the beam)
-    # from the cards it deals and scales both with the drive voltage. A card
-    # blocking it double_pct % of that is a double feed; no card at the
-    # beam within jam_pct % of the feed time (at least jam_min_ms) a jam; a
-    # card has left once the beam reads clear beam_clear_pct % of its time
-    # (at least beam_clear_min_ms: two polls).
-    "block_ref_mv": 9000,
     "block_ref_duty": 80,
     "block_ref_ms": 27,
-    "double_pct": 130,
-    "jam_pct": 300,
-    "jam_min_ms": 60,
-    "beam_clear_pct": 8,
-    "beam_clear_min_ms": 2,
-    "defaults": {
-        "motor_duty": 80,
-        "card_timeout_ms": 400,
-        "block_max_ms": 1000,
-        "brake_ms": 5,
-        "idle_sleep_s": 300,
-        "touch_pct": 70,
-        "debounce_ms": 30,
-        "progress_every": 1,
-    },
-}
+    "defaults": {"motor_duty": 80},
+})
+del merged

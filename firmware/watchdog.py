@@ -1,15 +1,17 @@
 """Hardware watchdog fed from a timer only while the main loop shows a
-heartbeat, so a hung loop resets the board, while the REPL after Ctrl-C
-(which no longer beats) can be kept alive by releasing the guard."""
+heartbeat, so a hung loop resets the board. The REPL after Ctrl-C (which no
+longer beats) is kept alive by each board's wdt_release: the guard stopped,
+the watchdog given a long timeout or stopped."""
 
 from machine import WDT, Timer
+from micropython import const
 
-CHECK_MS = 250
+_CHECK_MS = const(250)
 
 # The guard whose timer runs now. Neither port can stop a machine.WDT, and a
 # timer outlives the app that started it (until a soft reset): a second
-# app.main() from the REPL stops the first guard's timer, or that timer,
-# released, would go on feeding the watchdog for a loop that may hang.
+# app.main() from the REPL stops the first guard's timer, which would
+# otherwise run on beside the new one.
 _running = None
 
 
@@ -20,16 +22,14 @@ class Guard:
         self.timer = None
         self.beats = 0
         self.seen = 0
-        self.released = False
 
     def start(self, timeout_ms):
         global _running
         if _running is not None:
             _running.stop()
-        self.released = False
         self.wdt = WDT(timeout=timeout_ms)
         self.timer = Timer(self.timer_id)
-        self.timer.init(period=CHECK_MS, mode=Timer.PERIODIC, callback=self._check)
+        self.timer.init(period=_CHECK_MS, mode=Timer.PERIODIC, callback=self._check)
         _running = self
 
     def _check(self, _t):
@@ -39,17 +39,12 @@ class Guard:
         wdt = self.wdt
         if wdt is None:
             return
-        if self.released or self.beats != self.seen:
+        if self.beats != self.seen:
             self.seen = self.beats
             wdt.feed()
 
     def beat(self):
         self.beats = (self.beats + 1) & 0xFFFF
-
-    def release(self):
-        """Feed without a heartbeat from now on (the REPL), until a soft
-        reset ends the timer."""
-        self.released = True
 
     def stop(self):
         """End this guard's timer: nothing here feeds the watchdog any more."""

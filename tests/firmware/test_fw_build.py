@@ -18,6 +18,7 @@ from fwtest_support import FIRMWARE, MICROPYTHON, REPO, Device, require_micropyt
 from simulator.virtual.world_client import BOARD_PATH
 
 BOARD_SIM = REPO / "simulator" / "virtual" / "board"
+HERE = Path(__file__).resolve().parent  # planned_sides.py, a side source for tests only
 STUBS = REPO / ".stubs"
 
 LOCK_SCRIPT = r"""
@@ -190,7 +191,11 @@ def _mypy(board: str, files: list[Path], workdir: Path) -> subprocess.CompletedP
 @pytest.mark.parametrize("board", ["esp32", "rp2"])
 def test_firmware_type_checks_against_the_board_stubs(board: str, tmp_path: Path) -> None:
     files = build.board_sources(board)  # exactly what `shuffler flash` puts on the board
-    assert {f"board_{board}.py", "exact.py", "exact_codes.py", "main.py"} <= {f.name for f in files}
+    names = {f.name for f in files}
+    assert {f"board_{board}.py", "board_common.py", "profile_common.py", "exact.py", "exact_codes.py",
+            "main.py"} <= names
+    others = {f"{kind}_{b}.py" for kind in ("board", "profile") for b in build.BOARDS if b != board}
+    assert not others & names
     r = _mypy(board, files, tmp_path / board)
     assert r.returncode == 0, r.stdout + r.stderr
     assert f"no issues found in {len(files)} source files" in r.stdout
@@ -206,7 +211,7 @@ def test_the_type_check_catches_a_wrong_machine_call(tmp_path: Path) -> None:
 
 PLAN_SCRIPT = r"""
 import sim_headless
-from sides import PlannedSides
+from planned_sides import PlannedSides
 
 ctl = sim_headless.controller()
 board, link = ctl.board, ctl.link
@@ -231,7 +236,7 @@ def test_a_planned_side_source_drives_the_pass(tmp_path: Path) -> None:
     script.write_text(PLAN_SCRIPT)
     out = subprocess.run([MICROPYTHON, str(script)], capture_output=True, text=True, timeout=60,
                          cwd=tmp_path,
-                         env={"MICROPYPATH": os.pathsep.join([str(FIRMWARE), *BOARD_PATH]), "PATH": "/usr/bin:/bin",
+                         env={"MICROPYPATH": os.pathsep.join([str(FIRMWARE), *BOARD_PATH, str(HERE)]), "PATH": "/usr/bin:/bin",
                               "SHUFFLER_SIM_SPEED": "0", "SHUFFLER_DATA_DIR": str(tmp_path),
                               "SHUFFLER_SIM_MECHANISM": "fast"})
     assert out.returncode == 0, out.stderr

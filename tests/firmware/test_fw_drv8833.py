@@ -95,12 +95,17 @@ def test_off_brakes_then_sleeps_and_is_cheap_when_already_asleep(drv) -> None:
 
 def test_both_boards_put_the_driver_to_sleep_on_stop_and_in_light_sleep() -> None:
     # The board drivers need the real ports to run; their source says it.
+    # Both boards take motor_stop and light_sleep from board_common (a
+    # board's own sleep, doze, runs inside light_sleep) and override neither.
+    common = (REPO / "firmware" / "board_common.py").read_text()
+    stop = common.split("def motor_stop(self):", 1)[1].split("def ", 1)[0]
+    assert "self.motor_drv.off()" in stop
+    sleep = common.split("def light_sleep(", 1)[1].split("def ", 1)[0]
+    assert "self.motor_drv.off()" in sleep and "self.doze(" in sleep
     for board in ("esp32", "rp2"):
         src = (REPO / "firmware" / f"board_{board}.py").read_text()
-        stop = src.split("def motor_stop(self):", 1)[1].split("def ", 1)[0]
-        assert "self.motor_drv.off()" in stop
-        sleep = src.split("def light_sleep(", 1)[1].split("def ", 1)[0]
-        assert "self.motor_drv.off()" in sleep
+        assert "class Board(board_common.Board):" in src
+        assert "def motor_stop(" not in src and "def light_sleep(" not in src
 
 
 def test_asleep_the_inputs_are_low_so_their_pull_downs_draw_nothing(drv) -> None:

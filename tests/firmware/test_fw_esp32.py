@@ -203,8 +203,8 @@ class FakeClock:
     def ticks_ms(self): return S.now
     def sleep_ms(self, ms): machine.advance(ms)
 
-import board_esp32
-board_esp32.time = FakeClock()
+import board_common, board_esp32
+board_esp32.time = board_common.time = FakeClock()  # the driver and the shared part
 b = board()
 c = Controller(b, dict(profile_esp32.PROFILE), QuietLink())
 c.touch.baseline = S.touch_base

@@ -1,5 +1,5 @@
 """Firmware modules imported under CPython: protocol parsing, side sources,
-stack arithmetic, atomic settings files."""
+load-cell arithmetic, atomic settings files."""
 
 from __future__ import annotations
 
@@ -17,7 +17,8 @@ REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "firmware"))  # flat names, as on the device
 
 import sides  # noqa: E402
-import stack  # noqa: E402
+from planned_sides import PlannedSides  # noqa: E402
+import load_cell  # noqa: E402
 import store  # noqa: E402
 from dealer import put_int  # noqa: E402
 from firmware import protocol as P  # noqa: E402
@@ -92,12 +93,12 @@ def test_check_config_accepts_exactly_in_range_integers(upd: dict) -> None:
 def test_count_from_raw_is_nearest_count(tare: int, per_card: int, n: int) -> None:
     exact = tare + n * per_card
     for noise in (0, per_card // 2 - 1, -(per_card // 2 - 1)):
-        assert stack.count_from_raw(exact + noise, tare, per_card) == n
+        assert load_cell.count_from_raw(exact + noise, tare, per_card) == n
 
 
 @given(st.integers(-1000, 10**6), st.integers(50, 5000), st.integers(1, 104))
 def test_calibration_recovers_counts_per_card(tare: int, per_card: int, n: int) -> None:
-    assert stack.per_card_from(tare + n * per_card, tare, n) == per_card
+    assert load_cell.per_card_from(tare + n * per_card, tare, n) == per_card
 
 
 @given(st.integers(0, 999), st.integers(1, 3))
@@ -131,7 +132,7 @@ def test_random_sides_are_fair_and_independent() -> None:
 
 
 def test_planned_sides_follow_the_plan() -> None:
-    src = sides.PlannedSides(104)
+    src = PlannedSides(104)
     src.load("LRRL")
     src.prepare(4)
     assert [src.side(k) for k in range(4)] == [0, 1, 1, 0]

@@ -59,6 +59,7 @@ def test_flash_installs_compiled_firmware_and_it_answers_hello(blank_board: Virt
     assert {n for n in names if n.endswith(".py")} == {"main.py"}  # the rest is precompiled
     assert "protocol.mpy" in names and "profile_sim.mpy" in names
     assert "profile_esp32.mpy" not in names and "board_rp2.mpy" not in names
+    assert "profile_common.mpy" in names  # the shared profile goes on every board
     assert {n[:-4] for n in names if n.endswith(".mpy")} <= sources
 
 
@@ -218,6 +219,8 @@ def test_image_puts_main_last_and_compiles_the_modules(tmp_path: Path) -> None:
     remotes = [f.remote for f in image]
     assert remotes[-1] == "main.py"
     assert "profile_esp32.mpy" in remotes and "profile_sim.mpy" not in remotes
+    assert {"profile_common.mpy", "board_common.mpy", "board_esp32.mpy"} <= set(remotes)
+    assert "board_rp2.mpy" not in remotes
     for f in image:
         if f.remote.endswith(".mpy"):
             assert f.local.read_bytes()[:2] == b"M\x06"  # .mpy header, format version 6

@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from firmware import stack
+from firmware import load_cell
 from firmware import profile_rp2
 from picotest_support import flashed_fs, to_repl
 from simulator.pico.emulator import load_world_module
@@ -45,6 +45,6 @@ def test_reads_begun_at_any_moment_give_the_weight_in_the_tray(start_pico, open_
     readings = found[-1].split()
     assert len(readings) == READS
     world = load_world_module()
-    counts = [stack.count_from_raw(int(v), world.STACK_TARE, world.STACK_PER_CARD) if v != b"None" else None
+    counts = [load_cell.count_from_raw(int(v), world.STACK_TARE, world.STACK_PER_CARD) if v != b"None" else None
               for v in readings]
     assert [c for c in counts if c != LOADED] == []

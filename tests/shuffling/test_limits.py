@@ -27,7 +27,10 @@ def _firmware_constant(name: str) -> int:
     tree = ast.parse((ROOT / "firmware" / "exact.py").read_text())
     for node in tree.body:
         if isinstance(node, ast.Assign) and any(getattr(t, "id", None) == name for t in node.targets):
-            return ast.literal_eval(node.value)
+            value = node.value
+            if isinstance(value, ast.Call) and getattr(value.func, "id", None) == "const":
+                value = value.args[0]  # micropython.const(literal)
+            return ast.literal_eval(value)
     raise AssertionError(f"firmware/exact.py has no {name}")
 
 
