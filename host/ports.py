@@ -7,6 +7,7 @@ from typing import Iterable
 
 from serial.tools import list_ports
 
+from host.link import Link
 from simulator.virtual import registry
 
 
@@ -75,3 +76,11 @@ def virtual_candidates() -> list[Candidate]:
 
 def candidates() -> list[Candidate]:
     return usb_candidates() + virtual_candidates()
+
+
+def open_link(port: str) -> Link:
+    """The link on `port`, waiting as long as the device there needs: a
+    virtual or emulated board is listed with its slowdown
+    (simulator/virtual/registry.py); a real board's port never is, so its
+    timeouts stay a real board's."""
+    return Link.open(port, registry.slowdown(port))

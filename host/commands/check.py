@@ -10,17 +10,16 @@ import click
 
 from firmware import protocol as P
 from host import check as C
-from host import readings
+from host import ports, readings
 from host.link import DeviceError, Link, LinkError, ProtocolMismatch
 from host.parts import ready
-from simulator.virtual import registry
 
 WATCH_EVERY_S = 0.5
 
 
 def connect(port: str) -> Link:
     """The board's link after the handshake, or one line saying why not."""
-    link = Link.open(port, registry.slowdown(port))
+    link = ports.open_link(port)
     try:
         link.handshake()
     except ProtocolMismatch as exc:

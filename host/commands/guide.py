@@ -19,6 +19,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 from firmware import protocol as P
 from host import guide as G
 from host import plan as planlib
+from host import ports
 from host.guide import notices as N
 from host.guide.notices import duration
 from host.link import Link, LinkError
@@ -312,9 +313,7 @@ def _person(a: Args, p: planlib.Plan, voice: RichVoice, session: Any, world_clie
 
 
 def _open_device(port: str, voice: RichVoice) -> Link:
-    from simulator.virtual import registry
-
-    link = Link.open(port, registry.slowdown(port))
+    link = ports.open_link(port)
     try:
         hello = link.handshake()
     except LinkError:

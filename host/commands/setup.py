@@ -11,7 +11,7 @@ import click
 from firmware import protocol as P
 from firmware.build import ImageError
 from host.commands import flash as flash_cmd
-from host.link import Link
+from host import ports
 from host import setup as B
 from host import setup_steps as S
 from host.parts import Finding
@@ -71,7 +71,7 @@ def setup(port: str | None, steps_file: Path | None, touch_wait: int) -> None:
         raise click.ClickException("no port given: use --port PORT (see `shuffler devices`)")
     term = Terminal(steps_file)
     try:
-        ok, _ = B.Bringup(port, term, flash_port, open_link=lambda p: Link.open(p, registry.slowdown(p)),
+        ok, _ = B.Bringup(port, term, flash_port, open_link=ports.open_link,
                             touch_wait_s=touch_wait).run()
     except B.Stop as exc:
         raise click.ClickException(str(exc)) from None

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from firmware import protocol as P
+from host import ports
 from host.link import (REQUEST_TIMEOUT_S, DeviceError, Garbage, Link, LinkClosed, LinkError, LinkTimeout,
                        ProtocolMismatch)
 from hosttest_support import FakeDevice
@@ -235,14 +236,15 @@ def test_a_real_board_keeps_the_short_timeouts_and_a_slow_device_advertised_with
         fake: Any, tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     """A device that answers in 2.5 s: a real board's port (never advertised)
     gives up after 2 s; the same device advertised with a slowdown of 4 (as
-    the emulated Pico advertises its own) is waited for."""
+    the emulated Pico advertises its own) is waited for, by the link the
+    commands open (host/ports.py)."""
     monkeypatch.setenv(registry.ENV_DIR, str(tmp_path))
 
     def slow(dev: FakeDevice, req: dict[str, Any]) -> None:
         time.sleep(2.5)
         FakeDevice.idle_shuffler(dev, req)
     dev = fake(slow)
-    link = Link.open(dev.port)
+    link = ports.open_link(dev.port)
     try:
         assert link.slowdown == 1.0
         with pytest.raises(LinkTimeout, match=f"within {REQUEST_TIMEOUT_S:g} s"):
@@ -250,7 +252,7 @@ def test_a_real_board_keeps_the_short_timeouts_and_a_slow_device_advertised_with
     finally:
         link.close()
     advert = registry.advertise(dev.port, tmp_path, board="pico", slowdown=4.0)
-    link = Link.open(dev.port)
+    link = ports.open_link(dev.port)
     try:
         assert link.slowdown == 4.0 and link.wait_s(REQUEST_TIMEOUT_S) == 4 * REQUEST_TIMEOUT_S
         assert link.status()["state"] == "idle"
