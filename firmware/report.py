@@ -57,7 +57,9 @@ def _send(o):
                 o[P.F_DETAIL] = detail[:len(detail) - over]
             else:
                 o.pop(P.F_DETAIL)
-    _out.send(o)
+    out = _out
+    assert out is not None, "report.use(link) first"
+    out.send(o)
 
 
 def event(kind, *values):
