@@ -2,6 +2,7 @@
 
 import boardsel
 import protocol as P
+import report as R
 from controller import Controller
 from link import Link
 
@@ -46,13 +47,13 @@ def run():
                 raise
             except Exception as e:  # keep running: report, motor off, go on
                 board.motor_stop()
-                link.send(P.error_reply("", None, P.E_INTERNAL, detail=str(e)[:80]))
+                R.error("", None, P.E_INTERNAL, str(e)[:80])
     except KeyboardInterrupt:
         # A lone Ctrl-C: let the REPL (and mpremote) in. The watchdog
         # first, then the motor (a 20 ms brake).
         board.wdt_release()
         board.motor_stop()
         kbd_intr(_CTRL_C)
-        link.send({P.F_EV: P.EV_STOPPED, "reason": "interrupt"})
+        R.event(P.EV_STOPPED, "interrupt")
     finally:
         board.motor_stop()

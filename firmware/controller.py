@@ -9,7 +9,8 @@ except ImportError:  # CPython unit tests
     micropython = None  # type: ignore
 
 import protocol as P
-import load_cell as stack
+import load_cell
+import report as R
 import store
 from dealer import DONE, LISTEN_MS, R_ABORT, R_BATTERY, R_BLOCKED, R_LONG, R_SENSOR, R_TIMEOUT, Dealer
 from exact import ALL_DONE, MAX_CARDS, NEXT_LOAD, REST_MORE, ExactRoutine
@@ -68,6 +69,8 @@ class Controller:
             and hasattr(micropython, "heap_lock")
         self.mid_pass = False
         self.uid = device_uid()
+        self.digest = P.digest()  # of the declaration table this firmware was built with
+        R.use(link)
 
     # ----- boot -------------------------------------------------------
     def boot(self):
@@ -115,7 +118,7 @@ class Controller:
         b, p = self.board, self.profile
         problems = []
         parts = []
-        raw = stack.average(self.read_stack, p["stack_samples"])
+        raw = load_cell.average(self.read_stack, p["stack_samples"])
         if raw is None:
             problems.append("stack sensor not responding")
             parts.append(P.PART_STACK)
@@ -129,7 +132,7 @@ class Controller:
         if mv is None or not p["battery_min_mv"] <= mv <= p["battery_max_mv"]:
             problems.append("battery voltage implausible")
             parts.append(P.PART_BATTERY)
-        t = stack.average(b.touch_raw, 16)
+        t = load_cell.average(b.touch_raw, 16)
         kind, lo, hi = p["touch_kind"], p["touch_baseline_min"], p["touch_baseline_max"]
         stored = self.cal.get("touch_baseline")
         sb = 0
@@ -158,79 +161,63 @@ class Controller:
             return d[0], d[1], "factory"
         return None, None, "none"
 
-    def hello_fields(self):
+    def hello_values(self):
         _, _, stack_state = self.stack_cal()
-        return {
-            "fw": P.FIRMWARE_VERSION,
-            "proto": P.PROTOCOL_VERSION,
-            "board": self.profile["name"],
-            "capacity": self.capacity,
-            "cal": {"stack": stack_state, "touch": self.touch_source},
-            "state": self.state,
-            P.F_UID: self.uid,
-        }
+        return (P.FIRMWARE_VERSION, P.PROTOCOL_VERSION, self.profile["name"], self.capacity,
+                R.obj("hello", stack_state, self.touch_source), self.state, self.uid, self.digest)
 
     def send_hello(self, cmd, rid):
-        f = self.hello_fields()
         if cmd is None:
-            f[P.F_EV] = P.EV_HELLO
-            self.link.send(f)
+            R.event(P.EV_HELLO, *self.hello_values())
         else:
-            self.link.send(P.reply(cmd, rid, **f))
+            R.reply(cmd, rid, *self.hello_values())
 
     # ----- faults -----------------------------------------------------
-    def raise_fault(self, code, latched=True, detail="", part="", **fields):
-        """part: the part a sensor fault names (protocol.PARTS)."""
+    def raise_fault(self, code, latched=True, detail="", part="", pf=None, resume=None, n=None,
+                    capacity=None, mv=None, need_mv=None):
+        """part: the part a sensor fault names (protocol.PARTS); pf: the
+        pass's counts (pass_values()); n: the tray's, with no pass."""
         self.board.motor_stop()
         if latched:
             self.fault = code
             self.fault_detail = detail
             self.state = P.ST_PAUSED if code in P.RESUMABLE else P.ST_ALARM
-        ev = P.fault_event(code, latched=latched, **fields)
-        if part:
-            ev["part"] = part
-        if detail:
-            # As much of it as keeps the line within MAX_LINE (', "detail": ""' is 14 bytes).
-            room = P.MAX_LINE - len(P.encode(ev)) - 14
-            if room > 0:
-                ev["detail"] = detail[:room]
-        self.link.send(ev)
+        k = left = right = None
+        if pf is not None:
+            k, n, left, right = pf
+        R.event(P.EV_FAULT, code, latched, resume, k, n, left, right, capacity, mv, need_mv, part or None,
+                detail or None)
 
     def warn_battery(self):
         mv = self.battery()
         if mv is not None and mv < self.profile["battery_warn_mv"]:
-            name, msg = P.FAULTS[P.FAULT_BATTERY_LOW]
-            self.link.send({P.F_EV: P.EV_WARN, "code": P.FAULT_BATTERY_LOW,
-                            P.F_NAME: name, P.F_MSG: msg, "mv": mv})
+            R.event(P.EV_WARN, P.FAULT_BATTERY_LOW, mv)
 
-    def pass_fields(self):
+    def pass_values(self):
+        """The pass's counts: k, n, left, right."""
         d = self.dealer
         if d.hide:
             # Pile counts of an exact pass depend on the codes.
-            return {"k": d.k, "n": d.n}
-        return {"k": d.k, "n": d.n, "left": d.left, "right": d.right}
+            return d.k, d.n, None, None
+        return d.k, d.n, d.left, d.right
 
     # ----- exact mode ---------------------------------------------------
-    def exact_next_fields(self):
+    def exact_next(self):
+        """The load the routine expects next: round, rounds, load, count."""
         e = self.exact
-        return {"round": e.round + 1, "rounds": e.rounds, "load": e.load_name(), "count": e.expected()}
+        return e.round + 1, e.rounds, e.load_name(), e.expected()
 
     def send_exact_next(self):
-        f = self.exact_next_fields()
-        f[P.F_EV] = P.EV_EXACT_NEXT
-        self.link.send(f)
+        R.event(P.EV_EXACT_NEXT, *self.exact_next())
 
-    def lose_exact(self, reason, **fields):
+    def lose_exact(self, reason, n=None, expected=None):
         """Exactness is gone: forget the codes, say why, deal at random from now on."""
         e = self.exact
         if not e.active:
             return
-        f = {P.F_EV: P.EV_EXACT_LOST, "code": reason, P.F_NAME: P.lost_name(reason),
-             P.F_MSG: P.LOST[reason][1], "round": e.round + 1, "load": e.load_name()}
+        rnd, load = e.round + 1, e.load_name()
         self.end_exact()
-        for key in fields:
-            f[key] = fields[key]
-        self.link.send(f)
+        R.event(P.EV_EXACT_LOST, reason, rnd, load, n, expected)
 
     def end_exact(self):
         """The routine is over: its codes wiped, in memory and in flash."""
@@ -294,10 +281,10 @@ class Controller:
             self.save_exact()
             self.send_exact_next()
             return
-        self.link.send({P.F_EV: P.EV_EXACT_ROUND, "round": e.round, "rounds": e.rounds})
+        R.event(P.EV_EXACT_ROUND, e.round, e.rounds)
         if r == ALL_DONE:
             self.end_exact()
-            self.link.send({P.F_EV: P.EV_EXACT_DONE, "rounds": e.rounds})
+            R.event(P.EV_EXACT_DONE, e.rounds)
         else:
             self.save_exact()
             self.send_exact_next()
@@ -307,22 +294,21 @@ class Controller:
             # Which routine the device holds, for a host that goes on with it.
             ex = self.exact
             if not ex.active:
-                self.link.send(P.reply(cmd, rid, mode=P.MODE_RANDOM))
+                R.reply(cmd, rid, P.MODE_RANDOM)
                 return
-            f = self.exact_next_fields()
+            dealt = None
             if ex.in_pass:
                 # The load in hand is part dealt: how many of its cards are known to be out.
-                f["dealt"] = ex.stopped_at if ex.stopped_at >= 0 else ex.offset
-            self.link.send(P.reply(cmd, rid, n=ex.n, loads=ex.loads, uneven=ex.uneven, routine=ex.route.kind,
-                                   mode=P.MODE_EXACT, **f))
+                dealt = ex.stopped_at if ex.stopped_at >= 0 else ex.offset
+            R.reply(cmd, rid, P.MODE_EXACT, ex.n, ex.loads, ex.uneven, ex.route.kind, *(self.exact_next() + (dealt,)))
             return
         if obj.get("cancel") is True:
             if self.state == P.ST_PAUSED:
                 # The paused pass deals its remaining cards by the codes.
-                self.link.send(P.error_reply(cmd, rid, P.E_STATE, detail="a pass is paused: resume or abort"))
+                R.error(cmd, rid, P.E_STATE, detail="a pass is paused: resume or abort")
                 return
             was = self.exact.active
-            self.link.send(P.reply(cmd, rid, mode=P.MODE_RANDOM))
+            R.reply(cmd, rid, P.MODE_RANDOM)
             if was:
                 self.lose_exact(P.LOST_CANCELLED)
             return
@@ -330,22 +316,21 @@ class Controller:
             return
         code, n = P.get_int(obj, "n", 2, MAX_CARDS)
         if code:
-            self.link.send(P.error_reply(cmd, rid, code, detail="n: 2 to %d cards" % MAX_CARDS))
+            R.error(cmd, rid, code, detail="n: 2 to %d cards" % MAX_CARDS)
             return
         kind = obj.get("routine")
         if kind is not None and kind not in P.EXACT_ROUTINES:
             bad = P.E_BAD_VALUE if isinstance(kind, str) else P.E_BAD_FIELD
-            self.link.send(P.error_reply(cmd, rid, bad, detail="routine: radix or split"))
+            R.error(cmd, rid, bad, detail="routine: radix or split")
             return
         try:
             self.exact.begin(n, self.randbytes, kind)
         except ValueError as exc:
-            self.link.send(P.error_reply(cmd, rid, P.E_BAD_VALUE, detail=str(exc)[:60]))
+            R.error(cmd, rid, P.E_BAD_VALUE, detail=str(exc)[:60])
             return
         self.save_exact()
         ex = self.exact
-        self.link.send(P.reply(cmd, rid, n=n, loads=ex.loads, uneven=ex.uneven, routine=ex.route.kind,
-                               **self.exact_next_fields()))
+        R.reply(cmd, rid, None, n, ex.loads, ex.uneven, ex.route.kind, *self.exact_next())
         self.send_exact_next()
 
     # ----- the main loop's step ---------------------------------------
@@ -427,7 +412,7 @@ class Controller:
 
     def on_touch(self):
         self.touches += 1
-        self.link.send({P.F_EV: P.EV_TOUCH, "state": self.state})
+        R.event(P.EV_TOUCH, self.state)
         if self.state == P.ST_IDLE:
             self.start_pass(None, None)
         elif self.state == P.ST_PAUSED:
@@ -436,44 +421,42 @@ class Controller:
     # ----- commands -----------------------------------------------------
     def handle(self, line):
         if isinstance(line, int):
-            self.link.send(P.error_reply("", None, line))
+            R.error("", None, line)
             return
         code, cmd, rid, obj = P.parse_request(line)
         if code:
             # A known command with an unreadable id: say which field.
             detail = "id: an integer 0 to %d" % P.MAX_ID if code == P.E_BAD_FIELD else None
-            self.link.send(P.error_reply(cmd or "", rid, code, detail=detail))
+            R.error(cmd or "", rid, code, detail=detail)
             return
         if self.mid_pass and not P.mid_pass_ok(cmd, obj):
-            self.link.send(P.error_reply(cmd, rid, P.E_BUSY))
+            R.error(cmd, rid, P.E_BUSY)
             return
         try:
-            getattr(self, "cmd_" + cmd)(cmd, rid, obj)
+            HANDLERS.get(cmd, Controller.cmd_unknown)(self, cmd, rid, obj)
         except KeyboardInterrupt:
             raise
         except Exception as e:  # never fatal: answer and keep running
             self.board.motor_stop()
-            self.link.send(P.error_reply(cmd, rid, P.E_INTERNAL, detail=str(e)[:80]))
+            R.error(cmd, rid, P.E_INTERNAL, detail=str(e)[:80])
+
+    def cmd_unknown(self, cmd, rid, obj):
+        """A command without a handler here (parse_request answers names
+        that are not commands at all)."""
+        R.error(cmd, rid, P.E_UNKNOWN_CMD)
 
     def cmd_hello(self, cmd, rid, obj):
         proto = obj.get("proto")
         if proto is not None and proto != P.PROTOCOL_VERSION:
-            self.link.send(P.error_reply(cmd, rid, P.E_PROTO,
-                                         detail="device speaks %d" % P.PROTOCOL_VERSION))
+            R.error(cmd, rid, P.E_PROTO, detail="device speaks %d" % P.PROTOCOL_VERSION)
             return
         self.send_hello(cmd, rid)
 
     def cmd_status(self, cmd, rid, obj):
-        f = self.pass_fields()
-        f["state"] = self.state
-        f["fault"] = self.fault
-        f["fault_name"] = P.fault_name(self.fault) if self.fault else ""
-        f["mv"] = self.battery()
-        f["uptime_ms"] = self.board.ticks_ms()
-        f["mode"] = P.MODE_EXACT if self.exact.active else P.MODE_RANDOM
-        if self.exact.active:
-            f["next"] = self.exact_next_fields()
-        self.link.send(P.reply(cmd, rid, **f))
+        active = self.exact.active
+        k, n, left, right = self.pass_values()
+        R.reply(cmd, rid, self.state, self.fault, P.MODE_EXACT if active else P.MODE_RANDOM, k, n, left, right,
+                self.battery(), self.board.ticks_ms(), R.obj("next", *self.exact_next()) if active else None)
 
     def cmd_count(self, cmd, rid, obj):
         """The tray's count, read as a pass would read it, without dealing:
@@ -482,22 +465,22 @@ class Controller:
             return
         tare, per_card, _ = self.stack_cal()
         if tare is None:
-            self.link.send(P.error_reply(cmd, rid, P.E_NOT_CALIBRATED))
+            R.error(cmd, rid, P.E_NOT_CALIBRATED)
             return
         p = self.profile
-        raw = stack.average(self.read_stack, p["stack_samples"])
+        raw = load_cell.average(self.read_stack, p["stack_samples"])
         if raw is None or not p["stack_raw_min"] <= raw <= p["stack_raw_max"]:
-            self.link.send(P.error_reply(cmd, rid, P.E_REFUSED, detail="stack sensor not responding"))
+            R.error(cmd, rid, P.E_REFUSED, detail="stack sensor not responding")
             return
-        n = stack.count_from_raw(raw, tare, per_card)
-        self.link.send(P.reply(cmd, rid, n=n if n > 0 else 0, capacity=self.capacity))
+        n = load_cell.count_from_raw(raw, tare, per_card)
+        R.reply(cmd, rid, n if n > 0 else 0, self.capacity)
 
     def refused_unless_idle(self, cmd, rid):
         """Answer the error and return True unless idle (a latched fault, a paused pass)."""
         if self.state == P.ST_ALARM:
-            self.link.send(P.error_reply(cmd, rid, P.E_ALARM))
+            R.error(cmd, rid, P.E_ALARM)
         elif self.state != P.ST_IDLE:
-            self.link.send(P.error_reply(cmd, rid, P.E_STATE, detail="a pass is paused: resume or abort"))
+            R.error(cmd, rid, P.E_STATE, detail="a pass is paused: resume or abort")
         else:
             return False
         return True
@@ -515,42 +498,40 @@ class Controller:
             return
         if self.exact.active:
             # The cards fed would leave the pack the routine tracks.
-            self.link.send(P.error_reply(cmd, rid, P.E_STATE, detail="an exact routine is running: cancel it first"))
+            R.error(cmd, rid, P.E_STATE, detail="an exact routine is running: cancel it first")
             return
         code, n = P.get_int(obj, "n", 1, self.capacity)
         if code:
-            self.link.send(P.error_reply(cmd, rid, code, detail="n: 1 to %d cards" % self.capacity))
+            R.error(cmd, rid, code, detail="n: 1 to %d cards" % self.capacity)
             return
         side = obj.get("side")
         if side not in P.SIDES:
-            self.link.send(P.error_reply(cmd, rid, P.E_BAD_FIELD, detail="side: left or right"))
+            R.error(cmd, rid, P.E_BAD_FIELD, detail="side: left or right")
             return
         self.fixed.value = LEFT if side == P.LEFT else RIGHT
         self.start_pass(cmd, rid, self.fixed, n)
 
     def cmd_resume(self, cmd, rid, obj):
         if self.state != P.ST_PAUSED:
-            self.link.send(P.error_reply(cmd, rid, P.E_STATE, detail="nothing to resume"))
+            R.error(cmd, rid, P.E_STATE, detail="nothing to resume")
             return
         self.resume_pass(cmd, rid)
 
     def cmd_abort(self, cmd, rid, obj):
         if self.mid_pass:
             self.dealer.abort = True
-            self.link.send(P.reply(cmd, rid))
+            R.reply(cmd, rid)
             return
         if self.state != P.ST_PAUSED:
-            self.link.send(P.error_reply(cmd, rid, P.E_STATE, detail="no pass to abort"))
+            R.error(cmd, rid, P.E_STATE, detail="no pass to abort")
             return
-        self.link.send(P.reply(cmd, rid))
+        R.reply(cmd, rid)
         self.end_aborted()
 
     def end_aborted(self):
         self.state = P.ST_IDLE
         self.fault = P.FAULT_NONE
-        f = self.pass_fields()
-        f[P.F_EV] = P.EV_ABORTED
-        self.link.send(f)
+        R.event(P.EV_ABORTED, *self.pass_values())
         self.lose_exact_pass(P.LOST_ABORTED)
 
     def lose_exact_pass(self, reason):
@@ -560,45 +541,45 @@ class Controller:
 
     def cmd_clear(self, cmd, rid, obj):
         if self.state == P.ST_PAUSED:
-            self.link.send(P.reply(cmd, rid))
+            R.reply(cmd, rid)
             self.end_aborted()
             return
         if self.state == P.ST_ALARM and self.fault == P.FAULT_SENSOR:
             part, problem = self.self_test()
             if problem:
-                self.link.send(P.reply(cmd, rid, state=self.state, fault=self.fault))
+                R.reply(cmd, rid, self.state, self.fault)
                 self.raise_fault(P.FAULT_SENSOR, detail=problem, part=part)
                 return
         self.state = P.ST_IDLE
         self.fault = P.FAULT_NONE
         self.fault_detail = ""
-        self.link.send(P.reply(cmd, rid, state=self.state))
-        self.link.send({P.F_EV: P.EV_CLEARED})
+        R.reply(cmd, rid, self.state)
+        R.event(P.EV_CLEARED)
 
     def cmd_calibrate(self, cmd, rid, obj):
         if self.state not in (P.ST_IDLE, P.ST_ALARM):
-            self.link.send(P.error_reply(cmd, rid, P.E_STATE))
+            R.error(cmd, rid, P.E_STATE)
             return
         what = obj.get("what")
         if what not in P.CAL_WHATS:
-            self.link.send(P.error_reply(cmd, rid, P.E_BAD_FIELD, detail="what: " + ", ".join(P.CAL_WHATS)))
+            R.error(cmd, rid, P.E_BAD_FIELD, detail="what: " + ", ".join(P.CAL_WHATS))
             return
         new = dict(self.cal)
         problem = getattr(self, "cal_" + what)(obj, new)
         if problem:
-            self.link.send(P.error_reply(cmd, rid, problem[0], detail=problem[1]))
+            R.error(cmd, rid, problem[0], detail=problem[1])
             return
         try:
             store.save(self.cal_path, new)
         except OSError:
-            self.link.send(P.error_reply(cmd, rid, P.E_STORAGE))
+            R.error(cmd, rid, P.E_STORAGE)
             return
         self.cal = new
         self.apply_cal()
         if what == P.CAL_TOUCH and "touch_baseline" in new:
             self.touch.baseline = new["touch_baseline"]
             self.touch_source = "calibrated"
-        self.link.send(P.reply(cmd, rid, cal=new))
+        R.reply(cmd, rid, new)
 
     # One handler per thing calibrated: each changes `new` and returns
     # None, or (error code, detail).
@@ -607,7 +588,7 @@ class Controller:
         code, n = P.get_int(obj, "n", 0, self.capacity)
         if code:
             return code, "n: 0 (the empty tray) to %d cards" % self.capacity
-        raw = stack.average(self.read_stack, 4 * p["stack_samples"])
+        raw = load_cell.average(self.read_stack, 4 * p["stack_samples"])
         if raw is None:
             return P.E_BAD_VALUE, "stack sensor not responding"
         if n == 0:
@@ -617,7 +598,7 @@ class Controller:
         tare = new.get("tare")
         if not isinstance(tare, int):
             return P.E_NOT_CALIBRATED, "calibrate with n=0 on an empty tray first"
-        pc = stack.per_card_from(raw, tare, n)
+        pc = load_cell.per_card_from(raw, tare, n)
         if pc < p["stack_per_card_min"]:
             # The reading must grow with the cards: a reading that falls is
             # a load cell wired the wrong way round, one that stays is
@@ -635,7 +616,7 @@ class Controller:
                 return P.E_STATE, "no touch seen since the baseline was measured"
             new["touch_seen"] = 1
             return None
-        t = stack.average(b.touch_raw, 16)
+        t = load_cell.average(b.touch_raw, 16)
         if t is None or not baseline_ok(p["touch_kind"], t, p["touch_baseline_min"],
                                         p["touch_baseline_max"]):
             return P.E_BAD_VALUE, "touch reading implausible"
@@ -677,37 +658,30 @@ class Controller:
     def cmd_read(self, cmd, rid, obj):
         """The sensors as they read now (nothing moves), or the stored calibration."""
         if obj.get("what", "sensors") == "cal":
-            self.link.send(P.reply(cmd, rid, cal=self.cal))
+            R.reply(cmd, rid, self.cal)
             return
         if obj.get("what", "sensors") != "sensors":
-            self.link.send(P.error_reply(cmd, rid, P.E_BAD_FIELD, detail="what: sensors or cal"))
+            R.error(cmd, rid, P.E_BAD_FIELD, detail="what: sensors or cal")
             return
         b, d, p = self.board, self.dealer, self.profile
-        f = {}
-        raw, spread = stack.spread(self.read_stack, p["stack_samples"])
+        n = None
+        raw, spread = load_cell.spread(self.read_stack, p["stack_samples"])
         if raw is not None:
-            f["raw"] = raw
-            f["spread"] = spread
             tare, per_card, _ = self.stack_cal()
             if tare is not None:
-                f["n"] = stack.count_from_raw(raw, tare, per_card)
+                n = load_cell.count_from_raw(raw, tare, per_card)
         t = b.touch_raw()
-        f["touch"] = t if t is not None else -1
-        f["touched"] = t is not None and plausible(p["touch_kind"], t, self.touch.baseline,
-                                                   p["touch_baseline_max"]) and self.touch.is_touched(t)
-        f["touches"] = self.touches
-        f["beam"] = b.exit_blocked()
-        f["mv"] = self.battery()
-        f["card_ms"] = d.expected_ms() if d.block_norm else 0
-        f["feed_ms"] = d.expected_feed_ms()
-        f["flip"] = 1 if d.left_dir < 0 else 0
-        self.link.send(P.reply(cmd, rid, **f))
+        touched = t is not None and plausible(p["touch_kind"], t, self.touch.baseline,
+                                              p["touch_baseline_max"]) and self.touch.is_touched(t)
+        R.reply(cmd, rid, None, raw, spread if raw is not None else None, n, t if t is not None else -1, touched,
+                self.touches, b.exit_blocked(), self.battery(), d.expected_ms() if d.block_norm else 0,
+                d.expected_feed_ms(), 1 if d.left_dir < 0 else 0)
 
     def cmd_config(self, cmd, rid, obj):
         updates = obj.get("set")
         if updates is not None:
             if self.state == P.ST_DEALING:
-                self.link.send(P.error_reply(cmd, rid, P.E_BUSY))
+                R.error(cmd, rid, P.E_BUSY)
                 return
             wdt_ms = self.profile["wdt_ms"]
             code, key = P.check_config(updates, wdt_ms)
@@ -715,18 +689,18 @@ class Controller:
                 if code == P.E_BAD_VALUE and key in P.WAIT_KEYS:
                     key = "%s: at most %d here (half the %d ms watchdog)" % (
                         key, min(P.CONFIG_LIMITS[key][1], wdt_ms // 2), wdt_ms)
-                self.link.send(P.error_reply(cmd, rid, code, detail=key))
+                R.error(cmd, rid, code, detail=key)
                 return
             new = dict(self.cfg)
             new.update(updates)
             try:
                 store.save(self.config_path, new)
             except OSError:
-                self.link.send(P.error_reply(cmd, rid, P.E_STORAGE))
+                R.error(cmd, rid, P.E_STORAGE)
                 return
             self.cfg = new
             self.apply_cfg()
-        self.link.send(P.reply(cmd, rid, config=self.cfg))
+        R.reply(cmd, rid, self.cfg)
 
     # ----- passes -------------------------------------------------------
     def start_pass(self, cmd, rid, sides=None, feed=0):
@@ -737,21 +711,21 @@ class Controller:
         if tare is None:
             self.refuse(cmd, rid, P.FAULT_NOT_CALIBRATED)
             return
-        raw = stack.average(self.read_stack, p["stack_samples"])
+        raw = load_cell.average(self.read_stack, p["stack_samples"])
         if raw is None or not p["stack_raw_min"] <= raw <= p["stack_raw_max"]:
             if cmd is not None:
-                self.link.send(P.error_reply(cmd, rid, P.E_REFUSED))
+                R.error(cmd, rid, P.E_REFUSED)
             self.raise_fault(P.FAULT_SENSOR, detail="stack sensor not responding", part=P.PART_STACK)
             return
         if b.exit_blocked():
             # A card left in the exit (after a double feed, say) would be
             # counted as the first card of this pass.
             if cmd is not None:
-                self.link.send(P.error_reply(cmd, rid, P.E_REFUSED))
+                R.error(cmd, rid, P.E_REFUSED)
             self.raise_fault(P.FAULT_SENSOR, detail="exit detector blocked: take out the card in the exit",
                              part=P.PART_EXIT)
             return
-        tray = stack.count_from_raw(raw, tare, per_card)
+        tray = load_cell.count_from_raw(raw, tare, per_card)
         n = tray
         if n <= 0 and sides is None and self.exact.active and self.exact.in_pass:
             e = self.exact
@@ -760,7 +734,7 @@ class Controller:
                 # its pile: nothing is left to deal, and the pass is over.
                 self.dealer.begin(e, 0, self.cfg, p["battery_cutoff_mv"], p["poll_ms"], True, 0)
                 if cmd is not None:
-                    self.link.send(P.reply(cmd, rid, n=0))
+                    R.reply(cmd, rid, 0)
                 self.finish(DONE)
                 return
             # Every card gone, more than the one the beam was feeding.
@@ -774,13 +748,13 @@ class Controller:
         if feed:
             if feed > tray:
                 if cmd is not None:
-                    self.link.send(P.error_reply(cmd, rid, P.E_BAD_VALUE, detail="the tray holds %d cards" % tray))
+                    R.error(cmd, rid, P.E_BAD_VALUE, detail="the tray holds %d cards" % tray)
                 return
             n = feed
         mv = self.battery()
         if mv is None or not p["battery_min_mv"] <= mv <= p["battery_max_mv"]:
             if cmd is not None:
-                self.link.send(P.error_reply(cmd, rid, P.E_REFUSED))
+                R.error(cmd, rid, P.E_REFUSED)
             self.raise_fault(P.FAULT_SENSOR, detail="battery voltage implausible", part=P.PART_BATTERY)
             return
         need = p["battery_cutoff_mv"] + p["battery_sag_mv"] + n * p["battery_per_card_mv"]
@@ -797,14 +771,14 @@ class Controller:
                 src.prepare(n)
             except ValueError as e:  # a plan that does not fit the load
                 if cmd is not None:
-                    self.link.send(P.error_reply(cmd, rid, P.E_BAD_VALUE, detail=str(e)[:60]))
+                    R.error(cmd, rid, P.E_BAD_VALUE, detail=str(e)[:60])
                 return
         self.warn_battery()
-        # dealer.hide marks an exact pass until the next begins (see pass_fields).
+        # dealer.hide marks an exact pass until the next begins (see pass_values).
         self.dealer.begin(src, n, self.cfg, p["battery_cutoff_mv"], p["poll_ms"], src is self.exact, tray)
         if cmd is not None:
-            self.link.send(P.reply(cmd, rid, n=n))
-        self.link.send({P.F_EV: P.EV_LOADED, "n": n})
+            R.reply(cmd, rid, n)
+        R.event(P.EV_LOADED, n)
         self.run_pass()
 
     def refine_calibration(self):
@@ -819,13 +793,13 @@ class Controller:
         if raw0 is None or k < 8 or not (isinstance(c.get("tare"), int) and isinstance(c.get("per_card"), int)):
             return
         p = self.profile
-        raw1 = stack.average(self.read_stack, 4 * p["stack_samples"])
+        raw1 = load_cell.average(self.read_stack, 4 * p["stack_samples"])
         if raw1 is None:
             return
         old = c["per_card"]
-        if stack.count_from_raw(raw1, c["tare"], old) != 0:
+        if load_cell.count_from_raw(raw1, c["tare"], old) != 0:
             return  # cards left in the tray: not a clean empty reading
-        measured = stack.per_card_from(raw0, raw1, k)
+        measured = load_cell.per_card_from(raw0, raw1, k)
         if measured * 10 < old * 9 or measured * 10 > old * 11:
             return  # more than 10 % off: a card added or taken by hand, not drift
         new = dict(c)
@@ -839,23 +813,23 @@ class Controller:
             return
         self.cal = new
 
-    def refuse(self, cmd, rid, fault, **fields):
+    def refuse(self, cmd, rid, fault, n=None, capacity=None, mv=None, need_mv=None):
         if cmd is not None:
-            self.link.send(P.error_reply(cmd, rid, P.E_REFUSED, detail=P.fault_name(fault)))
-        self.raise_fault(fault, latched=False, **fields)
+            R.error(cmd, rid, P.E_REFUSED, fault=fault)
+        self.raise_fault(fault, latched=False, n=n, capacity=capacity, mv=mv, need_mv=need_mv)
 
     def resume_pass(self, cmd, rid):
         if self.board.exit_blocked():
             # The card the jam left in the exit would be counted as the next.
             if cmd is not None:
-                self.link.send(P.error_reply(cmd, rid, P.E_REFUSED))
+                R.error(cmd, rid, P.E_REFUSED)
             self.raise_fault(P.FAULT_SENSOR, latched=False,
                              detail="exit detector blocked: take out the card in the exit", part=P.PART_EXIT)
             return
         self.fault = P.FAULT_NONE
         self.pass_raw = None  # cards moved by hand: no clean count by weight
         if cmd is not None:
-            self.link.send(P.reply(cmd, rid, **self.pass_fields()))
+            R.reply(cmd, rid, *self.pass_values())
         self.run_pass()
 
     def run_pass(self):
@@ -881,17 +855,16 @@ class Controller:
             self.board.motor_stop()
         self.last_activity = self.board.ticks_ms()
         if err:
-            self.raise_fault(P.FAULT_INTERNAL, detail=err, **self.pass_fields())
+            self.raise_fault(P.FAULT_INTERNAL, detail=err, pf=self.pass_values())
             self.stop_exact_pass()
         else:
             self.finish(r)
 
     def finish(self, r):
-        f = self.pass_fields()
+        f = self.pass_values()
         if r == DONE:
             self.state = P.ST_IDLE
-            f[P.F_EV] = P.EV_DONE
-            self.link.send(f)
+            R.event(P.EV_DONE, *f)
             self.refine_calibration()
             if self.dealer.hide and self.exact.active:
                 self.exact_pass_done()
@@ -901,10 +874,10 @@ class Controller:
             self.beam_stop(r, f)
         elif r == R_SENSOR:
             self.raise_fault(P.FAULT_SENSOR, detail="battery sensor reads %d mV" % (self.battery() or 0),
-                             part=P.PART_BATTERY, **f)
+                             part=P.PART_BATTERY, pf=f)
             self.stop_exact_pass()
         elif r == R_BATTERY:
-            self.raise_fault(P.FAULT_BATTERY_LOW, detail="battery fell below cutoff", **f)
+            self.raise_fault(P.FAULT_BATTERY_LOW, detail="battery fell below cutoff", pf=f)
             self.stop_exact_pass()
         elif r == R_TIMEOUT:
             self.no_card(f)
@@ -913,11 +886,11 @@ class Controller:
         """Cards that have left the tray but not passed the exit beam (its
         count), from the load cell; None when it does not answer."""
         tare, per_card, _ = self.stack_cal()
-        raw = stack.average(self.read_stack, self.profile["stack_samples"])
+        raw = load_cell.average(self.read_stack, self.profile["stack_samples"])
         if raw is None or tare is None:
             return None
         d = self.dealer
-        return d.tray0 - d.k - stack.count_from_raw(raw, tare, per_card)
+        return d.tray0 - d.k - load_cell.count_from_raw(raw, tare, per_card)
 
     def beam_stop(self, r, f):
         """The beam read blocked too long, or before the card was fed. Two
@@ -928,11 +901,11 @@ class Controller:
         if out is not None and out < (2 if r == R_LONG else 1):
             # (a card stuck in the exit reads so too: the person looks)
             self.raise_fault(P.FAULT_SENSOR, part=P.PART_EXIT,
-                             detail="exit beam blocked, %d card out" % (out if out > 0 else 0), **f)
+                             detail="exit beam blocked, %d card out" % (out if out > 0 else 0), pf=f)
             self.stop_exact_pass()
             return
         why = "exit blocked too long" if r == R_LONG else "exit blocked before the card was fed"
-        self.raise_fault(P.FAULT_DOUBLE_FEED, detail=why, **f)
+        self.raise_fault(P.FAULT_DOUBLE_FEED, detail=why, pf=f)
         self.stop_exact_pass()
 
     def no_card(self, f):
@@ -941,24 +914,24 @@ class Controller:
         d = self.dealer
         left = d.tray0 - d.k  # the cards the tray should hold
         if out is None:
-            self.raise_fault(P.FAULT_SENSOR, detail="stack sensor not responding", part=P.PART_STACK, **f)
+            self.raise_fault(P.FAULT_SENSOR, detail="stack sensor not responding", part=P.PART_STACK, pf=f)
             self.stop_exact_pass()
         elif out <= 0:
             # Every card is still in the tray: a jam. Resuming deals the same
             # cards to the same sides, so exactness survives it.
-            self.raise_fault(P.FAULT_JAM, resume=True, **f)
+            self.raise_fault(P.FAULT_JAM, resume=True, pf=f)
         elif out < left:
             # Cards went out with the beam never blocked: its receiver.
             self.raise_fault(P.FAULT_SENSOR, part=P.PART_EXIT,
-                             detail="exit beam missed %d cards" % out, **f)
+                             detail="exit beam missed %d cards" % out, pf=f)
             self.stop_exact_pass()
         elif out == 1:
             # One card fewer came out than the stack reading: two cards
             # passed the exit together.
-            self.raise_fault(P.FAULT_DOUBLE_FEED, detail="exit count one short of the stack reading", **f)
+            self.raise_fault(P.FAULT_DOUBLE_FEED, detail="exit count one short of the stack reading", pf=f)
             self.lose_exact_pass(P.LOST_EXIT_COUNT)
         else:
-            self.raise_fault(P.FAULT_TRAY_EMPTIED, detail="%d cards missing" % out, **f)
+            self.raise_fault(P.FAULT_TRAY_EMPTIED, detail="%d cards missing" % out, pf=f)
             self.stop_exact_pass()
 
     # ----- called by the dealer between cards -----------------------
@@ -984,3 +957,21 @@ class Controller:
         finally:
             if self.strict:
                 micropython.heap_lock()
+
+
+# The command dispatch: one handler per command (Controller.handle), the
+# unknown_cmd error for any other.
+HANDLERS = {
+    P.CMD_HELLO: Controller.cmd_hello,
+    P.CMD_STATUS: Controller.cmd_status,
+    P.CMD_START: Controller.cmd_start,
+    P.CMD_ABORT: Controller.cmd_abort,
+    P.CMD_RESUME: Controller.cmd_resume,
+    P.CMD_CLEAR: Controller.cmd_clear,
+    P.CMD_CALIBRATE: Controller.cmd_calibrate,
+    P.CMD_CONFIG: Controller.cmd_config,
+    P.CMD_EXACT: Controller.cmd_exact,
+    P.CMD_COUNT: Controller.cmd_count,
+    P.CMD_READ: Controller.cmd_read,
+    P.CMD_FEED: Controller.cmd_feed,
+}

@@ -4,6 +4,8 @@ returned as small integers instead of raised."""
 
 import time
 
+import protocol as P
+import report
 from sides import LEFT
 
 DONE = 0
@@ -19,16 +21,8 @@ R_BLOCKED = 6  # the exit beam was blocked before the card was fed
 # runs its USB stack), and the beam's polls must stay tight.
 LISTEN_MS = 10
 
-# Fixed-width progress line; JSON allows the space padding of the numbers.
-_TEMPLATE = b'{"ev":"progress","k":   ,"n":   ,"left":   ,"right":   }\n'
-# Exact mode: the pile counts would tell the codes' bits, so they are left out.
-_TEMPLATE_HIDDEN = b'{"ev":"progress","k":   ,"n":   }\n'
+# The progress line's numbers are this wide (the template: report.template).
 _W = 3
-
-
-def _field_end(template, name):
-    i = template.find(b'"' + name + b'":')
-    return i + len(name) + 3 + _W
 
 
 def put_int(buf, end, width, value):
@@ -52,14 +46,10 @@ class Dealer:
         self.board = board
         self.host = host  # has listen(), pending() and service()
         self.write_raw = write_raw
-        self.line = bytearray(_TEMPLATE)
-        self.end_k = _field_end(_TEMPLATE, b"k")
-        self.end_n = _field_end(_TEMPLATE, b"n")
-        self.end_l = _field_end(_TEMPLATE, b"left")
-        self.end_r = _field_end(_TEMPLATE, b"right")
-        self.line_hidden = bytearray(_TEMPLATE_HIDDEN)
-        self.end_hk = _field_end(_TEMPLATE_HIDDEN, b"k")
-        self.end_hn = _field_end(_TEMPLATE_HIDDEN, b"n")
+        # k, n, left, right; in exact mode the pile counts would tell the
+        # codes' bits, so that line has k and n only.
+        self.line, (self.end_k, self.end_n, self.end_l, self.end_r) = report.template(P.EV_PROGRESS, 4, _W)
+        self.line_hidden, (self.end_hk, self.end_hn) = report.template(P.EV_PROGRESS, 2, _W)
         self.hide = False  # leave the pile counts out of progress lines
         self.sides = sides  # replaced per pass by begin()
         self.n = 0

@@ -21,8 +21,9 @@ except ImportError:  # CPython: the host
 
 # 2 added exact mode, 3 the count command, 4 read, feed, the calibration of
 # the motor's direction, the exit beam and the battery, and the part a
-# sensor fault names
-PROTOCOL_VERSION = 4
+# sensor fault names, 5 the declaration table and its digest in hello, and
+# codes without words (no name, msg or fault_name: the host words them)
+PROTOCOL_VERSION = 5
 FIRMWARE_VERSION = "0.2.0"
 MAX_LINE = 256  # bytes, newline included
 # The device's own input buffer: about two of the longest lines. A host keeps
@@ -38,8 +39,8 @@ F_RE = "re"
 F_OK = "ok"
 F_EV = "ev"
 F_ERR = "err"
-F_NAME = "name"
-F_MSG = "msg"
+F_DETAIL = "detail"
+F_DIGEST = "digest"  # hello: the digest() of the declaration table the device was built with
 F_UID = "uid"  # hello: the board's stable identity, hex of machine.unique_id()
 UID_MAX = 32  # hex digits; "" where the port has no unique id
 
@@ -56,9 +57,7 @@ CMD_EXACT = "exact"  # begin (n) or cancel an exact routine
 CMD_COUNT = "count"  # read the tray's count without dealing
 CMD_READ = "read"  # the sensors' raw readings, or the stored calibration
 CMD_FEED = "feed"  # feed n cards to one side (bring-up and checks)
-COMMANDS = (CMD_HELLO, CMD_STATUS, CMD_START, CMD_ABORT, CMD_RESUME,
-            CMD_CLEAR, CMD_CALIBRATE, CMD_CONFIG, CMD_EXACT, CMD_COUNT,
-            CMD_READ, CMD_FEED)
+# COMMANDS: every command's name, from the declaration (COMMAND_FIELDS below).
 # Commands answered while a pass runs; the rest get E_BUSY.
 MID_PASS_COMMANDS = (CMD_HELLO, CMD_STATUS, CMD_ABORT)
 # Questions that change nothing, also answered mid-pass: (command, its flag).
@@ -89,9 +88,7 @@ EV_EXACT_NEXT = "exact_next"  # the load the exact routine expects next
 EV_EXACT_ROUND = "exact_round"  # a round of the exact routine is complete
 EV_EXACT_DONE = "exact_done"  # the exact routine is complete: the pack is uniform
 EV_EXACT_LOST = "exact_lost"  # exactness lost; the device deals at random from now on
-EVENTS = (EV_HELLO, EV_TOUCH, EV_LOADED, EV_PROGRESS, EV_DONE, EV_FAULT,
-          EV_WARN, EV_ABORTED, EV_CLEARED, EV_STOPPED, EV_EXACT_NEXT,
-          EV_EXACT_ROUND, EV_EXACT_DONE, EV_EXACT_LOST)
+# EVENTS: every event's name, from the declaration (EVENT_FIELDS below).
 
 # Dealing modes reported by status.
 MODE_RANDOM = "random"
@@ -108,7 +105,8 @@ ST_PAUSED = "paused"  # a jam stopped the pass; touch or resume continues it
 ST_ALARM = "alarm"  # a latched fault; clear it first
 STATES = (ST_IDLE, ST_DEALING, ST_PAUSED, ST_ALARM)
 
-# Error codes: (number, short name, sentence). Numbers never change.
+# Error codes (the `err` of a refused request). Numbers never change; the
+# host words them (host/device_words.py): the device sends numbers only.
 E_BAD_JSON = 1
 E_TOO_LONG = 2
 E_NOT_ASCII = 3
@@ -125,27 +123,11 @@ E_STORAGE = 13
 E_REFUSED = 14
 E_INTERNAL = 15
 E_OVERFLOW = 16
+ERROR_CODES = (E_BAD_JSON, E_TOO_LONG, E_NOT_ASCII, E_NOT_OBJECT, E_UNKNOWN_CMD, E_BAD_FIELD, E_BAD_VALUE,
+               E_BUSY, E_ALARM, E_STATE, E_PROTO, E_NOT_CALIBRATED, E_STORAGE, E_REFUSED, E_INTERNAL,
+               E_OVERFLOW)
 
-ERRORS = {
-    E_BAD_JSON: ("bad_json", "The line is not valid JSON."),
-    E_TOO_LONG: ("too_long", "The line is longer than the protocol allows."),
-    E_NOT_ASCII: ("not_ascii", "The line contains bytes that are not ASCII."),
-    E_NOT_OBJECT: ("not_object", "The line is JSON but not an object with a string cmd."),
-    E_UNKNOWN_CMD: ("unknown_cmd", "The command is not known."),
-    E_BAD_FIELD: ("bad_field", "A field is missing or has the wrong type."),
-    E_BAD_VALUE: ("bad_value", "A value is out of range."),
-    E_BUSY: ("busy", "A pass is running; only hello, status and abort are answered."),
-    E_ALARM: ("alarm", "A fault is latched; send clear first."),
-    E_STATE: ("state", "The command does not apply in the current state."),
-    E_PROTO: ("proto", "The protocol version is not supported."),
-    E_NOT_CALIBRATED: ("not_calibrated", "The stack sensor is not calibrated."),
-    E_STORAGE: ("storage", "Saving failed; the previous values are kept."),
-    E_REFUSED: ("refused", "The pass was refused; see the fault event."),
-    E_INTERNAL: ("internal", "An internal error occurred; the motor is off."),
-    E_OVERFLOW: ("overflow", "Input came faster than the device reads it; lines were dropped."),
-}
-
-# Fault codes: (number, short name, sentence). Numbers never change.
+# Fault codes (the `code` of a fault or warn event). Numbers never change.
 FAULT_NONE = 0
 FAULT_JAM = 1
 FAULT_DOUBLE_FEED = 2
@@ -156,39 +138,21 @@ FAULT_EMPTY = 6
 FAULT_OVER_CAPACITY = 7
 FAULT_NOT_CALIBRATED = 8
 FAULT_INTERNAL = 9
-
-FAULTS = {
-    FAULT_JAM: ("jam", "No card reached the exit in time; free the card, then touch or send resume."),
-    FAULT_DOUBLE_FEED: ("double_feed", "Two cards fed together; take the piles and send clear."),
-    FAULT_TRAY_EMPTIED: ("tray_emptied", "The tray ran out before the loaded count; take the piles and send clear."),
-    FAULT_BATTERY_LOW: ("battery_low", "The battery is low; replace it."),
-    FAULT_SENSOR: ("sensor", "A sensor is missing or reads implausibly; check the wiring and send clear."),
-    FAULT_EMPTY: ("empty", "The tray is empty."),
-    FAULT_OVER_CAPACITY: ("over_capacity", "The tray holds more cards than the machine can deal."),
-    FAULT_NOT_CALIBRATED: ("not_calibrated", "The stack sensor is not calibrated."),
-    FAULT_INTERNAL: ("internal", "An unexpected error stopped the pass; the motor is off; send clear."),
-}
+FAULT_CODES = (FAULT_JAM, FAULT_DOUBLE_FEED, FAULT_TRAY_EMPTIED, FAULT_BATTERY_LOW, FAULT_SENSOR, FAULT_EMPTY,
+               FAULT_OVER_CAPACITY, FAULT_NOT_CALIBRATED, FAULT_INTERNAL)
 # Faults that only refuse a pass: nothing moved, nothing to clear.
 REFUSALS = (FAULT_EMPTY, FAULT_OVER_CAPACITY, FAULT_NOT_CALIBRATED, FAULT_BATTERY_LOW)
 # Faults that pause a pass: touch or resume continues it.
 RESUMABLE = (FAULT_JAM,)
 
-# Why exactness was lost: (number, short name, sentence). Numbers never change.
+# Why exactness was lost (the `code` of exact_lost). Numbers never change.
 LOST_DOUBLE_FEED = 1
 LOST_COUNT = 2
 LOST_ABORTED = 3
 LOST_CANCELLED = 4
 LOST_EXIT_COUNT = 5
 LOST_REST = 6
-
-LOST = {
-    LOST_DOUBLE_FEED: ("double_feed", "More cards went out than the beam counted: one may be on the wrong pile."),
-    LOST_COUNT: ("count", "The load in the tray is not the one the exact routine expects (wrong count)."),
-    LOST_ABORTED: ("aborted", "The pass was aborted before its last card."),
-    LOST_CANCELLED: ("cancelled", "The exact routine was cancelled."),
-    LOST_EXIT_COUNT: ("exit_count", "The exit counted one card fewer than the tray held: two went through as one."),
-    LOST_REST: ("rest", "After the pass stopped, the tray held more cards than the pass had left."),
-}
+LOST_CODES = (LOST_DOUBLE_FEED, LOST_COUNT, LOST_ABORTED, LOST_CANCELLED, LOST_EXIT_COUNT, LOST_REST)
 
 # Pile names used in events and by the simulated world.
 LEFT = "left"
@@ -214,32 +178,163 @@ CAL_WHATS = (CAL_STACK, CAL_TOUCH, CAL_BEAM, CAL_MOTOR, CAL_BATTERY)
 TRIM_MIN = 900
 TRIM_MAX = 1100
 
-# Configuration keys a host may set: key -> (min, max). All integers.
-CONFIG_LIMITS = {
-    "motor_duty": (20, 100),  # percent PWM
-    "card_timeout_ms": (100, 5000),  # no card at the exit within this: jam
-    "block_max_ms": (10, 1000),  # exit blocked longer than this: double feed
-    "brake_ms": (0, 200),  # brake time after each card
-    "idle_sleep_s": (0, 86400),  # 0 = never sleep
-    "touch_pct": (10, 95),  # touched when reading < baseline * pct / 100
-    "debounce_ms": (5, 500),
-    "progress_every": (0, 104),  # progress event every k cards; 0 = none
-}
+# Configuration keys a host may set, all integers: name:min..max (the
+# `config` object below; CONFIG_LIMITS is read from it).
+OBJ_CONFIG = ("motor_duty:20..100"  # percent PWM
+              " card_timeout_ms:100..5000"  # no card at the exit within this: jam
+              " block_max_ms:10..1000"  # exit blocked longer than this: double feed
+              " brake_ms:0..200"  # brake time after each card
+              " idle_sleep_s:0..86400"  # 0 = never sleep
+              " touch_pct:10..95"  # touched when reading < baseline * pct / 100
+              " debounce_ms:5..500"
+              " progress_every:0..104")  # progress event every k cards; 0 = none
 
 
-def error_name(code):
-    entry = ERRORS.get(code)
-    return entry[0] if entry else "unknown"
+def _limits(spec):
+    out = {}
+    for f in spec.split():
+        name, rng = f.split(":")
+        lo, hi = rng.split("..")
+        out[name] = (int(lo), int(hi))
+    return out
 
 
-def lost_name(code):
-    entry = LOST.get(code)
-    return entry[0] if entry else "unknown"
+CONFIG_LIMITS = _limits(OBJ_CONFIG)
+
+# ----- the declaration: every message, its fields, their types ------------
+# Each table is flat, a name then its string (a tuple per entry would cost
+# the board RAM). One string per message: its fields in order, "name:type",
+# "!" after the type when the field is always there. A type is
+#   lo..hi   an integer in that range        b  true or false
+#   s        ASCII text (a detail)            u  a uid (see is_uid)
+#   L        a load name (capital letters)    @set  one of a set below
+#   {obj}    an object declared below
+# The device builds every line from these (firmware/report.py: values in
+# this order, None leaves a field out); the host checks every line against
+# them (host/device_messages.py); the hello's `digest` is of this table, so
+# a host refuses a device that declares anything differently.
+# (Each a literal: a string of more than 10 characters costs the board its
+# bytes once, where pieces joined at import would cost each piece too.)
+_PASS = "k:0..10000! n:0..10000! left:0..10000 right:0..10000"  # counts: a pass; its piles
+_COUNTS = "k:0..10000 n:0..10000 left:0..10000 right:0..10000"  # the same, where there may be no pass
+_NEXT = "round:1..1000! rounds:1..1000 load:L! count:0..10000!"  # the load an exact routine expects next
+_HELLO = "fw:s proto:0..1000000! board:s capacity:1..10000! cal:{hello} state:@state uid:u digest:0..4194301!"
+
+# Sets a field's value is one of: name, values, in pairs.
+SETS = (
+    "state", STATES,
+    "mode", (MODE_RANDOM, MODE_EXACT),
+    "routine", EXACT_ROUTINES,
+    "part", PARTS,
+    "side", SIDES,
+    "calibrate", CAL_WHATS,
+    "read", ("sensors", "cal"),
+    "stack", ("calibrated", "factory", "none"),
+    "touch", ("measured", "calibrated"),
+    "stopped", ("interrupt",),
+    "flip", (0, 1),
+    "fault", FAULT_CODES,
+    "fault0", (FAULT_NONE,) + FAULT_CODES,
+    "lost", LOST_CODES,
+    "err", ERROR_CODES,
+)
+# Objects a field may hold: name, its fields, in pairs.
+OBJECTS = (
+    "hello", "stack:@stack touch:@touch",
+    "next", _NEXT,
+    "cal", "tare:-16777216..16777216 per_card:-16777216..16777216 touch_baseline:0..1000000 touch_seen:@flip"
+        " beam_ms:1..60000 flip:@flip mv_trim:900..1100",
+    "config", OBJ_CONFIG,
+)
+# Events (device -> host, "ev").
+EVENT_FIELDS = (
+    EV_HELLO, _HELLO,
+    EV_TOUCH, "state:@state",
+    EV_LOADED, "n:0..10000!",
+    EV_PROGRESS, _PASS,
+    EV_DONE, _PASS,
+    EV_ABORTED, _PASS,
+    EV_FAULT, "code:@fault! latched:b resume:b k:0..10000 n:0..10000 left:0..10000 right:0..10000"
+        " capacity:1..10000 mv:0..100000 need_mv:0..100000 part:@part detail:s",
+    EV_WARN, "code:@fault! mv:0..100000",
+    EV_CLEARED, "",
+    EV_STOPPED, "reason:@stopped",
+    EV_EXACT_NEXT, _NEXT,
+    EV_EXACT_ROUND, "round:1..1000! rounds:1..1000",
+    EV_EXACT_DONE, "rounds:1..1000",
+    EV_EXACT_LOST, "code:@lost! round:0..1000 load:s n:0..10000 expected:0..10000",
+)
+# Replies (device -> host, "re" and "ok": true), by command.
+REPLY_FIELDS = (
+    CMD_HELLO, _HELLO,
+    CMD_STATUS, "state:@state! fault:@fault0 mode:@mode k:0..10000 n:0..10000 left:0..10000 right:0..10000"
+                 " mv:0..100000 uptime_ms:0..9223372036854775808 next:{next}",
+    CMD_START, "n:0..10000",
+    CMD_ABORT, "",
+    CMD_RESUME, _COUNTS,
+    CMD_CLEAR, "state:@state fault:@fault0",
+    CMD_CALIBRATE, "cal:{cal}!",
+    CMD_CONFIG, "config:{config}!",
+    CMD_EXACT, "mode:@mode n:0..10000 loads:1..1000 uneven:b routine:@routine round:1..1000 rounds:1..1000"
+        " load:L count:0..10000 dealt:0..10000",
+    CMD_COUNT, "n:0..10000! capacity:1..10000",
+    CMD_READ, "cal:{cal} raw:-16777216..16777216 spread:0..33554432 n:-10000..10000 touch:-1..1000000 touched:b"
+        " touches:0..2147483648 beam:b mv:0..100000 card_ms:0..60000 feed_ms:0..60000 flip:@flip",
+    CMD_FEED, "n:0..10000!",
+)
+# A refused request ("re" and "ok": false).
+ERROR_FIELDS = "err:@err! fault:@fault detail:s"  # fault: the fault that refused a pass
+# Requests (host -> device, "cmd" and an optional "id").
+COMMAND_FIELDS = (
+    CMD_HELLO, "proto:0..1000000",
+    CMD_STATUS, "",
+    CMD_START, "",
+    CMD_ABORT, "",
+    CMD_RESUME, "",
+    CMD_CLEAR, "",
+    CMD_CALIBRATE, "what:@calibrate! n:0..10000 confirm:b flip:@flip mv:0..100000",
+    CMD_CONFIG, "set:{config}",
+    CMD_EXACT, "n:0..10000 routine:@routine held:b cancel:b",
+    CMD_COUNT, "",
+    CMD_READ, "what:@read",
+    CMD_FEED, "n:0..10000! side:@side!",
+)
+EVENTS = tuple(EVENT_FIELDS[i] for i in range(0, len(EVENT_FIELDS), 2))
+COMMANDS = tuple(COMMAND_FIELDS[i] for i in range(0, len(COMMAND_FIELDS), 2))
 
 
-def fault_name(code):
-    entry = FAULTS.get(code)
-    return entry[0] if entry else "unknown"
+def fields_of(table, name):
+    """The field string a declaration table (name, fields, in pairs) gives
+    `name`; None if it has none."""
+    for i in range(0, len(table), 2):
+        if table[i] == name:
+            return table[i + 1]
+    return None
+
+
+_HASH_MOD = const(4194301)  # a prime below 2**22: the running hash stays a small int on 32-bit boards
+
+
+def _fold(h, text):
+    for c in text.encode():  # bytes: each step an int, no string made per character
+        h = (h * 131 + c) % _HASH_MOD
+    return (h * 131 + 10) % _HASH_MOD  # a separator after each item
+
+
+def digest():
+    """A number of the whole declaration: its messages, fields, types,
+    objects, sets and codes, and the version, in their declared order. Two
+    copies of this module agree on it only when they declare the same."""
+    h = _fold(0, str(PROTOCOL_VERSION))
+    for table in (EVENT_FIELDS, REPLY_FIELDS, COMMAND_FIELDS, OBJECTS):
+        for text in table:
+            h = _fold(h, text)
+    h = _fold(h, ERROR_FIELDS)
+    for i in range(0, len(SETS), 2):
+        h = _fold(h, SETS[i])
+        for v in SETS[i + 1]:
+            h = _fold(h, str(v))
+    return h
 
 
 def uid_hex(raw):
@@ -291,18 +386,17 @@ def reply(cmd, rid, **fields):
 
 
 def error_reply(cmd, rid, code, detail=None):
-    name, msg = ERRORS.get(code, ("unknown", "Unknown error."))
-    obj = {F_RE: cmd, F_OK: False, F_ERR: code, F_NAME: name, F_MSG: msg}
+    """A refusal: the error's number (the host words it) and a detail."""
+    obj = {F_RE: cmd, F_OK: False, F_ERR: code}
     if rid is not None:
         obj[F_ID] = rid
     if detail:
-        obj["detail"] = detail
+        obj[F_DETAIL] = detail
     return obj
 
 
 def fault_event(code, **fields):
-    name, msg = FAULTS.get(code, ("unknown", "Unknown fault."))
-    obj = {F_EV: EV_FAULT, "code": code, F_NAME: name, F_MSG: msg}
+    obj = {F_EV: EV_FAULT, "code": code}
     for key in fields:
         obj[key] = fields[key]
     return obj

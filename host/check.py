@@ -11,6 +11,7 @@ from typing import Any
 
 from firmware import protocol as P
 from hardware import mechanism as M
+from host import device_words as W
 from host.parts import FAIL, FIRMWARE, OK, SKIP, STATE, WARN, Finding, volts
 
 SETUP = "run `shuffler setup`"
@@ -51,7 +52,7 @@ def firmware(s: Snapshot) -> Finding:
 def state(s: Snapshot) -> Finding:
     st = s.status.get("state")
     if st == P.ST_ALARM:
-        return Finding(STATE, FAIL, f"alarm ({s.status.get('fault_name')} latched)", "idle",
+        return Finding(STATE, FAIL, f"alarm ({W.fault_name(s.status.get('fault'))} latched)", "idle",
                        "put right what the other lines say, then send clear (the guide or `shuffler setup` does)")
     if st == P.ST_PAUSED:
         return Finding(STATE, WARN, "paused (a jammed pass)", "idle", "resume or abort the pass first")

@@ -1,139 +1,133 @@
 """What a well-behaved shuffler may send: each event's and each reply's
-fields, with their types and ranges, from docs/protocol.md (the names come
-from firmware/protocol.py, defined once there).
+fields, with their types and ranges, read from the one declaration in
+firmware/protocol.py (EVENT_FIELDS, REPLY_FIELDS, ERROR_FIELDS, OBJECTS,
+SETS): no second list of fields here.
 
 `problem(msg)` returns None for a message the host can believe, else a short
 reason; the link turns such a message into a protocol fault instead of
 letting an absurd number (a count of a billion, a string for a count) reach
-the guide. Fields not listed are ignored, as the protocol promises.
+the guide. Fields not declared are ignored, as the protocol promises.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass, field, make_dataclass
 from typing import Any, TypeGuard
 
 from firmware import protocol as P
 
-# Generous bounds: far above any real tray or routine, far below nonsense.
-MAX_COUNT = 10_000  # cards in a tray, a pass or a pile
-MAX_CAPACITY = 10_000
-MAX_MV = 100_000
-MAX_EXACT_ROUNDS = 1000
-MAX_UPTIME_MS = 2 ** 63
-MAX_RAW = 2 ** 24  # an HX711 word, either sign
-MAX_CARD_MS = 60_000
+def pairs(table: tuple[Any, ...]) -> dict[Any, Any]:
+    """A flat declaration table (name, value, name, value, ...) as a dict."""
+    return dict(zip(table[::2], table[1::2]))
 
-INT = "int"
-STR = "str"
-BOOL = "bool"
-DICT = "dict"
 
-COUNT = (INT, 0, MAX_COUNT)
-PASS_FIELDS = {"k": COUNT, "n": COUNT, "left": COUNT, "right": COUNT}
-HELLO_FIELDS: dict[str, tuple[Any, ...]] = {
-    "fw": (STR,), "proto": (INT, 0, 1_000_000), "board": (STR,), "capacity": (INT, 1, MAX_CAPACITY),
-    "cal": (DICT,), "state": (STR, P.STATES), P.F_UID: (STR, "uid"),
-}
-REQUIRED_HELLO = ("proto", "capacity")
+SETS: dict[str, tuple[Any, ...]] = pairs(P.SETS)
 
-EVENTS: dict[str, tuple[dict[str, tuple[Any, ...]], tuple[str, ...]]] = {
-    P.EV_HELLO: (HELLO_FIELDS, REQUIRED_HELLO),
-    P.EV_TOUCH: ({"state": (STR, P.STATES)}, ()),
-    P.EV_LOADED: ({"n": COUNT}, ("n",)),
-    P.EV_PROGRESS: (PASS_FIELDS, ("k", "n")),
-    P.EV_DONE: (PASS_FIELDS, ("k", "n")),
-    P.EV_ABORTED: (PASS_FIELDS, ()),
-    P.EV_FAULT: ({"code": (INT, tuple(P.FAULTS)), "name": (STR,), "msg": (STR,), "latched": (BOOL,),
-                  "resume": (BOOL,), **PASS_FIELDS, "capacity": (INT, 1, MAX_CAPACITY), "mv": (INT, 0, MAX_MV),
-                  "need_mv": (INT, 0, MAX_MV), "detail": (STR,), "part": (STR, P.PARTS)}, ("code",)),
-    P.EV_WARN: ({"code": (INT, 0, 1000), "name": (STR,), "msg": (STR,), "mv": (INT, 0, MAX_MV)}, ()),
-    P.EV_CLEARED: ({}, ()),
-    P.EV_STOPPED: ({"reason": (STR,)}, ()),
-    P.EV_EXACT_NEXT: ({"round": (INT, 1, MAX_EXACT_ROUNDS), "rounds": (INT, 1, MAX_EXACT_ROUNDS), "load": (STR, "load"),
-                       "count": COUNT}, ("round", "load", "count")),
-    P.EV_EXACT_ROUND: ({"round": (INT, 1, MAX_EXACT_ROUNDS), "rounds": (INT, 1, MAX_EXACT_ROUNDS)}, ("round",)),
-    P.EV_EXACT_DONE: ({"rounds": (INT, 1, MAX_EXACT_ROUNDS)}, ()),
-    P.EV_EXACT_LOST: ({"code": (INT, tuple(P.LOST)), "name": (STR,), "msg": (STR,), "round": (INT, 0, MAX_EXACT_ROUNDS),
-                       "load": (STR,), "n": COUNT, "expected": COUNT}, ()),
-}
 
-NEXT = (DICT, {"round": (INT, 1, MAX_EXACT_ROUNDS), "rounds": (INT, 1, MAX_EXACT_ROUNDS), "load": (STR, "load"),
-               "count": COUNT})
-# The stored calibration: every key optional (a fresh board has none).
-CAL = (DICT, {"tare": (INT, -MAX_RAW, MAX_RAW), "per_card": (INT, -MAX_RAW, MAX_RAW),
-              "touch_baseline": (INT, 0, 1_000_000), "touch_seen": (INT, (0, 1)), "beam_ms": (INT, 1, MAX_CARD_MS),
-              "flip": (INT, (0, 1)), "mv_trim": (INT, P.TRIM_MIN, P.TRIM_MAX)}, ())
-CONFIG = (DICT, {key: (INT, lo, hi) for key, (lo, hi) in P.CONFIG_LIMITS.items()}, ())
-READ_FIELDS: dict[str, tuple[Any, ...]] = {
-    "raw": (INT, -MAX_RAW, MAX_RAW), "spread": (INT, 0, 2 * MAX_RAW), "n": (INT, -MAX_COUNT, MAX_COUNT),
-    "touch": (INT, -1, 1_000_000), "touched": (BOOL,), "touches": (INT, 0, 2 ** 31), "beam": (BOOL,),
-    "mv": (INT, 0, MAX_MV), "card_ms": (INT, 0, MAX_CARD_MS), "feed_ms": (INT, 0, MAX_CARD_MS), "flip": (INT, (0, 1)),
-    "cal": CAL,
-}
-REPLIES: dict[str, tuple[dict[str, tuple[Any, ...]], tuple[str, ...]]] = {
-    P.CMD_HELLO: (HELLO_FIELDS, REQUIRED_HELLO),
-    P.CMD_STATUS: ({"state": (STR, P.STATES), "fault": (INT, (0, *P.FAULTS)), "fault_name": (STR,), **PASS_FIELDS,
-                    "mv": (INT, 0, MAX_MV), "uptime_ms": (INT, 0, MAX_UPTIME_MS), "mode": (STR, (P.MODE_EXACT,
-                                                                                                   P.MODE_RANDOM)),
-                    "next": NEXT}, ("state",)),
-    P.CMD_START: ({"n": COUNT}, ()),
-    P.CMD_RESUME: (PASS_FIELDS, ()),
-    P.CMD_CLEAR: ({"state": (STR, P.STATES)}, ()),
-    P.CMD_COUNT: ({"n": COUNT, "capacity": (INT, 1, MAX_CAPACITY)}, ("n",)),
-    P.CMD_READ: (READ_FIELDS, ()),
-    P.CMD_FEED: ({"n": COUNT}, ("n",)),
-    P.CMD_CALIBRATE: ({"cal": CAL}, ("cal",)),
-    P.CMD_CONFIG: ({"config": CONFIG}, ("config",)),
-    P.CMD_EXACT: ({"n": COUNT, "loads": (INT, 1, 1000), "uneven": (BOOL,), "round": (INT, 1, MAX_EXACT_ROUNDS),
-                   "rounds": (INT, 1, MAX_EXACT_ROUNDS), "load": (STR, "load"), "count": COUNT,
-                   "mode": (STR, (P.MODE_EXACT, P.MODE_RANDOM)), "dealt": COUNT, "routine": (STR, P.EXACT_ROUTINES)},
-                  ()),
-}
-ERROR_FIELDS: dict[str, tuple[Any, ...]] = {"err": (INT, 0, 1000), "name": (STR,), "msg": (STR,), "detail": (STR,)}
+@dataclass(frozen=True)
+class Rule:
+    """One declared field: kind is "int", "set", "str", "bool", "uid",
+    "load" or "obj"; lo..hi for an int, the set's values, the object's
+    fields."""
+
+    kind: str
+    lo: int = 0
+    hi: int = 0
+    values: tuple[Any, ...] = ()
+    fields: "Fields | None" = None
+
+
+@dataclass(frozen=True)
+class Fields:
+    """A message's (or an object's) declared fields, in order."""
+
+    rules: dict[str, Rule]
+    required: tuple[str, ...]
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(self.rules)
+
+
+def parse_type(text: str) -> Rule:
+    """A declared type (firmware/protocol.py) as a Rule."""
+    if ".." in text:
+        lo, hi = text.split("..")
+        return Rule("int", int(lo), int(hi))
+    if text.startswith("@"):
+        return Rule("set", values=SETS[text[1:]])
+    if text.startswith("{") and text.endswith("}"):
+        return Rule("obj", fields=OBJECTS[text[1:-1]])
+    kinds = {"s": "str", "b": "bool", "u": "uid", "L": "load"}
+    if text not in kinds:
+        raise ValueError(f"firmware/protocol.py declares an unknown type {text!r}")
+    return Rule(kinds[text])
+
+
+def parse_fields(spec: str) -> Fields:
+    """A declared field string ("name:type! ...") as Fields."""
+    rules: dict[str, Rule] = {}
+    required: list[str] = []
+    for item in spec.split():
+        name, _, typ = item.partition(":")
+        if typ.endswith("!"):
+            typ = typ[:-1]
+            required.append(name)
+        if name in rules:
+            raise ValueError(f"firmware/protocol.py declares {name!r} twice in {spec!r}")
+        rules[name] = parse_type(typ)
+    return Fields(rules, tuple(required))
+
+
+OBJECTS: dict[str, Fields] = {}
+for _name, _spec in pairs(P.OBJECTS).items():  # in order: an object may hold one declared before it
+    OBJECTS[_name] = parse_fields(_spec)
+EVENTS: dict[str, Fields] = {name: parse_fields(spec) for name, spec in pairs(P.EVENT_FIELDS).items()}
+REPLIES: dict[str, Fields] = {name: parse_fields(spec) for name, spec in pairs(P.REPLY_FIELDS).items()}
+COMMANDS: dict[str, Fields] = {name: parse_fields(spec) for name, spec in pairs(P.COMMAND_FIELDS).items()}
+ERROR: Fields = parse_fields(P.ERROR_FIELDS)
+DIGEST = P.digest()  # of the table this host was built with
 
 
 def _is_int(v: object) -> TypeGuard[int]:
     return isinstance(v, int) and not isinstance(v, bool)
 
 
-def _field_problem(key: str, v: Any, rule: tuple[Any, ...]) -> str | None:
-    kind = rule[0]
-    if kind == INT:
+def _field_problem(key: str, v: Any, rule: Rule) -> str | None:
+    kind = rule.kind
+    if kind == "int":
         if not _is_int(v):
             return f"{key} is {v!r}, not a whole number"
-        if len(rule) == 2 and v not in rule[1]:
-            return f"{key} {v} is not one the protocol knows"
-        if len(rule) == 3 and not rule[1] <= v <= rule[2]:
-            return f"{key} {v} is outside {rule[1]} to {rule[2]}"
+        if not rule.lo <= v <= rule.hi:
+            return f"{key} {v} is outside {rule.lo} to {rule.hi}"
         return None
-    if kind == STR:
+    if kind == "set":
+        ints = all(_is_int(x) for x in rule.values)
+        if (ints and not _is_int(v)) or (not ints and not isinstance(v, str)):
+            return f"{key} is {v!r}, not {'a whole number' if ints else 'a string'}"
+        return None if v in rule.values else f"{key} {v!r} is not one the protocol knows"
+    if kind in ("str", "uid", "load"):
         if not isinstance(v, str):
             return f"{key} is {v!r}, not a string"
-        if len(rule) == 2:
-            if rule[1] == "uid":
-                if not P.is_uid(v):
-                    return f"{key} {v!r} is not a uid (lowercase hex, at most {P.UID_MAX} digits)"
-            elif rule[1] == "load":
-                if not v.isascii() or not v.isalpha() or not v.isupper():
-                    return f"{key} {v!r} is not a load name"
-            elif v not in rule[1]:
-                return f"{key} {v!r} is not one the protocol knows"
+        if kind == "uid" and not P.is_uid(v):
+            return f"{key} {v!r} is not a uid (lowercase hex, at most {P.UID_MAX} digits)"
+        if kind == "load" and (not v.isascii() or not v.isalpha() or not v.isupper()):
+            return f"{key} {v!r} is not a load name"
         return None
-    if kind == BOOL:
+    if kind == "bool":
         return None if isinstance(v, bool) else f"{key} is {v!r}, not true or false"
-    if kind == DICT:
+    if kind == "obj":
         if not isinstance(v, dict):
             return f"{key} is {v!r}, not an object"
-        if len(rule) >= 2:  # its own fields; all required unless a third entry names them
-            return _fields_problem(v, rule[1], rule[2] if len(rule) == 3 else tuple(rule[1]))
-        return None
+        assert rule.fields is not None
+        return fields_problem(v, rule.fields)
     return None
 
 
-def _fields_problem(msg: dict[str, Any], rules: dict[str, tuple[Any, ...]], required: tuple[str, ...]) -> str | None:
-    for key in required:
+def fields_problem(msg: dict[str, Any], fields: Fields) -> str | None:
+    for key in fields.required:
         if key not in msg:
             return f"{key} is missing"
-    for key, rule in rules.items():
+    for key, rule in fields.rules.items():
         if key in msg:
             why = _field_problem(key, msg[key], rule)
             if why:
@@ -154,10 +148,10 @@ def problem(msg: dict[str, Any]) -> str | None:
         ev = msg[P.F_EV]
         if not isinstance(ev, str):
             return f"ev is {ev!r}, not a string"
-        entry = EVENTS.get(ev)
-        if entry is None:
+        fields = EVENTS.get(ev)
+        if fields is None:
             return None  # an event this host does not know: ignored, as the protocol allows
-        return _fields_problem(msg, *entry)
+        return fields_problem(msg, fields)
     cmd = msg.get(P.F_RE)
     if not isinstance(cmd, str):
         return f"re is {cmd!r}, not a string"
@@ -165,6 +159,55 @@ def problem(msg: dict[str, Any]) -> str | None:
     if not isinstance(ok, bool):
         return f"ok is {ok!r}, not true or false"
     if not ok:
-        return _fields_problem(msg, ERROR_FIELDS, ("err",))
-    rules, required = REPLIES.get(cmd, ({}, ()))
-    return _fields_problem(msg, rules, required)
+        return fields_problem(msg, ERROR)
+    return fields_problem(msg, REPLIES.get(cmd, Fields({}, ())))
+
+
+
+# ----- typed views -------------------------------------------------------
+# One frozen record per declared event and reply, made from the same table:
+# its fields in order, each None where the message leaves it out, an object
+# field as its own record. The host reads these, never raw keys.
+
+def _class_name(name: str, suffix: str) -> str:
+    return "".join(part.capitalize() for part in name.split("_")) + suffix
+
+
+def _record(name: str, fields: Fields, suffix: str) -> type:
+    return make_dataclass(_class_name(name, suffix), [(f, Any, field(default=None)) for f in fields.names],
+                          frozen=True)
+
+
+OBJECT_VIEWS: dict[str, type] = {name: _record(name, f, "Object") for name, f in OBJECTS.items()}
+EVENT_VIEWS: dict[str, type] = {name: _record(name, f, "") for name, f in EVENTS.items()}
+REPLY_VIEWS: dict[str, type] = {name: _record(name, f, "Reply") for name, f in REPLIES.items()}
+
+
+def _view(cls: type, msg: dict[str, Any], fields: Fields) -> Any:
+    values: dict[str, Any] = {}
+    for key, rule in fields.rules.items():
+        if key not in msg:
+            continue
+        v = msg[key]
+        if rule.kind == "obj" and isinstance(v, dict) and rule.fields is not None:
+            obj_name = next(n for n, f in OBJECTS.items() if f is rule.fields)
+            v = _view(OBJECT_VIEWS[obj_name], v, rule.fields)
+        values[key] = v
+    return cls(**values)
+
+
+def event_view(msg: dict[str, Any]) -> Any:
+    """The record of a declared event (its class: EVENT_VIEWS[ev], e.g. Done(k, n, left, right))."""
+    ev = msg[P.F_EV]
+    return _view(EVENT_VIEWS[ev], msg, EVENTS[ev])
+
+
+def reply_view(msg: dict[str, Any]) -> Any:
+    """The record of a reply that said yes (its class: REPLY_VIEWS[re], e.g. HelloReply)."""
+    cmd = msg[P.F_RE]
+    return _view(REPLY_VIEWS[cmd], msg, REPLIES[cmd])
+
+
+def hello_view(msg: dict[str, Any]) -> Any:
+    """The record of a hello reply or event (a HelloReply): fw, proto, board, capacity, cal, state, uid, digest."""
+    return _view(REPLY_VIEWS[P.CMD_HELLO], msg, REPLIES[P.CMD_HELLO])

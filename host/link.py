@@ -29,7 +29,7 @@ from typing import Any, Protocol
 import serial
 
 from firmware import protocol as P
-from host import device_messages
+from host import device_messages, device_words
 
 BAUD = 115200
 # How long a real board takes at most to answer. A device that runs its
@@ -57,7 +57,8 @@ class LinkClosed(LinkError):
 
 
 class ProtocolMismatch(LinkError):
-    pass
+    """The device speaks another protocol: another version, or a declaration
+    table (firmware/protocol.py) whose digest is not this tool's."""
 
 
 class ProtocolFault(LinkError):
@@ -70,9 +71,9 @@ class DeviceError(LinkError):
     def __init__(self, reply: dict[str, Any]) -> None:
         self.reply = reply
         self.code = reply.get(P.F_ERR)
-        self.name = str(reply.get(P.F_NAME, P.error_name(self.code)))
-        detail = reply.get("detail")
-        msg = str(reply.get(P.F_MSG, "error"))
+        self.name = device_words.error_name(self.code)
+        detail = reply.get(P.F_DETAIL) or (device_words.fault_name(reply["fault"]) if "fault" in reply else None)
+        msg = device_words.error_words(self.code)
         super().__init__(f"the shuffler refused {reply.get(P.F_RE)!r}: {msg}" + (f" ({detail})" if detail else ""))
 
 
@@ -183,6 +184,8 @@ class Link:
             self.events.put(Garbage(line[:P.MAX_LINE]))
             return
         why = device_messages.problem(msg)
+        if msg.get(P.F_RE) == P.CMD_HELLO and msg.get(P.F_OK) is True and msg.get("proto") != P.PROTOCOL_VERSION:
+            why = None  # another protocol version, with its own fields: the handshake names the version
         if P.F_RE in msg:
             rid = msg.get(P.F_ID)
             with self._lock:
@@ -308,6 +311,11 @@ class Link:
                 raise ProtocolMismatch(
                     f"{self.name} speaks protocol version {proto}, this tool speaks {P.PROTOCOL_VERSION}: "
                     "flash the firmware that comes with it (`shuffler flash`)")
+            digest = reply.get(P.F_DIGEST)
+            if digest != device_messages.DIGEST:
+                raise ProtocolMismatch(
+                    f"{self.name} declares its messages differently (table {digest}, this tool's "
+                    f"{device_messages.DIGEST}): flash the firmware that comes with this tool (`shuffler flash`)")
             self.hello = reply
             return reply
 

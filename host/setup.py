@@ -19,6 +19,8 @@ from typing import Any, Callable, Protocol
 
 from firmware import protocol as P
 from host import check as C
+from host import device_messages as DM
+from host import device_words as W
 from host import readings
 from host import setup_steps as S
 from host.link import DeviceError, Link, LinkError, LinkTimeout, ProtocolMismatch
@@ -64,7 +66,7 @@ class Bringup:
     # -- the board ---------------------------------------------------------------
     @property
     def board(self) -> str:
-        return str(self.hello.get("board", "sim"))
+        return str(DM.hello_view(self.hello).board or "sim") if self.hello else "sim"
 
     def ln(self) -> Link:
         assert self.link is not None
@@ -87,9 +89,10 @@ class Bringup:
             except ProtocolMismatch:
                 offer = S.FlashOffer("of another version", P.FIRMWARE_VERSION, True)
             else:
-                if self.hello.get("fw") == P.FIRMWARE_VERSION:
+                fw = DM.hello_view(self.hello).fw
+                if fw == P.FIRMWARE_VERSION:
                     return
-                offer = S.FlashOffer(str(self.hello.get("fw")), P.FIRMWARE_VERSION, False)
+                offer = S.FlashOffer(str(fw), P.FIRMWARE_VERSION, False)
             self.close()
             if self.yes(offer):
                 self.flash(self.port)
@@ -111,31 +114,33 @@ class Bringup:
 
     def settle(self) -> None:
         """Idle again: a paused pass aborted, a latched fault cleared (the board tests its sensors again)."""
-        st = self.ln().request(P.CMD_STATUS)["state"]
+        st = DM.reply_view(self.ln().request(P.CMD_STATUS)).state
         if st == P.ST_PAUSED:
             self.ln().request(P.CMD_ABORT)
         if st in (P.ST_PAUSED, P.ST_ALARM):
             self.ln().request(P.CMD_CLEAR)
 
-    def read(self) -> dict[str, Any]:
-        return self.ln().request(P.CMD_READ)
+    def read(self) -> Any:
+        """The sensors as the board reads them now (a ReadReply)."""
+        return DM.reply_view(self.ln().request(P.CMD_READ))
 
-    def cal(self, what: str, **fields: Any) -> dict[str, Any]:
-        return dict(self.ln().request(P.CMD_CALIBRATE, what=what, **fields)["cal"])
+    def cal(self, what: str, **fields: Any) -> Any:
+        """Calibrate `what`: the stored calibration after it (a CalObject)."""
+        return DM.reply_view(self.ln().request(P.CMD_CALIBRATE, what=what, **fields)).cal
 
-    def steady(self, per_card: int = 0) -> dict[str, Any] | None:
+    def steady(self, per_card: int = 0) -> Any:
         """A reading of the load cell that has held still over STEADY_READS
         readings (or one without its answer); None if it never settles."""
         link = self.ln()
         deadline = time.monotonic() + link.wait_s(STEADY_WAIT_S)
-        last: list[dict[str, Any]] = []
+        last: list[Any] = []
         while time.monotonic() < deadline:
             r = self.read()
-            if "raw" not in r:
+            if r.raw is None:
                 return r
             last = (last + [r])[-STEADY_READS:]
-            raws = [x["raw"] for x in last]
-            tol = max(max(x["spread"] for x in last), per_card // 3 if per_card else 100)
+            raws = [x.raw for x in last]
+            tol = max(max(x.spread for x in last), per_card // 3 if per_card else 100)
             if len(last) == STEADY_READS and max(raws) - min(raws) <= tol:
                 return r
             time.sleep(POLL_S)
@@ -171,7 +176,7 @@ class Bringup:
     # -- the steps -------------------------------------------------------------------
     def counts(self) -> list[Finding]:
         """Tare, a known count, then a second count that must read within one card."""
-        capacity = int(self.hello.get("capacity", 104))
+        capacity = int(DM.hello_view(self.hello).capacity or 104)
         known = min(KNOWN, capacity)
         stack = P.PART_STACK
         self.person.ask(S.EmptyTray())
@@ -179,31 +184,31 @@ class Bringup:
         if r is None:
             return [Finding(stack, FAIL, "moving", "a steady reading", "the reading does not settle: nothing may touch "
                             "the tray; a loose load cell wire", wiring=True)]
-        if "raw" not in r:
+        if r.raw is None:
             return [C.stack(self.snapshot())]  # no answer: the same words as `shuffler check`
-        tare = self.cal(P.CAL_STACK, n=0)["tare"]
+        tare = self.cal(P.CAL_STACK, n=0).tare
         self.person.say(f"Empty tray: {tare} (the tare).")
         self.person.ask(S.LoadCards(known))
         r = self.steady()
-        if r is None or "raw" not in r:
+        if r is None or r.raw is None:
             return [Finding(stack, FAIL, "moving" if r is None else "no answer", "a steady reading",
                             "the reading does not settle with cards on it", wiring=True)]
         try:
-            per_card = self.cal(P.CAL_STACK, n=known)["per_card"]
+            per_card = self.cal(P.CAL_STACK, n=known).per_card
         except DeviceError as exc:
             if exc.code != P.E_BAD_VALUE:
                 return [Finding(stack, FAIL, "refused", "a calibration", str(exc))]
-            grew = r["raw"] - tare
+            grew = r.raw - tare
             if grew < 0:
                 why = f"the reading falls by {-grew} for {known} cards: its signal wires A+ and A- are swapped"
             else:
                 why = (f"the reading grows by only {grew} for {known} cards: nothing presses on the load cell, "
                        "or a wire is open")
-            return [Finding(stack, FAIL, f"raw {r['raw']}, tare {tare}", "growing with every card", why, wiring=True)]
+            return [Finding(stack, FAIL, f"raw {r.raw}, tare {tare}", "growing with every card", why, wiring=True)]
         self.person.say(f"{known} cards: {per_card} a card.")
         m = self.ask_number(S.SecondCount(SECOND_LEAST, capacity))
         r = self.steady(per_card)
-        n = r.get("n") if r is not None else None
+        n = r.n if r is not None else None
         value = f"{m} cards read as {n}"
         if n is not None and abs(n - m) <= 1:
             return [Finding(stack, OK, value, "within one card", f"calibrated: tare {tare}, {per_card} a card")]
@@ -218,7 +223,7 @@ class Bringup:
             self.cal(P.CAL_TOUCH)
         except DeviceError:
             r = self.read()
-            return [Finding(part, FAIL, f"reads {r.get('touch')} at rest", "a steady reading at rest",
+            return [Finding(part, FAIL, f"reads {r.touch} at rest", "a steady reading at rest",
                             "no pad answers (a broken lead, or a short)", wiring=True)]
         link = self.ln()
         link.drain()
@@ -228,11 +233,11 @@ class Bringup:
         seen = readings.wait_event(link, (P.EV_TOUCH,), wait / link.slowdown + 2)
         r = self.read()
         if seen is None:
-            return [Finding(part, FAIL, f"reads {r.get('touch')}, no touch seen in {wait} s",
+            return [Finding(part, FAIL, f"reads {r.touch}, no touch seen in {wait} s",
                             "a touch seen", "the pad does not answer a touch", wiring=True)]
         self.cal(P.CAL_TOUCH, confirm=True)
         self.settle()  # the touch asked for a pass, which the empty tray refused
-        return [Finding(part, OK, f"reads {r.get('touch')} at rest", "a touch seen", "a touch seen and confirmed")]
+        return [Finding(part, OK, f"reads {r.touch} at rest", "a touch seen", "a touch seen and confirmed")]
 
     def feed(self) -> list[Finding]:
         """A few cards fed to the left: the exit beam counts them, the person
@@ -240,13 +245,13 @@ class Bringup:
         landed on the right) and, once flipped, shown again."""
         self.person.ask(S.FeedCards(FEED_LEAST, FEED_CARDS))
         r = self.steady()
-        if r is not None and r.get("n", 0) < 0:
+        if r is not None and (r.n or 0) < 0:
             return [C.stack(self.snapshot())]  # a load cell that reads fewer than no cards
-        if r is None or r.get("n", 0) < FEED_CARDS:
-            n = None if r is None else r.get("n")
+        if r is None or (r.n or 0) < FEED_CARDS:
+            n = None if r is None else r.n
             return [Finding(P.PART_STACK, FAIL, f"the tray reads {n} cards", f"{FEED_LEAST} or more",
                             f"put {FEED_LEAST} or more cards in the tray")]
-        flip = int(r.get("flip", 0))
+        flip = int(r.flip or 0)
         for _ in range(2):
             end = self.fed()
             if end is not None and end.get(P.F_EV) != P.EV_DONE:
@@ -254,14 +259,14 @@ class Bringup:
             if end is None:
                 return [Finding(P.PART_MOTOR, FAIL, "no end to the feed", "the fed cards counted",
                                 "the board did not finish the feed", wiring=True)]
-            beam = self.cal(P.CAL_BEAM)["beam_ms"]
+            beam = self.cal(P.CAL_BEAM).beam_ms
             side = self.ask_side(S.WhereLanded(FEED_CARDS))
             if side == LEFT:
                 self.cal(P.CAL_MOTOR, flip=flip)
                 s = self.snapshot(end)
                 return [Finding(P.PART_EXIT, OK, f"saw the {FEED_CARDS} cards fed", "every card counted",
                                 f"{beam} ms a card in the beam"), C.motor(s)]
-            if flip != int(r.get("flip", 0)):
+            if flip != int(r.flip or 0):
                 break  # flipped already, and still on the right
             flip = 1 - flip
             self.cal(P.CAL_MOTOR, flip=flip)
@@ -283,7 +288,7 @@ class Bringup:
                                        "which way it deals is judged once the beam counts the cards")]
         if end.get("code") == P.FAULT_JAM:
             return [C.motor(s)]
-        what = end.get("detail") or end.get(P.F_NAME) or "refused"
+        what = end.get("detail") or (W.fault_words(end["code"]) if "code" in end else "refused")
         return [Finding(P.PART_EXIT, FAIL, f"the feed ended: {what}", "every card counted",
                         "take the cards out of the exit and the piles, then do this step again")]
 
@@ -294,7 +299,7 @@ class Bringup:
                 self.cal(P.CAL_BATTERY, mv=mv)
             except DeviceError:
                 r = self.read()
-                return [Finding(P.PART_BATTERY, FAIL, f"the board reads {r.get('mv', 0) / 1000:.2f} V, "
+                return [Finding(P.PART_BATTERY, FAIL, f"the board reads {(r.mv or 0) / 1000:.2f} V, "
                                 f"the meter {mv / 1000:.2f} V", "within 10 % of the meter",
                                 "more than 10 % apart: its divider", wiring=True)]
         return [C.battery(self.snapshot())]

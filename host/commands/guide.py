@@ -17,6 +17,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
 from firmware import protocol as P
+from host import device_messages as DM
 from host import guide as G
 from host import plan as planlib
 from host import ports
@@ -319,8 +320,8 @@ def _open_device(port: str, voice: RichVoice) -> Link:
     except LinkError:
         link.close()
         raise
-    voice.notice(N.DeviceFound(port, str(hello.get("fw")), str(hello.get("board")), int(hello.get("proto", 0)),
-                               int(hello.get("capacity", 0))))
+    h = DM.hello_view(hello)
+    voice.notice(N.DeviceFound(port, str(h.fw), str(h.board), int(h.proto or 0), int(h.capacity or 0)))
     return link
 
 

@@ -207,7 +207,7 @@ class DealingHandlers:
         where = self.place
         assert where is not None
         code = ev.code
-        self.note(f"{P.fault_name(code)} during {where}")
+        self.note(f"{ev.name} during {where}")
         if code == P.FAULT_DOUBLE_FEED:
             return N.ExitBlocked(where, dealt, of)
         if code == P.FAULT_TRAY_EMPTIED:
@@ -216,7 +216,7 @@ class DealingHandlers:
             return N.BatteryRanDown(where, dealt, of)
         if code == P.FAULT_SENSOR:
             return N.SensorLost(sensor_name(ev), dealt, of)
-        return N.DeviceFault(ev.msg or P.fault_name(code))
+        return N.DeviceFault(ev.words)
 
     def fault_fix(self: Machine, ev: V.Event, rest: int) -> S.Step:
         code = ev.code
@@ -258,7 +258,7 @@ class DealingHandlers:
         """The touch that should take the pass up again was refused (a card
         left in the exit would be counted as the next)."""
         exit_blocked = ev.part == P.PART_EXIT
-        self.tell(N.ExitBlockedAtStart() if exit_blocked else N.StartRefused(ev.msg or P.fault_name(ev.code)))
+        self.tell(N.ExitBlockedAtStart() if exit_blocked else N.StartRefused(ev.words))
         if self.shown is not None and isinstance(self.shown.step, S.Touch):
             self.todo.appendleft(self.shown.step)
             self.todo.appendleft(S.Fix("exit_sensor") if exit_blocked else S.Fix("jam"))

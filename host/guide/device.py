@@ -12,6 +12,7 @@ import time
 from typing import Callable
 
 from firmware import protocol as P
+from host import device_messages as DM
 from host.guide import views as V
 from host.link import (HANDSHAKE_S, REQUEST_TIMEOUT_S, BadMessage, DeviceError, Garbage, Link, LinkClosed, LinkError,
                        LinkTimeout, ProtocolFault)
@@ -30,9 +31,9 @@ class Device:
         self.reopen = reopen
         self.clock = clock
         self.name = link.name
-        hello = link.hello or {}
-        self.uid = hello.get(P.F_UID)
-        self.capacity = int(hello.get("capacity", 0)) or None
+        hello = DM.hello_view(link.hello) if link.hello else None
+        self.uid = hello.uid if hello else None
+        self.capacity = (hello.capacity if hello else 0) or None
         self.garbage = 0  # lines that were not protocol: never shown, said only when they stop the guide
 
     def wait_s(self, seconds: float) -> float:
@@ -102,7 +103,7 @@ class Device:
     def exact_held(self) -> V.ExactBegun | None:
         """The exact routine the device holds (None: none), from the load it expects next."""
         reply = self.link.request(P.CMD_EXACT, held=True)
-        if reply.get("mode") == P.MODE_RANDOM:
+        if DM.reply_view(reply).mode == P.MODE_RANDOM:
             return None
         return V.exact_begun(reply, self.name)
 

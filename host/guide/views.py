@@ -8,10 +8,11 @@ never raw keys. A reply missing a field the guide needs is a protocol fault
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any
 
 from firmware import protocol as P
+from host import device_words as W
 from host.link import ProtocolFault
 
 
@@ -43,8 +44,20 @@ class Event:
     load: str = ""
     count: int | None = None
     expected: int | None = None
-    name: str = ""
-    msg: str = ""
+
+    @property
+    def name(self) -> str:
+        """The short name of a fault's, a warning's or a lost exactness's code."""
+        if self.kind == P.EV_EXACT_LOST:
+            return W.lost_name(self.code)
+        return W.fault_name(self.code) if self.code is not None else ""
+
+    @property
+    def words(self) -> str:
+        """The host's sentence for that code (the device sends the number only)."""
+        if self.kind == P.EV_EXACT_LOST:
+            return W.lost_words(self.code)
+        return W.fault_words(self.code) if self.code is not None else ""
 
     @property
     def refusal(self) -> bool:
@@ -52,14 +65,13 @@ class Event:
         return self.kind == P.EV_FAULT and (self.latched is False or (self.code in P.REFUSALS and self.k is None))
 
 
-_EVENT_KEYS = ("k", "n", "left", "right", "code", "latched", "capacity", "mv", "detail", "part", "state", "round",
-               "rounds",
-               "load", "count", "expected", "name", "msg")
+# The declared fields (firmware/protocol.py EVENT_FIELDS) this view keeps.
+_EVENT_KEYS = tuple(f.name for f in fields(Event) if f.name != "kind")
 
 
 def event(msg: dict[str, Any]) -> Event:
-    fields = {k: msg[k] for k in _EVENT_KEYS if k in msg}
-    return Event(kind=str(msg.get(P.F_EV)), uid=msg.get(P.F_UID), **fields)
+    kept = {k: msg[k] for k in _EVENT_KEYS if k in msg}
+    return Event(kind=str(msg.get(P.F_EV)), **kept)
 
 
 @dataclass(frozen=True)
@@ -76,13 +88,17 @@ class Next:
 class Status:
     state: str
     fault: int = 0
-    fault_name: str = ""
     k: int | None = None
     n: int | None = None
     left: int | None = None
     right: int | None = None
     mode: str = P.MODE_RANDOM
     next: Next | None = None
+
+    @property
+    def fault_name(self) -> str:
+        """The latched fault's short name ("" with none latched)."""
+        return W.fault_name(self.fault) if self.fault else ""
 
 
 def status(msg: dict[str, Any], device: str) -> Status:
@@ -92,7 +108,7 @@ def status(msg: dict[str, Any], device: str) -> Status:
     if isinstance(nxt, dict):
         _need(nxt, "status's next load", ("round", "load", "count"), device)
         view = Next(nxt["round"], nxt["load"], nxt["count"], nxt.get("rounds"))
-    return Status(state=msg["state"], fault=msg.get("fault", 0), fault_name=msg.get("fault_name", ""),
+    return Status(state=msg["state"], fault=msg.get("fault", 0),
                   k=msg.get("k"), n=msg.get("n"), left=msg.get("left"), right=msg.get("right"),
                   mode=msg.get("mode", P.MODE_RANDOM), next=view)
 

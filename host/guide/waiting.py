@@ -276,7 +276,7 @@ class WaitingHandlers:
             raise self.stop(f"the count sensor is not calibrated: run `shuffler setup --port {port}` first")
         if code == P.FAULT_SENSOR:
             return self.sensor_at_start(ev, touch)
-        return [N.StartRefused(ev.msg or P.fault_name(code)), S.Touch("retry")]
+        return [N.StartRefused(ev.words), S.Touch("retry")]
 
     def too_full(self: Machine, p: Pass, ev: V.Event) -> list[Item]:
         n = ev.n or 0
@@ -308,13 +308,13 @@ class WaitingHandlers:
         if ev.code == P.FAULT_EMPTY:
             self.tell(N.EmptyTouch())
         elif ev.refusal:
-            self.tell(N.StartRefused(ev.msg or P.fault_name(ev.code)))
+            self.tell(N.StartRefused(ev.words))
         elif ev.code == P.FAULT_SENSOR and self.shown is not None:
             again = self.shown.step  # shown again once the sensor is right
             self.todo.extendleft(reversed([*self.sensor_notice_and_fix(ev), Do("clear"), again]))
             self.advance()
         else:
-            self.tell(N.DeviceFault(ev.msg or P.fault_name(ev.code)))
+            self.tell(N.DeviceFault(ev.words))
             self.clear()
 
     def clear(self: Machine) -> None:

@@ -7,6 +7,7 @@ import re
 from pathlib import Path
 
 from firmware import protocol as P
+from host import device_words as W
 
 DOC = (Path(__file__).resolve().parents[2] / "docs" / "protocol.md").read_text()
 
@@ -18,15 +19,15 @@ def table(section: str) -> dict[int, tuple[str, str]]:
 
 
 def test_error_table_matches_the_code() -> None:
-    assert table("Error codes") == {c: (n, s) for c, (n, s) in P.ERRORS.items()}
+    assert table("Error codes") == {c: (n, s) for c, (n, s) in W.ERRORS.items()}
 
 
 def test_fault_table_matches_the_code() -> None:
-    assert table("Fault codes") == {c: (n, s) for c, (n, s) in P.FAULTS.items()}
+    assert table("Fault codes") == {c: (n, s) for c, (n, s) in W.FAULTS.items()}
 
 
 def test_exactness_lost_table_matches_the_code() -> None:
-    assert table("Exact mode") == {c: (n, s) for c, (n, s) in P.LOST.items()}
+    assert table("Exact mode") == {c: (n, s) for c, (n, s) in W.LOST.items()}
 
 
 def test_every_command_event_and_config_key_is_documented() -> None:

@@ -15,6 +15,7 @@ import pytest
 
 from firmware import exact_routes as R
 from firmware import protocol as P
+from host import device_words as W
 from fwtest_support import Device
 from shuffling.exact_mode import codes as C
 from shuffling.exact_mode.physical import run_exact
@@ -190,7 +191,7 @@ def exact_routine_with_a_stop(dev: Device, n: int, at: tuple[int, str], k: int,
         m = dev.wait(lambda m: m.get("ev") in ("done", "fault"), timeout=60)
         if m["ev"] == "done":
             return m
-        assert m["name"] == "double_feed" and m["k"] == k
+        assert m["code"] == P.FAULT_DOUBLE_FEED and m["k"] == k
         dev.call("clear")
         world.fix()
         caught = world.take("throat")
@@ -232,7 +233,7 @@ def test_the_card_being_fed_gone_on_to_its_pile_goes_on_and_two_gone_out_end_exa
         dev.world.load(list(range(nxt["count"])))
         dev.world.inject("double_feed", k=2)
         dev.call("start")
-        assert dev.event("fault")["name"] == "double_feed"
+        assert dev.event("fault")["code"] == P.FAULT_DOUBLE_FEED
         assert [m for m in dev.seen if m.get("ev") == "exact_lost"] == []  # not yet: the count will tell
         dev.call("clear")
         dev.world.fix()
@@ -337,14 +338,14 @@ def test_a_jam_keeps_exactness_and_an_abort_loses_it(start_device, tmp_path: Pat
     dev.world.load(list(range(nxt["count"])))
     dev.world.inject("jam", k=3)
     dev.call("start")
-    assert dev.event("fault")["name"] == "jam"
+    assert dev.event("fault")["code"] == P.FAULT_JAM
     st = dev.call("status")
     assert st["state"] == "paused" and st["mode"] == "exact" and "left" not in st
     assert dev.call("exact", cancel=True)["err"] == P.E_STATE  # not while a pass is paused
     assert dev.call("abort")["ok"] is True
     assert dev.event("aborted")["k"] == 3
     lost = dev.event("exact_lost")
-    assert (lost["code"], lost["name"]) == (P.LOST_ABORTED, "aborted")
+    assert lost["code"] == P.LOST_ABORTED and W.lost_name(lost["code"]) == "aborted"
     assert dev.call("status")["mode"] == "random"
 
 

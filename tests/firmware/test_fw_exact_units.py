@@ -21,6 +21,7 @@ import exact_codes  # noqa: E402
 import exact_routes  # noqa: E402
 
 from firmware import protocol as P  # noqa: E402
+from host import device_words as W  # noqa: E402
 from shuffling.exact_mode import codes as C  # noqa: E402
 from shuffling.exact_mode.physical import deal, run_exact, run_route  # noqa: E402
 from shuffling.exact_mode.uniformity import chi_square_sf, chi_square_uniform  # noqa: E402
@@ -171,13 +172,14 @@ def test_a_small_machine_and_refusals() -> None:
 def test_lost_reasons_have_stable_numbers_and_sentences() -> None:
     assert (P.LOST_DOUBLE_FEED, P.LOST_COUNT, P.LOST_ABORTED, P.LOST_CANCELLED, P.LOST_EXIT_COUNT,
             P.LOST_REST) == (1, 2, 3, 4, 5, 6)
-    assert all(name and msg.endswith(".") for name, msg in P.LOST.values())
-    assert len({name for name, _ in P.LOST.values()}) == len(P.LOST)
+    assert sorted(W.LOST) == sorted(P.LOST_CODES)
+    assert all(name and msg.endswith(".") for name, msg in W.LOST.values())
+    assert len({name for name, _ in W.LOST.values()}) == len(W.LOST)
 
 
 def test_a_worst_case_exact_status_fits_one_line() -> None:
     rep = P.reply("status", P.MAX_ID, k=104, n=104, state=P.ST_DEALING, fault=P.FAULT_NOT_CALIBRATED,
-                  fault_name="not_calibrated", mv=10500, uptime_ms=P.MAX_ID, mode=P.MODE_EXACT,
+                  mv=10500, uptime_ms=P.MAX_ID, mode=P.MODE_EXACT,
                   next={"round": 9, "rounds": 9, "load": "Z", "count": 104})
     assert len(P.encode(rep)) <= P.MAX_LINE
 

@@ -8,6 +8,7 @@ import pytest
 
 from fwtest_support import Device
 from firmware import protocol as P
+from host import device_words as W
 
 pytestmark = pytest.mark.micropython
 
@@ -33,8 +34,8 @@ def test_jam_pauses_and_resume_finishes_the_pass(device: Device) -> None:
     w.inject("jam", k=5)
     device.call("start")
     f = device.event("fault")
-    assert (f["code"], f["name"], f["latched"], f["resume"]) == (P.FAULT_JAM, "jam", True, True)
-    assert f["k"] == 5 and f["msg"]
+    assert (f["code"], f["latched"], f["resume"]) == (P.FAULT_JAM, True, True)
+    assert f["k"] == 5 and "msg" not in f and W.fault_name(f["code"]) == "jam" and W.fault_words(f["code"])
     assert motor_off(device)
     assert device.call("status")["state"] == "paused"
     # Not fixed yet: resuming jams again at the same card.
@@ -53,7 +54,7 @@ def test_resume_command_after_fix(device: Device) -> None:
     w.load(list(range(10)))
     w.inject("jam", k=0)
     device.call("start")
-    assert device.event("fault")["name"] == "jam"
+    assert device.event("fault")["code"] == P.FAULT_JAM
     w.fix()
     rep = device.call("resume")
     assert rep["ok"] is True and rep["k"] == 0
@@ -72,7 +73,7 @@ def test_double_feed_seen_as_a_long_block_latches_an_alarm(device: Device) -> No
     w.inject("double_feed", k=3)
     device.call("start")
     f = device.event("fault")
-    assert f["name"] == "double_feed" and f["latched"] is True and f["k"] == 3
+    assert f["code"] == P.FAULT_DOUBLE_FEED and f["latched"] is True and f["k"] == 3
     assert motor_off(device)
     assert device.call("status")["state"] == "alarm"
     refused = device.call("start")
@@ -102,7 +103,7 @@ def test_double_feed_seen_as_an_exit_count_short_of_the_stack(device: Device) ->
     w.inject("double_feed", k=7, mode="overlap")
     device.call("start")
     f = device.event("fault")
-    assert f["name"] == "double_feed" and f["k"] == 19 and f["n"] == 20
+    assert f["code"] == P.FAULT_DOUBLE_FEED and f["k"] == 19 and f["n"] == 20
     q = w.query()
     assert q["counts"]["left"] + q["counts"]["right"] == 20
 
@@ -125,7 +126,7 @@ def test_battery_too_low_for_the_pass_is_refused(device: Device) -> None:
     w.load(list(range(81)))
     w.set_battery(6700)
     rep = device.call("start")
-    assert rep["ok"] is False and rep["detail"] == "battery_low"
+    assert rep["ok"] is False and rep["fault"] == P.FAULT_BATTERY_LOW
     f = device.event("fault")
     assert f["code"] == P.FAULT_BATTERY_LOW and f["latched"] is False and f["mv"] == 6700
     assert w.query()["counts"]["fed"] == 0
@@ -151,7 +152,7 @@ def test_battery_failing_mid_pass_stops_it(start_device) -> None:
     dev.wait(lambda m: m.get("ev") == "progress" and m["k"] >= 3)
     dev.world.inject("battery_low")
     f = dev.event("fault")
-    assert f["name"] == "battery_low" and f["latched"] is True and f["k"] < 104
+    assert f["code"] == P.FAULT_BATTERY_LOW and f["latched"] is True and f["k"] < 104
     assert motor_off(dev)
 
 

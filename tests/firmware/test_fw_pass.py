@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from fwtest_support import Device, deal_order
+from firmware import protocol as P
 
 pytestmark = pytest.mark.micropython
 
@@ -81,9 +82,9 @@ def test_start_command_replies_then_reports_loaded_and_done(device: Device) -> N
 
 def test_empty_tray_is_refused(device: Device) -> None:
     rep = device.call("start")
-    assert rep["ok"] is False and rep["name"] == "refused"
+    assert rep["ok"] is False and rep["err"] == P.E_REFUSED
     fault = device.event("fault")
-    assert fault["name"] == "empty" and fault["latched"] is False
+    assert fault["code"] == P.FAULT_EMPTY and fault["latched"] is False
     assert device.call("status")["state"] == "idle"
 
 
@@ -93,7 +94,7 @@ def test_over_capacity_is_refused_and_nothing_moves(device: Device) -> None:
     rep = device.call("start")
     assert rep["ok"] is False
     fault = device.event("fault")
-    assert fault["name"] == "over_capacity" and fault["n"] == 110
+    assert fault["code"] == P.FAULT_OVER_CAPACITY and fault["n"] == 110
     q = device.world.query()
     assert q["counts"]["tray"] == 110 and q["counts"]["fed"] == 0
 
@@ -107,7 +108,7 @@ def test_status_and_abort_mid_pass(start_device) -> None:
     st = dev.call("status")
     assert st["state"] == "dealing" and 3 <= st["k"] < 104
     busy = dev.call("start")
-    assert busy["ok"] is False and busy["name"] == "busy"
+    assert busy["ok"] is False and busy["err"] == P.E_BUSY
     assert dev.call("config")["err"] == 8  # busy: only hello, status, abort mid-pass
     hello = dev.call("hello")
     assert hello["ok"] is True and hello["state"] == "dealing"
@@ -169,9 +170,9 @@ def test_count_is_busy_mid_pass_and_refused_in_alarm(start_device) -> None:
     dev.world.load(list(range(104)))
     dev.send("start")
     dev.wait(lambda m: m.get("ev") == "progress" and m["k"] >= 3)
-    assert dev.call("count")["name"] == "busy"
+    assert dev.call("count")["err"] == P.E_BUSY
     dev.call("abort")
     dev.event("aborted")
     dev.world.inject("sensor_missing", k=0, sensor="stack")
     rep = dev.call("count")
-    assert rep["ok"] is False and rep["name"] == "refused" and "stack" in rep["detail"]
+    assert rep["ok"] is False and rep["err"] == P.E_REFUSED and "stack" in rep["detail"]

@@ -22,10 +22,11 @@ import load_cell  # noqa: E402
 import store  # noqa: E402
 from dealer import put_int  # noqa: E402
 from firmware import protocol as P  # noqa: E402
+from host import device_words as W  # noqa: E402
 
 
 def test_codes_are_unique_and_have_sentences() -> None:
-    for table in (P.ERRORS, P.FAULTS):
+    for table in (W.ERRORS, W.FAULTS):
         names = [v[0] for v in table.values()]
         assert len(set(names)) == len(names)
         for code, (name, msg) in table.items():
@@ -48,7 +49,7 @@ def test_parse_request_never_raises(raw: bytes) -> None:
     if code == 0:
         assert cmd in P.COMMANDS and isinstance(obj, dict)
     else:
-        assert code in P.ERRORS
+        assert code in P.ERROR_CODES
 
 
 @given(st.sampled_from(P.COMMANDS), st.integers(0, P.MAX_ID),

@@ -84,9 +84,10 @@ class FakeDevice:
             if req.get("proto") not in (None, self.proto):
                 self.emit(P.error_reply("hello", req.get("id"), P.E_PROTO, detail=f"device speaks {self.proto}"))
                 return
-            self.reply(req, fw="0.1.0", proto=self.proto, board="fake", capacity=104, state="idle", uid=self.uid)
+            self.reply(req, fw="0.1.0", proto=self.proto, board="fake", capacity=104, state="idle", uid=self.uid,
+                       digest=P.digest())
         elif cmd == "status":
-            self.reply(req, state="idle", fault=0, fault_name="", k=0, n=0, left=0, right=0)
+            self.reply(req, state="idle", fault=0, k=0, n=0, left=0, right=0)
         elif cmd == "clear":
             self.reply(req, state="idle")
         else:
@@ -142,8 +143,7 @@ class FakeShuffler:
         if self.silent:
             return
         if req["cmd"] == "status":
-            dev.reply(req, state=self.state, fault=self.fault, fault_name=P.fault_name(self.fault) if self.fault else "",
-                      **self.last)
+            dev.reply(req, state=self.state, fault=self.fault, **self.last)
         elif req["cmd"] == "clear":
             self.state, self.fault = "idle", 0
             dev.reply(req, state="idle")
@@ -209,7 +209,7 @@ class FakeShuffler:
                 self.last = {"k": 0, "n": 0, "left": 0, "right": 0}
                 self.dev.emit(b"MPY: soft reboot\r\n")
                 self.dev.emit({"ev": "hello", "fw": "0.1.0", "proto": P.PROTOCOL_VERSION, "board": "fake",
-                               "capacity": 104, "state": "idle", "uid": self.uid})
+                               "capacity": 104, "state": "idle", "uid": self.uid, "digest": P.digest()})
                 return
             if what == "unplug":
                 self.dev.unplug()

@@ -295,7 +295,7 @@ def test_a_hello_flood_mid_pass_is_a_protocol_fault() -> None:
         if (p, k) == (1, 30):
             for _ in range(20):
                 fake.dev.emit({"ev": "hello", "fw": "0.1.0", "proto": P.PROTOCOL_VERSION, "board": "fake",
-                               "capacity": 104, "state": "idle", "uid": "5eed"})
+                               "capacity": 104, "state": "idle", "uid": "5eed", "digest": P.digest()})
             return "silent"
         return None
 

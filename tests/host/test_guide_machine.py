@@ -179,8 +179,8 @@ def facts(m: Machine) -> st.SearchStrategy[Any]:
         st.just(V.Event(P.EV_EXACT_NEXT, round=1, rounds=8, load="B", count=81)),
         st.just(V.Event(P.EV_EXACT_ROUND, round=1, rounds=8)),
         st.just(V.Event(P.EV_EXACT_DONE, rounds=8)),
-        st.builds(lambda code: V.Event(P.EV_EXACT_LOST, code=code, name=P.lost_name(code), load="A", n=80,
-                                       expected=81), st.sampled_from(sorted(P.LOST))),
+        st.builds(lambda code: V.Event(P.EV_EXACT_LOST, code=code, load="A", n=80,
+                                       expected=81), st.sampled_from(sorted(P.LOST_CODES))),
     )
 
 

@@ -100,7 +100,7 @@ def test_a_standing_jam_stops_the_pass_at_its_card(firmware_device):
     dev.load(range(10))
     dev.touch(100)
     fault = link.message({"ev": "fault"}, timeout=20)
-    assert fault["name"] == "jam"
+    assert fault["code"] == protocol.FAULT_JAM
     assert dev.query()["counts"]["fed"] == 3
 
 
@@ -170,5 +170,5 @@ def test_a_standing_fault_is_there_again_after_a_soft_reset(firmware_device):
     link.call("hello")
     dev.load(range(6))
     dev.touch(100)
-    assert link.message({"ev": "fault"}, timeout=20)["name"] == "jam"
+    assert link.message({"ev": "fault"}, timeout=20)["code"] == protocol.FAULT_JAM
     assert dev.query()["counts"]["fed"] == 2

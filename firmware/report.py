@@ -1,0 +1,101 @@
+"""Every line the device sends, built from the protocol's declaration
+(protocol.EVENT_FIELDS, REPLY_FIELDS, OBJECTS): callers give the values in
+the declared order, None leaving a field out, and never name a field.
+Numbers only: an error, a fault or a lost exactness is its code; the host
+words it.
+
+The per-card progress line is a preallocated template (template()), which
+the dealer fills in place: nothing is allocated in the card loop.
+"""
+
+import protocol as P
+
+_out = None  # the link: send(obj) and write_raw(buf)
+
+
+def use(link):
+    global _out
+    _out = link
+
+
+def _fill(obj, spec, values):
+    """Set the fields `spec` declares from `values`, in order."""
+    start = 0
+    end = len(spec)
+    for v in values:
+        if start >= end:
+            raise ValueError("more values than declared fields")
+        colon = spec.find(":", start)
+        stop = spec.find(" ", colon)
+        if stop < 0:
+            stop = end
+        if v is not None:
+            obj[spec[start:colon]] = v
+        start = stop + 1
+    return obj
+
+
+def _spec(table, name):
+    spec = P.fields_of(table, name)
+    if spec is None:
+        raise ValueError("undeclared: " + name)
+    return spec
+
+
+def obj(name, *values):
+    """An object field (protocol.OBJECTS) of these values."""
+    return _fill({}, _spec(P.OBJECTS, name), values)
+
+
+def _send(o):
+    detail = o.get(P.F_DETAIL)
+    if detail:
+        # As much of the detail as keeps the line within MAX_LINE.
+        over = len(P.json.dumps(o)) + 1 - P.MAX_LINE
+        if over > 0:
+            if over < len(detail):
+                o[P.F_DETAIL] = detail[:len(detail) - over]
+            else:
+                o.pop(P.F_DETAIL)
+    out = _out
+    assert out is not None, "report.use(link) first"
+    out.send(o)
+
+
+def event(kind, *values):
+    """An event of its declared fields."""
+    _send(_fill({P.F_EV: kind}, _spec(P.EVENT_FIELDS, kind), values))
+
+
+def reply(cmd, rid, *values):
+    """The reply to `cmd` (its id `rid`), of its declared fields."""
+    o = {P.F_RE: cmd, P.F_OK: True}
+    if rid is not None:
+        o[P.F_ID] = rid
+    _send(_fill(o, _spec(P.REPLY_FIELDS, cmd), values))
+
+
+def error(cmd, rid, code, detail=None, fault=None):
+    """A refusal: the error's code and, when it helps, the fault that
+    refused a pass and a detail."""
+    o = {P.F_RE: cmd, P.F_OK: False}
+    if rid is not None:
+        o[P.F_ID] = rid
+    _send(_fill(o, P.ERROR_FIELDS, (code, fault, detail or None)))
+
+
+def template(kind, count, width):
+    """A line of `kind` with its first `count` declared fields, each an
+    integer right-aligned in `width` spaces (JSON allows the padding):
+    (the line as a bytearray, the end of each field's digits)."""
+    spec = _spec(P.EVENT_FIELDS, kind)
+    line = b'{"' + P.F_EV.encode() + b'":"' + kind.encode() + b'"'
+    ends = []
+    start = 0
+    for _ in range(count):
+        colon = spec.find(":", start)
+        line += b',"' + spec[start:colon].encode() + b'":' + b" " * width
+        ends.append(len(line))
+        stop = spec.find(" ", colon)
+        start = stop + 1
+    return bytearray(line + b"}\n"), tuple(ends)
