@@ -11,13 +11,13 @@ from pathlib import Path
 import pytest
 
 from firmware import protocol as P
-from fwtest_support import Device
+from fwtest_support import FwProcess
 from test_fw_exact import exact_routine, random_file, split_order
 
 pytestmark = pytest.mark.micropython
 
 
-def test_read_gives_the_sensors_as_they_read_and_moves_nothing(device: Device) -> None:
+def test_read_gives_the_sensors_as_they_read_and_moves_nothing(device: FwProcess) -> None:
     w = device.world
     assert w is not None
     w.load(list(range(30)))
@@ -38,7 +38,7 @@ def test_read_gives_the_sensors_as_they_read_and_moves_nothing(device: Device) -
     assert bad["ok"] is False and bad["err"] == P.E_BAD_FIELD
 
 
-def test_feed_deals_n_cards_to_one_side_and_leaves_the_rest(device: Device) -> None:
+def test_feed_deals_n_cards_to_one_side_and_leaves_the_rest(device: FwProcess) -> None:
     w = device.world
     assert w is not None
     w.load(list(range(12)))
@@ -60,7 +60,7 @@ def test_feed_deals_n_cards_to_one_side_and_leaves_the_rest(device: Device) -> N
     ({"n": "2", "side": "left"}, P.E_BAD_FIELD),
     ({"n": 9, "side": "left"}, P.E_BAD_VALUE),  # more than the tray's 5
 ])
-def test_a_feed_that_cannot_be_is_refused_and_nothing_moves(device: Device, fields: dict, err: int) -> None:
+def test_a_feed_that_cannot_be_is_refused_and_nothing_moves(device: FwProcess, fields: dict, err: int) -> None:
     w = device.world
     assert w is not None
     w.load(list(range(5)))
@@ -69,7 +69,7 @@ def test_a_feed_that_cannot_be_is_refused_and_nothing_moves(device: Device, fiel
     assert w.query()["counts"]["fed"] == 0
 
 
-def test_no_feed_while_an_exact_routine_runs(device: Device) -> None:
+def test_no_feed_while_an_exact_routine_runs(device: FwProcess) -> None:
     assert device.world is not None
     device.world.load(list(range(5)))
     device.call("exact", n=20)
@@ -77,7 +77,7 @@ def test_no_feed_while_an_exact_routine_runs(device: Device) -> None:
     assert rep["ok"] is False and rep["err"] == P.E_STATE and "exact" in rep["detail"]
 
 
-def test_the_beam_and_the_motor_are_calibrated_only_after_a_card_went_through(device: Device) -> None:
+def test_the_beam_and_the_motor_are_calibrated_only_after_a_card_went_through(device: FwProcess) -> None:
     for what, fields in (("beam", {}), ("motor", {"flip": 1})):
         rep = device.call("calibrate", what=what, **fields)
         assert rep["ok"] is False and rep["err"] == P.E_STATE
@@ -147,7 +147,7 @@ def test_exact_mode_on_a_reversed_motor_without_the_flip_is_caught(start_device,
     assert len(right) == 98
 
 
-def test_the_touch_is_confirmed_only_after_one_was_seen(device: Device) -> None:
+def test_the_touch_is_confirmed_only_after_one_was_seen(device: FwProcess) -> None:
     cal = device.call("calibrate", what="touch")["cal"]
     assert abs(cal["touch_baseline"] - 800) <= 16 and "touch_seen" not in cal
     rep = device.call("calibrate", what="touch", confirm=True)
@@ -161,7 +161,7 @@ def test_the_touch_is_confirmed_only_after_one_was_seen(device: Device) -> None:
     assert "touch_seen" not in device.call("calibrate", what="touch")["cal"]
 
 
-def test_the_battery_is_trimmed_to_a_meter_within_ten_percent(device: Device) -> None:
+def test_the_battery_is_trimmed_to_a_meter_within_ten_percent(device: FwProcess) -> None:
     rep = device.call("calibrate", what="battery", mv=9180)
     assert rep["cal"]["mv_trim"] == 1020
     assert device.call("read")["mv"] == 9180
@@ -185,7 +185,7 @@ def test_a_load_cell_wired_the_other_way_round_cannot_be_calibrated(start_device
 @pytest.mark.parametrize("fields", [{}, {"what": "codes"}, {"what": "stack"}, {"what": "stack", "n": -1},
                                     {"what": "battery"}, {"what": "battery", "mv": 20000},
                                     {"what": "motor"}])
-def test_every_bad_calibration_is_answered(device: Device, fields: dict) -> None:
+def test_every_bad_calibration_is_answered(device: FwProcess, fields: dict) -> None:
     rep = device.call("calibrate", **fields)
     assert rep["ok"] is False and rep["err"] in (P.E_BAD_FIELD, P.E_BAD_VALUE, P.E_STATE) and rep["detail"]
     assert device.call("status")["state"] == "idle"

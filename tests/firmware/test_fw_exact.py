@@ -15,7 +15,7 @@ import pytest
 
 from firmware import exact_routes as R
 from firmware import protocol as P
-from fwtest_support import Device
+from fwtest_support import FwProcess
 from shuffling.exact_mode import codes as C
 from shuffling.exact_mode.physical import run_exact
 
@@ -38,8 +38,8 @@ def stream(path: Path) -> Callable[[int], bytes]:
     return take
 
 
-def start(start_device: Callable[..., Device], tmp_path: Path, seed: int | None, capacity: int | None = None,
-          speed: float = 0.0) -> Device:
+def start(start_device: Callable[..., FwProcess], tmp_path: Path, seed: int | None, capacity: int | None = None,
+          speed: float = 0.0) -> FwProcess:
     env = {}
     if seed is not None:
         env["SHUFFLER_SIM_RANDOM_FILE"] = str(random_file(tmp_path, seed))
@@ -50,7 +50,7 @@ def start(start_device: Callable[..., Device], tmp_path: Path, seed: int | None,
     return dev
 
 
-def exact_routine(dev: Device, n: int, between: Callable[[int, str], None] | None = None,
+def exact_routine(dev: FwProcess, n: int, between: Callable[[int, str], None] | None = None,
                   after_start: Callable[[], dict] | None = None, start_pack: list[int] | None = None,
                   begun: str | None = None, routine: str | None = None, capacity: int = 104) -> list[int]:
     """The person's side of an exact routine: load what the device expects,
@@ -131,13 +131,13 @@ def test_samba_ends_in_the_order_the_code_sorting_predicts(start_device, tmp_pat
     assert dev.call("status")["mode"] == "random"
 
 
-def _transcript(dev: Device) -> list[bytes]:
+def _transcript(dev: FwProcess) -> list[bytes]:
     # The clock is the one thing that differs between two runs: the idle loop
     # runs as often as the computer lets it.
     return [re.sub(rb'"uptime_ms": \d+', b'"uptime_ms": T', line) for line in dev.raw]
 
 
-def every_command(dev: Device) -> Callable[[int, str], None]:
+def every_command(dev: FwProcess) -> Callable[[int, str], None]:
     said = []
 
     def probe(round_number: int, load: str) -> None:
@@ -170,7 +170,7 @@ def test_the_wire_says_the_same_whatever_the_codes(start_device, tmp_path: Path)
     assert b'"routine": "split"' in text
 
 
-def exact_routine_with_a_stop(dev: Device, n: int, at: tuple[int, str], k: int,
+def exact_routine_with_a_stop(dev: FwProcess, n: int, at: tuple[int, str], k: int,
                               fix: Callable[[list[int]], list[int]]) -> tuple[list[int], list[dict]]:
     """exact_routine, with a double feed at card k of the pass `at` (round,
     load): the person clears the fault and hands the cards caught in the

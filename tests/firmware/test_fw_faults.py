@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import pytest
 
-from fwtest_support import Device
+from fwtest_support import FwProcess
 from firmware import protocol as P
 
 pytestmark = pytest.mark.micropython
 
 
-def motor_off(dev: Device) -> bool:
+def motor_off(dev: FwProcess) -> bool:
     assert dev.world is not None
     q = dev.world.query()
     m = q["motor"]
@@ -20,13 +20,13 @@ def motor_off(dev: Device) -> bool:
     return m["dir"] == 0 and m["duty"] == 0 and not q["driver_awake"]
 
 
-def all_cards(dev: Device) -> list:
+def all_cards(dev: FwProcess) -> list:
     assert dev.world is not None
     q = dev.world.query()
     return q["tray"] + q["left"] + q["right"] + q["throat"] + q["removed"]
 
 
-def test_jam_pauses_and_resume_finishes_the_pass(device: Device) -> None:
+def test_jam_pauses_and_resume_finishes_the_pass(device: FwProcess) -> None:
     w = device.world
     assert w is not None
     w.load(list(range(20)))
@@ -47,7 +47,7 @@ def test_jam_pauses_and_resume_finishes_the_pass(device: Device) -> None:
     assert sorted(all_cards(device)) == list(range(20))
 
 
-def test_resume_command_after_fix(device: Device) -> None:
+def test_resume_command_after_fix(device: FwProcess) -> None:
     w = device.world
     assert w is not None
     w.load(list(range(10)))
@@ -60,12 +60,12 @@ def test_resume_command_after_fix(device: Device) -> None:
     assert device.event("done")["k"] == 10
 
 
-def test_resume_without_a_pause_is_a_state_error(device: Device) -> None:
+def test_resume_without_a_pause_is_a_state_error(device: FwProcess) -> None:
     rep = device.call("resume")
     assert rep["ok"] is False and rep["err"] == P.E_STATE
 
 
-def test_double_feed_seen_as_a_long_block_latches_an_alarm(device: Device) -> None:
+def test_double_feed_seen_as_a_long_block_latches_an_alarm(device: FwProcess) -> None:
     w = device.world
     assert w is not None
     w.load(list(range(20)))
@@ -95,7 +95,7 @@ def test_double_feed_seen_as_a_long_block_latches_an_alarm(device: Device) -> No
     assert done["k"] == rep["n"] == w.query()["counts"]["fed"] - 5
 
 
-def test_double_feed_seen_as_an_exit_count_short_of_the_stack(device: Device) -> None:
+def test_double_feed_seen_as_an_exit_count_short_of_the_stack(device: FwProcess) -> None:
     w = device.world
     assert w is not None
     w.load(list(range(20)))
@@ -107,7 +107,7 @@ def test_double_feed_seen_as_an_exit_count_short_of_the_stack(device: Device) ->
     assert q["counts"]["left"] + q["counts"]["right"] == 20
 
 
-def test_tray_emptied_early(device: Device) -> None:
+def test_tray_emptied_early(device: FwProcess) -> None:
     w = device.world
     assert w is not None
     w.load(list(range(30)))
@@ -119,7 +119,7 @@ def test_tray_emptied_early(device: Device) -> None:
     assert motor_off(device)
 
 
-def test_battery_too_low_for_the_pass_is_refused(device: Device) -> None:
+def test_battery_too_low_for_the_pass_is_refused(device: FwProcess) -> None:
     w = device.world
     assert w is not None
     w.load(list(range(81)))
@@ -131,7 +131,7 @@ def test_battery_too_low_for_the_pass_is_refused(device: Device) -> None:
     assert w.query()["counts"]["fed"] == 0
 
 
-def test_low_battery_warns_but_deals(device: Device) -> None:
+def test_low_battery_warns_but_deals(device: FwProcess) -> None:
     w = device.world
     assert w is not None
     w.load(list(range(10)))
@@ -174,7 +174,7 @@ def test_sensor_missing_at_boot_latches_an_alarm(start_device, sensor: str) -> N
     assert dev.event("done")["k"] == 3
 
 
-def test_a_driver_error_mid_pass_stops_the_motor_and_latches(device: Device) -> None:
+def test_a_driver_error_mid_pass_stops_the_motor_and_latches(device: FwProcess) -> None:
     w = device.world
     assert w is not None
     w.load(list(range(10)))
@@ -191,7 +191,7 @@ def test_a_driver_error_mid_pass_stops_the_motor_and_latches(device: Device) -> 
     assert device.call("status")["state"] == "idle"
 
 
-def test_watchdog_resets_a_hung_board_with_the_motor_off(device: Device) -> None:
+def test_watchdog_resets_a_hung_board_with_the_motor_off(device: FwProcess) -> None:
     w = device.world
     assert w is not None
     w.load(list(range(10)))

@@ -14,7 +14,7 @@ import pytest
 
 from hardware import mechanism
 
-from fwtest_support import REPO, Device
+from fwtest_support import REPO, FwProcess
 from firmware import protocol as P
 
 
@@ -108,7 +108,7 @@ def test_the_learned_card_time_follows_the_battery(start_device) -> None:
 
 
 @pytest.mark.micropython
-def test_a_flickering_beam_counts_one_card_once(device: Device) -> None:
+def test_a_flickering_beam_counts_one_card_once(device: FwProcess) -> None:
     w = device.world
     w.load(list(range(12)))
     w.inject("flutter", k=4)
@@ -120,7 +120,7 @@ def test_a_flickering_beam_counts_one_card_once(device: Device) -> None:
 
 
 @pytest.mark.micropython
-def test_resume_refuses_while_the_exit_is_blocked(device: Device) -> None:
+def test_resume_refuses_while_the_exit_is_blocked(device: FwProcess) -> None:
     w = device.world
     w.load(list(range(10)))
     w.inject("jam", k=3)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from fwtest_support import Device, deal_order
+from fwtest_support import FwProcess, deal_order
 
 pytestmark = pytest.mark.micropython
 
@@ -20,7 +20,7 @@ def sides_from_piles(load: list[int], left: list[int]) -> list[int]:
     return [0 if load[len(load) - 1 - k] in on_left else 1 for k in range(len(load))]
 
 
-def test_touch_deals_every_card_into_two_piles_in_mechanism_order(device: Device) -> None:
+def test_touch_deals_every_card_into_two_piles_in_mechanism_order(device: FwProcess) -> None:
     load = list(range(104))
     assert device.world is not None
     assert device.world.load(load) == 104
@@ -49,7 +49,7 @@ def test_touch_deals_every_card_into_two_piles_in_mechanism_order(device: Device
     assert q["motor"]["dir"] == 0 and q["motor"]["brake"] is True
 
 
-def test_sides_look_random_not_a_fixed_pattern(device: Device) -> None:
+def test_sides_look_random_not_a_fixed_pattern(device: FwProcess) -> None:
     """Two 104-card passes. With fair independent sides the left count is
     52 +- 5.1 (one standard error) and the number of runs 52.5 +- 5.1; the
     bounds below are six standard errors, and the two passes' side
@@ -70,7 +70,7 @@ def test_sides_look_random_not_a_fixed_pattern(device: Device) -> None:
     assert seqs[0] != seqs[1]
 
 
-def test_start_command_replies_then_reports_loaded_and_done(device: Device) -> None:
+def test_start_command_replies_then_reports_loaded_and_done(device: FwProcess) -> None:
     assert device.world is not None
     device.world.load(["a", "b", "c"])
     rep = device.call("start")
@@ -79,7 +79,7 @@ def test_start_command_replies_then_reports_loaded_and_done(device: Device) -> N
     assert done["left"] + done["right"] == 3
 
 
-def test_empty_tray_is_refused(device: Device) -> None:
+def test_empty_tray_is_refused(device: FwProcess) -> None:
     rep = device.call("start")
     assert rep["ok"] is False and rep["name"] == "refused"
     fault = device.event("fault")
@@ -87,7 +87,7 @@ def test_empty_tray_is_refused(device: Device) -> None:
     assert device.call("status")["state"] == "idle"
 
 
-def test_over_capacity_is_refused_and_nothing_moves(device: Device) -> None:
+def test_over_capacity_is_refused_and_nothing_moves(device: FwProcess) -> None:
     assert device.world is not None
     device.world.load(list(range(110)))
     rep = device.call("start")
@@ -123,7 +123,7 @@ def test_status_and_abort_mid_pass(start_device) -> None:
     assert dev.call("status")["state"] == "idle"
 
 
-def test_touch_is_debounced(device: Device) -> None:
+def test_touch_is_debounced(device: FwProcess) -> None:
     """A 10 ms brush (debounce is 30 ms) does nothing; a 100 ms touch deals."""
     w = device.world
     assert w is not None
@@ -150,7 +150,7 @@ def test_touch_in_alarm_does_not_start_a_pass(start_device) -> None:
     assert dev.world.query()["counts"]["fed"] == 0
 
 
-def test_count_reads_the_tray_without_dealing(device: Device) -> None:
+def test_count_reads_the_tray_without_dealing(device: FwProcess) -> None:
     w = device.world
     assert w is not None
     w.load(list(range(95)))

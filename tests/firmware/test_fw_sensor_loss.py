@@ -9,14 +9,14 @@ import types
 
 import pytest
 
-from fwtest_support import REPO, Device
+from fwtest_support import REPO, FwProcess
 from firmware import protocol as P
 
 K = 5  # the card (feed order, from 0) at which the sensor is lost
 CARDS = 20
 
 
-def lose(dev: Device, sensor: str) -> None:
+def lose(dev: FwProcess, sensor: str) -> None:
     w = dev.world
     assert w is not None
     w.load(list(range(CARDS)))
@@ -24,14 +24,14 @@ def lose(dev: Device, sensor: str) -> None:
     assert dev.call("start")["ok"] is True
 
 
-def motor_off(dev: Device) -> bool:
+def motor_off(dev: FwProcess) -> bool:
     assert dev.world is not None
     q = dev.world.query()
     return q["motor"]["dir"] == 0 and not q["driver_awake"]
 
 
 @pytest.mark.micropython
-def test_the_exit_sensor_lost_mid_pass_is_a_sensor_fault_naming_it(device: Device) -> None:
+def test_the_exit_sensor_lost_mid_pass_is_a_sensor_fault_naming_it(device: FwProcess) -> None:
     lose(device, "exit")
     f = device.event("fault")
     assert (f["code"], f["name"], f["part"], f["k"]) == (P.FAULT_SENSOR, "sensor", P.PART_EXIT, K)
@@ -45,7 +45,7 @@ def test_the_exit_sensor_lost_mid_pass_is_a_sensor_fault_naming_it(device: Devic
 
 
 @pytest.mark.micropython
-def test_the_battery_sensor_lost_mid_pass_is_a_sensor_fault_naming_it(device: Device) -> None:
+def test_the_battery_sensor_lost_mid_pass_is_a_sensor_fault_naming_it(device: FwProcess) -> None:
     lose(device, "battery")
     f = device.event("fault")
     # The motor runs on the battery, not on its sensor: card K comes out,
@@ -57,7 +57,7 @@ def test_the_battery_sensor_lost_mid_pass_is_a_sensor_fault_naming_it(device: De
 
 
 @pytest.mark.micropython
-def test_the_stack_sensor_lost_mid_pass_lets_the_pass_finish_and_names_it_at_the_next(device: Device) -> None:
+def test_the_stack_sensor_lost_mid_pass_lets_the_pass_finish_and_names_it_at_the_next(device: FwProcess) -> None:
     # The exit beam counts a pass; the load cell is read before it.
     lose(device, "stack")
     assert device.event("done")["k"] == CARDS
@@ -72,7 +72,7 @@ def test_the_stack_sensor_lost_mid_pass_lets_the_pass_finish_and_names_it_at_the
 
 
 @pytest.mark.micropython
-def test_the_touch_sensor_lost_mid_pass_is_named_once_the_board_is_idle(device: Device) -> None:
+def test_the_touch_sensor_lost_mid_pass_is_named_once_the_board_is_idle(device: FwProcess) -> None:
     lose(device, "touch")
     assert device.event("done")["k"] == CARDS
     f = device.event("fault")

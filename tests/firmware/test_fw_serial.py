@@ -9,13 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from fwtest_support import Device
+from fwtest_support import FwProcess
 from firmware import protocol as P
 
 pytestmark = pytest.mark.micropython
 
 
-def last_error(dev: Device) -> dict:
+def last_error(dev: FwProcess) -> dict:
     return dev.wait(lambda m: m.get("re") is not None and m.get("ok") is False)
 
 
@@ -39,7 +39,7 @@ def last_error(dev: Device) -> dict:
     ],
 )
 def test_bad_input_gets_a_stable_error_and_the_firmware_keeps_running(
-        device: Device, raw: bytes, code: int) -> None:
+        device: FwProcess, raw: bytes, code: int) -> None:
     device.write(raw)
     err = last_error(device)
     assert err["err"] == code
@@ -54,7 +54,7 @@ def test_bad_input_gets_a_stable_error_and_the_firmware_keeps_running(
     assert device.call("status")["ok"] is True
 
 
-def test_a_burst_of_garbage_then_a_pass(device: Device) -> None:
+def test_a_burst_of_garbage_then_a_pass(device: FwProcess) -> None:
     junk = b"\x00\xff\xfe garbage\n" + b"}" * 1000 + b"\n\n\r\n" + b'{"cmd": 1}\n'
     device.write(junk)
     codes = [last_error(device)["err"] for _ in range(3)]
@@ -65,7 +65,7 @@ def test_a_burst_of_garbage_then_a_pass(device: Device) -> None:
     assert device.event("done")["k"] == 8
 
 
-def test_hello_reply_identifies_the_board(device: Device) -> None:
+def test_hello_reply_identifies_the_board(device: FwProcess) -> None:
     rep = device.call("hello", proto=P.PROTOCOL_VERSION)
     assert rep["ok"] is True
     assert rep["fw"] == P.FIRMWARE_VERSION and rep["proto"] == P.PROTOCOL_VERSION
@@ -143,7 +143,7 @@ def test_touch_calibration_stores_the_baseline(start_device, tmp_path: Path) -> 
     assert bad["ok"] is False and bad["err"] == P.E_BAD_FIELD
 
 
-def test_sleeps_when_idle_and_a_touch_wakes_it_and_deals(device: Device) -> None:
+def test_sleeps_when_idle_and_a_touch_wakes_it_and_deals(device: FwProcess) -> None:
     w = device.world
     assert w is not None
     assert device.call("config", set={"idle_sleep_s": 1})["ok"] is True
@@ -168,7 +168,7 @@ def test_sleeps_when_idle_and_a_touch_wakes_it_and_deals(device: Device) -> None
     assert q["awake_while_asleep"] == 0
 
 
-def test_no_light_sleep_while_a_host_is_talking(device: Device) -> None:
+def test_no_light_sleep_while_a_host_is_talking(device: FwProcess) -> None:
     """An ESP32 in light sleep loses serial bytes: the firmware stays awake
     for host_awake_ms after each line, and a line during sleep wakes it."""
     from firmware import profile_sim
@@ -191,7 +191,7 @@ def test_no_light_sleep_while_a_host_is_talking(device: Device) -> None:
         assert not w.query()["sleeping"]
 
 
-def test_each_line_out_is_one_ascii_json_object(device: Device) -> None:
+def test_each_line_out_is_one_ascii_json_object(device: FwProcess) -> None:
     assert device.world is not None
     device.world.load(list(range(30)))
     device.call("start")

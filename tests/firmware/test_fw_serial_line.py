@@ -16,7 +16,7 @@ import pytest
 
 from firmware import profile_esp32
 from firmware import protocol as P
-from fwtest_support import MICROPYTHON, REPO, Device, require_micropython
+from fwtest_support import MICROPYTHON, REPO, FwProcess, require_micropython
 
 pytestmark = pytest.mark.micropython
 
@@ -34,7 +34,7 @@ def padded_request(cmd: str, rid: int, size: int) -> bytes:
     return line
 
 
-def mid_pass(start_device: Any, cards: int = 12) -> Device:
+def mid_pass(start_device: Any, cards: int = 12) -> FwProcess:
     # The plausible mechanism: a card takes about 55 ms (at the sim board's
     # 80 % duty), in which the wire carries twice what the ring holds.
     dev = start_device(env={"SHUFFLER_SIM_MECHANISM": "plausible"})

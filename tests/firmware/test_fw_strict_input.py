@@ -15,7 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from fwtest_support import FIRMWARE, MICROPYTHON, Device, require_micropython
+from fwtest_support import FIRMWARE, MICROPYTHON, FwProcess, require_micropython
 from firmware import protocol as P
 
 pytestmark = pytest.mark.micropython
@@ -32,7 +32,7 @@ def strict_verdict(raw: bytes) -> bool:
     return True
 
 
-def last_error(dev: Device) -> dict:
+def last_error(dev: FwProcess) -> dict:
     return dev.wait(lambda m: m.get("re") is not None and m.get("ok") is False)
 
 
@@ -52,7 +52,7 @@ LENIENT = [
 
 
 @pytest.mark.parametrize("raw", LENIENT)
-def test_micropython_json_takes_these_lines_but_the_device_does_not(device: Device, raw: bytes) -> None:
+def test_micropython_json_takes_these_lines_but_the_device_does_not(device: FwProcess, raw: bytes) -> None:
     require_micropython()
     assert not strict_verdict(raw)
     device.write(raw + b"\n")
@@ -61,7 +61,7 @@ def test_micropython_json_takes_these_lines_but_the_device_does_not(device: Devi
     assert device.call("status")["ok"] is True
 
 
-def test_a_nul_after_a_start_does_not_start_a_pass(device: Device) -> None:
+def test_a_nul_after_a_start_does_not_start_a_pass(device: FwProcess) -> None:
     w = device.world
     assert w is not None
     w.load(list(range(6)))
@@ -73,7 +73,7 @@ def test_a_nul_after_a_start_does_not_start_a_pass(device: Device) -> None:
 
 
 @pytest.mark.parametrize("name", ["\u00e9t\u00e9", "x" * 200, "\ud800", "status\u0000"])
-def test_an_unreadable_command_name_is_unknown_and_keeps_the_id(device: Device, name: str) -> None:
+def test_an_unreadable_command_name_is_unknown_and_keeps_the_id(device: FwProcess, name: str) -> None:
     line = json.dumps({"cmd": name, "id": 41}).encode()  # ASCII: escapes for the rest
     assert len(line) < P.MAX_LINE
     device.write(line + b"\n")
@@ -83,7 +83,7 @@ def test_an_unreadable_command_name_is_unknown_and_keeps_the_id(device: Device, 
 
 
 @pytest.mark.parametrize("rid", ["seven", -1, P.MAX_ID + 1, 1.5, True, [1]])
-def test_a_bad_id_names_the_command_and_the_field(device: Device, rid: object) -> None:
+def test_a_bad_id_names_the_command_and_the_field(device: FwProcess, rid: object) -> None:
     device.write(json.dumps({"cmd": "status", "id": rid}).encode() + b"\n")
     err = last_error(device)
     assert (err["re"], err["err"]) == ("status", P.E_BAD_FIELD)
@@ -91,7 +91,7 @@ def test_a_bad_id_names_the_command_and_the_field(device: Device, rid: object) -
 
 
 @pytest.mark.parametrize("ending", [b"\n", b"\r", b"\r\n"])
-def test_cr_lf_and_crlf_each_end_a_line(device: Device, ending: bytes) -> None:
+def test_cr_lf_and_crlf_each_end_a_line(device: FwProcess, ending: bytes) -> None:
     lines = b"".join(json.dumps({"cmd": "status", "id": i}).encode() + ending for i in (1, 2, 3))
     device.write(lines)
     got = [device.reply(i)["ok"] for i in (1, 2, 3)]
@@ -188,7 +188,7 @@ def test_the_tables_on_the_device_are_the_grammar_written_out() -> None:
 
 # ----- sensors at run time -------------------------------------------------------
 
-def test_a_touch_sensor_that_fails_at_run_time_is_a_fault_not_a_touch(device: Device) -> None:
+def test_a_touch_sensor_that_fails_at_run_time_is_a_fault_not_a_touch(device: FwProcess) -> None:
     w = device.world
     assert w is not None
     w.load(list(range(12)))
@@ -205,7 +205,7 @@ def test_a_touch_sensor_that_fails_at_run_time_is_a_fault_not_a_touch(device: De
     assert device.event("done")["k"] == 12
 
 
-def test_a_battery_reading_implausible_at_start_is_a_sensor_fault(device: Device) -> None:
+def test_a_battery_reading_implausible_at_start_is_a_sensor_fault(device: FwProcess) -> None:
     w = device.world
     assert w is not None
     w.load(list(range(5)))

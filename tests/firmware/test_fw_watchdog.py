@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from fwtest_support import Device
+from fwtest_support import FwProcess
 from firmware import profile_sim
 from firmware import protocol as P
 
@@ -17,7 +17,7 @@ WDT_MS = profile_sim.PROFILE["wdt_ms"]
 
 
 @pytest.mark.parametrize("key", [k for k in P.WAIT_KEYS if WDT_MS // 2 < P.CONFIG_LIMITS[k][1]])
-def test_a_wait_longer_than_half_the_watchdog_is_refused(device: Device, key: str) -> None:
+def test_a_wait_longer_than_half_the_watchdog_is_refused(device: FwProcess, key: str) -> None:
     too_long = WDT_MS // 2 + 1
     rep = device.call("config", set={key: too_long})
     assert rep["ok"] is False and rep["err"] == P.E_BAD_VALUE and rep["detail"].startswith(key)
@@ -25,12 +25,12 @@ def test_a_wait_longer_than_half_the_watchdog_is_refused(device: Device, key: st
 
 
 @pytest.mark.parametrize("timeout", [2500, 5000])
-def test_the_jam_timeouts_that_reset_the_board_are_refused(device: Device, timeout: int) -> None:
+def test_the_jam_timeouts_that_reset_the_board_are_refused(device: FwProcess, timeout: int) -> None:
     rep = device.call("config", set={"card_timeout_ms": timeout})
     assert rep["ok"] is False and rep["err"] == P.E_BAD_VALUE
 
 
-def test_the_longest_allowed_jam_timeout_reports_the_jam(device: Device) -> None:
+def test_the_longest_allowed_jam_timeout_reports_the_jam(device: FwProcess) -> None:
     w = device.world
     assert w is not None
     assert device.call("config", set={"card_timeout_ms": WDT_MS // 2})["ok"] is True

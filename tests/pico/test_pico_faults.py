@@ -6,12 +6,12 @@ from __future__ import annotations
 import pytest
 
 from firmware import protocol as P
-from picotest_support import Host, flashed_fs
+from picotest_support import PicoClient, flashed_fs
 
 pytestmark = [pytest.mark.slow, pytest.mark.pico]
 
 
-def booted(start_pico, open_host, **kwargs) -> tuple[object, Host]:
+def booted(start_pico, open_host, **kwargs) -> tuple[object, PicoClient]:
     pico = start_pico(fs=flashed_fs(), **kwargs)
     host = open_host(pico)
     host.hello()

@@ -16,13 +16,13 @@ import pytest
 from hardware import mechanism
 
 from firmware import protocol as P
-from picotest_support import Host, flashed_fs
+from picotest_support import PicoClient, flashed_fs
 
 
 pytestmark = [pytest.mark.slow, pytest.mark.pico]
 
 
-def deal_104(pico: Any, host: Host) -> dict[str, Any]:
+def deal_104(pico: Any, host: PicoClient) -> dict[str, Any]:
     """Load 104 cards, touch, and check every card is accounted for; the world's state after."""
     host.hello()
     load = list(range(104))

@@ -8,7 +8,7 @@ import pytest
 
 from firmware import protocol as P
 from firmware import profile_rp2
-from picotest_support import Host, flashed_fs, to_repl
+from picotest_support import PicoClient, flashed_fs, to_repl
 
 pytestmark = [pytest.mark.slow, pytest.mark.pico]
 
@@ -17,7 +17,7 @@ pytestmark = [pytest.mark.slow, pytest.mark.pico]
 RP2_WDT_MAX_MS = 8388
 
 
-def booted(start_pico, open_host, **kwargs) -> tuple[object, Host]:
+def booted(start_pico, open_host, **kwargs) -> tuple[object, PicoClient]:
     pico = start_pico(fs=flashed_fs(**kwargs))
     host = open_host(pico)
     host.hello()
