@@ -5,7 +5,6 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-import threading
 from pathlib import Path
 from typing import Iterator
 
@@ -15,6 +14,7 @@ import serial
 from firmware import protocol
 from firmware import build
 from host import flashing
+from pty_device import FakePort
 from simulator.virtual import VirtualShuffler
 
 pytestmark = pytest.mark.micropython
@@ -128,33 +128,15 @@ def test_port_held_open_exclusively_is_busy(blank_board: VirtualShuffler) -> Non
 @pytest.fixture
 def fake_port() -> Iterator[tuple[str, list[bytes]]]:
     """A pty whose other end answers every write with the given replies (garbage)."""
-    master, slave = os.openpty()
-    import tty
-
-    tty.setraw(slave)
-    path = os.ttyname(slave)
     replies: list[bytes] = []
-    stop = threading.Event()
 
-    def serve() -> None:
-        import select
+    def answer(port: FakePort, _chunk: bytes) -> None:
+        for r in replies:
+            port.emit(r)
 
-        while not stop.is_set():
-            if select.select([master], [], [], 0.05)[0]:
-                try:
-                    os.read(master, 1024)
-                except OSError:
-                    continue
-                for r in replies:
-                    os.write(master, r)
-
-    thread = threading.Thread(target=serve, daemon=True)
-    thread.start()
-    yield path, replies
-    stop.set()
-    thread.join(timeout=5)
-    os.close(slave)
-    os.close(master)
+    port = FakePort(answer)
+    yield port.port, replies
+    port.close()
 
 
 def test_a_port_that_answers_garbage_is_not_a_micropython_board(fake_port) -> None:

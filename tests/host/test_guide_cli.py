@@ -213,13 +213,14 @@ def test_the_steps_file_has_each_step_as_data_before_its_words_are_shown(tmp_pat
     """--steps-file: one JSON line per step, in order, each written before
     the step is on the screen and with the words the screen then shows."""
     import json
-    import pty
+
+    from pty_device import open_pty
 
     from shuffling import steps as S
     from simulator.virtual.table_person import from_dict
 
     path = tmp_path / "steps.jsonl"
-    master, slave = pty.openpty()
+    master, slave = open_pty()
     proc = subprocess.Popen([sys.executable, "-m", "host.cli", "guide", "--manual", "--pack", "samba", "--rounds",
                              "1", "--wait", "20", "--read-time", "0", "--steps-file", str(path)], stdin=slave,
                             stdout=subprocess.PIPE,

@@ -389,7 +389,9 @@ def test_key_presses_typed_ahead_never_answer_a_later_step() -> None:
     Enter read later carries the number of the step on screen when read."""
     import os
 
-    master, slave = os.openpty()
+    from pty_device import open_pty
+
+    master, slave = open_pty()
     stream = os.fdopen(slave, "r")
     person = persons.ConsolePerson(stream=stream)
     try:
