@@ -15,8 +15,8 @@ from fwtest_support import (FIRMWARE, MICROPYTHON, SPEED, FwProcess, WorldClient
 
 
 @pytest.fixture
-def start_device(tmp_path: Path) -> Iterator[Callable[..., FwProcess]]:
-    """Factory: start_device(missing=(), battery_mv=None, data_dir=None, env={...}, ...)."""
+def start_fw_process(tmp_path: Path) -> Iterator[Callable[..., FwProcess]]:
+    """Factory: start_fw_process(missing=(), battery_mv=None, data_dir=None, env={...}, ...)."""
     require_micropython()
     started: list[FwProcess] = []
     sock_dir = Path(tempfile.mkdtemp(prefix="shw"))  # short path: sun_path holds 108 bytes
@@ -49,8 +49,8 @@ def start_device(tmp_path: Path) -> Iterator[Callable[..., FwProcess]]:
 
 
 @pytest.fixture
-def device(start_device: Callable[..., FwProcess]) -> FwProcess:
-    dev = start_device()
+def fw_process(start_fw_process: Callable[..., FwProcess]) -> FwProcess:
+    dev = start_fw_process()
     hello = dev.event("hello")
     assert hello["board"] == "sim"
     return dev

@@ -59,8 +59,8 @@ def test_the_beam_debounce_sits_between_a_flicker_and_the_gap() -> None:
 
 
 @pytest.mark.micropython
-def test_a_whole_pass_at_the_plausible_speed(start_device) -> None:
-    dev = start_device(env=PLAUSIBLE)
+def test_a_whole_pass_at_the_plausible_speed(start_fw_process) -> None:
+    dev = start_fw_process(env=PLAUSIBLE)
     dev.event("hello")
     w = dev.world
     w.load(list(range(104)))
@@ -76,8 +76,8 @@ def test_a_whole_pass_at_the_plausible_speed(start_device) -> None:
 
 @pytest.mark.micropython
 @pytest.mark.parametrize("mv", [9000, 6900])
-def test_a_double_feed_is_caught_at_the_plausible_speed_on_any_battery(start_device, mv: int) -> None:
-    dev = start_device(env=PLAUSIBLE, battery_mv=mv)
+def test_a_double_feed_is_caught_at_the_plausible_speed_on_any_battery(start_fw_process, mv: int) -> None:
+    dev = start_fw_process(env=PLAUSIBLE, battery_mv=mv)
     dev.event("hello")
     w = dev.world
     w.load(list(range(30)))
@@ -88,10 +88,10 @@ def test_a_double_feed_is_caught_at_the_plausible_speed_on_any_battery(start_dev
 
 
 @pytest.mark.micropython
-def test_the_learned_card_time_follows_the_battery(start_device) -> None:
+def test_the_learned_card_time_follows_the_battery(start_fw_process) -> None:
     """Learned on a fresh battery, the single-card time scales as the
     battery runs down: the slower cards are not taken for double feeds."""
-    dev = start_device(env=PLAUSIBLE)
+    dev = start_fw_process(env=PLAUSIBLE)
     dev.event("hello")
     w = dev.world
     w.load(list(range(20)))
@@ -108,35 +108,35 @@ def test_the_learned_card_time_follows_the_battery(start_device) -> None:
 
 
 @pytest.mark.micropython
-def test_a_flickering_beam_counts_one_card_once(device: FwProcess) -> None:
-    w = device.world
+def test_a_flickering_beam_counts_one_card_once(fw_process: FwProcess) -> None:
+    w = fw_process.world
     w.load(list(range(12)))
     w.inject("flutter", k=4)
-    device.call("start")
-    done = device.event("done")
+    fw_process.call("start")
+    done = fw_process.event("done")
     q = w.query()
     assert done["k"] == 12 and len(q["left"]) + len(q["right"]) == 12
     assert done["left"] == len(q["left"]) and done["right"] == len(q["right"])
 
 
 @pytest.mark.micropython
-def test_resume_refuses_while_the_exit_is_blocked(device: FwProcess) -> None:
-    w = device.world
+def test_resume_refuses_while_the_exit_is_blocked(fw_process: FwProcess) -> None:
+    w = fw_process.world
     w.load(list(range(10)))
     w.inject("jam", k=3)
-    device.call("start")
-    assert device.event("fault")["name"] == "jam"
+    fw_process.call("start")
+    assert fw_process.event("fault")["name"] == "jam"
     w.fix()
     w.inject("sensor_missing", sensor="exit")  # a card left in the beam
-    rep = device.call("resume")
+    rep = fw_process.call("resume")
     assert rep["ok"] is False and rep["err"] == P.E_REFUSED
-    f = device.event("fault")
+    f = fw_process.event("fault")
     assert f["code"] == P.FAULT_SENSOR and f["latched"] is False and "exit" in f["detail"]
-    assert device.call("status")["state"] == "paused"
+    assert fw_process.call("status")["state"] == "paused"
     assert w.query()["counts"]["left"] + w.query()["counts"]["right"] == 3
     w.fix()
-    assert device.call("resume")["ok"] is True
-    assert device.event("done")["k"] == 10
+    assert fw_process.call("resume")["ok"] is True
+    assert fw_process.event("done")["k"] == 10
 
 
 def test_a_beam_blocked_before_a_card_is_fed_is_not_that_card(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -168,10 +168,10 @@ def test_a_beam_blocked_before_a_card_is_fed_is_not_that_card(monkeypatch: pytes
 
 
 @pytest.mark.micropython
-def test_exit_counts_refine_a_calibration_that_is_two_percent_off(start_device, tmp_path: Path) -> None:
+def test_exit_counts_refine_a_calibration_that_is_two_percent_off(start_fw_process, tmp_path: Path) -> None:
     # Counting 104 cards by weight needs counts per card within 0.48 %.
     (tmp_path / "cal.json").write_text(json.dumps({"tare": 84000, "per_card": 775}))  # true 760
-    dev = start_device(data_dir=tmp_path)
+    dev = start_fw_process(data_dir=tmp_path)
     assert dev.event("hello")["cal"]["stack"] == "calibrated"
     w = dev.world
     w.load(list(range(104)))

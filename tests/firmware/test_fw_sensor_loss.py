@@ -31,59 +31,59 @@ def motor_off(dev: FwProcess) -> bool:
 
 
 @pytest.mark.micropython
-def test_the_exit_sensor_lost_mid_pass_is_a_sensor_fault_naming_it(device: FwProcess) -> None:
-    lose(device, "exit")
-    f = device.event("fault")
+def test_the_exit_sensor_lost_mid_pass_is_a_sensor_fault_naming_it(fw_process: FwProcess) -> None:
+    lose(fw_process, "exit")
+    f = fw_process.event("fault")
     assert (f["code"], f["name"], f["part"], f["k"]) == (P.FAULT_SENSOR, "sensor", P.PART_EXIT, K)
     assert f["detail"] == "exit beam blocked, 1 card out"
-    assert motor_off(device)
-    assert device.call("status")["state"] == P.ST_ALARM
+    assert motor_off(fw_process)
+    assert fw_process.call("status")["state"] == P.ST_ALARM
     # Still lost: clear runs the self-test again and names it once more.
-    device.call("clear")
-    again = device.event("fault")
+    fw_process.call("clear")
+    again = fw_process.event("fault")
     assert again["part"] == P.PART_EXIT and "exit detector blocked at rest" in again["detail"]
 
 
 @pytest.mark.micropython
-def test_the_battery_sensor_lost_mid_pass_is_a_sensor_fault_naming_it(device: FwProcess) -> None:
-    lose(device, "battery")
-    f = device.event("fault")
+def test_the_battery_sensor_lost_mid_pass_is_a_sensor_fault_naming_it(fw_process: FwProcess) -> None:
+    lose(fw_process, "battery")
+    f = fw_process.event("fault")
     # The motor runs on the battery, not on its sensor: card K comes out,
     # then the reading after it names the sensor.
     assert (f["code"], f["part"], f["k"]) == (P.FAULT_SENSOR, P.PART_BATTERY, K + 1)
     assert f["detail"] == "battery sensor reads 0 mV"
     assert f["left"] + f["right"] == K + 1
-    assert motor_off(device)
+    assert motor_off(fw_process)
 
 
 @pytest.mark.micropython
-def test_the_stack_sensor_lost_mid_pass_lets_the_pass_finish_and_names_it_at_the_next(device: FwProcess) -> None:
+def test_the_stack_sensor_lost_mid_pass_lets_the_pass_finish_and_names_it_at_the_next(fw_process: FwProcess) -> None:
     # The exit beam counts a pass; the load cell is read before it.
-    lose(device, "stack")
-    assert device.event("done")["k"] == CARDS
-    w = device.world
+    lose(fw_process, "stack")
+    assert fw_process.event("done")["k"] == CARDS
+    w = fw_process.world
     assert w is not None
     w.take("left")
     w.load([1, 2, 3])
-    rep = device.call("start")
+    rep = fw_process.call("start")
     assert rep["ok"] is False and rep["err"] == P.E_REFUSED
-    f = device.event("fault")
+    f = fw_process.event("fault")
     assert (f["code"], f["part"], f["detail"]) == (P.FAULT_SENSOR, P.PART_STACK, "stack sensor not responding")
 
 
 @pytest.mark.micropython
-def test_the_touch_sensor_lost_mid_pass_is_named_once_the_board_is_idle(device: FwProcess) -> None:
-    lose(device, "touch")
-    assert device.event("done")["k"] == CARDS
-    f = device.event("fault")
+def test_the_touch_sensor_lost_mid_pass_is_named_once_the_board_is_idle(fw_process: FwProcess) -> None:
+    lose(fw_process, "touch")
+    assert fw_process.event("done")["k"] == CARDS
+    f = fw_process.event("fault")
     assert (f["code"], f["part"], f["detail"]) == (P.FAULT_SENSOR, P.PART_TOUCH, "touch sensor reading implausible")
-    assert [m for m in device.seen if m.get("ev") == "touch"] == []  # never taken as a touch
+    assert [m for m in fw_process.seen if m.get("ev") == "touch"] == []  # never taken as a touch
 
 
 @pytest.mark.micropython
-def test_cards_that_leave_unseen_by_the_exit_beam_name_the_beam(start_device) -> None:
+def test_cards_that_leave_unseen_by_the_exit_beam_name_the_beam(start_fw_process) -> None:
     # No receiver at the beam: its input reads clear while the cards go out.
-    dev = start_device(env={"SHUFFLER_SIM_WIRING": "beam_receiver_missing"})
+    dev = start_fw_process(env={"SHUFFLER_SIM_WIRING": "beam_receiver_missing"})
     dev.event("hello")
     w = dev.world
     w.load(list(range(CARDS)))

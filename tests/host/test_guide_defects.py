@@ -341,15 +341,15 @@ class FreesTheJamSlowly(persons.ScriptedPerson):
 
 
 @pytest.mark.micropython
-def test_a_jam_is_reported_once_however_long_the_person_takes(device: Any) -> None:
+def test_a_jam_is_reported_once_however_long_the_person_takes(virtual_shuffler: Any) -> None:
     from hosttest_support import check_record, run_guided
 
-    summary, voice, person = run_guided(device, plan(), FreesTheJamSlowly, stall_s=0.3)
+    summary, voice, person = run_guided(virtual_shuffler, plan(), FreesTheJamSlowly, stall_s=0.3)
     assert voice.text.count("A card is stuck in the feed") == 1
     assert "(0)" not in voice.text
     assert summary.loads == [[81, 81], [81, 81]]
     check_record(person.log, 162, 2, 2)
-    assert device.query()["counts"]["tray"] == 0
+    assert virtual_shuffler.query()["counts"]["tray"] == 0
 
 
 class KeepsElevenBack(persons.ScriptedPerson):
@@ -367,13 +367,13 @@ class KeepsElevenBack(persons.ScriptedPerson):
 
 
 @pytest.mark.micropython
-def test_a_short_last_load_in_exact_mode_is_caught_before_its_touch(device: Any) -> None:
+def test_a_short_last_load_in_exact_mode_is_caught_before_its_touch(virtual_shuffler: Any) -> None:
     from firmware import exact_routes
     from hosttest_support import run_guided
     from route_record import check_route_record
 
     p = planlib.make_plan(planlib.choose_pack("samba", None), 104, "good")
-    summary, voice, person = run_guided(device, p, KeepsElevenBack, mode="exact")
+    summary, voice, person = run_guided(virtual_shuffler, p, KeepsElevenBack, mode="exact")
     assert ("Load B should hold 81 and holds 70: 11 cards are missing from it. Look on the table, in the exit and "
             "under the machine, and put them at the bottom of load B.") in voice.text
     assert "swapped" not in voice.text and "Exactness is lost" not in voice.text

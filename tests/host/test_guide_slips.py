@@ -110,9 +110,9 @@ class StacksAndLoadsOnInExactMode(persons.ScriptedPerson):
 
 
 @pytest.mark.micropython
-def test_in_exact_mode_going_on_without_enter_keeps_exactness(device: Any) -> None:
+def test_in_exact_mode_going_on_without_enter_keeps_exactness(virtual_shuffler: Any) -> None:
     p = planlib.make_plan(planlib.choose_pack("samba", None), 104, "good")
-    summary, voice, person = run_guided(device, p, StacksAndLoadsOnInExactMode, mode="exact")
+    summary, voice, person = run_guided(virtual_shuffler, p, StacksAndLoadsOnInExactMode, mode="exact")
     assert person.went
     assert "The pass of load P has begun, so the 2 steps before it count as done." in voice.text
     assert "Exactness is lost" not in voice.text
@@ -305,7 +305,7 @@ def test_a_load_off_its_size_is_said_once_and_the_bar_fills_to_what_it_deals() -
     ("stack", "A", "The count sensor does not answer; the pass stopped."),  # not read mid-pass: found at B's start
     ("exit", "B", "The exit sensor does not answer after"),
     ("battery", "B", "The battery sensor does not answer after 21 of 81 cards")])
-def test_each_sensor_lost_mid_pass_is_named(device: Any, sensor: str, load: str, words: str) -> None:
+def test_each_sensor_lost_mid_pass_is_named(virtual_shuffler: Any, sensor: str, load: str, words: str) -> None:
     class LosesASensor(persons.ScriptedPerson):
         def do(self, step: S.Step, number: int, round: int | None = None) -> None:
             if isinstance(step, S.Touch) and round == 1 and self.in_tray == load and not hasattr(self, "struck"):
@@ -313,7 +313,7 @@ def test_each_sensor_lost_mid_pass_is_named(device: Any, sensor: str, load: str,
                 self.world.inject("sensor_missing", 20, "", sensor)
             super().do(step, number, round)
 
-    summary, voice, person = run_guided(device, plan(1), LosesASensor)
+    summary, voice, person = run_guided(virtual_shuffler, plan(1), LosesASensor)
     assert words in voice.text, voice.text
     assert "internal" not in voice.text and "A card is stuck" not in voice.text
     check_record(person.log, 162, 1, 2)

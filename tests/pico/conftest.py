@@ -11,7 +11,7 @@ from picotest_support import PicoClient, require_emulator
 
 
 @pytest.fixture
-def start_pico() -> Iterator[Callable[..., EmulatedPico]]:
+def start_emulated_pico() -> Iterator[Callable[..., EmulatedPico]]:
     require_emulator()
     started: list[EmulatedPico] = []
 
@@ -30,7 +30,7 @@ def start_pico() -> Iterator[Callable[..., EmulatedPico]]:
 
 
 @pytest.fixture
-def open_host() -> Iterator[Callable[[EmulatedPico], PicoClient]]:
+def open_pico_client() -> Iterator[Callable[[EmulatedPico], PicoClient]]:
     opened: list[PicoClient] = []
 
     def open_(pico: EmulatedPico) -> PicoClient:

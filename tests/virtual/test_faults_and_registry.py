@@ -57,8 +57,8 @@ def test_bad_fault_specs_are_refused_with_a_message(text: str) -> None:
     assert str(err.value)
 
 
-def test_a_running_device_is_advertised_and_withdrawn(flash, start_device) -> None:
-    dev = start_device(flash)
+def test_a_running_device_is_advertised_and_withdrawn(flash, start_virtual_shuffler) -> None:
+    dev = start_virtual_shuffler(flash)
     found = registry.running()
     assert [(a.port, a.flash_dir, a.pid) for a in found] == [(dev.port, str(dev.flash_dir), os.getpid())]
     dev.stop()
