@@ -69,6 +69,7 @@ def test_a_feed_that_cannot_be_is_refused_and_nothing_moves(fw_process: FwProces
     assert w.query()["counts"]["fed"] == 0
 
 
+@pytest.mark.exact_mode
 def test_no_feed_while_an_exact_routine_runs(fw_process: FwProcess) -> None:
     assert fw_process.world is not None
     fw_process.world.load(list(range(5)))
@@ -77,6 +78,7 @@ def test_no_feed_while_an_exact_routine_runs(fw_process: FwProcess) -> None:
     assert rep["ok"] is False and rep["err"] == P.E_STATE and "exact" in rep["detail"]
 
 
+@pytest.mark.exit_sensor
 def test_the_beam_and_the_motor_are_calibrated_only_after_a_card_went_through(fw_process: FwProcess) -> None:
     for what, fields in (("beam", {}), ("motor", {"flip": 1})):
         rep = fw_process.call("calibrate", what=what, **fields)
@@ -111,6 +113,7 @@ def test_a_reversed_motor_is_corrected_by_the_flip(start_fw_process) -> None:
     assert w.query()["left"] == [6, 7]
 
 
+@pytest.mark.exact_mode
 def test_exact_mode_on_a_reversed_motor_with_the_flip_ends_in_the_predicted_order(start_fw_process,
                                                                                    tmp_path: Path) -> None:
     env = {"SHUFFLER_SIM_WIRING": "motor_reversed", "SHUFFLER_SIM_RANDOM_FILE": str(random_file(tmp_path, 7))}
@@ -122,6 +125,7 @@ def test_exact_mode_on_a_reversed_motor_with_the_flip_ends_in_the_predicted_orde
     assert not [m for m in dev.seen if m.get("ev") == P.EV_EXACT_LOST]
 
 
+@pytest.mark.exact_mode
 def test_exact_mode_on_a_reversed_motor_without_the_flip_is_caught(start_fw_process, tmp_path: Path) -> None:
     # Every pile on the wrong side: after the split round the person's load P
     # (the left piles) holds the cards meant for load Q, whose count differs,
@@ -147,6 +151,7 @@ def test_exact_mode_on_a_reversed_motor_without_the_flip_is_caught(start_fw_proc
     assert len(right) == 98
 
 
+@pytest.mark.touch
 def test_the_touch_is_confirmed_only_after_one_was_seen(fw_process: FwProcess) -> None:
     cal = fw_process.call("calibrate", what="touch")["cal"]
     assert abs(cal["touch_baseline"] - 800) <= 16 and "touch_seen" not in cal
@@ -161,6 +166,7 @@ def test_the_touch_is_confirmed_only_after_one_was_seen(fw_process: FwProcess) -
     assert "touch_seen" not in fw_process.call("calibrate", what="touch")["cal"]
 
 
+@pytest.mark.battery
 def test_the_battery_is_trimmed_to_a_meter_within_ten_percent(fw_process: FwProcess) -> None:
     rep = fw_process.call("calibrate", what="battery", mv=9180)
     assert rep["cal"]["mv_trim"] == 1020
@@ -171,6 +177,7 @@ def test_the_battery_is_trimmed_to_a_meter_within_ten_percent(fw_process: FwProc
     assert fw_process.call("read", what="cal")["cal"]["mv_trim"] == 1020
 
 
+@pytest.mark.load_cell
 def test_a_load_cell_wired_the_other_way_round_cannot_be_calibrated(start_fw_process) -> None:
     dev = start_fw_process(env={"SHUFFLER_SIM_WIRING": "load_cell_reversed"})
     dev.event("hello")

@@ -6,6 +6,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
+
 from firmware import protocol as P
 
 DOC = (Path(__file__).resolve().parents[2] / "docs" / "protocol.md").read_text()
@@ -25,6 +27,7 @@ def test_fault_table_matches_the_code() -> None:
     assert table("Fault codes") == {c: (n, s) for c, (n, s) in P.FAULTS.items()}
 
 
+@pytest.mark.exact_mode
 def test_exactness_lost_table_matches_the_code() -> None:
     assert table("Exact mode") == {c: (n, s) for c, (n, s) in P.LOST.items()}
 

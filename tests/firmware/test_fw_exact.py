@@ -19,7 +19,7 @@ from fwtest_support import FwProcess
 from shuffling.exact_mode import codes as C
 from shuffling.exact_mode.physical import run_exact
 
-pytestmark = pytest.mark.micropython
+pytestmark = [pytest.mark.micropython, pytest.mark.exact_mode]
 
 
 def random_file(tmp_path: Path, seed: int) -> Path:
@@ -204,6 +204,7 @@ def exact_routine_with_a_stop(dev: FwProcess, n: int, at: tuple[int, str], k: in
     return final, [m for m in dev.seen if m.get("ev") == "exact_lost"]
 
 
+@pytest.mark.double_feed
 def test_a_double_feed_caught_and_put_back_goes_on_exactly(start_fw_process, tmp_path: Path) -> None:
     dev = start(start_fw_process, tmp_path, seed=11)
     final, lost = exact_routine_with_a_stop(dev, 162, (3, "P"), 20, lambda caught: caught)
@@ -253,6 +254,7 @@ def test_the_card_being_fed_gone_on_to_its_pile_goes_on_and_two_gone_out_end_exa
             assert done["left"] + done["right"] == done["k"]  # random again: pile counts are reported
 
 
+@pytest.mark.restart
 def test_a_restart_keeps_the_exact_routine_and_it_ends_in_the_predicted_order(start_fw_process, tmp_path: Path) -> None:
     """Between two passes the board restarts (a new battery): the routine
     comes back from its flash and the pack ends as if nothing had happened."""
@@ -329,6 +331,7 @@ def test_radix_stacks_swapped_are_caught_by_their_count(start_fw_process, tmp_pa
     assert (lost["code"], lost["n"], lost["expected"]) == (P.LOST_COUNT, 7, 5)
 
 
+@pytest.mark.jam
 def test_a_jam_keeps_exactness_and_an_abort_loses_it(start_fw_process, tmp_path: Path) -> None:
     dev = start(start_fw_process, tmp_path, seed=None, capacity=8)
     assert dev.world is not None

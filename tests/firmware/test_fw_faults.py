@@ -26,6 +26,7 @@ def all_cards(dev: FwProcess) -> list:
     return q["tray"] + q["left"] + q["right"] + q["throat"] + q["removed"]
 
 
+@pytest.mark.jam
 def test_jam_pauses_and_resume_finishes_the_pass(fw_process: FwProcess) -> None:
     w = fw_process.world
     assert w is not None
@@ -65,6 +66,7 @@ def test_resume_without_a_pause_is_a_state_error(fw_process: FwProcess) -> None:
     assert rep["ok"] is False and rep["err"] == P.E_STATE
 
 
+@pytest.mark.double_feed
 def test_double_feed_seen_as_a_long_block_latches_an_alarm(fw_process: FwProcess) -> None:
     w = fw_process.world
     assert w is not None
@@ -95,6 +97,7 @@ def test_double_feed_seen_as_a_long_block_latches_an_alarm(fw_process: FwProcess
     assert done["k"] == rep["n"] == w.query()["counts"]["fed"] - 5
 
 
+@pytest.mark.double_feed
 def test_double_feed_seen_as_an_exit_count_short_of_the_stack(fw_process: FwProcess) -> None:
     w = fw_process.world
     assert w is not None
@@ -119,6 +122,7 @@ def test_tray_emptied_early(fw_process: FwProcess) -> None:
     assert motor_off(fw_process)
 
 
+@pytest.mark.battery
 def test_battery_too_low_for_the_pass_is_refused(fw_process: FwProcess) -> None:
     w = fw_process.world
     assert w is not None
@@ -131,6 +135,7 @@ def test_battery_too_low_for_the_pass_is_refused(fw_process: FwProcess) -> None:
     assert w.query()["counts"]["fed"] == 0
 
 
+@pytest.mark.battery
 def test_low_battery_warns_but_deals(fw_process: FwProcess) -> None:
     w = fw_process.world
     assert w is not None
@@ -143,6 +148,7 @@ def test_low_battery_warns_but_deals(fw_process: FwProcess) -> None:
     assert warns[0]["code"] == P.FAULT_BATTERY_LOW and warns[0]["mv"] == 7000
 
 
+@pytest.mark.battery
 def test_battery_failing_mid_pass_stops_it(start_fw_process) -> None:
     dev = start_fw_process(speed=2)
     dev.event("hello")
@@ -156,6 +162,7 @@ def test_battery_failing_mid_pass_stops_it(start_fw_process) -> None:
 
 
 @pytest.mark.parametrize("sensor", ["stack", "exit", "touch", "battery"])
+@pytest.mark.sensor_loss
 def test_sensor_missing_at_boot_latches_an_alarm(start_fw_process, sensor: str) -> None:
     dev = start_fw_process(missing=(sensor,))
     hello = dev.event("hello")
@@ -191,6 +198,8 @@ def test_a_driver_error_mid_pass_stops_the_motor_and_latches(fw_process: FwProce
     assert fw_process.call("status")["state"] == "idle"
 
 
+@pytest.mark.watchdog
+@pytest.mark.restart
 def test_watchdog_resets_a_hung_board_with_the_motor_off(fw_process: FwProcess) -> None:
     w = fw_process.world
     assert w is not None
@@ -217,6 +226,7 @@ def test_ctrl_c_stops_the_motor_and_returns(start_fw_process) -> None:
     assert dev.proc.wait(timeout=10) == 0
 
 
+@pytest.mark.sensor_loss
 def test_every_sensor_missing_still_gives_one_well_formed_fault(start_fw_process) -> None:
     dev = start_fw_process(missing=("stack", "exit", "touch", "battery"))
     dev.event("hello")

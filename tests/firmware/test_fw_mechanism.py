@@ -37,6 +37,8 @@ def test_the_mechanism_deals_as_fast_as_the_lotus() -> None:
     assert mechanism.block_ms(6400, 65) > 1.3 * mechanism.block_ms(9500, 65)
 
 
+@pytest.mark.double_feed
+@pytest.mark.exit_sensor
 def test_a_double_feed_leaves_the_next_card_short_of_the_beam() -> None:
     # The firmware stops the motor once a card has blocked the beam
     # double_pct % of its time (and a poll): the next card, which starts
@@ -50,6 +52,7 @@ def test_a_double_feed_leaves_the_next_card_short_of_the_beam() -> None:
         assert over_ms * v < mechanism.MECHANISM["feed_gap_um"]
 
 
+@pytest.mark.exit_sensor
 def test_the_beam_debounce_sits_between_a_flicker_and_the_gap() -> None:
     prof = __import__("firmware.profile_rp2", fromlist=["PROFILE"]).PROFILE
     for mv in (9500, 6400):
@@ -76,6 +79,8 @@ def test_a_whole_pass_at_the_plausible_speed(start_fw_process) -> None:
 
 @pytest.mark.micropython
 @pytest.mark.parametrize("mv", [9000, 6900])
+@pytest.mark.double_feed
+@pytest.mark.battery
 def test_a_double_feed_is_caught_at_the_plausible_speed_on_any_battery(start_fw_process, mv: int) -> None:
     dev = start_fw_process(env=PLAUSIBLE, battery_mv=mv)
     dev.event("hello")
@@ -88,6 +93,7 @@ def test_a_double_feed_is_caught_at_the_plausible_speed_on_any_battery(start_fw_
 
 
 @pytest.mark.micropython
+@pytest.mark.battery
 def test_the_learned_card_time_follows_the_battery(start_fw_process) -> None:
     """Learned on a fresh battery, the single-card time scales as the
     battery runs down: the slower cards are not taken for double feeds."""
@@ -108,6 +114,7 @@ def test_the_learned_card_time_follows_the_battery(start_fw_process) -> None:
 
 
 @pytest.mark.micropython
+@pytest.mark.exit_sensor
 def test_a_flickering_beam_counts_one_card_once(fw_process: FwProcess) -> None:
     w = fw_process.world
     w.load(list(range(12)))
@@ -120,6 +127,7 @@ def test_a_flickering_beam_counts_one_card_once(fw_process: FwProcess) -> None:
 
 
 @pytest.mark.micropython
+@pytest.mark.exit_sensor
 def test_resume_refuses_while_the_exit_is_blocked(fw_process: FwProcess) -> None:
     w = fw_process.world
     w.load(list(range(10)))
@@ -139,6 +147,7 @@ def test_resume_refuses_while_the_exit_is_blocked(fw_process: FwProcess) -> None
     assert fw_process.event("done")["k"] == 10
 
 
+@pytest.mark.exit_sensor
 def test_a_beam_blocked_before_a_card_is_fed_is_not_that_card(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.syspath_prepend(str(REPO / "firmware"))
     import dealer
@@ -168,6 +177,7 @@ def test_a_beam_blocked_before_a_card_is_fed_is_not_that_card(monkeypatch: pytes
 
 
 @pytest.mark.micropython
+@pytest.mark.exit_sensor
 def test_exit_counts_refine_a_calibration_that_is_two_percent_off(start_fw_process, tmp_path: Path) -> None:
     # Counting 104 cards by weight needs counts per card within 0.48 %.
     (tmp_path / "cal.json").write_text(json.dumps({"tare": 84000, "per_card": 775}))  # true 760

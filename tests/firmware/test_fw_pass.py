@@ -20,6 +20,7 @@ def sides_from_piles(load: list[int], left: list[int]) -> list[int]:
     return [0 if load[len(load) - 1 - k] in on_left else 1 for k in range(len(load))]
 
 
+@pytest.mark.touch
 def test_touch_deals_every_card_into_two_piles_in_mechanism_order(fw_process: FwProcess) -> None:
     load = list(range(104))
     assert fw_process.world is not None
@@ -123,6 +124,7 @@ def test_status_and_abort_mid_pass(start_fw_process) -> None:
     assert dev.call("status")["state"] == "idle"
 
 
+@pytest.mark.touch
 def test_touch_is_debounced(fw_process: FwProcess) -> None:
     """A 10 ms brush (debounce is 30 ms) does nothing; a 100 ms touch deals."""
     w = fw_process.world
@@ -139,6 +141,7 @@ def test_touch_is_debounced(fw_process: FwProcess) -> None:
     assert fw_process.event("done")["k"] == 6
 
 
+@pytest.mark.touch
 def test_touch_in_alarm_does_not_start_a_pass(start_fw_process) -> None:
     dev = start_fw_process(missing=("exit",))
     dev.event("hello")

@@ -12,6 +12,8 @@ import pytest
 from fwtest_support import REPO, FwProcess
 from firmware import protocol as P
 
+pytestmark = [pytest.mark.sensor_loss]
+
 K = 5  # the card (feed order, from 0) at which the sensor is lost
 CARDS = 20
 
@@ -31,6 +33,7 @@ def motor_off(dev: FwProcess) -> bool:
 
 
 @pytest.mark.micropython
+@pytest.mark.exit_sensor
 def test_the_exit_sensor_lost_mid_pass_is_a_sensor_fault_naming_it(fw_process: FwProcess) -> None:
     lose(fw_process, "exit")
     f = fw_process.event("fault")
@@ -45,6 +48,7 @@ def test_the_exit_sensor_lost_mid_pass_is_a_sensor_fault_naming_it(fw_process: F
 
 
 @pytest.mark.micropython
+@pytest.mark.battery
 def test_the_battery_sensor_lost_mid_pass_is_a_sensor_fault_naming_it(fw_process: FwProcess) -> None:
     lose(fw_process, "battery")
     f = fw_process.event("fault")
@@ -57,6 +61,7 @@ def test_the_battery_sensor_lost_mid_pass_is_a_sensor_fault_naming_it(fw_process
 
 
 @pytest.mark.micropython
+@pytest.mark.load_cell
 def test_the_stack_sensor_lost_mid_pass_lets_the_pass_finish_and_names_it_at_the_next(fw_process: FwProcess) -> None:
     # The exit beam counts a pass; the load cell is read before it.
     lose(fw_process, "stack")
@@ -72,6 +77,7 @@ def test_the_stack_sensor_lost_mid_pass_lets_the_pass_finish_and_names_it_at_the
 
 
 @pytest.mark.micropython
+@pytest.mark.touch
 def test_the_touch_sensor_lost_mid_pass_is_named_once_the_board_is_idle(fw_process: FwProcess) -> None:
     lose(fw_process, "touch")
     assert fw_process.event("done")["k"] == CARDS
@@ -81,6 +87,7 @@ def test_the_touch_sensor_lost_mid_pass_is_named_once_the_board_is_idle(fw_proce
 
 
 @pytest.mark.micropython
+@pytest.mark.exit_sensor
 def test_cards_that_leave_unseen_by_the_exit_beam_name_the_beam(start_fw_process) -> None:
     # No receiver at the beam: its input reads clear while the cards go out.
     dev = start_fw_process(env={"SHUFFLER_SIM_WIRING": "beam_receiver_missing"})
@@ -124,6 +131,8 @@ def _dealer_over(battery_mv: int):  # type: ignore[no-untyped-def]
 
 
 @pytest.mark.parametrize("mv, reason", [(0, "R_SENSOR"), (5000, "R_BATTERY"), (9000, "R_TIMEOUT")])
+@pytest.mark.jam
+@pytest.mark.battery
 def test_a_card_that_never_comes_reads_the_battery_before_calling_it_a_jam(monkeypatch: pytest.MonkeyPatch,
                                                                           mv: int, reason: str) -> None:
     # A motor stalled by a failed battery, or a battery sensor that reads

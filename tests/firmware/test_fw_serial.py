@@ -38,6 +38,7 @@ def last_error(dev: FwProcess) -> dict:
         (b'{"cmd":"abort","id":12}\n', P.E_STATE),
     ],
 )
+@pytest.mark.serial_garbage
 def test_bad_input_gets_a_stable_error_and_the_firmware_keeps_running(
         fw_process: FwProcess, raw: bytes, code: int) -> None:
     fw_process.write(raw)
@@ -54,6 +55,7 @@ def test_bad_input_gets_a_stable_error_and_the_firmware_keeps_running(
     assert fw_process.call("status")["ok"] is True
 
 
+@pytest.mark.serial_garbage
 def test_a_burst_of_garbage_then_a_pass(fw_process: FwProcess) -> None:
     junk = b"\x00\xff\xfe garbage\n" + b"}" * 1000 + b"\n\n\r\n" + b'{"cmd": 1}\n'
     fw_process.write(junk)
@@ -73,6 +75,7 @@ def test_hello_reply_identifies_the_board(fw_process: FwProcess) -> None:
     assert rep["cal"] == {"stack": "factory", "touch": "measured"}
 
 
+@pytest.mark.restart
 def test_config_set_persists_across_a_restart(start_fw_process, tmp_path: Path) -> None:
     dev = start_fw_process(data_dir=tmp_path)
     dev.event("hello")
@@ -90,6 +93,7 @@ def test_config_set_persists_across_a_restart(start_fw_process, tmp_path: Path) 
     assert not [m for m in dev2.seen if m.get("ev") == "progress"]
 
 
+@pytest.mark.restart
 def test_power_cut_between_write_and_rename_keeps_the_old_config(start_fw_process, tmp_path: Path) -> None:
     dev = start_fw_process(data_dir=tmp_path)
     dev.event("hello")
@@ -107,6 +111,7 @@ def test_power_cut_between_write_and_rename_keeps_the_old_config(start_fw_proces
     assert dev2.call("config")["config"]["motor_duty"] == 70
 
 
+@pytest.mark.load_cell
 def test_stack_calibration_with_a_known_count(start_fw_process, tmp_path: Path) -> None:
     dev = start_fw_process(data_dir=tmp_path)
     dev.event("hello")
@@ -131,6 +136,7 @@ def test_stack_calibration_with_a_known_count(start_fw_process, tmp_path: Path) 
     dev2.event("done")
 
 
+@pytest.mark.touch
 def test_touch_calibration_stores_the_baseline(start_fw_process, tmp_path: Path) -> None:
     dev = start_fw_process(data_dir=tmp_path)
     dev.event("hello")
@@ -143,6 +149,8 @@ def test_touch_calibration_stores_the_baseline(start_fw_process, tmp_path: Path)
     assert bad["ok"] is False and bad["err"] == P.E_BAD_FIELD
 
 
+@pytest.mark.touch
+@pytest.mark.light_sleep
 def test_sleeps_when_idle_and_a_touch_wakes_it_and_deals(fw_process: FwProcess) -> None:
     w = fw_process.world
     assert w is not None
@@ -168,6 +176,7 @@ def test_sleeps_when_idle_and_a_touch_wakes_it_and_deals(fw_process: FwProcess) 
     assert q["awake_while_asleep"] == 0
 
 
+@pytest.mark.light_sleep
 def test_no_light_sleep_while_a_host_is_talking(fw_process: FwProcess) -> None:
     """An ESP32 in light sleep loses serial bytes: the firmware stays awake
     for host_awake_ms after each line, and a line during sleep wakes it."""

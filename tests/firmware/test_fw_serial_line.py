@@ -18,7 +18,7 @@ from firmware import profile_esp32
 from firmware import protocol as P
 from fwtest_support import MICROPYTHON, REPO, FwProcess, require_micropython
 
-pytestmark = pytest.mark.micropython
+pytestmark = [pytest.mark.micropython, pytest.mark.serial_garbage]
 
 BOARD_DIR = REPO / "simulator" / "virtual" / "board"
 RING = profile_esp32.PROFILE["uart_rx_ring"]

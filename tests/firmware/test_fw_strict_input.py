@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from fwtest_support import FIRMWARE, MICROPYTHON, FwProcess, require_micropython
 from firmware import protocol as P
 
-pytestmark = pytest.mark.micropython
+pytestmark = [pytest.mark.micropython, pytest.mark.serial_garbage]
 
 
 def strict_verdict(raw: bytes) -> bool:
@@ -188,6 +188,8 @@ def test_the_tables_on_the_device_are_the_grammar_written_out() -> None:
 
 # ----- sensors at run time -------------------------------------------------------
 
+@pytest.mark.touch
+@pytest.mark.sensor_loss
 def test_a_touch_sensor_that_fails_at_run_time_is_a_fault_not_a_touch(fw_process: FwProcess) -> None:
     w = fw_process.world
     assert w is not None
@@ -205,6 +207,8 @@ def test_a_touch_sensor_that_fails_at_run_time_is_a_fault_not_a_touch(fw_process
     assert fw_process.event("done")["k"] == 12
 
 
+@pytest.mark.battery
+@pytest.mark.sensor_loss
 def test_a_battery_reading_implausible_at_start_is_a_sensor_fault(fw_process: FwProcess) -> None:
     w = fw_process.world
     assert w is not None

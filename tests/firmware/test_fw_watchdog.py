@@ -11,7 +11,7 @@ from fwtest_support import FwProcess
 from firmware import profile_sim
 from firmware import protocol as P
 
-pytestmark = pytest.mark.micropython
+pytestmark = [pytest.mark.micropython, pytest.mark.watchdog]
 
 WDT_MS = profile_sim.PROFILE["wdt_ms"]
 
@@ -25,11 +25,14 @@ def test_a_wait_longer_than_half_the_watchdog_is_refused(fw_process: FwProcess, 
 
 
 @pytest.mark.parametrize("timeout", [2500, 5000])
+@pytest.mark.jam
+@pytest.mark.restart
 def test_the_jam_timeouts_that_reset_the_board_are_refused(fw_process: FwProcess, timeout: int) -> None:
     rep = fw_process.call("config", set={"card_timeout_ms": timeout})
     assert rep["ok"] is False and rep["err"] == P.E_BAD_VALUE
 
 
+@pytest.mark.jam
 def test_the_longest_allowed_jam_timeout_reports_the_jam(fw_process: FwProcess) -> None:
     w = fw_process.world
     assert w is not None
@@ -45,6 +48,7 @@ def test_the_longest_allowed_jam_timeout_reports_the_jam(fw_process: FwProcess) 
     assert fw_process.event("done", timeout=30)["k"] == 10
 
 
+@pytest.mark.jam
 def test_a_jam_waited_out_longer_than_the_watchdog_still_reports_the_jam(start_fw_process) -> None:
     """card() beats while it waits: with the watchdog at 300 ms and a 400 ms
     jam timeout (a stored config the check predates), the jam is reported."""

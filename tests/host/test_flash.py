@@ -139,6 +139,7 @@ def fake_port() -> Iterator[tuple[str, list[bytes]]]:
     port.close()
 
 
+@pytest.mark.serial_garbage
 def test_a_port_that_answers_garbage_is_not_a_micropython_board(fake_port) -> None:
     path, replies = fake_port
     replies.append(b"\x00\xffAT+OK\r\nERROR>>\r\n")

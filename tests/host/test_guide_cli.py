@@ -103,6 +103,7 @@ def test_the_header_says_what_rounds_given_by_hand_reach() -> None:
 
 
 @pytest.mark.micropython
+@pytest.mark.exact_mode
 def test_exact_mode_says_what_follows_should_exactness_be_lost(tmp_path) -> None:  # type: ignore[no-untyped-def]
     """A fresh exact routine by default; --quality is what random rounds reach when those are asked for."""
     env = dict(os.environ, SHUFFLER_RUNTIME_DIR=str(tmp_path))
@@ -148,6 +149,7 @@ def test_the_stop_line_names_a_command_that_goes_on() -> None:
     assert again.returncode == 1 and "the input ended" in again.stderr and "Usage" not in again.stderr
 
 
+@pytest.mark.exact_mode
 def test_an_exact_run_that_stops_suggests_resume_or_a_fresh_exact_run() -> None:
     """While the shuffler holds its exact routine, the way on is --resume with
     the cards where they lie; once it does not, a fresh exact routine."""

@@ -83,6 +83,7 @@ def test_the_tray_is_judged_once_its_count_holds_still_not_when_the_prompt_retur
 
 # -- the cable, and who answers after it ----------------------------------------------------
 
+@pytest.mark.restart
 def test_after_an_unplug_and_a_restart_every_number_is_the_table_s() -> None:
     fake = FakeShuffler(lambda k, p: "unplug" if (p, k) == (1, 34) else None)
 
@@ -145,6 +146,7 @@ class BarOnATerminal(TextVoice):
         self.bar.bar_end()
 
 
+@pytest.mark.restart
 def test_after_a_power_cut_mid_pass_the_bar_shows_true_pile_counts_or_none() -> None:
     fake = FakeShuffler(lambda k, p: "unplug" if (p, k) == (1, 34) else None)
 
@@ -251,6 +253,7 @@ class TouchesTooSoon(persons.ScriptedPerson):
         return False
 
 
+@pytest.mark.touch
 def test_a_touch_out_of_turn_is_noticed_and_the_pass_followed() -> None:
     fake = FakeShuffler()
     result, voice, person = run(fake, TouchesTooSoon(fake, 162))
@@ -265,6 +268,7 @@ def test_a_touch_out_of_turn_is_noticed_and_the_pass_followed() -> None:
 
 # -- a device that breaks the protocol ----------------------------------------------------
 
+@pytest.mark.serial_garbage
 def test_garbage_without_end_does_not_keep_the_guide_waiting() -> None:
     def noise(k: int, p: int) -> str | None:
         if (p, k) == (1, 20):
@@ -341,6 +345,7 @@ class FreesTheJamSlowly(persons.ScriptedPerson):
 
 
 @pytest.mark.micropython
+@pytest.mark.jam
 def test_a_jam_is_reported_once_however_long_the_person_takes(virtual_shuffler: Any) -> None:
     from hosttest_support import check_record, run_guided
 
@@ -367,6 +372,8 @@ class KeepsElevenBack(persons.ScriptedPerson):
 
 
 @pytest.mark.micropython
+@pytest.mark.touch
+@pytest.mark.exact_mode
 def test_a_short_last_load_in_exact_mode_is_caught_before_its_touch(virtual_shuffler: Any) -> None:
     from firmware import exact_routes
     from hosttest_support import run_guided

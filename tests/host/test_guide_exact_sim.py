@@ -24,7 +24,7 @@ from shuffling.exact_mode.codes import uniform_assignment
 from shuffling.exact_mode.physical import device_steps
 from simulator.virtual import VirtualShuffler
 
-pytestmark = pytest.mark.micropython
+pytestmark = [pytest.mark.micropython, pytest.mark.exact_mode]
 
 
 def run_exact(dev: VirtualShuffler, cards: int, person_cls: type[persons.ScriptedPerson] = persons.ScriptedPerson,
@@ -105,6 +105,8 @@ class TwoAsOneInRoundThree(DoubleFeedInRoundThree):
     mode = "overlap"
 
 
+@pytest.mark.double_feed
+@pytest.mark.exit_sensor
 def test_a_double_feed_caught_in_the_exit_and_put_back_keeps_exactness(virtual_shuffler: VirtualShuffler) -> None:
     summary, voice, person = run_exact(virtual_shuffler, 162, DoubleFeedInRoundThree)
     assert "The exit stayed blocked too long (round 3 of 14, load P (pass 4 of 15), after 10 of" in voice.text
@@ -164,6 +166,7 @@ class TakesQForP(persons.ScriptedPerson):
         super().do(step, number, round)
 
 
+@pytest.mark.touch
 def test_loads_of_the_split_taken_for_one_another_are_caught_before_the_touch(virtual_shuffler: VirtualShuffler) -> None:
     summary, voice, person = run_exact(virtual_shuffler, 162, TakesQForP, quality="casual")
     assert ("Load P should hold 98 cards; the tray holds 64, load Q's count: the two loads look taken for one "
@@ -212,6 +215,7 @@ class ResetsBeforeAReload(persons.ScriptedPerson):
     (ResetsBetweenPasses, "The shuffler restarted during round 1 of 14"),  # after A's pass or at B's load: when heard
     (ResetsBeforeAReload, "The shuffler restarted during round "),  # load P's piles still on the machine
 ])
+@pytest.mark.restart
 def test_a_restart_between_passes_keeps_the_exact_routine(virtual_shuffler: VirtualShuffler,
                                                           person_cls: type[persons.ScriptedPerson], said: str) -> None:
     summary, voice, person = run_exact(virtual_shuffler, 162, person_cls, quality="casual")
@@ -221,6 +225,7 @@ def test_a_restart_between_passes_keeps_the_exact_routine(virtual_shuffler: Virt
     check_route_record(person.log, SAMBA)
 
 
+@pytest.mark.restart
 def test_a_restart_that_loses_the_codes_is_finished_by_a_fresh_exact_routine(virtual_shuffler: VirtualShuffler) -> None:
     summary, voice, person = run_exact(virtual_shuffler, 162, ForgetsAtTheReset, quality="casual")
     assert "Exactness is lost during round 1 of 14" in voice.text
@@ -250,6 +255,7 @@ class PowerCutMidPass(persons.ScriptedPerson):
         super().do(step, number, round)
 
 
+@pytest.mark.restart
 def test_a_power_cut_mid_pass_deals_the_rest_exactly(virtual_shuffler: VirtualShuffler) -> None:
     summary, voice, person = run_exact(virtual_shuffler, 162, PowerCutMidPass)
     assert "The shuffler restarted during round 4 of 14, load P (pass 5 of 15), after 30 of" in voice.text
@@ -268,6 +274,7 @@ class MiscutsTheFirstSplit(persons.ScriptedPerson):
         super().do(step, number, round)
 
 
+@pytest.mark.touch
 def test_a_miscut_first_load_is_put_right_to_the_card_before_the_touch(virtual_shuffler: VirtualShuffler) -> None:
     summary, voice, person = run_exact(virtual_shuffler, 162, MiscutsTheFirstSplit)
     want = [e for e in person.log if e["op"] == "load"][1]  # the load after the correction

@@ -250,6 +250,7 @@ HUMAN = (0.1, 0.4)
 QUICK_READ_S = 0.15
 
 
+@pytest.mark.exact_mode
 def test_a_samba_routine_in_exact_mode_by_a_person_at_the_table(sim_device_process, tmp_path):
     run = guided(sim_device_process, tmp_path, ["--pack", "samba"], 162, DELAYS, seed=1)
     check_finished(run, 162)
@@ -304,6 +305,7 @@ def finished_after_trouble(run: Run, cards: int) -> list[str]:
     return problems
 
 
+@pytest.mark.jam
 def test_a_jam_mid_pass_is_put_right_at_the_table(sim_device_process, tmp_path):
     def jam(step: dict[str, Any], person: TablePerson, when: str) -> None:
         if when == "before" and step["kind"] == "touch" and step["number"] < 4:
@@ -318,6 +320,7 @@ def test_a_jam_mid_pass_is_put_right_at_the_table(sim_device_process, tmp_path):
     assert kinds[at + 1] == ("touch", "go_on")
 
 
+@pytest.mark.restart
 def test_a_power_cut_mid_pass_leaves_the_cards_where_they_lie_and_the_guide_deals_the_rest(start_sim_device_process,
                                                                                            tmp_path):
     dev = start_sim_device_process(1)  # in real time, so the cut comes in the middle of the pass
@@ -344,6 +347,7 @@ def test_a_power_cut_mid_pass_leaves_the_cards_where_they_lie_and_the_guide_deal
 
 # -- the slips of a person, and a device's trouble, at the terminal ---------------------------
 
+@pytest.mark.touch
 def test_loading_and_touching_without_enter_at_each_table_step_goes_on(sim_device_process, tmp_path):
     """At every table step the person does the step and, instead of
     pressing Enter, goes straight on: the load into the tray and the touch
@@ -378,6 +382,8 @@ def test_quick_extra_enters_at_a_human_pace_answer_nothing_they_should_not(sim_d
     assert "holds 0" not in run.screen and "missing" not in run.screen
 
 
+@pytest.mark.double_feed
+@pytest.mark.exact_mode
 def test_a_double_feed_caught_and_put_back_keeps_exactness(sim_device_process, tmp_path):
     def double(step: dict[str, Any], person: TablePerson, when: str) -> None:
         if when == "before" and step["kind"] == "touch" and step["round"] == 2 and not getattr(person, "fed", 0):
@@ -391,6 +397,8 @@ def test_a_double_feed_caught_and_put_back_keeps_exactness(sim_device_process, t
     assert "mode: exact;" in run.screen
 
 
+@pytest.mark.exit_sensor
+@pytest.mark.sensor_loss
 def test_an_exit_sensor_lost_mid_pass_is_named_and_put_right(sim_device_process, tmp_path):
     def unplugged(step: dict[str, Any], person: TablePerson, when: str) -> None:
         if when == "before" and step["kind"] == "touch" and step["round"] == 3 and not getattr(person, "cut", 0):
@@ -404,6 +412,7 @@ def test_an_exit_sensor_lost_mid_pass_is_named_and_put_right(sim_device_process,
     assert "mode: exact;" in run.screen and "distance from random: exactly 0" in run.screen
 
 
+@pytest.mark.exact_mode
 def test_ctrl_c_then_the_command_it_suggests_goes_on_in_the_same_exact_run(sim_device_process, tmp_path):
     """Ctrl-C after the first stack (part P) of round 1; the stop line's command (--resume) run
     as told, with the cards where they lie: the same routine goes on, the
@@ -432,6 +441,8 @@ def test_ctrl_c_then_the_command_it_suggests_goes_on_in_the_same_exact_run(sim_d
     assert len(touches) == 11  # canasta's split: 2 + 7 + 2 passes, the two runs together
 
 
+@pytest.mark.exact_mode
+@pytest.mark.restart
 def test_a_restart_between_passes_keeps_the_exact_routine_at_the_terminal(sim_device_process, tmp_path):
     def restart(step: dict[str, Any], person: TablePerson, when: str) -> None:
         if when == "after" and step["kind"] == "lift" and step["round"] == 1 and not getattr(person, "cut", 0):

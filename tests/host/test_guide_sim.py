@@ -48,6 +48,7 @@ class JamOnce(persons.ScriptedPerson):
         super().do(step, number, round)
 
 
+@pytest.mark.jam
 def test_a_jam_mid_pass_is_freed_and_the_pass_goes_on(virtual_shuffler: VirtualShuffler) -> None:
     summary, voice, person = run_guide(virtual_shuffler, JamOnce)
     assert "A card is stuck in the feed (round 2 of 2, load A (pass 3 of 4), after 30 of 81 cards)" in voice.text
@@ -78,6 +79,7 @@ def test_cards_lifted_out_of_the_tray_are_put_back_and_dealt(virtual_shuffler: V
 
 
 @pytest.mark.parametrize("mode", ["", "overlap"])
+@pytest.mark.double_feed
 def test_a_double_feed_is_cleared_and_the_rest_dealt(virtual_shuffler: VirtualShuffler, mode: str) -> None:
     class DoubleFeed(FaultOnce):
         fault = ("double_feed", 10, mode)
@@ -97,6 +99,7 @@ class LowBattery(persons.ScriptedPerson):
         super().do(step, number, round)
 
 
+@pytest.mark.battery
 def test_a_refused_pass_for_a_low_battery_asks_for_a_new_one(virtual_shuffler: VirtualShuffler) -> None:
     summary, voice, person = run_guide(virtual_shuffler, LowBattery)
     assert "The battery is too low for a pass." in voice.text
@@ -178,6 +181,7 @@ class PullsThePlug(persons.ScriptedPerson):
         super().do(step, number, round)
 
 
+@pytest.mark.restart
 def test_a_restart_mid_pass_keeps_the_place_and_deals_the_rest(virtual_shuffler: VirtualShuffler) -> None:
     summary, voice, person = run_guide(virtual_shuffler, PullsThePlug)
     assert "The shuffler restarted during round 1 of 2, load B (pass 2 of 4), after 40 of 81 cards." in voice.text
@@ -228,6 +232,7 @@ class StackSensorOut(persons.ScriptedPerson):
         super().do(step, number, round)
 
 
+@pytest.mark.sensor_loss
 def test_a_missing_sensor_is_checked_cleared_and_the_pass_started_again(virtual_shuffler: VirtualShuffler) -> None:
     summary, voice, person = run_guide(virtual_shuffler, StackSensorOut)
     assert "The count sensor does not answer" in voice.text

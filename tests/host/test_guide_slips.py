@@ -70,6 +70,7 @@ class GoesOnWithoutEnter(persons.ScriptedPerson):
         super().do(step, number, round)
 
 
+@pytest.mark.touch
 def test_loading_and_touching_while_a_table_step_is_on_screen_goes_on() -> None:
     fake = FakeShuffler()
     result, voice, person = run_on_fake(fake, plan(), GoesOnWithoutEnter(fake, 162), settle_s=0.2)
@@ -110,6 +111,7 @@ class StacksAndLoadsOnInExactMode(persons.ScriptedPerson):
 
 
 @pytest.mark.micropython
+@pytest.mark.exact_mode
 def test_in_exact_mode_going_on_without_enter_keeps_exactness(virtual_shuffler: Any) -> None:
     p = planlib.make_plan(planlib.choose_pack("samba", None), 104, "good")
     summary, voice, person = run_guided(virtual_shuffler, p, StacksAndLoadsOnInExactMode, mode="exact")
@@ -165,6 +167,7 @@ def test_an_enter_with_the_tray_empty_is_not_a_load_of_no_cards() -> None:
     assert m.phase is Phase.TOUCH
 
 
+@pytest.mark.light_sleep
 def test_a_walk_away_has_no_time_limit_and_keeps_the_shuffler_awake() -> None:
     """A board in light sleep loses what the host sends: a line at least
     every 20 s keeps it awake, at a step that waits only for the person too."""
@@ -305,6 +308,7 @@ def test_a_load_off_its_size_is_said_once_and_the_bar_fills_to_what_it_deals() -
     ("stack", "A", "The count sensor does not answer; the pass stopped."),  # not read mid-pass: found at B's start
     ("exit", "B", "The exit sensor does not answer after"),
     ("battery", "B", "The battery sensor does not answer after 21 of 81 cards")])
+@pytest.mark.sensor_loss
 def test_each_sensor_lost_mid_pass_is_named(virtual_shuffler: Any, sensor: str, load: str, words: str) -> None:
     class LosesASensor(persons.ScriptedPerson):
         def do(self, step: S.Step, number: int, round: int | None = None) -> None:

@@ -56,6 +56,7 @@ def test_replies_are_matched_by_id_not_by_order(make_fake_device: Any) -> None:
         link.close()
 
 
+@pytest.mark.serial_garbage
 def test_garbage_is_reported_and_the_link_carries_on(make_fake_device: Any) -> None:
     dev = make_fake_device()
     link = Link.open(dev.port)
@@ -115,6 +116,7 @@ def test_error_replies_raise_device_error_with_the_code(make_fake_device: Any) -
         link.close()
 
 
+@pytest.mark.restart
 def test_unplugged_device_ends_waits_with_link_closed(make_fake_device: Any) -> None:
     dev = make_fake_device(lambda d, r: None)
     link = Link.open(dev.port)
@@ -206,6 +208,7 @@ def test_an_absurd_event_is_a_protocol_fault_not_a_number_to_believe(make_fake_d
         link.close()
 
 
+@pytest.mark.serial_garbage
 def test_a_malformed_reply_is_one_clear_error(make_fake_device: Any) -> None:
     from host.link import ProtocolFault
 

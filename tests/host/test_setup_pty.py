@@ -124,6 +124,7 @@ def test_a_board_wired_wrong_is_named_by_setup_and_check(start_sim_device_proces
     assert checked.stdout.strip().endswith("not ready to shuffle: see the lines marked FAIL")
 
 
+@pytest.mark.exact_mode
 def test_a_reversed_motor_is_found_flipped_and_exact_mode_then_deals_right(start_sim_device_process, tmp_path: Path) -> None:
     dev = start_sim_device_process("--wiring", "motor_reversed")
     code, text, done = set_up(dev, tmp_path, seed=4, delays=DELAYS)

@@ -43,6 +43,7 @@ def shuffler(*args: str, timeout: float = 900) -> subprocess.CompletedProcess[st
 
 
 @pytest.mark.timeout(2400)
+@pytest.mark.exact_mode
 def test_a_blank_pico_is_flashed_set_up_checked_and_deals_a_whole_exact_samba(start_emulated_pico, tmp_path: Path,
                                                                               monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv(registry.ENV_DIR, str(tmp_path / "run"))

@@ -23,6 +23,8 @@ def motor_off(pico) -> bool:
     return q["motor"]["dir"] == 0 and q["driver_awake"] is False
 
 
+@pytest.mark.jam
+@pytest.mark.touch
 def test_a_jam_pauses_and_a_touch_resumes_after_the_fix(start_emulated_pico, open_pico_client) -> None:
     pico, host = booted(start_emulated_pico, open_pico_client)
     pico.load(range(12))
@@ -41,6 +43,7 @@ def test_a_jam_pauses_and_a_touch_resumes_after_the_fix(start_emulated_pico, ope
     assert sorted(q["left"] + q["right"]) == list(range(12))
 
 
+@pytest.mark.double_feed
 def test_a_double_feed_latches_an_alarm_with_the_motor_off(start_emulated_pico, open_pico_client) -> None:
     pico, host = booted(start_emulated_pico, open_pico_client)
     pico.load(range(12))
@@ -65,6 +68,7 @@ def test_the_tray_emptied_mid_pass_is_a_fault(start_emulated_pico, open_pico_cli
     assert motor_off(pico)
 
 
+@pytest.mark.battery
 def test_a_low_battery_read_on_the_adc_refuses_the_pass(start_emulated_pico, open_pico_client) -> None:
     pico, host = booted(start_emulated_pico, open_pico_client)
     pico.load(range(20))
@@ -80,6 +84,7 @@ def test_a_low_battery_read_on_the_adc_refuses_the_pass(start_emulated_pico, ope
 
 
 @pytest.mark.parametrize("sensor", ["stack", "exit", "battery"])
+@pytest.mark.sensor_loss
 def test_a_sensor_missing_at_power_on_latches_an_alarm(start_emulated_pico, open_pico_client, sensor: str) -> None:
     pico = start_emulated_pico(fs=flashed_fs(), missing=[sensor])
     host = open_pico_client(pico)

@@ -14,7 +14,7 @@ from firmware import profile_rp2
 from picotest_support import flashed_fs, to_repl
 from simulator.pico.emulator import load_world_module
 
-pytestmark = [pytest.mark.slow, pytest.mark.pico]
+pytestmark = [pytest.mark.load_cell, pytest.mark.slow, pytest.mark.pico]
 
 READS = 300
 LOADED = 40

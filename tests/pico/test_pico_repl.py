@@ -29,6 +29,7 @@ def idle_for(pico, ms: float) -> None:
     pico.wait_until(lambda: pico.emulated_ms() >= until, timeout=240)
 
 
+@pytest.mark.watchdog
 def test_ctrl_c_leaves_a_repl_the_watchdog_spares_and_app_main_takes_it_back(start_emulated_pico, open_pico_client) -> None:
     pico, host = booted(start_emulated_pico, open_pico_client)
     to_repl(host)
@@ -47,6 +48,7 @@ def test_ctrl_c_leaves_a_repl_the_watchdog_spares_and_app_main_takes_it_back(sta
     assert pico.boots == 1
 
 
+@pytest.mark.serial_garbage
 def test_a_ctrl_c_byte_inside_a_line_is_a_bad_line_and_the_pass_goes_on(start_emulated_pico, open_pico_client) -> None:
     # The rp2 port's USB serial would raise KeyboardInterrupt at any 0x03;
     # the firmware turns that off while it runs and takes the byte itself.
@@ -63,6 +65,8 @@ def test_a_ctrl_c_byte_inside_a_line_is_a_bad_line_and_the_pass_goes_on(start_em
     assert pico.boots == 1
 
 
+@pytest.mark.watchdog
+@pytest.mark.restart
 def test_the_watchdog_resets_a_hung_main_loop_also_when_main_is_run_again(start_emulated_pico, open_pico_client) -> None:
     pico, host = booted(start_emulated_pico, open_pico_client)
     to_repl(host)
@@ -93,6 +97,7 @@ def test_machine_wdt_accepts_the_profile_timeout_and_refuses_one_above_the_rp2_l
     host.expect_raw(b"refused timeout exceeds %d" % RP2_WDT_MAX_MS)
 
 
+@pytest.mark.watchdog
 def test_an_mpremote_session_longer_than_the_watchdog_is_not_reset(start_emulated_pico) -> None:
     import subprocess
     import sys

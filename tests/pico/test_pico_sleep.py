@@ -11,9 +11,10 @@ from firmware import profile_rp2
 from firmware import protocol as P
 from picotest_support import flashed_fs
 
-pytestmark = [pytest.mark.slow, pytest.mark.pico]
+pytestmark = [pytest.mark.light_sleep, pytest.mark.slow, pytest.mark.pico]
 
 
+@pytest.mark.touch
 def test_light_sleep_idles_the_core_and_a_touch_wakes_it_to_deal(start_emulated_pico, open_pico_client) -> None:
     # host_awake_ms (60 s after the last line from a host, and after boot)
     # shortened so the test does not idle a minute of emulated time first.

@@ -21,6 +21,7 @@ def test_card_faults_parse_their_card(name: str, k: int) -> None:
 
 
 @given(st.sampled_from(faults.SENSORS))
+@pytest.mark.sensor_loss
 def test_sensor_faults_go_in_at_boot(sensor: str) -> None:
     f = faults.parse_fault(f"sensor_missing:{sensor}")
     assert f.at_boot
@@ -38,6 +39,8 @@ def test_the_wiring_options_are_the_world_s() -> None:
         world.World(wiring=("motor_backwards",))
 
 
+@pytest.mark.double_feed
+@pytest.mark.battery
 def test_double_feed_overlap_and_low_battery() -> None:
     f = faults.parse_fault("double_feed:4:overlap")
     assert (f.k, f.mode) == (4, "overlap")

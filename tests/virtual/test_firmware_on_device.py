@@ -94,6 +94,7 @@ def test_a_pass_through_the_world_api_deals_every_card(start_flashed_virtual_shu
     assert left == sorted(left) and right == sorted(right)
 
 
+@pytest.mark.jam
 def test_a_standing_jam_stops_the_pass_at_its_card(start_flashed_virtual_shuffler):
     dev, link = start_flashed_virtual_shuffler(faults=["jam:3"])
     link.call("hello")
@@ -104,6 +105,7 @@ def test_a_standing_jam_stops_the_pass_at_its_card(start_flashed_virtual_shuffle
     assert dev.query()["counts"]["fed"] == 3
 
 
+@pytest.mark.sensor_loss
 def test_a_standing_missing_sensor_is_there_from_boot(start_flashed_virtual_shuffler):
     dev, link = start_flashed_virtual_shuffler(faults=["sensor_missing:stack"])
     assert link.call("hello")["state"] == protocol.ST_ALARM  # latched at start-up
@@ -112,6 +114,7 @@ def test_a_standing_missing_sensor_is_there_from_boot(start_flashed_virtual_shuf
     assert (rep["ok"], rep["err"]) == (False, protocol.E_ALARM)
 
 
+@pytest.mark.restart
 def test_ctrl_c_stops_the_firmware_and_a_soft_reset_brings_it_back(start_flashed_virtual_shuffler):
     dev, link = start_flashed_virtual_shuffler()
     link.call("hello")
@@ -125,6 +128,7 @@ def test_ctrl_c_stops_the_firmware_and_a_soft_reset_brings_it_back(start_flashed
     assert link.call("status")["ok"] is True
 
 
+@pytest.mark.serial_garbage
 def test_a_ctrl_c_byte_inside_a_line_is_a_bad_line_not_an_interrupt(start_flashed_virtual_shuffler):
     # The unix port, as a board's port, would raise KeyboardInterrupt at the
     # byte (the serial bridge turns it into SIGINT while the handler is in);
@@ -151,6 +155,7 @@ def test_mpremote_reaches_the_raw_repl_of_the_running_firmware(start_flashed_vir
     assert out.stdout.strip().endswith("42")
 
 
+@pytest.mark.serial_garbage
 def test_bad_input_gets_an_error_reply_and_the_firmware_keeps_running(start_flashed_virtual_shuffler):
     _dev, link = start_flashed_virtual_shuffler()
     link.call("hello")
@@ -160,6 +165,7 @@ def test_bad_input_gets_an_error_reply_and_the_firmware_keeps_running(start_flas
     assert json.loads(json.dumps(link.call("hello")))["ok"] is True
 
 
+@pytest.mark.restart
 def test_a_standing_fault_is_there_again_after_a_soft_reset(start_flashed_virtual_shuffler):
     dev, link = start_flashed_virtual_shuffler(faults=["jam:2"])
     link.call("hello")

@@ -78,6 +78,7 @@ def test_rename_based_atomic_write_lands_in_the_flash_dir(ticking_virtual_shuffl
     assert not (ticking_virtual_shuffler.flash_dir / "cfg.tmp").exists()
 
 
+@pytest.mark.restart
 def test_soft_reset_restarts_the_interpreter_without_main(ticking_virtual_shuffler):
     before = ticking_virtual_shuffler.boots
     pid = ticking_virtual_shuffler.interpreter_pid
@@ -89,6 +90,7 @@ def test_soft_reset_restarts_the_interpreter_without_main(ticking_virtual_shuffl
     assert (ticking_virtual_shuffler.flash_dir / "boots.txt").read_text().split() == ["main"]
 
 
+@pytest.mark.restart
 def test_reset_is_a_hard_reset_that_runs_main_again(ticking_virtual_shuffler, wait_for):
     out = mpremote(ticking_virtual_shuffler.port, "reset")
     assert out.returncode == 0, out.stderr

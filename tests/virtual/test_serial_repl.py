@@ -86,6 +86,7 @@ def test_ctrl_c_at_the_prompt_keeps_the_session(flash, start_virtual_shuffler, o
     assert dev.interpreter_pid == pid
 
 
+@pytest.mark.restart
 def test_ctrl_d_at_the_friendly_repl_is_a_soft_reboot(flash, start_virtual_shuffler, open_console, wait_for):
     write_files(flash, boot=BOOT, main=MAIN_LOG)
     dev = start_virtual_shuffler(flash)
@@ -131,6 +132,7 @@ def test_raw_paste_mode_is_offered_and_works(flash, start_virtual_shuffler, open
     assert b"pasted" in con.expect(b"\x04>")
 
 
+@pytest.mark.restart
 def test_soft_reset_in_raw_repl_runs_boot_only_and_stays_raw(flash, start_virtual_shuffler, open_console, wait_for):
     write_files(flash, boot=BOOT, main=MAIN_LOOP)
     dev = start_virtual_shuffler(flash)
@@ -147,6 +149,7 @@ def test_soft_reset_in_raw_repl_runs_boot_only_and_stays_raw(flash, start_virtua
     assert b"still raw" in con.expect(b"\x04>")
 
 
+@pytest.mark.restart
 def test_machine_reset_is_a_hard_reset(flash, start_virtual_shuffler, open_console, wait_for):
     write_files(flash, main=MAIN_LOG)
     dev = start_virtual_shuffler(flash)
@@ -162,6 +165,7 @@ def test_machine_reset_is_a_hard_reset(flash, start_virtual_shuffler, open_conso
     assert dev.interpreter_pid != pid
 
 
+@pytest.mark.restart
 def test_the_reset_button_runs_main_again(flash, start_virtual_shuffler, wait_for):
     write_files(flash, main=MAIN_LOG)
     dev = start_virtual_shuffler(flash)
@@ -170,6 +174,7 @@ def test_the_reset_button_runs_main_again(flash, start_virtual_shuffler, wait_fo
     wait_for(lambda: boots_log(flash) == ["main", "main"])
 
 
+@pytest.mark.restart
 def test_soft_reset_from_the_api_runs_main_again(flash, start_virtual_shuffler, wait_for):
     write_files(flash, main=MAIN_LOG)
     dev = start_virtual_shuffler(flash)
@@ -240,6 +245,7 @@ def test_two_quick_ctrl_c_leave_the_repl_without_a_restart(flash, start_virtual_
     assert (dev.interpreter_pid, dev.boots) == (pid, boots)
 
 
+@pytest.mark.restart
 def test_sys_exit_in_main_is_a_soft_reboot(flash, start_virtual_shuffler, wait_for):
     once = MAIN_LOG + 'import os, sys\nif "exited" not in os.listdir():\n    open("exited", "w").close()\n    sys.exit()\n'
     write_files(flash, main=once)
@@ -249,6 +255,8 @@ def test_sys_exit_in_main_is_a_soft_reboot(flash, start_virtual_shuffler, wait_f
     assert out.count(b"MPY: soft reboot") == 1
 
 
+@pytest.mark.watchdog
+@pytest.mark.restart
 def test_watchdog_exit_and_a_crash_are_hard_resets(flash, start_virtual_shuffler, wait_for):
     # The sim board ends the process with exit code 3 when its watchdog fires.
     once = MAIN_LOG + 'import os, sys\nif "fired" not in os.listdir():\n    open("fired", "w").close()\n    sys.exit(3)\n'

@@ -189,6 +189,7 @@ def test_cards_go_under_the_tray_and_the_top_of_the_tray_lifts_off(start_sim_dev
     assert t["places"]["tray"] == [3, 4, 5] and t["stacks"]["aside"] == [0, 1, 2] and t["check"]["ok"]
 
 
+@pytest.mark.jam
 def test_a_jam_stops_the_deal_at_its_card_until_cleared(start_sim_device_process, capsys):
     dev = start_sim_device_process("--time-scale", "0")
     table(dev, "new", "20", capsys=capsys)
@@ -254,6 +255,8 @@ def test_save_fail_breaks_saving_until_cleared(start_sim_device_process, capsys)
         assert serial_call(ser, "config", 3, set={"brake_ms": 12})["ok"] is True
 
 
+@pytest.mark.watchdog
+@pytest.mark.restart
 def test_a_hang_resets_the_board_and_the_cards_stay_where_they_lie(start_sim_device_process, capsys):
     dev = start_sim_device_process("--time-scale", "0")
     table(dev, "new", "30", capsys=capsys)
@@ -271,6 +274,7 @@ def test_a_hang_resets_the_board_and_the_cards_stay_where_they_lie(start_sim_dev
     assert t["check"]["ok"] and len(t["places"]["tray"]) == 30  # it hung before the first card
 
 
+@pytest.mark.restart
 def test_unplugged_mid_pass_the_dealt_cards_stay_in_their_piles(start_sim_device_process, capsys):
     dev = start_sim_device_process("--time-scale", "1")
     table(dev, "new", "100", capsys=capsys)

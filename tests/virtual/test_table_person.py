@@ -135,6 +135,7 @@ def test_set_aside_unload_and_putting_right_move_the_right_cards(person: TablePe
     assert w.show()["check"]["ok"]
 
 
+@pytest.mark.exit_sensor
 def test_cards_caught_in_the_exit_go_back_under_the_tray_in_order(person: TablePerson) -> None:
     w = person.world
     w.new(10, "A")
@@ -178,6 +179,7 @@ def test_the_commands_typed_at_the_command_line_do_the_same(person: TablePerson,
 
 
 @pytest.mark.parametrize("keep", [True, False])
+@pytest.mark.restart
 def test_cards_stay_across_a_reset_only_when_kept(tmp_path: Path, keep: bool) -> None:
     flash = tmp_path / "flash"
     build.install_to_dir(build.build_image("sim", tmp_path / "image"), flash)
