@@ -84,6 +84,17 @@ class SerialTransport:
         self.ser.close()
 
 
+class LineSplitter:
+    """Whole lines (without their newline) out of bytes that arrive in pieces."""
+
+    def __init__(self) -> None:
+        self.rest = b""
+
+    def feed(self, chunk: bytes) -> list[bytes]:
+        *lines, self.rest = (self.rest + chunk).split(b"\n")
+        return lines
+
+
 class DeviceClient:
     """The protocol over a transport: `send`/`call` a command, `wait` for a
     message, `event` by name. Every protocol message received is kept in
@@ -101,7 +112,7 @@ class DeviceClient:
         self.strict = strict
         self.consume = consume
         self.wait_s = wait_s
-        self.buf = b""
+        self.splitter = LineSplitter()
         self.received = b""
         self.lines: list[bytes] = []
         self.seen: list[dict[str, Any]] = []
@@ -115,9 +126,7 @@ class DeviceClient:
         """Read what arrives within `timeout` and parse its whole lines."""
         chunk = self.transport.read(timeout)
         self.received += chunk
-        self.buf += chunk
-        while b"\n" in self.buf:
-            line, self.buf = self.buf.split(b"\n", 1)
+        for line in self.splitter.feed(chunk):
             try:
                 msg = P.parse_message(line)
             except ValueError:

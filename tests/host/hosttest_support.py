@@ -10,6 +10,7 @@ import threading
 import time
 from typing import TYPE_CHECKING, Any, Callable
 
+from device_client import LineSplitter
 from firmware import protocol as P
 from host import guide as G
 from host import person as S
@@ -32,16 +33,14 @@ class FakeDevice(FakePort):
         self.uid = uid
         self.handler = handler or FakeDevice.idle_shuffler
         self.requests: list[dict[str, Any]] = []
-        self._buf = b""
+        self._lines = LineSplitter()
         super().__init__()
 
     def emit(self, obj: dict[str, Any] | bytes) -> None:  # type: ignore[override]
         super().emit(obj if isinstance(obj, bytes) else (json.dumps(obj) + "\n").encode())
 
     def on_data(self, chunk: bytes) -> None:
-        self._buf += chunk
-        while b"\n" in self._buf:
-            line, self._buf = self._buf.split(b"\n", 1)
+        for line in self._lines.feed(chunk):
             try:
                 req = json.loads(line)
             except ValueError:
