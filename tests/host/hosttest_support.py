@@ -247,6 +247,15 @@ def restart(dev: VirtualShuffler, person: S.ScriptedPerson) -> None:
     person.world = dev.world(timeout=10)
 
 
+def every_card_once_a_round(person: S.ScriptedPerson, rounds: int = 2) -> None:
+    """Each round dealt all 162 cards once, and the final pack holds each once."""
+    for r in range(1, rounds + 1):
+        dealt = [c for e in person.log if e["op"] == "take" and e["round"] == r for c in e["left"] + e["right"]]
+        assert sorted(dealt) == list(range(162)), f"round {r}"
+    final = [e for e in person.log if e["op"] == "final"][0]["pack"]
+    assert sorted(final) == list(range(162))
+
+
 def check_record(log: list[dict[str, Any]], cards: int, rounds: int, loads: int) -> None:
     """Every card dealt once per round, piles in load order, pile trade, final permutation."""
     pack = list(range(cards))

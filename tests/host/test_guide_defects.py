@@ -18,7 +18,7 @@ from host import guide as G
 from host import person as persons
 from host import plan as planlib
 from host.link import Link
-from hosttest_support import FakeShuffler, TextVoice, run_on_fake
+from hosttest_support import FakeShuffler, TextVoice, every_card_once_a_round, run_on_fake
 from shuffling import steps as S
 
 
@@ -31,14 +31,6 @@ def run(fake: FakeShuffler, person: persons.ScriptedPerson | None = None, reopen
     kw: dict[str, Any] = dict(settle_s=0.2)
     kw.update(guide_kw)
     return run_on_fake(fake, plan(), person=person, reopen=reopen, **kw)
-
-def every_card_once_a_round(person: persons.ScriptedPerson, rounds: int = 2) -> None:
-    for r in range(1, rounds + 1):
-        dealt = [c for e in person.log if e["op"] == "take" and e["round"] == r for c in e["left"] + e["right"]]
-        assert sorted(dealt) == list(range(162)), f"round {r}"
-    final = [e for e in person.log if e["op"] == "final"][0]["pack"]
-    assert sorted(final) == list(range(162))
-
 
 def holds_said(text: str) -> list[tuple[str, int]]:
     return [(m.group(1), int(m.group(2))) for m in re.finditer(r"Load (\w+) should hold (?:about )?\d+ and holds (\d+)",

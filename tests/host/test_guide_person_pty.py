@@ -166,15 +166,8 @@ def typed_at_the_command_line(person: TablePerson, step: Any) -> list[str]:
 
 # -- the virtual shuffler, as a person starts it ----------------------------------------
 
-@pytest.fixture(scope="module")
-def image(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    flash = tmp_path_factory.mktemp("flash-image")
-    build.install_to_dir(build.build_image("sim", tmp_path_factory.mktemp("image")), flash)
-    return flash
-
-
 @pytest.fixture
-def start_sim_device_process(image: Path, tmp_path: Path,
+def start_sim_device_process(sim_image_flash: Path, tmp_path: Path,
                      monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[[float], SimDevice]]:
     """Starts `shuffler sim-device` at a time scale, as a person would in a terminal."""
     monkeypatch.setenv("SHUFFLER_RUNTIME_DIR", str(tmp_path / "runtime"))
@@ -182,7 +175,7 @@ def start_sim_device_process(image: Path, tmp_path: Path,
 
     def start(time_scale: float) -> SimDevice:
         flash = tmp_path / f"flash{len(procs)}"
-        shutil.copytree(image, flash)
+        shutil.copytree(sim_image_flash, flash)
         dev = launch_sim_device(flash, time_scale)
         procs.append(dev.proc)
         return dev

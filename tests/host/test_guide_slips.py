@@ -30,7 +30,7 @@ from host.guide.machine import Machine
 from host.guide.table import Answer, Phase, Tick, Tray
 from firmware import exact_routes
 from route_record import check_route_record
-from hosttest_support import FakeShuffler, TextVoice, check_record, run_guided, run_on_fake
+from hosttest_support import FakeShuffler, TextVoice, check_record, every_card_once_a_round, run_guided, run_on_fake
 from shuffling import steps as S
 from test_guide_machine import Clock, FakeDevice, Quiet, Record
 
@@ -39,14 +39,6 @@ REPO = Path(__file__).resolve().parents[2]
 
 def plan(rounds: int = 2) -> planlib.Plan:
     return planlib.make_plan(planlib.choose_pack("samba", None), 104, "good", rounds=rounds)
-
-
-def every_card_once_a_round(person: persons.ScriptedPerson, rounds: int = 2) -> None:
-    for r in range(1, rounds + 1):
-        dealt = [c for e in person.log if e["op"] == "take" and e["round"] == r for c in e["left"] + e["right"]]
-        assert sorted(dealt) == list(range(162)), f"round {r}"
-    final = [e for e in person.log if e["op"] == "final"][0]["pack"]
-    assert sorted(final) == list(range(162))
 
 
 # -- the person goes on without pressing Enter ---------------------------------------------

@@ -13,12 +13,12 @@ pytestmark = pytest.mark.micropython
 
 
 @pytest.fixture(scope="module")
-def image(tmp_path_factory: pytest.TempPathFactory) -> list[build.ImageFile]:
+def sim_image(tmp_path_factory: pytest.TempPathFactory) -> list[build.ImageFile]:
     return build.build_image("sim", tmp_path_factory.mktemp("image"))
 
 
-def installed(flash: Path, image: list[build.ImageFile]) -> Path:
-    build.install_to_dir(image, flash)
+def installed(flash: Path, sim_image: list[build.ImageFile]) -> Path:
+    build.install_to_dir(sim_image, flash)
     return flash
 
 
@@ -45,9 +45,9 @@ class Protocol:
 
 
 @pytest.fixture
-def start_flashed_virtual_shuffler(flash, image, start_virtual_shuffler, open_console):
+def start_flashed_virtual_shuffler(flash, sim_image, start_virtual_shuffler, open_console):
     def start(**kwargs):
-        dev = start_virtual_shuffler(installed(flash, image), time_scale=0, **kwargs)
+        dev = start_virtual_shuffler(installed(flash, sim_image), time_scale=0, **kwargs)
         return dev, Protocol(open_console(dev.port))
 
     return start
@@ -61,10 +61,10 @@ def test_hello_answers_with_the_firmware_version_and_sim_board(start_flashed_vir
     assert rep["state"] == protocol.ST_IDLE
 
 
-def test_hello_carries_the_virtual_boards_stable_uid(tmp_path, image, start_virtual_shuffler, open_console):
+def test_hello_carries_the_virtual_boards_stable_uid(tmp_path, sim_image, start_virtual_shuffler, open_console):
     """The uid is the board's machine.unique_id(): kept across a hard reset
     and a restart on the same flash, different on another flash."""
-    first = installed(tmp_path / "a", image)
+    first = installed(tmp_path / "a", sim_image)
     dev = start_virtual_shuffler(first, time_scale=0)
     link = Protocol(open_console(dev.port))
     uid = link.call("hello")["uid"]
@@ -75,7 +75,7 @@ def test_hello_carries_the_virtual_boards_stable_uid(tmp_path, image, start_virt
     dev.stop()
     again = start_virtual_shuffler(first, time_scale=0)
     assert Protocol(open_console(again.port)).call("hello")["uid"] == uid
-    other = start_virtual_shuffler(installed(tmp_path / "b", image), time_scale=0)
+    other = start_virtual_shuffler(installed(tmp_path / "b", sim_image), time_scale=0)
     other_uid = Protocol(open_console(other.port)).call("hello")["uid"]
     assert protocol.is_uid(other_uid) and other_uid != uid
 

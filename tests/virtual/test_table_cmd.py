@@ -19,7 +19,6 @@ import pytest
 import serial
 
 from firmware import protocol
-from firmware import build
 from host.cli import main
 from simulator.virtual.world_client import WorldClient
 
@@ -41,22 +40,15 @@ class SimDevice:
         return WorldClient.connect(self.control, timeout=10)
 
 
-@pytest.fixture(scope="module")
-def image(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    flash = tmp_path_factory.mktemp("flash-image")
-    build.install_to_dir(build.build_image("sim", tmp_path_factory.mktemp("image")), flash)
-    return flash
-
-
 @pytest.fixture
-def start_sim_device_process(image: Path, tmp_path: Path) -> Iterator[Callable[..., SimDevice]]:
+def start_sim_device_process(sim_image_flash: Path, tmp_path: Path) -> Iterator[Callable[..., SimDevice]]:
     procs: list[subprocess.Popen[bytes]] = []
 
     def start(*args: str, flash: Path | None = None) -> SimDevice:
         """A sim-device on a flash of its own, or on `flash` (a copy of the image the first time)."""
         flash = flash or tmp_path / f"flash{len(procs)}"
         if not flash.exists():
-            shutil.copytree(image, flash)
+            shutil.copytree(sim_image_flash, flash)
         proc = subprocess.Popen(
             [sys.executable, "-m", "host.cli", "sim-device", "--flash", str(flash), *args],
             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=dict(os.environ),
