@@ -4,15 +4,11 @@ removed), a keyboard, the steps the program writes as JSON lines, and the
 end of every process a test starts."""
 from __future__ import annotations
 
-import fcntl
 import json
 import os
-import pty
 import re
 import select
-import struct
 import subprocess
-import termios
 import sys
 import threading
 import time
@@ -20,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from pty_device import open_pty
 from simulator.virtual.world_client import WorldClient
 
 PORT_LINE = re.compile(r"^virtual shuffler on (\S+) \(flash (.+)\)$", re.M)
@@ -31,8 +28,7 @@ class Screen:
     (escape codes removed), and a keyboard."""
 
     def __init__(self, argv: list[str], env: dict[str, str], cols: int = 160, rows: int = 50) -> None:
-        master, slave = pty.openpty()
-        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
+        master, slave = open_pty(cols=cols, rows=rows)
         self.proc = subprocess.Popen(argv, stdin=slave, stdout=slave, stderr=slave, env=env,
                                      start_new_session=True, close_fds=True)
         os.close(slave)

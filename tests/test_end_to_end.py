@@ -35,7 +35,7 @@ def runtime(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.Monkey
 
 
 @pytest.fixture
-def blank_device(runtime: None) -> Iterator[VirtualShuffler]:
+def blank_virtual_shuffler(runtime: None) -> Iterator[VirtualShuffler]:
     dev = VirtualShuffler(time_scale=0.0)  # empty flash: boots to the REPL
     dev.start()
     yield dev
@@ -82,12 +82,12 @@ def check_routine(record: Path, plan: dict[str, Any]) -> None:
 
 
 @pytest.mark.slow
-def test_flash_then_guide_a_full_samba_routine_on_the_port(blank_device: VirtualShuffler, tmp_path: Path) -> None:
-    flashed = shuffler("flash", "--port", blank_device.port, "--board", "sim")
+def test_flash_then_guide_a_full_samba_routine_on_the_port(blank_virtual_shuffler: VirtualShuffler, tmp_path: Path) -> None:
+    flashed = shuffler("flash", "--port", blank_virtual_shuffler.port, "--board", "sim")
     assert flashed.returncode == 0, flashed.stderr
     assert "ok: firmware" in flashed.stdout
     record = tmp_path / "cards.jsonl"
-    out = shuffler("guide", "--port", blank_device.port, "--world", blank_device.control_address,
+    out = shuffler("guide", "--port", blank_virtual_shuffler.port, "--world", blank_virtual_shuffler.control_address,
                    "--unattended", "--pack", "samba", "--mode", "random", "--record", str(record), "--json")
     assert out.returncode == 0, out.stderr
     plan = planned()
@@ -97,7 +97,7 @@ def test_flash_then_guide_a_full_samba_routine_on_the_port(blank_device: Virtual
     assert summary["distance"]["value"] == float(tv_riffle_exact(CARDS, plan["rounds"]))
     assert summary["notes"] == []
     # Nothing was left in the machine.
-    counts = blank_device.query()["counts"]
+    counts = blank_virtual_shuffler.query()["counts"]
     assert (counts["tray"], counts["left"], counts["right"]) == (0, 0, 0)
 
 

@@ -10,19 +10,19 @@ from typing import Any, Callable, Iterator
 
 import pytest
 
-from fwtest_support import (FIRMWARE, MICROPYTHON, SPEED, Device, WorldClient,
+from fwtest_support import (FIRMWARE, MICROPYTHON, SPEED, FwProcess, WorldClient,
                             require_micropython, sim_command)
 
 
 @pytest.fixture
-def start_device(tmp_path: Path) -> Iterator[Callable[..., Device]]:
-    """Factory: start_device(missing=(), battery_mv=None, data_dir=None, env={...}, ...)."""
+def start_fw_process(tmp_path: Path) -> Iterator[Callable[..., FwProcess]]:
+    """Factory: start_fw_process(missing=(), battery_mv=None, data_dir=None, env={...}, ...)."""
     require_micropython()
-    started: list[Device] = []
+    started: list[FwProcess] = []
     sock_dir = Path(tempfile.mkdtemp(prefix="shw"))  # short path: sun_path holds 108 bytes
 
     def start(firmware_dir: Path = FIRMWARE, data_dir: Path | None = None,
-              script: str = "main.py", world: bool = True, **kw: Any) -> Device:
+              script: str = "main.py", world: bool = True, **kw: Any) -> FwProcess:
         control = str(sock_dir / f"w{len(started)}.sock")
         extra_env = kw.pop("env", None) or {}
         argv, env = sim_command(
@@ -38,7 +38,7 @@ def start_device(tmp_path: Path) -> Iterator[Callable[..., Device]]:
         proc = subprocess.Popen(argv, env=env, cwd=str(firmware_dir), stdin=subprocess.PIPE,
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         client = WorldClient.connect(control, timeout=10) if world else None
-        dev = Device(proc, client)
+        dev = FwProcess(proc, client)
         started.append(dev)
         return dev
 
@@ -49,8 +49,8 @@ def start_device(tmp_path: Path) -> Iterator[Callable[..., Device]]:
 
 
 @pytest.fixture
-def device(start_device: Callable[..., Device]) -> Device:
-    dev = start_device()
+def fw_process(start_fw_process: Callable[..., FwProcess]) -> FwProcess:
+    dev = start_fw_process()
     hello = dev.event("hello")
     assert hello["board"] == "sim"
     return dev

@@ -11,45 +11,45 @@ from pathlib import Path
 import pytest
 
 from firmware import protocol as P
-from fwtest_support import Device
+from fwtest_support import FwProcess
 from test_fw_exact import exact_routine, random_file, split_order
 
 pytestmark = pytest.mark.micropython
 
 
-def test_read_gives_the_sensors_as_they_read_and_moves_nothing(device: Device) -> None:
-    w = device.world
+def test_read_gives_the_sensors_as_they_read_and_moves_nothing(fw_process: FwProcess) -> None:
+    w = fw_process.world
     assert w is not None
     w.load(list(range(30)))
-    r = device.call("read")
+    r = fw_process.call("read")
     assert r["ok"] is True
     assert r["n"] == 30 and abs(r["raw"] - (84000 + 30 * 760)) < 200 and 0 <= r["spread"] <= 240
     assert (r["beam"], r["touched"], r["touches"], r["flip"]) == (False, False, 0, 0)
     assert abs(r["touch"] - 800) <= 16 and r["mv"] == 9000
     assert (r["card_ms"], r["feed_ms"]) == (0, 0)  # nothing learned yet
     w.touch(200)
-    assert device.event("touch")["state"] == "idle"  # a touch starts a pass of the 30
-    device.event("done")
-    r = device.call("read")
+    assert fw_process.event("touch")["state"] == "idle"  # a touch starts a pass of the 30
+    fw_process.event("done")
+    r = fw_process.call("read")
     assert r["touches"] == 1 and r["n"] == 0
     assert 10 <= r["card_ms"] <= 20 and 10 <= r["feed_ms"] <= 30  # the fast world, at 80 % duty
-    assert device.call("read", what="cal")["cal"] == {}  # the sim's factory figures are not stored
-    bad = device.call("read", what="codes")
+    assert fw_process.call("read", what="cal")["cal"] == {}  # the sim's factory figures are not stored
+    bad = fw_process.call("read", what="codes")
     assert bad["ok"] is False and bad["err"] == P.E_BAD_FIELD
 
 
-def test_feed_deals_n_cards_to_one_side_and_leaves_the_rest(device: Device) -> None:
-    w = device.world
+def test_feed_deals_n_cards_to_one_side_and_leaves_the_rest(fw_process: FwProcess) -> None:
+    w = fw_process.world
     assert w is not None
     w.load(list(range(12)))
-    rep = device.call("feed", n=3, side="right")
+    rep = fw_process.call("feed", n=3, side="right")
     assert rep["ok"] is True and rep["n"] == 3
-    done = device.event("done")
+    done = fw_process.event("done")
     assert (done["k"], done["n"], done["left"], done["right"]) == (3, 3, 0, 3)
     q = w.query()
     assert q["right"] == [9, 10, 11] and q["left"] == [] and q["tray"] == list(range(9))
-    assert device.call("feed", n=2, side="left")["ok"] is True
-    assert device.event("done")["left"] == 2
+    assert fw_process.call("feed", n=2, side="left")["ok"] is True
+    assert fw_process.event("done")["left"] == 2
     assert w.query()["left"] == [7, 8]
 
 
@@ -60,45 +60,47 @@ def test_feed_deals_n_cards_to_one_side_and_leaves_the_rest(device: Device) -> N
     ({"n": "2", "side": "left"}, P.E_BAD_FIELD),
     ({"n": 9, "side": "left"}, P.E_BAD_VALUE),  # more than the tray's 5
 ])
-def test_a_feed_that_cannot_be_is_refused_and_nothing_moves(device: Device, fields: dict, err: int) -> None:
-    w = device.world
+def test_a_feed_that_cannot_be_is_refused_and_nothing_moves(fw_process: FwProcess, fields: dict, err: int) -> None:
+    w = fw_process.world
     assert w is not None
     w.load(list(range(5)))
-    rep = device.call("feed", **fields)
+    rep = fw_process.call("feed", **fields)
     assert rep["ok"] is False and rep["err"] == err and rep["detail"]
     assert w.query()["counts"]["fed"] == 0
 
 
-def test_no_feed_while_an_exact_routine_runs(device: Device) -> None:
-    assert device.world is not None
-    device.world.load(list(range(5)))
-    device.call("exact", n=20)
-    rep = device.call("feed", n=2, side="left")
+@pytest.mark.exact_mode
+def test_no_feed_while_an_exact_routine_runs(fw_process: FwProcess) -> None:
+    assert fw_process.world is not None
+    fw_process.world.load(list(range(5)))
+    fw_process.call("exact", n=20)
+    rep = fw_process.call("feed", n=2, side="left")
     assert rep["ok"] is False and rep["err"] == P.E_STATE and "exact" in rep["detail"]
 
 
-def test_the_beam_and_the_motor_are_calibrated_only_after_a_card_went_through(device: Device) -> None:
+@pytest.mark.exit_sensor
+def test_the_beam_and_the_motor_are_calibrated_only_after_a_card_went_through(fw_process: FwProcess) -> None:
     for what, fields in (("beam", {}), ("motor", {"flip": 1})):
-        rep = device.call("calibrate", what=what, **fields)
+        rep = fw_process.call("calibrate", what=what, **fields)
         assert rep["ok"] is False and rep["err"] == P.E_STATE
-    w = device.world
+    w = fw_process.world
     assert w is not None
     w.load(list(range(10)))
-    device.call("feed", n=2, side="left")
-    device.event("done")
-    beam = device.call("calibrate", what="beam")["cal"]["beam_ms"]
+    fw_process.call("feed", n=2, side="left")
+    fw_process.event("done")
+    beam = fw_process.call("calibrate", what="beam")["cal"]["beam_ms"]
     assert 10 <= beam <= 40
-    assert device.call("calibrate", what="motor", flip=2)["err"] == P.E_BAD_VALUE
-    assert device.call("calibrate", what="motor", flip=1)["cal"] == {"beam_ms": beam, "flip": 1}
+    assert fw_process.call("calibrate", what="motor", flip=2)["err"] == P.E_BAD_VALUE
+    assert fw_process.call("calibrate", what="motor", flip=1)["cal"] == {"beam_ms": beam, "flip": 1}
     # Flipped: "left" now turns the motor the other way.
-    device.call("feed", n=2, side="left")
-    assert device.event("done")["left"] == 2
+    fw_process.call("feed", n=2, side="left")
+    assert fw_process.event("done")["left"] == 2
     assert w.query()["right"] == [6, 7]
-    assert device.call("read")["flip"] == 1
+    assert fw_process.call("read")["flip"] == 1
 
 
-def test_a_reversed_motor_is_corrected_by_the_flip(start_device) -> None:
-    dev = start_device(env={"SHUFFLER_SIM_WIRING": "motor_reversed"})
+def test_a_reversed_motor_is_corrected_by_the_flip(start_fw_process) -> None:
+    dev = start_fw_process(env={"SHUFFLER_SIM_WIRING": "motor_reversed"})
     dev.event("hello")
     w = dev.world
     w.load(list(range(10)))
@@ -111,23 +113,25 @@ def test_a_reversed_motor_is_corrected_by_the_flip(start_device) -> None:
     assert w.query()["left"] == [6, 7]
 
 
-def test_exact_mode_on_a_reversed_motor_with_the_flip_ends_in_the_predicted_order(start_device,
+@pytest.mark.exact_mode
+def test_exact_mode_on_a_reversed_motor_with_the_flip_ends_in_the_predicted_order(start_fw_process,
                                                                                    tmp_path: Path) -> None:
     env = {"SHUFFLER_SIM_WIRING": "motor_reversed", "SHUFFLER_SIM_RANDOM_FILE": str(random_file(tmp_path, 7))}
     (tmp_path / "cal.json").write_text('{"flip": 1}')  # what the bring-up stored
-    dev = start_device(env=env, data_dir=tmp_path, speed=0.0)
+    dev = start_fw_process(env=env, data_dir=tmp_path, speed=0.0)
     dev.event("hello")
     final = exact_routine(dev, 162)
     assert final == split_order(tmp_path, 7, 162)
     assert not [m for m in dev.seen if m.get("ev") == P.EV_EXACT_LOST]
 
 
-def test_exact_mode_on_a_reversed_motor_without_the_flip_is_caught(start_device, tmp_path: Path) -> None:
+@pytest.mark.exact_mode
+def test_exact_mode_on_a_reversed_motor_without_the_flip_is_caught(start_fw_process, tmp_path: Path) -> None:
     # Every pile on the wrong side: after the split round the person's load P
     # (the left piles) holds the cards meant for load Q, whose count differs,
     # and the device says so.
     env = {"SHUFFLER_SIM_WIRING": "motor_reversed", "SHUFFLER_SIM_RANDOM_FILE": str(random_file(tmp_path, 7))}
-    dev = start_device(env=env, data_dir=tmp_path, speed=0.0)
+    dev = start_fw_process(env=env, data_dir=tmp_path, speed=0.0)
     dev.event("hello")
     w = dev.world
     dev.call("exact", n=162)
@@ -147,32 +151,35 @@ def test_exact_mode_on_a_reversed_motor_without_the_flip_is_caught(start_device,
     assert len(right) == 98
 
 
-def test_the_touch_is_confirmed_only_after_one_was_seen(device: Device) -> None:
-    cal = device.call("calibrate", what="touch")["cal"]
+@pytest.mark.touch
+def test_the_touch_is_confirmed_only_after_one_was_seen(fw_process: FwProcess) -> None:
+    cal = fw_process.call("calibrate", what="touch")["cal"]
     assert abs(cal["touch_baseline"] - 800) <= 16 and "touch_seen" not in cal
-    rep = device.call("calibrate", what="touch", confirm=True)
+    rep = fw_process.call("calibrate", what="touch", confirm=True)
     assert rep["ok"] is False and rep["err"] == P.E_STATE
-    assert device.world is not None
-    device.world.touch(150)
-    device.event("touch")
-    device.event("fault")  # the empty tray refuses the pass the touch asks for
-    assert device.call("calibrate", what="touch", confirm=True)["cal"]["touch_seen"] == 1
+    assert fw_process.world is not None
+    fw_process.world.touch(150)
+    fw_process.event("touch")
+    fw_process.event("fault")  # the empty tray refuses the pass the touch asks for
+    assert fw_process.call("calibrate", what="touch", confirm=True)["cal"]["touch_seen"] == 1
     # A new baseline waits for a new touch.
-    assert "touch_seen" not in device.call("calibrate", what="touch")["cal"]
+    assert "touch_seen" not in fw_process.call("calibrate", what="touch")["cal"]
 
 
-def test_the_battery_is_trimmed_to_a_meter_within_ten_percent(device: Device) -> None:
-    rep = device.call("calibrate", what="battery", mv=9180)
+@pytest.mark.battery
+def test_the_battery_is_trimmed_to_a_meter_within_ten_percent(fw_process: FwProcess) -> None:
+    rep = fw_process.call("calibrate", what="battery", mv=9180)
     assert rep["cal"]["mv_trim"] == 1020
-    assert device.call("read")["mv"] == 9180
-    assert device.call("status")["mv"] == 9180
-    far = device.call("calibrate", what="battery", mv=7000)
+    assert fw_process.call("read")["mv"] == 9180
+    assert fw_process.call("status")["mv"] == 9180
+    far = fw_process.call("calibrate", what="battery", mv=7000)
     assert far["ok"] is False and far["err"] == P.E_BAD_VALUE and "9000" in far["detail"]
-    assert device.call("read", what="cal")["cal"]["mv_trim"] == 1020
+    assert fw_process.call("read", what="cal")["cal"]["mv_trim"] == 1020
 
 
-def test_a_load_cell_wired_the_other_way_round_cannot_be_calibrated(start_device) -> None:
-    dev = start_device(env={"SHUFFLER_SIM_WIRING": "load_cell_reversed"})
+@pytest.mark.load_cell
+def test_a_load_cell_wired_the_other_way_round_cannot_be_calibrated(start_fw_process) -> None:
+    dev = start_fw_process(env={"SHUFFLER_SIM_WIRING": "load_cell_reversed"})
     dev.event("hello")
     assert dev.call("calibrate", what="stack", n=0)["ok"] is True
     dev.world.load(list(range(52)))
@@ -185,7 +192,7 @@ def test_a_load_cell_wired_the_other_way_round_cannot_be_calibrated(start_device
 @pytest.mark.parametrize("fields", [{}, {"what": "codes"}, {"what": "stack"}, {"what": "stack", "n": -1},
                                     {"what": "battery"}, {"what": "battery", "mv": 20000},
                                     {"what": "motor"}])
-def test_every_bad_calibration_is_answered(device: Device, fields: dict) -> None:
-    rep = device.call("calibrate", **fields)
+def test_every_bad_calibration_is_answered(fw_process: FwProcess, fields: dict) -> None:
+    rep = fw_process.call("calibrate", **fields)
     assert rep["ok"] is False and rep["err"] in (P.E_BAD_FIELD, P.E_BAD_VALUE, P.E_STATE) and rep["detail"]
-    assert device.call("status")["state"] == "idle"
+    assert fw_process.call("status")["state"] == "idle"

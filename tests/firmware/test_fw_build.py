@@ -14,7 +14,7 @@ import pytest
 
 from firmware import protocol as P
 from firmware import build
-from fwtest_support import FIRMWARE, MICROPYTHON, REPO, Device, require_micropython
+from fwtest_support import FIRMWARE, MICROPYTHON, REPO, FwProcess, require_micropython
 from simulator.virtual.world_client import BOARD_PATH
 
 BOARD_SIM = REPO / "simulator" / "virtual" / "board"
@@ -126,7 +126,7 @@ def _compile(dst: Path, sources: list[Path]) -> None:
 
 
 @pytest.mark.micropython
-def test_precompiled_firmware_runs_a_pass(start_device, tmp_path: Path) -> None:
+def test_precompiled_firmware_runs_a_pass(start_fw_process, tmp_path: Path) -> None:
     flash = tmp_path / "flash"
     flash.mkdir()
     srcs = [p for p in FIRMWARE.glob("*.py") if p.name not in ("main.py", *build.HOST_ONLY)]
@@ -135,7 +135,7 @@ def test_precompiled_firmware_runs_a_pass(start_device, tmp_path: Path) -> None:
     shutil.copy(FIRMWARE / "main.py", flash / "main.py")  # boot runs main.py as source
     assert sorted(p.name for p in flash.glob("*.py")) == ["main.py"]
     assert len(list(flash.glob("*.mpy"))) == len(srcs)
-    dev: Device = start_device(firmware_dir=flash, data_dir=tmp_path)
+    dev: FwProcess = start_fw_process(firmware_dir=flash, data_dir=tmp_path)
     assert dev.event("hello")["board"] == "sim"
     dev.world.load(list(range(40)))
     dev.call("start")

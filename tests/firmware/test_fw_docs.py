@@ -6,6 +6,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
+
 from firmware import protocol as P
 from host import device_words as W
 
@@ -26,6 +28,7 @@ def test_fault_table_matches_the_code() -> None:
     assert table("Fault codes") == {c: (n, s) for c, (n, s) in W.FAULTS.items()}
 
 
+@pytest.mark.exact_mode
 def test_exactness_lost_table_matches_the_code() -> None:
     assert table("Exact mode") == {c: (n, s) for c, (n, s) in W.LOST.items()}
 

@@ -93,6 +93,7 @@ def test_off_brakes_then_sleeps_and_is_cheap_when_already_asleep(drv) -> None:
     assert nsleep(log) == 1
 
 
+@pytest.mark.light_sleep
 def test_both_boards_put_the_driver_to_sleep_on_stop_and_in_light_sleep() -> None:
     # The board drivers need the real ports to run; their source says it.
     # Both boards take motor_stop and light_sleep from board_common (a

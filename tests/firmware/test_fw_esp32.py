@@ -76,6 +76,8 @@ report(gpio=gpio, gpio_off=gpio_off, ext0=ext0, touch=touch, touch_still=touch_s
                  "wdt_stop": False, "timer": "invalid Timer number", "pad": "invalid pin for touchpad"}
 
 
+@pytest.mark.touch
+@pytest.mark.light_sleep
 def test_light_sleep_wakes_on_touch_with_only_the_sources_the_port_offers() -> None:
     r = run_esp32(r"""
 b = board()
@@ -91,6 +93,7 @@ report(line=woke_by_line, sleeps=S.sleeps, power=S.levels[32], touch_armed=S.wak
     assert r["power"] == 1 and r["touch_armed"] is False
 
 
+@pytest.mark.light_sleep
 def test_a_waiting_serial_line_ends_the_sleep_after_a_timed_wake() -> None:
     r = run_esp32(r"""
 b = board()
@@ -103,6 +106,7 @@ report(line=b.light_sleep(500, line), sleeps=len(S.sleeps), power=S.levels[32])
     assert r == {"line": True, "sleeps": 2, "power": 1}
 
 
+@pytest.mark.light_sleep
 def test_sensor_power_comes_back_when_the_sleep_fails() -> None:
     r = run_esp32(r"""
 b = board()
@@ -119,6 +123,8 @@ report(err=err, power=S.levels[32], touch_armed=S.wake_touch)
     assert r == {"err": "Touch pad error", "power": 1, "touch_armed": False}
 
 
+@pytest.mark.watchdog
+@pytest.mark.restart
 def test_a_loop_that_stops_beating_is_reset() -> None:
     r = run_esp32(r"""
 b = board()
@@ -136,6 +142,7 @@ report(fed=fed, resets=S.resets)
     assert r == {"fed": 0, "resets": 1}
 
 
+@pytest.mark.restart
 def test_the_repl_hand_over_survives_soft_resets() -> None:
     """mpremote soft-resets on entering the raw REPL; that ends every timer,
     and the port's watchdog cannot be stopped."""
@@ -151,6 +158,7 @@ report(resets=S.resets, timeout=S.wdt_timeout, timers=len(S.timers))
     assert r == {"resets": 0, "timeout": 3600000, "timers": 0}
 
 
+@pytest.mark.watchdog
 def test_a_second_app_start_leaves_no_old_timer_feeding_the_watchdog() -> None:
     r = run_esp32(r"""
 b = board()
@@ -168,6 +176,7 @@ report(timers=timers, resets=S.resets)
     assert r == {"timers": 1, "resets": 1}
 
 
+@pytest.mark.exact_mode
 def test_exact_mode_bytes_hash_noise_samples_with_os_urandom() -> None:
     r = run_esp32(r"""
 b = board()
@@ -221,6 +230,8 @@ report(started=started, events=[m.get("ev") for m in c.link.sent], sleeps=len(S.
 """
 
 
+@pytest.mark.touch
+@pytest.mark.light_sleep
 def test_the_touch_that_wakes_the_board_starts_the_pass() -> None:
     """The controller over the real ESP32 driver: a short touch wakes the
     board from light sleep and is over before the HX711 has settled; it is

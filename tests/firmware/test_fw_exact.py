@@ -16,11 +16,11 @@ import pytest
 from firmware import exact_routes as R
 from firmware import protocol as P
 from host import device_words as W
-from fwtest_support import Device
+from fwtest_support import FwProcess
 from shuffling.exact_mode import codes as C
 from shuffling.exact_mode.physical import run_exact
 
-pytestmark = pytest.mark.micropython
+pytestmark = [pytest.mark.micropython, pytest.mark.exact_mode]
 
 
 def random_file(tmp_path: Path, seed: int) -> Path:
@@ -39,19 +39,19 @@ def stream(path: Path) -> Callable[[int], bytes]:
     return take
 
 
-def start(start_device: Callable[..., Device], tmp_path: Path, seed: int | None, capacity: int | None = None,
-          speed: float = 0.0) -> Device:
+def start(start_fw_process: Callable[..., FwProcess], tmp_path: Path, seed: int | None, capacity: int | None = None,
+          speed: float = 0.0) -> FwProcess:
     env = {}
     if seed is not None:
         env["SHUFFLER_SIM_RANDOM_FILE"] = str(random_file(tmp_path, seed))
     if capacity is not None:
         env["SHUFFLER_SIM_CAPACITY"] = str(capacity)
-    dev = start_device(env=env, data_dir=tmp_path, speed=speed)
+    dev = start_fw_process(env=env, data_dir=tmp_path, speed=speed)
     dev.event("hello")
     return dev
 
 
-def exact_routine(dev: Device, n: int, between: Callable[[int, str], None] | None = None,
+def exact_routine(dev: FwProcess, n: int, between: Callable[[int, str], None] | None = None,
                   after_start: Callable[[], dict] | None = None, start_pack: list[int] | None = None,
                   begun: str | None = None, routine: str | None = None, capacity: int = 104) -> list[int]:
     """The person's side of an exact routine: load what the device expects,
@@ -106,8 +106,8 @@ def split_order(tmp_path: Path, seed: int, n: int) -> list[int]:
     return sorted(range(n), key=lambda i: arrangement[i])
 
 
-def test_samba_splits_and_ends_in_the_order_of_its_codes(start_device, tmp_path: Path) -> None:
-    dev = start(start_device, tmp_path, seed=11)
+def test_samba_splits_and_ends_in_the_order_of_its_codes(start_fw_process, tmp_path: Path) -> None:
+    dev = start(start_fw_process, tmp_path, seed=11)
     final = exact_routine(dev, 162)
     assert final == split_order(tmp_path, 11, 162)
     assert final != list(range(162))
@@ -118,8 +118,8 @@ def test_samba_splits_and_ends_in_the_order_of_its_codes(start_device, tmp_path:
     assert dev.call("status")["mode"] == "random"
 
 
-def test_samba_ends_in_the_order_the_code_sorting_predicts(start_device, tmp_path: Path) -> None:
-    dev = start(start_device, tmp_path, seed=11)
+def test_samba_ends_in_the_order_the_code_sorting_predicts(start_fw_process, tmp_path: Path) -> None:
+    dev = start(start_fw_process, tmp_path, seed=11)
     final = exact_routine(dev, 162, routine="radix")
     codes = C.code_set(162, 104, uneven=True)
     arrangement = C.uniform_assignment(162, stream(random_file(tmp_path, 11)), codes)
@@ -132,13 +132,13 @@ def test_samba_ends_in_the_order_the_code_sorting_predicts(start_device, tmp_pat
     assert dev.call("status")["mode"] == "random"
 
 
-def _transcript(dev: Device) -> list[bytes]:
+def _transcript(dev: FwProcess) -> list[bytes]:
     # The clock is the one thing that differs between two runs: the idle loop
     # runs as often as the computer lets it.
     return [re.sub(rb'"uptime_ms": \d+', b'"uptime_ms": T', line) for line in dev.raw]
 
 
-def every_command(dev: Device) -> Callable[[int, str], None]:
+def every_command(dev: FwProcess) -> Callable[[int, str], None]:
     said = []
 
     def probe(round_number: int, load: str) -> None:
@@ -153,13 +153,13 @@ def every_command(dev: Device) -> Callable[[int, str], None]:
     return probe
 
 
-def test_the_wire_says_the_same_whatever_the_codes(start_device, tmp_path: Path) -> None:
+def test_the_wire_says_the_same_whatever_the_codes(start_fw_process, tmp_path: Path) -> None:
     """Two routines with different random draws, every command sent mid-way:
     everything the device sends is the same, byte for byte, except the clock."""
     finals = []
     transcripts = []
     for seed in (1, 2):
-        dev = start(start_device, tmp_path, seed=seed, capacity=8)
+        dev = start(start_fw_process, tmp_path, seed=seed, capacity=8)
         finals.append(exact_routine(dev, 12, every_command(dev), capacity=8))
         transcripts.append(_transcript(dev))
     assert finals[0] != finals[1]  # the draws differ (equal by chance: 1 in 12!)
@@ -171,7 +171,7 @@ def test_the_wire_says_the_same_whatever_the_codes(start_device, tmp_path: Path)
     assert b'"routine": "split"' in text
 
 
-def exact_routine_with_a_stop(dev: Device, n: int, at: tuple[int, str], k: int,
+def exact_routine_with_a_stop(dev: FwProcess, n: int, at: tuple[int, str], k: int,
                               fix: Callable[[list[int]], list[int]]) -> tuple[list[int], list[dict]]:
     """exact_routine, with a double feed at card k of the pass `at` (round,
     load): the person clears the fault and hands the cards caught in the
@@ -205,15 +205,16 @@ def exact_routine_with_a_stop(dev: Device, n: int, at: tuple[int, str], k: int,
     return final, [m for m in dev.seen if m.get("ev") == "exact_lost"]
 
 
-def test_a_double_feed_caught_and_put_back_goes_on_exactly(start_device, tmp_path: Path) -> None:
-    dev = start(start_device, tmp_path, seed=11)
+@pytest.mark.double_feed
+def test_a_double_feed_caught_and_put_back_goes_on_exactly(start_fw_process, tmp_path: Path) -> None:
+    dev = start(start_fw_process, tmp_path, seed=11)
     final, lost = exact_routine_with_a_stop(dev, 162, (3, "P"), 20, lambda caught: caught)
     assert lost == []
     assert final == split_order(tmp_path, 11, 162)  # as if nothing had happened
     assert dev.call("status")["mode"] == "random"
 
 
-def test_the_card_being_fed_gone_on_to_its_pile_goes_on_and_two_gone_out_end_exactness(start_device,
+def test_the_card_being_fed_gone_on_to_its_pile_goes_on_and_two_gone_out_end_exactness(start_fw_process,
                                                                                      tmp_path: Path) -> None:
     """The tray's count after the stop is the evidence: one card past the
     beam's count went to its own side, so the rest deals on from there; two
@@ -226,7 +227,7 @@ def test_the_card_being_fed_gone_on_to_its_pile_goes_on_and_two_gone_out_end_exa
 
     for gone, seed in ((1, 12), (2, 13)):
         kept.clear()
-        dev = start(start_device, tmp_path, seed=seed, capacity=8)
+        dev = start(start_fw_process, tmp_path, seed=seed, capacity=8)
         assert dev.world is not None
         dev.call("exact", n=12)
         nxt = dev.event("exact_next")
@@ -254,13 +255,14 @@ def test_the_card_being_fed_gone_on_to_its_pile_goes_on_and_two_gone_out_end_exa
             assert done["left"] + done["right"] == done["k"]  # random again: pile counts are reported
 
 
-def test_a_restart_keeps_the_exact_routine_and_it_ends_in_the_predicted_order(start_device, tmp_path: Path) -> None:
+@pytest.mark.restart
+def test_a_restart_keeps_the_exact_routine_and_it_ends_in_the_predicted_order(start_fw_process, tmp_path: Path) -> None:
     """Between two passes the board restarts (a new battery): the routine
     comes back from its flash and the pack ends as if nothing had happened."""
     data = tmp_path / "flash"
     data.mkdir()
     env = {"SHUFFLER_SIM_RANDOM_FILE": str(random_file(tmp_path, 21))}
-    dev = start_device(env=env, data_dir=data, speed=0.0)
+    dev = start_fw_process(env=env, data_dir=data, speed=0.0)
     dev.event("hello")
     assert dev.world is not None
     dev.call("exact", n=162)
@@ -271,7 +273,7 @@ def test_a_restart_keeps_the_exact_routine_and_it_ends_in_the_predicted_order(st
     left, right = dev.world.take("left"), dev.world.take("right")
     assert dev.event("exact_next")["load"] == "B"
     dev.close()
-    again = start_device(env=env, data_dir=data, speed=0.0)
+    again = start_fw_process(env=env, data_dir=data, speed=0.0)
     again.event("hello")
     st = again.call("status")
     assert st["mode"] == "exact" and st["next"] == {"round": 1, "rounds": 14, "load": "B", "count": 81}
@@ -291,8 +293,8 @@ def test_a_restart_keeps_the_exact_routine_and_it_ends_in_the_predicted_order(st
     assert nxt["count"] == 81
 
 
-def test_a_load_out_of_turn_is_caught_by_its_count(start_device, tmp_path: Path) -> None:
-    dev = start(start_device, tmp_path, seed=5, capacity=8)
+def test_a_load_out_of_turn_is_caught_by_its_count(start_fw_process, tmp_path: Path) -> None:
+    dev = start(start_fw_process, tmp_path, seed=5, capacity=8)
     assert dev.world is not None
     dev.call("exact", n=12)
     for _ in range(2):
@@ -312,8 +314,8 @@ def test_a_load_out_of_turn_is_caught_by_its_count(start_device, tmp_path: Path)
     assert left or right
 
 
-def test_radix_stacks_swapped_are_caught_by_their_count(start_device, tmp_path: Path) -> None:
-    dev = start(start_device, tmp_path, seed=5, capacity=8)
+def test_radix_stacks_swapped_are_caught_by_their_count(start_fw_process, tmp_path: Path) -> None:
+    dev = start(start_fw_process, tmp_path, seed=5, capacity=8)
     assert dev.world is not None
     dev.call("exact", n=12, routine="radix")
     for _ in range(2):
@@ -330,8 +332,9 @@ def test_radix_stacks_swapped_are_caught_by_their_count(start_device, tmp_path: 
     assert (lost["code"], lost["n"], lost["expected"]) == (P.LOST_COUNT, 7, 5)
 
 
-def test_a_jam_keeps_exactness_and_an_abort_loses_it(start_device, tmp_path: Path) -> None:
-    dev = start(start_device, tmp_path, seed=None, capacity=8)
+@pytest.mark.jam
+def test_a_jam_keeps_exactness_and_an_abort_loses_it(start_fw_process, tmp_path: Path) -> None:
+    dev = start(start_fw_process, tmp_path, seed=None, capacity=8)
     assert dev.world is not None
     dev.call("exact", n=12)
     nxt = dev.event("exact_next")
@@ -349,8 +352,8 @@ def test_a_jam_keeps_exactness_and_an_abort_loses_it(start_device, tmp_path: Pat
     assert dev.call("status")["mode"] == "random"
 
 
-def test_begin_is_checked_and_cancel_ends_the_routine(start_device, tmp_path: Path) -> None:
-    dev = start(start_device, tmp_path, seed=None)
+def test_begin_is_checked_and_cancel_ends_the_routine(start_fw_process, tmp_path: Path) -> None:
+    dev = start(start_fw_process, tmp_path, seed=None)
     for fields, err in (({}, P.E_BAD_FIELD), ({"n": 1}, P.E_BAD_VALUE), ({"n": 513}, P.E_BAD_VALUE),
                         ({"n": "162"}, P.E_BAD_FIELD), ({"n": 162, "routine": "pipelined"}, P.E_BAD_VALUE),
                         ({"n": 162, "routine": 2}, P.E_BAD_FIELD), ({"n": 52, "routine": "split"}, P.E_BAD_VALUE)):

@@ -21,7 +21,7 @@ from fwtest_support import FIRMWARE, MICROPYTHON, REPO, require_micropython
 from simulator.virtual.world_client import BOARD_PATH
 from shuffling.exact_mode.uniformity import chi_square_uniform
 
-pytestmark = pytest.mark.micropython
+pytestmark = [pytest.mark.micropython, pytest.mark.exact_mode]
 BOARD_SIM = REPO / "simulator" / "virtual" / "board"
 N = 5
 CAPACITY = 3  # the split: a round of two loads, then parts of 3 and 2; radix: two loads, 3 rounds

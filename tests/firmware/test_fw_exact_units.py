@@ -26,6 +26,8 @@ from shuffling.exact_mode import codes as C  # noqa: E402
 from shuffling.exact_mode.physical import deal, run_exact, run_route  # noqa: E402
 from shuffling.exact_mode.uniformity import chi_square_sf, chi_square_uniform  # noqa: E402
 
+pytestmark = [pytest.mark.exact_mode]
+
 
 def byte_stream(seed: int):  # type: ignore[no-untyped-def]
     rng = random.Random(seed)
@@ -221,6 +223,7 @@ def test_a_stopped_pass_goes_on_where_the_tray_s_count_shows_every_card_on_its_o
         assert ex.pass_done() == exact.ROUND_DONE and not ex.in_pass and ex.stopped_at == -1  # one load a round
 
 
+@pytest.mark.restart
 def test_after_a_restart_the_count_alone_says_where_the_pass_stopped() -> None:
     ex = exact.ExactRoutine(104)
     ex.begin(40, byte_stream(1))

@@ -6,14 +6,14 @@ from __future__ import annotations
 
 import pytest
 
-from fwtest_support import Device
+from fwtest_support import FwProcess
 from firmware import protocol as P
 from host import device_words as W
 
 pytestmark = pytest.mark.micropython
 
 
-def motor_off(dev: Device) -> bool:
+def motor_off(dev: FwProcess) -> bool:
     assert dev.world is not None
     q = dev.world.query()
     m = q["motor"]
@@ -21,131 +21,137 @@ def motor_off(dev: Device) -> bool:
     return m["dir"] == 0 and m["duty"] == 0 and not q["driver_awake"]
 
 
-def all_cards(dev: Device) -> list:
+def all_cards(dev: FwProcess) -> list:
     assert dev.world is not None
     q = dev.world.query()
     return q["tray"] + q["left"] + q["right"] + q["throat"] + q["removed"]
 
 
-def test_jam_pauses_and_resume_finishes_the_pass(device: Device) -> None:
-    w = device.world
+@pytest.mark.jam
+def test_jam_pauses_and_resume_finishes_the_pass(fw_process: FwProcess) -> None:
+    w = fw_process.world
     assert w is not None
     w.load(list(range(20)))
     w.inject("jam", k=5)
-    device.call("start")
-    f = device.event("fault")
+    fw_process.call("start")
+    f = fw_process.event("fault")
     assert (f["code"], f["latched"], f["resume"]) == (P.FAULT_JAM, True, True)
     assert f["k"] == 5 and "msg" not in f and W.fault_name(f["code"]) == "jam" and W.fault_words(f["code"])
-    assert motor_off(device)
-    assert device.call("status")["state"] == "paused"
+    assert motor_off(fw_process)
+    assert fw_process.call("status")["state"] == "paused"
     # Not fixed yet: resuming jams again at the same card.
-    assert device.call("resume")["ok"] is True
-    assert device.event("fault")["k"] == 5
+    assert fw_process.call("resume")["ok"] is True
+    assert fw_process.event("fault")["k"] == 5
     w.fix()
-    device.world.touch(100)  # a touch resumes a paused pass
-    done = device.event("done")
+    fw_process.world.touch(100)  # a touch resumes a paused pass
+    done = fw_process.event("done")
     assert done["k"] == 20 and done["left"] + done["right"] == 20
-    assert sorted(all_cards(device)) == list(range(20))
+    assert sorted(all_cards(fw_process)) == list(range(20))
 
 
-def test_resume_command_after_fix(device: Device) -> None:
-    w = device.world
+def test_resume_command_after_fix(fw_process: FwProcess) -> None:
+    w = fw_process.world
     assert w is not None
     w.load(list(range(10)))
     w.inject("jam", k=0)
-    device.call("start")
-    assert device.event("fault")["code"] == P.FAULT_JAM
+    fw_process.call("start")
+    assert fw_process.event("fault")["code"] == P.FAULT_JAM
     w.fix()
-    rep = device.call("resume")
+    rep = fw_process.call("resume")
     assert rep["ok"] is True and rep["k"] == 0
-    assert device.event("done")["k"] == 10
+    assert fw_process.event("done")["k"] == 10
 
 
-def test_resume_without_a_pause_is_a_state_error(device: Device) -> None:
-    rep = device.call("resume")
+def test_resume_without_a_pause_is_a_state_error(fw_process: FwProcess) -> None:
+    rep = fw_process.call("resume")
     assert rep["ok"] is False and rep["err"] == P.E_STATE
 
 
-def test_double_feed_seen_as_a_long_block_latches_an_alarm(device: Device) -> None:
-    w = device.world
+@pytest.mark.double_feed
+def test_double_feed_seen_as_a_long_block_latches_an_alarm(fw_process: FwProcess) -> None:
+    w = fw_process.world
     assert w is not None
     w.load(list(range(20)))
     w.inject("double_feed", k=3)
-    device.call("start")
-    f = device.event("fault")
+    fw_process.call("start")
+    f = fw_process.event("fault")
     assert f["code"] == P.FAULT_DOUBLE_FEED and f["latched"] is True and f["k"] == 3
-    assert motor_off(device)
-    assert device.call("status")["state"] == "alarm"
-    refused = device.call("start")
+    assert motor_off(fw_process)
+    assert fw_process.call("status")["state"] == "alarm"
+    refused = fw_process.call("start")
     assert refused["ok"] is False and refused["err"] == P.E_ALARM
-    assert device.call("clear")["ok"] is True
-    device.event("cleared")
-    assert device.call("status")["state"] == "idle"
-    assert sorted(all_cards(device)) == list(range(20))
+    assert fw_process.call("clear")["ok"] is True
+    fw_process.event("cleared")
+    assert fw_process.call("status")["state"] == "idle"
+    assert sorted(all_cards(fw_process)) == list(range(20))
     # The two cards still sit in the exit: a new pass is refused until
     # they are taken out.
     assert len(w.query()["throat"]) == 2
-    assert device.call("start")["err"] == P.E_REFUSED
-    f = device.event("fault")
+    assert fw_process.call("start")["err"] == P.E_REFUSED
+    f = fw_process.event("fault")
     assert f["code"] == P.FAULT_SENSOR and "exit" in f["detail"]
     w.take("throat")
-    assert device.call("clear")["state"] == "idle"
-    rep = device.call("start")
+    assert fw_process.call("clear")["state"] == "idle"
+    rep = fw_process.call("start")
     assert rep["ok"] is True
-    done = device.event("done")
+    done = fw_process.event("done")
     assert done["k"] == rep["n"] == w.query()["counts"]["fed"] - 5
 
 
-def test_double_feed_seen_as_an_exit_count_short_of_the_stack(device: Device) -> None:
-    w = device.world
+@pytest.mark.double_feed
+def test_double_feed_seen_as_an_exit_count_short_of_the_stack(fw_process: FwProcess) -> None:
+    w = fw_process.world
     assert w is not None
     w.load(list(range(20)))
     w.inject("double_feed", k=7, mode="overlap")
-    device.call("start")
-    f = device.event("fault")
+    fw_process.call("start")
+    f = fw_process.event("fault")
     assert f["code"] == P.FAULT_DOUBLE_FEED and f["k"] == 19 and f["n"] == 20
     q = w.query()
     assert q["counts"]["left"] + q["counts"]["right"] == 20
 
 
-def test_tray_emptied_early(device: Device) -> None:
-    w = device.world
+def test_tray_emptied_early(fw_process: FwProcess) -> None:
+    w = fw_process.world
     assert w is not None
     w.load(list(range(30)))
     w.inject("empty_at", k=8)
-    device.call("start")
-    f = device.event("fault")
+    fw_process.call("start")
+    f = fw_process.event("fault")
     assert f["code"] == P.FAULT_TRAY_EMPTIED and f["k"] == 8 and f["latched"] is True
     assert len(w.query()["removed"]) == 22
-    assert motor_off(device)
+    assert motor_off(fw_process)
 
 
-def test_battery_too_low_for_the_pass_is_refused(device: Device) -> None:
-    w = device.world
+@pytest.mark.battery
+def test_battery_too_low_for_the_pass_is_refused(fw_process: FwProcess) -> None:
+    w = fw_process.world
     assert w is not None
     w.load(list(range(81)))
     w.set_battery(6700)
-    rep = device.call("start")
+    rep = fw_process.call("start")
     assert rep["ok"] is False and rep["fault"] == P.FAULT_BATTERY_LOW
-    f = device.event("fault")
+    f = fw_process.event("fault")
     assert f["code"] == P.FAULT_BATTERY_LOW and f["latched"] is False and f["mv"] == 6700
     assert w.query()["counts"]["fed"] == 0
 
 
-def test_low_battery_warns_but_deals(device: Device) -> None:
-    w = device.world
+@pytest.mark.battery
+def test_low_battery_warns_but_deals(fw_process: FwProcess) -> None:
+    w = fw_process.world
     assert w is not None
     w.load(list(range(10)))
     w.set_battery(7000)
-    device.call("start")
-    assert device.event("done")["k"] == 10
-    warns = [m for m in device.seen if m.get("ev") == "warn"]
+    fw_process.call("start")
+    assert fw_process.event("done")["k"] == 10
+    warns = [m for m in fw_process.seen if m.get("ev") == "warn"]
     assert len(warns) == 1
     assert warns[0]["code"] == P.FAULT_BATTERY_LOW and warns[0]["mv"] == 7000
 
 
-def test_battery_failing_mid_pass_stops_it(start_device) -> None:
-    dev = start_device(speed=2)
+@pytest.mark.battery
+def test_battery_failing_mid_pass_stops_it(start_fw_process) -> None:
+    dev = start_fw_process(speed=2)
     dev.event("hello")
     dev.world.load(list(range(104)))
     dev.send("start")
@@ -157,8 +163,9 @@ def test_battery_failing_mid_pass_stops_it(start_device) -> None:
 
 
 @pytest.mark.parametrize("sensor", ["stack", "exit", "touch", "battery"])
-def test_sensor_missing_at_boot_latches_an_alarm(start_device, sensor: str) -> None:
-    dev = start_device(missing=(sensor,))
+@pytest.mark.sensor_loss
+def test_sensor_missing_at_boot_latches_an_alarm(start_fw_process, sensor: str) -> None:
+    dev = start_fw_process(missing=(sensor,))
     hello = dev.event("hello")
     assert hello["fw"] == P.FIRMWARE_VERSION
     f = dev.event("fault")
@@ -175,39 +182,41 @@ def test_sensor_missing_at_boot_latches_an_alarm(start_device, sensor: str) -> N
     assert dev.event("done")["k"] == 3
 
 
-def test_a_driver_error_mid_pass_stops_the_motor_and_latches(device: Device) -> None:
-    w = device.world
+def test_a_driver_error_mid_pass_stops_the_motor_and_latches(fw_process: FwProcess) -> None:
+    w = fw_process.world
     assert w is not None
     w.load(list(range(10)))
     w.inject("driver_error", k=4)
-    rep = device.call("start")
+    rep = fw_process.call("start")
     assert rep["ok"] is True
-    f = device.event("fault")
+    f = fw_process.event("fault")
     assert f["code"] == P.FAULT_INTERNAL and f["latched"] is True and f["k"] == 4
-    assert motor_off(device)
+    assert motor_off(fw_process)
     # Exactly one reply to the start request.
-    assert [m for m in device.seen if m.get("re") == "start"] == [rep]
-    assert device.call("status")["state"] == "alarm"
-    device.call("clear")
-    assert device.call("status")["state"] == "idle"
+    assert [m for m in fw_process.seen if m.get("re") == "start"] == [rep]
+    assert fw_process.call("status")["state"] == "alarm"
+    fw_process.call("clear")
+    assert fw_process.call("status")["state"] == "idle"
 
 
-def test_watchdog_resets_a_hung_board_with_the_motor_off(device: Device) -> None:
-    w = device.world
+@pytest.mark.watchdog
+@pytest.mark.restart
+def test_watchdog_resets_a_hung_board_with_the_motor_off(fw_process: FwProcess) -> None:
+    w = fw_process.world
     assert w is not None
     w.load(list(range(10)))
     w.inject("hang")
-    device.send("start")
-    rc = device.proc.wait(timeout=20)
+    fw_process.send("start")
+    rc = fw_process.proc.wait(timeout=20)
     assert rc == 3
-    assert device.proc.stderr is not None
-    assert "watchdog reset, motor off" in device.proc.stderr.read().decode()
+    assert fw_process.proc.stderr is not None
+    assert "watchdog reset, motor off" in fw_process.proc.stderr.read().decode()
 
 
-def test_ctrl_c_stops_the_motor_and_returns(start_device) -> None:
+def test_ctrl_c_stops_the_motor_and_returns(start_fw_process) -> None:
     # A real board gets Ctrl-C as a byte (the firmware turns the port's
     # keyboard interrupt off while it runs): a lone 0x03.
-    dev = start_device(speed=2)
+    dev = start_fw_process(speed=2)
     dev.event("hello")
     dev.world.load(list(range(104)))
     dev.send("start")
@@ -218,8 +227,9 @@ def test_ctrl_c_stops_the_motor_and_returns(start_device) -> None:
     assert dev.proc.wait(timeout=10) == 0
 
 
-def test_every_sensor_missing_still_gives_one_well_formed_fault(start_device) -> None:
-    dev = start_device(missing=("stack", "exit", "touch", "battery"))
+@pytest.mark.sensor_loss
+def test_every_sensor_missing_still_gives_one_well_formed_fault(start_fw_process) -> None:
+    dev = start_fw_process(missing=("stack", "exit", "touch", "battery"))
     dev.event("hello")
     f = dev.event("fault")
     assert f["code"] == P.FAULT_SENSOR and f["latched"] is True

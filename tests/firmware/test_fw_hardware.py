@@ -62,6 +62,7 @@ def test_power_budget_arithmetic_by_hand() -> None:
     assert pb.report(pb.ESP32)["passes_per_battery"] == pytest.approx(400 / expected)
 
 
+@pytest.mark.light_sleep
 def test_standby_counts_the_timed_wakes_the_pull_up_and_the_sleeping_driver() -> None:
     sys.path.insert(0, str(REPO / "hardware"))
     import power_budget as pb

@@ -15,6 +15,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+pytestmark = [pytest.mark.load_cell]
+
 REPO = Path(__file__).resolve().parents[2]
 PERIOD_US = 12500  # RATE high: 80 conversions a second
 PIN_US = 4  # one Pin.value() call of MicroPython on a 125 MHz RP2040, about
@@ -158,6 +160,7 @@ def test_readings_near_tare_are_readings(hx, near_tare: int) -> None:
     assert read(hx, near_tare) == near_tare
 
 
+@pytest.mark.sensor_loss
 def test_a_missing_chip_times_out_within_a_few_conversions(hx) -> None:
     mod, clock = hx
     assert read(hx, 123, absent=True) is None

@@ -14,7 +14,7 @@ import pytest
 
 from hardware import mechanism
 
-from fwtest_support import REPO, Device
+from fwtest_support import REPO, FwProcess
 from firmware import protocol as P
 
 
@@ -37,6 +37,8 @@ def test_the_mechanism_deals_as_fast_as_the_lotus() -> None:
     assert mechanism.block_ms(6400, 65) > 1.3 * mechanism.block_ms(9500, 65)
 
 
+@pytest.mark.double_feed
+@pytest.mark.exit_sensor
 def test_a_double_feed_leaves_the_next_card_short_of_the_beam() -> None:
     # The firmware stops the motor once a card has blocked the beam
     # double_pct % of its time (and a poll): the next card, which starts
@@ -50,6 +52,7 @@ def test_a_double_feed_leaves_the_next_card_short_of_the_beam() -> None:
         assert over_ms * v < mechanism.MECHANISM["feed_gap_um"]
 
 
+@pytest.mark.exit_sensor
 def test_the_beam_debounce_sits_between_a_flicker_and_the_gap() -> None:
     prof = __import__("firmware.profile_rp2", fromlist=["PROFILE"]).PROFILE
     for mv in (9500, 6400):
@@ -59,8 +62,8 @@ def test_the_beam_debounce_sits_between_a_flicker_and_the_gap() -> None:
 
 
 @pytest.mark.micropython
-def test_a_whole_pass_at_the_plausible_speed(start_device) -> None:
-    dev = start_device(env=PLAUSIBLE)
+def test_a_whole_pass_at_the_plausible_speed(start_fw_process) -> None:
+    dev = start_fw_process(env=PLAUSIBLE)
     dev.event("hello")
     w = dev.world
     w.load(list(range(104)))
@@ -76,8 +79,10 @@ def test_a_whole_pass_at_the_plausible_speed(start_device) -> None:
 
 @pytest.mark.micropython
 @pytest.mark.parametrize("mv", [9000, 6900])
-def test_a_double_feed_is_caught_at_the_plausible_speed_on_any_battery(start_device, mv: int) -> None:
-    dev = start_device(env=PLAUSIBLE, battery_mv=mv)
+@pytest.mark.double_feed
+@pytest.mark.battery
+def test_a_double_feed_is_caught_at_the_plausible_speed_on_any_battery(start_fw_process, mv: int) -> None:
+    dev = start_fw_process(env=PLAUSIBLE, battery_mv=mv)
     dev.event("hello")
     w = dev.world
     w.load(list(range(30)))
@@ -88,10 +93,11 @@ def test_a_double_feed_is_caught_at_the_plausible_speed_on_any_battery(start_dev
 
 
 @pytest.mark.micropython
-def test_the_learned_card_time_follows_the_battery(start_device) -> None:
+@pytest.mark.battery
+def test_the_learned_card_time_follows_the_battery(start_fw_process) -> None:
     """Learned on a fresh battery, the single-card time scales as the
     battery runs down: the slower cards are not taken for double feeds."""
-    dev = start_device(env=PLAUSIBLE)
+    dev = start_fw_process(env=PLAUSIBLE)
     dev.event("hello")
     w = dev.world
     w.load(list(range(20)))
@@ -108,37 +114,40 @@ def test_the_learned_card_time_follows_the_battery(start_device) -> None:
 
 
 @pytest.mark.micropython
-def test_a_flickering_beam_counts_one_card_once(device: Device) -> None:
-    w = device.world
+@pytest.mark.exit_sensor
+def test_a_flickering_beam_counts_one_card_once(fw_process: FwProcess) -> None:
+    w = fw_process.world
     w.load(list(range(12)))
     w.inject("flutter", k=4)
-    device.call("start")
-    done = device.event("done")
+    fw_process.call("start")
+    done = fw_process.event("done")
     q = w.query()
     assert done["k"] == 12 and len(q["left"]) + len(q["right"]) == 12
     assert done["left"] == len(q["left"]) and done["right"] == len(q["right"])
 
 
 @pytest.mark.micropython
-def test_resume_refuses_while_the_exit_is_blocked(device: Device) -> None:
-    w = device.world
+@pytest.mark.exit_sensor
+def test_resume_refuses_while_the_exit_is_blocked(fw_process: FwProcess) -> None:
+    w = fw_process.world
     w.load(list(range(10)))
     w.inject("jam", k=3)
-    device.call("start")
-    assert device.event("fault")["code"] == P.FAULT_JAM
+    fw_process.call("start")
+    assert fw_process.event("fault")["code"] == P.FAULT_JAM
     w.fix()
     w.inject("sensor_missing", sensor="exit")  # a card left in the beam
-    rep = device.call("resume")
+    rep = fw_process.call("resume")
     assert rep["ok"] is False and rep["err"] == P.E_REFUSED
-    f = device.event("fault")
+    f = fw_process.event("fault")
     assert f["code"] == P.FAULT_SENSOR and f["latched"] is False and "exit" in f["detail"]
-    assert device.call("status")["state"] == "paused"
+    assert fw_process.call("status")["state"] == "paused"
     assert w.query()["counts"]["left"] + w.query()["counts"]["right"] == 3
     w.fix()
-    assert device.call("resume")["ok"] is True
-    assert device.event("done")["k"] == 10
+    assert fw_process.call("resume")["ok"] is True
+    assert fw_process.event("done")["k"] == 10
 
 
+@pytest.mark.exit_sensor
 def test_a_beam_blocked_before_a_card_is_fed_is_not_that_card(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.syspath_prepend(str(REPO / "firmware"))
     import dealer
@@ -168,10 +177,11 @@ def test_a_beam_blocked_before_a_card_is_fed_is_not_that_card(monkeypatch: pytes
 
 
 @pytest.mark.micropython
-def test_exit_counts_refine_a_calibration_that_is_two_percent_off(start_device, tmp_path: Path) -> None:
+@pytest.mark.exit_sensor
+def test_exit_counts_refine_a_calibration_that_is_two_percent_off(start_fw_process, tmp_path: Path) -> None:
     # Counting 104 cards by weight needs counts per card within 0.48 %.
     (tmp_path / "cal.json").write_text(json.dumps({"tare": 84000, "per_card": 775}))  # true 760
-    dev = start_device(data_dir=tmp_path)
+    dev = start_fw_process(data_dir=tmp_path)
     assert dev.event("hello")["cal"]["stack"] == "calibrated"
     w = dev.world
     w.load(list(range(104)))

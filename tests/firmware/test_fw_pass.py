@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from fwtest_support import Device, deal_order
+from fwtest_support import FwProcess, deal_order
 from firmware import protocol as P
 
 pytestmark = pytest.mark.micropython
@@ -21,15 +21,16 @@ def sides_from_piles(load: list[int], left: list[int]) -> list[int]:
     return [0 if load[len(load) - 1 - k] in on_left else 1 for k in range(len(load))]
 
 
-def test_touch_deals_every_card_into_two_piles_in_mechanism_order(device: Device) -> None:
+@pytest.mark.touch
+def test_touch_deals_every_card_into_two_piles_in_mechanism_order(fw_process: FwProcess) -> None:
     load = list(range(104))
-    assert device.world is not None
-    assert device.world.load(load) == 104
-    device.world.touch(100)
-    device.event("touch")
-    assert device.event("loaded")["n"] == 104
-    done = device.event("done", timeout=30)
-    q = device.world.query()
+    assert fw_process.world is not None
+    assert fw_process.world.load(load) == 104
+    fw_process.world.touch(100)
+    fw_process.event("touch")
+    assert fw_process.event("loaded")["n"] == 104
+    done = fw_process.event("done", timeout=30)
+    q = fw_process.world.query()
     left, right = q["left"], q["right"]
     # No card lost or duplicated.
     assert sorted(left + right) == load
@@ -42,7 +43,7 @@ def test_touch_deals_every_card_into_two_piles_in_mechanism_order(device: Device
     sides = sides_from_piles(load, left)
     assert deal_order(load, sides) == (left, right)
     # Progress events count every card, and agree with the piles.
-    progress = [m for m in device.seen if m.get("ev") == "progress"]
+    progress = [m for m in fw_process.seen if m.get("ev") == "progress"]
     assert [m["k"] for m in progress] == list(range(1, 105))
     for m in progress:
         assert m["left"] == sum(1 for s in sides[: m["k"]] if s == 0)
@@ -50,20 +51,20 @@ def test_touch_deals_every_card_into_two_piles_in_mechanism_order(device: Device
     assert q["motor"]["dir"] == 0 and q["motor"]["brake"] is True
 
 
-def test_sides_look_random_not_a_fixed_pattern(device: Device) -> None:
+def test_sides_look_random_not_a_fixed_pattern(fw_process: FwProcess) -> None:
     """Two 104-card passes. With fair independent sides the left count is
     52 +- 5.1 (one standard error) and the number of runs 52.5 +- 5.1; the
     bounds below are six standard errors, and the two passes' side
     sequences must differ (equal by chance with probability 2**-104)."""
-    assert device.world is not None
+    assert fw_process.world is not None
     load = list(range(104))
     seqs = []
     for _ in range(2):
-        device.world.load(load)
-        assert device.call("start")["ok"] is True
-        device.event("done", timeout=30)
-        left = device.world.take("left")
-        device.world.take("right")
+        fw_process.world.load(load)
+        assert fw_process.call("start")["ok"] is True
+        fw_process.event("done", timeout=30)
+        left = fw_process.world.take("left")
+        fw_process.world.take("right")
         seqs.append(sides_from_piles(load, left))
     for s in seqs:
         assert 52 - 31 <= s.count(0) <= 52 + 31
@@ -71,36 +72,36 @@ def test_sides_look_random_not_a_fixed_pattern(device: Device) -> None:
     assert seqs[0] != seqs[1]
 
 
-def test_start_command_replies_then_reports_loaded_and_done(device: Device) -> None:
-    assert device.world is not None
-    device.world.load(["a", "b", "c"])
-    rep = device.call("start")
+def test_start_command_replies_then_reports_loaded_and_done(fw_process: FwProcess) -> None:
+    assert fw_process.world is not None
+    fw_process.world.load(["a", "b", "c"])
+    rep = fw_process.call("start")
     assert rep["ok"] is True and rep["n"] == 3
-    done = device.event("done")
+    done = fw_process.event("done")
     assert done["left"] + done["right"] == 3
 
 
-def test_empty_tray_is_refused(device: Device) -> None:
-    rep = device.call("start")
+def test_empty_tray_is_refused(fw_process: FwProcess) -> None:
+    rep = fw_process.call("start")
     assert rep["ok"] is False and rep["err"] == P.E_REFUSED
-    fault = device.event("fault")
+    fault = fw_process.event("fault")
     assert fault["code"] == P.FAULT_EMPTY and fault["latched"] is False
-    assert device.call("status")["state"] == "idle"
+    assert fw_process.call("status")["state"] == "idle"
 
 
-def test_over_capacity_is_refused_and_nothing_moves(device: Device) -> None:
-    assert device.world is not None
-    device.world.load(list(range(110)))
-    rep = device.call("start")
+def test_over_capacity_is_refused_and_nothing_moves(fw_process: FwProcess) -> None:
+    assert fw_process.world is not None
+    fw_process.world.load(list(range(110)))
+    rep = fw_process.call("start")
     assert rep["ok"] is False
-    fault = device.event("fault")
+    fault = fw_process.event("fault")
     assert fault["code"] == P.FAULT_OVER_CAPACITY and fault["n"] == 110
-    q = device.world.query()
+    q = fw_process.world.query()
     assert q["counts"]["tray"] == 110 and q["counts"]["fed"] == 0
 
 
-def test_status_and_abort_mid_pass(start_device) -> None:
-    dev = start_device(speed=2)
+def test_status_and_abort_mid_pass(start_fw_process) -> None:
+    dev = start_fw_process(speed=2)
     dev.event("hello")
     dev.world.load(list(range(104)))
     dev.send("start")
@@ -124,24 +125,26 @@ def test_status_and_abort_mid_pass(start_device) -> None:
     assert dev.call("status")["state"] == "idle"
 
 
-def test_touch_is_debounced(device: Device) -> None:
+@pytest.mark.touch
+def test_touch_is_debounced(fw_process: FwProcess) -> None:
     """A 10 ms brush (debounce is 30 ms) does nothing; a 100 ms touch deals."""
-    w = device.world
+    w = fw_process.world
     assert w is not None
     w.load(list(range(6)))
     w.touch(10)
     # Let the firmware run well past the brush: a status round trip per 20 ms loop.
     for _ in range(20):
-        device.call("status")
-    assert not [m for m in device.seen if m.get("ev") in ("touch", "loaded")]
+        fw_process.call("status")
+    assert not [m for m in fw_process.seen if m.get("ev") in ("touch", "loaded")]
     assert w.query()["counts"]["fed"] == 0
     w.touch(100)
-    device.event("touch")
-    assert device.event("done")["k"] == 6
+    fw_process.event("touch")
+    assert fw_process.event("done")["k"] == 6
 
 
-def test_touch_in_alarm_does_not_start_a_pass(start_device) -> None:
-    dev = start_device(missing=("exit",))
+@pytest.mark.touch
+def test_touch_in_alarm_does_not_start_a_pass(start_fw_process) -> None:
+    dev = start_fw_process(missing=("exit",))
     dev.event("hello")
     dev.event("fault")
     dev.world.load(list(range(6)))
@@ -151,21 +154,21 @@ def test_touch_in_alarm_does_not_start_a_pass(start_device) -> None:
     assert dev.world.query()["counts"]["fed"] == 0
 
 
-def test_count_reads_the_tray_without_dealing(device: Device) -> None:
-    w = device.world
+def test_count_reads_the_tray_without_dealing(fw_process: FwProcess) -> None:
+    w = fw_process.world
     assert w is not None
     w.load(list(range(95)))
-    rep = device.call("count")
+    rep = fw_process.call("count")
     assert rep["ok"] is True and rep["n"] == 95 and rep["capacity"] == 104
     q = w.query()
     assert q["counts"]["tray"] == 95 and q["counts"]["left"] + q["counts"]["right"] == 0
-    assert q["motor"]["dir"] == 0 and device.call("status")["state"] == "idle"
+    assert q["motor"]["dir"] == 0 and fw_process.call("status")["state"] == "idle"
     w.take("tray")
-    assert device.call("count")["n"] == 0
+    assert fw_process.call("count")["n"] == 0
 
 
-def test_count_is_busy_mid_pass_and_refused_in_alarm(start_device) -> None:
-    dev = start_device(speed=2)
+def test_count_is_busy_mid_pass_and_refused_in_alarm(start_fw_process) -> None:
+    dev = start_fw_process(speed=2)
     dev.event("hello")
     dev.world.load(list(range(104)))
     dev.send("start")

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from firmware import protocol as P
-from fwtest_support import FIRMWARE, Device
+from fwtest_support import FIRMWARE, FwProcess
 from host import device_messages as DM
 
 pytestmark = pytest.mark.micropython
@@ -50,7 +50,7 @@ def strict_problem(msg: dict[str, Any]) -> str | None:
     return f"undeclared {', '.join(extra)}" if extra else None
 
 
-def session(dev: Device) -> None:
+def session(dev: FwProcess) -> None:
     """What a host and a person do with the board: questions, settings,
     calibration, a pass, a jam and its resumption, refusals, an exact
     routine begun, asked about and cancelled, and bad lines."""
@@ -89,22 +89,22 @@ def session(dev: Device) -> None:
     dev.call("status")
 
 
-def test_every_line_the_firmware_sends_keeps_to_the_declaration(device: Device) -> None:
-    session(device)
-    assert device.raw, "the firmware sent nothing"
-    for line in device.raw:
+def test_every_line_the_firmware_sends_keeps_to_the_declaration(fw_process: FwProcess) -> None:
+    session(fw_process)
+    assert fw_process.lines, "the firmware sent nothing"
+    for line in fw_process.lines:
         msg = P.parse_message(line)
         assert strict_problem(msg) is None, (line, strict_problem(msg))
-    hello = device.seen[0]
+    hello = fw_process.seen[0]
     assert hello[P.F_EV] == P.EV_HELLO
     # The digest MicroPython computes of its own table is CPython's of the same table.
     assert hello[P.F_DIGEST] == P.digest() == DM.DIGEST
-    kinds = {m[P.F_EV] for m in device.seen if P.F_EV in m}
+    kinds = {m[P.F_EV] for m in fw_process.seen if P.F_EV in m}
     assert {P.EV_HELLO, P.EV_LOADED, P.EV_PROGRESS, P.EV_DONE, P.EV_FAULT, P.EV_EXACT_NEXT,
             P.EV_EXACT_LOST} <= kinds
-    replies = {m[P.F_RE] for m in device.seen if m.get(P.F_OK) is True}
+    replies = {m[P.F_RE] for m in fw_process.seen if m.get(P.F_OK) is True}
     assert set(P.COMMANDS) - replies == {P.CMD_ABORT}  # every other command answered yes at least once
-    assert {m[P.F_ERR] for m in device.seen if m.get(P.F_OK) is False} >= {
+    assert {m[P.F_ERR] for m in fw_process.seen if m.get(P.F_OK) is False} >= {
         P.E_BAD_JSON, P.E_UNKNOWN_CMD, P.E_STATE, P.E_PROTO, P.E_REFUSED, P.E_BAD_VALUE}
 
 

@@ -9,14 +9,16 @@ import types
 
 import pytest
 
-from fwtest_support import REPO, Device
+from fwtest_support import REPO, FwProcess
 from firmware import protocol as P
+
+pytestmark = [pytest.mark.sensor_loss]
 
 K = 5  # the card (feed order, from 0) at which the sensor is lost
 CARDS = 20
 
 
-def lose(dev: Device, sensor: str) -> None:
+def lose(dev: FwProcess, sensor: str) -> None:
     w = dev.world
     assert w is not None
     w.load(list(range(CARDS)))
@@ -24,66 +26,70 @@ def lose(dev: Device, sensor: str) -> None:
     assert dev.call("start")["ok"] is True
 
 
-def motor_off(dev: Device) -> bool:
+def motor_off(dev: FwProcess) -> bool:
     assert dev.world is not None
     q = dev.world.query()
     return q["motor"]["dir"] == 0 and not q["driver_awake"]
 
 
 @pytest.mark.micropython
-def test_the_exit_sensor_lost_mid_pass_is_a_sensor_fault_naming_it(device: Device) -> None:
-    lose(device, "exit")
-    f = device.event("fault")
+def test_the_exit_sensor_lost_mid_pass_is_a_sensor_fault_naming_it(fw_process: FwProcess) -> None:
+    lose(fw_process, "exit")
+    f = fw_process.event("fault")
     assert (f["code"], f["part"], f["k"]) == (P.FAULT_SENSOR, P.PART_EXIT, K)
     assert f["detail"] == "exit beam blocked, 1 card out"
-    assert motor_off(device)
-    assert device.call("status")["state"] == P.ST_ALARM
+    assert motor_off(fw_process)
+    assert fw_process.call("status")["state"] == P.ST_ALARM
     # Still lost: clear runs the self-test again and names it once more.
-    device.call("clear")
-    again = device.event("fault")
+    fw_process.call("clear")
+    again = fw_process.event("fault")
     assert again["part"] == P.PART_EXIT and "exit detector blocked at rest" in again["detail"]
 
 
 @pytest.mark.micropython
-def test_the_battery_sensor_lost_mid_pass_is_a_sensor_fault_naming_it(device: Device) -> None:
-    lose(device, "battery")
-    f = device.event("fault")
+@pytest.mark.battery
+def test_the_battery_sensor_lost_mid_pass_is_a_sensor_fault_naming_it(fw_process: FwProcess) -> None:
+    lose(fw_process, "battery")
+    f = fw_process.event("fault")
     # The motor runs on the battery, not on its sensor: card K comes out,
     # then the reading after it names the sensor.
     assert (f["code"], f["part"], f["k"]) == (P.FAULT_SENSOR, P.PART_BATTERY, K + 1)
     assert f["detail"] == "battery sensor reads 0 mV"
     assert f["left"] + f["right"] == K + 1
-    assert motor_off(device)
+    assert motor_off(fw_process)
 
 
 @pytest.mark.micropython
-def test_the_stack_sensor_lost_mid_pass_lets_the_pass_finish_and_names_it_at_the_next(device: Device) -> None:
+@pytest.mark.load_cell
+def test_the_stack_sensor_lost_mid_pass_lets_the_pass_finish_and_names_it_at_the_next(fw_process: FwProcess) -> None:
     # The exit beam counts a pass; the load cell is read before it.
-    lose(device, "stack")
-    assert device.event("done")["k"] == CARDS
-    w = device.world
+    lose(fw_process, "stack")
+    assert fw_process.event("done")["k"] == CARDS
+    w = fw_process.world
     assert w is not None
     w.take("left")
     w.load([1, 2, 3])
-    rep = device.call("start")
+    rep = fw_process.call("start")
     assert rep["ok"] is False and rep["err"] == P.E_REFUSED
-    f = device.event("fault")
+    f = fw_process.event("fault")
     assert (f["code"], f["part"], f["detail"]) == (P.FAULT_SENSOR, P.PART_STACK, "stack sensor not responding")
 
 
 @pytest.mark.micropython
-def test_the_touch_sensor_lost_mid_pass_is_named_once_the_board_is_idle(device: Device) -> None:
-    lose(device, "touch")
-    assert device.event("done")["k"] == CARDS
-    f = device.event("fault")
+@pytest.mark.touch
+def test_the_touch_sensor_lost_mid_pass_is_named_once_the_board_is_idle(fw_process: FwProcess) -> None:
+    lose(fw_process, "touch")
+    assert fw_process.event("done")["k"] == CARDS
+    f = fw_process.event("fault")
     assert (f["code"], f["part"], f["detail"]) == (P.FAULT_SENSOR, P.PART_TOUCH, "touch sensor reading implausible")
-    assert [m for m in device.seen if m.get("ev") == "touch"] == []  # never taken as a touch
+    assert [m for m in fw_process.seen if m.get("ev") == "touch"] == []  # never taken as a touch
 
 
 @pytest.mark.micropython
-def test_cards_that_leave_unseen_by_the_exit_beam_name_the_beam(start_device) -> None:
+@pytest.mark.exit_sensor
+def test_cards_that_leave_unseen_by_the_exit_beam_name_the_beam(start_fw_process) -> None:
     # No receiver at the beam: its input reads clear while the cards go out.
-    dev = start_device(env={"SHUFFLER_SIM_WIRING": "beam_receiver_missing"})
+    dev = start_fw_process(env={"SHUFFLER_SIM_WIRING": "beam_receiver_missing"})
     dev.event("hello")
     w = dev.world
     w.load(list(range(CARDS)))
@@ -124,6 +130,8 @@ def _dealer_over(battery_mv: int):  # type: ignore[no-untyped-def]
 
 
 @pytest.mark.parametrize("mv, reason", [(0, "R_SENSOR"), (5000, "R_BATTERY"), (9000, "R_TIMEOUT")])
+@pytest.mark.jam
+@pytest.mark.battery
 def test_a_card_that_never_comes_reads_the_battery_before_calling_it_a_jam(monkeypatch: pytest.MonkeyPatch,
                                                                           mv: int, reason: str) -> None:
     # A motor stalled by a failed battery, or a battery sensor that reads

@@ -9,14 +9,14 @@ from pathlib import Path
 
 import pytest
 
-from fwtest_support import Device
+from fwtest_support import FwProcess
 from firmware import protocol as P
 from host import device_words as W
 
 pytestmark = pytest.mark.micropython
 
 
-def last_error(dev: Device) -> dict:
+def last_error(dev: FwProcess) -> dict:
     return dev.wait(lambda m: m.get("re") is not None and m.get("ok") is False)
 
 
@@ -39,10 +39,11 @@ def last_error(dev: Device) -> dict:
         (b'{"cmd":"abort","id":12}\n', P.E_STATE),
     ],
 )
+@pytest.mark.serial_garbage
 def test_bad_input_gets_a_stable_error_and_the_firmware_keeps_running(
-        device: Device, raw: bytes, code: int) -> None:
-    device.write(raw)
-    err = last_error(device)
+        fw_process: FwProcess, raw: bytes, code: int) -> None:
+    fw_process.write(raw)
+    err = last_error(fw_process)
     assert err["err"] == code
     assert "name" not in err and "msg" not in err and code in W.ERRORS  # a number on the wire, words on the host
     # The reply carries the request id when the line had a readable one.
@@ -52,35 +53,37 @@ def test_bad_input_gets_a_stable_error_and_the_firmware_keeps_running(
         rid = None
     if isinstance(rid, int):
         assert err["id"] == rid
-    assert device.call("status")["ok"] is True
+    assert fw_process.call("status")["ok"] is True
 
 
-def test_a_burst_of_garbage_then_a_pass(device: Device) -> None:
+@pytest.mark.serial_garbage
+def test_a_burst_of_garbage_then_a_pass(fw_process: FwProcess) -> None:
     junk = b"\x00\xff\xfe garbage\n" + b"}" * 1000 + b"\n\n\r\n" + b'{"cmd": 1}\n'
-    device.write(junk)
-    codes = [last_error(device)["err"] for _ in range(3)]
+    fw_process.write(junk)
+    codes = [last_error(fw_process)["err"] for _ in range(3)]
     assert codes == [P.E_NOT_ASCII, P.E_TOO_LONG, P.E_NOT_OBJECT]
-    assert device.world is not None
-    device.world.load(list(range(8)))
-    assert device.call("start")["ok"] is True
-    assert device.event("done")["k"] == 8
+    assert fw_process.world is not None
+    fw_process.world.load(list(range(8)))
+    assert fw_process.call("start")["ok"] is True
+    assert fw_process.event("done")["k"] == 8
 
 
-def test_hello_reply_identifies_the_board(device: Device) -> None:
-    rep = device.call("hello", proto=P.PROTOCOL_VERSION)
+def test_hello_reply_identifies_the_board(fw_process: FwProcess) -> None:
+    rep = fw_process.call("hello", proto=P.PROTOCOL_VERSION)
     assert rep["ok"] is True
     assert rep["fw"] == P.FIRMWARE_VERSION and rep["proto"] == P.PROTOCOL_VERSION
     assert rep["board"] == "sim" and rep["capacity"] == 104
     assert rep["cal"] == {"stack": "factory", "touch": "measured"}
 
 
-def test_config_set_persists_across_a_restart(start_device, tmp_path: Path) -> None:
-    dev = start_device(data_dir=tmp_path)
+@pytest.mark.restart
+def test_config_set_persists_across_a_restart(start_fw_process, tmp_path: Path) -> None:
+    dev = start_fw_process(data_dir=tmp_path)
     dev.event("hello")
     rep = dev.call("config", set={"motor_duty": 65, "progress_every": 0})
     assert rep["ok"] is True and rep["config"]["motor_duty"] == 65
     dev.close()
-    dev2 = start_device(data_dir=tmp_path)
+    dev2 = start_fw_process(data_dir=tmp_path)
     dev2.event("hello")
     cfg = dev2.call("config")["config"]
     assert cfg["motor_duty"] == 65 and cfg["progress_every"] == 0
@@ -91,8 +94,9 @@ def test_config_set_persists_across_a_restart(start_device, tmp_path: Path) -> N
     assert not [m for m in dev2.seen if m.get("ev") == "progress"]
 
 
-def test_power_cut_between_write_and_rename_keeps_the_old_config(start_device, tmp_path: Path) -> None:
-    dev = start_device(data_dir=tmp_path)
+@pytest.mark.restart
+def test_power_cut_between_write_and_rename_keeps_the_old_config(start_fw_process, tmp_path: Path) -> None:
+    dev = start_fw_process(data_dir=tmp_path)
     dev.event("hello")
     assert dev.call("config", set={"motor_duty": 70})["ok"] is True
     dev.world.inject("save_fail")
@@ -103,13 +107,14 @@ def test_power_cut_between_write_and_rename_keeps_the_old_config(start_device, t
     assert json.loads((tmp_path / "config.json.tmp").read_text())["motor_duty"] == 90
     assert json.loads((tmp_path / "config.json").read_text())["motor_duty"] == 70
     dev.close()
-    dev2 = start_device(data_dir=tmp_path)
+    dev2 = start_fw_process(data_dir=tmp_path)
     dev2.event("hello")
     assert dev2.call("config")["config"]["motor_duty"] == 70
 
 
-def test_stack_calibration_with_a_known_count(start_device, tmp_path: Path) -> None:
-    dev = start_device(data_dir=tmp_path)
+@pytest.mark.load_cell
+def test_stack_calibration_with_a_known_count(start_fw_process, tmp_path: Path) -> None:
+    dev = start_fw_process(data_dir=tmp_path)
     dev.event("hello")
     w = dev.world
     # Scale before tare is refused.
@@ -125,15 +130,16 @@ def test_stack_calibration_with_a_known_count(start_device, tmp_path: Path) -> N
     assert dev.call("hello")["cal"]["stack"] == "calibrated"
     # The calibration survives a restart and counts a different load right.
     dev.close()
-    dev2 = start_device(data_dir=tmp_path)
+    dev2 = start_fw_process(data_dir=tmp_path)
     assert dev2.event("hello")["cal"]["stack"] == "calibrated"
     dev2.world.load(list(range(97)))
     assert dev2.call("start")["n"] == 97
     dev2.event("done")
 
 
-def test_touch_calibration_stores_the_baseline(start_device, tmp_path: Path) -> None:
-    dev = start_device(data_dir=tmp_path)
+@pytest.mark.touch
+def test_touch_calibration_stores_the_baseline(start_fw_process, tmp_path: Path) -> None:
+    dev = start_fw_process(data_dir=tmp_path)
     dev.event("hello")
     rep = dev.call("calibrate", what="touch")
     assert rep["ok"] is True
@@ -144,10 +150,12 @@ def test_touch_calibration_stores_the_baseline(start_device, tmp_path: Path) -> 
     assert bad["ok"] is False and bad["err"] == P.E_BAD_FIELD
 
 
-def test_sleeps_when_idle_and_a_touch_wakes_it_and_deals(device: Device) -> None:
-    w = device.world
+@pytest.mark.touch
+@pytest.mark.light_sleep
+def test_sleeps_when_idle_and_a_touch_wakes_it_and_deals(fw_process: FwProcess) -> None:
+    w = fw_process.world
     assert w is not None
-    assert device.call("config", set={"idle_sleep_s": 1})["ok"] is True
+    assert fw_process.call("config", set={"idle_sleep_s": 1})["ok"] is True
     w.load(list(range(12)))
     deadline = time.monotonic() + 20
     while not w.query()["sleeping"]:
@@ -161,23 +169,24 @@ def test_sleeps_when_idle_and_a_touch_wakes_it_and_deals(device: Device) -> None
     from firmware import profile_sim
     assert 50 < profile_sim.PROFILE["sensor_settle_ms"]
     w.touch(50)
-    assert device.event("done", timeout=20)["k"] == 12
-    assert len([m for m in device.seen if m.get("ev") == "touch"]) == 1
+    assert fw_process.event("done", timeout=20)["k"] == 12
+    assert len([m for m in fw_process.seen if m.get("ev") == "touch"]) == 1
     q = w.query()
     assert q["sleeps"] >= 1 and q["counts"]["left"] + q["counts"]["right"] == 12
     assert q["driver_awake"] is False  # asleep again once the pass is over
     assert q["awake_while_asleep"] == 0
 
 
-def test_no_light_sleep_while_a_host_is_talking(device: Device) -> None:
+@pytest.mark.light_sleep
+def test_no_light_sleep_while_a_host_is_talking(fw_process: FwProcess) -> None:
     """An ESP32 in light sleep loses serial bytes: the firmware stays awake
     for host_awake_ms after each line, and a line during sleep wakes it."""
     from firmware import profile_sim
     awake_ms = profile_sim.PROFILE["host_awake_ms"]
-    w = device.world
+    w = fw_process.world
     assert w is not None
     before = w.query()["time_ms"]
-    assert device.call("config", set={"idle_sleep_s": 1})["ok"] is True
+    assert fw_process.call("config", set={"idle_sleep_s": 1})["ok"] is True
     deadline = time.monotonic() + 20
     while not (q := w.query())["sleeping"]:
         if time.monotonic() > deadline:
@@ -186,20 +195,20 @@ def test_no_light_sleep_while_a_host_is_talking(device: Device) -> None:
     # idle_sleep_s (1 s) ran out long before; the host's last line kept it up.
     assert q["slept_at"] - before >= awake_ms
     # A request while asleep is answered, and the board stays awake after it.
-    assert device.call("status")["state"] == "idle"
+    assert fw_process.call("status")["state"] == "idle"
     t = w.query()["time_ms"]
     while w.query()["time_ms"] - t < awake_ms // 2:
         assert not w.query()["sleeping"]
 
 
-def test_each_line_out_is_one_ascii_json_object(device: Device) -> None:
-    assert device.world is not None
-    device.world.load(list(range(30)))
-    device.call("start")
-    device.event("done")
-    device.call("status")
-    assert len(device.raw) > 30
-    for line in device.raw:
+def test_each_line_out_is_one_ascii_json_object(fw_process: FwProcess) -> None:
+    assert fw_process.world is not None
+    fw_process.world.load(list(range(30)))
+    fw_process.call("start")
+    fw_process.event("done")
+    fw_process.call("status")
+    assert len(fw_process.raw) > 30
+    for line in fw_process.raw:
         assert line.endswith(b"\n") and line.count(b"\n") == 1
         assert len(line) <= P.MAX_LINE
         assert all(b < 128 for b in line)

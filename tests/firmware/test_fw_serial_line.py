@@ -16,9 +16,9 @@ import pytest
 
 from firmware import profile_esp32
 from firmware import protocol as P
-from fwtest_support import MICROPYTHON, REPO, Device, require_micropython
+from fwtest_support import MICROPYTHON, REPO, FwProcess, require_micropython
 
-pytestmark = pytest.mark.micropython
+pytestmark = [pytest.mark.micropython, pytest.mark.serial_garbage]
 
 BOARD_DIR = REPO / "simulator" / "virtual" / "board"
 RING = profile_esp32.PROFILE["uart_rx_ring"]
@@ -34,10 +34,10 @@ def padded_request(cmd: str, rid: int, size: int) -> bytes:
     return line
 
 
-def mid_pass(start_device: Any, cards: int = 12) -> Device:
+def mid_pass(start_fw_process: Any, cards: int = 12) -> FwProcess:
     # The plausible mechanism: a card takes about 55 ms (at the sim board's
     # 80 % duty), in which the wire carries twice what the ring holds.
-    dev = start_device(env={"SHUFFLER_SIM_MECHANISM": "plausible"})
+    dev = start_fw_process(env={"SHUFFLER_SIM_MECHANISM": "plausible"})
     dev.event("hello")
     dev.world.load(list(range(cards)))
     dev.send("start")
@@ -81,10 +81,10 @@ def test_the_ring_drops_what_arrives_while_it_is_full(every_ms: int, kept: int, 
     assert (whole == "True") == (dropped == 0)
 
 
-def test_two_requests_sent_together_mid_pass_are_both_answered(start_device: Any) -> None:
+def test_two_requests_sent_together_mid_pass_are_both_answered(start_fw_process: Any) -> None:
     """More than the ring holds arrives during one card: the firmware drains
     it in the card's waits, so nothing is dropped and both are answered."""
-    dev = mid_pass(start_device)
+    dev = mid_pass(start_fw_process)
     a, b = padded_request("status", 501, 200), padded_request("hello", 502, 200)
     assert len(a + b) > RING
     dev.write(a + b)
@@ -93,8 +93,8 @@ def test_two_requests_sent_together_mid_pass_are_both_answered(start_device: Any
     assert dev.world.query()["uart_dropped"] == 0
 
 
-def test_more_than_the_firmware_buffers_is_an_overflow_error_never_a_silent_loss(start_device: Any) -> None:
-    dev = mid_pass(start_device, cards=20)
+def test_more_than_the_firmware_buffers_is_an_overflow_error_never_a_silent_loss(start_fw_process: Any) -> None:
+    dev = mid_pass(start_fw_process, cards=20)
     lines = [padded_request("status", 600 + i, 200) for i in range(6)]
     assert sum(map(len, lines)) > P.IN_BUFFER
     first = len(dev.seen)
@@ -109,8 +109,8 @@ def test_more_than_the_firmware_buffers_is_an_overflow_error_never_a_silent_loss
     assert dev.event("done")["k"] == 20
 
 
-def test_a_ctrl_c_inside_a_line_is_a_bad_line_and_the_pass_goes_on(start_device: Any) -> None:
-    dev = mid_pass(start_device)
+def test_a_ctrl_c_inside_a_line_is_a_bad_line_and_the_pass_goes_on(start_fw_process: Any) -> None:
+    dev = mid_pass(start_fw_process)
     dev.write(b'{"cmd":"sta\x03tus","id":7}\n')
     err = dev.wait(lambda m: m.get("ok") is False)
     assert err["err"] == P.E_BAD_JSON
@@ -120,8 +120,8 @@ def test_a_ctrl_c_inside_a_line_is_a_bad_line_and_the_pass_goes_on(start_device:
     assert not [m for m in dev.seen if m.get("ev") == "stopped"]
 
 
-def test_a_lone_ctrl_c_between_lines_stops_the_pass_for_the_repl(start_device: Any) -> None:
-    dev = mid_pass(start_device)
+def test_a_lone_ctrl_c_between_lines_stops_the_pass_for_the_repl(start_fw_process: Any) -> None:
+    dev = mid_pass(start_fw_process)
     dev.write(b'{"cmd":"status","id":8}\r\x03')
     assert dev.event("stopped")["reason"] == "interrupt"
     assert dev.proc.wait(timeout=10) == 0

@@ -15,10 +15,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from fwtest_support import FIRMWARE, MICROPYTHON, Device, require_micropython
+from fwtest_support import FIRMWARE, MICROPYTHON, FwProcess, require_micropython
 from firmware import protocol as P
 
-pytestmark = pytest.mark.micropython
+pytestmark = [pytest.mark.micropython, pytest.mark.serial_garbage]
 
 
 def strict_verdict(raw: bytes) -> bool:
@@ -32,7 +32,7 @@ def strict_verdict(raw: bytes) -> bool:
     return True
 
 
-def last_error(dev: Device) -> dict:
+def last_error(dev: FwProcess) -> dict:
     return dev.wait(lambda m: m.get("re") is not None and m.get("ok") is False)
 
 
@@ -52,53 +52,53 @@ LENIENT = [
 
 
 @pytest.mark.parametrize("raw", LENIENT)
-def test_micropython_json_takes_these_lines_but_the_device_does_not(device: Device, raw: bytes) -> None:
+def test_micropython_json_takes_these_lines_but_the_device_does_not(fw_process: FwProcess, raw: bytes) -> None:
     require_micropython()
     assert not strict_verdict(raw)
-    device.write(raw + b"\n")
-    err = last_error(device)
+    fw_process.write(raw + b"\n")
+    err = last_error(fw_process)
     assert err["err"] == P.E_BAD_JSON and err["re"] == ""
-    assert device.call("status")["ok"] is True
+    assert fw_process.call("status")["ok"] is True
 
 
-def test_a_nul_after_a_start_does_not_start_a_pass(device: Device) -> None:
-    w = device.world
+def test_a_nul_after_a_start_does_not_start_a_pass(fw_process: FwProcess) -> None:
+    w = fw_process.world
     assert w is not None
     w.load(list(range(6)))
-    device.write(b'{"cmd":"start","id":1}\x00anything\n')
-    assert last_error(device)["err"] == P.E_BAD_JSON
-    assert device.call("status")["state"] == "idle"
-    assert not [m for m in device.seen if m.get("ev") == "loaded"]
+    fw_process.write(b'{"cmd":"start","id":1}\x00anything\n')
+    assert last_error(fw_process)["err"] == P.E_BAD_JSON
+    assert fw_process.call("status")["state"] == "idle"
+    assert not [m for m in fw_process.seen if m.get("ev") == "loaded"]
     assert w.query()["counts"]["fed"] == 0
 
 
 @pytest.mark.parametrize("name", ["\u00e9t\u00e9", "x" * 200, "\ud800", "status\u0000"])
-def test_an_unreadable_command_name_is_unknown_and_keeps_the_id(device: Device, name: str) -> None:
+def test_an_unreadable_command_name_is_unknown_and_keeps_the_id(fw_process: FwProcess, name: str) -> None:
     line = json.dumps({"cmd": name, "id": 41}).encode()  # ASCII: escapes for the rest
     assert len(line) < P.MAX_LINE
-    device.write(line + b"\n")
-    err = last_error(device)
+    fw_process.write(line + b"\n")
+    err = last_error(fw_process)
     assert (err["err"], err["id"], err["re"]) == (P.E_UNKNOWN_CMD, 41, "")
-    assert device.call("status")["ok"] is True
+    assert fw_process.call("status")["ok"] is True
 
 
 @pytest.mark.parametrize("rid", ["seven", -1, P.MAX_ID + 1, 1.5, True, [1]])
-def test_a_bad_id_names_the_command_and_the_field(device: Device, rid: object) -> None:
-    device.write(json.dumps({"cmd": "status", "id": rid}).encode() + b"\n")
-    err = last_error(device)
+def test_a_bad_id_names_the_command_and_the_field(fw_process: FwProcess, rid: object) -> None:
+    fw_process.write(json.dumps({"cmd": "status", "id": rid}).encode() + b"\n")
+    err = last_error(fw_process)
     assert (err["re"], err["err"]) == ("status", P.E_BAD_FIELD)
     assert "id" not in err and err["detail"].startswith("id:")
 
 
 @pytest.mark.parametrize("ending", [b"\n", b"\r", b"\r\n"])
-def test_cr_lf_and_crlf_each_end_a_line(device: Device, ending: bytes) -> None:
+def test_cr_lf_and_crlf_each_end_a_line(fw_process: FwProcess, ending: bytes) -> None:
     lines = b"".join(json.dumps({"cmd": "status", "id": i}).encode() + ending for i in (1, 2, 3))
-    device.write(lines)
-    got = [device.reply(i)["ok"] for i in (1, 2, 3)]
+    fw_process.write(lines)
+    got = [fw_process.reply(i)["ok"] for i in (1, 2, 3)]
     assert got == [True, True, True]
-    device.write(b'{"cmd":"hello","id":4}\n')
-    device.reply(4)
-    assert not [m for m in device.seen if m.get("ok") is False]
+    fw_process.write(b'{"cmd":"hello","id":4}\n')
+    fw_process.reply(4)
+    assert not [m for m in fw_process.seen if m.get("ok") is False]
 
 
 # ----- the device's verdict against CPython's strict json ---------------------
@@ -188,30 +188,34 @@ def test_the_tables_on_the_device_are_the_grammar_written_out() -> None:
 
 # ----- sensors at run time -------------------------------------------------------
 
-def test_a_touch_sensor_that_fails_at_run_time_is_a_fault_not_a_touch(device: Device) -> None:
-    w = device.world
+@pytest.mark.touch
+@pytest.mark.sensor_loss
+def test_a_touch_sensor_that_fails_at_run_time_is_a_fault_not_a_touch(fw_process: FwProcess) -> None:
+    w = fw_process.world
     assert w is not None
     w.load(list(range(12)))
     w.inject("sensor_missing", sensor="touch")  # the pad now reads 0
-    f = device.event("fault")
+    f = fw_process.event("fault")
     assert (f["code"], f["latched"]) == (P.FAULT_SENSOR, True) and "touch" in f["detail"]
-    assert device.call("status")["state"] == "alarm"
+    assert fw_process.call("status")["state"] == "alarm"
     q = w.query()
     assert q["counts"]["fed"] == 0 and q["motor"]["dir"] == 0
-    assert not [m for m in device.seen if m.get("ev") in ("touch", "loaded")]
+    assert not [m for m in fw_process.seen if m.get("ev") in ("touch", "loaded")]
     w.fix()
-    assert device.call("clear")["state"] == "idle"
+    assert fw_process.call("clear")["state"] == "idle"
     w.touch(100)
-    assert device.event("done")["k"] == 12
+    assert fw_process.event("done")["k"] == 12
 
 
-def test_a_battery_reading_implausible_at_start_is_a_sensor_fault(device: Device) -> None:
-    w = device.world
+@pytest.mark.battery
+@pytest.mark.sensor_loss
+def test_a_battery_reading_implausible_at_start_is_a_sensor_fault(fw_process: FwProcess) -> None:
+    w = fw_process.world
     assert w is not None
     w.load(list(range(5)))
     w.inject("sensor_missing", sensor="battery")  # the divider reads 0 V
-    rep = device.call("start")
+    rep = fw_process.call("start")
     assert rep["ok"] is False and rep["err"] == P.E_REFUSED
-    f = device.event("fault")
+    f = fw_process.event("fault")
     assert f["code"] == P.FAULT_SENSOR and "battery" in f["detail"]
     assert w.query()["counts"]["fed"] == 0

@@ -204,6 +204,7 @@ class _Link:
     (790, 800, 790, "calibrated"),  # close to the stored one: fresh reading
     (300, 800, 800, "calibrated"),  # a hand on the pad at boot: the stored one
 ])
+@pytest.mark.touch
 def test_touch_baseline_at_boot(boot_reading: int, stored: int | None, baseline: int, source: str) -> None:
     import profile_sim
     from controller import Controller

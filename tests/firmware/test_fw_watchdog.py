@@ -7,48 +7,52 @@ from __future__ import annotations
 
 import pytest
 
-from fwtest_support import Device
+from fwtest_support import FwProcess
 from firmware import profile_sim
 from firmware import protocol as P
 
-pytestmark = pytest.mark.micropython
+pytestmark = [pytest.mark.micropython, pytest.mark.watchdog]
 
 WDT_MS = profile_sim.PROFILE["wdt_ms"]
 
 
 @pytest.mark.parametrize("key", [k for k in P.WAIT_KEYS if WDT_MS // 2 < P.CONFIG_LIMITS[k][1]])
-def test_a_wait_longer_than_half_the_watchdog_is_refused(device: Device, key: str) -> None:
+def test_a_wait_longer_than_half_the_watchdog_is_refused(fw_process: FwProcess, key: str) -> None:
     too_long = WDT_MS // 2 + 1
-    rep = device.call("config", set={key: too_long})
+    rep = fw_process.call("config", set={key: too_long})
     assert rep["ok"] is False and rep["err"] == P.E_BAD_VALUE and rep["detail"].startswith(key)
-    assert device.call("config")["config"][key] != too_long
+    assert fw_process.call("config")["config"][key] != too_long
 
 
 @pytest.mark.parametrize("timeout", [2500, 5000])
-def test_the_jam_timeouts_that_reset_the_board_are_refused(device: Device, timeout: int) -> None:
-    rep = device.call("config", set={"card_timeout_ms": timeout})
+@pytest.mark.jam
+@pytest.mark.restart
+def test_the_jam_timeouts_that_reset_the_board_are_refused(fw_process: FwProcess, timeout: int) -> None:
+    rep = fw_process.call("config", set={"card_timeout_ms": timeout})
     assert rep["ok"] is False and rep["err"] == P.E_BAD_VALUE
 
 
-def test_the_longest_allowed_jam_timeout_reports_the_jam(device: Device) -> None:
-    w = device.world
+@pytest.mark.jam
+def test_the_longest_allowed_jam_timeout_reports_the_jam(fw_process: FwProcess) -> None:
+    w = fw_process.world
     assert w is not None
-    assert device.call("config", set={"card_timeout_ms": WDT_MS // 2})["ok"] is True
+    assert fw_process.call("config", set={"card_timeout_ms": WDT_MS // 2})["ok"] is True
     w.load(list(range(10)))
     w.inject("jam", k=4)
-    device.call("start")
-    f = device.event("fault", timeout=30)
+    fw_process.call("start")
+    f = fw_process.event("fault", timeout=30)
     assert f["code"] == P.FAULT_JAM and f["k"] == 4
-    assert device.proc.poll() is None  # no watchdog reset
+    assert fw_process.proc.poll() is None  # no watchdog reset
     w.fix()
-    assert device.call("resume")["ok"] is True
-    assert device.event("done", timeout=30)["k"] == 10
+    assert fw_process.call("resume")["ok"] is True
+    assert fw_process.event("done", timeout=30)["k"] == 10
 
 
-def test_a_jam_waited_out_longer_than_the_watchdog_still_reports_the_jam(start_device) -> None:
+@pytest.mark.jam
+def test_a_jam_waited_out_longer_than_the_watchdog_still_reports_the_jam(start_fw_process) -> None:
     """card() beats while it waits: with the watchdog at 300 ms and a 400 ms
     jam timeout (a stored config the check predates), the jam is reported."""
-    dev = start_device(env={"SHUFFLER_SIM_WDT_MS": "300"})
+    dev = start_fw_process(env={"SHUFFLER_SIM_WDT_MS": "300"})
     dev.event("hello")
     w = dev.world
     w.load(list(range(6)))

@@ -10,7 +10,7 @@ from simulator.virtual import VirtualShuffler
 
 
 @pytest.fixture
-def device(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Iterator[VirtualShuffler]:
+def virtual_shuffler(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Iterator[VirtualShuffler]:
     """A virtual shuffler running the image `shuffler flash` would deploy for the sim board."""
     monkeypatch.setenv("SHUFFLER_RUNTIME_DIR", str(tmp_path_factory.mktemp("runtime")))
     dev = VirtualShuffler(time_scale=0.0, keep_cards=True)  # a reset leaves the cards where they lie, as on a real machine

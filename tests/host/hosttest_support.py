@@ -5,19 +5,18 @@ of every card handled against docs/mechanism.md."""
 from __future__ import annotations
 
 import json
-import os
 import random
-import select
 import threading
 import time
-import tty
 from typing import TYPE_CHECKING, Any, Callable
 
+from device_client import LineSplitter
 from firmware import protocol as P
 from host import guide as G
 from host import person as S
 from host import plan as planlib
 from host.link import Link
+from pty_device import FakePort
 
 if TYPE_CHECKING:
     from simulator.virtual import VirtualShuffler
@@ -25,55 +24,29 @@ if TYPE_CHECKING:
 Handler = Callable[["FakeDevice", dict[str, Any]], None]
 
 
-class FakeDevice:
+class FakeDevice(FakePort):
     """A device on a pty that answers requests with `handler` (default: a
     well-behaved idle shuffler) and can write anything to the host."""
 
     def __init__(self, handler: Handler | None = None, proto: int = P.PROTOCOL_VERSION, uid: str = "5eed") -> None:
-        self.master, slave = os.openpty()
-        tty.setraw(slave)
-        self.port = os.ttyname(slave)
-        self._slave = slave
         self.proto = proto
         self.uid = uid
         self.handler = handler or FakeDevice.idle_shuffler
         self.requests: list[dict[str, Any]] = []
-        self._emit_lock = threading.Lock()
-        self._unplugged = False
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._run, daemon=True)
-        self._thread.start()
+        self._lines = LineSplitter()
+        super().__init__()
 
-    def emit(self, obj: dict[str, Any] | bytes) -> None:
-        data = obj if isinstance(obj, bytes) else (json.dumps(obj) + "\n").encode()
-        with self._emit_lock:  # never write to a closed descriptor: its number may be reused
-            if self._unplugged:
-                return
-            try:
-                os.write(self.master, data)
-            except OSError:
-                pass
+    def emit(self, obj: dict[str, Any] | bytes) -> None:  # type: ignore[override]
+        super().emit(obj if isinstance(obj, bytes) else (json.dumps(obj) + "\n").encode())
 
-    def _run(self) -> None:
-        buf = b""
-        while not self._stop.is_set():
+    def on_data(self, chunk: bytes) -> None:
+        for line in self._lines.feed(chunk):
             try:
-                # A short select, so unplug() never closes the fd under a blocked read.
-                ready, _, _ = select.select([self.master], [], [], 0.05)
-                if not ready:
-                    continue
-                chunk = os.read(self.master, 1024)
-            except (OSError, ValueError):
-                return
-            buf += chunk
-            while b"\n" in buf:
-                line, buf = buf.split(b"\n", 1)
-                try:
-                    req = json.loads(line)
-                except ValueError:
-                    continue
-                self.requests.append(req)
-                self.handler(self, req)
+                req = json.loads(line)
+            except ValueError:
+                continue
+            self.requests.append(req)
+            self.handler(self, req)
 
     def reply(self, req: dict[str, Any], **fields: Any) -> None:
         self.emit(P.reply(req["cmd"], req.get("id"), **fields))
@@ -92,22 +65,6 @@ class FakeDevice:
             self.reply(req, state="idle")
         else:
             self.emit(P.error_reply(cmd, req.get("id"), P.E_STATE))
-
-    def unplug(self) -> None:
-        """The cable comes out: the host's end of the port fails."""
-        self._stop.set()
-        self._thread.join(timeout=2)
-        with self._emit_lock:
-            self._unplugged = True
-            os.close(self.master)
-
-    def close(self) -> None:
-        if not self._stop.is_set():
-            self.unplug()
-        try:
-            os.close(self._slave)
-        except OSError:
-            pass
 
 
 class FakeShuffler:
@@ -288,6 +245,15 @@ def restart(dev: VirtualShuffler, person: S.ScriptedPerson) -> None:
     while dev.boots == boots and time.monotonic() < deadline:
         time.sleep(0.02)
     person.world = dev.world(timeout=10)
+
+
+def every_card_once_a_round(person: S.ScriptedPerson, rounds: int = 2) -> None:
+    """Each round dealt all 162 cards once, and the final pack holds each once."""
+    for r in range(1, rounds + 1):
+        dealt = [c for e in person.log if e["op"] == "take" and e["round"] == r for c in e["left"] + e["right"]]
+        assert sorted(dealt) == list(range(162)), f"round {r}"
+    final = [e for e in person.log if e["op"] == "final"][0]["pack"]
+    assert sorted(final) == list(range(162))
 
 
 def check_record(log: list[dict[str, Any]], cards: int, rounds: int, loads: int) -> None:

@@ -81,12 +81,14 @@ def test_the_motor_s_direction_must_be_confirmed_and_a_flip_is_said() -> None:
     assert flipped.verdict == OK and "wired the other way round" in flipped.diagnosis
 
 
+@pytest.mark.battery
 def test_a_battery_too_low_for_a_full_pass_is_not_ready() -> None:
     assert by_part(snap(sensors={"mv": 6800}))[P.PART_BATTERY].verdict == FAIL
     assert by_part(snap(sensors={"mv": 7100}))[P.PART_BATTERY].verdict == "warn"
     assert ready(C.findings(snap(sensors={"mv": 7100})))
 
 
+@pytest.mark.exit_sensor
 def test_a_feed_the_beam_did_not_see_is_the_receiver() -> None:
     fed = {"ev": "fault", "code": P.FAULT_SENSOR, "part": P.PART_EXIT, "detail": "exit beam missed 3 cards"}
     f = by_part(snap(feed=fed))[P.PART_EXIT]

@@ -3,10 +3,14 @@ are as big as the random order the device drew makes them, and one of them
 may be empty. The person is never told to move a pile that is not there."""
 from __future__ import annotations
 
+import pytest
+
 from firmware import protocol as P
 from host.guide import routines as R
 from host.guide import views as V
 from shuffling import steps as S
+
+pytestmark = [pytest.mark.exact_mode]
 
 
 def split_routine(cards: int = 108) -> R.ExactRoutine:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-import threading
 from pathlib import Path
 from typing import Iterator
 
@@ -15,6 +14,7 @@ import serial
 from firmware import protocol
 from firmware import build
 from host import flashing
+from pty_device import FakePort
 from simulator.virtual import VirtualShuffler
 
 pytestmark = pytest.mark.micropython
@@ -40,7 +40,7 @@ def _private_registry(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pyt
 
 
 @pytest.fixture
-def blank_board(tmp_path: Path) -> Iterator[VirtualShuffler]:
+def blank_virtual_shuffler(tmp_path: Path) -> Iterator[VirtualShuffler]:
     """A virtual board with MicroPython and an empty filesystem."""
     dev = VirtualShuffler(tmp_path / "flash", time_scale=0).start()
     yield dev
@@ -49,11 +49,11 @@ def blank_board(tmp_path: Path) -> Iterator[VirtualShuffler]:
 
 # -- success ---------------------------------------------------------------------
 
-def test_flash_installs_compiled_firmware_and_it_answers_hello(blank_board: VirtualShuffler) -> None:
-    out = flash_cmd("--port", blank_board.port, "--board", "sim")
+def test_flash_installs_compiled_firmware_and_it_answers_hello(blank_virtual_shuffler: VirtualShuffler) -> None:
+    out = flash_cmd("--port", blank_virtual_shuffler.port, "--board", "sim")
     assert out.returncode == 0, out.stderr
     assert f"firmware {protocol.FIRMWARE_VERSION} answers" in out.stdout
-    names = {p.name for p in blank_board.flash_dir.iterdir()}
+    names = {p.name for p in blank_virtual_shuffler.flash_dir.iterdir()}
     sources = {p.stem for p in build.firmware_modules()}
     assert "main.py" in names
     assert {n for n in names if n.endswith(".py")} == {"main.py"}  # the rest is precompiled
@@ -63,30 +63,30 @@ def test_flash_installs_compiled_firmware_and_it_answers_hello(blank_board: Virt
     assert {n[:-4] for n in names if n.endswith(".mpy")} <= sources
 
 
-def test_board_is_detected_when_not_given_and_stale_sources_are_removed(blank_board: VirtualShuffler) -> None:
+def test_board_is_detected_when_not_given_and_stale_sources_are_removed(blank_virtual_shuffler: VirtualShuffler) -> None:
     # An older copy as source would be imported in place of the new .mpy.
-    (blank_board.flash_dir / "protocol.py").write_text("FIRMWARE_VERSION = 'old'\n")
-    out = flash_cmd("--port", blank_board.port)
+    (blank_virtual_shuffler.flash_dir / "protocol.py").write_text("FIRMWARE_VERSION = 'old'\n")
+    out = flash_cmd("--port", blank_virtual_shuffler.port)
     assert out.returncode == 0, out.stderr
     assert "board sim" in out.stdout
-    assert not (blank_board.flash_dir / "protocol.py").exists()
+    assert not (blank_virtual_shuffler.flash_dir / "protocol.py").exists()
 
 
-def test_flashing_keeps_the_calibration_and_the_configuration_and_says_so(blank_board: VirtualShuffler) -> None:
+def test_flashing_keeps_the_calibration_and_the_configuration_and_says_so(blank_virtual_shuffler: VirtualShuffler) -> None:
     cal = '{"tare": 84100, "per_card": 758, "flip": 1, "touch_seen": 1}'
     config = '{"idle_sleep_s": 120}'
-    (blank_board.flash_dir / "cal.json").write_text(cal)
-    (blank_board.flash_dir / "config.json").write_text(config)
-    out = flash_cmd("--port", blank_board.port)
+    (blank_virtual_shuffler.flash_dir / "cal.json").write_text(cal)
+    (blank_virtual_shuffler.flash_dir / "config.json").write_text(config)
+    out = flash_cmd("--port", blank_virtual_shuffler.port)
     assert out.returncode == 0, out.stderr
     assert ("kept the board's calibration (cal.json) and configuration (config.json): "
             "the new firmware goes on with them") in out.stdout
-    assert (blank_board.flash_dir / "cal.json").read_text() == cal
-    assert (blank_board.flash_dir / "config.json").read_text() == config
+    assert (blank_virtual_shuffler.flash_dir / "cal.json").read_text() == cal
+    assert (blank_virtual_shuffler.flash_dir / "config.json").read_text() == config
     # The new firmware reads them: the stack is calibrated, not the sim's factory figures.
     from host.link import Link
 
-    link = Link.open(blank_board.port)
+    link = Link.open(blank_virtual_shuffler.port)
     try:
         assert link.handshake()["cal"]["stack"] == "calibrated"
         assert link.request("read", what="cal")["cal"]["flip"] == 1
@@ -119,45 +119,28 @@ def test_a_plain_file_is_not_a_serial_port(tmp_path: Path) -> None:
     assert one_line_error(flash_cmd("--port", str(f))).endswith("is not a serial port (see `shuffler devices`)")
 
 
-def test_port_held_open_exclusively_is_busy(blank_board: VirtualShuffler) -> None:
-    with serial.Serial(blank_board.port, exclusive=True):
-        line = one_line_error(flash_cmd("--port", blank_board.port))
+def test_port_held_open_exclusively_is_busy(blank_virtual_shuffler: VirtualShuffler) -> None:
+    with serial.Serial(blank_virtual_shuffler.port, exclusive=True):
+        line = one_line_error(flash_cmd("--port", blank_virtual_shuffler.port))
     assert "busy" in line
-    assert not (blank_board.flash_dir / "main.py").exists()
+    assert not (blank_virtual_shuffler.flash_dir / "main.py").exists()
 
 
 @pytest.fixture
 def fake_port() -> Iterator[tuple[str, list[bytes]]]:
     """A pty whose other end answers every write with the given replies (garbage)."""
-    master, slave = os.openpty()
-    import tty
-
-    tty.setraw(slave)
-    path = os.ttyname(slave)
     replies: list[bytes] = []
-    stop = threading.Event()
 
-    def serve() -> None:
-        import select
+    def answer(port: FakePort, _chunk: bytes) -> None:
+        for r in replies:
+            port.emit(r)
 
-        while not stop.is_set():
-            if select.select([master], [], [], 0.05)[0]:
-                try:
-                    os.read(master, 1024)
-                except OSError:
-                    continue
-                for r in replies:
-                    os.write(master, r)
-
-    thread = threading.Thread(target=serve, daemon=True)
-    thread.start()
-    yield path, replies
-    stop.set()
-    thread.join(timeout=5)
-    os.close(slave)
-    os.close(master)
+    port = FakePort(answer)
+    yield port.port, replies
+    port.close()
 
 
+@pytest.mark.serial_garbage
 def test_a_port_that_answers_garbage_is_not_a_micropython_board(fake_port) -> None:
     path, replies = fake_port
     replies.append(b"\x00\xffAT+OK\r\nERROR>>\r\n")
@@ -171,10 +154,10 @@ def test_a_silent_port_is_not_a_micropython_board(fake_port) -> None:
     assert "does not answer like a MicroPython board" in line
 
 
-def test_wrong_board_writes_nothing(blank_board: VirtualShuffler) -> None:
-    line = one_line_error(flash_cmd("--port", blank_board.port, "--board", "esp32"))
+def test_wrong_board_writes_nothing(blank_virtual_shuffler: VirtualShuffler) -> None:
+    line = one_line_error(flash_cmd("--port", blank_virtual_shuffler.port, "--board", "esp32"))
     assert "wrong board" in line and "sim" in line
-    assert list(blank_board.flash_dir.iterdir()) == []
+    assert list(blank_virtual_shuffler.flash_dir.iterdir()) == []
 
 
 def test_a_refused_board_keeps_its_firmware_running(tmp_path: Path) -> None:
@@ -197,18 +180,18 @@ def test_a_refused_board_keeps_its_firmware_running(tmp_path: Path) -> None:
         dev.stop()
 
 
-def test_copy_failing_half_way_says_what_is_on_the_board_and_retry_works(blank_board: VirtualShuffler) -> None:
+def test_copy_failing_half_way_says_what_is_on_the_board_and_retry_works(blank_virtual_shuffler: VirtualShuffler) -> None:
     # An old firmware is on the board; a directory where a module must go
     # makes the copy fail part way through.
-    (blank_board.flash_dir / "main.py").write_text("print('old firmware')\n")
-    (blank_board.flash_dir / "protocol.mpy").mkdir()
-    line = one_line_error(flash_cmd("--port", blank_board.port, "--board", "sim"))
+    (blank_virtual_shuffler.flash_dir / "main.py").write_text("print('old firmware')\n")
+    (blank_virtual_shuffler.flash_dir / "protocol.mpy").mkdir()
+    line = one_line_error(flash_cmd("--port", blank_virtual_shuffler.port, "--board", "sim"))
     assert "copy failed at protocol.mpy" in line
     assert "no main.py" in line and "run the same command again" in line
-    assert not (blank_board.flash_dir / "main.py").exists()  # as the message says
-    assert (blank_board.flash_dir / "app.mpy").exists()  # files before it were written
-    (blank_board.flash_dir / "protocol.mpy").rmdir()
-    out = flash_cmd("--port", blank_board.port, "--board", "sim")
+    assert not (blank_virtual_shuffler.flash_dir / "main.py").exists()  # as the message says
+    assert (blank_virtual_shuffler.flash_dir / "app.mpy").exists()  # files before it were written
+    (blank_virtual_shuffler.flash_dir / "protocol.mpy").rmdir()
+    out = flash_cmd("--port", blank_virtual_shuffler.port, "--board", "sim")
     assert out.returncode == 0, out.stderr
 
 

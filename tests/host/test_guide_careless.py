@@ -372,6 +372,7 @@ def fresh_machine(dev: VirtualShuffler) -> None:
 @pytest.mark.micropython
 @settings(max_examples=MACHINE_EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
 @given(st.data())
+@pytest.mark.exact_mode
 def test_on_the_machine_a_careless_person_never_gets_exactness_claimed_that_was_lost(
         small_machine: VirtualShuffler, tmp_path_factory: pytest.TempPathFactory, data: Any) -> None:
     from host.commands.guide import Args, Resume

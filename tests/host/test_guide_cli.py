@@ -103,6 +103,7 @@ def test_the_header_says_what_rounds_given_by_hand_reach() -> None:
 
 
 @pytest.mark.micropython
+@pytest.mark.exact_mode
 def test_exact_mode_says_what_follows_should_exactness_be_lost(tmp_path) -> None:  # type: ignore[no-untyped-def]
     """A fresh exact routine by default; --quality is what random rounds reach when those are asked for."""
     env = dict(os.environ, SHUFFLER_RUNTIME_DIR=str(tmp_path))
@@ -148,6 +149,7 @@ def test_the_stop_line_names_a_command_that_goes_on() -> None:
     assert again.returncode == 1 and "the input ended" in again.stderr and "Usage" not in again.stderr
 
 
+@pytest.mark.exact_mode
 def test_an_exact_run_that_stops_suggests_resume_or_a_fresh_exact_run() -> None:
     """While the shuffler holds its exact routine, the way on is --resume with
     the cards where they lie; once it does not, a fresh exact routine."""
@@ -213,13 +215,14 @@ def test_the_steps_file_has_each_step_as_data_before_its_words_are_shown(tmp_pat
     """--steps-file: one JSON line per step, in order, each written before
     the step is on the screen and with the words the screen then shows."""
     import json
-    import pty
+
+    from pty_device import open_pty
 
     from shuffling import steps as S
     from simulator.virtual.table_person import from_dict
 
     path = tmp_path / "steps.jsonl"
-    master, slave = pty.openpty()
+    master, slave = open_pty()
     proc = subprocess.Popen([sys.executable, "-m", "host.cli", "guide", "--manual", "--pack", "samba", "--rounds",
                              "1", "--wait", "20", "--read-time", "0", "--steps-file", str(path)], stdin=slave,
                             stdout=subprocess.PIPE,

@@ -18,7 +18,7 @@ from host import guide as G
 from host import person as persons
 from host import plan as planlib
 from host.link import Link
-from hosttest_support import FakeShuffler, TextVoice, run_on_fake
+from hosttest_support import FakeShuffler, TextVoice, every_card_once_a_round, run_on_fake
 from shuffling import steps as S
 
 
@@ -31,14 +31,6 @@ def run(fake: FakeShuffler, person: persons.ScriptedPerson | None = None, reopen
     kw: dict[str, Any] = dict(settle_s=0.2)
     kw.update(guide_kw)
     return run_on_fake(fake, plan(), person=person, reopen=reopen, **kw)
-
-def every_card_once_a_round(person: persons.ScriptedPerson, rounds: int = 2) -> None:
-    for r in range(1, rounds + 1):
-        dealt = [c for e in person.log if e["op"] == "take" and e["round"] == r for c in e["left"] + e["right"]]
-        assert sorted(dealt) == list(range(162)), f"round {r}"
-    final = [e for e in person.log if e["op"] == "final"][0]["pack"]
-    assert sorted(final) == list(range(162))
-
 
 def holds_said(text: str) -> list[tuple[str, int]]:
     return [(m.group(1), int(m.group(2))) for m in re.finditer(r"Load (\w+) should hold (?:about )?\d+ and holds (\d+)",
@@ -83,6 +75,7 @@ def test_the_tray_is_judged_once_its_count_holds_still_not_when_the_prompt_retur
 
 # -- the cable, and who answers after it ----------------------------------------------------
 
+@pytest.mark.restart
 def test_after_an_unplug_and_a_restart_every_number_is_the_table_s() -> None:
     fake = FakeShuffler(lambda k, p: "unplug" if (p, k) == (1, 34) else None)
 
@@ -145,6 +138,7 @@ class BarOnATerminal(TextVoice):
         self.bar.bar_end()
 
 
+@pytest.mark.restart
 def test_after_a_power_cut_mid_pass_the_bar_shows_true_pile_counts_or_none() -> None:
     fake = FakeShuffler(lambda k, p: "unplug" if (p, k) == (1, 34) else None)
 
@@ -251,6 +245,7 @@ class TouchesTooSoon(persons.ScriptedPerson):
         return False
 
 
+@pytest.mark.touch
 def test_a_touch_out_of_turn_is_noticed_and_the_pass_followed() -> None:
     fake = FakeShuffler()
     result, voice, person = run(fake, TouchesTooSoon(fake, 162))
@@ -265,6 +260,7 @@ def test_a_touch_out_of_turn_is_noticed_and_the_pass_followed() -> None:
 
 # -- a device that breaks the protocol ----------------------------------------------------
 
+@pytest.mark.serial_garbage
 def test_garbage_without_end_does_not_keep_the_guide_waiting() -> None:
     def noise(k: int, p: int) -> str | None:
         if (p, k) == (1, 20):
@@ -341,15 +337,16 @@ class FreesTheJamSlowly(persons.ScriptedPerson):
 
 
 @pytest.mark.micropython
-def test_a_jam_is_reported_once_however_long_the_person_takes(device: Any) -> None:
+@pytest.mark.jam
+def test_a_jam_is_reported_once_however_long_the_person_takes(virtual_shuffler: Any) -> None:
     from hosttest_support import check_record, run_guided
 
-    summary, voice, person = run_guided(device, plan(), FreesTheJamSlowly, stall_s=0.3)
+    summary, voice, person = run_guided(virtual_shuffler, plan(), FreesTheJamSlowly, stall_s=0.3)
     assert voice.text.count("A card is stuck in the feed") == 1
     assert "(0)" not in voice.text
     assert summary.loads == [[81, 81], [81, 81]]
     check_record(person.log, 162, 2, 2)
-    assert device.query()["counts"]["tray"] == 0
+    assert virtual_shuffler.query()["counts"]["tray"] == 0
 
 
 class KeepsElevenBack(persons.ScriptedPerson):
@@ -367,13 +364,15 @@ class KeepsElevenBack(persons.ScriptedPerson):
 
 
 @pytest.mark.micropython
-def test_a_short_last_load_in_exact_mode_is_caught_before_its_touch(device: Any) -> None:
+@pytest.mark.touch
+@pytest.mark.exact_mode
+def test_a_short_last_load_in_exact_mode_is_caught_before_its_touch(virtual_shuffler: Any) -> None:
     from firmware import exact_routes
     from hosttest_support import run_guided
     from route_record import check_route_record
 
     p = planlib.make_plan(planlib.choose_pack("samba", None), 104, "good")
-    summary, voice, person = run_guided(device, p, KeepsElevenBack, mode="exact")
+    summary, voice, person = run_guided(virtual_shuffler, p, KeepsElevenBack, mode="exact")
     assert ("Load B should hold 81 and holds 70: 11 cards are missing from it. Look on the table, in the exit and "
             "under the machine, and put them at the bottom of load B.") in voice.text
     assert "swapped" not in voice.text and "Exactness is lost" not in voice.text
@@ -389,7 +388,9 @@ def test_key_presses_typed_ahead_never_answer_a_later_step() -> None:
     Enter read later carries the number of the step on screen when read."""
     import os
 
-    master, slave = os.openpty()
+    from pty_device import open_pty
+
+    master, slave = open_pty()
     stream = os.fdopen(slave, "r")
     person = persons.ConsolePerson(stream=stream)
     try:

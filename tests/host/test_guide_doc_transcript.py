@@ -46,6 +46,7 @@ def excerpt(lines: list[str], rounds: int) -> list[str]:
     return lines[:second + 1] + ["..."] + lines[last:]
 
 
+@pytest.mark.exact_mode
 def test_the_exact_mode_example_is_the_command_s_output(tmp_path: Path) -> None:
     doc = doc_blocks()[0]
     assert doc == excerpt(run_guide(tmp_path), 14)

@@ -24,7 +24,7 @@ from shuffling.exact_mode.codes import uniform_assignment
 from shuffling.exact_mode.physical import device_steps
 from simulator.virtual import VirtualShuffler
 
-pytestmark = pytest.mark.micropython
+pytestmark = [pytest.mark.micropython, pytest.mark.exact_mode]
 
 
 def run_exact(dev: VirtualShuffler, cards: int, person_cls: type[persons.ScriptedPerson] = persons.ScriptedPerson,
@@ -43,8 +43,8 @@ def table_steps(cards: int) -> list[S.Step]:
 
 
 @pytest.mark.parametrize("cards, kind", [(162, "split"), (52, "radix"), (300, "split")])
-def test_a_whole_exact_routine_keeps_every_card(device: VirtualShuffler, cards: int, kind: str) -> None:
-    summary, voice, person = run_exact(device, cards)
+def test_a_whole_exact_routine_keeps_every_card(virtual_shuffler: VirtualShuffler, cards: int, kind: str) -> None:
+    summary, voice, person = run_exact(virtual_shuffler, cards)
     route = exact_routes.route(cards, 104)
     assert route.kind == kind
     assert (summary.mode, summary.rounds, summary.passes, summary.distance) == \
@@ -56,7 +56,7 @@ def test_a_whole_exact_routine_keeps_every_card(device: VirtualShuffler, cards: 
     said = [S.words(step) for step in table_steps(cards)]
     assert said and all(line in voice.text for line in said)
     assert "left 0" not in voice.text  # no pile counts: the device does not send them
-    assert device.query()["counts"]["tray"] == 0
+    assert virtual_shuffler.query()["counts"]["tray"] == 0
 
 
 def test_a_samba_split_by_the_guide_ends_in_the_order_its_codes_give(
@@ -105,8 +105,10 @@ class TwoAsOneInRoundThree(DoubleFeedInRoundThree):
     mode = "overlap"
 
 
-def test_a_double_feed_caught_in_the_exit_and_put_back_keeps_exactness(device: VirtualShuffler) -> None:
-    summary, voice, person = run_exact(device, 162, DoubleFeedInRoundThree)
+@pytest.mark.double_feed
+@pytest.mark.exit_sensor
+def test_a_double_feed_caught_in_the_exit_and_put_back_keeps_exactness(virtual_shuffler: VirtualShuffler) -> None:
+    summary, voice, person = run_exact(virtual_shuffler, 162, DoubleFeedInRoundThree)
     assert "The exit stayed blocked too long (round 3 of 14, load P (pass 4 of 15), after 10 of" in voice.text
     assert S.words(S.Fix("exit")) in voice.text
     assert "the pass goes on from card 11" in voice.text
@@ -115,8 +117,8 @@ def test_a_double_feed_caught_in_the_exit_and_put_back_keeps_exactness(device: V
     check_route_record(person.log, SAMBA)
 
 
-def test_exactness_lost_is_finished_by_a_fresh_exact_routine(device: VirtualShuffler) -> None:
-    summary, voice, person = run_exact(device, 162, TwoAsOneInRoundThree)
+def test_exactness_lost_is_finished_by_a_fresh_exact_routine(virtual_shuffler: VirtualShuffler) -> None:
+    summary, voice, person = run_exact(virtual_shuffler, 162, TwoAsOneInRoundThree)
     assert "Exactness is lost during round 3 of 14" in voice.text
     assert "the exit counted one card fewer than the tray held" in voice.text
     assert "The pack goes through a fresh exact routine: 14 rounds (15 passes)" in voice.text
@@ -127,8 +129,8 @@ def test_exactness_lost_is_finished_by_a_fresh_exact_routine(device: VirtualShuf
     assert len(final) == 1 and sorted(final[0]["pack"]) == list(range(162))
 
 
-def test_exactness_lost_is_finished_by_random_rounds_on_request(device: VirtualShuffler) -> None:
-    summary, voice, person = run_exact(device, 162, TwoAsOneInRoundThree, on_loss="random")
+def test_exactness_lost_is_finished_by_random_rounds_on_request(virtual_shuffler: VirtualShuffler) -> None:
+    summary, voice, person = run_exact(virtual_shuffler, 162, TwoAsOneInRoundThree, on_loss="random")
     random_rounds = planlib.rounds_for(162, 104, 0.25)
     assert "Exactness is lost during round 3 of 14" in voice.text
     assert f"Finishing at random: {random_rounds} rounds" in voice.text
@@ -164,8 +166,9 @@ class TakesQForP(persons.ScriptedPerson):
         super().do(step, number, round)
 
 
-def test_loads_of_the_split_taken_for_one_another_are_caught_before_the_touch(device: VirtualShuffler) -> None:
-    summary, voice, person = run_exact(device, 162, TakesQForP, quality="casual")
+@pytest.mark.touch
+def test_loads_of_the_split_taken_for_one_another_are_caught_before_the_touch(virtual_shuffler: VirtualShuffler) -> None:
+    summary, voice, person = run_exact(virtual_shuffler, 162, TakesQForP, quality="casual")
     assert ("Load P should hold 98 cards; the tray holds 64, load Q's count: the two loads look taken for one "
             "another.") in voice.text
     assert S.words(S.Swap("P", "Q")) in voice.text
@@ -212,17 +215,19 @@ class ResetsBeforeAReload(persons.ScriptedPerson):
     (ResetsBetweenPasses, "The shuffler restarted during round 1 of 14"),  # after A's pass or at B's load: when heard
     (ResetsBeforeAReload, "The shuffler restarted during round "),  # load P's piles still on the machine
 ])
-def test_a_restart_between_passes_keeps_the_exact_routine(device: VirtualShuffler,
+@pytest.mark.restart
+def test_a_restart_between_passes_keeps_the_exact_routine(virtual_shuffler: VirtualShuffler,
                                                           person_cls: type[persons.ScriptedPerson], said: str) -> None:
-    summary, voice, person = run_exact(device, 162, person_cls, quality="casual")
+    summary, voice, person = run_exact(virtual_shuffler, 162, person_cls, quality="casual")
     assert said in voice.text
     assert "Exactness is lost" not in voice.text
     assert (summary.mode, summary.distance) == ("exact", 0.0)
     check_route_record(person.log, SAMBA)
 
 
-def test_a_restart_that_loses_the_codes_is_finished_by_a_fresh_exact_routine(device: VirtualShuffler) -> None:
-    summary, voice, person = run_exact(device, 162, ForgetsAtTheReset, quality="casual")
+@pytest.mark.restart
+def test_a_restart_that_loses_the_codes_is_finished_by_a_fresh_exact_routine(virtual_shuffler: VirtualShuffler) -> None:
+    summary, voice, person = run_exact(virtual_shuffler, 162, ForgetsAtTheReset, quality="casual")
     assert "Exactness is lost during round 1 of 14" in voice.text
     assert "the shuffler restarted and its codes are gone" in voice.text
     assert summary.mode == "exact, started again" and summary.distance == 0.0
@@ -250,8 +255,9 @@ class PowerCutMidPass(persons.ScriptedPerson):
         super().do(step, number, round)
 
 
-def test_a_power_cut_mid_pass_deals_the_rest_exactly(device: VirtualShuffler) -> None:
-    summary, voice, person = run_exact(device, 162, PowerCutMidPass)
+@pytest.mark.restart
+def test_a_power_cut_mid_pass_deals_the_rest_exactly(virtual_shuffler: VirtualShuffler) -> None:
+    summary, voice, person = run_exact(virtual_shuffler, 162, PowerCutMidPass)
     assert "The shuffler restarted during round 4 of 14, load P (pass 5 of 15), after 30 of" in voice.text
     assert "deal the rest of load P" in voice.text
     assert "Exactness is lost" not in voice.text
@@ -268,8 +274,9 @@ class MiscutsTheFirstSplit(persons.ScriptedPerson):
         super().do(step, number, round)
 
 
-def test_a_miscut_first_load_is_put_right_to_the_card_before_the_touch(device: VirtualShuffler) -> None:
-    summary, voice, person = run_exact(device, 162, MiscutsTheFirstSplit)
+@pytest.mark.touch
+def test_a_miscut_first_load_is_put_right_to_the_card_before_the_touch(virtual_shuffler: VirtualShuffler) -> None:
+    summary, voice, person = run_exact(virtual_shuffler, 162, MiscutsTheFirstSplit)
     want = [e for e in person.log if e["op"] == "load"][1]  # the load after the correction
     moved = 90 - len(want["ids"])
     assert moved > 0

@@ -34,6 +34,7 @@ def all_cards_once_per_round(person: S.ScriptedPerson) -> None:
     assert sorted(final) == list(range(162))
 
 
+@pytest.mark.restart
 def test_a_restart_while_dealing_keeps_the_place() -> None:
     fake = FakeShuffler(lambda k, p: "restart" if (p, k) == (3, 50) else None)
     result, voice, person = run(fake)
@@ -45,6 +46,7 @@ def test_a_restart_while_dealing_keeps_the_place() -> None:
     all_cards_once_per_round(person)
 
 
+@pytest.mark.serial_garbage
 def test_garbage_mid_pass_is_ignored() -> None:
     fake = FakeShuffler(lambda k, p: "garbage" if (p, k) == (2, 10) else None)
     result, voice, person = run(fake)
@@ -53,6 +55,7 @@ def test_garbage_mid_pass_is_ignored() -> None:
     all_cards_once_per_round(person)
 
 
+@pytest.mark.restart
 def test_an_unplugged_device_stops_the_guide_at_its_place_without_hanging() -> None:
     fake = FakeShuffler(lambda k, p: "unplug" if (p, k) == (2, 30) else None)
     t0 = time.monotonic()

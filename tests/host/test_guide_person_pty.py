@@ -166,15 +166,8 @@ def typed_at_the_command_line(person: TablePerson, step: Any) -> list[str]:
 
 # -- the virtual shuffler, as a person starts it ----------------------------------------
 
-@pytest.fixture(scope="module")
-def image(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    flash = tmp_path_factory.mktemp("flash-image")
-    build.install_to_dir(build.build_image("sim", tmp_path_factory.mktemp("image")), flash)
-    return flash
-
-
 @pytest.fixture
-def start_sim_device(image: Path, tmp_path: Path,
+def start_sim_device_process(sim_image_flash: Path, tmp_path: Path,
                      monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[[float], SimDevice]]:
     """Starts `shuffler sim-device` at a time scale, as a person would in a terminal."""
     monkeypatch.setenv("SHUFFLER_RUNTIME_DIR", str(tmp_path / "runtime"))
@@ -182,7 +175,7 @@ def start_sim_device(image: Path, tmp_path: Path,
 
     def start(time_scale: float) -> SimDevice:
         flash = tmp_path / f"flash{len(procs)}"
-        shutil.copytree(image, flash)
+        shutil.copytree(sim_image_flash, flash)
         dev = launch_sim_device(flash, time_scale)
         procs.append(dev.proc)
         return dev
@@ -193,9 +186,9 @@ def start_sim_device(image: Path, tmp_path: Path,
 
 
 @pytest.fixture
-def sim_device(start_sim_device: Callable[[float], SimDevice]) -> SimDevice:
+def sim_device_process(start_sim_device_process: Callable[[float], SimDevice]) -> SimDevice:
     """A virtual shuffler that deals as fast as it can."""
-    return start_sim_device(0)
+    return start_sim_device_process(0)
 
 
 def guided(dev: SimDevice, tmp_path: Path, args: list[str], cards: int, delays: tuple[float, float],
@@ -250,28 +243,29 @@ HUMAN = (0.1, 0.4)
 QUICK_READ_S = 0.15
 
 
-def test_a_samba_routine_in_exact_mode_by_a_person_at_the_table(sim_device, tmp_path):
-    run = guided(sim_device, tmp_path, ["--pack", "samba"], 162, DELAYS, seed=1)
+@pytest.mark.exact_mode
+def test_a_samba_routine_in_exact_mode_by_a_person_at_the_table(sim_device_process, tmp_path):
+    run = guided(sim_device_process, tmp_path, ["--pack", "samba"], 162, DELAYS, seed=1)
     check_finished(run, 162)
     assert "distance from random: exactly 0" in run.screen
     assert sum(1 for s in run.steps if s["kind"] == "touch") >= 15  # the split: 15 passes at least
 
 
-def test_a_samba_routine_in_random_mode_by_a_person_who_never_says_the_cards_are_in(sim_device, tmp_path):
+def test_a_samba_routine_in_random_mode_by_a_person_who_never_says_the_cards_are_in(sim_device_process, tmp_path):
     # Loading takes a person a moment: the guide must wait for the tray's count to hold still.
     args = ["--pack", "samba", "--mode", "random", "--quality", "casual"]
-    run = guided(sim_device, tmp_path, args, 162, DELAYS, seed=2, confirms_tray=False)
+    run = guided(sim_device_process, tmp_path, args, 162, DELAYS, seed=2, confirms_tray=False)
     check_finished(run, 162)
     assert [s["kind"] for s in run.steps].count("putintray") >= 2 * 2
 
 
-def test_a_canasta_pack_of_108_cards_by_a_person_at_the_table(sim_device, tmp_path):
-    run = guided(sim_device, tmp_path, ["--pack", "canasta"], 108, HUMAN, seed=3)
+def test_a_canasta_pack_of_108_cards_by_a_person_at_the_table(sim_device_process, tmp_path):
+    run = guided(sim_device_process, tmp_path, ["--pack", "canasta"], 108, HUMAN, seed=3)
     check_finished(run, 108)
 
 
-def test_hand_and_foot_in_three_loads_by_a_person_at_the_table(sim_device, tmp_path):
-    run = guided(sim_device, tmp_path, ["--pack", "hand-and-foot", "--mode", "random"], 270, DELAYS, seed=4)
+def test_hand_and_foot_in_three_loads_by_a_person_at_the_table(sim_device_process, tmp_path):
+    run = guided(sim_device_process, tmp_path, ["--pack", "hand-and-foot", "--mode", "random"], 270, DELAYS, seed=4)
     check_finished(run, 270)
     loads = {s["load"] for s in run.steps if s["kind"] == "putintray"}
     assert loads == {"A", "B", "C"}
@@ -304,12 +298,13 @@ def finished_after_trouble(run: Run, cards: int) -> list[str]:
     return problems
 
 
-def test_a_jam_mid_pass_is_put_right_at_the_table(sim_device, tmp_path):
+@pytest.mark.jam
+def test_a_jam_mid_pass_is_put_right_at_the_table(sim_device_process, tmp_path):
     def jam(step: dict[str, Any], person: TablePerson, when: str) -> None:
         if when == "before" and step["kind"] == "touch" and step["number"] < 4:
             person.world.inject("jam", 20)  # the 21st card of the first load sticks
 
-    run = guided(sim_device, tmp_path, ["--pack", "canasta", "--mode", "random", "--rounds", "1"], 108, DELAYS,
+    run = guided(sim_device_process, tmp_path, ["--pack", "canasta", "--mode", "random", "--rounds", "1"], 108, DELAYS,
                  seed=6, mischief=jam)
     problems = finished_after_trouble(run, 108)
     assert any("stuck" in p for p in problems), problems
@@ -318,9 +313,10 @@ def test_a_jam_mid_pass_is_put_right_at_the_table(sim_device, tmp_path):
     assert kinds[at + 1] == ("touch", "go_on")
 
 
-def test_a_power_cut_mid_pass_leaves_the_cards_where_they_lie_and_the_guide_deals_the_rest(start_sim_device,
+@pytest.mark.restart
+def test_a_power_cut_mid_pass_leaves_the_cards_where_they_lie_and_the_guide_deals_the_rest(start_sim_device_process,
                                                                                            tmp_path):
-    dev = start_sim_device(1)  # in real time, so the cut comes in the middle of the pass
+    dev = start_sim_device_process(1)  # in real time, so the cut comes in the middle of the pass
 
     def unplug(step: dict[str, Any], person: TablePerson, when: str) -> None:
         if when == "after" and step["kind"] == "touch" and step["number"] < 4:
@@ -344,7 +340,8 @@ def test_a_power_cut_mid_pass_leaves_the_cards_where_they_lie_and_the_guide_deal
 
 # -- the slips of a person, and a device's trouble, at the terminal ---------------------------
 
-def test_loading_and_touching_without_enter_at_each_table_step_goes_on(sim_device, tmp_path):
+@pytest.mark.touch
+def test_loading_and_touching_without_enter_at_each_table_step_goes_on(sim_device_process, tmp_path):
     """At every table step the person does the step and, instead of
     pressing Enter, goes straight on: the load into the tray and the touch
     where the next step is a load's, else the next table work (the steps
@@ -361,50 +358,55 @@ def test_loading_and_touching_without_enter_at_each_table_step_goes_on(sim_devic
         person.do(S.Touch())
         return NO_ENTER
 
-    run = guided(sim_device, tmp_path, ["--pack", "canasta", "--mode", "random", "--rounds", "2"], 108, DELAYS,
+    run = guided(sim_device_process, tmp_path, ["--pack", "canasta", "--mode", "random", "--rounds", "2"], 108, DELAYS,
                  seed=11, mischief=ahead)
     check_finished(run, 108)
     assert run.screen.count("The pass of load B has begun, so the step before it counts as done.") == 2
 
 
-def test_quick_extra_enters_at_a_human_pace_answer_nothing_they_should_not(sim_device, tmp_path):
+def test_quick_extra_enters_at_a_human_pace_answer_nothing_they_should_not(sim_device_process, tmp_path):
     """Three Enters, 0.05 s apart, at every table step, at the guide's own
     read time: the first answers the step, the others come before the next
     step could be read and answer nothing; every step is done by the person."""
-    run = guided(sim_device, tmp_path, ["--pack", "canasta", "--mode", "random", "--rounds", "1"], 108, HUMAN,
+    run = guided(sim_device_process, tmp_path, ["--pack", "canasta", "--mode", "random", "--rounds", "1"], 108, HUMAN,
                  seed=12, mischief=lambda step, person, when: 3 if when == "after" else None)
     check_finished(run, 108)
     assert "Enter came before step" in run.screen and "so it does not count" in run.screen
     assert "holds 0" not in run.screen and "missing" not in run.screen
 
 
-def test_a_double_feed_caught_and_put_back_keeps_exactness(sim_device, tmp_path):
+@pytest.mark.double_feed
+@pytest.mark.exact_mode
+def test_a_double_feed_caught_and_put_back_keeps_exactness(sim_device_process, tmp_path):
     def double(step: dict[str, Any], person: TablePerson, when: str) -> None:
         if when == "before" and step["kind"] == "touch" and step["round"] == 2 and not getattr(person, "fed", 0):
             person.fed = 1  # type: ignore[attr-defined]
             person.world.inject("double_feed", 15)
 
-    run = guided(sim_device, tmp_path, ["--pack", "canasta"], 108, DELAYS, seed=13, mischief=double)
+    run = guided(sim_device_process, tmp_path, ["--pack", "canasta"], 108, DELAYS, seed=13, mischief=double)
     problems = finished_after_trouble(run, 108)
     assert any("The exit stayed blocked too long" in p for p in problems), problems
     assert "Exactness is lost" not in run.screen and "distance from random: exactly 0" in run.screen
     assert "mode: exact;" in run.screen
 
 
-def test_an_exit_sensor_lost_mid_pass_is_named_and_put_right(sim_device, tmp_path):
+@pytest.mark.exit_sensor
+@pytest.mark.sensor_loss
+def test_an_exit_sensor_lost_mid_pass_is_named_and_put_right(sim_device_process, tmp_path):
     def unplugged(step: dict[str, Any], person: TablePerson, when: str) -> None:
         if when == "before" and step["kind"] == "touch" and step["round"] == 3 and not getattr(person, "cut", 0):
             person.cut = 1  # type: ignore[attr-defined]
             person.world.inject("sensor_missing", 25, sensor="exit")
 
-    run = guided(sim_device, tmp_path, ["--pack", "canasta"], 108, DELAYS, seed=14, mischief=unplugged)
+    run = guided(sim_device_process, tmp_path, ["--pack", "canasta"], 108, DELAYS, seed=14, mischief=unplugged)
     problems = finished_after_trouble(run, 108)
     assert any("The exit sensor does not answer after" in p for p in problems), problems
     assert not any("went through together" in p or "internal" in p for p in problems), problems
     assert "mode: exact;" in run.screen and "distance from random: exactly 0" in run.screen
 
 
-def test_ctrl_c_then_the_command_it_suggests_goes_on_in_the_same_exact_run(sim_device, tmp_path):
+@pytest.mark.exact_mode
+def test_ctrl_c_then_the_command_it_suggests_goes_on_in_the_same_exact_run(sim_device_process, tmp_path):
     """Ctrl-C after the first stack (part P) of round 1; the stop line's command (--resume) run
     as told, with the cards where they lie: the same routine goes on, the
     steps since the last pass shown again and answered, and ends exact."""
@@ -417,13 +419,13 @@ def test_ctrl_c_then_the_command_it_suggests_goes_on_in_the_same_exact_run(sim_d
             return NO_ENTER
         return None
 
-    first = guided(sim_device, tmp_path, ["--pack", "canasta"], 108, DELAYS, seed=15, mischief=interrupt)
+    first = guided(sim_device_process, tmp_path, ["--pack", "canasta"], 108, DELAYS, seed=15, mischief=interrupt)
     line = [x for x in first.lines if x.startswith("shuffler: stopped")]
     assert first.code == 1 and len(line) == 1, first.screen[-2000:]
     assert "leave the cards as they lie and run `shuffler guide --port" in line[0] and "--resume`" in line[0]
     command = shlex.split(line[0].split("`")[1])
-    assert command[2:4] == ["--port", sim_device.port]
-    again = guided(sim_device, tmp_path, command[4:], 108, DELAYS, seed=16, fresh_table=False,
+    assert command[2:4] == ["--port", sim_device_process.port]
+    again = guided(sim_device_process, tmp_path, command[4:], 108, DELAYS, seed=16, fresh_table=False,
                    done_before={(s["round"], s["words"]) for s in first.steps})
     check_finished(again, 108)
     assert "Going on with the shuffler's exact routine at round" in again.screen
@@ -432,7 +434,9 @@ def test_ctrl_c_then_the_command_it_suggests_goes_on_in_the_same_exact_run(sim_d
     assert len(touches) == 11  # canasta's split: 2 + 7 + 2 passes, the two runs together
 
 
-def test_a_restart_between_passes_keeps_the_exact_routine_at_the_terminal(sim_device, tmp_path):
+@pytest.mark.exact_mode
+@pytest.mark.restart
+def test_a_restart_between_passes_keeps_the_exact_routine_at_the_terminal(sim_device_process, tmp_path):
     def restart(step: dict[str, Any], person: TablePerson, when: str) -> None:
         if when == "after" and step["kind"] == "lift" and step["round"] == 1 and not getattr(person, "cut", 0):
             person.cut = 1  # type: ignore[attr-defined]
@@ -441,7 +445,7 @@ def test_a_restart_between_passes_keeps_the_exact_routine_at_the_terminal(sim_de
             person.world.close()
             person.world = reconnect(control)
 
-    run = guided(sim_device, tmp_path, ["--pack", "canasta"], 108, DELAYS, seed=17, mischief=restart)
+    run = guided(sim_device_process, tmp_path, ["--pack", "canasta"], 108, DELAYS, seed=17, mischief=restart)
     problems = finished_after_trouble(run, 108)
     assert any("The shuffler restarted" in p for p in problems), problems
     assert "Exactness is lost" not in run.screen and "mode: exact;" in run.screen
@@ -512,9 +516,9 @@ def exact_codes_fixed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("SHUFFLER_SIM_RANDOM_FILE", str(random_bytes(tmp_path / "random.bin")))
 
 
-def test_the_session_in_the_table_page_is_what_the_guide_and_the_commands_print(exact_codes_fixed, sim_device,
+def test_the_session_in_the_table_page_is_what_the_guide_and_the_commands_print(exact_codes_fixed, sim_device_process,
                                                                                    tmp_path):
-    guide, table = doc_session(sim_device, tmp_path)
+    guide, table = doc_session(sim_device_process, tmp_path)
     shown_guide, shown_table = doc_blocks()
     # Said only when the cards are slow to come, which depends on how busy this machine is.
     guide = [line for line in guide if not line.startswith("   waiting for the cards of load")]

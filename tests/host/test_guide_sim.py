@@ -48,14 +48,15 @@ class JamOnce(persons.ScriptedPerson):
         super().do(step, number, round)
 
 
-def test_a_jam_mid_pass_is_freed_and_the_pass_goes_on(device: VirtualShuffler) -> None:
-    summary, voice, person = run_guide(device, JamOnce)
+@pytest.mark.jam
+def test_a_jam_mid_pass_is_freed_and_the_pass_goes_on(virtual_shuffler: VirtualShuffler) -> None:
+    summary, voice, person = run_guide(virtual_shuffler, JamOnce)
     assert "A card is stuck in the feed (round 2 of 2, load A (pass 3 of 4), after 30 of 81 cards)" in voice.text
     assert "Free the stuck card" in voice.text and "Touch the sensor to go on" in voice.text
     assert summary.passes == 4 and summary.loads == [[81, 81], [81, 81]]
     assert summary.distance == planlib.distance_after(162, 104, ROUNDS)
     check_record(person.log, 162, ROUNDS, 2)
-    assert device.query()["counts"] == {"tray": 0, "left": 0, "right": 0, "fed": 81}
+    assert virtual_shuffler.query()["counts"] == {"tray": 0, "left": 0, "right": 0, "fed": 81}
 
 
 class FaultOnce(persons.ScriptedPerson):
@@ -69,8 +70,8 @@ class FaultOnce(persons.ScriptedPerson):
         super().do(step, number, round)
 
 
-def test_cards_lifted_out_of_the_tray_are_put_back_and_dealt(device: VirtualShuffler) -> None:
-    summary, voice, person = run_guide(device, FaultOnce)
+def test_cards_lifted_out_of_the_tray_are_put_back_and_dealt(virtual_shuffler: VirtualShuffler) -> None:
+    summary, voice, person = run_guide(virtual_shuffler, FaultOnce)
     assert "The tray ran out early (round 1 of 2, load B (pass 2 of 4)): 20 of 81 cards were dealt" in voice.text
     assert "put them back in the tray in the same order" in voice.text
     assert summary.loads[0] == [81, 81]
@@ -78,11 +79,12 @@ def test_cards_lifted_out_of_the_tray_are_put_back_and_dealt(device: VirtualShuf
 
 
 @pytest.mark.parametrize("mode", ["", "overlap"])
-def test_a_double_feed_is_cleared_and_the_rest_dealt(device: VirtualShuffler, mode: str) -> None:
+@pytest.mark.double_feed
+def test_a_double_feed_is_cleared_and_the_rest_dealt(virtual_shuffler: VirtualShuffler, mode: str) -> None:
     class DoubleFeed(FaultOnce):
         fault = ("double_feed", 10, mode)
 
-    summary, voice, person = run_guide(device, DoubleFeed)
+    summary, voice, person = run_guide(virtual_shuffler, DoubleFeed)
     assert "The exit stayed blocked too long (round 1 of 2, load B" in voice.text
     assert summary.loads[0] == [81, 81]
     assert "cards are missing" not in voice.text
@@ -97,8 +99,9 @@ class LowBattery(persons.ScriptedPerson):
         super().do(step, number, round)
 
 
-def test_a_refused_pass_for_a_low_battery_asks_for_a_new_one(device: VirtualShuffler) -> None:
-    summary, voice, person = run_guide(device, LowBattery)
+@pytest.mark.battery
+def test_a_refused_pass_for_a_low_battery_asks_for_a_new_one(virtual_shuffler: VirtualShuffler) -> None:
+    summary, voice, person = run_guide(virtual_shuffler, LowBattery)
     assert "The battery is too low for a pass." in voice.text
     assert "Replace the battery" in voice.text
     check_record(person.log, 162, ROUNDS, 2)
@@ -117,8 +120,8 @@ class MiscutPerson(persons.ScriptedPerson):
         super().do(step, number, round)
 
 
-def test_an_over_full_load_is_evened_out_before_it_is_dealt(device: VirtualShuffler) -> None:
-    summary, voice, person = run_guide(device, MiscutPerson)
+def test_an_over_full_load_is_evened_out_before_it_is_dealt(virtual_shuffler: VirtualShuffler) -> None:
+    summary, voice, person = run_guide(virtual_shuffler, MiscutPerson)
     assert "Load A should hold about 81 and holds 110, more than the 104 the tray takes: move 29 cards from the bottom of load A to the top of load B." \
         in voice.text
     assert "Move 29 cards from the bottom of load A to the top of load B" in voice.text
@@ -133,12 +136,12 @@ def test_an_over_full_load_is_evened_out_before_it_is_dealt(device: VirtualShuff
      "Move 11 cards from the top of load B to the bottom of load A."),
 ])
 def test_a_load_that_fits_but_is_the_wrong_size_is_put_right_before_it_is_dealt(
-        device: VirtualShuffler, first: int, words: str, move: str) -> None:
+        virtual_shuffler: VirtualShuffler, first: int, words: str, move: str) -> None:
     class Off(MiscutPerson):
         pass
 
     Off.first = first
-    summary, voice, person = run_guide(device, Off)
+    summary, voice, person = run_guide(virtual_shuffler, Off)
     assert words in voice.text and move in voice.text
     # Counted before the touch: nothing was dealt with the wrong count.
     assert summary.loads == [[81, 81], [81, 81]]
@@ -147,11 +150,11 @@ def test_a_load_that_fits_but_is_the_wrong_size_is_put_right_before_it_is_dealt(
     check_record(person.log, 162, ROUNDS, 2)
 
 
-def test_a_load_within_the_tolerance_is_dealt_as_it_is(device: VirtualShuffler) -> None:
+def test_a_load_within_the_tolerance_is_dealt_as_it_is(virtual_shuffler: VirtualShuffler) -> None:
     class Close(MiscutPerson):
         first = 81 + G.load_tolerance(81)
 
-    summary, voice, person = run_guide(device, Close)
+    summary, voice, person = run_guide(virtual_shuffler, Close)
     assert f"move {G.load_tolerance(81)} cards from" not in voice.text
     assert not [e for e in person.log if e["op"] == "unload"]
     assert summary.loads[0] == [Close.first, 162 - Close.first]
@@ -178,8 +181,9 @@ class PullsThePlug(persons.ScriptedPerson):
         super().do(step, number, round)
 
 
-def test_a_restart_mid_pass_keeps_the_place_and_deals_the_rest(device: VirtualShuffler) -> None:
-    summary, voice, person = run_guide(device, PullsThePlug)
+@pytest.mark.restart
+def test_a_restart_mid_pass_keeps_the_place_and_deals_the_rest(virtual_shuffler: VirtualShuffler) -> None:
+    summary, voice, person = run_guide(virtual_shuffler, PullsThePlug)
     assert "The shuffler restarted during round 1 of 2, load B (pass 2 of 4), after 40 of 81 cards." in voice.text
     assert "touch the sensor to deal the rest of load B (41 cards) onto them" in voice.text
     assert summary.loads == [[81, 81], [81, 81]] and summary.passes == 4
@@ -212,10 +216,10 @@ def test_a_device_with_another_protocol_version_is_refused_in_one_line(tmp_path:
 # -- other pack sizes --------------------------------------------------------------
 
 @pytest.mark.parametrize("pack,loads", [("carolina", 5), ("bridge", 1)])
-def test_other_packs_follow_the_pile_trade(device: VirtualShuffler, pack: str, loads: int) -> None:
+def test_other_packs_follow_the_pile_trade(virtual_shuffler: VirtualShuffler, pack: str, loads: int) -> None:
     plan = planlib.make_plan(planlib.choose_pack(pack, None), 104, "good", rounds=2)
     assert len(plan.loads) == loads
-    summary, voice, person = run_guide(device, plan=plan)
+    summary, voice, person = run_guide(virtual_shuffler, plan=plan)
     assert summary.loads == [list(plan.loads)] * 2
     check_record(person.log, plan.cards, 2, loads)
 
@@ -228,15 +232,16 @@ class StackSensorOut(persons.ScriptedPerson):
         super().do(step, number, round)
 
 
-def test_a_missing_sensor_is_checked_cleared_and_the_pass_started_again(device: VirtualShuffler) -> None:
-    summary, voice, person = run_guide(device, StackSensorOut)
+@pytest.mark.sensor_loss
+def test_a_missing_sensor_is_checked_cleared_and_the_pass_started_again(virtual_shuffler: VirtualShuffler) -> None:
+    summary, voice, person = run_guide(virtual_shuffler, StackSensorOut)
     assert "The count sensor does not answer" in voice.text
     assert "Check the count sensor's (load cell's) wiring" in voice.text
     assert summary.loads == [[81, 81], [81, 81]]
     check_record(person.log, 162, ROUNDS, 2)
 
 
-def test_an_over_full_last_load_is_dealt_in_two_parts_onto_the_same_piles(device: VirtualShuffler) -> None:
+def test_an_over_full_last_load_is_dealt_in_two_parts_onto_the_same_piles(virtual_shuffler: VirtualShuffler) -> None:
     class Short(MiscutPerson):
         """Cuts 52 and 110 and will not move cards between the loads."""
 
@@ -248,7 +253,7 @@ def test_an_over_full_last_load_is_dealt_in_two_parts_onto_the_same_piles(device
                 return
             super().do(step, number, round)
 
-    summary, voice, person = run_guide(device, Short)
+    summary, voice, person = run_guide(virtual_shuffler, Short)
     assert "Load A should hold about 81 and holds 52" in voice.text and "load B will hold 29 more" in voice.text
     assert "Load B holds 110 cards, more than the 104 the tray takes: it is dealt in two parts" in voice.text
     assert "Lift the top 6 cards off the load in the tray" in voice.text

@@ -30,7 +30,7 @@ from host.guide.machine import Machine
 from host.guide.table import Answer, Phase, Tick, Tray
 from firmware import exact_routes
 from route_record import check_route_record
-from hosttest_support import FakeShuffler, TextVoice, check_record, run_guided, run_on_fake
+from hosttest_support import FakeShuffler, TextVoice, check_record, every_card_once_a_round, run_guided, run_on_fake
 from shuffling import steps as S
 from test_guide_machine import Clock, FakeDevice, Quiet, Record
 
@@ -39,14 +39,6 @@ REPO = Path(__file__).resolve().parents[2]
 
 def plan(rounds: int = 2) -> planlib.Plan:
     return planlib.make_plan(planlib.choose_pack("samba", None), 104, "good", rounds=rounds)
-
-
-def every_card_once_a_round(person: persons.ScriptedPerson, rounds: int = 2) -> None:
-    for r in range(1, rounds + 1):
-        dealt = [c for e in person.log if e["op"] == "take" and e["round"] == r for c in e["left"] + e["right"]]
-        assert sorted(dealt) == list(range(162)), f"round {r}"
-    final = [e for e in person.log if e["op"] == "final"][0]["pack"]
-    assert sorted(final) == list(range(162))
 
 
 # -- the person goes on without pressing Enter ---------------------------------------------
@@ -70,6 +62,7 @@ class GoesOnWithoutEnter(persons.ScriptedPerson):
         super().do(step, number, round)
 
 
+@pytest.mark.touch
 def test_loading_and_touching_while_a_table_step_is_on_screen_goes_on() -> None:
     fake = FakeShuffler()
     result, voice, person = run_on_fake(fake, plan(), GoesOnWithoutEnter(fake, 162), settle_s=0.2)
@@ -110,9 +103,10 @@ class StacksAndLoadsOnInExactMode(persons.ScriptedPerson):
 
 
 @pytest.mark.micropython
-def test_in_exact_mode_going_on_without_enter_keeps_exactness(device: Any) -> None:
+@pytest.mark.exact_mode
+def test_in_exact_mode_going_on_without_enter_keeps_exactness(virtual_shuffler: Any) -> None:
     p = planlib.make_plan(planlib.choose_pack("samba", None), 104, "good")
-    summary, voice, person = run_guided(device, p, StacksAndLoadsOnInExactMode, mode="exact")
+    summary, voice, person = run_guided(virtual_shuffler, p, StacksAndLoadsOnInExactMode, mode="exact")
     assert person.went
     assert "The pass of load P has begun, so the 2 steps before it count as done." in voice.text
     assert "Exactness is lost" not in voice.text
@@ -165,6 +159,7 @@ def test_an_enter_with_the_tray_empty_is_not_a_load_of_no_cards() -> None:
     assert m.phase is Phase.TOUCH
 
 
+@pytest.mark.light_sleep
 def test_a_walk_away_has_no_time_limit_and_keeps_the_shuffler_awake() -> None:
     """A board in light sleep loses what the host sends: a line at least
     every 20 s keeps it awake, at a step that waits only for the person too."""
@@ -305,7 +300,8 @@ def test_a_load_off_its_size_is_said_once_and_the_bar_fills_to_what_it_deals() -
     ("stack", "A", "The count sensor does not answer; the pass stopped."),  # not read mid-pass: found at B's start
     ("exit", "B", "The exit sensor does not answer after"),
     ("battery", "B", "The battery sensor does not answer after 21 of 81 cards")])
-def test_each_sensor_lost_mid_pass_is_named(device: Any, sensor: str, load: str, words: str) -> None:
+@pytest.mark.sensor_loss
+def test_each_sensor_lost_mid_pass_is_named(virtual_shuffler: Any, sensor: str, load: str, words: str) -> None:
     class LosesASensor(persons.ScriptedPerson):
         def do(self, step: S.Step, number: int, round: int | None = None) -> None:
             if isinstance(step, S.Touch) and round == 1 and self.in_tray == load and not hasattr(self, "struck"):
@@ -313,7 +309,7 @@ def test_each_sensor_lost_mid_pass_is_named(device: Any, sensor: str, load: str,
                 self.world.inject("sensor_missing", 20, "", sensor)
             super().do(step, number, round)
 
-    summary, voice, person = run_guided(device, plan(1), LosesASensor)
+    summary, voice, person = run_guided(virtual_shuffler, plan(1), LosesASensor)
     assert words in voice.text, voice.text
     assert "internal" not in voice.text and "A card is stuck" not in voice.text
     check_record(person.log, 162, 1, 2)

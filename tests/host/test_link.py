@@ -18,7 +18,7 @@ from simulator.virtual import registry
 
 
 @pytest.fixture
-def fake() -> Any:
+def make_fake_device() -> Any:
     made: list[FakeDevice] = []
 
     def make(*args: Any, **kwargs: Any) -> FakeDevice:
@@ -31,8 +31,8 @@ def fake() -> Any:
         dev.close()
 
 
-def test_handshake_and_status(fake: Any) -> None:
-    dev = fake()
+def test_handshake_and_status(make_fake_device: Any) -> None:
+    dev = make_fake_device()
     link = Link.open(dev.port)
     try:
         hello = link.handshake(timeout=2)
@@ -43,12 +43,12 @@ def test_handshake_and_status(fake: Any) -> None:
         link.close()
 
 
-def test_replies_are_matched_by_id_not_by_order(fake: Any) -> None:
+def test_replies_are_matched_by_id_not_by_order(make_fake_device: Any) -> None:
     def late_first(dev: FakeDevice, req: dict[str, Any]) -> None:
         if req["cmd"] == "status":
             dev.reply({"cmd": "status", "id": req["id"] + 1000}, state="wrong")  # someone else's
             dev.reply(req, state="idle", marker=req["id"])
-    dev = fake(late_first)
+    dev = make_fake_device(late_first)
     link = Link.open(dev.port)
     try:
         got = link.request("status", timeout=2)
@@ -57,8 +57,9 @@ def test_replies_are_matched_by_id_not_by_order(fake: Any) -> None:
         link.close()
 
 
-def test_garbage_is_reported_and_the_link_carries_on(fake: Any) -> None:
-    dev = fake()
+@pytest.mark.serial_garbage
+def test_garbage_is_reported_and_the_link_carries_on(make_fake_device: Any) -> None:
+    dev = make_fake_device()
     link = Link.open(dev.port)
     try:
         dev.emit(b"MPY: soft reboot\r\n")
@@ -74,8 +75,8 @@ def test_garbage_is_reported_and_the_link_carries_on(fake: Any) -> None:
         link.close()
 
 
-def test_silence_times_out(fake: Any) -> None:
-    dev = fake(lambda d, r: None)
+def test_silence_times_out(make_fake_device: Any) -> None:
+    dev = make_fake_device(lambda d, r: None)
     link = Link.open(dev.port)
     try:
         t0 = time.monotonic()
@@ -90,13 +91,13 @@ def test_silence_times_out(fake: Any) -> None:
 
 
 @pytest.mark.parametrize("refuses", [True, False])
-def test_another_protocol_version_is_named(fake: Any, refuses: bool) -> None:
+def test_another_protocol_version_is_named(make_fake_device: Any, refuses: bool) -> None:
     if refuses:
-        dev = fake(proto=P.PROTOCOL_VERSION + 1)  # answers E_PROTO
+        dev = make_fake_device(proto=P.PROTOCOL_VERSION + 1)  # answers E_PROTO
     else:
         def old(d: FakeDevice, req: dict[str, Any]) -> None:  # ignores our version, says its own
             d.reply(req, fw="0.0.1", proto=P.PROTOCOL_VERSION + 1, board="fake", capacity=104, state="idle")
-        dev = fake(old)
+        dev = make_fake_device(old)
     link = Link.open(dev.port)
     try:
         with pytest.raises(ProtocolMismatch, match="protocol version"):
@@ -105,8 +106,8 @@ def test_another_protocol_version_is_named(fake: Any, refuses: bool) -> None:
         link.close()
 
 
-def test_error_replies_raise_device_error_with_the_code(fake: Any) -> None:
-    dev = fake()
+def test_error_replies_raise_device_error_with_the_code(make_fake_device: Any) -> None:
+    dev = make_fake_device()
     link = Link.open(dev.port)
     try:
         with pytest.raises(DeviceError) as info:
@@ -116,8 +117,9 @@ def test_error_replies_raise_device_error_with_the_code(fake: Any) -> None:
         link.close()
 
 
-def test_unplugged_device_ends_waits_with_link_closed(fake: Any) -> None:
-    dev = fake(lambda d, r: None)
+@pytest.mark.restart
+def test_unplugged_device_ends_waits_with_link_closed(make_fake_device: Any) -> None:
+    dev = make_fake_device(lambda d, r: None)
     link = Link.open(dev.port)
     try:
         result: dict[str, BaseException] = {}
@@ -149,7 +151,7 @@ def test_a_port_that_does_not_exist_is_one_clear_error() -> None:
         Link.open("/dev/no-such-shuffler")
 
 
-def test_replies_left_over_from_a_killed_host_do_not_answer_the_next_one(fake: Any) -> None:
+def test_replies_left_over_from_a_killed_host_do_not_answer_the_next_one(make_fake_device: Any) -> None:
     """A host killed mid-run leaves replies queued, with ids from 1 up: the next
     run's hello must not take a stale status reply (or event) for its own."""
     def stale_then_honest(dev: FakeDevice, req: dict[str, Any]) -> None:
@@ -160,7 +162,7 @@ def test_replies_left_over_from_a_killed_host_do_not_answer_the_next_one(fake: A
             dev.emit({"ev": "done", "k": 10, "n": 10, "left": 4, "right": 6})
         dev.idle_shuffler(req)
 
-    dev = fake(stale_then_honest)
+    dev = make_fake_device(stale_then_honest)
     link = Link.open(dev.port)
     try:
         hello = link.handshake(timeout=2)
@@ -170,8 +172,8 @@ def test_replies_left_over_from_a_killed_host_do_not_answer_the_next_one(fake: A
         link.close()
 
 
-def test_each_link_draws_its_own_ids(fake: Any) -> None:
-    dev = fake()
+def test_each_link_draws_its_own_ids(make_fake_device: Any) -> None:
+    dev = make_fake_device()
     ids = []
     for _ in range(2):
         link = Link.open(dev.port)
@@ -191,11 +193,11 @@ def test_each_link_draws_its_own_ids(fake: Any) -> None:
     ({"ev": "progress", "k": 3, "n": 81, "left": 3, "right": 3}, "do not add up"),
     ({"ev": "fault", "code": 99}, "code 99 is not one the protocol knows"),
 ])
-def test_an_absurd_event_is_a_protocol_fault_not_a_number_to_believe(fake: Any, event: dict[str, Any],
+def test_an_absurd_event_is_a_protocol_fault_not_a_number_to_believe(make_fake_device: Any, event: dict[str, Any],
                                                                       why: str) -> None:
     from host.link import BadMessage
 
-    dev = fake()
+    dev = make_fake_device()
     link = Link.open(dev.port)
     try:
         link.handshake(timeout=2)
@@ -207,7 +209,8 @@ def test_an_absurd_event_is_a_protocol_fault_not_a_number_to_believe(fake: Any, 
         link.close()
 
 
-def test_a_malformed_reply_is_one_clear_error(fake: Any) -> None:
+@pytest.mark.serial_garbage
+def test_a_malformed_reply_is_one_clear_error(make_fake_device: Any) -> None:
     from host.link import ProtocolFault
 
     def lots(dev: FakeDevice, req: dict[str, Any]) -> None:
@@ -216,7 +219,7 @@ def test_a_malformed_reply_is_one_clear_error(fake: Any) -> None:
         else:
             dev.idle_shuffler(req)
 
-    dev = fake(lots)
+    dev = make_fake_device(lots)
     link = Link.open(dev.port)
     try:
         link.handshake(timeout=2)
@@ -233,7 +236,7 @@ def test_a_port_that_is_not_a_serial_port_is_named_plainly() -> None:
 
 
 def test_a_real_board_keeps_the_short_timeouts_and_a_slow_device_advertised_with_its_port_gets_longer(
-        fake: Any, tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+        make_fake_device: Any, tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     """A device that answers in 2.5 s: a real board's port (never advertised)
     gives up after 2 s; the same device advertised with a slowdown of 4 (as
     the emulated Pico advertises its own) is waited for, by the link the
@@ -243,7 +246,7 @@ def test_a_real_board_keeps_the_short_timeouts_and_a_slow_device_advertised_with
     def slow(dev: FakeDevice, req: dict[str, Any]) -> None:
         time.sleep(2.5)
         FakeDevice.idle_shuffler(dev, req)
-    dev = fake(slow)
+    dev = make_fake_device(slow)
     link = ports.open_link(dev.port)
     try:
         assert link.slowdown == 1.0
@@ -261,7 +264,7 @@ def test_a_real_board_keeps_the_short_timeouts_and_a_slow_device_advertised_with
         registry.withdraw(advert)
 
 
-def test_one_request_is_outstanding_at_a_time_whatever_the_threads(fake: Any) -> None:
+def test_one_request_is_outstanding_at_a_time_whatever_the_threads(make_fake_device: Any) -> None:
     """A board's receive ring holds one request (an ESP32's drops what does
     not fit): the link writes the next only after the last one's reply."""
     lock = threading.Lock()
@@ -279,7 +282,7 @@ def test_one_request_is_outstanding_at_a_time_whatever_the_threads(fake: Any) ->
             dev.reply(req, state="idle")
         threading.Timer(0.1, answer).start()
 
-    dev = fake(slow)
+    dev = make_fake_device(slow)
     link = Link.open(dev.port)
     got: list[str] = []
     try:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from click.testing import CliRunner
 
 from host import plan as planlib
@@ -13,6 +14,8 @@ from shuffling.exact_mode.codes import n_bits
 from shuffling.exact_mode.physical import exact_steps, split_steps
 from shuffling.quality.riffle_distance import tv_riffle
 from firmware import exact_routes
+
+pytestmark = [pytest.mark.exact_mode]
 
 
 def test_samba_plan_offers_the_split_in_15_passes_beside_whole_pack_radix_in_16() -> None:

@@ -26,7 +26,7 @@ def other_table(d: FakeDevice, req: dict[str, Any]) -> None:
 
 
 @pytest.fixture
-def device() -> Iterator[FakeDevice]:
+def other_table_device() -> Iterator[FakeDevice]:
     dev = FakeDevice(other_table)
     yield dev
     dev.close()
@@ -43,8 +43,8 @@ def test_the_host_digest_is_the_table_s() -> None:
     assert DM.DIGEST == P.digest()
 
 
-def test_a_device_with_another_table_is_refused_in_one_line(device: FakeDevice) -> None:
-    link = Link.open(device.port)
+def test_a_device_with_another_table_is_refused_in_one_line(other_table_device: FakeDevice) -> None:
+    link = Link.open(other_table_device.port)
     try:
         with pytest.raises(ProtocolMismatch) as caught:
             link.handshake(timeout=2)
@@ -67,9 +67,9 @@ def test_a_device_with_this_table_is_accepted() -> None:
 
 
 @pytest.mark.parametrize("command", [("guide", "--port"), ("check", "--port")])
-def test_guide_and_check_refuse_it_with_one_line_and_a_non_zero_exit(device: FakeDevice,
+def test_guide_and_check_refuse_it_with_one_line_and_a_non_zero_exit(other_table_device: FakeDevice,
                                                                     command: tuple[str, str]) -> None:
-    code, out, err = run(*command, device.port)
+    code, out, err = run(*command, other_table_device.port)
     assert code != 0
     assert "Traceback" not in err
     assert len(err.strip().splitlines()) == 1, err

@@ -204,6 +204,7 @@ def test_ctrl_c_stops_the_workers_with_one_line(tmp_path):
     assert err.strip().splitlines() == ["shuffler: interrupted"]
 
 
+@pytest.mark.exact_mode
 def test_exact_mode_alone(capsys):
     code, out, err = run(capsys, "quality", "--pack", "samba", "--routine", "exact", "--samples", "400",
                          "--no-plot")
@@ -221,6 +222,7 @@ def test_exact_mode_alone(capsys):
     assert f"whole-pack radix (16 passes, about {T.duration(radix)} to exactly random)" in text
 
 
+@pytest.mark.exact_mode
 def test_exact_mode_json_has_every_figure(capsys):
     code, out, err = run(capsys, "quality", "--cards", "60", "--routine", "exact", "--json", "--no-plot",
                          "--samples", "200", "--rounds", "7", "--trade-sd", "2")
@@ -236,6 +238,7 @@ def test_exact_mode_json_has_every_figure(capsys):
     assert all(r["guessing"]["kind"] == "estimate" for r in routine["rounds"])
 
 
+@pytest.mark.exact_mode
 def test_imperfect_machine_leaves_exact_mode_out_of_the_default_set(capsys):
     code, out, err = run(capsys, "quality", "--pack", "bridge", "--clump", "0.1", "--json", "--no-plot", *SMALL)
     assert code == 0, err

@@ -33,7 +33,7 @@ ROW = re.compile(r"check hardware/wiring-esp32\.md, rows? ")
 
 
 @pytest.fixture
-def start(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[..., SimDevice]]:
+def start_sim_device_process(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[..., SimDevice]]:
     """`shuffler sim-device` on a flash folder: blank, or holding the firmware."""
     monkeypatch.setenv("SHUFFLER_RUNTIME_DIR", str(tmp_path / "runtime"))
     procs: list[subprocess.Popen[bytes]] = []
@@ -78,8 +78,8 @@ def lines_about(text: str, name: str) -> list[str]:
     return [x.strip() for x in text.splitlines() if re.match(rf"^(ok  |warn|FAIL|--  ) {re.escape(name)}:", x.strip())]
 
 
-def test_a_blank_board_is_flashed_set_up_checked_and_shuffles_samba(start, tmp_path: Path) -> None:
-    dev = start(blank=True)
+def test_a_blank_board_is_flashed_set_up_checked_and_shuffles_samba(start_sim_device_process, tmp_path: Path) -> None:
+    dev = start_sim_device_process(blank=True)
     flashed = shuffler("flash", "--port", dev.port)
     assert flashed.returncode == 0, flashed.stdout + flashed.stderr
     assert f"ok: firmware {P.FIRMWARE_VERSION} answers" in flashed.stdout
@@ -108,9 +108,9 @@ def test_a_blank_board_is_flashed_set_up_checked_and_shuffles_samba(start, tmp_p
     ("--wiring=beam_receiver_missing", "exit beam", "unseen"),
     ("--fault=sensor_missing:stack", "load cell (HX711)", "does not answer"),  # no load cell at all
 ])
-def test_a_board_wired_wrong_is_named_by_setup_and_check(start, tmp_path: Path, option: str, part: str,
+def test_a_board_wired_wrong_is_named_by_setup_and_check(start_sim_device_process, tmp_path: Path, option: str, part: str,
                                                          verdict_words: str) -> None:
-    dev = start(option)
+    dev = start_sim_device_process(option)
     code, text, _ = set_up(dev, tmp_path, seed=3, delays=DELAYS, extra=("--touch-wait", "3"))
     assert code == 1, text[-3000:]
     named = [x for x in lines_about(text, part) if x.startswith("FAIL") and verdict_words in x]
@@ -124,8 +124,9 @@ def test_a_board_wired_wrong_is_named_by_setup_and_check(start, tmp_path: Path, 
     assert checked.stdout.strip().endswith("not ready to shuffle: see the lines marked FAIL")
 
 
-def test_a_reversed_motor_is_found_flipped_and_exact_mode_then_deals_right(start, tmp_path: Path) -> None:
-    dev = start("--wiring", "motor_reversed")
+@pytest.mark.exact_mode
+def test_a_reversed_motor_is_found_flipped_and_exact_mode_then_deals_right(start_sim_device_process, tmp_path: Path) -> None:
+    dev = start_sim_device_process("--wiring", "motor_reversed")
     code, text, done = set_up(dev, tmp_path, seed=4, delays=DELAYS)
     assert code == 0, text[-3000:]
     # Fed to the left, the cards landed on the right: the flip is stored, and

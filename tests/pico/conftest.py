@@ -7,11 +7,11 @@ from typing import Any, Callable, Iterator
 import pytest
 
 from simulator.pico import EmulatedPico
-from picotest_support import Host, require_emulator
+from picotest_support import PicoClient, require_emulator
 
 
 @pytest.fixture
-def start_pico() -> Iterator[Callable[..., EmulatedPico]]:
+def start_emulated_pico() -> Iterator[Callable[..., EmulatedPico]]:
     require_emulator()
     started: list[EmulatedPico] = []
 
@@ -30,11 +30,11 @@ def start_pico() -> Iterator[Callable[..., EmulatedPico]]:
 
 
 @pytest.fixture
-def open_host() -> Iterator[Callable[[EmulatedPico], Host]]:
-    opened: list[Host] = []
+def open_pico_client() -> Iterator[Callable[[EmulatedPico], PicoClient]]:
+    opened: list[PicoClient] = []
 
-    def open_(pico: EmulatedPico) -> Host:
-        host = Host(pico)
+    def open_(pico: EmulatedPico) -> PicoClient:
+        host = PicoClient(pico)
         opened.append(host)
         return host
 

@@ -4,13 +4,12 @@ flash` writes), and a host that talks the protocol over its USB port."""
 from __future__ import annotations
 
 import json
-import time
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import Any, Mapping
 
 import pytest
-import serial
 
+from device_client import DeviceClient, SerialTransport
 from firmware import protocol as P
 from simulator.pico import EmulatedPico, EmulatorError, ImageMissing, find_image
 from simulator.pico.emulator import node_ready
@@ -52,84 +51,25 @@ def flashed_fs(config: Mapping[str, Any] | None = None, calibrated: bool = True,
     return build_fs(files)
 
 
-class Host:
-    """The protocol over the emulated USB port."""
+class PicoClient(DeviceClient):
+    """The protocol over the emulated USB port (REPL text passed over;
+    every wait looks at all that arrived since `start`)."""
 
     def __init__(self, pico: EmulatedPico) -> None:
+        super().__init__(SerialTransport(pico.port, alive=self._alive), wait_s=WAIT_S)
         self.pico = pico
-        self.ser = serial.Serial(pico.port, baudrate=115200, timeout=0.05)
-        self.buf = b""
-        self.raw = b""
-        self.seen: list[dict[str, Any]] = []
-        self.next_id = 1
 
-    def close(self) -> None:
-        self.ser.close()
-
-    def write(self, data: bytes) -> None:
-        self.ser.write(data)
-
-    def read_some(self) -> None:
+    def _alive(self) -> None:
         if not self.pico.running:
             raise EmulatorError(f"the emulated Pico stopped: {self.pico.error!r}")
-        chunk = self.ser.read(4096)
-        self.raw += chunk
-        self.buf += chunk
-        while b"\n" in self.buf:
-            line, self.buf = self.buf.split(b"\n", 1)
-            try:
-                self.seen.append(P.parse_message(line))
-            except ValueError:
-                pass  # REPL text, banners
 
-    def wait(self, pred: Callable[[dict[str, Any]], bool], timeout: float = WAIT_S,
-             start: int = 0) -> dict[str, Any]:
-        deadline = time.monotonic() + timeout
-        i = start
-        while True:
-            while i < len(self.seen):
-                if pred(self.seen[i]):
-                    return self.seen[i]
-                i += 1
-            if time.monotonic() > deadline:
-                raise TimeoutError(f"no matching message; last seen: {self.seen[-5:]!r}, "
-                                   f"raw tail {self.raw[-300:]!r}")
-            self.read_some()
-
-    def expect_raw(self, pattern: bytes, timeout: float = WAIT_S) -> None:
-        deadline = time.monotonic() + timeout
-        start = len(self.raw)
-        while pattern not in self.raw[max(0, start - len(pattern)):]:
-            if time.monotonic() > deadline:
-                raise TimeoutError(f"waited for {pattern!r}; raw tail {self.raw[-300:]!r}")
-            self.read_some()
-
-    def event(self, name: str, timeout: float = WAIT_S, start: int = 0) -> dict[str, Any]:
-        return self.wait(lambda m: m.get("ev") == name, timeout, start)
-
-    def send(self, cmd: str, **fields: Any) -> int:
-        rid = self.next_id
-        self.next_id += 1
-        self.write(P.encode(P.request(cmd, rid, **fields)).encode())
-        return rid
-
-    def call(self, cmd: str, timeout: float = WAIT_S, **fields: Any) -> dict[str, Any]:
-        rid = self.send(cmd, **fields)
-        return self.wait(lambda m: "re" in m and m.get("id") == rid, timeout)
-
-    def hello(self, timeout: float = WAIT_S) -> dict[str, Any]:
-        """Ask hello until answered (a request sent while the board boots is lost)."""
-        deadline = time.monotonic() + timeout
-        while True:
-            rid = self.send(P.CMD_HELLO)
-            try:
-                return self.wait(lambda m: m.get("re") == P.CMD_HELLO and m.get("id") == rid, 3.0)
-            except TimeoutError:
-                if time.monotonic() > deadline:
-                    raise
+    @property
+    def raw(self) -> bytes:
+        """Every byte read from the port."""
+        return self.received
 
 
-def to_repl(host: Host) -> None:
+def to_repl(host: PicoClient) -> None:
     """Ctrl-C: the firmware stops and hands the board to the REPL."""
     start = len(host.seen)
     host.write(b"\x03")

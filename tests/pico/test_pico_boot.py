@@ -24,11 +24,11 @@ def test_a_missing_image_fails_in_one_line_saying_where_to_put_it(tmp_path) -> N
 
 @pytest.mark.slow
 @pytest.mark.pico
-def test_the_stock_image_boots_to_the_repl_and_mounts_littlefs(start_pico, open_host) -> None:
+def test_the_stock_image_boots_to_the_repl_and_mounts_littlefs(start_emulated_pico, open_pico_client) -> None:
     # An erased filesystem: MicroPython formats it at first boot, which
     # only works because the ROM's flash erase and program are emulated.
-    pico = start_pico()
-    host = open_host(pico)
+    pico = start_emulated_pico()
+    host = open_pico_client(pico)
     host.write(b"\r\x03\x02\r\n")  # Ctrl-C, Ctrl-B: the friendly REPL
     host.expect_raw(b">>> ")
     host.write(b"import os, sys; print('P=', sys.platform, os.statvfs('/')[2])\r\n")
@@ -40,9 +40,9 @@ def test_the_stock_image_boots_to_the_repl_and_mounts_littlefs(start_pico, open_
 
 @pytest.mark.slow
 @pytest.mark.pico
-def test_the_flashed_firmware_answers_hello_as_an_rp2_board(start_pico, open_host) -> None:
-    pico = start_pico(fs=flashed_fs())
-    host = open_host(pico)
+def test_the_flashed_firmware_answers_hello_as_an_rp2_board(start_emulated_pico, open_pico_client) -> None:
+    pico = start_emulated_pico(fs=flashed_fs())
+    host = open_pico_client(pico)
     msg = host.hello()
     assert msg["ok"] is True and msg["board"] == "rp2"
     assert msg["fw"] == P.FIRMWARE_VERSION and msg["proto"] == P.PROTOCOL_VERSION

@@ -43,10 +43,11 @@ def shuffler(*args: str, timeout: float = 900) -> subprocess.CompletedProcess[st
 
 
 @pytest.mark.timeout(2400)
-def test_a_blank_pico_is_flashed_set_up_checked_and_deals_a_whole_exact_samba(start_pico, tmp_path: Path,
+@pytest.mark.exact_mode
+def test_a_blank_pico_is_flashed_set_up_checked_and_deals_a_whole_exact_samba(start_emulated_pico, tmp_path: Path,
                                                                               monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv(registry.ENV_DIR, str(tmp_path / "run"))
-    pico = start_pico()  # MicroPython only, an empty filesystem: a Pico fresh from the downloads page
+    pico = start_emulated_pico()  # MicroPython only, an empty filesystem: a Pico fresh from the downloads page
     control = ControlServer(pico).start()
     advert = registry.advertise(pico.port, tmp_path, control.address, board="pico", slowdown=SLOWDOWN)
     t0 = time.monotonic()

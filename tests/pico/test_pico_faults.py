@@ -6,14 +6,14 @@ from __future__ import annotations
 import pytest
 
 from firmware import protocol as P
-from picotest_support import Host, flashed_fs
+from picotest_support import PicoClient, flashed_fs
 
 pytestmark = [pytest.mark.slow, pytest.mark.pico]
 
 
-def booted(start_pico, open_host, **kwargs) -> tuple[object, Host]:
-    pico = start_pico(fs=flashed_fs(), **kwargs)
-    host = open_host(pico)
+def booted(start_emulated_pico, open_pico_client, **kwargs) -> tuple[object, PicoClient]:
+    pico = start_emulated_pico(fs=flashed_fs(), **kwargs)
+    host = open_pico_client(pico)
     host.hello()
     return pico, host
 
@@ -23,8 +23,10 @@ def motor_off(pico) -> bool:
     return q["motor"]["dir"] == 0 and q["driver_awake"] is False
 
 
-def test_a_jam_pauses_and_a_touch_resumes_after_the_fix(start_pico, open_host) -> None:
-    pico, host = booted(start_pico, open_host)
+@pytest.mark.jam
+@pytest.mark.touch
+def test_a_jam_pauses_and_a_touch_resumes_after_the_fix(start_emulated_pico, open_pico_client) -> None:
+    pico, host = booted(start_emulated_pico, open_pico_client)
     pico.load(range(12))
     pico.inject("jam", 4)
     start = len(host.seen)
@@ -41,8 +43,9 @@ def test_a_jam_pauses_and_a_touch_resumes_after_the_fix(start_pico, open_host) -
     assert sorted(q["left"] + q["right"]) == list(range(12))
 
 
-def test_a_double_feed_latches_an_alarm_with_the_motor_off(start_pico, open_host) -> None:
-    pico, host = booted(start_pico, open_host)
+@pytest.mark.double_feed
+def test_a_double_feed_latches_an_alarm_with_the_motor_off(start_emulated_pico, open_pico_client) -> None:
+    pico, host = booted(start_emulated_pico, open_pico_client)
     pico.load(range(12))
     pico.inject("double_feed", 3)
     start = len(host.seen)
@@ -53,8 +56,8 @@ def test_a_double_feed_latches_an_alarm_with_the_motor_off(start_pico, open_host
     assert host.call("status")["state"] == P.ST_ALARM
 
 
-def test_the_tray_emptied_mid_pass_is_a_fault(start_pico, open_host) -> None:
-    pico, host = booted(start_pico, open_host)
+def test_the_tray_emptied_mid_pass_is_a_fault(start_emulated_pico, open_pico_client) -> None:
+    pico, host = booted(start_emulated_pico, open_pico_client)
     pico.load(range(15))
     pico.inject("empty_at", 6)
     start = len(host.seen)
@@ -65,8 +68,9 @@ def test_the_tray_emptied_mid_pass_is_a_fault(start_pico, open_host) -> None:
     assert motor_off(pico)
 
 
-def test_a_low_battery_read_on_the_adc_refuses_the_pass(start_pico, open_host) -> None:
-    pico, host = booted(start_pico, open_host)
+@pytest.mark.battery
+def test_a_low_battery_read_on_the_adc_refuses_the_pass(start_emulated_pico, open_pico_client) -> None:
+    pico, host = booted(start_emulated_pico, open_pico_client)
     pico.load(range(20))
     pico.inject("battery_low")  # 6.2 V through the 1 M / 220 k divider
     start = len(host.seen)
@@ -80,9 +84,10 @@ def test_a_low_battery_read_on_the_adc_refuses_the_pass(start_pico, open_host) -
 
 
 @pytest.mark.parametrize("sensor", ["stack", "exit", "battery"])
-def test_a_sensor_missing_at_power_on_latches_an_alarm(start_pico, open_host, sensor: str) -> None:
-    pico = start_pico(fs=flashed_fs(), missing=[sensor])
-    host = open_host(pico)
+@pytest.mark.sensor_loss
+def test_a_sensor_missing_at_power_on_latches_an_alarm(start_emulated_pico, open_pico_client, sensor: str) -> None:
+    pico = start_emulated_pico(fs=flashed_fs(), missing=[sensor])
+    host = open_pico_client(pico)
     host.hello()
     f = host.event("fault")
     assert f["code"] == P.FAULT_SENSOR and f["latched"] is True and f["detail"]

@@ -19,12 +19,12 @@ pytestmark = [pytest.mark.slow, pytest.mark.pico]
 BIN = Path(sys.executable).parent
 
 
-def test_shuffler_flash_onto_a_calibrated_pico_keeps_its_calibration(start_pico, open_host) -> None:
+def test_shuffler_flash_onto_a_calibrated_pico_keeps_its_calibration(start_emulated_pico, open_pico_client) -> None:
     # A board brought up before (tests/pico/test_pico_bring_up.py flashes a
     # blank one): its calibration and configuration on its flash.
     cal = {"tare": 84003, "per_card": 761, "touch_baseline": 0, "touch_seen": 1, "beam_ms": 33, "flip": 1,
            "mv_trim": 1004}
-    pico = start_pico(fs=flashed_fs(config={"idle_sleep_s": 120}, calibrated=False,
+    pico = start_emulated_pico(fs=flashed_fs(config={"idle_sleep_s": 120}, calibrated=False,
                                     extra={"cal.json": json.dumps(cal).encode()}))
     proc = subprocess.run(
         [str(BIN / "shuffler"), "flash", "--port", pico.port, "--board", "rp2",
@@ -35,7 +35,7 @@ def test_shuffler_flash_onto_a_calibrated_pico_keeps_its_calibration(start_pico,
     assert ("kept the board's calibration (cal.json) and configuration (config.json): "
             "the new firmware goes on with them") in proc.stdout
     pico.hard_reset()  # and after a power cycle
-    host = open_host(pico)
+    host = open_pico_client(pico)
     hello = host.hello()
     assert hello["board"] == "rp2" and hello["fw"] == P.FIRMWARE_VERSION and hello["cal"]["stack"] == "calibrated"
     assert host.call("read", what="cal")["cal"] == cal

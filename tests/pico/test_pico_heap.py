@@ -15,12 +15,12 @@ pytestmark = [pytest.mark.slow, pytest.mark.pico]
 DOC = Path(__file__).resolve().parents[2] / "docs" / "firmware.md"
 
 
-def test_the_card_loop_runs_under_heap_lock_on_the_rp2_port(start_pico, open_host) -> None:
+def test_the_card_loop_runs_under_heap_lock_on_the_rp2_port(start_emulated_pico, open_pico_client) -> None:
     # The profile's heap_lock_pass on: every pass runs under
     # micropython.heap_lock(), so an allocation in the loop or in the rp2
     # drivers it calls would raise MemoryError and end the pass with fault 9.
-    pico = start_pico(fs=flashed_fs(profile={"heap_lock_pass": True}))
-    host = open_host(pico)
+    pico = start_emulated_pico(fs=flashed_fs(profile={"heap_lock_pass": True}))
+    host = open_pico_client(pico)
     host.hello()
     pico.load(range(104))
     start = len(host.seen)
@@ -37,10 +37,10 @@ def test_the_card_loop_runs_under_heap_lock_on_the_rp2_port(start_pico, open_hos
     host.expect_raw(b"lock holds")
 
 
-def test_the_docs_quote_the_heap_measured_on_the_rp2_port(start_pico) -> None:
+def test_the_docs_quote_the_heap_measured_on_the_rp2_port(start_emulated_pico) -> None:
     from simulator.pico.heap import rp2_heap
 
-    pico = start_pico(fs=flashed_fs())
+    pico = start_emulated_pico(fs=flashed_fs())
     got = rp2_heap(pico, cards=104)
     assert got["dealt"] == 104
     doc = DOC.read_text()

@@ -14,7 +14,7 @@ from firmware import profile_rp2
 from picotest_support import flashed_fs, to_repl
 from simulator.pico.emulator import load_world_module
 
-pytestmark = [pytest.mark.slow, pytest.mark.pico]
+pytestmark = [pytest.mark.load_cell, pytest.mark.slow, pytest.mark.pico]
 
 READS = 300
 LOADED = 40
@@ -32,9 +32,9 @@ print('READINGS', ' '.join(str(v) for v in got), 'END')
 """ % (profile_rp2.PROFILE["pins"]["hx711_dout"], profile_rp2.PROFILE["pins"]["hx711_sck"], READS)
 
 
-def test_reads_begun_at_any_moment_give_the_weight_in_the_tray(start_pico, open_host) -> None:
-    pico = start_pico(fs=flashed_fs())
-    host = open_host(pico)
+def test_reads_begun_at_any_moment_give_the_weight_in_the_tray(start_emulated_pico, open_pico_client) -> None:
+    pico = start_emulated_pico(fs=flashed_fs())
+    host = open_pico_client(pico)
     host.hello()
     pico.load(range(LOADED))
     to_repl(host)  # sensor power stays on

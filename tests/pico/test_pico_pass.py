@@ -16,13 +16,13 @@ import pytest
 from hardware import mechanism
 
 from firmware import protocol as P
-from picotest_support import Host, flashed_fs
+from picotest_support import PicoClient, flashed_fs
 
 
 pytestmark = [pytest.mark.slow, pytest.mark.pico]
 
 
-def deal_104(pico: Any, host: Host) -> dict[str, Any]:
+def deal_104(pico: Any, host: PicoClient) -> dict[str, Any]:
     """Load 104 cards, touch, and check every card is accounted for; the world's state after."""
     host.hello()
     load = list(range(104))
@@ -45,9 +45,9 @@ def deal_104(pico: Any, host: Host) -> dict[str, Any]:
     return dict(q)
 
 
-def test_a_104_card_pass_accounts_for_every_card(start_pico, open_host) -> None:
-    pico = start_pico(fs=flashed_fs())
-    deal_104(pico, open_host(pico))
+def test_a_104_card_pass_accounts_for_every_card(start_emulated_pico, open_pico_client) -> None:
+    pico = start_emulated_pico(fs=flashed_fs())
+    deal_104(pico, open_pico_client(pico))
     # The PWM duty the firmware set (the profile's motor_duty) reached the
     # motor model through the pins, forward (+1) and reverse (-1); the
     # rest are the 1 ms slices in which the motor started or stopped.
@@ -60,9 +60,9 @@ def test_a_104_card_pass_accounts_for_every_card(start_pico, open_host) -> None:
     assert sum(driven.values()) >= 0.85 * sum(pico.drives.values())
 
 
-def test_a_104_card_pass_at_the_lotus_speed(start_pico, open_host) -> None:
-    pico = start_pico(fs=flashed_fs(), mechanism="plausible")
-    host = open_host(pico)
+def test_a_104_card_pass_at_the_lotus_speed(start_emulated_pico, open_pico_client) -> None:
+    pico = start_emulated_pico(fs=flashed_fs(), mechanism="plausible")
+    host = open_pico_client(pico)
     host.hello()
     t0, wall0 = pico.emulated_ms(), time.monotonic()
     deal_104(pico, host)

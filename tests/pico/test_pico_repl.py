@@ -8,7 +8,7 @@ import pytest
 
 from firmware import protocol as P
 from firmware import profile_rp2
-from picotest_support import Host, flashed_fs, to_repl
+from picotest_support import PicoClient, flashed_fs, to_repl
 
 pytestmark = [pytest.mark.slow, pytest.mark.pico]
 
@@ -17,9 +17,9 @@ pytestmark = [pytest.mark.slow, pytest.mark.pico]
 RP2_WDT_MAX_MS = 8388
 
 
-def booted(start_pico, open_host, **kwargs) -> tuple[object, Host]:
-    pico = start_pico(fs=flashed_fs(**kwargs))
-    host = open_host(pico)
+def booted(start_emulated_pico, open_pico_client, **kwargs) -> tuple[object, PicoClient]:
+    pico = start_emulated_pico(fs=flashed_fs(**kwargs))
+    host = open_pico_client(pico)
     host.hello()
     return pico, host
 
@@ -29,8 +29,9 @@ def idle_for(pico, ms: float) -> None:
     pico.wait_until(lambda: pico.emulated_ms() >= until, timeout=240)
 
 
-def test_ctrl_c_leaves_a_repl_the_watchdog_spares_and_app_main_takes_it_back(start_pico, open_host) -> None:
-    pico, host = booted(start_pico, open_host)
+@pytest.mark.watchdog
+def test_ctrl_c_leaves_a_repl_the_watchdog_spares_and_app_main_takes_it_back(start_emulated_pico, open_pico_client) -> None:
+    pico, host = booted(start_emulated_pico, open_pico_client)
     to_repl(host)
     assert pico.query()["driver_awake"] is False
     # Twice the watchdog's timeout at the prompt: no reset.
@@ -47,10 +48,11 @@ def test_ctrl_c_leaves_a_repl_the_watchdog_spares_and_app_main_takes_it_back(sta
     assert pico.boots == 1
 
 
-def test_a_ctrl_c_byte_inside_a_line_is_a_bad_line_and_the_pass_goes_on(start_pico, open_host) -> None:
+@pytest.mark.serial_garbage
+def test_a_ctrl_c_byte_inside_a_line_is_a_bad_line_and_the_pass_goes_on(start_emulated_pico, open_pico_client) -> None:
     # The rp2 port's USB serial would raise KeyboardInterrupt at any 0x03;
     # the firmware turns that off while it runs and takes the byte itself.
-    pico, host = booted(start_pico, open_host)
+    pico, host = booted(start_emulated_pico, open_pico_client)
     pico.load(range(6))
     start = len(host.seen)
     assert host.call("start")["ok"] is True
@@ -63,8 +65,10 @@ def test_a_ctrl_c_byte_inside_a_line_is_a_bad_line_and_the_pass_goes_on(start_pi
     assert pico.boots == 1
 
 
-def test_the_watchdog_resets_a_hung_main_loop_also_when_main_is_run_again(start_pico, open_host) -> None:
-    pico, host = booted(start_pico, open_host)
+@pytest.mark.watchdog
+@pytest.mark.restart
+def test_the_watchdog_resets_a_hung_main_loop_also_when_main_is_run_again(start_emulated_pico, open_pico_client) -> None:
+    pico, host = booted(start_emulated_pico, open_pico_client)
     to_repl(host)
     # The main loop run again from the REPL, and hung: it never beats, so
     # the guard stops feeding machine.WDT (a guard left over from the first
@@ -83,9 +87,9 @@ def test_the_watchdog_resets_a_hung_main_loop_also_when_main_is_run_again(start_
     assert pico.query()["motor"]["dir"] == 0
 
 
-def test_machine_wdt_accepts_the_profile_timeout_and_refuses_one_above_the_rp2_limit(start_pico, open_host) -> None:
+def test_machine_wdt_accepts_the_profile_timeout_and_refuses_one_above_the_rp2_limit(start_emulated_pico, open_pico_client) -> None:
     assert profile_rp2.PROFILE["wdt_ms"] <= RP2_WDT_MAX_MS
-    pico, host = booted(start_pico, open_host)
+    pico, host = booted(start_emulated_pico, open_pico_client)
     to_repl(host)
     host.write(b"from machine import WDT\r\n")
     host.write(b'exec("try:\\n WDT(timeout=%d)\\nexcept ValueError as e:\\n print(\'refused\', e)")\r\n'
@@ -93,12 +97,13 @@ def test_machine_wdt_accepts_the_profile_timeout_and_refuses_one_above_the_rp2_l
     host.expect_raw(b"refused timeout exceeds %d" % RP2_WDT_MAX_MS)
 
 
-def test_an_mpremote_session_longer_than_the_watchdog_is_not_reset(start_pico) -> None:
+@pytest.mark.watchdog
+def test_an_mpremote_session_longer_than_the_watchdog_is_not_reset(start_emulated_pico) -> None:
     import subprocess
     import sys
     from pathlib import Path
 
-    pico = start_pico(fs=flashed_fs())
+    pico = start_emulated_pico(fs=flashed_fs())
     pico.wait_until(lambda: b'"board"' in pico.output() or pico.emulated_ms() > 3000, timeout=240)
     # mpremote interrupts the firmware and soft-resets into the raw REPL
     # (which ends every timer), then the code runs for 12 s of emulated time.

@@ -11,14 +11,15 @@ from firmware import profile_rp2
 from firmware import protocol as P
 from picotest_support import flashed_fs
 
-pytestmark = [pytest.mark.slow, pytest.mark.pico]
+pytestmark = [pytest.mark.light_sleep, pytest.mark.slow, pytest.mark.pico]
 
 
-def test_light_sleep_idles_the_core_and_a_touch_wakes_it_to_deal(start_pico, open_host) -> None:
+@pytest.mark.touch
+def test_light_sleep_idles_the_core_and_a_touch_wakes_it_to_deal(start_emulated_pico, open_pico_client) -> None:
     # host_awake_ms (60 s after the last line from a host, and after boot)
     # shortened so the test does not idle a minute of emulated time first.
-    pico = start_pico(fs=flashed_fs(config={"idle_sleep_s": 1}, profile={"host_awake_ms": 1500}))
-    host = open_host(pico)  # listens only: a line from a host would keep the board awake
+    pico = start_emulated_pico(fs=flashed_fs(config={"idle_sleep_s": 1}, profile={"host_awake_ms": 1500}))
+    host = open_pico_client(pico)  # listens only: a line from a host would keep the board awake
     pico.load(range(6))
     pico.wait_until(lambda: pico.query()["sleeps"] >= 1, timeout=240)
     q = pico.query()

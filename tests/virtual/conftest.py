@@ -67,7 +67,7 @@ def flash(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-def start_device() -> Iterator[Callable[..., VirtualShuffler]]:
+def start_virtual_shuffler() -> Iterator[Callable[..., VirtualShuffler]]:
     started: list[VirtualShuffler] = []
 
     def start(*args: object, **kwargs: object) -> VirtualShuffler:

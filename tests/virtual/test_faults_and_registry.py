@@ -21,6 +21,7 @@ def test_card_faults_parse_their_card(name: str, k: int) -> None:
 
 
 @given(st.sampled_from(faults.SENSORS))
+@pytest.mark.sensor_loss
 def test_sensor_faults_go_in_at_boot(sensor: str) -> None:
     f = faults.parse_fault(f"sensor_missing:{sensor}")
     assert f.at_boot
@@ -38,6 +39,8 @@ def test_the_wiring_options_are_the_world_s() -> None:
         world.World(wiring=("motor_backwards",))
 
 
+@pytest.mark.double_feed
+@pytest.mark.battery
 def test_double_feed_overlap_and_low_battery() -> None:
     f = faults.parse_fault("double_feed:4:overlap")
     assert (f.k, f.mode) == (4, "overlap")
@@ -57,8 +60,8 @@ def test_bad_fault_specs_are_refused_with_a_message(text: str) -> None:
     assert str(err.value)
 
 
-def test_a_running_device_is_advertised_and_withdrawn(flash, start_device) -> None:
-    dev = start_device(flash)
+def test_a_running_device_is_advertised_and_withdrawn(flash, start_virtual_shuffler) -> None:
+    dev = start_virtual_shuffler(flash)
     found = registry.running()
     assert [(a.port, a.flash_dir, a.pid) for a in found] == [(dev.port, str(dev.flash_dir), os.getpid())]
     dev.stop()

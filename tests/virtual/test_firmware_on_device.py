@@ -13,12 +13,12 @@ pytestmark = pytest.mark.micropython
 
 
 @pytest.fixture(scope="module")
-def image(tmp_path_factory: pytest.TempPathFactory) -> list[build.ImageFile]:
+def sim_image(tmp_path_factory: pytest.TempPathFactory) -> list[build.ImageFile]:
     return build.build_image("sim", tmp_path_factory.mktemp("image"))
 
 
-def installed(flash: Path, image: list[build.ImageFile]) -> Path:
-    build.install_to_dir(image, flash)
+def installed(flash: Path, sim_image: list[build.ImageFile]) -> Path:
+    build.install_to_dir(sim_image, flash)
     return flash
 
 
@@ -45,27 +45,27 @@ class Protocol:
 
 
 @pytest.fixture
-def firmware_device(flash, image, start_device, open_console):
+def start_flashed_virtual_shuffler(flash, sim_image, start_virtual_shuffler, open_console):
     def start(**kwargs):
-        dev = start_device(installed(flash, image), time_scale=0, **kwargs)
+        dev = start_virtual_shuffler(installed(flash, sim_image), time_scale=0, **kwargs)
         return dev, Protocol(open_console(dev.port))
 
     return start
 
 
-def test_hello_answers_with_the_firmware_version_and_sim_board(firmware_device):
-    _dev, link = firmware_device()
+def test_hello_answers_with_the_firmware_version_and_sim_board(start_flashed_virtual_shuffler):
+    _dev, link = start_flashed_virtual_shuffler()
     rep = link.call("hello")
     assert rep["ok"] is True
     assert (rep["fw"], rep["board"], rep["proto"]) == (protocol.FIRMWARE_VERSION, "sim", protocol.PROTOCOL_VERSION)
     assert rep["state"] == protocol.ST_IDLE
 
 
-def test_hello_carries_the_virtual_boards_stable_uid(tmp_path, image, start_device, open_console):
+def test_hello_carries_the_virtual_boards_stable_uid(tmp_path, sim_image, start_virtual_shuffler, open_console):
     """The uid is the board's machine.unique_id(): kept across a hard reset
     and a restart on the same flash, different on another flash."""
-    first = installed(tmp_path / "a", image)
-    dev = start_device(first, time_scale=0)
+    first = installed(tmp_path / "a", sim_image)
+    dev = start_virtual_shuffler(first, time_scale=0)
     link = Protocol(open_console(dev.port))
     uid = link.call("hello")["uid"]
     assert protocol.is_uid(uid) and len(uid) == 16 and uid == dev.uid
@@ -73,15 +73,15 @@ def test_hello_carries_the_virtual_boards_stable_uid(tmp_path, image, start_devi
     assert link.message({"ev": "hello"})["uid"] == uid
     link.con.close()
     dev.stop()
-    again = start_device(first, time_scale=0)
+    again = start_virtual_shuffler(first, time_scale=0)
     assert Protocol(open_console(again.port)).call("hello")["uid"] == uid
-    other = start_device(installed(tmp_path / "b", image), time_scale=0)
+    other = start_virtual_shuffler(installed(tmp_path / "b", sim_image), time_scale=0)
     other_uid = Protocol(open_console(other.port)).call("hello")["uid"]
     assert protocol.is_uid(other_uid) and other_uid != uid
 
 
-def test_a_pass_through_the_world_api_deals_every_card(firmware_device):
-    dev, link = firmware_device()
+def test_a_pass_through_the_world_api_deals_every_card(start_flashed_virtual_shuffler):
+    dev, link = start_flashed_virtual_shuffler()
     link.call("hello")  # the firmware is up, so is the control endpoint
     load = list(range(30))
     assert dev.load(load) == 30
@@ -94,8 +94,9 @@ def test_a_pass_through_the_world_api_deals_every_card(firmware_device):
     assert left == sorted(left) and right == sorted(right)
 
 
-def test_a_standing_jam_stops_the_pass_at_its_card(firmware_device):
-    dev, link = firmware_device(faults=["jam:3"])
+@pytest.mark.jam
+def test_a_standing_jam_stops_the_pass_at_its_card(start_flashed_virtual_shuffler):
+    dev, link = start_flashed_virtual_shuffler(faults=["jam:3"])
     link.call("hello")
     dev.load(range(10))
     dev.touch(100)
@@ -104,16 +105,18 @@ def test_a_standing_jam_stops_the_pass_at_its_card(firmware_device):
     assert dev.query()["counts"]["fed"] == 3
 
 
-def test_a_standing_missing_sensor_is_there_from_boot(firmware_device):
-    dev, link = firmware_device(faults=["sensor_missing:stack"])
+@pytest.mark.sensor_loss
+def test_a_standing_missing_sensor_is_there_from_boot(start_flashed_virtual_shuffler):
+    dev, link = start_flashed_virtual_shuffler(faults=["sensor_missing:stack"])
     assert link.call("hello")["state"] == protocol.ST_ALARM  # latched at start-up
     dev.load(range(10))
     rep = link.call("start")
     assert (rep["ok"], rep["err"]) == (False, protocol.E_ALARM)
 
 
-def test_ctrl_c_stops_the_firmware_and_a_soft_reset_brings_it_back(firmware_device):
-    dev, link = firmware_device()
+@pytest.mark.restart
+def test_ctrl_c_stops_the_firmware_and_a_soft_reset_brings_it_back(start_flashed_virtual_shuffler):
+    dev, link = start_flashed_virtual_shuffler()
     link.call("hello")
     link.con.write(b"\x03")
     link.message({"ev": "stopped"})
@@ -125,11 +128,12 @@ def test_ctrl_c_stops_the_firmware_and_a_soft_reset_brings_it_back(firmware_devi
     assert link.call("status")["ok"] is True
 
 
-def test_a_ctrl_c_byte_inside_a_line_is_a_bad_line_not_an_interrupt(firmware_device):
+@pytest.mark.serial_garbage
+def test_a_ctrl_c_byte_inside_a_line_is_a_bad_line_not_an_interrupt(start_flashed_virtual_shuffler):
     # The unix port, as a board's port, would raise KeyboardInterrupt at the
     # byte (the serial bridge turns it into SIGINT while the handler is in);
     # the firmware turns that off while it runs and takes the byte itself.
-    _dev, link = firmware_device()
+    _dev, link = start_flashed_virtual_shuffler()
     link.call("hello")
     link.con.write(b'{"cmd":"sta\x03tus","id":50}\n')
     err = link.message({"ok": False})
@@ -137,12 +141,12 @@ def test_a_ctrl_c_byte_inside_a_line_is_a_bad_line_not_an_interrupt(firmware_dev
     assert link.call("status")["state"] == "idle"
 
 
-def test_mpremote_reaches_the_raw_repl_of_the_running_firmware(firmware_device):
+def test_mpremote_reaches_the_raw_repl_of_the_running_firmware(start_flashed_virtual_shuffler):
     # mpremote sends \r\x03 then \r\x01 at once: the firmware stops at the
     # 0x03 and leaves the Ctrl-A to the REPL.
     import subprocess
     import sys
-    dev, link = firmware_device()
+    dev, link = start_flashed_virtual_shuffler()
     link.call("hello")
     link.con.close()  # mpremote opens the port for itself
     out = subprocess.run([sys.executable, "-m", "mpremote", "connect", dev.port, "exec", "print(6 * 7)"],
@@ -151,8 +155,9 @@ def test_mpremote_reaches_the_raw_repl_of_the_running_firmware(firmware_device):
     assert out.stdout.strip().endswith("42")
 
 
-def test_bad_input_gets_an_error_reply_and_the_firmware_keeps_running(firmware_device):
-    _dev, link = firmware_device()
+@pytest.mark.serial_garbage
+def test_bad_input_gets_an_error_reply_and_the_firmware_keeps_running(start_flashed_virtual_shuffler):
+    _dev, link = start_flashed_virtual_shuffler()
     link.call("hello")
     link.con.write(b"this is not json\n")
     err = link.message({"ok": False})
@@ -160,8 +165,9 @@ def test_bad_input_gets_an_error_reply_and_the_firmware_keeps_running(firmware_d
     assert json.loads(json.dumps(link.call("hello")))["ok"] is True
 
 
-def test_a_standing_fault_is_there_again_after_a_soft_reset(firmware_device):
-    dev, link = firmware_device(faults=["jam:2"])
+@pytest.mark.restart
+def test_a_standing_fault_is_there_again_after_a_soft_reset(start_flashed_virtual_shuffler):
+    dev, link = start_flashed_virtual_shuffler(faults=["jam:2"])
     link.call("hello")
     link.con.write(b"\x03")
     link.con.expect(b">>> ")

@@ -20,89 +20,91 @@ def mpremote(port: str, *args: str) -> subprocess.CompletedProcess[str]:
 
 
 @pytest.fixture
-def board(flash, start_device, wait_for):
+def ticking_virtual_shuffler(flash, start_virtual_shuffler, wait_for):
     # A board whose main.py runs forever: mpremote must interrupt it.
     (flash / "main.py").write_text(TICKER)
-    dev = start_device(flash)
+    dev = start_virtual_shuffler(flash)
     wait_for(lambda: (flash / "boots.txt").exists())
     return dev
 
 
-def test_fs_cp_puts_the_file_in_the_flash_dir(board, tmp_path: Path):
+def test_fs_cp_puts_the_file_in_the_flash_dir(ticking_virtual_shuffler, tmp_path: Path):
     src = tmp_path / "payload.py"
     data = "".join(f"line_{i} = {i * i}\n" for i in range(300))  # several chunks
     src.write_text(data)
-    out = mpremote(board.port, "fs", "cp", str(src), ":payload.py")
+    out = mpremote(ticking_virtual_shuffler.port, "fs", "cp", str(src), ":payload.py")
     assert out.returncode == 0, out.stderr
-    assert (board.flash_dir / "payload.py").read_text() == data
+    assert (ticking_virtual_shuffler.flash_dir / "payload.py").read_text() == data
 
 
-def test_fs_ls_lists_names_and_sizes(board):
-    (board.flash_dir / "seven.txt").write_bytes(b"1234567")
-    out = mpremote(board.port, "fs", "ls")
+def test_fs_ls_lists_names_and_sizes(ticking_virtual_shuffler):
+    (ticking_virtual_shuffler.flash_dir / "seven.txt").write_bytes(b"1234567")
+    out = mpremote(ticking_virtual_shuffler.port, "fs", "ls")
     assert out.returncode == 0, out.stderr
     rows = {line.split()[-1]: line.split()[0] for line in out.stdout.splitlines()[1:]}
     assert rows["seven.txt"] == "7"
     assert rows["main.py"] == str(len(TICKER))
 
 
-def test_fs_cp_from_the_board_and_cat(board, tmp_path: Path):
-    (board.flash_dir / "data.bin").write_bytes(bytes(range(256)) * 3)
+def test_fs_cp_from_the_board_and_cat(ticking_virtual_shuffler, tmp_path: Path):
+    (ticking_virtual_shuffler.flash_dir / "data.bin").write_bytes(bytes(range(256)) * 3)
     dest = tmp_path / "back.bin"
-    out = mpremote(board.port, "fs", "cp", ":data.bin", str(dest))
+    out = mpremote(ticking_virtual_shuffler.port, "fs", "cp", ":data.bin", str(dest))
     assert out.returncode == 0, out.stderr
     assert dest.read_bytes() == bytes(range(256)) * 3
-    cat = mpremote(board.port, "fs", "cat", "main.py")
+    cat = mpremote(ticking_virtual_shuffler.port, "fs", "cat", "main.py")
     assert cat.stdout == TICKER
 
 
-def test_exec_and_eval(board):
-    out = mpremote(board.port, "exec", "print(sum(range(10)))", "eval", "2**10")
+def test_exec_and_eval(ticking_virtual_shuffler):
+    out = mpremote(ticking_virtual_shuffler.port, "exec", "print(sum(range(10)))", "eval", "2**10")
     assert out.returncode == 0, out.stderr
     assert out.stdout.split() == ["45", "1024"]
 
 
-def test_run_a_local_script(board, tmp_path: Path):
+def test_run_a_local_script(ticking_virtual_shuffler, tmp_path: Path):
     script = tmp_path / "job.py"
     script.write_text("import os\nprint('cwd has main.py:', 'main.py' in os.listdir())\n")
-    out = mpremote(board.port, "run", str(script))
+    out = mpremote(ticking_virtual_shuffler.port, "run", str(script))
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "cwd has main.py: True"
 
 
-def test_rename_based_atomic_write_lands_in_the_flash_dir(board):
+def test_rename_based_atomic_write_lands_in_the_flash_dir(ticking_virtual_shuffler):
     code = "f = open('cfg.tmp', 'w'); f.write('{\"a\": 1}'); f.close(); import os; os.rename('cfg.tmp', 'cfg.json')"
-    out = mpremote(board.port, "exec", code)
+    out = mpremote(ticking_virtual_shuffler.port, "exec", code)
     assert out.returncode == 0, out.stderr
-    assert (board.flash_dir / "cfg.json").read_text() == '{"a": 1}'
-    assert not (board.flash_dir / "cfg.tmp").exists()
+    assert (ticking_virtual_shuffler.flash_dir / "cfg.json").read_text() == '{"a": 1}'
+    assert not (ticking_virtual_shuffler.flash_dir / "cfg.tmp").exists()
 
 
-def test_soft_reset_restarts_the_interpreter_without_main(board):
-    before = board.boots
-    pid = board.interpreter_pid
-    out = mpremote(board.port, "soft-reset")
+@pytest.mark.restart
+def test_soft_reset_restarts_the_interpreter_without_main(ticking_virtual_shuffler):
+    before = ticking_virtual_shuffler.boots
+    pid = ticking_virtual_shuffler.interpreter_pid
+    out = mpremote(ticking_virtual_shuffler.port, "soft-reset")
     assert out.returncode == 0, out.stderr
-    assert board.boots > before
-    assert board.interpreter_pid != pid
+    assert ticking_virtual_shuffler.boots > before
+    assert ticking_virtual_shuffler.interpreter_pid != pid
     # raw-REPL soft resets do not run main.py (as on a board)
-    assert (board.flash_dir / "boots.txt").read_text().split() == ["main"]
+    assert (ticking_virtual_shuffler.flash_dir / "boots.txt").read_text().split() == ["main"]
 
 
-def test_reset_is_a_hard_reset_that_runs_main_again(board, wait_for):
-    out = mpremote(board.port, "reset")
+@pytest.mark.restart
+def test_reset_is_a_hard_reset_that_runs_main_again(ticking_virtual_shuffler, wait_for):
+    out = mpremote(ticking_virtual_shuffler.port, "reset")
     assert out.returncode == 0, out.stderr
-    wait_for(lambda: (board.flash_dir / "boots.txt").read_text().split() == ["main", "main"])
+    wait_for(lambda: (ticking_virtual_shuffler.flash_dir / "boots.txt").read_text().split() == ["main", "main"])
 
 
-def test_a_second_mpremote_session_after_the_first(board):
-    first = mpremote(board.port, "exec", "print('one')")
-    second = mpremote(board.port, "exec", "print('two')")
+def test_a_second_mpremote_session_after_the_first(ticking_virtual_shuffler):
+    first = mpremote(ticking_virtual_shuffler.port, "exec", "print('one')")
+    second = mpremote(ticking_virtual_shuffler.port, "exec", "print('two')")
     assert (first.stdout.strip(), second.stdout.strip()) == ("one", "two")
 
 
-def test_mount_a_local_folder(board, tmp_path: Path):
+def test_mount_a_local_folder(ticking_virtual_shuffler, tmp_path: Path):
     (tmp_path / "note.txt").write_text("from the host")
-    out = mpremote(board.port, "mount", str(tmp_path), "exec", "print(open('/remote/note.txt').read())")
+    out = mpremote(ticking_virtual_shuffler.port, "mount", str(tmp_path), "exec", "print(open('/remote/note.txt').read())")
     assert out.returncode == 0, out.stderr
     assert "from the host" in out.stdout

@@ -27,16 +27,16 @@ def write_files(flash: Path, **files: str) -> None:
         (flash / f"{name}.py").write_text(text)
 
 
-def test_boot_then_main_run_at_power_on_in_the_flash_dir(flash, start_device, wait_for):
+def test_boot_then_main_run_at_power_on_in_the_flash_dir(flash, start_virtual_shuffler, wait_for):
     write_files(flash, boot=BOOT, main=MAIN_LOG)
-    start_device(flash)
+    start_virtual_shuffler(flash)
     wait_for(lambda: len(boots_log(flash)) >= 2)
     assert boots_log(flash) == ["boot", "main"]
 
 
-def test_ctrl_c_stops_a_running_program_and_leaves_a_friendly_repl(flash, start_device, open_console, wait_for):
+def test_ctrl_c_stops_a_running_program_and_leaves_a_friendly_repl(flash, start_virtual_shuffler, open_console, wait_for):
     write_files(flash, main="marker = 'set by main'\n" + MAIN_LOOP)
-    dev = start_device(flash)
+    dev = start_virtual_shuffler(flash)
     wait_for(lambda: boots_log(flash) == ["main"])
     con = open_console(dev.port)
     pid = dev.interpreter_pid
@@ -49,9 +49,9 @@ def test_ctrl_c_stops_a_running_program_and_leaves_a_friendly_repl(flash, start_
     assert dev.interpreter_pid == pid  # interrupted, not restarted
 
 
-def test_ctrl_c_sent_while_the_board_boots_still_stops_the_program(flash, start_device, open_console):
+def test_ctrl_c_sent_while_the_board_boots_still_stops_the_program(flash, start_virtual_shuffler, open_console):
     write_files(flash, main=MAIN_LOOP)
-    dev = start_device(flash)
+    dev = start_virtual_shuffler(flash)
     con = open_console(dev.port)
     con.write(b"\x03")  # most likely before main.py has started
     con.expect(b">>> ")
@@ -59,9 +59,9 @@ def test_ctrl_c_sent_while_the_board_boots_still_stops_the_program(flash, start_
     con.expect(b"at the prompt")
 
 
-def test_ctrl_c_interrupts_a_program_blocked_on_serial_input(flash, start_device, open_console):
+def test_ctrl_c_interrupts_a_program_blocked_on_serial_input(flash, start_virtual_shuffler, open_console):
     write_files(flash, main=MAIN_READ)
-    dev = start_device(flash)
+    dev = start_virtual_shuffler(flash)
     con = open_console(dev.port)
     con.write(b"hello\n")
     con.expect(b"got hello")
@@ -69,8 +69,8 @@ def test_ctrl_c_interrupts_a_program_blocked_on_serial_input(flash, start_device
     assert b"KeyboardInterrupt" in con.expect(b">>> ")
 
 
-def test_ctrl_c_at_the_prompt_keeps_the_session(flash, start_device, open_console):
-    dev = start_device(flash)
+def test_ctrl_c_at_the_prompt_keeps_the_session(flash, start_virtual_shuffler, open_console):
+    dev = start_virtual_shuffler(flash)
     con = open_console(dev.port)
     con.write(b"\r")
     con.expect(b">>> ")
@@ -86,9 +86,10 @@ def test_ctrl_c_at_the_prompt_keeps_the_session(flash, start_device, open_consol
     assert dev.interpreter_pid == pid
 
 
-def test_ctrl_d_at_the_friendly_repl_is_a_soft_reboot(flash, start_device, open_console, wait_for):
+@pytest.mark.restart
+def test_ctrl_d_at_the_friendly_repl_is_a_soft_reboot(flash, start_virtual_shuffler, open_console, wait_for):
     write_files(flash, boot=BOOT, main=MAIN_LOG)
-    dev = start_device(flash)
+    dev = start_virtual_shuffler(flash)
     wait_for(lambda: len(boots_log(flash)) == 2)
     con = open_console(dev.port)
     con.write(b"x = 1; print('o' + 'k')\r")
@@ -102,8 +103,8 @@ def test_ctrl_d_at_the_friendly_repl_is_a_soft_reboot(flash, start_device, open_
     con.expect(b"NameError")  # a fresh interpreter
 
 
-def test_raw_repl_executes_and_ctrl_b_leaves_it(flash, start_device, open_console):
-    dev = start_device(flash)
+def test_raw_repl_executes_and_ctrl_b_leaves_it(flash, start_virtual_shuffler, open_console):
+    dev = start_virtual_shuffler(flash)
     con = open_console(dev.port)
     con.write(b"\r\x01")
     con.expect(b"raw REPL; CTRL-B to exit\r\n>")
@@ -116,8 +117,8 @@ def test_raw_repl_executes_and_ctrl_b_leaves_it(flash, start_device, open_consol
     assert b"MicroPython" in con.expect(b">>> ")
 
 
-def test_raw_paste_mode_is_offered_and_works(flash, start_device, open_console):
-    dev = start_device(flash)
+def test_raw_paste_mode_is_offered_and_works(flash, start_virtual_shuffler, open_console):
+    dev = start_virtual_shuffler(flash)
     con = open_console(dev.port)
     con.write(b"\r\x01")
     con.expect(b"raw REPL; CTRL-B to exit\r\n>")
@@ -131,9 +132,10 @@ def test_raw_paste_mode_is_offered_and_works(flash, start_device, open_console):
     assert b"pasted" in con.expect(b"\x04>")
 
 
-def test_soft_reset_in_raw_repl_runs_boot_only_and_stays_raw(flash, start_device, open_console, wait_for):
+@pytest.mark.restart
+def test_soft_reset_in_raw_repl_runs_boot_only_and_stays_raw(flash, start_virtual_shuffler, open_console, wait_for):
     write_files(flash, boot=BOOT, main=MAIN_LOOP)
-    dev = start_device(flash)
+    dev = start_virtual_shuffler(flash)
     wait_for(lambda: len(boots_log(flash)) == 2)
     con = open_console(dev.port)
     con.write(b"\r\x03\r\x01")
@@ -147,9 +149,10 @@ def test_soft_reset_in_raw_repl_runs_boot_only_and_stays_raw(flash, start_device
     assert b"still raw" in con.expect(b"\x04>")
 
 
-def test_machine_reset_is_a_hard_reset(flash, start_device, open_console, wait_for):
+@pytest.mark.restart
+def test_machine_reset_is_a_hard_reset(flash, start_virtual_shuffler, open_console, wait_for):
     write_files(flash, main=MAIN_LOG)
-    dev = start_device(flash)
+    dev = start_virtual_shuffler(flash)
     wait_for(lambda: boots_log(flash) == ["main"])
     pid, boots = dev.interpreter_pid, dev.boots
     con = open_console(dev.port)
@@ -162,27 +165,29 @@ def test_machine_reset_is_a_hard_reset(flash, start_device, open_console, wait_f
     assert dev.interpreter_pid != pid
 
 
-def test_the_reset_button_runs_main_again(flash, start_device, wait_for):
+@pytest.mark.restart
+def test_the_reset_button_runs_main_again(flash, start_virtual_shuffler, wait_for):
     write_files(flash, main=MAIN_LOG)
-    dev = start_device(flash)
+    dev = start_virtual_shuffler(flash)
     wait_for(lambda: boots_log(flash) == ["main"])
     dev.hard_reset()
     wait_for(lambda: boots_log(flash) == ["main", "main"])
 
 
-def test_soft_reset_from_the_api_runs_main_again(flash, start_device, wait_for):
+@pytest.mark.restart
+def test_soft_reset_from_the_api_runs_main_again(flash, start_virtual_shuffler, wait_for):
     write_files(flash, main=MAIN_LOG)
-    dev = start_device(flash)
+    dev = start_virtual_shuffler(flash)
     wait_for(lambda: boots_log(flash) == ["main"])
     dev.soft_reset()
     wait_for(lambda: boots_log(flash) == ["main", "main"])
     assert dev.output().count(b"MPY: soft reboot") == 1
 
 
-def test_a_program_keeps_running_while_the_host_closes_and_reopens(flash, start_device, open_console):
+def test_a_program_keeps_running_while_the_host_closes_and_reopens(flash, start_virtual_shuffler, open_console):
     ticker = "import time\nn = 0\nwhile True:\n    n += 1\n    print('tick', n)\n    time.sleep_ms(20)\n"
     write_files(flash, main=ticker)
-    dev = start_device(flash)
+    dev = start_virtual_shuffler(flash)
     first = open_console(dev.port)
     first.expect(b"tick ")
     before = int(first.expect(b"\n"))
@@ -196,17 +201,17 @@ def test_a_program_keeps_running_while_the_host_closes_and_reopens(flash, start_
     second.expect(b">>> ")
 
 
-def test_output_while_nobody_listens_is_dropped(flash, start_device, open_console, wait_for):
+def test_output_while_nobody_listens_is_dropped(flash, start_virtual_shuffler, open_console, wait_for):
     write_files(flash, main='print("before anyone listened")\n')
-    dev = start_device(flash)
+    dev = start_virtual_shuffler(flash)
     wait_for(lambda: b"before anyone listened" in dev.output())
     con = open_console(dev.port)
     con.write(b"\r")
     assert b"before anyone listened" not in con.expect(b">>> ")
 
 
-def test_stop_ends_the_interpreter_and_the_port(flash, start_device):
-    dev = start_device(flash)
+def test_stop_ends_the_interpreter_and_the_port(flash, start_virtual_shuffler):
+    dev = start_virtual_shuffler(flash)
     pid = dev.interpreter_pid
     port = dev.port
     assert pid is not None
@@ -216,8 +221,8 @@ def test_stop_ends_the_interpreter_and_the_port(flash, start_device):
     assert not os.path.exists(port) or not dev.running
 
 
-def test_heap_size_can_be_set_like_a_small_board(flash, start_device, open_console):
-    dev = start_device(flash, heap_kib=96)
+def test_heap_size_can_be_set_like_a_small_board(flash, start_virtual_shuffler, open_console):
+    dev = start_virtual_shuffler(flash, heap_kib=96)
     con = open_console(dev.port)
     con.write(b"\r")
     con.expect(b">>> ")
@@ -227,9 +232,9 @@ def test_heap_size_can_be_set_like_a_small_board(flash, start_device, open_conso
     assert 64 * 1024 < total <= 96 * 1024
 
 
-def test_two_quick_ctrl_c_leave_the_repl_without_a_restart(flash, start_device, open_console, wait_for):
+def test_two_quick_ctrl_c_leave_the_repl_without_a_restart(flash, start_virtual_shuffler, open_console, wait_for):
     write_files(flash, main=MAIN_LOOP)
-    dev = start_device(flash)
+    dev = start_virtual_shuffler(flash)
     wait_for(lambda: boots_log(flash) == ["main"])
     pid, boots = dev.interpreter_pid, dev.boots
     con = open_console(dev.port)
@@ -240,20 +245,23 @@ def test_two_quick_ctrl_c_leave_the_repl_without_a_restart(flash, start_device, 
     assert (dev.interpreter_pid, dev.boots) == (pid, boots)
 
 
-def test_sys_exit_in_main_is_a_soft_reboot(flash, start_device, wait_for):
+@pytest.mark.restart
+def test_sys_exit_in_main_is_a_soft_reboot(flash, start_virtual_shuffler, wait_for):
     once = MAIN_LOG + 'import os, sys\nif "exited" not in os.listdir():\n    open("exited", "w").close()\n    sys.exit()\n'
     write_files(flash, main=once)
-    dev = start_device(flash)
+    dev = start_virtual_shuffler(flash)
     wait_for(lambda: boots_log(flash) == ["main", "main"])
     out = dev.output()
     assert out.count(b"MPY: soft reboot") == 1
 
 
-def test_watchdog_exit_and_a_crash_are_hard_resets(flash, start_device, wait_for):
+@pytest.mark.watchdog
+@pytest.mark.restart
+def test_watchdog_exit_and_a_crash_are_hard_resets(flash, start_virtual_shuffler, wait_for):
     # The sim board ends the process with exit code 3 when its watchdog fires.
     once = MAIN_LOG + 'import os, sys\nif "fired" not in os.listdir():\n    open("fired", "w").close()\n    sys.exit(3)\n'
     write_files(flash, main=once)
-    dev = start_device(flash)
+    dev = start_virtual_shuffler(flash)
     wait_for(lambda: boots_log(flash) == ["main", "main"])
     pid = dev.interpreter_pid
     assert pid is not None

@@ -37,7 +37,7 @@ def devices_json() -> list[dict]:
 
 
 @pytest.fixture
-def sim_device():
+def start_sim_device_process():
     procs: list[subprocess.Popen[str]] = []
 
     def start(*args: str) -> tuple[subprocess.Popen[str], str, Path]:
@@ -86,8 +86,8 @@ def hello(port: str) -> dict:
         raise AssertionError(f"no hello reply: {buf[-300:]!r}")
 
 
-def test_prints_its_port_runs_the_firmware_and_is_listed(sim_device):
-    proc, port, flash = sim_device("--time-scale", "0")
+def test_prints_its_port_runs_the_firmware_and_is_listed(start_sim_device_process):
+    proc, port, flash = start_sim_device_process("--time-scale", "0")
     assert os.path.exists(port)
     assert (flash / "main.py").exists() and (flash / "protocol.mpy").exists()  # firmware installed
     assert hello(port)["fw"] == protocol.FIRMWARE_VERSION
@@ -104,11 +104,11 @@ def test_prints_its_port_runs_the_firmware_and_is_listed(sim_device):
     assert all(d["port"] != port for d in devices_json())
 
 
-def test_keeps_a_given_flash_dir_and_its_files(sim_device, tmp_path):
+def test_keeps_a_given_flash_dir_and_its_files(start_sim_device_process, tmp_path):
     flash = tmp_path / "myflash"
     flash.mkdir()
     (flash / "main.py").write_text("print('mine')\n")
-    proc, _port, shown = sim_device("--flash", str(flash))
+    proc, _port, shown = start_sim_device_process("--flash", str(flash))
     assert shown == flash.resolve()
     assert not (flash / "protocol.mpy").exists()  # a non-empty flash is not overwritten
     proc.send_signal(signal.SIGINT)

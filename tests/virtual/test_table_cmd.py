@@ -19,7 +19,6 @@ import pytest
 import serial
 
 from firmware import protocol
-from firmware import build
 from host.cli import main
 from simulator.virtual.world_client import WorldClient
 
@@ -41,22 +40,15 @@ class SimDevice:
         return WorldClient.connect(self.control, timeout=10)
 
 
-@pytest.fixture(scope="module")
-def image(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    flash = tmp_path_factory.mktemp("flash-image")
-    build.install_to_dir(build.build_image("sim", tmp_path_factory.mktemp("image")), flash)
-    return flash
-
-
 @pytest.fixture
-def sim_device(image: Path, tmp_path: Path) -> Iterator[Callable[..., SimDevice]]:
+def start_sim_device_process(sim_image_flash: Path, tmp_path: Path) -> Iterator[Callable[..., SimDevice]]:
     procs: list[subprocess.Popen[bytes]] = []
 
     def start(*args: str, flash: Path | None = None) -> SimDevice:
         """A sim-device on a flash of its own, or on `flash` (a copy of the image the first time)."""
         flash = flash or tmp_path / f"flash{len(procs)}"
         if not flash.exists():
-            shutil.copytree(image, flash)
+            shutil.copytree(sim_image_flash, flash)
         proc = subprocess.Popen(
             [sys.executable, "-m", "host.cli", "sim-device", "--flash", str(flash), *args],
             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=dict(os.environ),
@@ -112,8 +104,8 @@ def wait_until_dealt(dev: SimDevice, timeout: float = 30.0) -> dict[str, Any]:
             time.sleep(0.02)
 
 
-def test_sim_device_prints_its_control_endpoint_and_how_to_act_as_the_person(sim_device, capsys):
-    dev = sim_device("--time-scale", "0")
+def test_sim_device_prints_its_control_endpoint_and_how_to_act_as_the_person(start_sim_device_process, capsys):
+    dev = start_sim_device_process("--time-scale", "0")
     assert os.path.exists(dev.port)
     assert protocol.is_uid(dev.uid) and len(dev.uid) == 16
     for command in ("new", "put", "touch", "lift", "show"):
@@ -129,8 +121,8 @@ def test_sim_device_prints_its_control_endpoint_and_how_to_act_as_the_person(sim
     assert shown(dev, capsys)["check"]["ok"]
 
 
-def test_a_pass_done_by_hand_keeps_every_card(sim_device, capsys):
-    dev = sim_device("--time-scale", "0")
+def test_a_pass_done_by_hand_keeps_every_card(start_sim_device_process, capsys):
+    dev = start_sim_device_process("--time-scale", "0")
     assert table(dev, "new", "52", capsys=capsys)[1] == "pack: 52 cards\n"
     assert table(dev, "put", "pack", "40", capsys=capsys)[1] == "tray: 40 cards\n"
     t = shown(dev, capsys)
@@ -155,8 +147,8 @@ def test_a_pass_done_by_hand_keeps_every_card(sim_device, capsys):
                                 "check:   52 cards, every one once"]  # in the guide's words
 
 
-def test_stack_cut_and_move_rearrange_the_cards_as_said(sim_device, capsys):
-    dev = sim_device("--time-scale", "0")
+def test_stack_cut_and_move_rearrange_the_cards_as_said(start_sim_device_process, capsys):
+    dev = start_sim_device_process("--time-scale", "0")
     table(dev, "new", "10", "--name", "A", capsys=capsys)
     table(dev, "new", "6", "--name", "B", capsys=capsys)  # ids 10..15
     assert table(dev, "cut", "A", "3", capsys=capsys)[0] == 0
@@ -177,8 +169,8 @@ def test_stack_cut_and_move_rearrange_the_cards_as_said(sim_device, capsys):
     assert t["stacks"] == {} and t["check"]["made"] == 0
 
 
-def test_cards_go_under_the_tray_and_the_top_of_the_tray_lifts_off(sim_device, capsys):
-    dev = sim_device("--time-scale", "0")
+def test_cards_go_under_the_tray_and_the_top_of_the_tray_lifts_off(start_sim_device_process, capsys):
+    dev = start_sim_device_process("--time-scale", "0")
     table(dev, "new", "10", capsys=capsys)
     table(dev, "put", "pack", "4", capsys=capsys)
     assert table(dev, "put", "pack", "2", "--under", capsys=capsys)[1] == "tray: 6 cards\n"
@@ -189,8 +181,9 @@ def test_cards_go_under_the_tray_and_the_top_of_the_tray_lifts_off(sim_device, c
     assert t["places"]["tray"] == [3, 4, 5] and t["stacks"]["aside"] == [0, 1, 2] and t["check"]["ok"]
 
 
-def test_a_jam_stops_the_deal_at_its_card_until_cleared(sim_device, capsys):
-    dev = sim_device("--time-scale", "0")
+@pytest.mark.jam
+def test_a_jam_stops_the_deal_at_its_card_until_cleared(start_sim_device_process, capsys):
+    dev = start_sim_device_process("--time-scale", "0")
     table(dev, "new", "20", capsys=capsys)
     table(dev, "put", "pack", capsys=capsys)
     assert table(dev, "fault", "jam:5", capsys=capsys)[1] == "injected jam:5\n"
@@ -216,8 +209,8 @@ def test_a_jam_stops_the_deal_at_its_card_until_cleared(sim_device, capsys):
     ("battery_low", lambda q: q["mv"] < 7000, lambda q: q["mv"] == 9000),
     ("sensor_missing:touch", lambda q: q["faults"]["missing"] == ["touch"], lambda q: q["faults"]["missing"] == []),
 ])
-def test_each_fault_is_injected_and_cleared(sim_device, capsys, spec, injected, cleared):
-    dev = sim_device("--time-scale", "0")
+def test_each_fault_is_injected_and_cleared(start_sim_device_process, capsys, spec, injected, cleared):
+    dev = start_sim_device_process("--time-scale", "0")
     with dev.world() as w:
         assert not injected(w.query())
         assert table(dev, "fault", spec, capsys=capsys)[0] == 0
@@ -243,8 +236,8 @@ def serial_call(ser: serial.Serial, cmd: str, rid: int, **fields: Any) -> dict[s
     raise AssertionError(f"no {cmd} reply")
 
 
-def test_save_fail_breaks_saving_until_cleared(sim_device, capsys):
-    dev = sim_device("--time-scale", "0")
+def test_save_fail_breaks_saving_until_cleared(start_sim_device_process, capsys):
+    dev = start_sim_device_process("--time-scale", "0")
     with serial.Serial(dev.port, timeout=0.1) as ser:
         assert serial_call(ser, "config", 1, set={"brake_ms": 9})["ok"] is True
         table(dev, "fault", "save_fail", capsys=capsys)
@@ -254,8 +247,10 @@ def test_save_fail_breaks_saving_until_cleared(sim_device, capsys):
         assert serial_call(ser, "config", 3, set={"brake_ms": 12})["ok"] is True
 
 
-def test_a_hang_resets_the_board_and_the_cards_stay_where_they_lie(sim_device, capsys):
-    dev = sim_device("--time-scale", "0")
+@pytest.mark.watchdog
+@pytest.mark.restart
+def test_a_hang_resets_the_board_and_the_cards_stay_where_they_lie(start_sim_device_process, capsys):
+    dev = start_sim_device_process("--time-scale", "0")
     table(dev, "new", "30", capsys=capsys)
     table(dev, "put", "pack", "30", capsys=capsys)
     table(dev, "fault", "hang", capsys=capsys)
@@ -271,8 +266,9 @@ def test_a_hang_resets_the_board_and_the_cards_stay_where_they_lie(sim_device, c
     assert t["check"]["ok"] and len(t["places"]["tray"]) == 30  # it hung before the first card
 
 
-def test_unplugged_mid_pass_the_dealt_cards_stay_in_their_piles(sim_device, capsys):
-    dev = sim_device("--time-scale", "1")
+@pytest.mark.restart
+def test_unplugged_mid_pass_the_dealt_cards_stay_in_their_piles(start_sim_device_process, capsys):
+    dev = start_sim_device_process("--time-scale", "1")
     table(dev, "new", "100", capsys=capsys)
     table(dev, "put", "pack", capsys=capsys)
     table(dev, "touch", capsys=capsys)
@@ -297,8 +293,8 @@ def test_unplugged_mid_pass_the_dealt_cards_stay_in_their_piles(sim_device, caps
         assert w.query()["motor"]["dir"] == 0  # the board came back idle: nothing deals on its own
 
 
-def test_bad_input_is_one_clear_line_and_a_nonzero_exit(sim_device, capsys):
-    dev = sim_device("--time-scale", "0")
+def test_bad_input_is_one_clear_line_and_a_nonzero_exit(start_sim_device_process, capsys):
+    dev = start_sim_device_process("--time-scale", "0")
     table(dev, "new", "10", capsys=capsys)
     cases = [
         (("put", "nope"), "no stack nope"),
@@ -332,8 +328,8 @@ def test_without_a_device_the_table_says_so_in_one_line(capsys, tmp_path):
     assert code != 0 and len(err.strip().splitlines()) == 1 and "nothing answers" in err
 
 
-def test_two_running_devices_need_a_choice(sim_device, capsys):
-    first, second = sim_device("--time-scale", "0"), sim_device("--time-scale", "0")
+def test_two_running_devices_need_a_choice(start_sim_device_process, capsys):
+    first, second = start_sim_device_process("--time-scale", "0"), start_sim_device_process("--time-scale", "0")
     code, _, err = table(None, "show", capsys=capsys)
     assert code != 0 and "2 virtual shufflers run" in err and "--port" in err
     capsys.readouterr()
@@ -341,38 +337,38 @@ def test_two_running_devices_need_a_choice(sim_device, capsys):
     assert shown(second, capsys)["check"]["made"] == 5 and shown(first, capsys)["check"]["made"] == 0
 
 
-def test_a_table_file_keeps_the_cards_across_runs_of_sim_device(sim_device, tmp_path, capsys):
+def test_a_table_file_keeps_the_cards_across_runs_of_sim_device(start_sim_device_process, tmp_path, capsys):
     keep = tmp_path / "table.json"
-    first = sim_device("--time-scale", "0", "--table", str(keep))
+    first = start_sim_device_process("--time-scale", "0", "--table", str(keep))
     table(first, "new", "12", capsys=capsys)
     table(first, "put", "pack", "5", capsys=capsys)
     table(first, "cut", "pack", "2", capsys=capsys)
     before = shown(first, capsys)
     first.proc.terminate()
     assert first.proc.wait(timeout=10) == 0
-    again = sim_device("--time-scale", "0", "--table", str(keep))
+    again = start_sim_device_process("--time-scale", "0", "--table", str(keep))
     after = shown(again, capsys)
     assert after == before and after["stacks"] == {"pack": [7, 8, 9, 10, 11, 5, 6]}
 
 
 @pytest.mark.parametrize("junk", ['{"made": 3, "stacks": {"a/b": [1]}, "places": {}}', '{"made": "x"}', "[1, 2",
                                   '{"made": 2, "stacks": {}, "places": {"tray": 5}}'])
-def test_a_table_file_that_is_not_a_table_leaves_a_bare_table(sim_device, tmp_path, capsys, junk):
+def test_a_table_file_that_is_not_a_table_leaves_a_bare_table(start_sim_device_process, tmp_path, capsys, junk):
     keep = tmp_path / "table.json"
     keep.write_text(junk)
-    dev = sim_device("--time-scale", "0", "--table", str(keep))
+    dev = start_sim_device_process("--time-scale", "0", "--table", str(keep))
     t = shown(dev, capsys)
     assert t["stacks"] == {} and all(not v for v in t["places"].values()) and t["check"]["made"] == 0
     table(dev, "new", "4", capsys=capsys)  # and it works
     assert shown(dev, capsys)["stacks"] == {"pack": [0, 1, 2, 3]}
 
 
-def test_a_sim_device_on_a_flash_keeps_its_table_beside_it_and_says_what_comes_next(sim_device, tmp_path, capsys):
+def test_a_sim_device_on_a_flash_keeps_its_table_beside_it_and_says_what_comes_next(start_sim_device_process, tmp_path, capsys):
     """Restarted on the same flash, the virtual shuffler finds its cards where
     they lay, with no --table given; its banner names the guide's command
     and where the cards are kept."""
     flash = tmp_path / "board"
-    first = sim_device("--time-scale", "0", flash=flash)
+    first = start_sim_device_process("--time-scale", "0", flash=flash)
     assert f"guide a shuffle on it: shuffler guide --port {first.port} --pack samba" in first.banner
     kept = tmp_path / "board-table.json"
     assert f"the cards on its table are kept in {kept}, so they stay across restarts" in first.banner
@@ -382,18 +378,18 @@ def test_a_sim_device_on_a_flash_keeps_its_table_beside_it_and_says_what_comes_n
     first.proc.terminate()
     assert first.proc.wait(timeout=10) == 0
     assert not (flash / "board-table.json").exists()  # not on the board's own filesystem
-    again = sim_device("--time-scale", "0", flash=flash)
+    again = start_sim_device_process("--time-scale", "0", flash=flash)
     assert shown(again, capsys) == before and before["check"]["made"] == 20
 
 
-def test_a_bare_table_passes_no_check(sim_device, capsys):
-    dev = sim_device("--time-scale", "0")
+def test_a_bare_table_passes_no_check(start_sim_device_process, capsys):
+    dev = start_sim_device_process("--time-scale", "0")
     code, out, _ = table(dev, "show", capsys=capsys)
     assert code == 1 and "check:   no cards on this table (`shuffler table new N` brings a pack)" in out
 
 
-def test_the_places_on_the_machine_go_by_the_guide_s_words(sim_device, capsys):
-    dev = sim_device("--time-scale", "0")
+def test_the_places_on_the_machine_go_by_the_guide_s_words(start_sim_device_process, capsys):
+    dev = start_sim_device_process("--time-scale", "0")
     table(dev, "new", "10", capsys=capsys)
     table(dev, "put", "pack", capsys=capsys)
     with dev.world() as w:

@@ -21,7 +21,7 @@ pytestmark = pytest.mark.micropython
 
 
 @pytest.fixture(scope="module")
-def device(tmp_path_factory: pytest.TempPathFactory) -> Iterator[VirtualShuffler]:
+def virtual_shuffler(tmp_path_factory: pytest.TempPathFactory) -> Iterator[VirtualShuffler]:
     flash = tmp_path_factory.mktemp("flash")
     build.install_to_dir(build.build_image("sim", tmp_path_factory.mktemp("image")), flash)
     dev = VirtualShuffler(flash, time_scale=0, advertise=False)
@@ -31,12 +31,12 @@ def device(tmp_path_factory: pytest.TempPathFactory) -> Iterator[VirtualShuffler
 
 
 @pytest.fixture
-def person(device: VirtualShuffler) -> Iterator[TablePerson]:
+def person(virtual_shuffler: VirtualShuffler) -> Iterator[TablePerson]:
     """A bare table and a machine just switched on (no fault left from another test)."""
-    with device.world(timeout=10) as w:
+    with virtual_shuffler.world(timeout=10) as w:
         w.clear_table()
-    device.unplug()
-    with device.world(timeout=10) as w:
+    virtual_shuffler.unplug()
+    with virtual_shuffler.world(timeout=10) as w:
         yield TablePerson(w)
 
 
@@ -135,6 +135,7 @@ def test_set_aside_unload_and_putting_right_move_the_right_cards(person: TablePe
     assert w.show()["check"]["ok"]
 
 
+@pytest.mark.exit_sensor
 def test_cards_caught_in_the_exit_go_back_under_the_tray_in_order(person: TablePerson) -> None:
     w = person.world
     w.new(10, "A")
@@ -159,7 +160,7 @@ def test_steps_come_back_from_their_json() -> None:
         assert from_dict(data) == step
 
 
-def test_the_commands_typed_at_the_command_line_do_the_same(person: TablePerson, device: VirtualShuffler,
+def test_the_commands_typed_at_the_command_line_do_the_same(person: TablePerson, virtual_shuffler: VirtualShuffler,
                                                              capsys: pytest.CaptureFixture[str]) -> None:
     from host.cli import main
 
@@ -171,13 +172,14 @@ def test_the_commands_typed_at_the_command_line_do_the_same(person: TablePerson,
                  T.Draw((("D", (("B", 4, False), (T.LEFT_STACK, 5, False))),), 2),
                  T.Gather(("D", "B", T.LEFT_STACK))):
         for command in commands(step, w.show()):
-            assert main(["table", "--control", device.control_address, *command]) == 0, command
+            assert main(["table", "--control", virtual_shuffler.control_address, *command]) == 0, command
         T.do_on_table(step, model)
         assert person.stacks() == {k: v for k, v in model.items() if v}
     assert "pack: 30 cards" in capsys.readouterr().out
 
 
 @pytest.mark.parametrize("keep", [True, False])
+@pytest.mark.restart
 def test_cards_stay_across_a_reset_only_when_kept(tmp_path: Path, keep: bool) -> None:
     flash = tmp_path / "flash"
     build.install_to_dir(build.build_image("sim", tmp_path / "image"), flash)

@@ -7,42 +7,20 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 
 from page_support import done_enabled
-from web_support import CHROMEDRIVER, CHROMIUM, ROOT, Guide, browser, page_state, quit_browser, screenshot, wait_page
+from web_support import CHROMEDRIVER, CHROMIUM, ROOT, Guide, page_state, screenshot, wait_page
 
-pytestmark = [pytest.mark.slow, pytest.mark.micropython,
+pytestmark = [pytest.mark.usefixtures("own_runtime"), pytest.mark.slow, pytest.mark.micropython,
               pytest.mark.skipif(not (CHROMIUM and CHROMEDRIVER),
                                  reason="needs Debian's chromium and chromium-driver (.ci/run installs them)")]
 
 DOCS_SHOT = ROOT / "docs" / "img" / "guide-web.png"
 TABLET = (820, 1180)
 LAPTOP = (1366, 900)
-
-
-@pytest.fixture(scope="module")
-def driver() -> Iterator[Any]:
-    d = browser(*LAPTOP)
-    try:
-        yield d
-    finally:
-        quit_browser(d)
-
-
-@pytest.fixture(autouse=True)
-def own_runtime(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("SHUFFLER_RUNTIME_DIR", str(tmp_path / "runtime"))
-
-
-@pytest.fixture
-def guides() -> Iterator[list[Guide]]:
-    started: list[Guide] = []
-    yield started
-    for g in started:
-        g.kill()
 
 
 def by_id(d: Any, name: str) -> Any:

@@ -12,7 +12,6 @@ import signal
 import subprocess
 import sys
 import threading
-from pathlib import Path
 from typing import Any
 
 import aiohttp
@@ -20,12 +19,7 @@ import pytest
 
 from web_support import ROOT, Guide, base_of, page_says, url
 
-pytestmark = [pytest.mark.micropython, pytest.mark.slow]
-
-
-@pytest.fixture(autouse=True)
-def own_runtime(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("SHUFFLER_RUNTIME_DIR", str(tmp_path / "runtime"))
+pytestmark = [pytest.mark.usefixtures("own_runtime"), pytest.mark.micropython, pytest.mark.slow]
 
 
 def test_json_still_prints_only_the_summary_and_the_page_shows_it() -> None:

@@ -9,42 +9,19 @@ from __future__ import annotations
 import os
 import signal
 import socket
-from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 
 from page_support import (replies_in, PHONE, LAPTOP, do_step_by_its_controls, done_enabled, in_sight, page_text, picture_numbers,
                           press, press_done, screen, smallest_text_px, state_when, step_after, table_counts, until)
-from web_support import CHROMEDRIVER, CHROMIUM, Guide, browser, page_state, quit_browser
+from web_support import CHROMEDRIVER, CHROMIUM, Guide, page_state
 
-pytestmark = [pytest.mark.slow, pytest.mark.micropython,
+pytestmark = [pytest.mark.usefixtures("own_runtime"), pytest.mark.slow, pytest.mark.micropython,
               pytest.mark.skipif(not (CHROMIUM and CHROMEDRIVER),
                                  reason="needs Debian's chromium and chromium-driver (.ci/run installs them)")]
 
 INTERNAL = ("PUTINTRAY", "UNLOAD", "SETASIDE", "EVENOUT", "press Enter", "Enter when")
-
-
-@pytest.fixture(autouse=True)
-def own_runtime(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("SHUFFLER_RUNTIME_DIR", str(tmp_path / "runtime"))
-
-
-@pytest.fixture(scope="module")
-def driver() -> Iterator[Any]:
-    d = browser(*LAPTOP)
-    try:
-        yield d
-    finally:
-        quit_browser(d)
-
-
-@pytest.fixture
-def guides() -> Iterator[list[Guide]]:
-    started: list[Guide] = []
-    yield started
-    for g in started:
-        g.kill()
 
 
 def open_page(d: Any, g: Guide, size: tuple[int, int] = LAPTOP) -> dict[str, Any]:

@@ -21,7 +21,6 @@ the first pressed) must leave the table as it was."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -30,7 +29,7 @@ from page_support import (replies_in, LAPTOP, do_step_by_its_controls, done_enab
                           table_counts, until)
 from web_support import CHROMEDRIVER, CHROMIUM, Guide, browser, page_state, quit_browser
 
-pytestmark = [pytest.mark.slow, pytest.mark.micropython,
+pytestmark = [pytest.mark.usefixtures("own_runtime"), pytest.mark.slow, pytest.mark.micropython,
               pytest.mark.skipif(not (CHROMIUM and CHROMEDRIVER),
                                  reason="needs Debian's chromium and chromium-driver (.ci/run installs them)")]
 
@@ -229,11 +228,6 @@ def finish(d: Any, g: Guide) -> dict[str, Any]:
             do_step_by_its_controls(d, g, step)
         if step["answer"] and when_done_can_be_pressed(d, number):
             clicks(d, "done", 1)
-
-
-@pytest.fixture(autouse=True)
-def own_runtime(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("SHUFFLER_RUNTIME_DIR", str(tmp_path / "runtime"))
 
 
 # A busy 2-core machine (CI beside another run) takes several times as long as an idle one.

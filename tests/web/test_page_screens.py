@@ -6,32 +6,17 @@ step and Done in sight together, nothing wider than the screen, no two
 picture texts on top of one another."""
 from __future__ import annotations
 
-from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 
 from page_support import (LAPTOP, done_enabled, until, PHONE, SHOTS, do_step_by_its_controls, in_sight, overlapping_picture_texts,
                           press, press_done, screen, smallest_text_px, state_when, step_after)
-from web_support import CHROMEDRIVER, CHROMIUM, Guide, browser, quit_browser, screenshot
+from web_support import CHROMEDRIVER, CHROMIUM, Guide, screenshot
 
-pytestmark = [pytest.mark.slow, pytest.mark.micropython,
+pytestmark = [pytest.mark.usefixtures("own_runtime"), pytest.mark.slow, pytest.mark.micropython,
               pytest.mark.skipif(not (CHROMIUM and CHROMEDRIVER),
                                  reason="needs Debian's chromium and chromium-driver (.ci/run installs them)")]
-
-
-@pytest.fixture(autouse=True)
-def own_runtime(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("SHUFFLER_RUNTIME_DIR", str(tmp_path / "runtime"))
-
-
-@pytest.fixture
-def driver() -> Iterator[Any]:
-    d = browser(*LAPTOP)
-    try:
-        yield d
-    finally:
-        quit_browser(d)
 
 
 def shoot(d: Any, kind: str, measured: dict[str, float]) -> None:
