@@ -30,7 +30,7 @@ sys.path.insert(0, str(REPO))
 
 from firmware import exact_routes as routes  # noqa: E402
 from firmware_budget import FIRMWARE, run_mp  # noqa: E402
-from shuffling import time_model as T  # noqa: E402
+from shuffling import time_model  # noqa: E402
 from shuffling.exact_mode.physical import device_steps  # noqa: E402
 from shuffling.exact_mode.quality import passes_lower_bound  # noqa: E402
 from shuffling.packs import PACKS  # noqa: E402
@@ -39,7 +39,7 @@ CAPACITY = 104
 
 PLAN_SCRIPT = r"""
 import time
-import exact_routes as R
+import exact_routes as routes_table
 best = 10 ** 9
 for _ in range(5):
     t0 = time.ticks_us()
@@ -59,13 +59,13 @@ def _runs(values: list[int]) -> list[tuple[int, int]]:
     return out
 
 
-def row(route: routes.Route) -> tuple[int, int, T.Timing]:
-    return route.rounds, route.passes(), T.timing(es.step for es in device_steps(route))
+def row(route: routes.Route) -> tuple[int, int, time_model.Timing]:
+    return route.rounds, route.passes(), time_model.timing(es.step for es in device_steps(route))
 
 
 def main() -> None:
     print(f"Exact routines on a {CAPACITY}-card tray (time: shuffling/time_model.py on each routine's "
-          f"steps; {T.card_ms()} ms a card)")
+          f"steps; {time_model.card_ms()} ms a card)")
     header = (f"{'pack':<16}{'cards':>6}  {'whole-pack radix':<30}{'split':<30}{'parts':<30}{'device':<8}"
               f"{'bound':>6}")
     print(header)
@@ -80,7 +80,7 @@ def main() -> None:
                 cells.append("(fits the tray: no split)")
                 continue
             rounds, passes, t = row(r)
-            cells.append(f"{passes} passes, {T.duration(t.total_s)}")
+            cells.append(f"{passes} passes, {time_model.duration(t.total_s)}")
         parts = "" if split is None else " + ".join(str(s) for s in split.part_size)
         bound = passes_lower_bound(cards, CAPACITY)
         print(f"{name:<16}{cards:>6}  {cells[0]:<30}{cells[1]:<30}{parts:<30}{chosen.kind:<8}{bound:>6}")
@@ -99,7 +99,7 @@ def main() -> None:
             rounds, passes, t = row(r)
             label = "whole-pack radix" if r.kind == routes.RADIX else "split"
             print(f"    {label:<17} {rounds:>2} rounds, {passes:>2} passes ({passes - bound:+d} on the bound): "
-                  f"{t.machine_s:6.1f} + {t.handling_s:6.1f} = {t.total_s:6.1f} s ({T.duration(t.total_s)})"
+                  f"{t.machine_s:6.1f} + {t.handling_s:6.1f} = {t.total_s:6.1f} s ({time_model.duration(t.total_s)})"
                   + ("  <- the device's" if r.kind == routes.route(cards, CAPACITY).kind else ""))
     radix_better, more_passes = [], []
     for capacity in range(2, 200):

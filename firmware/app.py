@@ -1,8 +1,8 @@
 """Start-up and the main loop."""
 
 import boardsel
-import protocol as P
-import report as R
+import protocol
+import report
 from controller import Controller
 from link import Link
 
@@ -47,13 +47,13 @@ def run():
                 raise
             except Exception as e:  # keep running: report, motor off, go on
                 board.motor_stop()
-                R.error("", None, P.E_INTERNAL, str(e)[:80])
+                report.error("", None, protocol.E_INTERNAL, str(e)[:80])
     except KeyboardInterrupt:
         # A lone Ctrl-C: let the REPL (and mpremote) in. The watchdog
         # first, then the motor (a 20 ms brake).
         board.wdt_release()
         board.motor_stop()
         kbd_intr(_CTRL_C)
-        R.event(P.EV_STOPPED, "interrupt")
+        report.event(protocol.EV_STOPPED, "interrupt")
     finally:
         board.motor_stop()

@@ -8,9 +8,9 @@ try:
 except ImportError:  # CPython unit tests
     micropython = None  # type: ignore
 
-import protocol as P
+import protocol
 import load_cell
-import report as R
+import report
 import store
 from dealer import DONE, LISTEN_MS, R_ABORT, R_BATTERY, R_BLOCKED, R_LONG, R_SENSOR, R_TIMEOUT, Dealer
 from exact import ALL_DONE, MAX_CARDS, NEXT_LOAD, REST_MORE, ExactRoutine
@@ -28,7 +28,7 @@ def device_uid():
     boot, so a host can tell it from another one on the same port."""
     try:
         import machine
-        return P.uid_hex(machine.unique_id())
+        return protocol.uid_hex(machine.unique_id())
     except (ImportError, AttributeError):  # no unique id on this port
         return ""
 
@@ -45,8 +45,8 @@ class Controller:
         self.exact_path = d + "/" + EXACT_FILE if d else EXACT_FILE
         self.cfg = dict(profile["defaults"])
         self.cal = {}
-        self.state = P.ST_IDLE
-        self.fault = P.FAULT_NONE
+        self.state = protocol.ST_IDLE
+        self.fault = protocol.FAULT_NONE
         self.fault_detail = ""
         self.sides = RandomSides(self.capacity)
         self.fixed = FixedSides()  # the side source of a feed
@@ -69,13 +69,13 @@ class Controller:
             and hasattr(micropython, "heap_lock")
         self.mid_pass = False
         self.uid = device_uid()
-        self.digest = P.digest()  # of the declaration table this firmware was built with
-        R.use(link)
+        self.digest = protocol.digest()  # of the declaration table this firmware was built with
+        report.use(link)
 
     # ----- boot -------------------------------------------------------
     def boot(self):
         saved = store.load(self.config_path)
-        if saved and P.check_config(saved, self.profile["wdt_ms"])[0] == 0:
+        if saved and protocol.check_config(saved, self.profile["wdt_ms"])[0] == 0:
             self.cfg.update(saved)
         self.cal = store.load(self.cal_path) or {}
         self.apply_cal()
@@ -85,7 +85,7 @@ class Controller:
         part, problem = self.self_test()
         self.send_hello(None, None)
         if problem:
-            self.raise_fault(P.FAULT_SENSOR, detail=problem, part=part)
+            self.raise_fault(protocol.FAULT_SENSOR, detail=problem, part=part)
         else:
             self.warn_battery()
         self.last_activity = self.board.ticks_ms()
@@ -101,7 +101,7 @@ class Controller:
         c, d = self.cal, self.dealer
         d.left_dir = -1 if c.get("flip") == 1 else 1
         trim = c.get("mv_trim")
-        d.trim = trim if isinstance(trim, int) and P.TRIM_MIN <= trim <= P.TRIM_MAX else 1000
+        d.trim = trim if isinstance(trim, int) and protocol.TRIM_MIN <= trim <= protocol.TRIM_MAX else 1000
         beam = c.get("beam_ms")
         d.block_prior = beam if isinstance(beam, int) and beam > 0 else self.profile["block_ref_ms"]
 
@@ -121,17 +121,17 @@ class Controller:
         raw = load_cell.average(self.read_stack, p["stack_samples"])
         if raw is None:
             problems.append("stack sensor not responding")
-            parts.append(P.PART_STACK)
+            parts.append(protocol.PART_STACK)
         elif not p["stack_raw_min"] <= raw <= p["stack_raw_max"]:
             problems.append("stack sensor reading out of range")
-            parts.append(P.PART_STACK)
+            parts.append(protocol.PART_STACK)
         if b.exit_blocked():
             problems.append("exit detector blocked at rest")
-            parts.append(P.PART_EXIT)
+            parts.append(protocol.PART_EXIT)
         mv = self.battery()
         if mv is None or not p["battery_min_mv"] <= mv <= p["battery_max_mv"]:
             problems.append("battery voltage implausible")
-            parts.append(P.PART_BATTERY)
+            parts.append(protocol.PART_BATTERY)
         t = load_cell.average(b.touch_raw, 16)
         kind, lo, hi = p["touch_kind"], p["touch_baseline_min"], p["touch_baseline_max"]
         stored = self.cal.get("touch_baseline")
@@ -142,7 +142,7 @@ class Controller:
             stored_ok = True
         if t is None or not baseline_ok(kind, t, lo, hi):
             problems.append("touch sensor missing or implausible")
-            parts.append(P.PART_TOUCH)
+            parts.append(protocol.PART_TOUCH)
         elif stored_ok and (t * 10 < sb * 7 or t * 7 > sb * 10):
             # A boot reading far from the calibrated one: a hand on the pad.
             self.touch.baseline = sb
@@ -163,14 +163,14 @@ class Controller:
 
     def hello_values(self):
         _, _, stack_state = self.stack_cal()
-        return (P.FIRMWARE_VERSION, P.PROTOCOL_VERSION, self.profile["name"], self.capacity,
-                R.obj("hello", stack_state, self.touch_source), self.state, self.uid, self.digest)
+        return (protocol.FIRMWARE_VERSION, protocol.PROTOCOL_VERSION, self.profile["name"], self.capacity,
+                report.obj("hello", stack_state, self.touch_source), self.state, self.uid, self.digest)
 
     def send_hello(self, cmd, rid):
         if cmd is None:
-            R.event(P.EV_HELLO, *self.hello_values())
+            report.event(protocol.EV_HELLO, *self.hello_values())
         else:
-            R.reply(cmd, rid, *self.hello_values())
+            report.reply(cmd, rid, *self.hello_values())
 
     # ----- faults -----------------------------------------------------
     def raise_fault(self, code, latched=True, detail="", part="", pf=None, resume=None, n=None,
@@ -181,17 +181,17 @@ class Controller:
         if latched:
             self.fault = code
             self.fault_detail = detail
-            self.state = P.ST_PAUSED if code in P.RESUMABLE else P.ST_ALARM
+            self.state = protocol.ST_PAUSED if code in protocol.RESUMABLE else protocol.ST_ALARM
         k = left = right = None
         if pf is not None:
             k, n, left, right = pf
-        R.event(P.EV_FAULT, code, latched, resume, k, n, left, right, capacity, mv, need_mv, part or None,
+        report.event(protocol.EV_FAULT, code, latched, resume, k, n, left, right, capacity, mv, need_mv, part or None,
                 detail or None)
 
     def warn_battery(self):
         mv = self.battery()
         if mv is not None and mv < self.profile["battery_warn_mv"]:
-            R.event(P.EV_WARN, P.FAULT_BATTERY_LOW, mv)
+            report.event(protocol.EV_WARN, protocol.FAULT_BATTERY_LOW, mv)
 
     def pass_values(self):
         """The pass's counts: k, n, left, right."""
@@ -208,7 +208,7 @@ class Controller:
         return e.round + 1, e.rounds, e.load_name(), e.expected()
 
     def send_exact_next(self):
-        R.event(P.EV_EXACT_NEXT, *self.exact_next())
+        report.event(protocol.EV_EXACT_NEXT, *self.exact_next())
 
     def lose_exact(self, reason, n=None, expected=None):
         """Exactness is gone: forget the codes, say why, deal at random from now on."""
@@ -217,7 +217,7 @@ class Controller:
             return
         rnd, load = e.round + 1, e.load_name()
         self.end_exact()
-        R.event(P.EV_EXACT_LOST, reason, rnd, load, n, expected)
+        report.event(protocol.EV_EXACT_LOST, reason, rnd, load, n, expected)
 
     def end_exact(self):
         """The routine is over: its codes wiped, in memory and in flash."""
@@ -252,7 +252,7 @@ class Controller:
                 e.prepare_rest(start)
                 self.save_exact()
                 return e
-            why = P.LOST_DOUBLE_FEED if start == REST_MORE else P.LOST_REST
+            why = protocol.LOST_DOUBLE_FEED if start == REST_MORE else protocol.LOST_REST
             if e.stopped_at >= 0:
                 self.lose_exact(why, n=n, expected=e.pass_n - e.stopped_at)
             else:
@@ -264,7 +264,7 @@ class Controller:
             return e
         # A load out of turn, a swapped stack or pile, a lost card: the
         # tracked order no longer holds. This pass is dealt at random.
-        self.lose_exact(P.LOST_COUNT, n=n, expected=e.expected())
+        self.lose_exact(protocol.LOST_COUNT, n=n, expected=e.expected())
         return self.sides
 
     def stop_exact_pass(self):
@@ -281,10 +281,10 @@ class Controller:
             self.save_exact()
             self.send_exact_next()
             return
-        R.event(P.EV_EXACT_ROUND, e.round, e.rounds)
+        report.event(protocol.EV_EXACT_ROUND, e.round, e.rounds)
         if r == ALL_DONE:
             self.end_exact()
-            R.event(P.EV_EXACT_DONE, e.rounds)
+            report.event(protocol.EV_EXACT_DONE, e.rounds)
         else:
             self.save_exact()
             self.send_exact_next()
@@ -294,43 +294,43 @@ class Controller:
             # Which routine the device holds, for a host that goes on with it.
             ex = self.exact
             if not ex.active:
-                R.reply(cmd, rid, P.MODE_RANDOM)
+                report.reply(cmd, rid, protocol.MODE_RANDOM)
                 return
             dealt = None
             if ex.in_pass:
                 # The load in hand is part dealt: how many of its cards are known to be out.
                 dealt = ex.stopped_at if ex.stopped_at >= 0 else ex.offset
-            R.reply(cmd, rid, P.MODE_EXACT, ex.n, ex.loads, ex.uneven, ex.route.kind, *(self.exact_next() + (dealt,)))
+            report.reply(cmd, rid, protocol.MODE_EXACT, ex.n, ex.loads, ex.uneven, ex.route.kind, *(self.exact_next() + (dealt,)))
             return
         if obj.get("cancel") is True:
-            if self.state == P.ST_PAUSED:
+            if self.state == protocol.ST_PAUSED:
                 # The paused pass deals its remaining cards by the codes.
-                R.error(cmd, rid, P.E_STATE, detail="a pass is paused: resume or abort")
+                report.error(cmd, rid, protocol.E_STATE, detail="a pass is paused: resume or abort")
                 return
             was = self.exact.active
-            R.reply(cmd, rid, P.MODE_RANDOM)
+            report.reply(cmd, rid, protocol.MODE_RANDOM)
             if was:
-                self.lose_exact(P.LOST_CANCELLED)
+                self.lose_exact(protocol.LOST_CANCELLED)
             return
         if self.refused_unless_idle(cmd, rid):
             return
-        code, n = P.get_int(obj, "n", 2, MAX_CARDS)
+        code, n = protocol.get_int(obj, "n", 2, MAX_CARDS)
         if code:
-            R.error(cmd, rid, code, detail="n: 2 to %d cards" % MAX_CARDS)
+            report.error(cmd, rid, code, detail="n: 2 to %d cards" % MAX_CARDS)
             return
         kind = obj.get("routine")
-        if kind is not None and kind not in P.EXACT_ROUTINES:
-            bad = P.E_BAD_VALUE if isinstance(kind, str) else P.E_BAD_FIELD
-            R.error(cmd, rid, bad, detail="routine: radix or split")
+        if kind is not None and kind not in protocol.EXACT_ROUTINES:
+            bad = protocol.E_BAD_VALUE if isinstance(kind, str) else protocol.E_BAD_FIELD
+            report.error(cmd, rid, bad, detail="routine: radix or split")
             return
         try:
             self.exact.begin(n, self.randbytes, kind)
         except ValueError as exc:
-            R.error(cmd, rid, P.E_BAD_VALUE, detail=str(exc)[:60])
+            report.error(cmd, rid, protocol.E_BAD_VALUE, detail=str(exc)[:60])
             return
         self.save_exact()
         ex = self.exact
-        R.reply(cmd, rid, None, n, ex.loads, ex.uneven, ex.route.kind, *self.exact_next())
+        report.reply(cmd, rid, None, n, ex.loads, ex.uneven, ex.route.kind, *self.exact_next())
         self.send_exact_next()
 
     # ----- the main loop's step ---------------------------------------
@@ -376,15 +376,15 @@ class Controller:
         if self.touch_bad_since < 0:
             self.touch_bad_since = now
         elif time.ticks_diff(now, self.touch_bad_since) >= self.cfg["debounce_ms"] \
-                and self.state == P.ST_IDLE:
+                and self.state == protocol.ST_IDLE:
             # In idle it latches (clear re-runs the self-test); a paused
             # pass stays paused, resumable by command.
-            self.raise_fault(P.FAULT_SENSOR, detail="touch sensor reading implausible", part=P.PART_TOUCH)
+            self.raise_fault(protocol.FAULT_SENSOR, detail="touch sensor reading implausible", part=protocol.PART_TOUCH)
         return False
 
     def maybe_sleep(self):
         s = self.cfg["idle_sleep_s"]
-        if not s or self.state == P.ST_DEALING:
+        if not s or self.state == protocol.ST_DEALING:
             return
         b = self.board
         now = b.ticks_ms()
@@ -412,25 +412,25 @@ class Controller:
 
     def on_touch(self):
         self.touches += 1
-        R.event(P.EV_TOUCH, self.state)
-        if self.state == P.ST_IDLE:
+        report.event(protocol.EV_TOUCH, self.state)
+        if self.state == protocol.ST_IDLE:
             self.start_pass(None, None)
-        elif self.state == P.ST_PAUSED:
+        elif self.state == protocol.ST_PAUSED:
             self.resume_pass(None, None)
 
     # ----- commands -----------------------------------------------------
     def handle(self, line):
         if isinstance(line, int):
-            R.error("", None, line)
+            report.error("", None, line)
             return
-        code, cmd, rid, obj = P.parse_request(line)
+        code, cmd, rid, obj = protocol.parse_request(line)
         if code:
             # A known command with an unreadable id: say which field.
-            detail = "id: an integer 0 to %d" % P.MAX_ID if code == P.E_BAD_FIELD else None
-            R.error(cmd or "", rid, code, detail=detail)
+            detail = "id: an integer 0 to %d" % protocol.MAX_ID if code == protocol.E_BAD_FIELD else None
+            report.error(cmd or "", rid, code, detail=detail)
             return
-        if self.mid_pass and not P.mid_pass_ok(cmd, obj):
-            R.error(cmd, rid, P.E_BUSY)
+        if self.mid_pass and not protocol.mid_pass_ok(cmd, obj):
+            report.error(cmd, rid, protocol.E_BUSY)
             return
         try:
             HANDLERS.get(cmd, Controller.cmd_unknown)(self, cmd, rid, obj)
@@ -438,25 +438,25 @@ class Controller:
             raise
         except Exception as e:  # never fatal: answer and keep running
             self.board.motor_stop()
-            R.error(cmd, rid, P.E_INTERNAL, detail=str(e)[:80])
+            report.error(cmd, rid, protocol.E_INTERNAL, detail=str(e)[:80])
 
     def cmd_unknown(self, cmd, rid, obj):
         """A command without a handler here (parse_request answers names
         that are not commands at all)."""
-        R.error(cmd, rid, P.E_UNKNOWN_CMD)
+        report.error(cmd, rid, protocol.E_UNKNOWN_CMD)
 
     def cmd_hello(self, cmd, rid, obj):
         proto = obj.get("proto")
-        if proto is not None and proto != P.PROTOCOL_VERSION:
-            R.error(cmd, rid, P.E_PROTO, detail="device speaks %d" % P.PROTOCOL_VERSION)
+        if proto is not None and proto != protocol.PROTOCOL_VERSION:
+            report.error(cmd, rid, protocol.E_PROTO, detail="device speaks %d" % protocol.PROTOCOL_VERSION)
             return
         self.send_hello(cmd, rid)
 
     def cmd_status(self, cmd, rid, obj):
         active = self.exact.active
         k, n, left, right = self.pass_values()
-        R.reply(cmd, rid, self.state, self.fault, P.MODE_EXACT if active else P.MODE_RANDOM, k, n, left, right,
-                self.battery(), self.board.ticks_ms(), R.obj("next", *self.exact_next()) if active else None)
+        report.reply(cmd, rid, self.state, self.fault, protocol.MODE_EXACT if active else protocol.MODE_RANDOM, k, n, left, right,
+                self.battery(), self.board.ticks_ms(), report.obj("next", *self.exact_next()) if active else None)
 
     def cmd_count(self, cmd, rid, obj):
         """The tray's count, read as a pass would read it, without dealing:
@@ -465,22 +465,22 @@ class Controller:
             return
         tare, per_card, _ = self.stack_cal()
         if tare is None:
-            R.error(cmd, rid, P.E_NOT_CALIBRATED)
+            report.error(cmd, rid, protocol.E_NOT_CALIBRATED)
             return
         p = self.profile
         raw = load_cell.average(self.read_stack, p["stack_samples"])
         if raw is None or not p["stack_raw_min"] <= raw <= p["stack_raw_max"]:
-            R.error(cmd, rid, P.E_REFUSED, detail="stack sensor not responding")
+            report.error(cmd, rid, protocol.E_REFUSED, detail="stack sensor not responding")
             return
         n = load_cell.count_from_raw(raw, tare, per_card)
-        R.reply(cmd, rid, n if n > 0 else 0, self.capacity)
+        report.reply(cmd, rid, n if n > 0 else 0, self.capacity)
 
     def refused_unless_idle(self, cmd, rid):
         """Answer the error and return True unless idle (a latched fault, a paused pass)."""
-        if self.state == P.ST_ALARM:
-            R.error(cmd, rid, P.E_ALARM)
-        elif self.state != P.ST_IDLE:
-            R.error(cmd, rid, P.E_STATE, detail="a pass is paused: resume or abort")
+        if self.state == protocol.ST_ALARM:
+            report.error(cmd, rid, protocol.E_ALARM)
+        elif self.state != protocol.ST_IDLE:
+            report.error(cmd, rid, protocol.E_STATE, detail="a pass is paused: resume or abort")
         else:
             return False
         return True
@@ -498,41 +498,41 @@ class Controller:
             return
         if self.exact.active:
             # The cards fed would leave the pack the routine tracks.
-            R.error(cmd, rid, P.E_STATE, detail="an exact routine is running: cancel it first")
+            report.error(cmd, rid, protocol.E_STATE, detail="an exact routine is running: cancel it first")
             return
-        code, n = P.get_int(obj, "n", 1, self.capacity)
+        code, n = protocol.get_int(obj, "n", 1, self.capacity)
         if code:
-            R.error(cmd, rid, code, detail="n: 1 to %d cards" % self.capacity)
+            report.error(cmd, rid, code, detail="n: 1 to %d cards" % self.capacity)
             return
         side = obj.get("side")
-        if side not in P.SIDES:
-            R.error(cmd, rid, P.E_BAD_FIELD, detail="side: left or right")
+        if side not in protocol.SIDES:
+            report.error(cmd, rid, protocol.E_BAD_FIELD, detail="side: left or right")
             return
-        self.fixed.value = LEFT if side == P.LEFT else RIGHT
+        self.fixed.value = LEFT if side == protocol.LEFT else RIGHT
         self.start_pass(cmd, rid, self.fixed, n)
 
     def cmd_resume(self, cmd, rid, obj):
-        if self.state != P.ST_PAUSED:
-            R.error(cmd, rid, P.E_STATE, detail="nothing to resume")
+        if self.state != protocol.ST_PAUSED:
+            report.error(cmd, rid, protocol.E_STATE, detail="nothing to resume")
             return
         self.resume_pass(cmd, rid)
 
     def cmd_abort(self, cmd, rid, obj):
         if self.mid_pass:
             self.dealer.abort = True
-            R.reply(cmd, rid)
+            report.reply(cmd, rid)
             return
-        if self.state != P.ST_PAUSED:
-            R.error(cmd, rid, P.E_STATE, detail="no pass to abort")
+        if self.state != protocol.ST_PAUSED:
+            report.error(cmd, rid, protocol.E_STATE, detail="no pass to abort")
             return
-        R.reply(cmd, rid)
+        report.reply(cmd, rid)
         self.end_aborted()
 
     def end_aborted(self):
-        self.state = P.ST_IDLE
-        self.fault = P.FAULT_NONE
-        R.event(P.EV_ABORTED, *self.pass_values())
-        self.lose_exact_pass(P.LOST_ABORTED)
+        self.state = protocol.ST_IDLE
+        self.fault = protocol.FAULT_NONE
+        report.event(protocol.EV_ABORTED, *self.pass_values())
+        self.lose_exact_pass(protocol.LOST_ABORTED)
 
     def lose_exact_pass(self, reason):
         """The exact pass in hand ended early."""
@@ -540,70 +540,70 @@ class Controller:
             self.lose_exact(reason)
 
     def cmd_clear(self, cmd, rid, obj):
-        if self.state == P.ST_PAUSED:
-            R.reply(cmd, rid)
+        if self.state == protocol.ST_PAUSED:
+            report.reply(cmd, rid)
             self.end_aborted()
             return
-        if self.state == P.ST_ALARM and self.fault == P.FAULT_SENSOR:
+        if self.state == protocol.ST_ALARM and self.fault == protocol.FAULT_SENSOR:
             part, problem = self.self_test()
             if problem:
-                R.reply(cmd, rid, self.state, self.fault)
-                self.raise_fault(P.FAULT_SENSOR, detail=problem, part=part)
+                report.reply(cmd, rid, self.state, self.fault)
+                self.raise_fault(protocol.FAULT_SENSOR, detail=problem, part=part)
                 return
-        self.state = P.ST_IDLE
-        self.fault = P.FAULT_NONE
+        self.state = protocol.ST_IDLE
+        self.fault = protocol.FAULT_NONE
         self.fault_detail = ""
-        R.reply(cmd, rid, self.state)
-        R.event(P.EV_CLEARED)
+        report.reply(cmd, rid, self.state)
+        report.event(protocol.EV_CLEARED)
 
     def cmd_calibrate(self, cmd, rid, obj):
-        if self.state not in (P.ST_IDLE, P.ST_ALARM):
-            R.error(cmd, rid, P.E_STATE)
+        if self.state not in (protocol.ST_IDLE, protocol.ST_ALARM):
+            report.error(cmd, rid, protocol.E_STATE)
             return
         what = obj.get("what")
-        if what not in P.CAL_WHATS:
-            R.error(cmd, rid, P.E_BAD_FIELD, detail="what: " + ", ".join(P.CAL_WHATS))
+        if what not in protocol.CAL_WHATS:
+            report.error(cmd, rid, protocol.E_BAD_FIELD, detail="what: " + ", ".join(protocol.CAL_WHATS))
             return
         new = dict(self.cal)
         problem = getattr(self, "cal_" + what)(obj, new)
         if problem:
-            R.error(cmd, rid, problem[0], detail=problem[1])
+            report.error(cmd, rid, problem[0], detail=problem[1])
             return
         try:
             store.save(self.cal_path, new)
         except OSError:
-            R.error(cmd, rid, P.E_STORAGE)
+            report.error(cmd, rid, protocol.E_STORAGE)
             return
         self.cal = new
         self.apply_cal()
-        if what == P.CAL_TOUCH and "touch_baseline" in new:
+        if what == protocol.CAL_TOUCH and "touch_baseline" in new:
             self.touch.baseline = new["touch_baseline"]
             self.touch_source = "calibrated"
-        R.reply(cmd, rid, new)
+        report.reply(cmd, rid, new)
 
     # One handler per thing calibrated: each changes `new` and returns
     # None, or (error code, detail).
     def cal_stack(self, obj, new):
         p = self.profile
-        code, n = P.get_int(obj, "n", 0, self.capacity)
+        code, n = protocol.get_int(obj, "n", 0, self.capacity)
         if code:
             return code, "n: 0 (the empty tray) to %d cards" % self.capacity
         raw = load_cell.average(self.read_stack, 4 * p["stack_samples"])
         if raw is None:
-            return P.E_BAD_VALUE, "stack sensor not responding"
+            return protocol.E_BAD_VALUE, "stack sensor not responding"
         if n == 0:
             new["tare"] = raw
             new.pop("per_card", None)
             return None
         tare = new.get("tare")
         if not isinstance(tare, int):
-            return P.E_NOT_CALIBRATED, "calibrate with n=0 on an empty tray first"
+            return protocol.E_NOT_CALIBRATED, "calibrate with n=0 on an empty tray first"
         pc = load_cell.per_card_from(raw, tare, n)
         if pc < p["stack_per_card_min"]:
             # The reading must grow with the cards: a reading that falls is
             # a load cell wired the wrong way round, one that stays is
             # no load on the cell.
-            return P.E_BAD_VALUE, "reading %s by %d for %d cards" % (
+            return protocol.E_BAD_VALUE, "reading %s by %d for %d cards" % (
                 "falls" if pc < 0 else "grows only", raw - tare, n)
         new["per_card"] = pc
         return None
@@ -613,13 +613,13 @@ class Controller:
         if obj.get("confirm") is True:
             # The board's own fact: a debounced touch since the baseline.
             if self.touches <= self.touches_at_base:
-                return P.E_STATE, "no touch seen since the baseline was measured"
+                return protocol.E_STATE, "no touch seen since the baseline was measured"
             new["touch_seen"] = 1
             return None
         t = load_cell.average(b.touch_raw, 16)
         if t is None or not baseline_ok(p["touch_kind"], t, p["touch_baseline_min"],
                                         p["touch_baseline_max"]):
-            return P.E_BAD_VALUE, "touch reading implausible"
+            return protocol.E_BAD_VALUE, "touch reading implausible"
         new["touch_baseline"] = t
         new.pop("touch_seen", None)  # the new baseline waits for a touch again
         self.touches_at_base = self.touches
@@ -628,40 +628,40 @@ class Controller:
     def cal_beam(self, obj, new):
         d = self.dealer
         if not d.seen:
-            return P.E_STATE, "no card through the exit beam since the start: feed one first"
+            return protocol.E_STATE, "no card through the exit beam since the start: feed one first"
         new["beam_ms"] = d.block_norm  # a card's time in the beam at the reference drive
         return None
 
     def cal_motor(self, obj, new):
-        code, flip = P.get_int(obj, "flip", 0, 1)
+        code, flip = protocol.get_int(obj, "flip", 0, 1)
         if code:
             return code, "flip: 0 (the motor as wired) or 1 (the other way)"
         if not self.dealer.seen:
-            return P.E_STATE, "no card fed since the start: feed cards first"
+            return protocol.E_STATE, "no card fed since the start: feed cards first"
         new["flip"] = flip
         return None
 
     def cal_battery(self, obj, new):
         p = self.profile
-        code, mv = P.get_int(obj, "mv", p["battery_min_mv"], p["battery_max_mv"] + 2000)
+        code, mv = protocol.get_int(obj, "mv", p["battery_min_mv"], p["battery_max_mv"] + 2000)
         if code:
             return code, "mv: the meter's reading, %d to %d" % (p["battery_min_mv"], p["battery_max_mv"] + 2000)
         raw = self.board.battery_mv()
         if not raw:
-            return P.E_BAD_VALUE, "battery sensor reads 0 mV"
+            return protocol.E_BAD_VALUE, "battery sensor reads 0 mV"
         trim = (mv * 1000 + raw // 2) // raw
-        if not P.TRIM_MIN <= trim <= P.TRIM_MAX:
-            return P.E_BAD_VALUE, "board reads %d mV, meter %d mV: over 10 %% apart" % (raw, mv)
+        if not protocol.TRIM_MIN <= trim <= protocol.TRIM_MAX:
+            return protocol.E_BAD_VALUE, "board reads %d mV, meter %d mV: over 10 %% apart" % (raw, mv)
         new["mv_trim"] = trim
         return None
 
     def cmd_read(self, cmd, rid, obj):
         """The sensors as they read now (nothing moves), or the stored calibration."""
         if obj.get("what", "sensors") == "cal":
-            R.reply(cmd, rid, self.cal)
+            report.reply(cmd, rid, self.cal)
             return
         if obj.get("what", "sensors") != "sensors":
-            R.error(cmd, rid, P.E_BAD_FIELD, detail="what: sensors or cal")
+            report.error(cmd, rid, protocol.E_BAD_FIELD, detail="what: sensors or cal")
             return
         b, d, p = self.board, self.dealer, self.profile
         n = None
@@ -673,34 +673,34 @@ class Controller:
         t = b.touch_raw()
         touched = t is not None and plausible(p["touch_kind"], t, self.touch.baseline,
                                               p["touch_baseline_max"]) and self.touch.is_touched(t)
-        R.reply(cmd, rid, None, raw, spread if raw is not None else None, n, t if t is not None else -1, touched,
+        report.reply(cmd, rid, None, raw, spread if raw is not None else None, n, t if t is not None else -1, touched,
                 self.touches, b.exit_blocked(), self.battery(), d.expected_ms() if d.block_norm else 0,
                 d.expected_feed_ms(), 1 if d.left_dir < 0 else 0)
 
     def cmd_config(self, cmd, rid, obj):
         updates = obj.get("set")
         if updates is not None:
-            if self.state == P.ST_DEALING:
-                R.error(cmd, rid, P.E_BUSY)
+            if self.state == protocol.ST_DEALING:
+                report.error(cmd, rid, protocol.E_BUSY)
                 return
             wdt_ms = self.profile["wdt_ms"]
-            code, key = P.check_config(updates, wdt_ms)
+            code, key = protocol.check_config(updates, wdt_ms)
             if code:
-                if code == P.E_BAD_VALUE and key in P.WAIT_KEYS:
+                if code == protocol.E_BAD_VALUE and key in protocol.WAIT_KEYS:
                     key = "%s: at most %d here (half the %d ms watchdog)" % (
-                        key, min(P.CONFIG_LIMITS[key][1], wdt_ms // 2), wdt_ms)
-                R.error(cmd, rid, code, detail=key)
+                        key, min(protocol.CONFIG_LIMITS[key][1], wdt_ms // 2), wdt_ms)
+                report.error(cmd, rid, code, detail=key)
                 return
             new = dict(self.cfg)
             new.update(updates)
             try:
                 store.save(self.config_path, new)
             except OSError:
-                R.error(cmd, rid, P.E_STORAGE)
+                report.error(cmd, rid, protocol.E_STORAGE)
                 return
             self.cfg = new
             self.apply_cfg()
-        R.reply(cmd, rid, self.cfg)
+        report.reply(cmd, rid, self.cfg)
 
     # ----- passes -------------------------------------------------------
     def start_pass(self, cmd, rid, sides=None, feed=0):
@@ -709,21 +709,21 @@ class Controller:
         b, p = self.board, self.profile
         tare, per_card, _ = self.stack_cal()
         if tare is None:
-            self.refuse(cmd, rid, P.FAULT_NOT_CALIBRATED)
+            self.refuse(cmd, rid, protocol.FAULT_NOT_CALIBRATED)
             return
         raw = load_cell.average(self.read_stack, p["stack_samples"])
         if raw is None or not p["stack_raw_min"] <= raw <= p["stack_raw_max"]:
             if cmd is not None:
-                R.error(cmd, rid, P.E_REFUSED)
-            self.raise_fault(P.FAULT_SENSOR, detail="stack sensor not responding", part=P.PART_STACK)
+                report.error(cmd, rid, protocol.E_REFUSED)
+            self.raise_fault(protocol.FAULT_SENSOR, detail="stack sensor not responding", part=protocol.PART_STACK)
             return
         if b.exit_blocked():
             # A card left in the exit (after a double feed, say) would be
             # counted as the first card of this pass.
             if cmd is not None:
-                R.error(cmd, rid, P.E_REFUSED)
-            self.raise_fault(P.FAULT_SENSOR, detail="exit detector blocked: take out the card in the exit",
-                             part=P.PART_EXIT)
+                report.error(cmd, rid, protocol.E_REFUSED)
+            self.raise_fault(protocol.FAULT_SENSOR, detail="exit detector blocked: take out the card in the exit",
+                             part=protocol.PART_EXIT)
             return
         tray = load_cell.count_from_raw(raw, tare, per_card)
         n = tray
@@ -734,34 +734,34 @@ class Controller:
                 # its pile: nothing is left to deal, and the pass is over.
                 self.dealer.begin(e, 0, self.cfg, p["battery_cutoff_mv"], p["poll_ms"], True, 0)
                 if cmd is not None:
-                    R.reply(cmd, rid, 0)
+                    report.reply(cmd, rid, 0)
                 self.finish(DONE)
                 return
             # Every card gone, more than the one the beam was feeding.
-            self.lose_exact(P.LOST_DOUBLE_FEED, n=0, expected=e.pass_n - e.stopped_at)
+            self.lose_exact(protocol.LOST_DOUBLE_FEED, n=0, expected=e.pass_n - e.stopped_at)
         if n <= 0:
-            self.refuse(cmd, rid, P.FAULT_EMPTY, n=max(n, 0))
+            self.refuse(cmd, rid, protocol.FAULT_EMPTY, n=max(n, 0))
             return
         if n > self.capacity:
-            self.refuse(cmd, rid, P.FAULT_OVER_CAPACITY, n=n, capacity=self.capacity)
+            self.refuse(cmd, rid, protocol.FAULT_OVER_CAPACITY, n=n, capacity=self.capacity)
             return
         if feed:
             if feed > tray:
                 if cmd is not None:
-                    R.error(cmd, rid, P.E_BAD_VALUE, detail="the tray holds %d cards" % tray)
+                    report.error(cmd, rid, protocol.E_BAD_VALUE, detail="the tray holds %d cards" % tray)
                 return
             n = feed
         mv = self.battery()
         if mv is None or not p["battery_min_mv"] <= mv <= p["battery_max_mv"]:
             if cmd is not None:
-                R.error(cmd, rid, P.E_REFUSED)
-            self.raise_fault(P.FAULT_SENSOR, detail="battery voltage implausible", part=P.PART_BATTERY)
+                report.error(cmd, rid, protocol.E_REFUSED)
+            self.raise_fault(protocol.FAULT_SENSOR, detail="battery voltage implausible", part=protocol.PART_BATTERY)
             return
         need = p["battery_cutoff_mv"] + p["battery_sag_mv"] + n * p["battery_per_card_mv"]
         self.dealer.mv = mv
         self.pass_raw = None if feed else raw  # a feed leaves cards: no clean count by weight
         if mv < need:
-            self.refuse(cmd, rid, P.FAULT_BATTERY_LOW, mv=mv, need_mv=need)
+            self.refuse(cmd, rid, protocol.FAULT_BATTERY_LOW, mv=mv, need_mv=need)
             return
         src = sides or self.sides
         if sides is None and self.exact.active:
@@ -771,14 +771,14 @@ class Controller:
                 src.prepare(n)
             except ValueError as e:  # a plan that does not fit the load
                 if cmd is not None:
-                    R.error(cmd, rid, P.E_BAD_VALUE, detail=str(e)[:60])
+                    report.error(cmd, rid, protocol.E_BAD_VALUE, detail=str(e)[:60])
                 return
         self.warn_battery()
         # dealer.hide marks an exact pass until the next begins (see pass_values).
         self.dealer.begin(src, n, self.cfg, p["battery_cutoff_mv"], p["poll_ms"], src is self.exact, tray)
         if cmd is not None:
-            R.reply(cmd, rid, n)
-        R.event(P.EV_LOADED, n)
+            report.reply(cmd, rid, n)
+        report.event(protocol.EV_LOADED, n)
         self.run_pass()
 
     def refine_calibration(self):
@@ -815,25 +815,25 @@ class Controller:
 
     def refuse(self, cmd, rid, fault, n=None, capacity=None, mv=None, need_mv=None):
         if cmd is not None:
-            R.error(cmd, rid, P.E_REFUSED, fault=fault)
+            report.error(cmd, rid, protocol.E_REFUSED, fault=fault)
         self.raise_fault(fault, latched=False, n=n, capacity=capacity, mv=mv, need_mv=need_mv)
 
     def resume_pass(self, cmd, rid):
         if self.board.exit_blocked():
             # The card the jam left in the exit would be counted as the next.
             if cmd is not None:
-                R.error(cmd, rid, P.E_REFUSED)
-            self.raise_fault(P.FAULT_SENSOR, latched=False,
-                             detail="exit detector blocked: take out the card in the exit", part=P.PART_EXIT)
+                report.error(cmd, rid, protocol.E_REFUSED)
+            self.raise_fault(protocol.FAULT_SENSOR, latched=False,
+                             detail="exit detector blocked: take out the card in the exit", part=protocol.PART_EXIT)
             return
-        self.fault = P.FAULT_NONE
+        self.fault = protocol.FAULT_NONE
         self.pass_raw = None  # cards moved by hand: no clean count by weight
         if cmd is not None:
-            R.reply(cmd, rid, *self.pass_values())
+            report.reply(cmd, rid, *self.pass_values())
         self.run_pass()
 
     def run_pass(self):
-        self.state = P.ST_DEALING
+        self.state = protocol.ST_DEALING
         self.mid_pass = True
         self.board.led(True)
         err = ""
@@ -855,7 +855,7 @@ class Controller:
             self.board.motor_stop()
         self.last_activity = self.board.ticks_ms()
         if err:
-            self.raise_fault(P.FAULT_INTERNAL, detail=err, pf=self.pass_values())
+            self.raise_fault(protocol.FAULT_INTERNAL, detail=err, pf=self.pass_values())
             self.stop_exact_pass()
         else:
             self.finish(r)
@@ -863,8 +863,8 @@ class Controller:
     def finish(self, r):
         f = self.pass_values()
         if r == DONE:
-            self.state = P.ST_IDLE
-            R.event(P.EV_DONE, *f)
+            self.state = protocol.ST_IDLE
+            report.event(protocol.EV_DONE, *f)
             self.refine_calibration()
             if self.dealer.hide and self.exact.active:
                 self.exact_pass_done()
@@ -873,11 +873,11 @@ class Controller:
         elif r == R_BLOCKED or r == R_LONG:
             self.beam_stop(r, f)
         elif r == R_SENSOR:
-            self.raise_fault(P.FAULT_SENSOR, detail="battery sensor reads %d mV" % (self.battery() or 0),
-                             part=P.PART_BATTERY, pf=f)
+            self.raise_fault(protocol.FAULT_SENSOR, detail="battery sensor reads %d mV" % (self.battery() or 0),
+                             part=protocol.PART_BATTERY, pf=f)
             self.stop_exact_pass()
         elif r == R_BATTERY:
-            self.raise_fault(P.FAULT_BATTERY_LOW, detail="battery fell below cutoff", pf=f)
+            self.raise_fault(protocol.FAULT_BATTERY_LOW, detail="battery fell below cutoff", pf=f)
             self.stop_exact_pass()
         elif r == R_TIMEOUT:
             self.no_card(f)
@@ -900,12 +900,12 @@ class Controller:
         out = self.out_unseen()
         if out is not None and out < (2 if r == R_LONG else 1):
             # (a card stuck in the exit reads so too: the person looks)
-            self.raise_fault(P.FAULT_SENSOR, part=P.PART_EXIT,
+            self.raise_fault(protocol.FAULT_SENSOR, part=protocol.PART_EXIT,
                              detail="exit beam blocked, %d card out" % (out if out > 0 else 0), pf=f)
             self.stop_exact_pass()
             return
         why = "exit blocked too long" if r == R_LONG else "exit blocked before the card was fed"
-        self.raise_fault(P.FAULT_DOUBLE_FEED, detail=why, pf=f)
+        self.raise_fault(protocol.FAULT_DOUBLE_FEED, detail=why, pf=f)
         self.stop_exact_pass()
 
     def no_card(self, f):
@@ -914,24 +914,24 @@ class Controller:
         d = self.dealer
         left = d.tray0 - d.k  # the cards the tray should hold
         if out is None:
-            self.raise_fault(P.FAULT_SENSOR, detail="stack sensor not responding", part=P.PART_STACK, pf=f)
+            self.raise_fault(protocol.FAULT_SENSOR, detail="stack sensor not responding", part=protocol.PART_STACK, pf=f)
             self.stop_exact_pass()
         elif out <= 0:
             # Every card is still in the tray: a jam. Resuming deals the same
             # cards to the same sides, so exactness survives it.
-            self.raise_fault(P.FAULT_JAM, resume=True, pf=f)
+            self.raise_fault(protocol.FAULT_JAM, resume=True, pf=f)
         elif out < left:
             # Cards went out with the beam never blocked: its receiver.
-            self.raise_fault(P.FAULT_SENSOR, part=P.PART_EXIT,
+            self.raise_fault(protocol.FAULT_SENSOR, part=protocol.PART_EXIT,
                              detail="exit beam missed %d cards" % out, pf=f)
             self.stop_exact_pass()
         elif out == 1:
             # One card fewer came out than the stack reading: two cards
             # passed the exit together.
-            self.raise_fault(P.FAULT_DOUBLE_FEED, detail="exit count one short of the stack reading", pf=f)
-            self.lose_exact_pass(P.LOST_EXIT_COUNT)
+            self.raise_fault(protocol.FAULT_DOUBLE_FEED, detail="exit count one short of the stack reading", pf=f)
+            self.lose_exact_pass(protocol.LOST_EXIT_COUNT)
         else:
-            self.raise_fault(P.FAULT_TRAY_EMPTIED, detail="%d cards missing" % out, pf=f)
+            self.raise_fault(protocol.FAULT_TRAY_EMPTIED, detail="%d cards missing" % out, pf=f)
             self.stop_exact_pass()
 
     # ----- called by the dealer between cards -----------------------
@@ -962,16 +962,16 @@ class Controller:
 # The command dispatch: one handler per command (Controller.handle), the
 # unknown_cmd error for any other.
 HANDLERS = {
-    P.CMD_HELLO: Controller.cmd_hello,
-    P.CMD_STATUS: Controller.cmd_status,
-    P.CMD_START: Controller.cmd_start,
-    P.CMD_ABORT: Controller.cmd_abort,
-    P.CMD_RESUME: Controller.cmd_resume,
-    P.CMD_CLEAR: Controller.cmd_clear,
-    P.CMD_CALIBRATE: Controller.cmd_calibrate,
-    P.CMD_CONFIG: Controller.cmd_config,
-    P.CMD_EXACT: Controller.cmd_exact,
-    P.CMD_COUNT: Controller.cmd_count,
-    P.CMD_READ: Controller.cmd_read,
-    P.CMD_FEED: Controller.cmd_feed,
+    protocol.CMD_HELLO: Controller.cmd_hello,
+    protocol.CMD_STATUS: Controller.cmd_status,
+    protocol.CMD_START: Controller.cmd_start,
+    protocol.CMD_ABORT: Controller.cmd_abort,
+    protocol.CMD_RESUME: Controller.cmd_resume,
+    protocol.CMD_CLEAR: Controller.cmd_clear,
+    protocol.CMD_CALIBRATE: Controller.cmd_calibrate,
+    protocol.CMD_CONFIG: Controller.cmd_config,
+    protocol.CMD_EXACT: Controller.cmd_exact,
+    protocol.CMD_COUNT: Controller.cmd_count,
+    protocol.CMD_READ: Controller.cmd_read,
+    protocol.CMD_FEED: Controller.cmd_feed,
 }

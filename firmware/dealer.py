@@ -4,7 +4,7 @@ returned as small integers instead of raised."""
 
 import time
 
-import protocol as P
+import protocol
 import report
 from sides import LEFT
 
@@ -48,8 +48,8 @@ class Dealer:
         self.write_raw = write_raw
         # k, n, left, right; in exact mode the pile counts would tell the
         # codes' bits, so that line has k and n only.
-        self.line, (self.end_k, self.end_n, self.end_l, self.end_r) = report.template(P.EV_PROGRESS, 4, _W)
-        self.line_hidden, (self.end_hk, self.end_hn) = report.template(P.EV_PROGRESS, 2, _W)
+        self.line, (self.end_k, self.end_n, self.end_l, self.end_r) = report.template(protocol.EV_PROGRESS, 4, _W)
+        self.line_hidden, (self.end_hk, self.end_hn) = report.template(protocol.EV_PROGRESS, 2, _W)
         self.hide = False  # leave the pile counts out of progress lines
         self.sides = sides  # replaced per pass by begin()
         self.n = 0

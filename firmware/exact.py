@@ -31,8 +31,8 @@ way"). The routine is kept in the board's flash while it runs (`to_dict`,
 
 from array import array
 
-import exact_codes as X
-import exact_routes as R
+import exact_codes
+import exact_routes
 
 try:
     from micropython import const
@@ -59,7 +59,7 @@ class ExactRoutine:
     def __init__(self, capacity):
         self.capacity = capacity
         self.active = False
-        self.route = R.Route(R.RADIX, 0, capacity)  # none yet: no rounds
+        self.route = exact_routes.Route(exact_routes.RADIX, 0, capacity)  # none yet: no rounds
         self.codes = array("H")
         self.scratch = array("H")
         self.sizes = array("H")
@@ -75,7 +75,7 @@ class ExactRoutine:
         self.offset = 0  # cards of that load dealt before the part being dealt now
         self.stopped_at = -1  # the pass stopped after this many of its cards (-1: not known)
         # The round in hand, read by every card: its kind, first position, rule and loads.
-        self.kind = R.SORT_ROUND
+        self.kind = exact_routes.SORT_ROUND
         self.lo = 0
         self.param = 0
         self.loads = 0
@@ -85,22 +85,22 @@ class ExactRoutine:
         the one with the least modelled time). ValueError when it cannot run."""
         if n < 2 or n > MAX_CARDS:
             raise ValueError("exact mode takes 2 to %d cards" % MAX_CARDS)
-        if X.n_loads(n, self.capacity) > MAX_LOADS:
+        if exact_codes.n_loads(n, self.capacity) > MAX_LOADS:
             raise ValueError("more than %d loads" % MAX_LOADS)
-        route = R.route(n, self.capacity, kind)
+        route = exact_routes.route(n, self.capacity, kind)
         self.end()
         uneven = False
-        if route.kind == R.SPLIT:
+        if route.kind == exact_routes.SPLIT:
             codes = array("H", range(n))  # a card's code is its place in the final pack
         else:
             # The uneven set lets the count sensor catch a swapped stack or pile;
             # it needs a little room, so fall back to the balanced one.
             try:
-                codes = X.code_set(n, self.capacity, True)
+                codes = exact_codes.code_set(n, self.capacity, True)
                 uneven = True
             except ValueError:
-                codes = X.code_set(n, self.capacity, False)
-        X.shuffle_codes(codes, randbytes)
+                codes = exact_codes.code_set(n, self.capacity, False)
+        exact_codes.shuffle_codes(codes, randbytes)
         self.route = route
         self.codes = codes
         self.scratch = array("H", codes)
@@ -131,7 +131,7 @@ class ExactRoutine:
         if L == 2 and self.fixed_counts():
             # The loads are the left and the right stack: their sizes are the
             # bit counts of the last round's bit, fixed by the code set.
-            zeros, ones = X.bit_counts(self.codes, self.param - 1)
+            zeros, ones = exact_codes.bit_counts(self.codes, self.param - 1)
             self.sizes[0] = zeros
             self.sizes[1] = ones
             return
@@ -142,7 +142,7 @@ class ExactRoutine:
     def fixed_counts(self):
         """True when this round's load sizes are fixed (stacks, not cuts):
         a part dealt alone, or the stacks of a two-load radix round."""
-        return self.loads == 1 or (self.kind == R.SORT_ROUND and self.loads == 2 and self.param > 0)
+        return self.loads == 1 or (self.kind == exact_routes.SORT_ROUND and self.loads == 2 and self.param > 0)
 
     def expected(self):
         """Cards the next load should hold."""
@@ -188,7 +188,7 @@ class ExactRoutine:
     def card_side(self, i):
         # The load's i-th card fed is its bottom card first (docs/mechanism.md).
         c = self.codes[self.top - i] - self.lo
-        if self.kind == R.SPLIT_ROUND:
+        if self.kind == exact_routes.SPLIT_ROUND:
             return 1 if c >= self.param else 0
         return (c >> self.param) & 1
 
@@ -235,7 +235,7 @@ class ExactRoutine:
         if self.load < self.loads:
             return NEXT_LOAD
         # Every left card of the round (in order) above every right card.
-        R.partition(self.codes, self.scratch, self.lo, self.route.size[self.round], self.kind, self.param)
+        exact_routes.partition(self.codes, self.scratch, self.lo, self.route.size[self.round], self.kind, self.param)
         self.round += 1
         self.load = 0
         if self.round == self.rounds:
@@ -259,11 +259,11 @@ class ExactRoutine:
         when it is not one this routine can run."""
         try:
             n = int(d["n"])
-            if d["v"] != _SAVE_VERSION or d["capacity"] != self.capacity or d["routine"] not in R.KINDS \
+            if d["v"] != _SAVE_VERSION or d["capacity"] != self.capacity or d["routine"] not in exact_routes.KINDS \
                     or not 2 <= n <= MAX_CARDS \
-                    or X.n_loads(n, self.capacity) > MAX_LOADS:
+                    or exact_codes.n_loads(n, self.capacity) > MAX_LOADS:
                 return False
-            route = R.route(n, self.capacity, d["routine"])
+            route = exact_routes.route(n, self.capacity, d["routine"])
             codes = array("H", d["codes"])
             where = (int(d["round"]), int(d["load"]), int(d["start"]), int(d["pass_n"]), int(d["offset"]),
                      int(d["stopped_at"]))

@@ -32,21 +32,21 @@ Runs under MicroPython and CPython alike, like exact_codes.py.
 from array import array
 
 try:
-    import exact_codes as X
-    import protocol as P
-    import table_time as TT
+    import exact_codes
+    import protocol
+    import table_time
 except ImportError:  # CPython: the host imports the firmware as a package
-    from firmware import exact_codes as X  # type: ignore[no-redef,import-not-found]
-    from firmware import protocol as P  # type: ignore[no-redef]
-    from firmware import table_time as TT  # type: ignore[no-redef]
+    from firmware import exact_codes  # type: ignore[no-redef,import-not-found]
+    from firmware import protocol  # type: ignore[no-redef]
+    from firmware import table_time  # type: ignore[no-redef]
 try:
     from micropython import const
 except ImportError:  # CPython
     const = int  # type: ignore[assignment,misc]
 
-RADIX = P.ROUTINE_RADIX
-SPLIT = P.ROUTINE_SPLIT
-KINDS = P.EXACT_ROUTINES
+RADIX = protocol.ROUTINE_RADIX
+SPLIT = protocol.ROUTINE_SPLIT
+KINDS = protocol.EXACT_ROUTINES
 SORT_ROUND = const(0)
 SPLIT_ROUND = const(1)
 MAX_ROUNDS = const(250)  # a split into very many small parts is not offered beyond this
@@ -85,30 +85,30 @@ def partition(codes, scratch, lo, size, kind, param):
 # ----- modelled time at the table ------------------------------------------------
 
 def pass_ms(cards):
-    return TT.PASS_START_MS + cards * TT.CARD_MS
+    return table_time.PASS_START_MS + cards * table_time.CARD_MS
 
 
 def part_ms(size):
     """A part dealt on its own: put in, reloaded between its passes, taken out stacked."""
-    b = X.n_bits(size)
+    b = exact_codes.n_bits(size)
     if b == 0:
         return 0
-    h = TT.HANDLING_MS
+    h = table_time.HANDLING_MS
     return h["putintray"] + h["touch"] + (b - 1) * (h["reload"] + h["touch"]) + h["lift"] + b * pass_ms(size)
 
 
 def split_ms(size, capacity):
     """A split round: the stack cut into loads, each dealt and lifted to the rows, the two stacks made."""
-    loads = X.n_loads(size, capacity)
-    h = TT.HANDLING_MS
+    loads = exact_codes.n_loads(size, capacity)
+    h = table_time.HANDLING_MS
     return (h["cut"] + loads * (h["putintray"] + h["touch"] + h["lift"]) + 2 * h["stack"]
-            + loads * TT.PASS_START_MS + size * TT.CARD_MS)
+            + loads * table_time.PASS_START_MS + size * table_time.CARD_MS)
 
 
 def radix_ms(n, capacity):
-    b = X.n_bits(n)
-    loads = X.n_loads(n, capacity)
-    h = TT.HANDLING_MS
+    b = exact_codes.n_bits(n)
+    loads = exact_codes.n_loads(n, capacity)
+    h = table_time.HANDLING_MS
     if loads == 1:
         handling = (h["cut"] + h["putintray"] + h["touch"] + (b - 1) * (h["reload"] + h["touch"]) + h["lift"]
                     + h["gather"])
@@ -116,7 +116,7 @@ def radix_ms(n, capacity):
         draws = h["draw"] if loads == 2 else loads * h["draw"]
         handling = (h["cut"] + b * loads * (h["putintray"] + h["touch"] + h["lift"]) + 2 * b * h["stack"]
                     + (b - 1) * draws + h["gather"])
-    return handling + b * loads * TT.PASS_START_MS + b * n * TT.CARD_MS
+    return handling + b * loads * table_time.PASS_START_MS + b * n * table_time.CARD_MS
 
 
 def _candidates(m, capacity):
@@ -199,13 +199,13 @@ class Route:
 
 
 def part_base(n, capacity):
-    return max(_FIRST_PART, X.n_loads(n, capacity))
+    return max(_FIRST_PART, exact_codes.n_loads(n, capacity))
 
 
 def radix_route(n, capacity):
     route = Route(RADIX, n, capacity)
-    loads = X.n_loads(n, capacity)
-    for bit in range(X.n_bits(n)):
+    loads = exact_codes.n_loads(n, capacity)
+    for bit in range(exact_codes.n_bits(n)):
         route.add(SORT_ROUND, 0, n, loads, bit, 0)
     route.ms = radix_ms(n, capacity)
     return route
@@ -223,18 +223,18 @@ def split_route(n, capacity):
         lo, m = todo.pop()
         if m > capacity:
             a = cut[m]
-            route.add(SPLIT_ROUND, lo, m, X.n_loads(m, capacity), a, 0)
+            route.add(SPLIT_ROUND, lo, m, exact_codes.n_loads(m, capacity), a, 0)
             todo.append((lo + a, m - a))
             todo.append((lo, a))
             continue
         part = len(route.part_lo)
         route.part_lo.append(lo)
         route.part_size.append(m)
-        for bit in range(X.n_bits(m)):
+        for bit in range(exact_codes.n_bits(m)):
             route.add(SORT_ROUND, lo, m, 1, bit, base + part)
         if route.rounds > MAX_ROUNDS:
             return None
-    route.ms = best[n] + TT.HANDLING_MS["gather"]
+    route.ms = best[n] + table_time.HANDLING_MS["gather"]
     return route
 
 

@@ -8,7 +8,7 @@ The per-card progress line is a preallocated template (template()), which
 the dealer fills in place: nothing is allocated in the card loop.
 """
 
-import protocol as P
+import protocol
 
 _out = None  # the link: send(obj) and write_raw(buf)
 
@@ -36,7 +36,7 @@ def _fill(obj, spec, values):
 
 
 def _spec(table, name):
-    spec = P.fields_of(table, name)
+    spec = protocol.fields_of(table, name)
     if spec is None:
         raise ValueError("undeclared: " + name)
     return spec
@@ -44,19 +44,19 @@ def _spec(table, name):
 
 def obj(name, *values):
     """An object field (protocol.OBJECTS) of these values."""
-    return _fill({}, _spec(P.OBJECTS, name), values)
+    return _fill({}, _spec(protocol.OBJECTS, name), values)
 
 
 def _send(o):
-    detail = o.get(P.F_DETAIL)
+    detail = o.get(protocol.F_DETAIL)
     if detail:
         # As much of the detail as keeps the line within MAX_LINE.
-        over = len(P.json.dumps(o)) + 1 - P.MAX_LINE
+        over = len(protocol.json.dumps(o)) + 1 - protocol.MAX_LINE
         if over > 0:
             if over < len(detail):
-                o[P.F_DETAIL] = detail[:len(detail) - over]
+                o[protocol.F_DETAIL] = detail[:len(detail) - over]
             else:
-                o.pop(P.F_DETAIL)
+                o.pop(protocol.F_DETAIL)
     out = _out
     assert out is not None, "report.use(link) first"
     out.send(o)
@@ -64,32 +64,32 @@ def _send(o):
 
 def event(kind, *values):
     """An event of its declared fields."""
-    _send(_fill({P.F_EV: kind}, _spec(P.EVENT_FIELDS, kind), values))
+    _send(_fill({protocol.F_EV: kind}, _spec(protocol.EVENT_FIELDS, kind), values))
 
 
 def reply(cmd, rid, *values):
     """The reply to `cmd` (its id `rid`), of its declared fields."""
-    o = {P.F_RE: cmd, P.F_OK: True}
+    o = {protocol.F_RE: cmd, protocol.F_OK: True}
     if rid is not None:
-        o[P.F_ID] = rid
-    _send(_fill(o, _spec(P.REPLY_FIELDS, cmd), values))
+        o[protocol.F_ID] = rid
+    _send(_fill(o, _spec(protocol.REPLY_FIELDS, cmd), values))
 
 
 def error(cmd, rid, code, detail=None, fault=None):
     """A refusal: the error's code and, when it helps, the fault that
     refused a pass and a detail."""
-    o = {P.F_RE: cmd, P.F_OK: False}
+    o = {protocol.F_RE: cmd, protocol.F_OK: False}
     if rid is not None:
-        o[P.F_ID] = rid
-    _send(_fill(o, P.ERROR_FIELDS, (code, fault, detail or None)))
+        o[protocol.F_ID] = rid
+    _send(_fill(o, protocol.ERROR_FIELDS, (code, fault, detail or None)))
 
 
 def template(kind, count, width):
     """A line of `kind` with its first `count` declared fields, each an
     integer right-aligned in `width` spaces (JSON allows the padding):
     (the line as a bytearray, the end of each field's digits)."""
-    spec = _spec(P.EVENT_FIELDS, kind)
-    line = b'{"' + P.F_EV.encode() + b'":"' + kind.encode() + b'"'
+    spec = _spec(protocol.EVENT_FIELDS, kind)
+    line = b'{"' + protocol.F_EV.encode() + b'":"' + kind.encode() + b'"'
     ends = []
     start = 0
     for _ in range(count):

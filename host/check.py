@@ -9,9 +9,9 @@ import importlib
 from dataclasses import dataclass, field
 from typing import Any
 
-from firmware import protocol as P
-from hardware import mechanism as M
-from host import device_words as W
+from firmware import protocol
+from hardware import mechanism
+from host import device_words
 from host.parts import FAIL, FIRMWARE, OK, SKIP, STATE, WARN, Finding, volts
 
 SETUP = "run `shuffler setup`"
@@ -43,18 +43,18 @@ class Snapshot:
 def firmware(s: Snapshot) -> Finding:
     h = s.hello
     value = f"{h.get('fw')}, protocol {h.get('proto')}, board {h.get('board')}"
-    if h.get("fw") == P.FIRMWARE_VERSION:
-        return Finding(FIRMWARE, OK, value, f"this tool's {P.FIRMWARE_VERSION}", "up to date")
-    return Finding(FIRMWARE, WARN, value, f"this tool's {P.FIRMWARE_VERSION}",
+    if h.get("fw") == protocol.FIRMWARE_VERSION:
+        return Finding(FIRMWARE, OK, value, f"this tool's {protocol.FIRMWARE_VERSION}", "up to date")
+    return Finding(FIRMWARE, WARN, value, f"this tool's {protocol.FIRMWARE_VERSION}",
                    "`shuffler flash` brings this tool's firmware (the calibration stays)")
 
 
 def state(s: Snapshot) -> Finding:
     st = s.status.get("state")
-    if st == P.ST_ALARM:
-        return Finding(STATE, FAIL, f"alarm ({W.fault_name(s.status.get('fault'))} latched)", "idle",
+    if st == protocol.ST_ALARM:
+        return Finding(STATE, FAIL, f"alarm ({device_words.fault_name(s.status.get('fault'))} latched)", "idle",
                        "put right what the other lines say, then send clear (the guide or `shuffler setup` does)")
-    if st == P.ST_PAUSED:
+    if st == protocol.ST_PAUSED:
         return Finding(STATE, WARN, "paused (a jammed pass)", "idle", "resume or abort the pass first")
     return Finding(STATE, OK, str(st), "idle", "nothing latched")
 
@@ -63,32 +63,32 @@ def stack(s: Snapshot) -> Finding:
     p, r, c = profile(s.board), s.sensors, s.cal
     lo, hi = p["stack_raw_min"], p["stack_raw_max"]
     if "raw" not in r:
-        return Finding(P.PART_STACK, FAIL, "no answer", "a reading 80 times a second",
+        return Finding(protocol.PART_STACK, FAIL, "no answer", "a reading 80 times a second",
                        "the HX711 does not answer (its DOUT never goes low)", wiring=True)
     raw, spread = r["raw"], r["spread"]
     read = f"raw {raw}, spread {spread}"
     if not lo <= raw <= hi:
-        return Finding(P.PART_STACK, FAIL, read, f"{lo} to {hi}",
+        return Finding(protocol.PART_STACK, FAIL, read, f"{lo} to {hi}",
                        "the reading is clipped: a load cell wire is open", wiring=True)
     tare, per_card = c.get("tare"), c.get("per_card")
     n = r.get("n", 0)
     if n < 0:
-        return Finding(P.PART_STACK, FAIL, f"{n} cards ({read})", "0 cards or more",
+        return Finding(protocol.PART_STACK, FAIL, f"{n} cards ({read})", "0 cards or more",
                        "it reads fewer than no cards: the reading falls as cards go on (its signal wires "
                        "A+ and A- swapped), or the tare was taken with cards in the tray", wiring=True)
     if isinstance(tare, int) and isinstance(per_card, int):
         value = f"{n} card{'s' * (n != 1)} ({read}; tare {tare}, {per_card} a card)"
         if spread > per_card // 2:
-            return Finding(P.PART_STACK, WARN, value, f"a spread under half a card ({per_card // 2})",
+            return Finding(protocol.PART_STACK, WARN, value, f"a spread under half a card ({per_card // 2})",
                            "noisy: keep the tray still; a loose load cell wire", wiring=True)
-        return Finding(P.PART_STACK, OK, value, "0 cards or more, a spread under half a card", "calibrated")
+        return Finding(protocol.PART_STACK, OK, value, "0 cards or more, a spread under half a card", "calibrated")
     if s.hello.get("cal", {}).get("stack") == "factory":
-        return Finding(P.PART_STACK, OK, f"{n} cards ({read})", "0 cards or more",
+        return Finding(protocol.PART_STACK, OK, f"{n} cards ({read})", "0 cards or more",
                        "the board's factory calibration")
     if isinstance(tare, int) and raw < tare - max(4 * spread, 4 * p["stack_per_card_min"]):
-        return Finding(P.PART_STACK, FAIL, f"{read}, {tare - raw} below its empty-tray tare", "the tare or more",
+        return Finding(protocol.PART_STACK, FAIL, f"{read}, {tare - raw} below its empty-tray tare", "the tare or more",
                        "the reading falls as cards go on: its signal wires A+ and A- are swapped", wiring=True)
-    return Finding(P.PART_STACK, FAIL, read, "a calibrated count", f"not calibrated: {SETUP}")
+    return Finding(protocol.PART_STACK, FAIL, read, "a calibrated count", f"not calibrated: {SETUP}")
 
 
 def touch(s: Snapshot) -> Finding:
@@ -104,13 +104,13 @@ def touch(s: Snapshot) -> Finding:
         ok_now = isinstance(base, int) and base // 20 < raw <= 2 * p["touch_baseline_max"]
     value = f"reads {raw}" + (", touched" if r.get("touched") else "")
     if not ok_now:
-        return Finding(P.PART_TOUCH, FAIL, value, plausible,
+        return Finding(protocol.PART_TOUCH, FAIL, value, plausible,
                        "no pad answers (a broken lead, or a short)", wiring=True)
     if s.touches_before is not None and r.get("touches", 0) > s.touches_before:
-        return Finding(P.PART_TOUCH, OK, value, plausible, "a touch seen now")
+        return Finding(protocol.PART_TOUCH, OK, value, plausible, "a touch seen now")
     if c.get("touch_seen") == 1:
-        return Finding(P.PART_TOUCH, OK, value, plausible, "a touch confirmed at set-up")
-    return Finding(P.PART_TOUCH, FAIL, value, plausible,
+        return Finding(protocol.PART_TOUCH, OK, value, plausible, "a touch confirmed at set-up")
+    return Finding(protocol.PART_TOUCH, FAIL, value, plausible,
                    f"no touch confirmed: touch it during `shuffler check --watch`, or {SETUP}; "
                    "one that never answers a touch", wiring=True)
 
@@ -119,21 +119,21 @@ def beam(s: Snapshot) -> Finding:
     r, c = s.sensors, s.cal
     plausible = "clear at rest, blocked by each card"
     if r.get("beam"):
-        return Finding(P.PART_EXIT, FAIL, "blocked at rest", plausible,
+        return Finding(protocol.PART_EXIT, FAIL, "blocked at rest", plausible,
                        "blocked with no card fed: a card in the exit, or the emitter has no power", wiring=True)
     fed = s.feed
-    if fed is not None and fed.get("ev") == P.EV_FAULT and fed.get("part") == P.PART_EXIT:
-        return Finding(P.PART_EXIT, FAIL, f"clear at rest; the feed: {fed.get('detail', 'a sensor fault')}", plausible,
+    if fed is not None and fed.get("ev") == protocol.EV_FAULT and fed.get("part") == protocol.PART_EXIT:
+        return Finding(protocol.PART_EXIT, FAIL, f"clear at rest; the feed: {fed.get('detail', 'a sensor fault')}", plausible,
                        "cards left the tray unseen: the receiver does not answer"
                        if "missed" in str(fed.get("detail")) else "it stays blocked: the emitter or its power",
                        wiring=True)
-    if fed is not None and fed.get("ev") == P.EV_DONE:
-        return Finding(P.PART_EXIT, OK, f"clear at rest; saw the {fed['k']} card{'s' * (fed['k'] != 1)} fed",
+    if fed is not None and fed.get("ev") == protocol.EV_DONE:
+        return Finding(protocol.PART_EXIT, OK, f"clear at rest; saw the {fed['k']} card{'s' * (fed['k'] != 1)} fed",
                        plausible, "counts every card")
     if isinstance(c.get("beam_ms"), int):
-        return Finding(P.PART_EXIT, OK, "clear at rest", plausible,
+        return Finding(protocol.PART_EXIT, OK, "clear at rest", plausible,
                        f"saw cards at set-up ({c['beam_ms']} ms a card in the beam)")
-    return Finding(P.PART_EXIT, FAIL, "clear at rest", plausible,
+    return Finding(protocol.PART_EXIT, FAIL, "clear at rest", plausible,
                    f"no card seen through it: {SETUP} (cards that leave unseen: the receiver)", wiring=True)
 
 
@@ -142,7 +142,7 @@ def expected_card_ms(s: Snapshot) -> int:
     mv = s.sensors.get("mv", 0)
     if not p["battery_min_mv"] <= mv <= p["battery_max_mv"]:
         mv = p["block_ref_mv"]  # a reading no battery gives says nothing of the motor's speed
-    return int(M.block_ms(mv, p["defaults"]["motor_duty"]))
+    return int(mechanism.block_ms(mv, p["defaults"]["motor_duty"]))
 
 
 def motor(s: Snapshot) -> Finding:
@@ -152,20 +152,20 @@ def motor(s: Snapshot) -> Finding:
     plausible = f"a card about {exp} ms in the beam (hardware/mechanism.py at the battery's voltage)"
     value = f"a card {learned} ms in the beam" if learned else "no card through the beam since the board started"
     fed = s.feed
-    if fed is not None and fed.get("ev") == P.EV_FAULT and fed.get("code") == P.FAULT_JAM:
-        return Finding(P.PART_MOTOR, FAIL, value, plausible,
+    if fed is not None and fed.get("ev") == protocol.EV_FAULT and fed.get("code") == protocol.FAULT_JAM:
+        return Finding(protocol.PART_MOTOR, FAIL, value, plausible,
                        "no card reached the beam with every card still in the tray: the motor does not turn "
                        "the roller (its driver, its wires, a slipping roller)", wiring=True)
     if learned and learned * 10 > exp * 16:
-        return Finding(P.PART_MOTOR, WARN, value, plausible,
+        return Finding(protocol.PART_MOTOR, WARN, value, plausible,
                        "slower than the mechanism: a worn roller, a stiff card or a low battery")
     flip = c.get("flip")
     if flip == 1:
-        return Finding(P.PART_MOTOR, OK, value + ", flip 1", plausible,
+        return Finding(protocol.PART_MOTOR, OK, value + ", flip 1", plausible,
                        "wired the other way round; the stored flip turns it, so left is the person's left")
     if flip == 0:
-        return Finding(P.PART_MOTOR, OK, value + ", flip 0", plausible, "turns the right way (confirmed at set-up)")
-    return Finding(P.PART_MOTOR, FAIL, value, plausible,
+        return Finding(protocol.PART_MOTOR, OK, value + ", flip 0", plausible, "turns the right way (confirmed at set-up)")
+    return Finding(protocol.PART_MOTOR, FAIL, value, plausible,
                    f"which way it deals was never confirmed: {SETUP} (a motor wired the other way round "
                    "deals every card to the wrong pile)")
 
@@ -180,13 +180,13 @@ def battery(s: Snapshot) -> Finding:
     if isinstance(trim, int) and trim != 1000:
         value += f" (trimmed to a meter by {(trim - 1000) / 10:+.1f} %)"
     if not p["battery_min_mv"] <= mv <= p["battery_max_mv"]:
-        return Finding(P.PART_BATTERY, FAIL, value, f"{volts(p['battery_min_mv'])} to {volts(p['battery_max_mv'])}",
+        return Finding(protocol.PART_BATTERY, FAIL, value, f"{volts(p['battery_min_mv'])} to {volts(p['battery_max_mv'])}",
                        "no battery reads so: its divider", wiring=True)
     if mv < need:
-        return Finding(P.PART_BATTERY, FAIL, value, plausible, "too low for a full pass: replace it")
+        return Finding(protocol.PART_BATTERY, FAIL, value, plausible, "too low for a full pass: replace it")
     if mv < p["battery_warn_mv"]:
-        return Finding(P.PART_BATTERY, WARN, value, plausible, "low: replace it soon")
-    return Finding(P.PART_BATTERY, OK, value, plausible, "good for a full pass")
+        return Finding(protocol.PART_BATTERY, WARN, value, plausible, "low: replace it soon")
+    return Finding(protocol.PART_BATTERY, OK, value, plausible, "good for a full pass")
 
 
 def findings(s: Snapshot) -> list[Finding]:

@@ -13,14 +13,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field, make_dataclass
 from typing import Any, TypeGuard
 
-from firmware import protocol as P
+from firmware import protocol
 
 def pairs(table: tuple[Any, ...]) -> dict[Any, Any]:
     """A flat declaration table (name, value, name, value, ...) as a dict."""
     return dict(zip(table[::2], table[1::2]))
 
 
-SETS: dict[str, tuple[Any, ...]] = pairs(P.SETS)
+SETS: dict[str, tuple[Any, ...]] = pairs(protocol.SETS)
 
 
 @dataclass(frozen=True)
@@ -79,13 +79,13 @@ def parse_fields(spec: str) -> Fields:
 
 
 OBJECTS: dict[str, Fields] = {}
-for _name, _spec in pairs(P.OBJECTS).items():  # in order: an object may hold one declared before it
+for _name, _spec in pairs(protocol.OBJECTS).items():  # in order: an object may hold one declared before it
     OBJECTS[_name] = parse_fields(_spec)
-EVENTS: dict[str, Fields] = {name: parse_fields(spec) for name, spec in pairs(P.EVENT_FIELDS).items()}
-REPLIES: dict[str, Fields] = {name: parse_fields(spec) for name, spec in pairs(P.REPLY_FIELDS).items()}
-COMMANDS: dict[str, Fields] = {name: parse_fields(spec) for name, spec in pairs(P.COMMAND_FIELDS).items()}
-ERROR: Fields = parse_fields(P.ERROR_FIELDS)
-DIGEST = P.digest()  # of the table this host was built with
+EVENTS: dict[str, Fields] = {name: parse_fields(spec) for name, spec in pairs(protocol.EVENT_FIELDS).items()}
+REPLIES: dict[str, Fields] = {name: parse_fields(spec) for name, spec in pairs(protocol.REPLY_FIELDS).items()}
+COMMANDS: dict[str, Fields] = {name: parse_fields(spec) for name, spec in pairs(protocol.COMMAND_FIELDS).items()}
+ERROR: Fields = parse_fields(protocol.ERROR_FIELDS)
+DIGEST = protocol.digest()  # of the table this host was built with
 
 
 def _is_int(v: object) -> TypeGuard[int]:
@@ -108,8 +108,8 @@ def _field_problem(key: str, v: Any, rule: Rule) -> str | None:
     if kind in ("str", "uid", "load"):
         if not isinstance(v, str):
             return f"{key} is {v!r}, not a string"
-        if kind == "uid" and not P.is_uid(v):
-            return f"{key} {v!r} is not a uid (lowercase hex, at most {P.UID_MAX} digits)"
+        if kind == "uid" and not protocol.is_uid(v):
+            return f"{key} {v!r} is not a uid (lowercase hex, at most {protocol.UID_MAX} digits)"
         if kind == "load" and (not v.isascii() or not v.isalpha() or not v.isupper()):
             return f"{key} {v!r} is not a load name"
         return None
@@ -144,18 +144,18 @@ def fields_problem(msg: dict[str, Any], fields: Fields) -> str | None:
 
 def problem(msg: dict[str, Any]) -> str | None:
     """None when `msg` (a parsed device line) keeps to the protocol, else why not."""
-    if P.F_EV in msg:
-        ev = msg[P.F_EV]
+    if protocol.F_EV in msg:
+        ev = msg[protocol.F_EV]
         if not isinstance(ev, str):
             return f"ev is {ev!r}, not a string"
         fields = EVENTS.get(ev)
         if fields is None:
             return None  # an event this host does not know: ignored, as the protocol allows
         return fields_problem(msg, fields)
-    cmd = msg.get(P.F_RE)
+    cmd = msg.get(protocol.F_RE)
     if not isinstance(cmd, str):
         return f"re is {cmd!r}, not a string"
-    ok = msg.get(P.F_OK)
+    ok = msg.get(protocol.F_OK)
     if not isinstance(ok, bool):
         return f"ok is {ok!r}, not true or false"
     if not ok:
@@ -198,16 +198,16 @@ def _view(cls: type, msg: dict[str, Any], fields: Fields) -> Any:
 
 def event_view(msg: dict[str, Any]) -> Any:
     """The record of a declared event (its class: EVENT_VIEWS[ev], e.g. Done(k, n, left, right))."""
-    ev = msg[P.F_EV]
+    ev = msg[protocol.F_EV]
     return _view(EVENT_VIEWS[ev], msg, EVENTS[ev])
 
 
 def reply_view(msg: dict[str, Any]) -> Any:
     """The record of a reply that said yes (its class: REPLY_VIEWS[re], e.g. HelloReply)."""
-    cmd = msg[P.F_RE]
+    cmd = msg[protocol.F_RE]
     return _view(REPLY_VIEWS[cmd], msg, REPLIES[cmd])
 
 
 def hello_view(msg: dict[str, Any]) -> Any:
     """The record of a hello reply or event (a HelloReply): fw, proto, board, capacity, cal, state, uid, digest."""
-    return _view(REPLY_VIEWS[P.CMD_HELLO], msg, REPLIES[P.CMD_HELLO])
+    return _view(REPLY_VIEWS[protocol.CMD_HELLO], msg, REPLIES[protocol.CMD_HELLO])

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from firmware import protocol as P
+from firmware import protocol
 from host import wiring
 
 OK = "ok"
@@ -30,11 +30,11 @@ class Part:
 PARTS: dict[str, Part] = {p.key: p for p in (
     Part(FIRMWARE, "firmware", ()),
     Part(STATE, "state", ()),
-    Part(P.PART_STACK, "load cell (HX711)", ("hx711_dout", "hx711_sck")),
-    Part(P.PART_TOUCH, "touch pad", ("touch",)),
-    Part(P.PART_EXIT, "exit beam", ("exit", "sensor_power")),
-    Part(P.PART_MOTOR, "feed motor (DRV8833)", ("motor_in1", "motor_in2", "motor_sleep")),
-    Part(P.PART_BATTERY, "battery", ("battery_adc",)),
+    Part(protocol.PART_STACK, "load cell (HX711)", ("hx711_dout", "hx711_sck")),
+    Part(protocol.PART_TOUCH, "touch pad", ("touch",)),
+    Part(protocol.PART_EXIT, "exit beam", ("exit", "sensor_power")),
+    Part(protocol.PART_MOTOR, "feed motor (DRV8833)", ("motor_in1", "motor_in2", "motor_sleep")),
+    Part(protocol.PART_BATTERY, "battery", ("battery_adc",)),
 )}
 ORDER = tuple(PARTS)
 

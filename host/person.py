@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol, TextIO
 
-from shuffling import steps as S
+from shuffling import steps as step_kinds
 
 
 class PersonGaveUp(Exception):
@@ -43,7 +43,7 @@ class Said:
 class Person(Protocol):
     unattended: bool
 
-    def do(self, step: S.Step, number: int, round: int | None = None) -> None: ...
+    def do(self, step: step_kinds.Step, number: int, round: int | None = None) -> None: ...
 
     def answers(self) -> list[Said]: ...
 
@@ -100,7 +100,7 @@ class ConsolePerson:
         # piped in from a file or a program are taken as they come.
         self.reads = _fd(self.stream) is not None
 
-    def do(self, step: S.Step, number: int, round: int | None = None) -> None:
+    def do(self, step: step_kinds.Step, number: int, round: int | None = None) -> None:
         flush_typed_ahead(self.stream)
         self.number = number
 
@@ -139,13 +139,13 @@ class ScriptedPerson:
 
     def __init__(self, world: World, cards: int, record: Path | None = None) -> None:
         self.world = world
-        self.table: dict[str, list[Any]] = {S.PACK: list(range(cards))}
+        self.table: dict[str, list[Any]] = {step_kinds.PACK: list(range(cards))}
         self.in_tray: str | None = None  # which load is in the machine
         self.round: int | None = None
-        self.log: list[dict[str, Any]] = [{"op": "start", "pack": list(self.table[S.PACK])}]
+        self.log: list[dict[str, Any]] = [{"op": "start", "pack": list(self.table[step_kinds.PACK])}]
         self.record = record
         self.said: list[Said] = []
-        self.steps: list[S.Step] = []  # every step it was shown, in order
+        self.steps: list[step_kinds.Step] = []  # every step it was shown, in order
         if record is not None:
             record.write_text("")
             self._write(self.log[0])
@@ -161,7 +161,7 @@ class ScriptedPerson:
 
     def _pop(self, name: str) -> list[Any]:
         if name not in self.table:
-            raise PersonGaveUp(f"there is no {S.place(name)} on the table "
+            raise PersonGaveUp(f"there is no {step_kinds.place(name)} on the table "
                                f"(the table has {', '.join(self.table) or 'nothing'})")
         return self.table.pop(name)
 
@@ -173,72 +173,72 @@ class ScriptedPerson:
         out, self.said = self.said, []
         return out
 
-    def do(self, step: S.Step, number: int, round: int | None = None) -> None:
+    def do(self, step: step_kinds.Step, number: int, round: int | None = None) -> None:
         self.round = round
         self.steps.append(step)
         self.carry_out(step)
-        if not isinstance(step, S.PutInTray) or self.ready(0.0):
+        if not isinstance(step, step_kinds.PutInTray) or self.ready(0.0):
             self.said.append(Said(number, "script"))
 
-    def carry_out(self, step: S.Step) -> None:
+    def carry_out(self, step: step_kinds.Step) -> None:
         r = self.round
-        if isinstance(step, S.PutInTray) and step.rest and step.load not in self.table:
+        if isinstance(step, step_kinds.PutInTray) and step.rest and step.load not in self.table:
             return  # the rest of the load is still in the tray
-        if isinstance(step, S.Reload):
+        if isinstance(step, step_kinds.Reload):
             # The piles of the load's last pass, in the round before this one.
             left, right = self.world.take("left"), self.world.take("right")
             self._note({"op": "take", "round": r - 1 if r else r, "load": step.load, "left": left, "right": right})
             self.world.load(left + right)
             self.in_tray = step.load
             self._note({"op": "load", "round": r, "load": step.load, "ids": left + right})
-        elif isinstance(step, S.PutInTray):
+        elif isinstance(step, step_kinds.PutInTray):
             name = step.load
             ids = self._pop(name)
             self.world.load(ids)
-            if name != S.ASIDE:
+            if name != step_kinds.ASIDE:
                 self.in_tray = name
             self._note({"op": "load", "round": r, "load": self.in_tray or name, "ids": ids})
-        elif isinstance(step, S.Touch):
+        elif isinstance(step, step_kinds.Touch):
             self.world.touch()
-        elif isinstance(step, S.Lift):
+        elif isinstance(step, step_kinds.Lift):
             name = step.load
             left = self.world.take("left")
             right = self.world.take("right")
             if step.stacked:
                 self.table[name] = left + right
             else:
-                self.table[S.left_of(name)] = left
-                self.table[S.right_of(name)] = right
+                self.table[step_kinds.left_of(name)] = left
+                self.table[step_kinds.right_of(name)] = right
             self.in_tray = None
             self._note({"op": "take", "round": r, "load": name, "left": left, "right": right})
-        elif isinstance(step, S.Unload):
+        elif isinstance(step, step_kinds.Unload):
             ids = self.world.take("tray")
             self.table[step.load] = ids
             self.in_tray = None
             self._note({"op": "unload", "round": r, "load": step.load, "ids": ids})
-        elif isinstance(step, S.SetAside):
+        elif isinstance(step, step_kinds.SetAside):
             tray = self.world.take("tray")
-            self.table[S.ASIDE] = tray[:step.cards]
+            self.table[step_kinds.ASIDE] = tray[:step.cards]
             self.world.load(tray[step.cards:])
             self._note({"op": "set_aside", "round": r, "load": step.load, "ids": tray[:step.cards]})
-        elif isinstance(step, S.Fix):
+        elif isinstance(step, step_kinds.Fix):
             self._fix(step)
-        elif isinstance(step, S.Gather):
-            S.do_on_table(step, self.table)
-            self._note({"op": "final", "pack": self.table[S.PACK]})
-        elif isinstance(step, S.Collect):
+        elif isinstance(step, step_kinds.Gather):
+            step_kinds.do_on_table(step, self.table)
+            self._note({"op": "final", "pack": self.table[step_kinds.PACK]})
+        elif isinstance(step, step_kinds.Collect):
             machine = [c for place in ("left", "right", "tray", "throat") for c in self.world.take(place)]
-            S.do_on_table(step, self.table)
-            self.table[S.PACK] = machine + self.table.get(S.PACK, [])
+            step_kinds.do_on_table(step, self.table)
+            self.table[step_kinds.PACK] = machine + self.table.get(step_kinds.PACK, [])
             self.in_tray = None
-            self._note({"op": "collect", "round": r, "pack": self.table[S.PACK]})
+            self._note({"op": "collect", "round": r, "pack": self.table[step_kinds.PACK]})
         else:
             try:
-                S.do_on_table(step, self.table)
-            except S.TableError as exc:
+                step_kinds.do_on_table(step, self.table)
+            except step_kinds.TableError as exc:
                 raise PersonGaveUp(str(exc)) from None
 
-    def _fix(self, step: S.Fix) -> None:
+    def _fix(self, step: step_kinds.Fix) -> None:
         r = self.round
         if step.what in ("exit", "exit_sensor"):
             caught = self.world.take("throat")  # first fed first: it was the lowest

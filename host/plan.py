@@ -17,8 +17,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from firmware import exact_routes as routes
-from shuffling import steps as S
-from shuffling import time_model as T
+from shuffling import steps
+from shuffling import time_model
 from shuffling.round_steps import first_cut, round_steps, trade_steps
 from shuffling.exact_mode.physical import device_steps
 from shuffling.limits import (MAX_EXACT_MODE_CARDS, MAX_EXACT_MODE_LOADS, MAX_PACK_CARDS, MAX_ROUNDS,
@@ -134,15 +134,15 @@ def rounds_for(cards: int, capacity: int, threshold: float) -> int:
 
 # The time of a routine: the machine's from the mechanism, the person's per
 # kind of step (shuffling/time_model.py), stated in every plan.
-Timing = T.Timing
+Timing = time_model.Timing
 
 
 def timing(names: list[str] | tuple[str, ...], sizes: list[int] | tuple[int, ...], rounds: int) -> Timing:
-    return T.timing(first_cut(names, sizes) + round_steps(names, sizes) * rounds)
+    return time_model.timing(first_cut(names, sizes) + round_steps(names, sizes) * rounds)
 
 
 def timing_assumption(sizes: list[int] | tuple[int, ...]) -> str:
-    return T.assumption(max(sizes))
+    return time_model.assumption(max(sizes))
 
 
 @dataclass(frozen=True)
@@ -165,7 +165,7 @@ class Plan:
     def passes(self) -> int:
         return self.rounds * len(self.loads)
 
-    def trade(self) -> list[S.Step]:
+    def trade(self) -> list[steps.Step]:
         return trade_steps(list(self.names), list(self.loads))
 
     def to_dict(self) -> dict[str, Any]:
@@ -183,12 +183,12 @@ class Plan:
                          for r, d in enumerate(self.by_round, start=1)],
             "round_steps": {
                 "passes": [f"Deal load {n} ({s} cards)" for n, s in zip(self.names, self.loads)],
-                "trade": [S.words(x) for x in self.trade()],
-                "trade_steps": [S.to_dict(x) for x in self.trade()],
+                "trade": [steps.words(x) for x in self.trade()],
+                "trade_steps": [steps.to_dict(x) for x in self.trade()],
             },
             "time": {"total_s": round(self.timing.total_s, 3), "machine_s": round(self.timing.machine_s, 3),
-                     "handling_s": round(self.timing.handling_s, 3), "per_card_ms": T.card_ms(),
-                     "pass_s": [round(T.pass_s(s), 3) for s in self.loads], "handling_per_step_s": dict(T.HANDLING_S),
+                     "handling_s": round(self.timing.handling_s, 3), "per_card_ms": time_model.card_ms(),
+                     "pass_s": [round(time_model.pass_s(s), 3) for s in self.loads], "handling_per_step_s": dict(time_model.HANDLING_S),
                      "assumption": timing_assumption(self.loads)},
             "home_game": {"rounds": HOME_GAME_ROUNDS, "passes": HOME_GAME_ROUNDS * len(self.loads),
                           "distance": distance_after(self.cards, self.capacity, HOME_GAME_ROUNDS)},
@@ -258,7 +258,7 @@ def _schedule(route: routes.Route) -> ExactSchedule:
     return ExactSchedule(routine=route.kind, rounds=route.rounds, passes=route.passes(), loads=route.loads[0],
                          parts=tuple(route.part_size), part_names=tuple(route.part_name(i) for i in
                                                                         range(len(route.part_size))),
-                         timing=T.timing(x.step for x in device_steps(route)))
+                         timing=time_model.timing(x.step for x in device_steps(route)))
 
 
 def exact_schedules(cards: int, capacity: int) -> list[ExactSchedule]:

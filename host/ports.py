@@ -7,7 +7,7 @@ from typing import Iterable
 
 from serial.tools import list_ports
 
-from host.link import Link
+from host.device_link import Link
 from simulator.virtual import registry
 
 

@@ -6,17 +6,17 @@ from __future__ import annotations
 import time
 from typing import Any, Iterable
 
-from firmware import protocol as P
+from firmware import protocol
 from host.check import Snapshot
-from host.link import BadMessage, Garbage, Link
+from host.device_link import BadMessage, Garbage, Link
 
 FEED_WAIT_S = 10.0  # a real board: a few cards, or the longest jam wait and the count after it
 
 
 def snapshot(link: Link, feed: dict[str, Any] | None = None, touches_before: int | None = None) -> Snapshot:
-    hello = link.request(P.CMD_HELLO)
-    return Snapshot(hello=hello, status=link.request(P.CMD_STATUS), sensors=link.request(P.CMD_READ),
-                    cal=link.request(P.CMD_READ, what="cal")["cal"], feed=feed, touches_before=touches_before)
+    hello = link.request(protocol.CMD_HELLO)
+    return Snapshot(hello=hello, status=link.request(protocol.CMD_STATUS), sensors=link.request(protocol.CMD_READ),
+                    cal=link.request(protocol.CMD_READ, what="cal")["cal"], feed=feed, touches_before=touches_before)
 
 
 def wait_event(link: Link, names: Iterable[str], seconds: float) -> dict[str, Any] | None:
@@ -34,7 +34,7 @@ def wait_event(link: Link, names: Iterable[str], seconds: float) -> dict[str, An
             continue
         if isinstance(item, BadMessage):
             raise item.fault(link.name)
-        if item.get(P.F_EV) in wanted:
+        if item.get(protocol.F_EV) in wanted:
             return item
 
 
@@ -42,5 +42,5 @@ def feed(link: Link, n: int, side: str) -> dict[str, Any] | None:
     """Feed n cards to `side` and wait for the pass's end: its done or
     fault event (None: neither came)."""
     link.drain()
-    link.request(P.CMD_FEED, n=n, side=side)
-    return wait_event(link, (P.EV_DONE, P.EV_FAULT), FEED_WAIT_S)
+    link.request(protocol.CMD_FEED, n=n, side=side)
+    return wait_event(link, (protocol.EV_DONE, protocol.EV_FAULT), FEED_WAIT_S)

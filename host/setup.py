@@ -17,13 +17,13 @@ from __future__ import annotations
 import time
 from typing import Any, Callable, Protocol
 
-from firmware import protocol as P
-from host import check as C
-from host import device_messages as DM
-from host import device_words as W
+from firmware import protocol as wire
+from host import check
+from host import device_messages
+from host import device_words
 from host import readings
-from host import setup_steps as S
-from host.link import DeviceError, Link, LinkError, LinkTimeout, ProtocolMismatch
+from host import setup_steps
+from host.device_link import DeviceError, Link, LinkError, LinkTimeout, ProtocolMismatch
 from host.parts import FAIL, OK, SKIP, Finding, ready
 
 KNOWN = 52  # one deck: the known count
@@ -40,7 +40,7 @@ LEFT, RIGHT = "l", "r"
 class Person(Protocol):
     """The front-end: shows a step and returns what the person typed ("" for Enter)."""
 
-    def ask(self, step: S.Step) -> str: ...
+    def ask(self, step: setup_steps.Step) -> str: ...
     def say(self, text: str) -> None: ...
     def found(self, finding: Finding, board: str) -> None: ...
 
@@ -66,7 +66,7 @@ class Bringup:
     # -- the board ---------------------------------------------------------------
     @property
     def board(self) -> str:
-        return str(DM.hello_view(self.hello).board or "sim") if self.hello else "sim"
+        return str(device_messages.hello_view(self.hello).board or "sim") if self.hello else "sim"
 
     def ln(self) -> Link:
         assert self.link is not None
@@ -85,14 +85,14 @@ class Bringup:
             try:
                 self.hello = self.link.handshake()
             except LinkTimeout:
-                offer = S.FlashOffer("", P.FIRMWARE_VERSION, True)
+                offer = setup_steps.FlashOffer("", wire.FIRMWARE_VERSION, True)
             except ProtocolMismatch:
-                offer = S.FlashOffer("of another version", P.FIRMWARE_VERSION, True)
+                offer = setup_steps.FlashOffer("of another version", wire.FIRMWARE_VERSION, True)
             else:
-                fw = DM.hello_view(self.hello).fw
-                if fw == P.FIRMWARE_VERSION:
+                fw = device_messages.hello_view(self.hello).fw
+                if fw == wire.FIRMWARE_VERSION:
                     return
-                offer = S.FlashOffer(str(fw), P.FIRMWARE_VERSION, False)
+                offer = setup_steps.FlashOffer(str(fw), wire.FIRMWARE_VERSION, False)
             self.close()
             if self.yes(offer):
                 self.flash(self.port)
@@ -103,9 +103,9 @@ class Bringup:
             self.link = self.open_link(self.port)
             self.hello = self.link.handshake()
             return
-        raise Stop(f"the board on {self.port} still does not answer with firmware {P.FIRMWARE_VERSION} after flashing")
+        raise Stop(f"the board on {self.port} still does not answer with firmware {wire.FIRMWARE_VERSION} after flashing")
 
-    def yes(self, step: S.FlashOffer) -> bool:
+    def yes(self, step: setup_steps.FlashOffer) -> bool:
         while True:
             answer = self.person.ask(step).strip().lower()
             if answer in ("y", "yes", "n", "no"):
@@ -114,19 +114,19 @@ class Bringup:
 
     def settle(self) -> None:
         """Idle again: a paused pass aborted, a latched fault cleared (the board tests its sensors again)."""
-        st = DM.reply_view(self.ln().request(P.CMD_STATUS)).state
-        if st == P.ST_PAUSED:
-            self.ln().request(P.CMD_ABORT)
-        if st in (P.ST_PAUSED, P.ST_ALARM):
-            self.ln().request(P.CMD_CLEAR)
+        st = device_messages.reply_view(self.ln().request(wire.CMD_STATUS)).state
+        if st == wire.ST_PAUSED:
+            self.ln().request(wire.CMD_ABORT)
+        if st in (wire.ST_PAUSED, wire.ST_ALARM):
+            self.ln().request(wire.CMD_CLEAR)
 
     def read(self) -> Any:
         """The sensors as the board reads them now (a ReadReply)."""
-        return DM.reply_view(self.ln().request(P.CMD_READ))
+        return device_messages.reply_view(self.ln().request(wire.CMD_READ))
 
     def cal(self, what: str, **fields: Any) -> Any:
         """Calibrate `what`: the stored calibration after it (a CalObject)."""
-        return DM.reply_view(self.ln().request(P.CMD_CALIBRATE, what=what, **fields)).cal
+        return device_messages.reply_view(self.ln().request(wire.CMD_CALIBRATE, what=what, **fields)).cal
 
     def steady(self, per_card: int = 0) -> Any:
         """A reading of the load cell that has held still over STEADY_READS
@@ -146,14 +146,14 @@ class Bringup:
             time.sleep(POLL_S)
         return None
 
-    def ask_number(self, step: S.SecondCount) -> int:
+    def ask_number(self, step: setup_steps.SecondCount) -> int:
         while True:
             text = self.person.ask(step).strip()
             if text.isdigit() and step.least <= int(text) <= step.most:
                 return int(text)
             self.person.say(f"Type a whole number from {step.least} to {step.most}, then Enter.")
 
-    def ask_side(self, step: S.WhereLanded) -> str:
+    def ask_side(self, step: setup_steps.WhereLanded) -> str:
         while True:
             text = self.person.ask(step).strip().lower()
             if text in ("l", "left", "r", "right"):
@@ -162,7 +162,7 @@ class Bringup:
 
     def ask_volts(self) -> int | None:
         while True:
-            text = self.person.ask(S.Meter()).strip().lower().rstrip("v").strip().replace(",", ".")
+            text = self.person.ask(setup_steps.Meter()).strip().lower().rstrip("v").strip().replace(",", ".")
             if not text:
                 return None
             try:
@@ -176,27 +176,27 @@ class Bringup:
     # -- the steps -------------------------------------------------------------------
     def counts(self) -> list[Finding]:
         """Tare, a known count, then a second count that must read within one card."""
-        capacity = int(DM.hello_view(self.hello).capacity or 104)
+        capacity = int(device_messages.hello_view(self.hello).capacity or 104)
         known = min(KNOWN, capacity)
-        stack = P.PART_STACK
-        self.person.ask(S.EmptyTray())
+        stack = wire.PART_STACK
+        self.person.ask(setup_steps.EmptyTray())
         r = self.steady()
         if r is None:
             return [Finding(stack, FAIL, "moving", "a steady reading", "the reading does not settle: nothing may touch "
                             "the tray; a loose load cell wire", wiring=True)]
         if r.raw is None:
-            return [C.stack(self.snapshot())]  # no answer: the same words as `shuffler check`
-        tare = self.cal(P.CAL_STACK, n=0).tare
+            return [check.stack(self.snapshot())]  # no answer: the same words as `shuffler check`
+        tare = self.cal(wire.CAL_STACK, n=0).tare
         self.person.say(f"Empty tray: {tare} (the tare).")
-        self.person.ask(S.LoadCards(known))
+        self.person.ask(setup_steps.LoadCards(known))
         r = self.steady()
         if r is None or r.raw is None:
             return [Finding(stack, FAIL, "moving" if r is None else "no answer", "a steady reading",
                             "the reading does not settle with cards on it", wiring=True)]
         try:
-            per_card = self.cal(P.CAL_STACK, n=known).per_card
+            per_card = self.cal(wire.CAL_STACK, n=known).per_card
         except DeviceError as exc:
-            if exc.code != P.E_BAD_VALUE:
+            if exc.code != wire.E_BAD_VALUE:
                 return [Finding(stack, FAIL, "refused", "a calibration", str(exc))]
             grew = r.raw - tare
             if grew < 0:
@@ -206,7 +206,7 @@ class Bringup:
                        "or a wire is open")
             return [Finding(stack, FAIL, f"raw {r.raw}, tare {tare}", "growing with every card", why, wiring=True)]
         self.person.say(f"{known} cards: {per_card} a card.")
-        m = self.ask_number(S.SecondCount(SECOND_LEAST, capacity))
+        m = self.ask_number(setup_steps.SecondCount(SECOND_LEAST, capacity))
         r = self.steady(per_card)
         n = r.n if r is not None else None
         value = f"{m} cards read as {n}"
@@ -217,10 +217,10 @@ class Bringup:
 
     def touch(self) -> list[Finding]:
         """The baseline with no hand near, then a touch the board itself must see."""
-        part = P.PART_TOUCH
-        self.person.ask(S.HandsOff())
+        part = wire.PART_TOUCH
+        self.person.ask(setup_steps.HandsOff())
         try:
-            self.cal(P.CAL_TOUCH)
+            self.cal(wire.CAL_TOUCH)
         except DeviceError:
             r = self.read()
             return [Finding(part, FAIL, f"reads {r.touch} at rest", "a steady reading at rest",
@@ -228,14 +228,14 @@ class Bringup:
         link = self.ln()
         link.drain()
         wait = self.touch_wait_s
-        self.person.ask(S.TouchPad(wait))
+        self.person.ask(setup_steps.TouchPad(wait))
         # the person's seconds, and a slow device's time to report the touch
-        seen = readings.wait_event(link, (P.EV_TOUCH,), wait / link.slowdown + 2)
+        seen = readings.wait_event(link, (wire.EV_TOUCH,), wait / link.slowdown + 2)
         r = self.read()
         if seen is None:
             return [Finding(part, FAIL, f"reads {r.touch}, no touch seen in {wait} s",
                             "a touch seen", "the pad does not answer a touch", wiring=True)]
-        self.cal(P.CAL_TOUCH, confirm=True)
+        self.cal(wire.CAL_TOUCH, confirm=True)
         self.settle()  # the touch asked for a pass, which the empty tray refused
         return [Finding(part, OK, f"reads {r.touch} at rest", "a touch seen", "a touch seen and confirmed")]
 
@@ -243,68 +243,68 @@ class Bringup:
         """A few cards fed to the left: the exit beam counts them, the person
         says where they landed, the direction is stored (flipped if they
         landed on the right) and, once flipped, shown again."""
-        self.person.ask(S.FeedCards(FEED_LEAST, FEED_CARDS))
+        self.person.ask(setup_steps.FeedCards(FEED_LEAST, FEED_CARDS))
         r = self.steady()
         if r is not None and (r.n or 0) < 0:
-            return [C.stack(self.snapshot())]  # a load cell that reads fewer than no cards
+            return [check.stack(self.snapshot())]  # a load cell that reads fewer than no cards
         if r is None or (r.n or 0) < FEED_CARDS:
             n = None if r is None else r.n
-            return [Finding(P.PART_STACK, FAIL, f"the tray reads {n} cards", f"{FEED_LEAST} or more",
+            return [Finding(wire.PART_STACK, FAIL, f"the tray reads {n} cards", f"{FEED_LEAST} or more",
                             f"put {FEED_LEAST} or more cards in the tray")]
         flip = int(r.flip or 0)
         for _ in range(2):
             end = self.fed()
-            if end is not None and end.get(P.F_EV) != P.EV_DONE:
+            if end is not None and end.get(wire.F_EV) != wire.EV_DONE:
                 return self.feed_fault(end)
             if end is None:
-                return [Finding(P.PART_MOTOR, FAIL, "no end to the feed", "the fed cards counted",
+                return [Finding(wire.PART_MOTOR, FAIL, "no end to the feed", "the fed cards counted",
                                 "the board did not finish the feed", wiring=True)]
-            beam = self.cal(P.CAL_BEAM).beam_ms
-            side = self.ask_side(S.WhereLanded(FEED_CARDS))
+            beam = self.cal(wire.CAL_BEAM).beam_ms
+            side = self.ask_side(setup_steps.WhereLanded(FEED_CARDS))
             if side == LEFT:
-                self.cal(P.CAL_MOTOR, flip=flip)
+                self.cal(wire.CAL_MOTOR, flip=flip)
                 s = self.snapshot(end)
-                return [Finding(P.PART_EXIT, OK, f"saw the {FEED_CARDS} cards fed", "every card counted",
-                                f"{beam} ms a card in the beam"), C.motor(s)]
+                return [Finding(wire.PART_EXIT, OK, f"saw the {FEED_CARDS} cards fed", "every card counted",
+                                f"{beam} ms a card in the beam"), check.motor(s)]
             if flip != int(r.flip or 0):
                 break  # flipped already, and still on the right
             flip = 1 - flip
-            self.cal(P.CAL_MOTOR, flip=flip)
+            self.cal(wire.CAL_MOTOR, flip=flip)
             self.person.say("Stored the other direction: the next cards should land on your left.")
-        return [Finding(P.PART_MOTOR, FAIL, "cards land on the right either way", "left for left",
+        return [Finding(wire.PART_MOTOR, FAIL, "cards land on the right either way", "left for left",
                         "the motor does not follow the direction it is given", wiring=True)]
 
     def fed(self) -> dict[str, Any] | None:
         try:
-            return readings.feed(self.ln(), FEED_CARDS, P.LEFT)
+            return readings.feed(self.ln(), FEED_CARDS, wire.LEFT)
         except DeviceError as exc:
-            return {P.F_EV: "refused", "detail": str(exc)}
+            return {wire.F_EV: "refused", "detail": str(exc)}
 
     def feed_fault(self, end: dict[str, Any]) -> list[Finding]:
         s = self.snapshot(end)
         self.settle()
-        if end.get("part") == P.PART_EXIT:
-            return [C.beam(s), Finding(P.PART_MOTOR, SKIP, "not judged", "-",
+        if end.get("part") == wire.PART_EXIT:
+            return [check.beam(s), Finding(wire.PART_MOTOR, SKIP, "not judged", "-",
                                        "which way it deals is judged once the beam counts the cards")]
-        if end.get("code") == P.FAULT_JAM:
-            return [C.motor(s)]
-        what = end.get("detail") or (W.fault_words(end["code"]) if "code" in end else "refused")
-        return [Finding(P.PART_EXIT, FAIL, f"the feed ended: {what}", "every card counted",
+        if end.get("code") == wire.FAULT_JAM:
+            return [check.motor(s)]
+        what = end.get("detail") or (device_words.fault_words(end["code"]) if "code" in end else "refused")
+        return [Finding(wire.PART_EXIT, FAIL, f"the feed ended: {what}", "every card counted",
                         "take the cards out of the exit and the piles, then do this step again")]
 
     def battery(self) -> list[Finding]:
         mv = self.ask_volts()
         if mv is not None:
             try:
-                self.cal(P.CAL_BATTERY, mv=mv)
+                self.cal(wire.CAL_BATTERY, mv=mv)
             except DeviceError:
                 r = self.read()
-                return [Finding(P.PART_BATTERY, FAIL, f"the board reads {(r.mv or 0) / 1000:.2f} V, "
+                return [Finding(wire.PART_BATTERY, FAIL, f"the board reads {(r.mv or 0) / 1000:.2f} V, "
                                 f"the meter {mv / 1000:.2f} V", "within 10 % of the meter",
                                 "more than 10 % apart: its divider", wiring=True)]
-        return [C.battery(self.snapshot())]
+        return [check.battery(self.snapshot())]
 
-    def snapshot(self, feed: dict[str, Any] | None = None) -> C.Snapshot:
+    def snapshot(self, feed: dict[str, Any] | None = None) -> check.Snapshot:
         return readings.snapshot(self.ln(), feed)
 
     # -- the whole bring-up ------------------------------------------------------------
@@ -315,7 +315,7 @@ class Bringup:
             for f in found:
                 self.person.found(f, self.board)
             passed = all(f.verdict != FAIL for f in found)
-            if self.person.ask(S.Again(passed)).strip().lower() != "r":
+            if self.person.ask(setup_steps.Again(passed)).strip().lower() != "r":
                 return found
 
     def run(self) -> tuple[bool, list[Finding]]:
@@ -323,12 +323,12 @@ class Bringup:
         (ready to shuffle, the findings)."""
         self.connect()
         try:
-            self.person.found(C.firmware(self.snapshot()), self.board)
+            self.person.found(check.firmware(self.snapshot()), self.board)
             self.settle()
             for step in (self.counts, self.touch, self.feed, self.battery):
                 self.stage(step)
                 self.settle()
-            final = C.findings(self.snapshot())
+            final = check.findings(self.snapshot())
             self.person.say("The board now:")
             for f in final:
                 self.person.found(f, self.board)

@@ -12,9 +12,9 @@ from __future__ import annotations
 import json
 from typing import IO
 
-from host.guide import notices as N
+from host.guide import notices
 from host.guide.voice import Shown, Voice
-from shuffling import steps as S
+from shuffling import steps
 
 
 class StepFeedError(OSError):
@@ -23,7 +23,7 @@ class StepFeedError(OSError):
 
 def step_line(shown: Shown) -> str:
     """One step as its JSON line (without the newline)."""
-    return json.dumps({**S.to_dict(shown.step), "number": shown.number, "round": shown.round,
+    return json.dumps({**steps.to_dict(shown.step), "number": shown.number, "round": shown.round,
                        "answer": shown.answer})
 
 
@@ -46,7 +46,7 @@ class StepFeed(Voice):
     def say(self, text: str) -> None:
         self.inner.say(text)
 
-    def notice(self, notice: N.Notice) -> None:
+    def notice(self, notice: notices.Notice) -> None:
         self.inner.notice(notice)
 
     def bar_start(self, label: str, total: int, done: int = 0, left: int | None = 0,

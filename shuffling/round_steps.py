@@ -9,42 +9,42 @@ the top cards of each load moved onto the next.
 """
 from __future__ import annotations
 
-from shuffling import steps as S
+from shuffling import steps
 
 
-def first_cut(names: list[str] | tuple[str, ...], sizes: list[int] | tuple[int, ...]) -> list[S.Step]:
+def first_cut(names: list[str] | tuple[str, ...], sizes: list[int] | tuple[int, ...]) -> list[steps.Step]:
     """Before the first round: the pack cut into its loads (nothing with one load)."""
-    return [S.Cut(S.PACK, tuple(names), tuple(sizes), by_eye=True, first=True)] if len(names) > 1 else []
+    return [steps.Cut(steps.PACK, tuple(names), tuple(sizes), by_eye=True, first=True)] if len(names) > 1 else []
 
 
-def load_steps(names: list[str] | tuple[str, ...], sizes: list[int] | tuple[int, ...]) -> list[S.Step]:
+def load_steps(names: list[str] | tuple[str, ...], sizes: list[int] | tuple[int, ...]) -> list[steps.Step]:
     """Every load in, touched and lifted off."""
-    out: list[S.Step] = []
+    out: list[steps.Step] = []
     for name, size in zip(names, sizes):
-        out += [S.PutInTray(name, size), S.Touch(), S.Lift(name)]
+        out += [steps.PutInTray(name, size), steps.Touch(), steps.Lift(name)]
     return out
 
 
-def round_steps(names: list[str] | tuple[str, ...], sizes: list[int] | tuple[int, ...]) -> list[S.Step]:
+def round_steps(names: list[str] | tuple[str, ...], sizes: list[int] | tuple[int, ...]) -> list[steps.Step]:
     """One round of the pile trade as the person does it: every load in,
     touched and lifted off, then the trade."""
     return load_steps(names, sizes) + trade_steps(list(names), list(sizes))
 
 
 def stack_trade_round_steps(names: list[str] | tuple[str, ...], sizes: list[int] | tuple[int, ...],
-                            trade: int) -> list[S.Step]:
+                            trade: int) -> list[steps.Step]:
     """One round of stack-trade: every load in, touched, lifted off and its
     left pile put on its right pile; then the top `trade` cards of each load
     counted off onto the next load (one Move a load, for the time it takes)."""
     out = load_steps(names, sizes)
-    out += [S.Stack((S.left_of(x), S.right_of(x)), x) for x in names]
+    out += [steps.Stack((steps.left_of(x), steps.right_of(x)), x) for x in names]
     if len(names) > 1:
-        out += [S.Move(trade, x, names[(i + 1) % len(names)], down=False) for i, x in enumerate(names)]
+        out += [steps.Move(trade, x, names[(i + 1) % len(names)], down=False) for i, x in enumerate(names)]
     return out
 
 
 def trade_steps(names: list[str], sizes: list[int], lefts: list[int] | None = None,
-                rights: list[int] | None = None, counted: bool = True) -> list[S.Step]:
+                rights: list[int] | None = None, counted: bool = True) -> list[steps.Step]:
     """What a person does after every load of a round has been dealt, as step data.
 
     Pile trade (docs/mechanism.md): all left piles in load order, then all
@@ -59,24 +59,24 @@ def trade_steps(names: list[str], sizes: list[int], lefts: list[int] | None = No
     right_total = sum(rights) if rights is not None else None
     if len(names) == 1:
         n = names[0]
-        return [S.Stack((S.left_of(n), S.right_of(n)), n,
+        return [steps.Stack((steps.left_of(n), steps.right_of(n)), n,
                         (left_total + right_total) if left_total is not None and right_total is not None else None)]
-    lefts_names = tuple(S.left_of(n) for n in names)
-    rights_names = tuple(S.right_of(n) for n in names)
+    lefts_names = tuple(steps.left_of(n) for n in names)
+    rights_names = tuple(steps.right_of(n) for n in names)
     if len(names) == 2:
         a, b = names
-        out: list[S.Step] = [S.Stack(lefts_names, a, left_total), S.Stack(rights_names, b, right_total)]
+        out: list[steps.Step] = [steps.Stack(lefts_names, a, left_total), steps.Stack(rights_names, b, right_total)]
         if known:
             assert left_total is not None
             move = left_total - sizes[0]
             if move:
-                out.append(S.Move(abs(move), a, b, down=move > 0, sizes=(sizes[0], sizes[1])))
+                out.append(steps.Move(abs(move), a, b, down=move > 0, sizes=(sizes[0], sizes[1])))
         else:
-            out.append(S.EvenOut(a, b, (sizes[0], sizes[1])))
+            out.append(steps.EvenOut(a, b, (sizes[0], sizes[1])))
         return out
     return [
-        S.Stack(lefts_names, S.LEFT_STACK, left_total),
-        S.Stack(rights_names, S.RIGHT_STACK, right_total),
-        S.Stack((S.LEFT_STACK, S.RIGHT_STACK), S.PACK),
-        S.Cut(S.PACK, tuple(names), tuple(sizes), by_eye=True, counted=counted),
+        steps.Stack(lefts_names, steps.LEFT_STACK, left_total),
+        steps.Stack(rights_names, steps.RIGHT_STACK, right_total),
+        steps.Stack((steps.LEFT_STACK, steps.RIGHT_STACK), steps.PACK),
+        steps.Cut(steps.PACK, tuple(names), tuple(sizes), by_eye=True, counted=counted),
     ]

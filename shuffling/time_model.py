@@ -19,25 +19,25 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable
 
-from firmware import table_time as TT
-from hardware import mechanism as M
-from shuffling import steps as S
+from firmware import table_time
+from hardware import mechanism
+from shuffling import steps as step_kinds
 
 DRIVE_MV = 9000  # a fresh 9 V battery
 DUTY_PCT = 65  # the boards' motor_duty (firmware/profile_esp32.py, profile_rp2.py)
 # The figures themselves live in firmware/table_time.py, where the device
 # reads them too (it chooses its exact routine by this model).
-FIRMWARE_CARD_MS = TT.FIRMWARE_CARD_MS
-PASS_START_MS = TT.PASS_START_MS
+FIRMWARE_CARD_MS = table_time.FIRMWARE_CARD_MS
+PASS_START_MS = table_time.PASS_START_MS
 
 # Seconds a person takes for each kind of step, by the step's kind name
 # (steps.to_dict's "kind").
-HANDLING_S: dict[str, float] = {kind: ms / 1000 for kind, ms in TT.HANDLING_MS.items()}
+HANDLING_S: dict[str, float] = {kind: ms / 1000 for kind, ms in table_time.HANDLING_MS.items()}
 
 
 def card_ms(mv: int = DRIVE_MV, duty: int = DUTY_PCT) -> int:
     """One card, the motor's time (to the beam, through it, the brake) and the firmware's."""
-    return M.card_ms(mv, duty) + FIRMWARE_CARD_MS
+    return mechanism.card_ms(mv, duty) + FIRMWARE_CARD_MS
 
 
 def pass_s(cards: int, mv: int = DRIVE_MV, duty: int = DUTY_PCT) -> float:
@@ -45,7 +45,7 @@ def pass_s(cards: int, mv: int = DRIVE_MV, duty: int = DUTY_PCT) -> float:
     return (PASS_START_MS + cards * card_ms(mv, duty)) / 1000
 
 
-def step_s(step: S.Step) -> float:
+def step_s(step: step_kinds.Step) -> float:
     """The person's time for one step."""
     return HANDLING_S[type(step).__name__.lower()]
 
@@ -60,16 +60,16 @@ class Timing:
         return self.machine_s + self.handling_s
 
 
-def timing(steps: Iterable[S.Step], mv: int = DRIVE_MV, duty: int = DUTY_PCT) -> Timing:
+def timing(steps: Iterable[step_kinds.Step], mv: int = DRIVE_MV, duty: int = DUTY_PCT) -> Timing:
     """A routine's time from its steps: each Touch deals the cards the last
     PutInTray put in (a Touch with no count before it deals nothing known)."""
     machine = handling = 0.0
     loaded: int | None = None
     for step in steps:
         handling += step_s(step)
-        if isinstance(step, S.PutInTray):
+        if isinstance(step, step_kinds.PutInTray):
             loaded = step.cards
-        elif isinstance(step, S.Touch) and loaded is not None:
+        elif isinstance(step, step_kinds.Touch) and loaded is not None:
             machine += pass_s(loaded, mv, duty)
             loaded = None
     return Timing(machine_s=machine, handling_s=handling)
@@ -85,7 +85,7 @@ def assumption(cards: int) -> str:
     """The figures a time rests on, in words, with a pass of `cards` cards as the example."""
     h = HANDLING_S
     return (f"{card_ms()} ms a card (hardware/mechanism.py at {DRIVE_MV / 1000:g} V and {DUTY_PCT} % duty): "
-            f"{S.cards(cards)} in {pass_s(cards):.1f} s a pass; {h['putintray']:g} s to put a load in, "
+            f"{step_kinds.cards(cards)} in {pass_s(cards):.1f} s a pass; {h['putintray']:g} s to put a load in, "
             f"{h['touch']:g} s to touch, {h['lift']:g} s to lift off its piles, {h['reload']:g} s to put them "
             f"straight back in, {h['stack']:g} s a stack, "
             f"{h['move']:g} s to count cards across and {h['cut']:g} s to cut")

@@ -12,7 +12,7 @@ from typing import Any, Callable, Protocol
 
 import serial
 
-from firmware import protocol as P
+from firmware import protocol
 
 
 class Transport(Protocol):
@@ -128,7 +128,7 @@ class DeviceClient:
         self.received += chunk
         for line in self.splitter.feed(chunk):
             try:
-                msg = P.parse_message(line)
+                msg = protocol.parse_message(line)
             except ValueError:
                 if self.strict:
                     raise
@@ -173,7 +173,7 @@ class DeviceClient:
     def send(self, cmd: str, **fields: Any) -> int:
         rid = self.next_id
         self.next_id += 1
-        self.write(P.encode(P.request(cmd, rid, **fields)).encode())
+        self.write(protocol.encode(protocol.request(cmd, rid, **fields)).encode())
         return rid
 
     def reply(self, rid: int, timeout: float | None = None) -> dict[str, Any]:
@@ -186,9 +186,9 @@ class DeviceClient:
         """Ask hello until answered (a request sent while the board boots is lost)."""
         deadline = time.monotonic() + (self.wait_s if timeout is None else timeout)
         while True:
-            rid = self.send(P.CMD_HELLO)
+            rid = self.send(protocol.CMD_HELLO)
             try:
-                return self.wait(lambda m: m.get("re") == P.CMD_HELLO and m.get("id") == rid, 3.0)
+                return self.wait(lambda m: m.get("re") == protocol.CMD_HELLO and m.get("id") == rid, 3.0)
             except TimeoutError:
                 if time.monotonic() > deadline:
                     raise

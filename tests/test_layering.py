@@ -31,7 +31,7 @@ ALLOWED = {
     "host": set(PACKAGES),
 }
 # The host's device side: it must work the same with a real board.
-DEVICE_SIDE = ("host/link.py", "host/device_messages.py", "host/plan.py", "host/guide/")
+DEVICE_SIDE = ("host/device_link.py", "host/device_messages.py", "host/plan.py", "host/guide/")
 
 
 def bare_modules() -> dict[str, str]:
@@ -85,7 +85,7 @@ def test_every_package_imports_only_the_layers_below_it() -> None:
 
 @pytest.mark.parametrize("path, source, found", [
     ("simulator/pico/flash_fs.py", "from host import flashing\n", "imports host"),
-    ("host/link.py", "def f():\n    from simulator.virtual import registry\n", "imports simulator"),
+    ("host/device_link.py", "def f():\n    from simulator.virtual import registry\n", "imports simulator"),
     ("host/commands/check.py", "from simulator.virtual import registry\n", None),
     ("firmware/controller.py", "import board_sim\n", "imports simulator"),
     ("shuffling/steps.py", "import controller\n", None),

@@ -8,10 +8,10 @@ import time
 
 import click
 
-from firmware import protocol as P
-from host import check as C
+from firmware import protocol
+from host import check as checks
 from host import ports, readings
-from host.link import DeviceError, Link, LinkError, ProtocolMismatch
+from host.device_link import DeviceError, Link, LinkError, ProtocolMismatch
 from host.parts import ready
 
 WATCH_EVERY_S = 0.5
@@ -31,8 +31,8 @@ def connect(port: str) -> Link:
     return link
 
 
-def report(snap: C.Snapshot, as_json: bool, port: str) -> bool:
-    found = C.findings(snap)
+def report(snap: checks.Snapshot, as_json: bool, port: str) -> bool:
+    found = checks.findings(snap)
     ok = ready(found)
     if as_json:
         click.echo(json.dumps({"port": port, "board": snap.board, "ready": ok,
@@ -47,7 +47,7 @@ def report(snap: C.Snapshot, as_json: bool, port: str) -> bool:
 def fed(link: Link) -> dict | None:
     """Feed one card to the left, if the tray holds one: the motor and the beam seen working."""
     try:
-        return readings.feed(link, 1, P.LEFT)
+        return readings.feed(link, 1, protocol.LEFT)
     except DeviceError as exc:
         return {"ev": "refused", "detail": str(exc)}
 
@@ -83,7 +83,7 @@ def check(port: str | None, watch: bool, count: int | None, do_feed: bool, as_js
         raise click.exceptions.Exit(1)
 
 
-def _watch(link: Link, first: C.Snapshot, as_json: bool, port: str, count: int | None) -> bool:
+def _watch(link: Link, first: checks.Snapshot, as_json: bool, port: str, count: int | None) -> bool:
     touches = first.sensors.get("touches", 0)
     snap, n, ok = first, 0, False
     try:
@@ -98,7 +98,7 @@ def _watch(link: Link, first: C.Snapshot, as_json: bool, port: str, count: int |
             try:
                 snap = readings.snapshot(link, first.feed, touches_before=touches)
             except DeviceError as exc:
-                if exc.code != P.E_BUSY:
+                if exc.code != protocol.E_BUSY:
                     raise
                 click.echo("(the board is dealing: the sensors are read again after the pass)", err=True)
     except KeyboardInterrupt:

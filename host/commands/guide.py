@@ -16,25 +16,25 @@ import click
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
-from firmware import protocol as P
-from host import device_messages as DM
-from host import guide as G
+from firmware import protocol
+from host import device_messages
+from host import guide as guide_machine
 from host import plan as planlib
 from host import ports
-from host.guide import notices as N
+from host.guide import notices as notice_kinds
 from host.guide.notices import duration
-from host.link import Link, LinkError
+from host.device_link import Link, LinkError
 from host.person import ConsolePerson, ScriptedPerson
 from host.commands.plan import build_plan, pack_options
 from host.step_feed import StepFeed, StepFeedError
-from shuffling import steps as S
+from shuffling import steps
 
 SIM_TIME_SCALE = 0.0  # the virtual shuffler's motor: 0 = as fast as the computer goes
-STYLE = {N.HEADING: "[bold]{}[/bold]", N.HINT: "   [dim]{}[/dim]", N.INFO: "{}",
-         N.PROBLEM: "[bold red]![/bold red] {}"}
+STYLE = {notice_kinds.HEADING: "[bold]{}[/bold]", notice_kinds.HINT: "   [dim]{}[/dim]", notice_kinds.INFO: "{}",
+         notice_kinds.PROBLEM: "[bold red]![/bold red] {}"}
 
 
-class RichVoice(G.Voice):
+class RichVoice(guide_machine.Voice):
     """The console: a live progress bar on a terminal, one line per pass otherwise."""
 
     def __init__(self, console: Console) -> None:
@@ -47,11 +47,11 @@ class RichVoice(G.Voice):
     def say(self, text: str) -> None:
         (self.progress.console if self.progress is not None else self.console).print(text)
 
-    def notice(self, notice: N.Notice) -> None:
-        self.say(STYLE[N.level(notice)].format(_escape(N.words(notice))))
+    def notice(self, notice: notice_kinds.Notice) -> None:
+        self.say(STYLE[notice_kinds.level(notice)].format(_escape(notice_kinds.words(notice))))
 
-    def step(self, shown: G.Shown) -> None:
-        self.say(f"[bold]{shown.number}.[/bold] {_escape(S.words(shown.step))}")
+    def step(self, shown: guide_machine.Shown) -> None:
+        self.say(f"[bold]{shown.number}.[/bold] {_escape(steps.words(shown.step))}")
         if shown.answer == "done" and self.keyboard:
             self.say("   [dim]press Enter when done[/dim]")
 
@@ -123,7 +123,7 @@ class Args:
     bind: str = "127.0.0.1:8765"
     resume: bool = False
     on_loss: str = "exact"
-    read_s: float = G.READ_S
+    read_s: float = guide_machine.READ_S
 
 
 @click.command("guide")
@@ -153,7 +153,7 @@ class Args:
 @click.option("--wait", "wait_s", type=click.FloatRange(min=1), default=None,
               help="Stop when the person has done nothing at a step for this many seconds (default: wait as long "
                    "as it takes, keeping the shuffler awake).")
-@click.option("--read-time", "read_s", type=click.FloatRange(min=0), default=G.READ_S, show_default=True,
+@click.option("--read-time", "read_s", type=click.FloatRange(min=0), default=guide_machine.READ_S, show_default=True,
               help="Seconds a step must be on screen before Enter counts for it (a quick second Enter is ignored).")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON at the end.")
 @click.option("--steps-file", "steps_file", metavar="PATH", type=click.Path(dir_okay=False, path_type=Path),
@@ -232,28 +232,28 @@ def _check_options(a: Args) -> None:
                                "(in random mode, --from-round goes on)")
 
 
-def _header(p: planlib.Plan, exact: planlib.ExactSchedule | None, on_loss: str) -> N.RoutineHeader:
+def _header(p: planlib.Plan, exact: planlib.ExactSchedule | None, on_loss: str) -> notice_kinds.RoutineHeader:
     if exact is not None:
-        return N.RoutineHeader(p.pack.title, p.cards, True, exact.rounds, exact.passes, p.loads, p.quality.name,
+        return notice_kinds.RoutineHeader(p.pack.title, p.cards, True, exact.rounds, exact.passes, p.loads, p.quality.name,
                                p.quality.threshold, 0.0, exact.timing.total_s, on_loss)
-    return N.RoutineHeader(p.pack.title, p.cards, False, p.rounds, p.passes, p.loads, p.quality.name,
+    return notice_kinds.RoutineHeader(p.pack.title, p.cards, False, p.rounds, p.passes, p.loads, p.quality.name,
                            p.quality.threshold, p.distance, p.timing.total_s)
 
 
 def _guide(a: Args, p: planlib.Plan, voice: RichVoice, session: Any, feed: IO[str] | None,
-           stack: ExitStack) -> G.Summary:
+           stack: ExitStack) -> guide_machine.Summary:
     """Open the device (or start the virtual one), build the person, run the guide."""
     how = Resume(a)
     try:
         link, world_client, simulated = _open(a, voice, stack)
     except LinkError as exc:
         raise click.ClickException(str(exc)) from None
-    gvoice: G.Voice = session.make_voice(voice) if session is not None else voice
+    gvoice: guide_machine.Voice = session.make_voice(voice) if session is not None else voice
     person = _person(a, p, voice, session, world_client)
     if feed is not None:
         gvoice = StepFeed(gvoice, feed)
     port = link.name if link is not None else None
-    guide_obj = G.Guide(p, person, gvoice, link=link, reopen=(lambda: Link.open(port, link.slowdown)) if port else None,
+    guide_obj = guide_machine.Guide(p, person, gvoice, link=link, reopen=(lambda: Link.open(port, link.slowdown)) if port else None,
                         from_round=a.from_round, mode=a.mode or "random", resume=a.resume, on_loss=a.on_loss,
                         person_wait_s=a.wait_s, read_s=a.read_s)
     guide_obj.machine.simulated = simulated
@@ -264,7 +264,7 @@ def _guide(a: Args, p: planlib.Plan, voice: RichVoice, session: Any, feed: IO[st
             summary = session.run(guide_obj, lambda exc: how.stopped(str(exc), guide_obj))
         else:
             summary = guide_obj.run()
-    except (G.GuideStopped, StepFeedError, LinkError) as exc:
+    except (guide_machine.GuideStopped, StepFeedError, LinkError) as exc:
         voice.bar_end()
         raise click.ClickException(how.stopped(str(exc), guide_obj)) from None
     except KeyboardInterrupt:
@@ -320,8 +320,8 @@ def _open_device(port: str, voice: RichVoice) -> Link:
     except LinkError:
         link.close()
         raise
-    h = DM.hello_view(hello)
-    voice.notice(N.DeviceFound(port, str(h.fw), str(h.board), int(h.proto or 0), int(h.capacity or 0)))
+    h = device_messages.hello_view(hello)
+    voice.notice(notice_kinds.DeviceFound(port, str(h.fw), str(h.board), int(h.proto or 0), int(h.capacity or 0)))
     return link
 
 
@@ -334,11 +334,11 @@ def _start_sim(time_scale: float, voice: RichVoice, stack: ExitStack, quiet_stdo
     dev = VirtualShuffler(time_scale=time_scale)
     stack.callback(dev.stop)
     dev.start()
-    voice.notice(N.VirtualStarted(dev.port))
+    voice.notice(notice_kinds.VirtualStarted(dev.port))
     try:
         # With --json the flashing report joins the transcript on stderr.
         with contextlib.redirect_stdout(sys.stderr) if quiet_stdout else contextlib.nullcontext():
-            flash_cmd._flash(dev.port, "sim", 5.0, 10.0, P.FIRMWARE_VERSION)
+            flash_cmd._flash(dev.port, "sim", 5.0, 10.0, protocol.FIRMWARE_VERSION)
     except ImageError as exc:
         raise click.ClickException(f"could not flash the virtual shuffler: {exc}") from None
     return dev.port, dev
@@ -379,7 +379,7 @@ def _web_session(bind: str, no_browser: bool, voice: RichVoice, p: planlib.Plan,
     # The page refuses a "done" before the step has been up read_s, as the guide does.
     session = WebSession(host, port, open_browser=not no_browser, say=voice.say, read_s=read_s)
     try:
-        session.start(f"{p.pack.title}: {S.cards(p.cards)}")
+        session.start(f"{p.pack.title}: {steps.cards(p.cards)}")
     except AddressBusy as exc:
         raise click.ClickException(str(exc)) from None
     return session
@@ -412,13 +412,13 @@ class Resume:
     def command(self, *extra: str) -> str:
         return shlex.join(self.words + list(extra))
 
-    def stopped(self, why: str, guide_obj: G.Guide | None) -> str:
+    def stopped(self, why: str, guide_obj: guide_machine.Guide | None) -> str:
         """One line: where it stopped, why, and a command that goes on from there."""
         place = guide_obj.place if guide_obj is not None else None
         where = f" at {place}" if place else ""
         return f"stopped{where}: {why}; {self.go_on(place, guide_obj)}"
 
-    def go_on(self, place: G.Where | None, guide_obj: G.Guide | None) -> str:
+    def go_on(self, place: guide_machine.Where | None, guide_obj: guide_machine.Guide | None) -> str:
         gather = "to go on, put every card together face down into one pack (any order) and run"
         if self.mode == "exact":
             if self.device and guide_obj is not None and guide_obj.machine.resumable:
@@ -430,14 +430,14 @@ class Resume:
         return f"{gather} `{self.command(*extra)}`"
 
 
-def _close(link: Link | None, guide_obj: G.Guide | None) -> None:
+def _close(link: Link | None, guide_obj: guide_machine.Guide | None) -> None:
     """Close the link the guide ended with (it may have reopened the port)."""
     for candidate in (link, guide_obj.link if guide_obj is not None else None):
         if candidate is not None:
             candidate.close()
 
 
-def _print_summary(voice: RichVoice, p: planlib.Plan, s: G.Summary, exact: planlib.ExactSchedule | None) -> None:
+def _print_summary(voice: RichVoice, p: planlib.Plan, s: guide_machine.Summary, exact: planlib.ExactSchedule | None) -> None:
     voice.say("")
     voice.say("[bold]Summary[/bold]")
     took = duration(s.seconds)

@@ -6,7 +6,7 @@ import json
 import click
 
 from host import plan as planlib
-from shuffling import steps as S
+from shuffling import steps
 
 QUALITY_HELP = "; ".join(f"{q.name}: distance at most {q.threshold:g}" for q in planlib.QUALITY_LEVELS)
 
@@ -89,7 +89,7 @@ def describe(p: planlib.Plan) -> list[str]:
         out.append(f"  - put load {n} ({count(s, 'card')}) in the tray and touch the sensor; "
                    f"lift off its left and right piles, keeping them apart")
     out.append("  then the pile trade:")
-    out += [f"  - {S.words(step)}" for step in p.trade()]
+    out += [f"  - {steps.words(step)}" for step in p.trade()]
     out += [
         "",
         f"Quality '{p.quality.name}' ({p.quality.meaning}): distance from random at most "

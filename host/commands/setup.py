@@ -8,12 +8,12 @@ from typing import TextIO
 
 import click
 
-from firmware import protocol as P
+from firmware import protocol
 from firmware.build import ImageError
 from host.commands import flash as flash_cmd
 from host import ports
-from host import setup as B
-from host import setup_steps as S
+from host import setup as bringup
+from host import setup_steps
 from host.parts import Finding
 from simulator.virtual import registry
 
@@ -28,12 +28,12 @@ class Terminal:
     def __init__(self, steps_file: Path | None) -> None:
         self.steps: TextIO | None = steps_file.open("w") if steps_file is not None else None
 
-    def ask(self, step: S.Step) -> str:
+    def ask(self, step: setup_steps.Step) -> str:
         if self.steps is not None:  # the step as data, before its words are shown
-            self.steps.write(json.dumps(S.to_dict(step)) + "\n")
+            self.steps.write(json.dumps(setup_steps.to_dict(step)) + "\n")
             self.steps.flush()
-        click.echo(S.words(step))
-        if S.reply(step) == S.NOTHING:
+        click.echo(setup_steps.words(step))
+        if setup_steps.reply(step) == setup_steps.NOTHING:
             return ""
         try:
             return input("> ")
@@ -54,16 +54,16 @@ class Terminal:
 def flash_port(port: str) -> None:
     slow = registry.slowdown(port)
     try:
-        flash_cmd._flash(port, None, CONNECT_S * slow, HELLO_S * slow, P.FIRMWARE_VERSION)
+        flash_cmd._flash(port, None, CONNECT_S * slow, HELLO_S * slow, protocol.FIRMWARE_VERSION)
     except ImageError as exc:
-        raise B.Stop(str(exc)) from None
+        raise bringup.Stop(str(exc)) from None
 
 
 @click.command("setup")
 @click.option("--port", "port", metavar="PORT", help="Serial port of the board (see `shuffler devices`).")
 @click.option("--steps-file", type=click.Path(dir_okay=False, path_type=Path),
               help="Write each step as a JSON line before it is shown (for a program at the machine).")
-@click.option("--touch-wait", type=click.IntRange(min=1, max=600), default=B.TOUCH_WAIT_S, show_default=True,
+@click.option("--touch-wait", type=click.IntRange(min=1, max=600), default=bringup.TOUCH_WAIT_S, show_default=True,
               help="Seconds to wait for the touch on the pad.")
 def setup(port: str | None, steps_file: Path | None, touch_wait: int) -> None:
     """Bring a board up: firmware, load cell, touch pad, exit beam, motor direction, battery."""
@@ -71,9 +71,9 @@ def setup(port: str | None, steps_file: Path | None, touch_wait: int) -> None:
         raise click.ClickException("no port given: use --port PORT (see `shuffler devices`)")
     term = Terminal(steps_file)
     try:
-        ok, _ = B.Bringup(port, term, flash_port, open_link=ports.open_link,
+        ok, _ = bringup.Bringup(port, term, flash_port, open_link=ports.open_link,
                             touch_wait_s=touch_wait).run()
-    except B.Stop as exc:
+    except bringup.Stop as exc:
         raise click.ClickException(str(exc)) from None
     finally:
         term.close()

@@ -13,7 +13,7 @@ from typing import Any, Callable
 
 import click
 
-from shuffling import steps as S
+from shuffling import steps
 from simulator.virtual import faults as faultlib
 from simulator.virtual import registry
 from simulator.virtual.world_client import EndpointClosed, WorldClient, WorldError
@@ -79,11 +79,11 @@ def stack_words(name: str) -> str:
     where the two differ in more than the article; a stack the guide has no
     word for (one the person named) as it was named."""
     load, _, side = name.partition(".")
-    guides = name in (S.PACK, S.ASIDE, S.LEFT_STACK, S.RIGHT_STACK) or (
+    guides = name in (steps.PACK, steps.ASIDE, steps.LEFT_STACK, steps.RIGHT_STACK) or (
         load.isalpha() and load.isupper() and side in ("", "left", "right"))
     if not guides:
         return name
-    said = S.place(name)
+    said = steps.place(name)
     bare = said.removeprefix("the ").removeprefix("load ")
     return said if bare == name else f"{said} ({name})"
 

@@ -24,7 +24,7 @@ from host.guide.notices import Where
 from host.guide.results import GuideStopped, Summary
 from host.guide.routines import even_split, load_tolerance
 from host.guide.voice import Shown, Voice
-from host.link import Link
+from host.device_link import Link
 from host.plan import Plan
 
 Place = Where

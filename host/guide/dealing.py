@@ -12,14 +12,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from firmware import protocol as P
-from host.guide import notices as N
-from host.guide import views as V
+from firmware import protocol
+from host.guide import notices
+from host.guide import views
 from host.guide.device import Stop
 from host.guide.table import ONWARD, PASS_OVER, Closed, Do, Noise, Phase, Tick, on
 from host.guide.waiting import STALE, sensor_fix, sensor_name
-from host.link import REQUEST_TIMEOUT_S, LinkClosed, LinkTimeout
-from shuffling import steps as S
+from host.device_link import REQUEST_TIMEOUT_S, LinkClosed, LinkTimeout
+from shuffling import steps
 
 if TYPE_CHECKING:
     from host.guide.machine import Machine
@@ -37,7 +37,7 @@ class DealingHandlers:
         self.bar = False
 
     # -- a part of the pass begins, goes on, ends ---------------------------------------------
-    def begin_part(self: Machine, ev: V.Event) -> None:
+    def begin_part(self: Machine, ev: views.Event) -> None:
         p = self.pass_
         assert p is not None
         n = ev.n or 0
@@ -66,9 +66,9 @@ class DealingHandlers:
         p.off_said = True
         nxt = self.routine.next_load(p.load)
         if nxt is not None:
-            self.tell(N.LoadKept(p.load, p.want, n, nxt, began=True))
+            self.tell(notices.LoadKept(p.load, p.want, n, nxt, began=True))
         else:
-            self.tell(N.PassBeganOffSize(p.load, p.want, n))
+            self.tell(notices.PassBeganOffSize(p.load, p.want, n))
 
     def end_part(self: Machine, k: int, k_left: int | None, k_right: int | None) -> None:
         """A part of the pass is over: add what it dealt. Parts that end
@@ -92,11 +92,11 @@ class DealingHandlers:
             self.bar = False
 
     @on("loaded", Phase.DEALING, goes=(Phase.STOPPED,))
-    def loaded_in_pass(self: Machine, ev: V.Event) -> None:
+    def loaded_in_pass(self: Machine, ev: views.Event) -> None:
         raise self.protocol_fault(f"it began a pass of {ev.n} cards in the middle of another")
 
     @on("progress", *PASS, goes=(Phase.DEALING, Phase.STOPPED))
-    def progress(self: Machine, ev: V.Event) -> None:
+    def progress(self: Machine, ev: views.Event) -> None:
         p = self.pass_
         if p is None or p.part_n is None:
             return  # the rest of a part that was already ended
@@ -112,7 +112,7 @@ class DealingHandlers:
         self.voice.bar_update(p.through, p.total, left, right)
 
     @on("done", *PASS, goes=PASS_OVER + (Phase.STOPPED,))
-    def done(self: Machine, ev: V.Event) -> None:
+    def done(self: Machine, ev: views.Event) -> None:
         p = self.pass_
         if p is None:
             return
@@ -123,21 +123,21 @@ class DealingHandlers:
         if p.aside:
             # The cards lifted off the top are dealt last, onto the same piles.
             count, p.aside = p.aside, 0
-            self.todo.extendleft([S.Touch("aside"), S.PutInTray(S.ASIDE, count)])
+            self.todo.extendleft([steps.Touch("aside"), steps.PutInTray(steps.ASIDE, count)])
         elif p.dealt < p.total:
             self.todo.appendleft(Do("count_rest"))
         else:
             self.pass_finished()
         self.advance()
 
-    def same_part(self: Machine, ev: V.Event, what: str) -> None:
+    def same_part(self: Machine, ev: views.Event, what: str) -> None:
         """An event about the part being dealt names that part's size."""
         p = self.pass_
         if p is not None and p.part_n is not None and ev.n is not None and ev.n != p.part_n:
             raise self.protocol_fault(f"{what} for a pass of {ev.n} cards while it deals {p.part_n}")
 
     @on("aborted", *PASS, goes=PASS_OVER + (Phase.STOPPED,))
-    def aborted(self: Machine, ev: V.Event) -> None:
+    def aborted(self: Machine, ev: views.Event) -> None:
         p = self.pass_
         if p is None:
             return
@@ -170,12 +170,12 @@ class DealingHandlers:
             self.pass_finished()
             return
         if p.dealt:
-            self.tell(N.PassGoesOn(p.load, p.dealt, rest))
-        self.todo.appendleft(S.Touch("rest", p.load, rest) if p.dealt else S.Touch("start"))
+            self.tell(notices.PassGoesOn(p.load, p.dealt, rest))
+        self.todo.appendleft(steps.Touch("rest", p.load, rest) if p.dealt else steps.Touch("start"))
 
     # -- a fault stops the pass ---------------------------------------------------------------
     @on("fault", Phase.DEALING, goes=(Phase.PAUSED, Phase.HANDLING, Phase.STOPPED))
-    def fault_in_pass(self: Machine, ev: V.Event) -> None:
+    def fault_in_pass(self: Machine, ev: views.Event) -> None:
         p = self.pass_
         assert p is not None and self.place is not None
         if ev.refusal:
@@ -183,12 +183,12 @@ class DealingHandlers:
         self.same_part(ev, "a fault")
         k = ev.k or 0
         self.end_bar()
-        if ev.code in P.RESUMABLE:
+        if ev.code in protocol.RESUMABLE:
             p.k = k
             self.phase = Phase.PAUSED
-            self.tell(N.Jam(self.place, p.dealt + k, p.total))
+            self.tell(notices.Jam(self.place, p.dealt + k, p.total))
             self.note(f"jam during {self.place}")
-            self.todo.extendleft([S.Touch("go_on"), S.Fix("jam")])
+            self.todo.extendleft([steps.Touch("go_on"), steps.Fix("jam")])
             self.advance()
             return
         if ev.k is None:
@@ -196,51 +196,51 @@ class DealingHandlers:
         self.tell(self.fault_notice(ev, p.dealt + k, p.total))
         if p.part_n is not None:
             self.end_part(k, ev.left if ev.k is not None else None, ev.right if ev.k is not None else None)
-        if ev.code == P.FAULT_DOUBLE_FEED:
+        if ev.code == protocol.FAULT_DOUBLE_FEED:
             p.left = p.right = None  # what went where is the tray's count to tell
         self.phase = Phase.HANDLING
         # Cleared once put right (a sensor still lost would latch again at once), then the tray counted.
         self.todo.extendleft([Do("count_rest"), Do("clear"), self.fault_fix(ev, p.total - p.dealt)])
         self.advance()
 
-    def fault_notice(self: Machine, ev: V.Event, dealt: int, of: int) -> N.Notice:
+    def fault_notice(self: Machine, ev: views.Event, dealt: int, of: int) -> notices.Notice:
         where = self.place
         assert where is not None
         code = ev.code
         self.note(f"{ev.name} during {where}")
-        if code == P.FAULT_DOUBLE_FEED:
-            return N.ExitBlocked(where, dealt, of)
-        if code == P.FAULT_TRAY_EMPTIED:
-            return N.TrayEmptied(where, dealt, of, (ev.n or 0) - (ev.k or 0))
-        if code == P.FAULT_BATTERY_LOW:
-            return N.BatteryRanDown(where, dealt, of)
-        if code == P.FAULT_SENSOR:
-            return N.SensorLost(sensor_name(ev), dealt, of)
-        return N.DeviceFault(ev.words)
+        if code == protocol.FAULT_DOUBLE_FEED:
+            return notices.ExitBlocked(where, dealt, of)
+        if code == protocol.FAULT_TRAY_EMPTIED:
+            return notices.TrayEmptied(where, dealt, of, (ev.n or 0) - (ev.k or 0))
+        if code == protocol.FAULT_BATTERY_LOW:
+            return notices.BatteryRanDown(where, dealt, of)
+        if code == protocol.FAULT_SENSOR:
+            return notices.SensorLost(sensor_name(ev), dealt, of)
+        return notices.DeviceFault(ev.words)
 
-    def fault_fix(self: Machine, ev: V.Event, rest: int) -> S.Step:
+    def fault_fix(self: Machine, ev: views.Event, rest: int) -> steps.Step:
         code = ev.code
-        if code == P.FAULT_DOUBLE_FEED:
-            return S.Fix("exit")
-        if code == P.FAULT_TRAY_EMPTIED:
-            return S.Fix("put_back", (ev.n or 0) - (ev.k or 0))
-        if code == P.FAULT_BATTERY_LOW:
-            return S.Fix("battery")
-        if code == P.FAULT_SENSOR:
-            return S.Fix(sensor_fix(ev))
-        return S.Fix("exit")  # an internal stop: whatever is caught in the exit goes back
+        if code == protocol.FAULT_DOUBLE_FEED:
+            return steps.Fix("exit")
+        if code == protocol.FAULT_TRAY_EMPTIED:
+            return steps.Fix("put_back", (ev.n or 0) - (ev.k or 0))
+        if code == protocol.FAULT_BATTERY_LOW:
+            return steps.Fix("battery")
+        if code == protocol.FAULT_SENSOR:
+            return steps.Fix(sensor_fix(ev))
+        return steps.Fix("exit")  # an internal stop: whatever is caught in the exit goes back
 
     # -- a jam -----------------------------------------------------------------------------------
     @on("touch", Phase.PAUSED, goes=(Phase.DEALING,))
-    def touch_in_paused(self: Machine, ev: V.Event) -> None:
-        if ev.state == P.ST_PAUSED:
+    def touch_in_paused(self: Machine, ev: views.Event) -> None:
+        if ev.state == protocol.ST_PAUSED:
             self.resumed()
 
     def resumed(self: Machine) -> None:
         """The jammed pass goes on: the steps shown for it are done."""
         p = self.pass_
         assert p is not None
-        while self.todo and isinstance(self.todo[0], S.Touch):
+        while self.todo and isinstance(self.todo[0], steps.Touch):
             self.todo.popleft()
         self.phase = Phase.DEALING
         self.quiet_since = self.moved_at = self.clock()
@@ -254,19 +254,19 @@ class DealingHandlers:
             self.advance()
 
     @on("fault", Phase.PAUSED, goes=(Phase.PAUSED,))
-    def fault_in_paused(self: Machine, ev: V.Event) -> None:
+    def fault_in_paused(self: Machine, ev: views.Event) -> None:
         """The touch that should take the pass up again was refused (a card
         left in the exit would be counted as the next)."""
-        exit_blocked = ev.part == P.PART_EXIT
-        self.tell(N.ExitBlockedAtStart() if exit_blocked else N.StartRefused(ev.words))
-        if self.shown is not None and isinstance(self.shown.step, S.Touch):
+        exit_blocked = ev.part == protocol.PART_EXIT
+        self.tell(notices.ExitBlockedAtStart() if exit_blocked else notices.StartRefused(ev.words))
+        if self.shown is not None and isinstance(self.shown.step, steps.Touch):
             self.todo.appendleft(self.shown.step)
-            self.todo.appendleft(S.Fix("exit_sensor") if exit_blocked else S.Fix("jam"))
+            self.todo.appendleft(steps.Fix("exit_sensor") if exit_blocked else steps.Fix("jam"))
             self.advance()
 
     # -- the device starts again ---------------------------------------------------------------
     @on("hello", goes=ONWARD)
-    def hello(self: Machine, ev: V.Event) -> None:
+    def hello(self: Machine, ev: views.Event) -> None:
         """A hello nobody asked for: the same shuffler, restarted; more than a
         few in one pass is a device at fault."""
         assert self.device is not None
@@ -279,7 +279,7 @@ class DealingHandlers:
                 raise self.protocol_fault(f"it sent hello {p.restarts} times during one pass: it keeps restarting or "
                                           "does not keep to the protocol")
         mid_pass = p is not None and (p.part_n is not None or p.dealt > 0)
-        self.tell(N.Restarted(self.place, p.through if p and mid_pass else None, p.total if p and mid_pass else None))
+        self.tell(notices.Restarted(self.place, p.through if p and mid_pass else None, p.total if p and mid_pass else None))
         self.note(f"the shuffler restarted during {self.place}")
         self.after_device_restart()
         if mid_pass:
@@ -298,7 +298,7 @@ class DealingHandlers:
         if p.total - p.dealt <= 0:
             self.pass_finished()
         else:
-            self.todo.append(S.PutInTray(p.load, None, rest=True))
+            self.todo.append(steps.PutInTray(p.load, None, rest=True))
         self.advance()
 
     # -- the port goes away ---------------------------------------------------------------------
@@ -314,21 +314,21 @@ class DealingHandlers:
             if p.reconnects > MAX_RECONNECTS_PER_PASS:
                 raise self.stop(f"the connection to the shuffler was lost {p.reconnects} times during one pass")
         dealing = p is not None and p.part_n is not None
-        self.tell(N.ConnectionLost(self.place, p.through if p and dealing else None, p.total if p and dealing else None,
+        self.tell(notices.ConnectionLost(self.place, p.through if p and dealing else None, p.total if p and dealing else None,
                                    self.reconnect_s))
         self.note(f"connection lost during {self.place}")
         try:
             st = self.device.reconnect(self.reconnect_s, fact.why)
         except Stop as exc:
             raise self.stop(str(exc)) from None
-        self.tell(N.DeviceBack())
+        self.tell(notices.DeviceBack())
         self.quiet_since = self.moved_at = self.last_line = self.clock()
         self.resync(st)
 
-    def resync(self: Machine, st: V.Status) -> None:
+    def resync(self: Machine, st: views.Status) -> None:
         p = self.pass_
         if self.device_forgot(st):
-            self.tell(N.Restarted(None, unplugged=True))
+            self.tell(notices.Restarted(None, unplugged=True))
             self.note(f"the shuffler restarted during {self.place}")
             self.after_device_restart()
             if p is not None and (p.part_n is not None or p.dealt):
@@ -341,21 +341,21 @@ class DealingHandlers:
             return
         self.resync_mid_part(st)
 
-    def resync_mid_part(self: Machine, st: V.Status) -> None:
+    def resync_mid_part(self: Machine, st: views.Status) -> None:
         p = self.pass_
         assert p is not None
-        if st.state == P.ST_DEALING:
+        if st.state == protocol.ST_DEALING:
             self.voice.bar_start(f"load {p.load}", p.total, p.through, *p.piles())
             self.bar = True
             return
-        if st.state == P.ST_PAUSED:
+        if st.state == protocol.ST_PAUSED:
             self.phase = Phase.DEALING
-            self.fault_in_pass(V.Event(P.EV_FAULT, k=st.k or 0, n=st.n, code=P.FAULT_JAM, latched=True))
+            self.fault_in_pass(views.Event(protocol.EV_FAULT, k=st.k or 0, n=st.n, code=protocol.FAULT_JAM, latched=True))
             return
         if st.n == p.part_n and st.k == p.part_n:
-            self.done(V.Event(P.EV_DONE, k=st.k, n=st.n, left=st.left, right=st.right))
+            self.done(views.Event(protocol.EV_DONE, k=st.k, n=st.n, left=st.left, right=st.right))
             return
-        self.tell(N.Restarted(None, unplugged=True))
+        self.tell(notices.Restarted(None, unplugged=True))
         self.note(f"the shuffler restarted during {self.place}")
         self.after_device_restart()
         self.after_restart()
@@ -369,7 +369,7 @@ class DealingHandlers:
         rest = p.total - p.dealt
         n = self.count()
         if n is not None and n != STALE and n < rest:
-            self.tell(N.PassBeganUnplugged(rest, n))
+            self.tell(notices.PassBeganUnplugged(rest, n))
             p.dealt = p.total - n
             p.left = p.right = None
             rest = n
@@ -377,7 +377,7 @@ class DealingHandlers:
             self.pass_finished()
             self.advance()
             return
-        self.todo.appendleft(S.Touch("rest", p.load, rest) if p.dealt else S.Touch("start"))
+        self.todo.appendleft(steps.Touch("rest", p.load, rest) if p.dealt else steps.Touch("start"))
         self.phase = Phase.HANDLING
         self.advance()
 
@@ -395,7 +395,7 @@ class DealingHandlers:
         try:
             st = self.device.status(timeout=self.device.wait_s(min(REQUEST_TIMEOUT_S, self.stall_s)))
         except LinkTimeout:
-            self.tell(N.NotAnswering())
+            self.tell(notices.NotAnswering())
             self.device.close()
             self.handle(Closed(f"no answer within {self.device.wait_s(min(REQUEST_TIMEOUT_S, self.stall_s)):g} s"))
             return
@@ -405,30 +405,30 @@ class DealingHandlers:
         self.last_line = now
         self.status_in_pass(st, now)
 
-    def status_in_pass(self: Machine, st: V.Status, now: float) -> None:
+    def status_in_pass(self: Machine, st: views.Status, now: float) -> None:
         p = self.pass_
         assert p is not None and self.device is not None
-        if st.state == P.ST_DEALING:
+        if st.state == protocol.ST_DEALING:
             if st.k is not None and p.part_n is not None and st.k > p.k:
                 self.moved_at = now
-                self.progress(V.Event(P.EV_PROGRESS, k=st.k, n=p.part_n, left=st.left, right=st.right))
+                self.progress(views.Event(protocol.EV_PROGRESS, k=st.k, n=p.part_n, left=st.left, right=st.right))
             elif now - self.moved_at > self.device.wait_s(2 * self.stall_s):
                 raise self.protocol_fault(f"it says it is dealing, yet no card has gone through for "
                                           f"{now - self.moved_at:.0f} s and it sends no events"
                                           + (f" ({self.device.garbage} lines that are not protocol)"
                                              if self.device.garbage else ""))
-        elif st.state == P.ST_PAUSED:
-            self.fault_in_pass(V.Event(P.EV_FAULT, k=st.k or 0, n=st.n, code=st.fault or P.FAULT_JAM, latched=True))
-        elif st.state == P.ST_ALARM:
-            self.fault_in_pass(V.Event(P.EV_FAULT, k=st.k or 0, n=st.n, code=st.fault or P.FAULT_INTERNAL,
+        elif st.state == protocol.ST_PAUSED:
+            self.fault_in_pass(views.Event(protocol.EV_FAULT, k=st.k or 0, n=st.n, code=st.fault or protocol.FAULT_JAM, latched=True))
+        elif st.state == protocol.ST_ALARM:
+            self.fault_in_pass(views.Event(protocol.EV_FAULT, k=st.k or 0, n=st.n, code=st.fault or protocol.FAULT_INTERNAL,
                                        latched=True, left=st.left, right=st.right))
         elif st.n == p.part_n and st.k == p.part_n:
-            self.done(V.Event(P.EV_DONE, k=st.k, n=st.n, left=st.left, right=st.right))
+            self.done(views.Event(protocol.EV_DONE, k=st.k, n=st.n, left=st.left, right=st.right))
 
-    def follow_stray_pass(self: Machine, ev: V.Event) -> None:
+    def follow_stray_pass(self: Machine, ev: views.Event) -> None:
         """A pass began where the routine has none: said once; the step on
         screen stays (its cards are the person's to put back)."""
-        self.tell(N.PassNotInRoutine(ev.n or 0))
+        self.tell(notices.PassNotInRoutine(ev.n or 0))
         self.note(f"a pass of {ev.n} cards nobody asked for, during {self.place}")
 
     # -- lines that are not the pass's -----------------------------------------------------------
@@ -437,10 +437,10 @@ class DealingHandlers:
         """Not protocol: counted (device.garbage), never shown, and no sign of life."""
 
     @on("warn")
-    def warn(self: Machine, ev: V.Event) -> None:
-        self.tell(N.BatteryWarning(ev.mv))
+    def warn(self: Machine, ev: views.Event) -> None:
+        self.tell(notices.BatteryWarning(ev.mv))
 
     @on("stopped", goes=(Phase.STOPPED,))
-    def stopped_event(self: Machine, ev: V.Event) -> None:
+    def stopped_event(self: Machine, ev: views.Event) -> None:
         raise self.stop("the shuffler's firmware was interrupted and left for its prompt; unplug it and plug it in "
                         "again")

@@ -1,7 +1,7 @@
 """The shuffler as the guide sees it: requests answered as typed views,
 events as typed records, and the port reopened when it goes away.
 
-Everything the device sends is checked before it is read (host/link.py,
+Everything the device sends is checked before it is read (host/device_link.py,
 host/guide/views.py); lines that are not protocol at all (a boot banner,
 the firmware's own debug output) are counted here and never shown to the
 person.
@@ -11,10 +11,10 @@ from __future__ import annotations
 import time
 from typing import Callable
 
-from firmware import protocol as P
-from host import device_messages as DM
-from host.guide import views as V
-from host.link import (HANDSHAKE_S, REQUEST_TIMEOUT_S, BadMessage, DeviceError, Garbage, Link, LinkClosed, LinkError,
+from firmware import protocol
+from host import device_messages
+from host.guide import views
+from host.device_link import (HANDSHAKE_S, REQUEST_TIMEOUT_S, BadMessage, DeviceError, Garbage, Link, LinkClosed, LinkError,
                        LinkTimeout, ProtocolFault)
 
 REOPEN_PAUSE_S = 0.5
@@ -31,7 +31,7 @@ class Device:
         self.reopen = reopen
         self.clock = clock
         self.name = link.name
-        hello = DM.hello_view(link.hello) if link.hello else None
+        hello = device_messages.hello_view(link.hello) if link.hello else None
         self.uid = hello.uid if hello else None
         self.capacity = (hello.capacity if hello else 0) or None
         self.garbage = 0  # lines that were not protocol: never shown, said only when they stop the guide
@@ -40,7 +40,7 @@ class Device:
         return self.link.wait_s(seconds)
 
     # -- events --------------------------------------------------------------------
-    def next_event(self, timeout: float) -> V.Event | None | str:
+    def next_event(self, timeout: float) -> views.Event | None | str:
         """The next event, None after `timeout`, or "garbage" for a line that
         is not protocol. LinkClosed when the port has gone."""
         ev = self.link.next_event(timeout)
@@ -51,7 +51,7 @@ class Device:
             return "garbage"
         if isinstance(ev, BadMessage):
             raise ev.fault(self.name)
-        return V.event(ev)
+        return views.event(ev)
 
     def drain(self) -> None:
         """Forget what the device said before the routine (a fault left over is read from its status)."""
@@ -60,14 +60,14 @@ class Device:
                 raise ev.fault(self.name)
 
     # -- requests ------------------------------------------------------------------
-    def status(self, timeout: float | None = None) -> V.Status:
-        return V.status(self.link.status(timeout=timeout), self.name)
+    def status(self, timeout: float | None = None) -> views.Status:
+        return views.status(self.link.status(timeout=timeout), self.name)
 
     def count(self) -> int | None:
         """The tray's count, or None when the device cannot count now (a pass
         has begun, a fault is latched, no calibration). LinkClosed passes."""
         try:
-            return V.count(self.link.request(P.CMD_COUNT), self.name)
+            return views.count(self.link.request(protocol.CMD_COUNT), self.name)
         except (DeviceError, LinkTimeout):
             return None
 
@@ -82,33 +82,33 @@ class Device:
     def clear(self) -> bool:
         """Clear a latched fault; False when the device did not answer."""
         try:
-            self.link.request(P.CMD_CLEAR)
+            self.link.request(protocol.CMD_CLEAR)
         except DeviceError:
             pass  # nothing latched any more
         except LinkTimeout:
             return False
         return True
 
-    def exact_begin(self, cards: int) -> V.ExactBegun:
-        return V.exact_begun(self.link.request(P.CMD_EXACT, n=cards), self.name)
+    def exact_begin(self, cards: int) -> views.ExactBegun:
+        return views.exact_begun(self.link.request(protocol.CMD_EXACT, n=cards), self.name)
 
     def start(self) -> None:
         """Start a pass of what the tray holds (with an empty tray, after an
         exact pass stopped at its last card: that pass is whole)."""
         try:
-            self.link.request(P.CMD_START)
+            self.link.request(protocol.CMD_START)
         except (DeviceError, LinkTimeout):
             pass  # refused (its fault event says why) or unanswered (the status will tell)
 
-    def exact_held(self) -> V.ExactBegun | None:
+    def exact_held(self) -> views.ExactBegun | None:
         """The exact routine the device holds (None: none), from the load it expects next."""
-        reply = self.link.request(P.CMD_EXACT, held=True)
-        if DM.reply_view(reply).mode == P.MODE_RANDOM:
+        reply = self.link.request(protocol.CMD_EXACT, held=True)
+        if device_messages.reply_view(reply).mode == protocol.MODE_RANDOM:
             return None
-        return V.exact_begun(reply, self.name)
+        return views.exact_begun(reply, self.name)
 
     def exact_cancel(self) -> None:
-        self.link.request(P.CMD_EXACT, cancel=True)
+        self.link.request(protocol.CMD_EXACT, cancel=True)
 
     def keep_awake(self) -> None:
         """A line now and then keeps the board out of light sleep, in which a
@@ -119,7 +119,7 @@ class Device:
             pass
 
     # -- the port coming back ------------------------------------------------------------
-    def reconnect(self, within_s: float, why: str) -> V.Status:
+    def reconnect(self, within_s: float, why: str) -> views.Status:
         """Wait up to within_s for the same shuffler (its uid) to answer on the
         port again; its status. Stop when it does not, or another answers."""
         self.link.close()
@@ -146,11 +146,11 @@ class Device:
                 time.sleep(min(REOPEN_PAUSE_S, max(0.0, deadline - self.clock())))
         raise Stop(f"the shuffler did not come back within {within_s:g} s ({last})")
 
-    def _greet(self, link: Link, deadline: float) -> V.Status:
+    def _greet(self, link: Link, deadline: float) -> views.Status:
         left = max(0.2, deadline - self.clock())
         hello = link.handshake(timeout=min(link.wait_s(HANDSHAKE_S), left))
-        self.check_uid(hello.get(P.F_UID))
-        st = V.status(link.status(timeout=min(link.wait_s(REQUEST_TIMEOUT_S), max(0.2, deadline - self.clock()))),
+        self.check_uid(hello.get(protocol.F_UID))
+        st = views.status(link.status(timeout=min(link.wait_s(REQUEST_TIMEOUT_S), max(0.2, deadline - self.clock()))),
                       self.name)
         self.link = link
         return st

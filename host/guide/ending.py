@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from host.guide import notices as N
-from host.guide import routines as R
+from host.guide import notices
+from host.guide import routines
 from host.guide.results import (EXACT, EXACT_AGAIN, EXACT_METHOD, EXACT_THEN_RANDOM, RANDOM_AFTER_LOSS_METHOD,
                                 Summary)
 from host.guide.table import Phase
@@ -19,7 +19,7 @@ class Ending:
         """The last step is done."""
         assert self.routine is not None
         if self.routine.exact and self.device is not None and not self.exact_finished:
-            self.tell(N.ExactNotConfirmed())
+            self.tell(notices.ExactNotConfirmed())
             self.note("the shuffler did not confirm the end of exact mode")
         self.phase = Phase.FINISHED
         self.summary = self.make_summary()
@@ -36,7 +36,7 @@ class Ending:
         earlier_passes = sum(r.passes for r in self.earlier)
         earlier_rounds = sum(max(0, r.round - 1) for r in self.earlier)
         loads = [row for r in self.earlier for row in r.per_round] + list(routine.per_round)
-        if isinstance(routine, R.ExactRoutine):
+        if isinstance(routine, routines.ExactRoutine):
             return Summary(rounds=earlier_rounds + routine.rounds, passes=earlier_passes + routine.passes,
                            seconds=seconds, distance=0.0, cards=self.plan.cards, notes=self.notes, loads=loads,
                            mode=EXACT_AGAIN if self.earlier else EXACT, method=EXACT_METHOD)

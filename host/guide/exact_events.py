@@ -14,14 +14,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from firmware import protocol as P
-from host.guide import notices as N
-from host.guide import routines as R
-from host.guide import views as V
+from firmware import protocol
+from host.guide import notices
+from host.guide import routines
+from host.guide import views
 from host.guide.table import ONWARD, Do, Phase, Tick, on
-from host.link import LinkError, ProtocolFault
+from host.device_link import LinkError, ProtocolFault
 from host.plan import make_plan
-from shuffling import steps as S
+from shuffling import steps
 
 if TYPE_CHECKING:
     from host.guide.machine import Machine
@@ -35,11 +35,11 @@ class ExactHandlers:
         self.exact_finished = False
         self.dealt_key: tuple[int, str] | None = None  # (round, load) of the exact pass just dealt
         self.after_pass_until = 0.0
-        self.running: V.Status | None = None  # resumed with a pass under way
+        self.running: views.Status | None = None  # resumed with a pass under way
         self.part_dealt: int | None = None  # ... with this many of its cards out
 
     # -- beginning -----------------------------------------------------------------------------
-    def exact_routine(self: Machine) -> R.ExactRoutine:
+    def exact_routine(self: Machine) -> routines.ExactRoutine:
         dev = self.device
         assert dev is not None
         try:
@@ -49,26 +49,26 @@ class ExactHandlers:
         except LinkError as exc:
             raise self.stop(f"the shuffler cannot run exact mode for {self.plan.cards} cards: {exc}") from None
         try:
-            return R.ExactRoutine(self.plan.cards, dev.capacity or self.plan.capacity, begun)
+            return routines.ExactRoutine(self.plan.cards, dev.capacity or self.plan.capacity, begun)
         except ValueError as exc:  # a routine this guide would word otherwise (another firmware's plan)
             raise self.stop(f"the shuffler's exact routine does not fit this pack: {exc}") from None
 
-    def resumed_routine(self: Machine, st: V.Status) -> R.ExactRoutine:
+    def resumed_routine(self: Machine, st: views.Status) -> routines.ExactRoutine:
         """The routine the device holds, from the load it expects next."""
         dev = self.device
         assert dev is not None
-        held = dev.exact_held() if st.mode == P.MODE_EXACT else None
+        held = dev.exact_held() if st.mode == protocol.MODE_EXACT else None
         if held is None or st.next is None:
             raise self.stop("the shuffler holds no exact routine to go on with (it restarted without it, or "
                             "exactness was lost)")
         if held.n != self.plan.cards:
             raise self.stop(f"the shuffler's exact routine is for {held.n} cards, not the {self.plan.cards} given")
-        begun = V.ExactBegun(held.n, held.loads, held.uneven, held.rounds, st.next, routine=held.routine)
+        begun = views.ExactBegun(held.n, held.loads, held.uneven, held.rounds, st.next, routine=held.routine)
         try:
-            routine = R.ExactRoutine(self.plan.cards, dev.capacity or self.plan.capacity, begun, resume_at=st.next)
+            routine = routines.ExactRoutine(self.plan.cards, dev.capacity or self.plan.capacity, begun, resume_at=st.next)
         except ValueError as exc:
             raise self.stop(f"the shuffler's exact routine does not fit this pack: {exc}") from None
-        if st.state in (P.ST_DEALING, P.ST_PAUSED) or held.dealt is not None:
+        if st.state in (protocol.ST_DEALING, protocol.ST_PAUSED) or held.dealt is not None:
             self.running, self.part_dealt = st, held.dealt
             self.todo.append(Do("take_up_running_pass"))
         return routine
@@ -79,48 +79,48 @@ class ExactHandlers:
         for its load."""
         st, self.running = self.running, None
         assert st is not None and st.next is not None
-        while self.todo and not isinstance(self.todo[0], S.PutInTray):
+        while self.todo and not isinstance(self.todo[0], steps.PutInTray):
             item = self.todo.popleft()
-            if isinstance(item, N.NOTICE_TYPES):
+            if isinstance(item, notices.NOTICE_TYPES):
                 self.tell(item)
-            elif isinstance(item, R.RoundMark):
+            elif isinstance(item, routines.RoundMark):
                 self.step_round = item.round
         put = self.todo.popleft()
-        assert isinstance(put, S.PutInTray)
+        assert isinstance(put, steps.PutInTray)
         self.start_or_continue_pass(put)
         self.drop_to_touch()
         p = self.pass_
         assert p is not None
         p.size, p.dealt = st.next.count, self.part_dealt or 0
         p.left = p.right = None  # the device keeps an exact pass's piles to itself
-        if st.state in (P.ST_DEALING, P.ST_PAUSED):
-            self.begin_part(V.Event(P.EV_LOADED, n=st.n))
+        if st.state in (protocol.ST_DEALING, protocol.ST_PAUSED):
+            self.begin_part(views.Event(protocol.EV_LOADED, n=st.n))
             p.k = st.k or 0
-            if st.state == P.ST_PAUSED:
-                self.fault_in_pass(V.Event(P.EV_FAULT, k=p.k, n=st.n, code=P.FAULT_JAM, latched=True))
+            if st.state == protocol.ST_PAUSED:
+                self.fault_in_pass(views.Event(protocol.EV_FAULT, k=p.k, n=st.n, code=protocol.FAULT_JAM, latched=True))
             return
         # Part dealt and stopped: what is left goes in the tray, the count says where it stopped.
-        self.todo.appendleft(S.PutInTray(p.load, None, rest=True))
+        self.todo.appendleft(steps.PutInTray(p.load, None, rest=True))
 
     # -- the device's words on its routine ----------------------------------------------------
     @on("exact_next", goes=ONWARD)
-    def exact_next(self: Machine, ev: V.Event) -> None:
-        if isinstance(self.routine, R.ExactRoutine) and ev.round is not None and ev.count is not None:
-            self.routine.device_next = V.Next(ev.round, ev.load, ev.count, ev.rounds)
+    def exact_next(self: Machine, ev: views.Event) -> None:
+        if isinstance(self.routine, routines.ExactRoutine) and ev.round is not None and ev.count is not None:
+            self.routine.device_next = views.Next(ev.round, ev.load, ev.count, ev.rounds)
         self.after_pass_check()
 
     @on("exact_round")
-    def exact_round(self: Machine, ev: V.Event) -> None:
+    def exact_round(self: Machine, ev: views.Event) -> None:
         if self.lost is None:
-            self.tell(N.ExactRoundDealt(ev.round or 0, ev.rounds or 0))
+            self.tell(notices.ExactRoundDealt(ev.round or 0, ev.rounds or 0))
 
     @on("exact_done", goes=ONWARD)
-    def exact_done(self: Machine, ev: V.Event) -> None:
+    def exact_done(self: Machine, ev: views.Event) -> None:
         self.exact_finished = True
         self.after_pass_check()
 
     @on("exact_lost", goes=ONWARD)
-    def exact_lost(self: Machine, ev: V.Event) -> None:
+    def exact_lost(self: Machine, ev: views.Event) -> None:
         self.lose(ev.name or "unknown", load=ev.load or None, n=ev.n, expected=ev.expected)
         self.after_pass_check()
 
@@ -131,7 +131,7 @@ class ExactHandlers:
         if self.lost is not None or self.routine is None or not self.routine.exact:
             return
         self.lost = reason
-        self.tell(N.ExactLost(self.place, reason, load, n, expected))
+        self.tell(notices.ExactLost(self.place, reason, load, n, expected))
         self.note(f"exactness lost during {self.place}: {reason}")
         if self.pass_ is None and self.phase is Phase.HANDLING:
             self.after_loss()
@@ -149,9 +149,9 @@ class ExactHandlers:
         if st is None or self.device_forgot(st):
             self.lose("restart")
 
-    def device_forgot(self: Machine, st: V.Status) -> bool:
+    def device_forgot(self: Machine, st: views.Status) -> bool:
         return (self.routine is not None and self.routine.exact and self.lost is None and not self.exact_finished
-                and st.mode != P.MODE_EXACT)
+                and st.mode != protocol.MODE_EXACT)
 
     # -- after an exact pass ----------------------------------------------------------------------
     def wait_for_the_device(self: Machine, load: str) -> None:
@@ -164,7 +164,7 @@ class ExactHandlers:
     def after_pass_check(self: Machine) -> None:
         """Go on once the device has said which load it expects next (or
         that its routine is done, or lost)."""
-        if self.phase is not Phase.AFTER_PASS or not isinstance(self.routine, R.ExactRoutine):
+        if self.phase is not Phase.AFTER_PASS or not isinstance(self.routine, routines.ExactRoutine):
             return
         nxt = self.routine.device_next
         fresh = nxt is not None and (nxt.round, nxt.load) != self.dealt_key
@@ -181,7 +181,7 @@ class ExactHandlers:
         """No word from the device: ask it where its routine stands."""
         if self.clock() < self.after_pass_until:
             return
-        assert self.device is not None and isinstance(self.routine, R.ExactRoutine)
+        assert self.device is not None and isinstance(self.routine, routines.ExactRoutine)
         try:
             st = self.device.status()
         except LinkError as exc:
@@ -193,7 +193,7 @@ class ExactHandlers:
         self.go_on_after_exact_pass()
 
     @on("loaded", Phase.AFTER_PASS, goes=ONWARD)
-    def loaded_after_pass(self: Machine, ev: V.Event) -> None:
+    def loaded_after_pass(self: Machine, ev: views.Event) -> None:
         """The next pass began before the device's word arrived."""
         self.go_on_after_exact_pass()
         self.handle(ev)
@@ -202,7 +202,7 @@ class ExactHandlers:
     def after_loss(self: Machine) -> None:
         """Every card into one pack, in any order, then a fresh routine."""
         self.todo.clear()
-        self.todo.extend([S.Collect(self.plan.cards), Do("start_fresh")])
+        self.todo.extend([steps.Collect(self.plan.cards), Do("start_fresh")])
 
     def start_fresh(self: Machine) -> None:
         assert self.routine is not None
@@ -210,10 +210,10 @@ class ExactHandlers:
         self.lost, self.exact_finished = None, False
         if self.on_loss == "exact":
             self.routine = self.exact_routine()
-            self.tell(N.FreshExactRun(self.routine.rounds, self.routine.of_passes))
-            self.todo.extend(item for item in self.routine.begin() if not isinstance(item, N.ExactIntro))
+            self.tell(notices.FreshExactRun(self.routine.rounds, self.routine.of_passes))
+            self.todo.extend(item for item in self.routine.begin() if not isinstance(item, notices.ExactIntro))
             return
         rest = make_plan(self.plan.pack, self.plan.capacity, self.plan.quality)
-        self.routine = R.RandomRoutine(rest, counted=True, seconds_per_round=self.seconds_per_round())
-        self.tell(N.FinishAtRandom(rest.rounds, rest.distance, rest.quality.name, rest.quality.threshold))
+        self.routine = routines.RandomRoutine(rest, counted=True, seconds_per_round=self.seconds_per_round())
+        self.tell(notices.FinishAtRandom(rest.rounds, rest.distance, rest.quality.name, rest.quality.threshold))
         self.todo.extend(self.routine.begin())

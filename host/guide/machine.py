@@ -21,11 +21,11 @@ from collections import deque
 from dataclasses import dataclass
 from typing import Callable, Union
 
-from firmware import protocol as P
+from firmware import protocol
 from host import person as persons
-from host.guide import notices as N
-from host.guide import routines as R
-from host.guide import views as V
+from host.guide import notices
+from host.guide import routines
+from host.guide import views
 from host.guide.dealing import DealingHandlers
 from host.guide.device import Device, Stop
 from host.guide.ending import Ending
@@ -34,9 +34,9 @@ from host.guide.results import GuideStopped, Summary
 from host.guide.table import ONWARD, Answer, Closed, Do, Fact, Noise, Phase, Settled, Tick, on, transition
 from host.guide.voice import DONE, READY, Shown, Voice
 from host.guide.waiting import WaitingHandlers
-from host.link import LinkClosed, ProtocolFault
+from host.device_link import LinkClosed, ProtocolFault
 from host.plan import Plan
-from shuffling import steps as S
+from shuffling import steps
 
 # Seconds. The machine's waits are short; the person's have no limit unless one is given.
 STALL_S = 8.0  # no event while dealing: ask the device how it is doing
@@ -84,8 +84,8 @@ class Pass:
         return add(self.left, self.k_left), add(self.right, self.k_right)
 
 
-Item = Union[S.Step, N.Notice, R.RoundMark, Do]
-Routine = Union[R.RandomRoutine, R.ExactRoutine]
+Item = Union[steps.Step, notices.Notice, routines.RoundMark, Do]
+Routine = Union[routines.RandomRoutine, routines.ExactRoutine]
 
 
 class Machine(WaitingHandlers, DealingHandlers, ExactHandlers, Ending):
@@ -108,7 +108,7 @@ class Machine(WaitingHandlers, DealingHandlers, ExactHandlers, Ending):
         self.routine: Routine | None = None
         self.earlier: list[Routine] = []  # routines given up (exactness lost) before this one
         self.pass_: Pass | None = None
-        self.place: N.Where | None = None
+        self.place: notices.Where | None = None
         self.notes: list[str] = []
         self.started = clock()
         self.summary: Summary | None = None
@@ -175,7 +175,7 @@ class Machine(WaitingHandlers, DealingHandlers, ExactHandlers, Ending):
             return Closed(str(exc))
         if got == "garbage":
             return Noise()
-        return got if isinstance(got, V.Event) else Tick()
+        return got if isinstance(got, views.Event) else Tick()
 
     @property
     def resumable(self) -> bool:
@@ -199,10 +199,10 @@ class Machine(WaitingHandlers, DealingHandlers, ExactHandlers, Ending):
         """What a phase has no use for."""
 
     # -- telling ------------------------------------------------------------------------------
-    def tell(self, notice: N.Notice) -> None:
+    def tell(self, notice: notices.Notice) -> None:
         self.voice.notice(notice)
-        if isinstance(notice, N.RoundCountOff):
-            self.note(N.words(notice))  # the summary keeps it: the hand is short of cards (or over)
+        if isinstance(notice, notices.RoundCountOff):
+            self.note(notices.words(notice))  # the summary keeps it: the hand is short of cards (or over)
 
     def note(self, text: str) -> None:
         self.notes.append(text)
@@ -221,7 +221,7 @@ class Machine(WaitingHandlers, DealingHandlers, ExactHandlers, Ending):
         if self.device is not None:
             self.prepare_device()
         if self.routine is None:
-            self.routine = R.RandomRoutine(self.plan, counted=self.device is not None, from_round=self.from_round,
+            self.routine = routines.RandomRoutine(self.plan, counted=self.device is not None, from_round=self.from_round,
                                            seconds_per_round=self.seconds_per_round())
         self.todo.extend(self.routine.begin())
         self.advance()
@@ -236,12 +236,12 @@ class Machine(WaitingHandlers, DealingHandlers, ExactHandlers, Ending):
         st = dev.status()
         self.last_line = self.clock()
         # Going on with an exact routine, a jammed pass is taken up, not cleared (that would abort it).
-        takes_it_up = self.resume and st.mode == P.MODE_EXACT and st.state == P.ST_PAUSED
-        if st.state in (P.ST_ALARM, P.ST_PAUSED) and not takes_it_up:
-            self.tell(N.FaultLeftOver(st.fault_name or st.state))
+        takes_it_up = self.resume and st.mode == protocol.MODE_EXACT and st.state == protocol.ST_PAUSED
+        if st.state in (protocol.ST_ALARM, protocol.ST_PAUSED) and not takes_it_up:
+            self.tell(notices.FaultLeftOver(st.fault_name or st.state))
             if not dev.clear():
-                self.tell(N.ClearUnanswered())
-        if self.mode == "random" and st.mode == P.MODE_EXACT:
+                self.tell(notices.ClearUnanswered())
+        if self.mode == "random" and st.mode == protocol.MODE_EXACT:
             # An exact routine left over (a run stopped part way): its codes would deal these passes.
             try:
                 dev.exact_cancel()
@@ -263,19 +263,19 @@ class Machine(WaitingHandlers, DealingHandlers, ExactHandlers, Ending):
                 if self.holding:
                     self.holding = False
                     return
-            elif isinstance(item, S.STEP_TYPES):
+            elif isinstance(item, steps.STEP_TYPES):
                 if self.show(item):
                     return
-            elif isinstance(item, R.RoundMark):
+            elif isinstance(item, routines.RoundMark):
                 self.step_round = item.round
             else:
                 self.tell(item)
 
-    def show(self, step: S.Step) -> bool:
+    def show(self, step: steps.Step) -> bool:
         """Show a step (and have a scripted person do it); True when the
         machine now waits for something."""
         phase, answer = self.phase_for(step)
-        if isinstance(step, S.PutInTray):
+        if isinstance(step, steps.PutInTray):
             self.start_or_continue_pass(step)
         self.step_number += 1
         rnd = self.step_round
@@ -283,7 +283,7 @@ class Machine(WaitingHandlers, DealingHandlers, ExactHandlers, Ending):
         if phase is not None:
             self.phase = phase
             self.on_shown(step)
-        if self.device is None and isinstance(step, S.Touch):
+        if self.device is None and isinstance(step, steps.Touch):
             self.todo.appendleft(Do("pass_finished"))  # nothing follows the pass: its answer ends it
         # The person first (a console person throws away keys typed before
         # the step appears, and answers from now on name this step), then
@@ -292,15 +292,15 @@ class Machine(WaitingHandlers, DealingHandlers, ExactHandlers, Ending):
         self.voice.step(self.shown)
         return phase is not None
 
-    def phase_for(self, step: S.Step) -> tuple[Phase | None, str | None]:
-        if not S.asks_action(step):
+    def phase_for(self, step: steps.Step) -> tuple[Phase | None, str | None]:
+        if not steps.asks_action(step):
             return None, None
         if self.device is None:
             return Phase.HANDLING, DONE
         paused = self.pass_ is not None and self.pass_.part_n is not None
-        if isinstance(step, S.PutInTray):
+        if isinstance(step, steps.PutInTray):
             return Phase.LOADING, READY
-        if isinstance(step, S.Touch):
+        if isinstance(step, steps.Touch):
             return (Phase.PAUSED if paused else Phase.TOUCH), None
         return (Phase.PAUSED if paused else Phase.HANDLING), DONE
 
@@ -313,33 +313,33 @@ class Machine(WaitingHandlers, DealingHandlers, ExactHandlers, Ending):
         if self.clock() - shown.at < self.read_s:
             if self.too_soon_said != shown.number:
                 self.too_soon_said = shown.number
-                self.tell(N.TooSoon(shown.number, fact.via))
+                self.tell(notices.TooSoon(shown.number, fact.via))
             return False
         return True
 
     # -- the pass's bookkeeping ------------------------------------------------------------------
-    def start_or_continue_pass(self, step: S.PutInTray) -> None:
-        if step.load == S.ASIDE or step.rest or step.again:
+    def start_or_continue_pass(self, step: steps.PutInTray) -> None:
+        if step.load == steps.ASIDE or step.rest or step.again:
             if self.pass_ is not None and step.again and step.cards is not None:
                 self.pass_.want = step.cards
             return
         assert self.routine is not None
         self.pass_ = Pass(step.load, int(step.cards or 0))
         r, load, number = self.routine.place()
-        self.place = N.Where(r, self.routine.rounds, load, number, self.routine.of_passes)
+        self.place = notices.Where(r, self.routine.rounds, load, number, self.routine.of_passes)
 
     def pass_finished(self) -> None:
         """The pass is over: the routine says what comes next (in exact mode
         once the device has said where its routine stands)."""
         assert self.routine is not None and self.pass_ is not None
         p = self.pass_
-        result = (R.PassResult(p.load, p.want, None, None, 1) if self.device is None
-                  else R.PassResult(p.load, p.dealt, p.left, p.right, p.parts))
+        result = (routines.PassResult(p.load, p.want, None, None, 1) if self.device is None
+                  else routines.PassResult(p.load, p.dealt, p.left, p.right, p.parts))
         self.voice.bar_end()
         self.pass_ = None
         self.routine.record(result)
         if self.place is not None:
-            self.place = N.Where(self.place.round, self.place.of_rounds, self.place.load, self.place.pass_number,
+            self.place = notices.Where(self.place.round, self.place.of_rounds, self.place.load, self.place.pass_number,
                                  self.place.of_passes, after=True)
         self.phase = Phase.HANDLING
         if self.routine.exact and self.device is not None and self.lost is None:

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Any, Union
 
-from shuffling import steps as S
+from shuffling import steps as step_kinds
 
 INFO = "info"
 PROBLEM = "problem"
@@ -23,7 +23,7 @@ HINT = "hint"
 
 
 def _cards(n: int) -> str:
-    return S.cards(n)
+    return step_kinds.cards(n)
 
 
 def _are(n: int) -> str:
@@ -136,7 +136,7 @@ class LoadToMove:
     n: int
     about: bool
     capacity: int
-    move: S.Move
+    move: step_kinds.Move
 
 
 @dataclass(frozen=True)
@@ -531,7 +531,7 @@ def _over(n: int, capacity: int) -> str:
 
 def _load_to_move(n: LoadToMove) -> str:
     about = "about " if n.about else ""
-    return f"Load {n.load} should hold {about}{n.want} and holds {n.n}{_over(n.n, n.capacity)}: {S.move_phrase(n.move)}."
+    return f"Load {n.load} should hold {about}{n.want} and holds {n.n}{_over(n.n, n.capacity)}: {step_kinds.move_phrase(n.move)}."
 
 
 def _load_short(n: LoadShort) -> str:

@@ -17,11 +17,11 @@ from dataclasses import dataclass
 from typing import Union
 
 from firmware import exact_routes as routes
-from host.guide import notices as N
-from host.guide import views as V
+from host.guide import notices
+from host.guide import views
 from host.plan import Plan, trade_steps
-from shuffling import steps as S
-from shuffling import time_model as T
+from shuffling import steps as step_kinds
+from shuffling import time_model
 from shuffling.exact_mode.physical import ExactStep, route_steps
 
 @dataclass(frozen=True)
@@ -32,7 +32,7 @@ class RoundMark:
     round: int
 
 
-Item = Union[S.Step, N.Notice, RoundMark]
+Item = Union[step_kinds.Step, notices.Notice, RoundMark]
 
 # Random mode deals a load within this of the plan as it is (the shuffle does
 # not depend on where the loads are cut); further off, the person is told to
@@ -87,7 +87,7 @@ class RandomRoutine:
         return self.plan.rounds
 
     def begin(self) -> list[Item]:
-        cut = S.Cut(S.PACK, tuple(self.names), tuple(self.sizes), by_eye=len(self.names) > 1,
+        cut = step_kinds.Cut(step_kinds.PACK, tuple(self.names), tuple(self.sizes), by_eye=len(self.names) > 1,
                     counted=self.counted, first=True)
         return [RoundMark(self.round), cut, *self._round_start(), *self._load(0)]
 
@@ -95,12 +95,12 @@ class RandomRoutine:
         left = None
         if self.seconds_per_round is not None:
             left = self.seconds_per_round * (self.rounds - self.round + 1)
-        return [RoundMark(self.round), N.RoundStart(self.round, self.rounds, False, left)]
+        return [RoundMark(self.round), notices.RoundStart(self.round, self.rounds, False, left)]
 
     def _load(self, i: int) -> list[Item]:
         name = self.names[i]
-        touch = S.Touch("start") if self.counted else S.Touch("manual")
-        return [S.PutInTray(name, self.expected[i], about=self.tolerance(name) > 0 or not self.counted), touch]
+        touch = step_kinds.Touch("start") if self.counted else step_kinds.Touch("manual")
+        return [step_kinds.PutInTray(name, self.expected[i], about=self.tolerance(name) > 0 or not self.counted), touch]
 
     def tolerance(self, load: str) -> int:
         i = self.names.index(load) if load in self.names else len(self.names) - 1
@@ -123,7 +123,7 @@ class RandomRoutine:
             # Spread the difference over the loads still to come this round.
             dealt = sum(r.cards for r in self.results)
             self.expected[i + 1:] = even_split(self.plan.cards - dealt, len(self.names) - i - 1)
-        out: list[Item] = [S.Lift(result.load, result.left, result.right)]
+        out: list[Item] = [step_kinds.Lift(result.load, result.left, result.right)]
         if i + 1 < len(self.names):
             self.index += 1
             return out + self._load(i + 1)
@@ -135,7 +135,7 @@ class RandomRoutine:
         if self.counted:
             self.per_round.append([r.cards for r in self.results])
             if total != self.plan.cards:
-                out.append(N.RoundCountOff(self.round, total, self.plan.cards))
+                out.append(notices.RoundCountOff(self.round, total, self.plan.cards))
         known = self.counted and all(r.left is not None and r.right is not None for r in self.results)
         lefts = [r.left or 0 for r in self.results] if known else None
         rights = [r.right or 0 for r in self.results] if known else None
@@ -145,7 +145,7 @@ class RandomRoutine:
             self.round += 1
             return out + self._round_start() + self._load(0)
         self.round += 1
-        return out + [S.Gather(tuple(self.names))]
+        return out + [step_kinds.Gather(tuple(self.names))]
 
     @property
     def done(self) -> bool:
@@ -169,7 +169,7 @@ class ExactRoutine:
 
     exact = True
 
-    def __init__(self, cards: int, capacity: int, begun: V.ExactBegun, resume_at: V.Next | None = None) -> None:
+    def __init__(self, cards: int, capacity: int, begun: views.ExactBegun, resume_at: views.Next | None = None) -> None:
         self.cards = cards
         self.route = routes.route(cards, capacity, begun.routine)
         if self.route.rounds != begun.rounds:
@@ -177,7 +177,7 @@ class ExactRoutine:
                              f"{self.route.rounds}")
         self.steps: list[ExactStep] = route_steps(self.route, begun.uneven)
         self.rounds = begun.rounds
-        self.device_next: V.Next | None = begun.next
+        self.device_next: views.Next | None = begun.next
         self.i = 0
         self.round = 0  # the round of the pass in hand or next
         self.load = begun.next.load
@@ -186,7 +186,7 @@ class ExactRoutine:
         # Each round's loads, in the order they go in, with the sizes the code set fixes.
         self.round_sizes: dict[int, dict[str, int]] = {}
         for es in self.steps:
-            if isinstance(es.step, S.PutInTray):
+            if isinstance(es.step, step_kinds.PutInTray):
                 self.round_sizes.setdefault(es.round, {})[es.step.load] = int(es.step.cards or 0)
         self.resume_at = resume_at
         # Each pile's count from the device's last pass of its load: a pile the
@@ -198,22 +198,22 @@ class ExactRoutine:
     def begin(self) -> list[Item]:
         if self.resume_at is not None:
             return self._resume(self.resume_at)
-        return [N.ExactIntro(self.rounds, self.of_passes), *self._stretch()]
+        return [notices.ExactIntro(self.rounds, self.of_passes), *self._stretch()]
 
-    def _resume(self, at: V.Next) -> list[Item]:
+    def _resume(self, at: views.Next) -> list[Item]:
         """From the pass the device expects: the table work since the last pass, shown again."""
-        put = next((j for j, es in enumerate(self.steps) if isinstance(es.step, S.PutInTray)
+        put = next((j for j, es in enumerate(self.steps) if isinstance(es.step, step_kinds.PutInTray)
                     and (es.round, es.step.load) == (at.round, at.load)), None)
         if put is None:
             raise ValueError(f"round {at.round}, load {at.load} is not in this pack's routine")
         start = put
-        while start > 0 and not isinstance(self.steps[start - 1].step, S.Touch):
+        while start > 0 and not isinstance(self.steps[start - 1].step, step_kinds.Touch):
             start -= 1
         self.i = start
-        self.passes = sum(1 for es in self.steps[:put] if isinstance(es.step, S.PutInTray))
+        self.passes = sum(1 for es in self.steps[:put] if isinstance(es.step, step_kinds.PutInTray))
         self.per_round = [[] for _ in range(at.round)]
         left = self.of_passes - self.passes
-        return [N.Resuming(at.round, self.rounds, at.load, left), *self._stretch(resumed=True)]
+        return [notices.Resuming(at.round, self.rounds, at.load, left), *self._stretch(resumed=True)]
 
     def _stretch(self, resumed: bool = False) -> list[Item]:
         """The steps from here to the next touch (or to the end)."""
@@ -226,7 +226,7 @@ class ExactRoutine:
             if es.round != mark:
                 mark = es.round
                 out.append(RoundMark(es.round))
-            if isinstance(step, S.PutInTray):
+            if isinstance(step, step_kinds.PutInTray):
                 if es.round != self.round:
                     self.round = es.round
                     if len(self.per_round) < es.round:
@@ -236,27 +236,27 @@ class ExactRoutine:
                 out.append(dataclasses.replace(step, cards=self.want(es.round, step.load, step.cards)))
                 continue
             out.append(self._with_counts(step))
-            if isinstance(step, S.Touch):
+            if isinstance(step, step_kinds.Touch):
                 return out
         return out
 
-    def _with_counts(self, step: S.Step) -> S.Step:
+    def _with_counts(self, step: step_kinds.Step) -> step_kinds.Step:
         """A lift with the piles' counts the device gave; a stack without the
         piles the passes left empty."""
-        if isinstance(step, S.Lift) and S.left_of(step.load) in self.piles:
-            return dataclasses.replace(step, left=self.piles[S.left_of(step.load)],
-                                       right=self.piles[S.right_of(step.load)])
-        if isinstance(step, S.Stack):
+        if isinstance(step, step_kinds.Lift) and step_kinds.left_of(step.load) in self.piles:
+            return dataclasses.replace(step, left=self.piles[step_kinds.left_of(step.load)],
+                                       right=self.piles[step_kinds.right_of(step.load)])
+        if isinstance(step, step_kinds.Stack):
             there = tuple(part for part in step.parts if self.piles.get(part, 1) > 0)
             if there and there != step.parts:
                 return dataclasses.replace(step, parts=there,
                                            empty=tuple(part for part in step.parts if part not in there))
         return step
 
-    def _round_start(self) -> N.RoundStart:
+    def _round_start(self) -> notices.RoundStart:
         """The round begins with the step just taken: the time model times what is left."""
-        left = T.timing(es.step for es in self.steps[self.i - 1:]).total_s
-        return N.RoundStart(self.round, self.rounds, True, left)
+        left = time_model.timing(es.step for es in self.steps[self.i - 1:]).total_s
+        return notices.RoundStart(self.round, self.rounds, True, left)
 
     def want(self, round: int, load: str, planned: int | None) -> int:
         nxt = self.device_next
@@ -267,11 +267,11 @@ class ExactRoutine:
     def record(self, result: PassResult) -> None:
         self.passes += 1
         if result.left is not None and result.right is not None:
-            self.piles[S.left_of(result.load)] = result.left
-            self.piles[S.right_of(result.load)] = result.right
+            self.piles[step_kinds.left_of(result.load)] = result.left
+            self.piles[step_kinds.right_of(result.load)] = result.right
         else:
-            self.piles.pop(S.left_of(result.load), None)
-            self.piles.pop(S.right_of(result.load), None)
+            self.piles.pop(step_kinds.left_of(result.load), None)
+            self.piles.pop(step_kinds.right_of(result.load), None)
         if self.per_round:
             self.per_round[-1].append(result.cards)
 
@@ -316,12 +316,12 @@ class ExactRoutine:
                       if size == n and self.route.part_name(i) != load]
         return others[0] if others else None
 
-    def swap_notice(self, load: str, want: int, n: int, other: str) -> N.Notice:
+    def swap_notice(self, load: str, want: int, n: int, other: str) -> notices.Notice:
         """What to say when the tray holds `other`'s count instead of `load`'s."""
         if self.route.kind == routes.RADIX:
             stack, other_stack = ("left", "right") if self.names().index(load) == 0 else ("right", "left")
-            return N.StacksSwapped(load, want, n, stack, other_stack)
-        return N.LoadsSwapped(load, want, n, other)
+            return notices.StacksSwapped(load, want, n, stack, other_stack)
+        return notices.LoadsSwapped(load, want, n, other)
 
     def place(self) -> tuple[int, str, int]:
         return max(self.round, 1), self.load, self.passes + 1

@@ -12,8 +12,8 @@ import enum
 from dataclasses import dataclass
 from typing import Any, Callable, Union
 
-from firmware import protocol as P
-from host.guide import views as V
+from firmware import protocol
+from host.guide import views
 
 
 class Phase(enum.Enum):
@@ -84,8 +84,8 @@ class Settled:
     kind: str = "settled"
 
 
-Fact = Union[V.Event, Answer, Tray, Tick, Closed, Noise, Settled]
-FACT_KINDS: tuple[str, ...] = tuple(P.EVENTS) + ("answer", "tray", "tick", "closed", "garbage", "settled")
+Fact = Union[views.Event, Answer, Tray, Tick, Closed, Noise, Settled]
+FACT_KINDS: tuple[str, ...] = tuple(protocol.EVENTS) + ("answer", "tray", "tick", "closed", "garbage", "settled")
 
 
 @dataclass(frozen=True)

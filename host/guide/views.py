@@ -11,9 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Any
 
-from firmware import protocol as P
-from host import device_words as W
-from host.link import ProtocolFault
+from firmware import protocol
+from host import device_words
+from host.device_link import ProtocolFault
 
 
 def _need(msg: dict[str, Any], what: str, keys: tuple[str, ...], device: str) -> None:
@@ -48,21 +48,21 @@ class Event:
     @property
     def name(self) -> str:
         """The short name of a fault's, a warning's or a lost exactness's code."""
-        if self.kind == P.EV_EXACT_LOST:
-            return W.lost_name(self.code)
-        return W.fault_name(self.code) if self.code is not None else ""
+        if self.kind == protocol.EV_EXACT_LOST:
+            return device_words.lost_name(self.code)
+        return device_words.fault_name(self.code) if self.code is not None else ""
 
     @property
     def words(self) -> str:
         """The host's sentence for that code (the device sends the number only)."""
-        if self.kind == P.EV_EXACT_LOST:
-            return W.lost_words(self.code)
-        return W.fault_words(self.code) if self.code is not None else ""
+        if self.kind == protocol.EV_EXACT_LOST:
+            return device_words.lost_words(self.code)
+        return device_words.fault_words(self.code) if self.code is not None else ""
 
     @property
     def refusal(self) -> bool:
         """A fault that only refused a pass: nothing moved, nothing latched."""
-        return self.kind == P.EV_FAULT and (self.latched is False or (self.code in P.REFUSALS and self.k is None))
+        return self.kind == protocol.EV_FAULT and (self.latched is False or (self.code in protocol.REFUSALS and self.k is None))
 
 
 # The declared fields (firmware/protocol.py EVENT_FIELDS) this view keeps.
@@ -71,7 +71,7 @@ _EVENT_KEYS = tuple(f.name for f in fields(Event) if f.name != "kind")
 
 def event(msg: dict[str, Any]) -> Event:
     kept = {k: msg[k] for k in _EVENT_KEYS if k in msg}
-    return Event(kind=str(msg.get(P.F_EV)), **kept)
+    return Event(kind=str(msg.get(protocol.F_EV)), **kept)
 
 
 @dataclass(frozen=True)
@@ -92,13 +92,13 @@ class Status:
     n: int | None = None
     left: int | None = None
     right: int | None = None
-    mode: str = P.MODE_RANDOM
+    mode: str = protocol.MODE_RANDOM
     next: Next | None = None
 
     @property
     def fault_name(self) -> str:
         """The latched fault's short name ("" with none latched)."""
-        return W.fault_name(self.fault) if self.fault else ""
+        return device_words.fault_name(self.fault) if self.fault else ""
 
 
 def status(msg: dict[str, Any], device: str) -> Status:
@@ -110,7 +110,7 @@ def status(msg: dict[str, Any], device: str) -> Status:
         view = Next(nxt["round"], nxt["load"], nxt["count"], nxt.get("rounds"))
     return Status(state=msg["state"], fault=msg.get("fault", 0),
                   k=msg.get("k"), n=msg.get("n"), left=msg.get("left"), right=msg.get("right"),
-                  mode=msg.get("mode", P.MODE_RANDOM), next=view)
+                  mode=msg.get("mode", protocol.MODE_RANDOM), next=view)
 
 
 @dataclass(frozen=True)
@@ -121,14 +121,14 @@ class ExactBegun:
     rounds: int
     next: Next
     dealt: int | None = None  # held: cards of the next load already out (its pass stopped part way)
-    routine: str = P.ROUTINE_RADIX  # which exact routine (a device that does not say runs whole-pack radix)
+    routine: str = protocol.ROUTINE_RADIX  # which exact routine (a device that does not say runs whole-pack radix)
 
 
 def exact_begun(msg: dict[str, Any], device: str) -> ExactBegun:
     _need(msg, "reply to exact", ("n", "loads", "round", "rounds", "load", "count"), device)
     return ExactBegun(n=msg["n"], loads=msg["loads"], uneven=bool(msg.get("uneven", False)), rounds=msg["rounds"],
                       next=Next(msg["round"], msg["load"], msg["count"], msg["rounds"]), dealt=msg.get("dealt"),
-                      routine=msg.get("routine", P.ROUTINE_RADIX))
+                      routine=msg.get("routine", protocol.ROUTINE_RADIX))
 
 
 def count(msg: dict[str, Any], device: str) -> int:

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from host.guide import notices as N
-from shuffling import steps as S
+from host.guide import notices
+from shuffling import steps
 
 # What a shown step waits for from the person.
 DONE = "done"  # the person says the table work is done
@@ -16,7 +16,7 @@ READY = "ready"  # the person may say the cards are in the tray (the device sees
 
 @dataclass(frozen=True)
 class Shown:
-    step: S.Step
+    step: steps.Step
     number: int
     round: int | None
     answer: str | None  # DONE, READY, or None: nothing to answer
@@ -34,17 +34,17 @@ class Voice:
     def problem(self, text: str) -> None:
         self.say(f"! {text}")
 
-    def notice(self, notice: N.Notice) -> None:
-        text = N.words(notice)
-        if N.level(notice) == N.PROBLEM:
+    def notice(self, notice: notices.Notice) -> None:
+        text = notices.words(notice)
+        if notices.level(notice) == notices.PROBLEM:
             self.problem(text)
-        elif N.level(notice) == N.HINT:
+        elif notices.level(notice) == notices.HINT:
             self.say(f"   {text}")
         else:
             self.say(text)
 
     def step(self, shown: Shown) -> None:
-        self.say(f"{shown.number}. {S.words(shown.step)}")
+        self.say(f"{shown.number}. {steps.words(shown.step)}")
         if shown.answer == DONE and self.keyboard:
             self.say("   press Enter when done")
 

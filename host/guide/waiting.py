@@ -13,14 +13,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from firmware import protocol as P
+from firmware import protocol
 from host import person as persons
-from host.guide import notices as N
-from host.guide import routines as R
-from host.guide import views as V
+from host.guide import notices
+from host.guide import routines
+from host.guide import views
 from host.guide.table import ONWARD, Answer, Do, Phase, Tick, Tray, on
-from host.link import LinkClosed
-from shuffling import steps as S
+from host.device_link import LinkClosed
+from shuffling import steps
 
 if TYPE_CHECKING:
     from host.guide.machine import Item, Machine, Pass
@@ -42,12 +42,12 @@ class WaitingHandlers:
         self.waiting_said = False
         self.last_line = self.clock()
 
-    def on_shown(self: Machine, step: S.Step) -> None:
+    def on_shown(self: Machine, step: steps.Step) -> None:
         self.too_soon_said = None
         self.tray_n, self.tray_since = None, self.clock()
         if self.phase is Phase.LOADING:
             self.waiting_said = False
-        elif isinstance(step, (S.Unload, S.SetAside)):
+        elif isinstance(step, (steps.Unload, steps.SetAside)):
             self.saw_empty = False  # the cards now in the tray are not a new load until it has been empty
 
     # -- a table step ------------------------------------------------------------------------
@@ -69,8 +69,8 @@ class WaitingHandlers:
             return
         skipped = self.skip_to(ahead)
         put = self.todo.popleft()
-        assert isinstance(put, S.PutInTray)
-        self.tell(N.StepsTakenAsDone("load", put.load, skipped, fact.n))
+        assert isinstance(put, steps.PutInTray)
+        self.tell(notices.StepsTakenAsDone("load", put.load, skipped, fact.n))
         self.start_or_continue_pass(put)  # its step is done too: not shown, judged
         self.phase = Phase.LOADING
         self.judge(fact.n, put)
@@ -79,9 +79,9 @@ class WaitingHandlers:
         """Where the next load's step stands in the queue, when only table
         steps and notices come before it."""
         for i, item in enumerate(self.todo):
-            if isinstance(item, S.PutInTray):
-                return None if item.rest or item.load == S.ASIDE else i
-            if isinstance(item, S.Touch) or not isinstance(item, (S.STEP_TYPES, N.NOTICE_TYPES, R.RoundMark)):
+            if isinstance(item, steps.PutInTray):
+                return None if item.rest or item.load == steps.ASIDE else i
+            if isinstance(item, steps.Touch) or not isinstance(item, (steps.STEP_TYPES, notices.NOTICE_TYPES, routines.RoundMark)):
                 return None
         return None
 
@@ -91,11 +91,11 @@ class WaitingHandlers:
         skipped = 1 if self.shown is not None and self.shown.answer is not None else 0
         for _ in range(index):
             item = self.todo.popleft()
-            if isinstance(item, N.NOTICE_TYPES):
+            if isinstance(item, notices.NOTICE_TYPES):
                 self.tell(item)
-            elif isinstance(item, R.RoundMark):
+            elif isinstance(item, routines.RoundMark):
                 self.step_round = item.round
-            elif S.asks_action(item):
+            elif steps.asks_action(item):
                 skipped += 1
         return skipped
 
@@ -104,7 +104,7 @@ class WaitingHandlers:
     def tray_in_loading(self: Machine, fact: Tray) -> None:
         if fact.n == 0 and not self.waiting_said:
             self.waiting_said = True
-            self.tell(N.WaitingForLoad(self.pass_.load if self.pass_ else "?", self.voice.keyboard))
+            self.tell(notices.WaitingForLoad(self.pass_.load if self.pass_ else "?", self.voice.keyboard))
         if self.settled(fact.n) and fact.n > 0:
             self.judge(fact.n)
 
@@ -117,7 +117,7 @@ class WaitingHandlers:
         if self.phase is not Phase.LOADING or n == STALE:
             return  # the pass has begun, or events come first (the tray's count settles the load anyway)
         if n == 0:
-            self.tell(N.TrayStillEmpty(self.pass_.load if self.pass_ else "?"))
+            self.tell(notices.TrayStillEmpty(self.pass_.load if self.pass_ else "?"))
         else:
             self.judge(n)
 
@@ -128,14 +128,14 @@ class WaitingHandlers:
             self.tray_n, self.tray_since = n, now
         return now - self.tray_since >= self.settle_s
 
-    def judge(self: Machine, n: int | None, step: S.Step | None = None) -> None:
+    def judge(self: Machine, n: int | None, step: steps.Step | None = None) -> None:
         """The load in the tray holds n (None: the device cannot count; the
         pass itself will say): go on to the touch, or put it right first.
         step: the load's step (the one on screen unless it was done unseen)."""
         p = self.pass_
         assert p is not None and self.shown is not None and self.routine is not None
         step = step or self.shown.step
-        if isinstance(step, S.PutInTray) and (step.rest or step.load == S.ASIDE):
+        if isinstance(step, steps.PutInTray) and (step.rest or step.load == steps.ASIDE):
             self.judge_rest(n)
             return
         tolerance = self.routine.tolerance(p.load)
@@ -143,12 +143,12 @@ class WaitingHandlers:
             nxt = self.routine.next_load(p.load)
             if n is not None and n != p.want and nxt is not None and not p.off_said:
                 p.off_said = True
-                self.tell(N.LoadKept(p.load, p.want, n, nxt))
+                self.tell(notices.LoadKept(p.load, p.want, n, nxt))
             self.advance()
             return
         p.recounts += 1
         if p.recounts > MAX_RECOUNTS:
-            self.tell(N.LoadDealtAsItIs(p.load, p.want, n))
+            self.tell(notices.LoadDealtAsItIs(p.load, p.want, n))
             self.note(f"load {p.load} of round {self.place.round if self.place else '?'} was dealt with {n} cards "
                       f"instead of {p.want}")
             self.advance()
@@ -160,35 +160,35 @@ class WaitingHandlers:
         """What to say and do about a load of n cards that should hold p.want."""
         assert self.routine is not None
         capacity = self.device.capacity if self.device and self.device.capacity else self.plan.capacity
-        again = S.PutInTray(p.load, p.want, again=True)
+        again = steps.PutInTray(p.load, p.want, again=True)
         nxt = self.routine.next_load(p.load)
         if self.routine.exact:
             other = self.routine.swapped_with(p.load, n)
             if other is not None:
-                return [self.routine.swap_notice(p.load, p.want, n, other), S.Unload(p.load),
-                        S.Swap(p.load, other), again]
+                return [self.routine.swap_notice(p.load, p.want, n, other), steps.Unload(p.load),
+                        steps.Swap(p.load, other), again]
             if not self.routine.by_eye():
                 nxt = None  # the stacks of a two-load round: nothing to trade with
         if nxt is not None:
-            move = S.Move(abs(n - p.want), p.load, nxt, down=n > p.want)
+            move = steps.Move(abs(n - p.want), p.load, nxt, down=n > p.want)
             about = self.routine.tolerance(p.load) > 0
-            return [N.LoadToMove(p.load, p.want, n, about, capacity, move), S.Unload(p.load), move, again]
+            return [notices.LoadToMove(p.load, p.want, n, about, capacity, move), steps.Unload(p.load), move, again]
         if n < p.want:
-            return [N.LoadShort(p.load, p.want, n), S.Unload(p.load), S.Fix("missing", p.want - n, p.load), again]
-        return [N.LoadLong(p.load, p.want, n, capacity), S.Unload(p.load), S.Fix("extra", n - p.want, p.load), again]
+            return [notices.LoadShort(p.load, p.want, n), steps.Unload(p.load), steps.Fix("missing", p.want - n, p.load), again]
+        return [notices.LoadLong(p.load, p.want, n, capacity), steps.Unload(p.load), steps.Fix("extra", n - p.want, p.load), again]
 
     def judge_rest(self: Machine, n: int | None) -> None:
         """What is left of a load (or the cards kept aside) is in the tray."""
         p = self.pass_
         assert p is not None and self.shown is not None
         step = self.shown.step
-        if isinstance(step, S.PutInTray) and step.rest and n is not None:
+        if isinstance(step, steps.PutInTray) and step.rest and n is not None:
             p.dealt = max(0, p.total - n)  # the tray's count is the fact
             if n == 0:
                 self.pass_finished()
                 self.advance()
                 return
-            self.todo.appendleft(S.Touch("rest", p.load, n))
+            self.todo.appendleft(steps.Touch("rest", p.load, n))
         self.advance()
 
     def count(self: Machine) -> int | None:
@@ -213,16 +213,16 @@ class WaitingHandlers:
 
     # -- the touch -----------------------------------------------------------------------------
     @on("loaded", Phase.TOUCH, Phase.LOADING, goes=(Phase.DEALING, Phase.STOPPED))
-    def loaded_waiting(self: Machine, ev: V.Event) -> None:
+    def loaded_waiting(self: Machine, ev: views.Event) -> None:
         """The pass began (in LOADING: before the guide had judged the count)."""
         if self.phase is Phase.LOADING:
             assert self.pass_ is not None
-            self.tell(N.StepsTakenAsDone("pass", self.pass_.load, 0))
+            self.tell(notices.StepsTakenAsDone("pass", self.pass_.load, 0))
             self.drop_to_touch()
         self.begin_part(ev)
 
     @on("loaded", Phase.HANDLING, goes=(Phase.DEALING, Phase.STOPPED))
-    def loaded_out_of_turn(self: Machine, ev: V.Event) -> None:
+    def loaded_out_of_turn(self: Machine, ev: views.Event) -> None:
         """A pass began while table steps were on screen: if the routine has
         a pass ahead, those steps are done and this is its pass."""
         ahead = self.load_ahead()
@@ -235,8 +235,8 @@ class WaitingHandlers:
             return
         skipped = self.skip_to(ahead)
         put = self.todo.popleft()
-        assert isinstance(put, S.PutInTray)
-        self.tell(N.StepsTakenAsDone("pass", put.load, skipped))
+        assert isinstance(put, steps.PutInTray)
+        self.tell(notices.StepsTakenAsDone("pass", put.load, skipped))
         self.start_or_continue_pass(put)
         self.drop_to_touch()
         self.begin_part(ev)
@@ -245,81 +245,81 @@ class WaitingHandlers:
         """The pass has begun: the steps up to its touch are done."""
         while self.todo:
             item = self.todo.popleft()
-            if isinstance(item, S.Touch):
+            if isinstance(item, steps.Touch):
                 return
-            if isinstance(item, N.NOTICE_TYPES):
+            if isinstance(item, notices.NOTICE_TYPES):
                 self.tell(item)
-            elif isinstance(item, R.RoundMark):
+            elif isinstance(item, routines.RoundMark):
                 self.step_round = item.round
 
     @on("fault", Phase.TOUCH, goes=(Phase.HANDLING, Phase.TOUCH, Phase.LOADING, Phase.STOPPED))
-    def fault_waiting(self: Machine, ev: V.Event) -> None:
+    def fault_waiting(self: Machine, ev: views.Event) -> None:
         """A pass refused (nothing moved): say why and what to do, then the touch again."""
         p = self.pass_
         assert p is not None and self.shown is not None
         self.voice.bar_end()
-        touch = self.shown.step if isinstance(self.shown.step, S.Touch) else S.Touch("start")
+        touch = self.shown.step if isinstance(self.shown.step, steps.Touch) else steps.Touch("start")
         items = self.refusal_steps(p, ev, touch)
         self.todo.extendleft(reversed(items))
         self.advance()
 
-    def refusal_steps(self: Machine, p: Pass, ev: V.Event, touch: S.Touch) -> list[Item]:
+    def refusal_steps(self: Machine, p: Pass, ev: views.Event, touch: steps.Touch) -> list[Item]:
         code = ev.code
-        if code == P.FAULT_OVER_CAPACITY:
+        if code == protocol.FAULT_OVER_CAPACITY:
             return self.too_full(p, ev)
-        if code == P.FAULT_EMPTY:
-            return [N.TrayReadsEmpty(p.load), S.Touch("again", p.load)]
-        if code == P.FAULT_BATTERY_LOW:
-            return [N.BatteryTooLowToStart(), S.Fix("battery_idle"), touch]
-        if code == P.FAULT_NOT_CALIBRATED:
+        if code == protocol.FAULT_EMPTY:
+            return [notices.TrayReadsEmpty(p.load), steps.Touch("again", p.load)]
+        if code == protocol.FAULT_BATTERY_LOW:
+            return [notices.BatteryTooLowToStart(), steps.Fix("battery_idle"), touch]
+        if code == protocol.FAULT_NOT_CALIBRATED:
             port = self.device.name if self.device is not None else "PORT"
             raise self.stop(f"the count sensor is not calibrated: run `shuffler setup --port {port}` first")
-        if code == P.FAULT_SENSOR:
+        if code == protocol.FAULT_SENSOR:
             return self.sensor_at_start(ev, touch)
-        return [N.StartRefused(ev.words), S.Touch("retry")]
+        return [notices.StartRefused(ev.words), steps.Touch("retry")]
 
-    def too_full(self: Machine, p: Pass, ev: V.Event) -> list[Item]:
+    def too_full(self: Machine, p: Pass, ev: views.Event) -> list[Item]:
         n = ev.n or 0
         capacity = ev.capacity or self.plan.capacity
         assert self.routine is not None
         nxt = self.routine.next_load(p.load)
         if nxt is not None and p.parts == 0 and not self.routine.exact:
             extra = n - p.want if n > p.want else n - capacity
-            move = S.Move(extra, p.load, nxt, down=True)
-            return [N.LoadToMove(p.load, p.want, n, True, capacity, move), S.Unload(p.load), move,
-                    S.PutInTray(p.load, n - extra, again=True), S.Touch("start")]
+            move = steps.Move(extra, p.load, nxt, down=True)
+            return [notices.LoadToMove(p.load, p.want, n, True, capacity, move), steps.Unload(p.load), move,
+                    steps.PutInTray(p.load, n - extra, again=True), steps.Touch("start")]
         p.aside = n - capacity
-        return [N.TooFullForTray(p.load, n, capacity), S.SetAside(p.load, p.aside), S.Touch("rest_in_tray")]
+        return [notices.TooFullForTray(p.load, n, capacity), steps.SetAside(p.load, p.aside), steps.Touch("rest_in_tray")]
 
-    def sensor_at_start(self: Machine, ev: V.Event, touch: S.Touch) -> list[Item]:
+    def sensor_at_start(self: Machine, ev: views.Event, touch: steps.Touch) -> list[Item]:
         """A sensor that does not answer: put right, then cleared (a sensor
         still lost would latch again at once), then the touch again."""
         return [*self.sensor_notice_and_fix(ev), Do("clear"), touch]
 
-    def sensor_notice_and_fix(self: Machine, ev: V.Event) -> list[Item]:
-        if ev.part == P.PART_EXIT:
-            return [N.ExitBlockedAtStart(), S.Fix("exit_sensor")]
-        return [N.SensorLost(sensor_name(ev)), S.Fix(sensor_fix(ev))]
+    def sensor_notice_and_fix(self: Machine, ev: views.Event) -> list[Item]:
+        if ev.part == protocol.PART_EXIT:
+            return [notices.ExitBlockedAtStart(), steps.Fix("exit_sensor")]
+        return [notices.SensorLost(sensor_name(ev)), steps.Fix(sensor_fix(ev))]
 
     @on("fault", Phase.HANDLING, Phase.LOADING, goes=ONWARD)
-    def fault_between(self: Machine, ev: V.Event) -> None:
+    def fault_between(self: Machine, ev: views.Event) -> None:
         """A touch out of turn that the device refused (nothing moved), or a
         sensor it found lost while idle: that is put right first."""
-        if ev.code == P.FAULT_EMPTY:
-            self.tell(N.EmptyTouch())
+        if ev.code == protocol.FAULT_EMPTY:
+            self.tell(notices.EmptyTouch())
         elif ev.refusal:
-            self.tell(N.StartRefused(ev.words))
-        elif ev.code == P.FAULT_SENSOR and self.shown is not None:
+            self.tell(notices.StartRefused(ev.words))
+        elif ev.code == protocol.FAULT_SENSOR and self.shown is not None:
             again = self.shown.step  # shown again once the sensor is right
             self.todo.extendleft(reversed([*self.sensor_notice_and_fix(ev), Do("clear"), again]))
             self.advance()
         else:
-            self.tell(N.DeviceFault(ev.words))
+            self.tell(notices.DeviceFault(ev.words))
             self.clear()
 
     def clear(self: Machine) -> None:
         if self.device is not None and not self.device.clear():
-            self.tell(N.ClearUnanswered())
+            self.tell(notices.ClearUnanswered())
 
     # -- the clock while the person works --------------------------------------------------------
     @on("tick", Phase.HANDLING, Phase.TOUCH, Phase.PAUSED, goes=ONWARD)
@@ -357,7 +357,7 @@ class WaitingHandlers:
             raise persons.PersonGaveUp("the input ended, so no step can be answered")
         if waited > LONG_WAIT_S and self.long_wait_said != shown.number:
             self.long_wait_said = shown.number
-            self.tell(N.StillWaiting(shown.number, int(waited // 60)))
+            self.tell(notices.StillWaiting(shown.number, int(waited // 60)))
         if self.device is not None and now - self.last_line > KEEP_AWAKE_S:
             self.last_line = now
             try:
@@ -375,14 +375,14 @@ WAIT_WORDS = {
 }
 
 # A sensor fault's part (firmware/protocol.py PARTS): its name in the guide's words, and its fix.
-SENSORS = {P.PART_EXIT: ("the exit sensor", "exit_sensor"), P.PART_STACK: ("the count sensor", "count_sensor"),
-           P.PART_TOUCH: ("the touch sensor", "touch_sensor"), P.PART_BATTERY: ("the battery sensor", "battery_sensor")}
+SENSORS = {protocol.PART_EXIT: ("the exit sensor", "exit_sensor"), protocol.PART_STACK: ("the count sensor", "count_sensor"),
+           protocol.PART_TOUCH: ("the touch sensor", "touch_sensor"), protocol.PART_BATTERY: ("the battery sensor", "battery_sensor")}
 
 
-def sensor_name(ev: V.Event) -> str:
+def sensor_name(ev: views.Event) -> str:
     """Which sensor a fault names, in the guide's words."""
     return SENSORS.get(ev.part, ("a sensor", "sensor"))[0]
 
 
-def sensor_fix(ev: V.Event) -> str:
+def sensor_fix(ev: views.Event) -> str:
     return SENSORS.get(ev.part, ("a sensor", "sensor"))[1]

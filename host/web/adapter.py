@@ -12,16 +12,16 @@ import dataclasses
 import functools
 from typing import Any, Callable
 
-from host import guide as G
+from host import guide as guide_machine
 from host import person as persons
 from host import plan as planlib
-from host.guide import notices as N
+from host.guide import notices
 from host.web.page_state import LOG_LINES, PageState
-from shuffling import steps as S
+from shuffling import steps
 
 
 # Steps that start a new stage of the work: a problem said before them is over.
-_NEW_STAGE = (S.Lift, S.Cut, S.Draw, S.Gather)
+_NEW_STAGE = (steps.Lift, steps.Cut, steps.Draw, steps.Gather)
 
 
 @functools.lru_cache(maxsize=64)
@@ -29,20 +29,20 @@ def _distance(cards: int, capacity: int, rounds: int) -> float:
     return planlib.distance_after(cards, capacity, rounds)
 
 
-class WebVoice(G.Voice):
+class WebVoice(guide_machine.Voice):
     """What the guide shows goes into the page's state: the step as data,
     notices into the log (problems kept apart until the stage they belong to
     is over), the pass bar as the state's live pass. `also` (the console's
     voice) hears everything too."""
 
-    def __init__(self, page: PageState, also: G.Voice | None = None) -> None:
+    def __init__(self, page: PageState, also: guide_machine.Voice | None = None) -> None:
         self.page = page
         self.also = also
-        self.guide: G.Guide | None = None
+        self.guide: guide_machine.Guide | None = None
         self.watching = False  # someone else (the scripted person) answers: the page only watches
         self.table: Any = None  # the virtual table (host/web/table.py), whose controls each step gets
 
-    def attach(self, guide: G.Guide) -> None:
+    def attach(self, guide: guide_machine.Guide) -> None:
         self.guide = guide
 
     def _log(self, line: str, problem: bool = False) -> None:
@@ -60,20 +60,20 @@ class WebVoice(G.Voice):
         if text.strip():
             self._log(text.strip())
 
-    def notice(self, notice: N.Notice) -> None:
+    def notice(self, notice: notices.Notice) -> None:
         if self.also is not None:
             self.also.notice(notice)
-        if isinstance(notice, N.TooSoon):
+        if isinstance(notice, notices.TooSoon):
             self.page.unanswer(notice.number)
-        self._log(page_words(notice), problem=N.level(notice) == N.PROBLEM)
+        self._log(page_words(notice), problem=notices.level(notice) == notices.PROBLEM)
 
-    def step(self, shown: G.Shown) -> None:
+    def step(self, shown: guide_machine.Shown) -> None:
         if self.also is not None:
             self.also.step(shown)
         step = shown.step
-        data = {**S.to_dict(step), "number": shown.number, "round": shown.round,
+        data = {**steps.to_dict(step), "number": shown.number, "round": shown.round,
                 "answer": None if self.watching else shown.answer, "answered": False, "controls": []}
-        if self.table is not None and not self.watching and S.asks_action(step):
+        if self.table is not None and not self.watching and steps.asks_action(step):
             # What the table person would do, one button each (the table as it is now).
             data["controls"] = self.table.controls(step)
 
@@ -84,7 +84,7 @@ class WebVoice(G.Voice):
             if isinstance(step, _NEW_STAGE):
                 state["problems"] = []
             bar = state["pass"]
-            if (isinstance(step, S.Lift) and step.left is not None and step.right is not None and bar is not None
+            if (isinstance(step, steps.Lift) and step.left is not None and step.right is not None and bar is not None
                     and bar.get("label") == f"load {step.load}"):
                 # The device's own count at the end of the pass (progress may stop short of it).
                 state["pass"] = {**bar, "dealt": step.left + step.right, "left": step.left, "right": step.right,
@@ -119,17 +119,17 @@ class WebVoice(G.Voice):
             self.page.update(**{"pass": {**old, "active": False}, "doing": None})
 
 
-def page_words(notice: N.Notice) -> str:
+def page_words(notice: notices.Notice) -> str:
     """A notice's words as the page says them: the page has a Done button
     where the console has Enter (the console's words are the guide's own)."""
-    if isinstance(notice, N.TooSoon) and notice.via == "Enter":
+    if isinstance(notice, notices.TooSoon) and notice.via == "Enter":
         notice = dataclasses.replace(notice, via="Done")
-    if isinstance(notice, N.WaitingForLoad):
+    if isinstance(notice, notices.WaitingForLoad):
         notice = dataclasses.replace(notice, keyboard=False)  # the page's answer is its own button
-    return N.words(notice).replace("press Enter", "press Done")
+    return notices.words(notice).replace("press Enter", "press Done")
 
 
-def where(guide: G.Guide | None) -> dict[str, Any]:
+def where(guide: guide_machine.Guide | None) -> dict[str, Any]:
     """Round and pass out of how many, and the distance from random so far."""
     if guide is None:
         return {}
@@ -172,8 +172,8 @@ class WebPerson:
         if table is not None and inner is None:
             voice.table = table
 
-    def do(self, step: S.Step, number: int, round: int | None = None) -> None:
-        if self.table is not None and self.inner is None and not S.asks_action(step):
+    def do(self, step: steps.Step, number: int, round: int | None = None) -> None:
+        if self.table is not None and self.inner is None and not steps.asks_action(step):
             self.table.rename(step)
         self._after()  # the table as it is when the step is shown (a pass may just have ended)
         if self.inner is not None:

@@ -15,7 +15,7 @@ import threading
 import webbrowser
 from typing import Any, Callable
 
-from host import guide as G
+from host import guide as guide_machine
 from host import person as persons
 from host import plan as planlib
 from host.web.adapter import WebPerson, WebVoice, where
@@ -24,7 +24,7 @@ from host.web.server import PageServer, is_lan_bind
 from host.web.table import WebTable
 
 
-def verdict(plan: Any, summary: G.Summary) -> dict[str, Any]:
+def verdict(plan: Any, summary: guide_machine.Summary) -> dict[str, Any]:
     """Whether the pack the routine left is as random as the plan's quality
     asks (the console's "short of" line): the page says "ready to deal" only then."""
     quality = plan.quality
@@ -35,7 +35,7 @@ def verdict(plan: Any, summary: G.Summary) -> dict[str, Any]:
 
 class WebSession:
     def __init__(self, host: str, port: int, open_browser: bool, say: Callable[[str], None],
-                 read_s: float = G.READ_S) -> None:
+                 read_s: float = guide_machine.READ_S) -> None:
         self.page = PageState(read_s=read_s)
         self.table: WebTable | None = None
         self.server = PageServer(self.page, None, host, port)
@@ -80,7 +80,7 @@ class WebSession:
         if self.page.get("summary") is None:
             self.stop()
 
-    def make_voice(self, console: G.Voice) -> WebVoice:
+    def make_voice(self, console: guide_machine.Voice) -> WebVoice:
         self.voice = WebVoice(self.page, also=console)
         return self.voice
 
@@ -93,7 +93,7 @@ class WebSession:
         return WebPerson(self.page, self.voice, inner=inner,
                          after_step=self.server.refresh_table if self.table is not None else None, table=self.table)
 
-    def run(self, guide: G.Guide, stopped_words: Callable[[BaseException], str]) -> G.Summary:
+    def run(self, guide: guide_machine.Guide, stopped_words: Callable[[BaseException], str]) -> guide_machine.Summary:
         """guide.run() on a worker thread; its summary, or its exception
         re-raised here once the page shows it."""
         assert self.voice is not None
@@ -121,7 +121,7 @@ class WebSession:
             exc = result["error"]
             self.page.update(stopped=stopped_words(exc), finished=True, **where(guide))
             raise exc
-        summary: G.Summary = result["summary"]
+        summary: guide_machine.Summary = result["summary"]
         # The routine is over: how far it got is the summary's, not the
         # machine's (which no longer holds a routine at the end).
         ended = where(guide)

@@ -13,7 +13,7 @@ import threading
 from typing import Any
 
 from host.web.messages import Message
-from shuffling import steps as S
+from shuffling import steps
 from simulator.virtual import faults as faultlib
 from simulator.virtual.table_person import BACK, CAUGHT, Command, TablePerson, commands, from_dict
 from simulator.virtual.world_client import WorldClient, WorldError
@@ -45,8 +45,8 @@ class WebTable:
         """A fresh pack on a bare table, as stack 'pack' (the guide's first step cuts it)."""
         with self.lock:
             self.world.clear_table()
-            self.world.new(cards, S.PACK)
-            self.start_ids = list(self.world.show()["stacks"][S.PACK])
+            self.world.new(cards, steps.PACK)
+            self.start_ids = list(self.world.show()["stacks"][steps.PACK])
 
     def snapshot(self) -> dict[str, Any]:
         """The table for the page: stacks with counts, the machine's places, the check."""
@@ -65,7 +65,7 @@ class WebTable:
                         raise TableRefused(f"step {a['step']} is not the step shown now")
                     step = from_dict(current_step)
                     self.person.do(step)
-                    return f"did step {a['step']}: {S.words(step)}"
+                    return f"did step {a['step']}: {steps.words(step)}"
                 if msg.op == "put":
                     return f"tray: {w.put(a['stack'], a.get('n'), 'bottom' if a.get('under') else 'top')} cards"
                 if msg.op == "touch":
@@ -96,7 +96,7 @@ class WebTable:
             raise TableRefused(f"cannot do that: {exc}") from None
         raise TableRefused(f"not a table request: {msg.op}")
 
-    def controls(self, step: S.Step) -> list[dict[str, Any]]:
+    def controls(self, step: steps.Step) -> list[dict[str, Any]]:
         """The page's buttons for `step`: what the table person would do,
         one control each, pre-filled from the step's data and the table as
         it is now (see `control`). Empty for a step with no table work."""
@@ -106,14 +106,14 @@ class WebTable:
         except (WorldError, KeyError, TypeError, ValueError):
             return []
         out = [control(c) for c in todo]
-        if isinstance(step, S.Cut) and todo and todo[-1][0] == "stack":
+        if isinstance(step, steps.Cut) and todo and todo[-1][0] == "stack":
             # The cut's last command renames what is left: that is the last load.
             rest = step.sizes[-1]
-            out[-1] = {**out[-1], "label": f"What is left of {_place(step.source)} ({S.cards(rest)}) "
+            out[-1] = {**out[-1], "label": f"What is left of {_place(step.source)} ({steps.cards(rest)}) "
                                            f"is {_place(step.names[-1])}"}
         return out
 
-    def rename(self, step: S.Step) -> None:
+    def rename(self, step: steps.Step) -> None:
         """A step that asks nothing of the person (the left stack is load A)
         still names the stacks: the table takes the names as it is shown."""
         with self.lock:
@@ -146,7 +146,7 @@ def _place(name: str) -> str:
         return "the caught cards"
     if name == BACK:
         return "the cards found"
-    return S.place(name)
+    return steps.place(name)
 
 
 def _end(flags: set[str], flag: str) -> str:
@@ -166,10 +166,10 @@ def control(command: Command) -> dict[str, Any]:
             msg["from_bottom"] = True  # type: ignore[index]
         if "--to-bottom" in flags:
             msg["to_bottom"] = True  # type: ignore[index]
-        label = (f"Move {S.cards(n)} from the {_end(flags, '--from-bottom')} of {_place(src)} "
+        label = (f"Move {steps.cards(n)} from the {_end(flags, '--from-bottom')} of {_place(src)} "
                  f"to the {_end(flags, '--to-bottom')} of {_place(dst)}")
         if not flags:  # a cut or a draw: the top cards of one stack start (or go on top of) another
-            label = f"Take {S.cards(n)} off the top of {_place(src)} onto {_place(dst)}"
+            label = f"Take {steps.cards(n)} off the top of {_place(src)} onto {_place(dst)}"
         return {"label": label, "msg": msg}
     if name == "stack":
         what, onto = words[0], words[1]
@@ -180,7 +180,7 @@ def control(command: Command) -> dict[str, Any]:
         pile, onto = words[0], words[1]
         if "--top" in flags:
             top = int(args[args.index('--top') + 1])
-            return {"label": f"Lift the top {S.cards(top)} out of the tray as {_place(onto)}",
+            return {"label": f"Lift the top {steps.cards(top)} out of the tray as {_place(onto)}",
                     "msg": {"op": "lift", "pile": pile, "onto": onto, "n": top}}
         under = "--under" in flags
         return {"label": f"Take {_PILE_WORDS.get(pile, pile)} as {_place(onto)}",
@@ -209,7 +209,7 @@ def describe(shown: dict[str, Any], start_ids: list[Any]) -> dict[str, Any]:
         "check": {"ok": bool(check["ok"]), "made": check["made"], "missing": len(check["missing"]),
                   "twice": len(check["twice"]), "stray": len(check["stray"])},
     }
-    pack = shown["stacks"].get(S.PACK)
+    pack = shown["stacks"].get(steps.PACK)
     if start_ids and pack is not None and len(pack) == len(start_ids):
         where = {card: i for i, card in enumerate(pack)}
         out["marked"] = [{"card": start_ids[i], "was": i + 1, "now": where[start_ids[i]] + 1

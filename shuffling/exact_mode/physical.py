@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Callable, Hashable, Sequence, TypeVar
 
 from firmware import exact_routes as routes
-from shuffling import steps as S
+from shuffling import steps as step_kinds
 from shuffling.exact_mode.codes import (
     bit_counts,
     code_set,
@@ -273,11 +273,11 @@ class ExactStep:
     """One instruction for the person at the machine, in its round."""
 
     round: int  # 1-based, as the guide prints it
-    step: S.Step
+    step: step_kinds.Step
 
     @property
     def text(self) -> str:
-        return S.words(self.step)
+        return step_kinds.words(self.step)
 
 
 def _load_name(j: int) -> str:
@@ -300,7 +300,7 @@ def exact_steps(n_cards: int, capacity: int, uneven: bool = False) -> list[Exact
     loads = n_loads(n_cards, capacity)
     steps: list[ExactStep] = []
 
-    def add(rn: int, step: S.Step) -> None:
+    def add(rn: int, step: step_kinds.Step) -> None:
         steps.append(ExactStep(rn, step))
 
     for r in range(b):
@@ -308,34 +308,34 @@ def exact_steps(n_cards: int, capacity: int, uneven: bool = False) -> list[Exact
         sizes = loads_for_round(n_cards, capacity, codes, r)
         names = tuple(_load_name(j) for j in range(len(sizes)))
         if r == 0:
-            add(rn, S.Cut(S.PACK, names, tuple(sizes), by_eye=loads > 1, counted=True, first=True))
+            add(rn, step_kinds.Cut(step_kinds.PACK, names, tuple(sizes), by_eye=loads > 1, counted=True, first=True))
         if loads == 1:
-            add(rn, S.Reload("A", n_cards) if r else S.PutInTray("A", n_cards))
-            add(rn, S.Touch())
+            add(rn, step_kinds.Reload("A", n_cards) if r else step_kinds.PutInTray("A", n_cards))
+            add(rn, step_kinds.Touch())
             if r + 1 == b:
-                add(rn, S.Lift("A"))
-                add(rn, S.Gather((S.left_of("A"), S.right_of("A"))))
+                add(rn, step_kinds.Lift("A"))
+                add(rn, step_kinds.Gather((step_kinds.left_of("A"), step_kinds.right_of("A"))))
             continue
         for name, size in zip(names, sizes):
-            add(rn, S.PutInTray(name, size))
-            add(rn, S.Touch())
-            add(rn, S.Lift(name, rows=True))
+            add(rn, step_kinds.PutInTray(name, size))
+            add(rn, step_kinds.Touch())
+            add(rn, step_kinds.Lift(name, rows=True))
         zeros, ones = bit_counts(codes, r)
-        add(rn, S.Stack(tuple(S.left_of(x) for x in names), S.LEFT_STACK, zeros))
-        add(rn, S.Stack(tuple(S.right_of(x) for x in names), S.RIGHT_STACK, ones))
+        add(rn, step_kinds.Stack(tuple(step_kinds.left_of(x) for x in names), step_kinds.LEFT_STACK, zeros))
+        add(rn, step_kinds.Stack(tuple(step_kinds.right_of(x) for x in names), step_kinds.RIGHT_STACK, ones))
         if r + 1 == b:
-            add(rn, S.Gather((S.LEFT_STACK, S.RIGHT_STACK)))
+            add(rn, step_kinds.Gather((step_kinds.LEFT_STACK, step_kinds.RIGHT_STACK)))
         elif loads == 2:
-            add(rn, S.Draw((("A", ((S.LEFT_STACK, zeros, True),)), ("B", ((S.RIGHT_STACK, ones, True),))), rn + 1))
+            add(rn, step_kinds.Draw((("A", ((step_kinds.LEFT_STACK, zeros, True),)), ("B", ((step_kinds.RIGHT_STACK, ones, True),))), rn + 1))
         else:
-            left_in = {S.LEFT_STACK: zeros, S.RIGHT_STACK: ones}
+            left_in = {step_kinds.LEFT_STACK: zeros, step_kinds.RIGHT_STACK: ones}
             for j, (from_left, from_right) in enumerate(cut_plan(n_cards, capacity, codes, r + 1)):
                 parts = []
-                for stack, count in ((S.LEFT_STACK, from_left), (S.RIGHT_STACK, from_right)):
+                for stack, count in ((step_kinds.LEFT_STACK, from_left), (step_kinds.RIGHT_STACK, from_right)):
                     if count:
                         parts.append((stack, count, count == left_in[stack]))
                         left_in[stack] -= count
-                add(rn, S.Draw(((_load_name(j), tuple(parts)),), rn + 1))
+                add(rn, step_kinds.Draw(((_load_name(j), tuple(parts)),), rn + 1))
     return steps
 
 
@@ -358,8 +358,8 @@ def split_steps(route: routes.Route) -> list[ExactStep]:
     def place_of(lo: int, size: int) -> str:
         inside = [name for p_lo, _, name in parts if lo <= p_lo < lo + size]
         if lo == 0 and size == n:
-            return S.PACK
-        return inside[0] if len(inside) == 1 else S.group(inside[0], inside[-1])
+            return step_kinds.PACK
+        return inside[0] if len(inside) == 1 else step_kinds.group(inside[0], inside[-1])
 
     steps: list[ExactStep] = []
     for r in range(route.rounds):
@@ -369,21 +369,21 @@ def split_steps(route: routes.Route) -> list[ExactStep]:
             names = tuple(route.name(r, j) for j in range(route.loads[r]))
             sizes = split_sizes(size, route.loads[r])
             source = place_of(lo, size)
-            steps.append(ExactStep(rn, S.Cut(source, names, tuple(sizes), by_eye=True, counted=True,
-                                             first=source == S.PACK)))
+            steps.append(ExactStep(rn, step_kinds.Cut(source, names, tuple(sizes), by_eye=True, counted=True,
+                                             first=source == step_kinds.PACK)))
             for name, load in zip(names, sizes):
-                steps += [ExactStep(rn, S.PutInTray(name, load)), ExactStep(rn, S.Touch()),
-                          ExactStep(rn, S.Lift(name, rows=True))]
-            steps.append(ExactStep(rn, S.Stack(tuple(S.left_of(x) for x in names), place_of(lo, param), param)))
-            steps.append(ExactStep(rn, S.Stack(tuple(S.right_of(x) for x in names), place_of(lo + param, size - param),
+                steps += [ExactStep(rn, step_kinds.PutInTray(name, load)), ExactStep(rn, step_kinds.Touch()),
+                          ExactStep(rn, step_kinds.Lift(name, rows=True))]
+            steps.append(ExactStep(rn, step_kinds.Stack(tuple(step_kinds.left_of(x) for x in names), place_of(lo, param), param)))
+            steps.append(ExactStep(rn, step_kinds.Stack(tuple(step_kinds.right_of(x) for x in names), place_of(lo + param, size - param),
                                                size - param)))
             continue
         name = route.name(r, 0)
-        steps.append(ExactStep(rn, S.Reload(name, size) if param else S.PutInTray(name, size)))
-        steps.append(ExactStep(rn, S.Touch()))
+        steps.append(ExactStep(rn, step_kinds.Reload(name, size) if param else step_kinds.PutInTray(name, size)))
+        steps.append(ExactStep(rn, step_kinds.Touch()))
         if param + 1 == n_bits(size):
-            steps.append(ExactStep(rn, S.Lift(name, stacked=True)))
-    steps.append(ExactStep(route.rounds, S.Gather(tuple(name for _, _, name in parts))))
+            steps.append(ExactStep(rn, step_kinds.Lift(name, stacked=True)))
+    steps.append(ExactStep(route.rounds, step_kinds.Gather(tuple(name for _, _, name in parts))))
     return steps
 
 

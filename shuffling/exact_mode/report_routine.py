@@ -25,8 +25,8 @@ from functools import lru_cache
 import numpy as np
 
 from firmware import exact_routes as routes
-from shuffling import steps as S
-from shuffling import time_model as T
+from shuffling import steps as step_kinds
+from shuffling import time_model
 from shuffling.quality.estimate import Estimate
 from shuffling.quality.report_routine import PILE_TRADE, Decks
 from shuffling.quality.results import DeviceRoutine
@@ -51,7 +51,7 @@ def _codes(n_cards: int, capacity: int) -> tuple[int, ...]:
 def exact_mode_description(n_cards: int, capacity: int) -> str:
     """What the table does in exact mode (one sentence)."""
     sizes = load_sizes(n_cards, capacity)
-    return S.words(S.RoundSummary("exact", tuple(sizes), rounds=n_bits(n_cards)))
+    return step_kinds.words(step_kinds.RoundSummary("exact", tuple(sizes), rounds=n_bits(n_cards)))
 
 
 @dataclass(frozen=True)
@@ -93,13 +93,13 @@ class ExactModeRoutine:
         steps = [es.step for es in device_steps(routes.radix_route(n_cards, capacity)) if es.round <= rounds]
         extra = max(0, rounds - b)
         random_rounds = PILE_TRADE.seconds(n_cards, capacity, extra) - PILE_TRADE.seconds(n_cards, capacity, 0)
-        return T.timing(steps).total_s + (random_rounds if extra else 0.0)
+        return time_model.timing(steps).total_s + (random_rounds if extra else 0.0)
 
     def device_routine(self, n_cards: int, capacity: int) -> DeviceRoutine | None:
         route = routes.route(n_cards, capacity)
         if route.kind == routes.RADIX:
             return None
-        return DeviceRoutine(route.kind, route.passes(), T.timing(es.step for es in device_steps(route)).total_s)
+        return DeviceRoutine(route.kind, route.passes(), time_model.timing(es.step for es in device_steps(route)).total_s)
 
     def simulate(
         self, n_cards: int, capacity: int, rounds: int, samples: int, machine: Machine,

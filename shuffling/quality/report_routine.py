@@ -20,7 +20,7 @@ from typing import Protocol
 import numpy as np
 from numpy.typing import NDArray
 
-from shuffling import time_model as T
+from shuffling import time_model
 from shuffling.limits import MAX_EXACT_DISTANCE_CARDS
 from shuffling.round_steps import first_cut, round_steps, stack_trade_round_steps
 
@@ -137,7 +137,7 @@ class RandomSideRoutine:
             one = stack_trade_round_steps(names, sizes, fixed_trade(min(sizes)) if len(sizes) > 1 else 0)
         else:
             one = round_steps(names, sizes)
-        return T.timing(first_cut(names, sizes) + one * rounds).total_s
+        return time_model.timing(first_cut(names, sizes) + one * rounds).total_s
 
     def device_routine(self, n_cards: int, capacity: int) -> None:
         return None

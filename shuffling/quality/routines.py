@@ -29,7 +29,7 @@ from fractions import Fraction
 import numpy as np
 from numpy.typing import NDArray
 
-from shuffling import steps as S
+from shuffling import steps
 
 from . import kernels
 from .riffle_distance import tv_riffle_exact
@@ -219,11 +219,11 @@ def _run_pile_trade(decks: IntArray, capacity: int, machine: Machine, rng: np.ra
 
 def _describe_stack_trade(sizes: list[int]) -> str:
     trade = fixed_trade(min(sizes)) if len(sizes) > 1 else 0
-    return S.words(S.RoundSummary("stack-trade", tuple(sizes), trade=trade))
+    return steps.words(steps.RoundSummary("stack-trade", tuple(sizes), trade=trade))
 
 
 def _describe_pile_trade(sizes: list[int]) -> str:
-    return S.words(S.RoundSummary("pile-trade", tuple(sizes)))
+    return steps.words(steps.RoundSummary("pile-trade", tuple(sizes)))
 
 
 ROUTINES: dict[str, Routine] = {

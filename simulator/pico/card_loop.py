@@ -56,7 +56,7 @@ def card_loop(pico: EmulatedPico, cards: int = 104, timeout: float = 900) -> dic
 
 
 def card_loop_lines(cards: int = 104) -> list[str]:
-    from hardware import mechanism as M
+    from hardware import mechanism
     pico = flashed_pico("plausible")
     if isinstance(pico, str):
         return [pico]
@@ -71,7 +71,7 @@ def card_loop_lines(cards: int = 104) -> list[str]:
     return [
         f"the per-card loop on MicroPython's rp2 port (emulated RP2040, .mpy as flashed; the world at the Lotus "
         f"speed; {got['dealt']} of {cards} cards dealt, result {got['result']}):",
-        f"  a card takes {card:.1f} ms (hardware/mechanism.py: {M.card_ms(8700, 65)} ms of motor time at 8.7 V "
+        f"  a card takes {card:.1f} ms (hardware/mechanism.py: {mechanism.card_ms(8700, 65)} ms of motor time at 8.7 V "
         f"under load, 65 % duty)",
         f"  the firmware's own work: {busy_us / 1000:.2f} ms a card, {busy_us / 10 / card:.1f} % of it: "
         f"a margin of {card * 1000 / busy_us:.0f} times (the measuring wrapper's own {got['wrapper_us']:.0f} us "

@@ -46,7 +46,7 @@ IDLE_SLICE_US = 5000
 MAX_PENDING_HOST = 4096  # stop reading the port beyond this: the host waits, as on USB
 LOG_LIMIT = 256 * 1024
 # How many times longer than a real Pico the host may wait for an answer
-# (advertised with the port: simulator/virtual/registry.py, host/link.py).
+# (advertised with the port: simulator/virtual/registry.py, host/device_link.py).
 # The emulated chip runs 5-6 times slower than real time while its core is
 # busy on an idle machine; the rest is room for a loaded one.
 SLOWDOWN = 30.0

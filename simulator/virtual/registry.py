@@ -26,7 +26,7 @@ class Advert:
     board: str = "sim"  # sim: the virtual shuffler; pico: the emulated Raspberry Pi Pico
     # How many times longer than a real board it may take to answer: the
     # emulated Pico runs its firmware several times slower than real time.
-    # A Link opened on this port waits that much longer (host/link.py).
+    # A Link opened on this port waits that much longer (host/device_link.py).
     slowdown: float = 1.0
     # Simulated ms per real ms of the board's world (0: as fast as the computer
     # goes); a summary's time is labelled as simulated when this is not 1.

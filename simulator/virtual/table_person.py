@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from shuffling import steps as T
+from shuffling import steps
 from simulator.virtual.faults import FRESH_BATTERY_MV
 from simulator.virtual.world_client import WorldClient
 
@@ -31,46 +31,46 @@ def _stack_up(parts: tuple[str, ...], result: str) -> list[Command]:
     return out
 
 
-def commands(step: T.Step, table: dict[str, Any]) -> list[Command]:
+def commands(step: steps.Step, table: dict[str, Any]) -> list[Command]:
     """The table commands that carry out `step`; `table` is what `show` gives now."""
     stacks: dict[str, list[Any]] = table["stacks"]
     places: dict[str, list[Any]] = table["places"]
-    if isinstance(step, T.Cut):
+    if isinstance(step, steps.Cut):
         out: list[Command] = [("move", str(size), step.source, name)
                               for name, size in zip(step.names[:-1], step.sizes[:-1]) if size]
         if step.names[-1] != step.source:
             out.append(("stack", step.source, step.names[-1]))  # the rest is the last load
         return out
-    if isinstance(step, T.Reload):  # the piles off the machine, the left on the right, straight back in
-        lift = [("lift", "left", T.left_of(step.load)), ("lift", "right", T.right_of(step.load))]
-        return lift + _stack_up((T.left_of(step.load), T.right_of(step.load)), step.load) + [("put", step.load)]
-    if isinstance(step, T.PutInTray):
+    if isinstance(step, steps.Reload):  # the piles off the machine, the left on the right, straight back in
+        lift = [("lift", "left", steps.left_of(step.load)), ("lift", "right", steps.right_of(step.load))]
+        return lift + _stack_up((steps.left_of(step.load), steps.right_of(step.load)), step.load) + [("put", step.load)]
+    if isinstance(step, steps.PutInTray):
         if getattr(step, "rest", False) and step.load not in stacks:
             return []  # the rest of a load after a stop: it is in the tray already
         return [("put", step.load)]
-    if isinstance(step, T.Touch):
+    if isinstance(step, steps.Touch):
         return [("touch",)]
-    if isinstance(step, T.Lift):
-        lift: list[Command] = [("lift", "left", T.left_of(step.load)), ("lift", "right", T.right_of(step.load))]
+    if isinstance(step, steps.Lift):
+        lift: list[Command] = [("lift", "left", steps.left_of(step.load)), ("lift", "right", steps.right_of(step.load))]
         if step.stacked:
-            return lift + _stack_up((T.left_of(step.load), T.right_of(step.load)), step.load)
+            return lift + _stack_up((steps.left_of(step.load), steps.right_of(step.load)), step.load)
         return lift
-    if isinstance(step, T.Stack):
+    if isinstance(step, steps.Stack):
         return _stack_up(step.parts, step.result)
-    if isinstance(step, T.Gather):
-        return _stack_up(step.parts, T.PACK)
-    if isinstance(step, T.Move):
+    if isinstance(step, steps.Gather):
+        return _stack_up(step.parts, steps.PACK)
+    if isinstance(step, steps.Move):
         if step.down:
             return [("move", str(step.cards), step.upper, step.lower, "--from-bottom")]
         return [("move", str(step.cards), step.lower, step.upper, "--to-bottom")]
-    if isinstance(step, T.EvenOut):
+    if isinstance(step, steps.EvenOut):
         upper, want = len(stacks.get(step.upper, [])), step.sizes[0]
         if upper > want:
             return [("move", str(upper - want), step.upper, step.lower, "--from-bottom")]
         if upper < want:
             return [("move", str(want - upper), step.lower, step.upper, "--to-bottom")]
         return []
-    if isinstance(step, T.Draw):
+    if isinstance(step, steps.Draw):
         out = []
         left = {name: len(cards) for name, cards in stacks.items()}
         for name, parts in step.loads:
@@ -81,16 +81,16 @@ def commands(step: T.Step, table: dict[str, Any]) -> list[Command]:
                     out.append(("move", str(count), stack, name, *(("--to-bottom",) if i else ())))
                 left[stack] = left.get(stack, 0) - count
         return out
-    if isinstance(step, T.Swap):
+    if isinstance(step, steps.Swap):
         return [("lift", "tray", step.second)]  # the cards in the tray are the other load
-    if isinstance(step, T.Unload):
+    if isinstance(step, steps.Unload):
         return [("lift", "tray", step.load)]
-    if isinstance(step, T.SetAside):
-        return [("lift", "tray", T.ASIDE, "--top", str(step.cards))]
-    if isinstance(step, T.Collect):
-        out = [("lift", place, T.PACK) for place in ("left", "right", "tray", "throat", "removed") if places[place]]
-        return out + [("stack", name, T.PACK) for name in stacks if name != T.PACK]
-    if isinstance(step, T.Fix):
+    if isinstance(step, steps.SetAside):
+        return [("lift", "tray", steps.ASIDE, "--top", str(step.cards))]
+    if isinstance(step, steps.Collect):
+        out = [("lift", place, steps.PACK) for place in ("left", "right", "tray", "throat", "removed") if places[place]]
+        return out + [("stack", name, steps.PACK) for name in stacks if name != steps.PACK]
+    if isinstance(step, steps.Fix):
         out = []
         if step.what in ("exit", "exit_sensor") and places["throat"]:
             out += [("lift", "throat", CAUGHT), ("put", CAUGHT, "--under")]
@@ -139,7 +139,7 @@ class TablePerson:
     def stacks(self) -> dict[str, list[Any]]:
         return dict(self.world.show()["stacks"])
 
-    def do(self, step: T.Step) -> list[Command]:
+    def do(self, step: steps.Step) -> list[Command]:
         todo = commands(step, self.world.show())
         for command in todo:
             apply(self.world, command)
@@ -147,12 +147,12 @@ class TablePerson:
         return todo
 
 
-def from_dict(data: dict[str, Any]) -> T.Step:
+def from_dict(data: dict[str, Any]) -> steps.Step:
     """A step back from `steps.to_dict` (JSON turns tuples into lists)."""
-    kinds = {t.__name__.lower(): t for t in T.STEP_TYPES}
+    kinds = {t.__name__.lower(): t for t in steps.STEP_TYPES}
     cls = kinds[data["kind"]]
     args: dict[str, Any] = {}
-    for name in T.field_names(cls):
+    for name in steps.field_names(cls):
         if name in data:
             args[name] = _tuples(data[name])
     return cls(**args)

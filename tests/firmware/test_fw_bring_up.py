@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from firmware import protocol as P
+from firmware import protocol
 from fwtest_support import FwProcess
 from test_fw_exact import exact_routine, random_file, split_order
 
@@ -35,7 +35,7 @@ def test_read_gives_the_sensors_as_they_read_and_moves_nothing(fw_process: FwPro
     assert 10 <= r["card_ms"] <= 20 and 10 <= r["feed_ms"] <= 30  # the fast world, at 80 % duty
     assert fw_process.call("read", what="cal")["cal"] == {}  # the sim's factory figures are not stored
     bad = fw_process.call("read", what="codes")
-    assert bad["ok"] is False and bad["err"] == P.E_BAD_FIELD
+    assert bad["ok"] is False and bad["err"] == protocol.E_BAD_FIELD
 
 
 def test_feed_deals_n_cards_to_one_side_and_leaves_the_rest(fw_process: FwProcess) -> None:
@@ -54,11 +54,11 @@ def test_feed_deals_n_cards_to_one_side_and_leaves_the_rest(fw_process: FwProces
 
 
 @pytest.mark.parametrize("fields, err", [
-    ({"n": 0, "side": "left"}, P.E_BAD_VALUE),
-    ({"n": 2}, P.E_BAD_FIELD),
-    ({"n": 2, "side": "up"}, P.E_BAD_FIELD),
-    ({"n": "2", "side": "left"}, P.E_BAD_FIELD),
-    ({"n": 9, "side": "left"}, P.E_BAD_VALUE),  # more than the tray's 5
+    ({"n": 0, "side": "left"}, protocol.E_BAD_VALUE),
+    ({"n": 2}, protocol.E_BAD_FIELD),
+    ({"n": 2, "side": "up"}, protocol.E_BAD_FIELD),
+    ({"n": "2", "side": "left"}, protocol.E_BAD_FIELD),
+    ({"n": 9, "side": "left"}, protocol.E_BAD_VALUE),  # more than the tray's 5
 ])
 def test_a_feed_that_cannot_be_is_refused_and_nothing_moves(fw_process: FwProcess, fields: dict, err: int) -> None:
     w = fw_process.world
@@ -75,14 +75,14 @@ def test_no_feed_while_an_exact_routine_runs(fw_process: FwProcess) -> None:
     fw_process.world.load(list(range(5)))
     fw_process.call("exact", n=20)
     rep = fw_process.call("feed", n=2, side="left")
-    assert rep["ok"] is False and rep["err"] == P.E_STATE and "exact" in rep["detail"]
+    assert rep["ok"] is False and rep["err"] == protocol.E_STATE and "exact" in rep["detail"]
 
 
 @pytest.mark.exit_sensor
 def test_the_beam_and_the_motor_are_calibrated_only_after_a_card_went_through(fw_process: FwProcess) -> None:
     for what, fields in (("beam", {}), ("motor", {"flip": 1})):
         rep = fw_process.call("calibrate", what=what, **fields)
-        assert rep["ok"] is False and rep["err"] == P.E_STATE
+        assert rep["ok"] is False and rep["err"] == protocol.E_STATE
     w = fw_process.world
     assert w is not None
     w.load(list(range(10)))
@@ -90,7 +90,7 @@ def test_the_beam_and_the_motor_are_calibrated_only_after_a_card_went_through(fw
     fw_process.event("done")
     beam = fw_process.call("calibrate", what="beam")["cal"]["beam_ms"]
     assert 10 <= beam <= 40
-    assert fw_process.call("calibrate", what="motor", flip=2)["err"] == P.E_BAD_VALUE
+    assert fw_process.call("calibrate", what="motor", flip=2)["err"] == protocol.E_BAD_VALUE
     assert fw_process.call("calibrate", what="motor", flip=1)["cal"] == {"beam_ms": beam, "flip": 1}
     # Flipped: "left" now turns the motor the other way.
     fw_process.call("feed", n=2, side="left")
@@ -122,7 +122,7 @@ def test_exact_mode_on_a_reversed_motor_with_the_flip_ends_in_the_predicted_orde
     dev.event("hello")
     final = exact_routine(dev, 162)
     assert final == split_order(tmp_path, 7, 162)
-    assert not [m for m in dev.seen if m.get("ev") == P.EV_EXACT_LOST]
+    assert not [m for m in dev.seen if m.get("ev") == protocol.EV_EXACT_LOST]
 
 
 @pytest.mark.exact_mode
@@ -146,8 +146,8 @@ def test_exact_mode_on_a_reversed_motor_without_the_flip_is_caught(start_fw_proc
     w.load(left)  # the person's left piles: what the device meant for load Q
     dev.call("start")
     dev.event("done", timeout=60)
-    lost = [m for m in dev.seen if m.get("ev") == P.EV_EXACT_LOST]
-    assert len(lost) == 1 and lost[0]["code"] == P.LOST_COUNT and lost[0]["n"] == len(left) == 64
+    lost = [m for m in dev.seen if m.get("ev") == protocol.EV_EXACT_LOST]
+    assert len(lost) == 1 and lost[0]["code"] == protocol.LOST_COUNT and lost[0]["n"] == len(left) == 64
     assert len(right) == 98
 
 
@@ -156,7 +156,7 @@ def test_the_touch_is_confirmed_only_after_one_was_seen(fw_process: FwProcess) -
     cal = fw_process.call("calibrate", what="touch")["cal"]
     assert abs(cal["touch_baseline"] - 800) <= 16 and "touch_seen" not in cal
     rep = fw_process.call("calibrate", what="touch", confirm=True)
-    assert rep["ok"] is False and rep["err"] == P.E_STATE
+    assert rep["ok"] is False and rep["err"] == protocol.E_STATE
     assert fw_process.world is not None
     fw_process.world.touch(150)
     fw_process.event("touch")
@@ -173,7 +173,7 @@ def test_the_battery_is_trimmed_to_a_meter_within_ten_percent(fw_process: FwProc
     assert fw_process.call("read")["mv"] == 9180
     assert fw_process.call("status")["mv"] == 9180
     far = fw_process.call("calibrate", what="battery", mv=7000)
-    assert far["ok"] is False and far["err"] == P.E_BAD_VALUE and "9000" in far["detail"]
+    assert far["ok"] is False and far["err"] == protocol.E_BAD_VALUE and "9000" in far["detail"]
     assert fw_process.call("read", what="cal")["cal"]["mv_trim"] == 1020
 
 
@@ -184,7 +184,7 @@ def test_a_load_cell_wired_the_other_way_round_cannot_be_calibrated(start_fw_pro
     assert dev.call("calibrate", what="stack", n=0)["ok"] is True
     dev.world.load(list(range(52)))
     rep = dev.call("calibrate", what="stack", n=52)
-    assert rep["ok"] is False and rep["err"] == P.E_BAD_VALUE
+    assert rep["ok"] is False and rep["err"] == protocol.E_BAD_VALUE
     assert rep["detail"].startswith("reading falls by")
     assert "per_card" not in dev.call("read", what="cal")["cal"]
 
@@ -194,5 +194,5 @@ def test_a_load_cell_wired_the_other_way_round_cannot_be_calibrated(start_fw_pro
                                     {"what": "motor"}])
 def test_every_bad_calibration_is_answered(fw_process: FwProcess, fields: dict) -> None:
     rep = fw_process.call("calibrate", **fields)
-    assert rep["ok"] is False and rep["err"] in (P.E_BAD_FIELD, P.E_BAD_VALUE, P.E_STATE) and rep["detail"]
+    assert rep["ok"] is False and rep["err"] in (protocol.E_BAD_FIELD, protocol.E_BAD_VALUE, protocol.E_STATE) and rep["detail"]
     assert fw_process.call("status")["state"] == "idle"

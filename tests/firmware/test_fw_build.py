@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from firmware import protocol as P
+from firmware import protocol
 from firmware import build
 from fwtest_support import FIRMWARE, MICROPYTHON, REPO, FwProcess, require_micropython
 from simulator.virtual.world_client import BOARD_PATH
@@ -100,8 +100,8 @@ def test_deal_loop_does_not_allocate_and_the_check_is_real(tmp_path: Path) -> No
     require_micropython()
     script = tmp_path / "lock.py"
     script.write_text(LOCK_SCRIPT)
-    request = P.encode(P.request("status", 1)).encode()
-    waiting = request * (3 * P.MAX_LINE // len(request))  # more than the firmware's buffer holds
+    request = protocol.encode(protocol.request("status", 1)).encode()
+    waiting = request * (3 * protocol.MAX_LINE // len(request))  # more than the firmware's buffer holds
     out = subprocess.run([MICROPYTHON, str(script)], capture_output=True, timeout=60, input=waiting,
                          env={"MICROPYPATH": str(FIRMWARE), "PATH": "/usr/bin:/bin"})
     assert out.returncode == 0, out.stderr
@@ -110,7 +110,7 @@ def test_deal_loop_does_not_allocate_and_the_check_is_real(tmp_path: Path) -> No
     assert lines[0] == "exact alloc False result 0 cards 81"
     # The serial input was drained in the card waits, under the lock: whole
     # lines stored until the buffer was full, the rest owed as an overflow.
-    assert lines[1] == "drained %d True" % (2 * P.MAX_LINE // len(request))
+    assert lines[1] == "drained %d True" % (2 * protocol.MAX_LINE // len(request))
     assert lines[2] == "exact alloc True MemoryError at card 0"
     # A quiet board: all 104 cards dealt under the heap lock.
     assert lines[3] == "alloc False result 0 cards 104"
@@ -257,4 +257,4 @@ def test_protocol_imports_alone_under_micropython(tmp_path: Path) -> None:
     out = subprocess.run([MICROPYTHON, "-c", code], capture_output=True, text=True, timeout=30,
                          env={"MICROPYPATH": str(tmp_path), "PATH": "/usr/bin:/bin"})
     assert out.returncode == 0, out.stderr
-    assert out.stdout.strip() == f"{P.PROTOCOL_VERSION} (0, 'status', 4) 1"
+    assert out.stdout.strip() == f"{protocol.PROTOCOL_VERSION} (0, 'status', 4) 1"

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from firmware import protocol as P
-from host import device_words as W
+from firmware import protocol
+from host import device_words
 
 DOC = (Path(__file__).resolve().parents[2] / "docs" / "protocol.md").read_text()
 
@@ -21,29 +21,29 @@ def table(section: str) -> dict[int, tuple[str, str]]:
 
 
 def test_error_table_matches_the_code() -> None:
-    assert table("Error codes") == {c: (n, s) for c, (n, s) in W.ERRORS.items()}
+    assert table("Error codes") == {c: (n, s) for c, (n, s) in device_words.ERRORS.items()}
 
 
 def test_fault_table_matches_the_code() -> None:
-    assert table("Fault codes") == {c: (n, s) for c, (n, s) in W.FAULTS.items()}
+    assert table("Fault codes") == {c: (n, s) for c, (n, s) in device_words.FAULTS.items()}
 
 
 @pytest.mark.exact_mode
 def test_exactness_lost_table_matches_the_code() -> None:
-    assert table("Exact mode") == {c: (n, s) for c, (n, s) in W.LOST.items()}
+    assert table("Exact mode") == {c: (n, s) for c, (n, s) in device_words.LOST.items()}
 
 
 def test_every_command_event_and_config_key_is_documented() -> None:
-    for name in P.COMMANDS:
+    for name in protocol.COMMANDS:
         assert f"| `{name}` |" in DOC
-    for name in P.EVENTS:
+    for name in protocol.EVENTS:
         assert f"| `{name}` |" in DOC
-    for key, (lo, hi) in P.CONFIG_LIMITS.items():
+    for key, (lo, hi) in protocol.CONFIG_LIMITS.items():
         assert f"| `{key}` | {lo}-{hi} |" in DOC
-    assert f"At most {P.MAX_LINE} bytes" in DOC
-    assert f"protocol version {P.PROTOCOL_VERSION}" in DOC
+    assert f"At most {protocol.MAX_LINE} bytes" in DOC
+    assert f"protocol version {protocol.PROTOCOL_VERSION}" in DOC
     # The handshake example speaks this version.
-    assert re.findall(r'"cmd":"hello","id":\d+,"proto":(\d+)', DOC) == [str(P.PROTOCOL_VERSION)]
+    assert re.findall(r'"cmd":"hello","id":\d+,"proto":(\d+)', DOC) == [str(protocol.PROTOCOL_VERSION)]
 
 
 def test_tests_named_in_the_docs_exist() -> None:

@@ -20,7 +20,7 @@ FAKE = Path(__file__).resolve().parent / "esp32_fake"
 
 PRELUDE = r"""
 import json, sys
-import esp32_state as S
+import esp32_state
 import machine, esp32
 import profile_esp32
 from board_esp32 import Board

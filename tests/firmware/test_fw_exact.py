@@ -13,11 +13,11 @@ from typing import Callable
 
 import pytest
 
-from firmware import exact_routes as R
-from firmware import protocol as P
-from host import device_words as W
+from firmware import exact_routes
+from firmware import protocol
+from host import device_words
 from fwtest_support import FwProcess
-from shuffling.exact_mode import codes as C
+from shuffling.exact_mode import codes as exact_codes
 from shuffling.exact_mode.physical import run_exact
 
 pytestmark = [pytest.mark.micropython, pytest.mark.exact_mode]
@@ -67,7 +67,7 @@ def exact_routine(dev: FwProcess, n: int, between: Callable[[int, str], None] | 
         rep = dev.call("exact", n=n, **({"routine": routine} if routine else {}))
         assert rep["ok"] is True and rep["n"] == n
         kind = rep["routine"]
-    route = R.route(n, capacity, kind)
+    route = exact_routes.route(n, capacity, kind)
     nxt = dev.event("exact_next")
     pack = start_pack if start_pack is not None else list(range(n))
     lefts: list[int] = []
@@ -102,7 +102,7 @@ def exact_routine(dev: FwProcess, n: int, between: Callable[[int, str], None] | 
 
 def split_order(tmp_path: Path, seed: int, n: int) -> list[int]:
     """The split's final pack from the board's random bytes: the cards in the order of their codes 0..n-1."""
-    arrangement = C.uniform_assignment(n, stream(random_file(tmp_path, seed)))
+    arrangement = exact_codes.uniform_assignment(n, stream(random_file(tmp_path, seed)))
     return sorted(range(n), key=lambda i: arrangement[i])
 
 
@@ -121,8 +121,8 @@ def test_samba_splits_and_ends_in_the_order_of_its_codes(start_fw_process, tmp_p
 def test_samba_ends_in_the_order_the_code_sorting_predicts(start_fw_process, tmp_path: Path) -> None:
     dev = start(start_fw_process, tmp_path, seed=11)
     final = exact_routine(dev, 162, routine="radix")
-    codes = C.code_set(162, 104, uneven=True)
-    arrangement = C.uniform_assignment(162, stream(random_file(tmp_path, 11)), codes)
+    codes = exact_codes.code_set(162, 104, uneven=True)
+    arrangement = exact_codes.uniform_assignment(162, stream(random_file(tmp_path, 11)), codes)
     predicted = run_exact(list(range(162)), arrangement, 104)[-1]
     assert final == predicted
     assert final != list(range(162))
@@ -167,7 +167,7 @@ def test_the_wire_says_the_same_whatever_the_codes(start_fw_process, tmp_path: P
     assert len(transcripts[0]) > 12 * 4  # a progress line per card per round, and more
     # Both ran a whole routine (the split: 12 cards into parts of 8 and 4) and answered every command.
     text = b"".join(transcripts[0])
-    assert text.count(b'"ev": "exact_round"') == R.route(12, 8).rounds == 6 and b'"re": "status"' in text
+    assert text.count(b'"ev": "exact_round"') == exact_routes.route(12, 8).rounds == 6 and b'"re": "status"' in text
     assert b'"routine": "split"' in text
 
 
@@ -191,7 +191,7 @@ def exact_routine_with_a_stop(dev: FwProcess, n: int, at: tuple[int, str], k: in
         m = dev.wait(lambda m: m.get("ev") in ("done", "fault"), timeout=60)
         if m["ev"] == "done":
             return m
-        assert m["code"] == P.FAULT_DOUBLE_FEED and m["k"] == k
+        assert m["code"] == protocol.FAULT_DOUBLE_FEED and m["k"] == k
         dev.call("clear")
         world.fix()
         caught = world.take("throat")
@@ -234,7 +234,7 @@ def test_the_card_being_fed_gone_on_to_its_pile_goes_on_and_two_gone_out_end_exa
         dev.world.load(list(range(nxt["count"])))
         dev.world.inject("double_feed", k=2)
         dev.call("start")
-        assert dev.event("fault")["code"] == P.FAULT_DOUBLE_FEED
+        assert dev.event("fault")["code"] == protocol.FAULT_DOUBLE_FEED
         assert [m for m in dev.seen if m.get("ev") == "exact_lost"] == []  # not yet: the count will tell
         dev.call("clear")
         dev.world.fix()
@@ -250,7 +250,7 @@ def test_the_card_being_fed_gone_on_to_its_pile_goes_on_and_two_gone_out_end_exa
         else:
             done = dev.event("done")
             lost = [m for m in dev.seen if m.get("ev") == "exact_lost"]  # said before the start's reply
-            assert [(m["code"], m["n"], m["expected"]) for m in lost] == [(P.LOST_DOUBLE_FEED, nxt["count"] - 4,
+            assert [(m["code"], m["n"], m["expected"]) for m in lost] == [(protocol.LOST_DOUBLE_FEED, nxt["count"] - 4,
                                                                            nxt["count"] - 2)]
             assert done["left"] + done["right"] == done["k"]  # random again: pile counts are reported
 
@@ -308,7 +308,7 @@ def test_a_load_out_of_turn_is_caught_by_its_count(start_fw_process, tmp_path: P
     dev.world.load(list(range(4)))  # part Q put in first
     dev.send("start")
     lost = dev.event("exact_lost")
-    assert (lost["code"], lost["n"], lost["expected"]) == (P.LOST_COUNT, 4, 8)
+    assert (lost["code"], lost["n"], lost["expected"]) == (protocol.LOST_COUNT, 4, 8)
     done = dev.event("done")
     assert done["left"] + done["right"] == 4  # dealt at random, and said so
     assert left or right
@@ -329,7 +329,7 @@ def test_radix_stacks_swapped_are_caught_by_their_count(start_fw_process, tmp_pa
     dev.world.load(list(range(7)))  # the right stack put in first
     dev.send("start")
     lost = dev.event("exact_lost")
-    assert (lost["code"], lost["n"], lost["expected"]) == (P.LOST_COUNT, 7, 5)
+    assert (lost["code"], lost["n"], lost["expected"]) == (protocol.LOST_COUNT, 7, 5)
 
 
 @pytest.mark.jam
@@ -341,22 +341,22 @@ def test_a_jam_keeps_exactness_and_an_abort_loses_it(start_fw_process, tmp_path:
     dev.world.load(list(range(nxt["count"])))
     dev.world.inject("jam", k=3)
     dev.call("start")
-    assert dev.event("fault")["code"] == P.FAULT_JAM
+    assert dev.event("fault")["code"] == protocol.FAULT_JAM
     st = dev.call("status")
     assert st["state"] == "paused" and st["mode"] == "exact" and "left" not in st
-    assert dev.call("exact", cancel=True)["err"] == P.E_STATE  # not while a pass is paused
+    assert dev.call("exact", cancel=True)["err"] == protocol.E_STATE  # not while a pass is paused
     assert dev.call("abort")["ok"] is True
     assert dev.event("aborted")["k"] == 3
     lost = dev.event("exact_lost")
-    assert lost["code"] == P.LOST_ABORTED and W.lost_name(lost["code"]) == "aborted"
+    assert lost["code"] == protocol.LOST_ABORTED and device_words.lost_name(lost["code"]) == "aborted"
     assert dev.call("status")["mode"] == "random"
 
 
 def test_begin_is_checked_and_cancel_ends_the_routine(start_fw_process, tmp_path: Path) -> None:
     dev = start(start_fw_process, tmp_path, seed=None)
-    for fields, err in (({}, P.E_BAD_FIELD), ({"n": 1}, P.E_BAD_VALUE), ({"n": 513}, P.E_BAD_VALUE),
-                        ({"n": "162"}, P.E_BAD_FIELD), ({"n": 162, "routine": "pipelined"}, P.E_BAD_VALUE),
-                        ({"n": 162, "routine": 2}, P.E_BAD_FIELD), ({"n": 52, "routine": "split"}, P.E_BAD_VALUE)):
+    for fields, err in (({}, protocol.E_BAD_FIELD), ({"n": 1}, protocol.E_BAD_VALUE), ({"n": 513}, protocol.E_BAD_VALUE),
+                        ({"n": "162"}, protocol.E_BAD_FIELD), ({"n": 162, "routine": "pipelined"}, protocol.E_BAD_VALUE),
+                        ({"n": 162, "routine": 2}, protocol.E_BAD_FIELD), ({"n": 52, "routine": "split"}, protocol.E_BAD_VALUE)):
         assert dev.call("exact", **fields)["err"] == err
     rep = dev.call("exact", n=162, routine="radix")
     assert (rep["routine"], rep["loads"], rep["rounds"], rep["uneven"], rep["load"], rep["count"]) == \
@@ -368,5 +368,5 @@ def test_begin_is_checked_and_cancel_ends_the_routine(start_fw_process, tmp_path
     assert dev.call("exact", n=52)["routine"] == "radix"  # a pack that fits the tray
     dev.event("exact_next")
     assert dev.call("exact", cancel=True)["mode"] == "random"
-    assert dev.event("exact_lost")["code"] == P.LOST_CANCELLED
+    assert dev.event("exact_lost")["code"] == protocol.LOST_CANCELLED
     assert dev.call("status")["mode"] == "random"

@@ -20,9 +20,9 @@ import exact  # noqa: E402
 import exact_codes  # noqa: E402
 import exact_routes  # noqa: E402
 
-from firmware import protocol as P  # noqa: E402
-from host import device_words as W  # noqa: E402
-from shuffling.exact_mode import codes as C  # noqa: E402
+from firmware import protocol  # noqa: E402
+from host import device_words  # noqa: E402
+from shuffling.exact_mode import codes as code_sets  # noqa: E402
 from shuffling.exact_mode.physical import deal, run_exact, run_route  # noqa: E402
 from shuffling.exact_mode.uniformity import chi_square_sf, chi_square_uniform  # noqa: E402
 
@@ -71,24 +71,24 @@ def run_device_routine(n: int, capacity: int, seed: int, kind: str | None = None
 @settings(max_examples=60, deadline=None)
 @given(n=st.integers(2, 300), capacity=st.integers(2, 120), seed=st.integers(0, 2**32))
 def test_the_device_routine_gives_the_order_the_code_sorting_predicts(n: int, capacity: int, seed: int) -> None:
-    if C.n_loads(n, capacity) > exact.MAX_LOADS:
+    if code_sets.n_loads(n, capacity) > exact.MAX_LOADS:
         return
     final, counts, ex = run_device_routine(n, capacity, seed, exact_routes.RADIX)
     # The same random bytes, through the simulator's own draw.
     try:
-        codes, uneven = C.code_set(n, capacity, uneven=True), True
+        codes, uneven = code_sets.code_set(n, capacity, uneven=True), True
     except ValueError:
-        codes, uneven = C.code_set(n, capacity), False
+        codes, uneven = code_sets.code_set(n, capacity), False
     assert ex.uneven == uneven  # the uneven set wherever it fits
-    arrangement = C.uniform_assignment(n, byte_stream(seed), codes)
+    arrangement = code_sets.uniform_assignment(n, byte_stream(seed), codes)
     # Position i started with card i: the final pack is the cards sorted by code ...
     assert final == sorted(range(n), key=lambda i: arrangement[i])
     # ... which is what the card-by-card physical model gives too.
     assert final == run_exact(list(range(n)), arrangement, capacity)[-1]
     # The device expected the loads the code set fixes, every round, all within capacity.
-    assert len(counts) == C.n_bits(n)
+    assert len(counts) == code_sets.n_bits(n)
     for r, sizes in enumerate(counts):
-        assert sizes == C.loads_for_round(n, capacity, codes, r)
+        assert sizes == code_sets.loads_for_round(n, capacity, codes, r)
         assert max(sizes) <= capacity
     # The codes are wiped at the end.
     assert not ex.active and set(ex.codes) <= {0}
@@ -97,17 +97,17 @@ def test_the_device_routine_gives_the_order_the_code_sorting_predicts(n: int, ca
 @settings(max_examples=60, deadline=None)
 @given(n=st.integers(3, 512), capacity=st.integers(2, 120), seed=st.integers(0, 2**32))
 def test_the_device_split_gives_the_order_of_its_codes(n: int, capacity: int, seed: int) -> None:
-    if C.n_loads(n, capacity) > exact.MAX_LOADS or n <= capacity:
+    if code_sets.n_loads(n, capacity) > exact.MAX_LOADS or n <= capacity:
         return
     route = exact_routes.split_route(n, capacity)
     assert route is not None
     final, counts, ex = run_device_routine(n, capacity, seed, exact_routes.SPLIT)
     # The same random bytes arrange the codes 0..n-1, a card's place in the final pack.
-    arrangement = C.uniform_assignment(n, byte_stream(seed))
+    arrangement = code_sets.uniform_assignment(n, byte_stream(seed))
     assert final == sorted(range(n), key=lambda i: arrangement[i])
     assert final == run_route(list(range(n)), arrangement, route)
     # Split rounds are cut near-equal, a part's passes hold the whole part, all within the tray.
-    assert counts == [C.split_sizes(route.size[r], route.loads[r]) for r in range(route.rounds)]
+    assert counts == [code_sets.split_sizes(route.size[r], route.loads[r]) for r in range(route.rounds)]
     assert max(max(c) for c in counts) <= capacity and not ex.uneven
     assert not ex.active and set(ex.codes) <= {0}
 
@@ -172,18 +172,18 @@ def test_a_small_machine_and_refusals() -> None:
 
 
 def test_lost_reasons_have_stable_numbers_and_sentences() -> None:
-    assert (P.LOST_DOUBLE_FEED, P.LOST_COUNT, P.LOST_ABORTED, P.LOST_CANCELLED, P.LOST_EXIT_COUNT,
-            P.LOST_REST) == (1, 2, 3, 4, 5, 6)
-    assert sorted(W.LOST) == sorted(P.LOST_CODES)
-    assert all(name and msg.endswith(".") for name, msg in W.LOST.values())
-    assert len({name for name, _ in W.LOST.values()}) == len(W.LOST)
+    assert (protocol.LOST_DOUBLE_FEED, protocol.LOST_COUNT, protocol.LOST_ABORTED, protocol.LOST_CANCELLED, protocol.LOST_EXIT_COUNT,
+            protocol.LOST_REST) == (1, 2, 3, 4, 5, 6)
+    assert sorted(device_words.LOST) == sorted(protocol.LOST_CODES)
+    assert all(name and msg.endswith(".") for name, msg in device_words.LOST.values())
+    assert len({name for name, _ in device_words.LOST.values()}) == len(device_words.LOST)
 
 
 def test_a_worst_case_exact_status_fits_one_line() -> None:
-    rep = P.reply("status", P.MAX_ID, k=104, n=104, state=P.ST_DEALING, fault=P.FAULT_NOT_CALIBRATED,
-                  mv=10500, uptime_ms=P.MAX_ID, mode=P.MODE_EXACT,
+    rep = protocol.reply("status", protocol.MAX_ID, k=104, n=104, state=protocol.ST_DEALING, fault=protocol.FAULT_NOT_CALIBRATED,
+                  mv=10500, uptime_ms=protocol.MAX_ID, mode=protocol.MODE_EXACT,
                   next={"round": 9, "rounds": 9, "load": "Z", "count": 104})
-    assert len(P.encode(rep)) <= P.MAX_LINE
+    assert len(protocol.encode(rep)) <= protocol.MAX_LINE
 
 
 def test_chi_square_tail_against_closed_forms() -> None:

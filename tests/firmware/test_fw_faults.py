@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 
 from fwtest_support import FwProcess
-from firmware import protocol as P
-from host import device_words as W
+from firmware import protocol
+from host import device_words
 
 pytestmark = pytest.mark.micropython
 
@@ -35,8 +35,8 @@ def test_jam_pauses_and_resume_finishes_the_pass(fw_process: FwProcess) -> None:
     w.inject("jam", k=5)
     fw_process.call("start")
     f = fw_process.event("fault")
-    assert (f["code"], f["latched"], f["resume"]) == (P.FAULT_JAM, True, True)
-    assert f["k"] == 5 and "msg" not in f and W.fault_name(f["code"]) == "jam" and W.fault_words(f["code"])
+    assert (f["code"], f["latched"], f["resume"]) == (protocol.FAULT_JAM, True, True)
+    assert f["k"] == 5 and "msg" not in f and device_words.fault_name(f["code"]) == "jam" and device_words.fault_words(f["code"])
     assert motor_off(fw_process)
     assert fw_process.call("status")["state"] == "paused"
     # Not fixed yet: resuming jams again at the same card.
@@ -55,7 +55,7 @@ def test_resume_command_after_fix(fw_process: FwProcess) -> None:
     w.load(list(range(10)))
     w.inject("jam", k=0)
     fw_process.call("start")
-    assert fw_process.event("fault")["code"] == P.FAULT_JAM
+    assert fw_process.event("fault")["code"] == protocol.FAULT_JAM
     w.fix()
     rep = fw_process.call("resume")
     assert rep["ok"] is True and rep["k"] == 0
@@ -64,7 +64,7 @@ def test_resume_command_after_fix(fw_process: FwProcess) -> None:
 
 def test_resume_without_a_pause_is_a_state_error(fw_process: FwProcess) -> None:
     rep = fw_process.call("resume")
-    assert rep["ok"] is False and rep["err"] == P.E_STATE
+    assert rep["ok"] is False and rep["err"] == protocol.E_STATE
 
 
 @pytest.mark.double_feed
@@ -75,11 +75,11 @@ def test_double_feed_seen_as_a_long_block_latches_an_alarm(fw_process: FwProcess
     w.inject("double_feed", k=3)
     fw_process.call("start")
     f = fw_process.event("fault")
-    assert f["code"] == P.FAULT_DOUBLE_FEED and f["latched"] is True and f["k"] == 3
+    assert f["code"] == protocol.FAULT_DOUBLE_FEED and f["latched"] is True and f["k"] == 3
     assert motor_off(fw_process)
     assert fw_process.call("status")["state"] == "alarm"
     refused = fw_process.call("start")
-    assert refused["ok"] is False and refused["err"] == P.E_ALARM
+    assert refused["ok"] is False and refused["err"] == protocol.E_ALARM
     assert fw_process.call("clear")["ok"] is True
     fw_process.event("cleared")
     assert fw_process.call("status")["state"] == "idle"
@@ -87,9 +87,9 @@ def test_double_feed_seen_as_a_long_block_latches_an_alarm(fw_process: FwProcess
     # The two cards still sit in the exit: a new pass is refused until
     # they are taken out.
     assert len(w.query()["throat"]) == 2
-    assert fw_process.call("start")["err"] == P.E_REFUSED
+    assert fw_process.call("start")["err"] == protocol.E_REFUSED
     f = fw_process.event("fault")
-    assert f["code"] == P.FAULT_SENSOR and "exit" in f["detail"]
+    assert f["code"] == protocol.FAULT_SENSOR and "exit" in f["detail"]
     w.take("throat")
     assert fw_process.call("clear")["state"] == "idle"
     rep = fw_process.call("start")
@@ -106,7 +106,7 @@ def test_double_feed_seen_as_an_exit_count_short_of_the_stack(fw_process: FwProc
     w.inject("double_feed", k=7, mode="overlap")
     fw_process.call("start")
     f = fw_process.event("fault")
-    assert f["code"] == P.FAULT_DOUBLE_FEED and f["k"] == 19 and f["n"] == 20
+    assert f["code"] == protocol.FAULT_DOUBLE_FEED and f["k"] == 19 and f["n"] == 20
     q = w.query()
     assert q["counts"]["left"] + q["counts"]["right"] == 20
 
@@ -118,7 +118,7 @@ def test_tray_emptied_early(fw_process: FwProcess) -> None:
     w.inject("empty_at", k=8)
     fw_process.call("start")
     f = fw_process.event("fault")
-    assert f["code"] == P.FAULT_TRAY_EMPTIED and f["k"] == 8 and f["latched"] is True
+    assert f["code"] == protocol.FAULT_TRAY_EMPTIED and f["k"] == 8 and f["latched"] is True
     assert len(w.query()["removed"]) == 22
     assert motor_off(fw_process)
 
@@ -130,9 +130,9 @@ def test_battery_too_low_for_the_pass_is_refused(fw_process: FwProcess) -> None:
     w.load(list(range(81)))
     w.set_battery(6700)
     rep = fw_process.call("start")
-    assert rep["ok"] is False and rep["fault"] == P.FAULT_BATTERY_LOW
+    assert rep["ok"] is False and rep["fault"] == protocol.FAULT_BATTERY_LOW
     f = fw_process.event("fault")
-    assert f["code"] == P.FAULT_BATTERY_LOW and f["latched"] is False and f["mv"] == 6700
+    assert f["code"] == protocol.FAULT_BATTERY_LOW and f["latched"] is False and f["mv"] == 6700
     assert w.query()["counts"]["fed"] == 0
 
 
@@ -146,7 +146,7 @@ def test_low_battery_warns_but_deals(fw_process: FwProcess) -> None:
     assert fw_process.event("done")["k"] == 10
     warns = [m for m in fw_process.seen if m.get("ev") == "warn"]
     assert len(warns) == 1
-    assert warns[0]["code"] == P.FAULT_BATTERY_LOW and warns[0]["mv"] == 7000
+    assert warns[0]["code"] == protocol.FAULT_BATTERY_LOW and warns[0]["mv"] == 7000
 
 
 @pytest.mark.battery
@@ -158,7 +158,7 @@ def test_battery_failing_mid_pass_stops_it(start_fw_process) -> None:
     dev.wait(lambda m: m.get("ev") == "progress" and m["k"] >= 3)
     dev.world.inject("battery_low")
     f = dev.event("fault")
-    assert f["code"] == P.FAULT_BATTERY_LOW and f["latched"] is True and f["k"] < 104
+    assert f["code"] == protocol.FAULT_BATTERY_LOW and f["latched"] is True and f["k"] < 104
     assert motor_off(dev)
 
 
@@ -167,14 +167,14 @@ def test_battery_failing_mid_pass_stops_it(start_fw_process) -> None:
 def test_sensor_missing_at_boot_latches_an_alarm(start_fw_process, sensor: str) -> None:
     dev = start_fw_process(missing=(sensor,))
     hello = dev.event("hello")
-    assert hello["fw"] == P.FIRMWARE_VERSION
+    assert hello["fw"] == protocol.FIRMWARE_VERSION
     f = dev.event("fault")
-    assert f["code"] == P.FAULT_SENSOR and f["latched"] is True and f["detail"]
+    assert f["code"] == protocol.FAULT_SENSOR and f["latched"] is True and f["detail"]
     assert dev.call("status")["state"] == "alarm"
-    assert dev.call("start")["err"] == P.E_ALARM
+    assert dev.call("start")["err"] == protocol.E_ALARM
     # Clearing while the sensor is still missing keeps the alarm.
     dev.call("clear")
-    assert dev.event("fault")["code"] == P.FAULT_SENSOR
+    assert dev.event("fault")["code"] == protocol.FAULT_SENSOR
     dev.world.fix()
     assert dev.call("clear")["state"] == "idle"
     dev.world.load([1, 2, 3])
@@ -190,7 +190,7 @@ def test_a_driver_error_mid_pass_stops_the_motor_and_latches(fw_process: FwProce
     rep = fw_process.call("start")
     assert rep["ok"] is True
     f = fw_process.event("fault")
-    assert f["code"] == P.FAULT_INTERNAL and f["latched"] is True and f["k"] == 4
+    assert f["code"] == protocol.FAULT_INTERNAL and f["latched"] is True and f["k"] == 4
     assert motor_off(fw_process)
     # Exactly one reply to the start request.
     assert [m for m in fw_process.seen if m.get("re") == "start"] == [rep]
@@ -232,6 +232,6 @@ def test_every_sensor_missing_still_gives_one_well_formed_fault(start_fw_process
     dev = start_fw_process(missing=("stack", "exit", "touch", "battery"))
     dev.event("hello")
     f = dev.event("fault")
-    assert f["code"] == P.FAULT_SENSOR and f["latched"] is True
+    assert f["code"] == protocol.FAULT_SENSOR and f["latched"] is True
     assert f["detail"].startswith("stack sensor not responding; exit detector blocked")
-    assert all(len(line) <= P.MAX_LINE for line in dev.raw)
+    assert all(len(line) <= protocol.MAX_LINE for line in dev.raw)

@@ -29,14 +29,14 @@ def test_wiring_pin_table_matches_the_profile(board: str, profile: dict) -> None
 
 
 def test_profiles_share_keys_and_config_defaults_are_in_range() -> None:
-    from firmware import protocol as P
+    from firmware import protocol
     keys = set(profile_sim.PROFILE) - {"pins", "pwm_hz", "battery_divider",
                                        "exit_blocked_level", "sensor_settle_ms"}
     for prof in (profile_esp32.PROFILE, profile_rp2.PROFILE):
         assert keys <= set(prof)
     for prof in (profile_sim.PROFILE, profile_esp32.PROFILE, profile_rp2.PROFILE):
-        assert P.check_config(prof["defaults"], prof["wdt_ms"]) == (0, None)
-        assert set(prof["defaults"]) == set(P.CONFIG_LIMITS)
+        assert protocol.check_config(prof["defaults"], prof["wdt_ms"]) == (0, None)
+        assert set(prof["defaults"]) == set(protocol.CONFIG_LIMITS)
 
 
 def test_power_budget_doc_quotes_the_script() -> None:

@@ -15,7 +15,7 @@ import pytest
 from hardware import mechanism
 
 from fwtest_support import REPO, FwProcess
-from firmware import protocol as P
+from firmware import protocol
 
 
 PLAUSIBLE = {"SHUFFLER_SIM_MECHANISM": "plausible"}
@@ -89,7 +89,7 @@ def test_a_double_feed_is_caught_at_the_plausible_speed_on_any_battery(start_fw_
     w.inject("double_feed", k=6)
     dev.call("start")
     f = dev.event("fault", timeout=60)
-    assert f["code"] == P.FAULT_DOUBLE_FEED and f["k"] == 6
+    assert f["code"] == protocol.FAULT_DOUBLE_FEED and f["k"] == 6
 
 
 @pytest.mark.micropython
@@ -133,13 +133,13 @@ def test_resume_refuses_while_the_exit_is_blocked(fw_process: FwProcess) -> None
     w.load(list(range(10)))
     w.inject("jam", k=3)
     fw_process.call("start")
-    assert fw_process.event("fault")["code"] == P.FAULT_JAM
+    assert fw_process.event("fault")["code"] == protocol.FAULT_JAM
     w.fix()
     w.inject("sensor_missing", sensor="exit")  # a card left in the beam
     rep = fw_process.call("resume")
-    assert rep["ok"] is False and rep["err"] == P.E_REFUSED
+    assert rep["ok"] is False and rep["err"] == protocol.E_REFUSED
     f = fw_process.event("fault")
-    assert f["code"] == P.FAULT_SENSOR and f["latched"] is False and "exit" in f["detail"]
+    assert f["code"] == protocol.FAULT_SENSOR and f["latched"] is False and "exit" in f["detail"]
     assert fw_process.call("status")["state"] == "paused"
     assert w.query()["counts"]["left"] + w.query()["counts"]["right"] == 3
     w.fix()

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from fwtest_support import FwProcess, deal_order
-from firmware import protocol as P
+from firmware import protocol
 
 pytestmark = pytest.mark.micropython
 
@@ -83,9 +83,9 @@ def test_start_command_replies_then_reports_loaded_and_done(fw_process: FwProces
 
 def test_empty_tray_is_refused(fw_process: FwProcess) -> None:
     rep = fw_process.call("start")
-    assert rep["ok"] is False and rep["err"] == P.E_REFUSED
+    assert rep["ok"] is False and rep["err"] == protocol.E_REFUSED
     fault = fw_process.event("fault")
-    assert fault["code"] == P.FAULT_EMPTY and fault["latched"] is False
+    assert fault["code"] == protocol.FAULT_EMPTY and fault["latched"] is False
     assert fw_process.call("status")["state"] == "idle"
 
 
@@ -95,7 +95,7 @@ def test_over_capacity_is_refused_and_nothing_moves(fw_process: FwProcess) -> No
     rep = fw_process.call("start")
     assert rep["ok"] is False
     fault = fw_process.event("fault")
-    assert fault["code"] == P.FAULT_OVER_CAPACITY and fault["n"] == 110
+    assert fault["code"] == protocol.FAULT_OVER_CAPACITY and fault["n"] == 110
     q = fw_process.world.query()
     assert q["counts"]["tray"] == 110 and q["counts"]["fed"] == 0
 
@@ -109,7 +109,7 @@ def test_status_and_abort_mid_pass(start_fw_process) -> None:
     st = dev.call("status")
     assert st["state"] == "dealing" and 3 <= st["k"] < 104
     busy = dev.call("start")
-    assert busy["ok"] is False and busy["err"] == P.E_BUSY
+    assert busy["ok"] is False and busy["err"] == protocol.E_BUSY
     assert dev.call("config")["err"] == 8  # busy: only hello, status, abort mid-pass
     hello = dev.call("hello")
     assert hello["ok"] is True and hello["state"] == "dealing"
@@ -173,9 +173,9 @@ def test_count_is_busy_mid_pass_and_refused_in_alarm(start_fw_process) -> None:
     dev.world.load(list(range(104)))
     dev.send("start")
     dev.wait(lambda m: m.get("ev") == "progress" and m["k"] >= 3)
-    assert dev.call("count")["err"] == P.E_BUSY
+    assert dev.call("count")["err"] == protocol.E_BUSY
     dev.call("abort")
     dev.event("aborted")
     dev.world.inject("sensor_missing", k=0, sensor="stack")
     rep = dev.call("count")
-    assert rep["ok"] is False and rep["err"] == P.E_REFUSED and "stack" in rep["detail"]
+    assert rep["ok"] is False and rep["err"] == protocol.E_REFUSED and "stack" in rep["detail"]

@@ -10,7 +10,7 @@ import types
 import pytest
 
 from fwtest_support import REPO, FwProcess
-from firmware import protocol as P
+from firmware import protocol
 
 pytestmark = [pytest.mark.sensor_loss]
 
@@ -36,14 +36,14 @@ def motor_off(dev: FwProcess) -> bool:
 def test_the_exit_sensor_lost_mid_pass_is_a_sensor_fault_naming_it(fw_process: FwProcess) -> None:
     lose(fw_process, "exit")
     f = fw_process.event("fault")
-    assert (f["code"], f["part"], f["k"]) == (P.FAULT_SENSOR, P.PART_EXIT, K)
+    assert (f["code"], f["part"], f["k"]) == (protocol.FAULT_SENSOR, protocol.PART_EXIT, K)
     assert f["detail"] == "exit beam blocked, 1 card out"
     assert motor_off(fw_process)
-    assert fw_process.call("status")["state"] == P.ST_ALARM
+    assert fw_process.call("status")["state"] == protocol.ST_ALARM
     # Still lost: clear runs the self-test again and names it once more.
     fw_process.call("clear")
     again = fw_process.event("fault")
-    assert again["part"] == P.PART_EXIT and "exit detector blocked at rest" in again["detail"]
+    assert again["part"] == protocol.PART_EXIT and "exit detector blocked at rest" in again["detail"]
 
 
 @pytest.mark.micropython
@@ -53,7 +53,7 @@ def test_the_battery_sensor_lost_mid_pass_is_a_sensor_fault_naming_it(fw_process
     f = fw_process.event("fault")
     # The motor runs on the battery, not on its sensor: card K comes out,
     # then the reading after it names the sensor.
-    assert (f["code"], f["part"], f["k"]) == (P.FAULT_SENSOR, P.PART_BATTERY, K + 1)
+    assert (f["code"], f["part"], f["k"]) == (protocol.FAULT_SENSOR, protocol.PART_BATTERY, K + 1)
     assert f["detail"] == "battery sensor reads 0 mV"
     assert f["left"] + f["right"] == K + 1
     assert motor_off(fw_process)
@@ -70,9 +70,9 @@ def test_the_stack_sensor_lost_mid_pass_lets_the_pass_finish_and_names_it_at_the
     w.take("left")
     w.load([1, 2, 3])
     rep = fw_process.call("start")
-    assert rep["ok"] is False and rep["err"] == P.E_REFUSED
+    assert rep["ok"] is False and rep["err"] == protocol.E_REFUSED
     f = fw_process.event("fault")
-    assert (f["code"], f["part"], f["detail"]) == (P.FAULT_SENSOR, P.PART_STACK, "stack sensor not responding")
+    assert (f["code"], f["part"], f["detail"]) == (protocol.FAULT_SENSOR, protocol.PART_STACK, "stack sensor not responding")
 
 
 @pytest.mark.micropython
@@ -81,7 +81,7 @@ def test_the_touch_sensor_lost_mid_pass_is_named_once_the_board_is_idle(fw_proce
     lose(fw_process, "touch")
     assert fw_process.event("done")["k"] == CARDS
     f = fw_process.event("fault")
-    assert (f["code"], f["part"], f["detail"]) == (P.FAULT_SENSOR, P.PART_TOUCH, "touch sensor reading implausible")
+    assert (f["code"], f["part"], f["detail"]) == (protocol.FAULT_SENSOR, protocol.PART_TOUCH, "touch sensor reading implausible")
     assert [m for m in fw_process.seen if m.get("ev") == "touch"] == []  # never taken as a touch
 
 
@@ -97,7 +97,7 @@ def test_cards_that_leave_unseen_by_the_exit_beam_name_the_beam(start_fw_process
     f = dev.event("fault")
     out = CARDS - w.query()["counts"]["tray"]
     assert out >= 1
-    assert (f["code"], f["part"], f["k"]) == (P.FAULT_SENSOR, P.PART_EXIT, 0)
+    assert (f["code"], f["part"], f["k"]) == (protocol.FAULT_SENSOR, protocol.PART_EXIT, 0)
     assert f["detail"] == f"exit beam missed {out} cards"
 
 

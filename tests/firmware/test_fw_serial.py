@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from fwtest_support import FwProcess
-from firmware import protocol as P
-from host import device_words as W
+from firmware import protocol
+from host import device_words
 
 pytestmark = pytest.mark.micropython
 
@@ -23,20 +23,20 @@ def last_error(dev: FwProcess) -> dict:
 @pytest.mark.parametrize(
     "raw, code",
     [
-        (b"{bad json\n", P.E_BAD_JSON),
-        (b'{"cmd":"status","pad":"' + b"x" * 400 + b'"}\n', P.E_TOO_LONG),
-        ('{"cmd":"status","x":"\u00e9"}\n'.encode(), P.E_NOT_ASCII),
-        (b"[1, 2]\n", P.E_NOT_OBJECT),
-        (b'{"id": 4}\n', P.E_NOT_OBJECT),
-        (b'{"cmd":"fly","id":5}\n', P.E_UNKNOWN_CMD),
-        (b'{"cmd":"status","id":"seven"}\n', P.E_BAD_FIELD),
-        (b'{"cmd":"calibrate","id":6,"what":"stack","n":"ten"}\n', P.E_BAD_FIELD),
-        (b'{"cmd":"calibrate","id":7,"what":"stack","n":500}\n', P.E_BAD_VALUE),
-        (b'{"cmd":"config","id":8,"set":{"motor_duty":500}}\n', P.E_BAD_VALUE),
-        (b'{"cmd":"config","id":9,"set":{"no_such_key":1}}\n', P.E_BAD_FIELD),
-        (b'{"cmd":"config","id":10,"set":{"motor_duty":true}}\n', P.E_BAD_FIELD),
-        (b'{"cmd":"hello","id":11,"proto":99}\n', P.E_PROTO),
-        (b'{"cmd":"abort","id":12}\n', P.E_STATE),
+        (b"{bad json\n", protocol.E_BAD_JSON),
+        (b'{"cmd":"status","pad":"' + b"x" * 400 + b'"}\n', protocol.E_TOO_LONG),
+        ('{"cmd":"status","x":"\u00e9"}\n'.encode(), protocol.E_NOT_ASCII),
+        (b"[1, 2]\n", protocol.E_NOT_OBJECT),
+        (b'{"id": 4}\n', protocol.E_NOT_OBJECT),
+        (b'{"cmd":"fly","id":5}\n', protocol.E_UNKNOWN_CMD),
+        (b'{"cmd":"status","id":"seven"}\n', protocol.E_BAD_FIELD),
+        (b'{"cmd":"calibrate","id":6,"what":"stack","n":"ten"}\n', protocol.E_BAD_FIELD),
+        (b'{"cmd":"calibrate","id":7,"what":"stack","n":500}\n', protocol.E_BAD_VALUE),
+        (b'{"cmd":"config","id":8,"set":{"motor_duty":500}}\n', protocol.E_BAD_VALUE),
+        (b'{"cmd":"config","id":9,"set":{"no_such_key":1}}\n', protocol.E_BAD_FIELD),
+        (b'{"cmd":"config","id":10,"set":{"motor_duty":true}}\n', protocol.E_BAD_FIELD),
+        (b'{"cmd":"hello","id":11,"proto":99}\n', protocol.E_PROTO),
+        (b'{"cmd":"abort","id":12}\n', protocol.E_STATE),
     ],
 )
 @pytest.mark.serial_garbage
@@ -45,7 +45,7 @@ def test_bad_input_gets_a_stable_error_and_the_firmware_keeps_running(
     fw_process.write(raw)
     err = last_error(fw_process)
     assert err["err"] == code
-    assert "name" not in err and "msg" not in err and code in W.ERRORS  # a number on the wire, words on the host
+    assert "name" not in err and "msg" not in err and code in device_words.ERRORS  # a number on the wire, words on the host
     # The reply carries the request id when the line had a readable one.
     try:
         rid = json.loads(raw).get("id")
@@ -61,7 +61,7 @@ def test_a_burst_of_garbage_then_a_pass(fw_process: FwProcess) -> None:
     junk = b"\x00\xff\xfe garbage\n" + b"}" * 1000 + b"\n\n\r\n" + b'{"cmd": 1}\n'
     fw_process.write(junk)
     codes = [last_error(fw_process)["err"] for _ in range(3)]
-    assert codes == [P.E_NOT_ASCII, P.E_TOO_LONG, P.E_NOT_OBJECT]
+    assert codes == [protocol.E_NOT_ASCII, protocol.E_TOO_LONG, protocol.E_NOT_OBJECT]
     assert fw_process.world is not None
     fw_process.world.load(list(range(8)))
     assert fw_process.call("start")["ok"] is True
@@ -69,9 +69,9 @@ def test_a_burst_of_garbage_then_a_pass(fw_process: FwProcess) -> None:
 
 
 def test_hello_reply_identifies_the_board(fw_process: FwProcess) -> None:
-    rep = fw_process.call("hello", proto=P.PROTOCOL_VERSION)
+    rep = fw_process.call("hello", proto=protocol.PROTOCOL_VERSION)
     assert rep["ok"] is True
-    assert rep["fw"] == P.FIRMWARE_VERSION and rep["proto"] == P.PROTOCOL_VERSION
+    assert rep["fw"] == protocol.FIRMWARE_VERSION and rep["proto"] == protocol.PROTOCOL_VERSION
     assert rep["board"] == "sim" and rep["capacity"] == 104
     assert rep["cal"] == {"stack": "factory", "touch": "measured"}
 
@@ -101,7 +101,7 @@ def test_power_cut_between_write_and_rename_keeps_the_old_config(start_fw_proces
     assert dev.call("config", set={"motor_duty": 70})["ok"] is True
     dev.world.inject("save_fail")
     rep = dev.call("config", set={"motor_duty": 90})
-    assert rep["ok"] is False and rep["err"] == P.E_STORAGE
+    assert rep["ok"] is False and rep["err"] == protocol.E_STORAGE
     assert dev.call("config")["config"]["motor_duty"] == 70
     # The new values were written to the temp file only.
     assert json.loads((tmp_path / "config.json.tmp").read_text())["motor_duty"] == 90
@@ -120,7 +120,7 @@ def test_stack_calibration_with_a_known_count(start_fw_process, tmp_path: Path) 
     # Scale before tare is refused.
     w.load(list(range(52)))
     rep = dev.call("calibrate", what="stack", n=52)
-    assert rep["ok"] is False and rep["err"] == P.E_NOT_CALIBRATED
+    assert rep["ok"] is False and rep["err"] == protocol.E_NOT_CALIBRATED
     w.take("tray")
     tare = dev.call("calibrate", what="stack", n=0)
     assert tare["ok"] is True
@@ -147,7 +147,7 @@ def test_touch_calibration_stores_the_baseline(start_fw_process, tmp_path: Path)
     assert stored["touch_baseline"] == rep["cal"]["touch_baseline"]
     assert dev.call("hello")["cal"]["touch"] == "calibrated"
     bad = dev.call("calibrate", what="nothing")
-    assert bad["ok"] is False and bad["err"] == P.E_BAD_FIELD
+    assert bad["ok"] is False and bad["err"] == protocol.E_BAD_FIELD
 
 
 @pytest.mark.touch
@@ -210,7 +210,7 @@ def test_each_line_out_is_one_ascii_json_object(fw_process: FwProcess) -> None:
     assert len(fw_process.raw) > 30
     for line in fw_process.raw:
         assert line.endswith(b"\n") and line.count(b"\n") == 1
-        assert len(line) <= P.MAX_LINE
+        assert len(line) <= protocol.MAX_LINE
         assert all(b < 128 for b in line)
         msg = json.loads(line)
         assert isinstance(msg, dict) and (("ev" in msg) != ("re" in msg))

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from firmware import profile_esp32
-from firmware import protocol as P
+from firmware import protocol
 from fwtest_support import MICROPYTHON, REPO, FwProcess, require_micropython
 
 pytestmark = [pytest.mark.micropython, pytest.mark.serial_garbage]
@@ -28,8 +28,8 @@ BAUD = profile_esp32.PROFILE["uart_baud"]
 def padded_request(cmd: str, rid: int, size: int) -> bytes:
     """A request line of `size` bytes, newline included (an unknown field
     is ignored by the command)."""
-    base = P.encode(P.request(cmd, rid, pad="")).encode()
-    line = P.encode(P.request(cmd, rid, pad="x" * (size - len(base)))).encode()
+    base = protocol.encode(protocol.request(cmd, rid, pad="")).encode()
+    line = protocol.encode(protocol.request(cmd, rid, pad="x" * (size - len(base)))).encode()
     assert len(line) == size
     return line
 
@@ -96,11 +96,11 @@ def test_two_requests_sent_together_mid_pass_are_both_answered(start_fw_process:
 def test_more_than_the_firmware_buffers_is_an_overflow_error_never_a_silent_loss(start_fw_process: Any) -> None:
     dev = mid_pass(start_fw_process, cards=20)
     lines = [padded_request("status", 600 + i, 200) for i in range(6)]
-    assert sum(map(len, lines)) > P.IN_BUFFER
+    assert sum(map(len, lines)) > protocol.IN_BUFFER
     first = len(dev.seen)
     dev.write(b"".join(lines))
     err = dev.wait(lambda m: m.get("ok") is False)
-    assert err["err"] == P.E_OVERFLOW
+    assert err["err"] == protocol.E_OVERFLOW
     answered = [m["id"] for m in dev.seen[first:] if m.get("re") == "status"]
     # What the buffer held is answered, in order; the rest is covered by the error.
     assert answered == [600 + i for i in range(len(answered))] and 1 <= len(answered) < 6
@@ -113,7 +113,7 @@ def test_a_ctrl_c_inside_a_line_is_a_bad_line_and_the_pass_goes_on(start_fw_proc
     dev = mid_pass(start_fw_process)
     dev.write(b'{"cmd":"sta\x03tus","id":7}\n')
     err = dev.wait(lambda m: m.get("ok") is False)
-    assert err["err"] == P.E_BAD_JSON
+    assert err["err"] == protocol.E_BAD_JSON
     assert dev.event("done")["k"] == 12
     assert dev.call("status")["state"] == "idle"
     assert dev.proc.poll() is None

@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from fwtest_support import FIRMWARE, MICROPYTHON, FwProcess, require_micropython
-from firmware import protocol as P
+from firmware import protocol
 
 pytestmark = [pytest.mark.micropython, pytest.mark.serial_garbage]
 
@@ -57,7 +57,7 @@ def test_micropython_json_takes_these_lines_but_the_device_does_not(fw_process: 
     assert not strict_verdict(raw)
     fw_process.write(raw + b"\n")
     err = last_error(fw_process)
-    assert err["err"] == P.E_BAD_JSON and err["re"] == ""
+    assert err["err"] == protocol.E_BAD_JSON and err["re"] == ""
     assert fw_process.call("status")["ok"] is True
 
 
@@ -66,7 +66,7 @@ def test_a_nul_after_a_start_does_not_start_a_pass(fw_process: FwProcess) -> Non
     assert w is not None
     w.load(list(range(6)))
     fw_process.write(b'{"cmd":"start","id":1}\x00anything\n')
-    assert last_error(fw_process)["err"] == P.E_BAD_JSON
+    assert last_error(fw_process)["err"] == protocol.E_BAD_JSON
     assert fw_process.call("status")["state"] == "idle"
     assert not [m for m in fw_process.seen if m.get("ev") == "loaded"]
     assert w.query()["counts"]["fed"] == 0
@@ -75,18 +75,18 @@ def test_a_nul_after_a_start_does_not_start_a_pass(fw_process: FwProcess) -> Non
 @pytest.mark.parametrize("name", ["\u00e9t\u00e9", "x" * 200, "\ud800", "status\u0000"])
 def test_an_unreadable_command_name_is_unknown_and_keeps_the_id(fw_process: FwProcess, name: str) -> None:
     line = json.dumps({"cmd": name, "id": 41}).encode()  # ASCII: escapes for the rest
-    assert len(line) < P.MAX_LINE
+    assert len(line) < protocol.MAX_LINE
     fw_process.write(line + b"\n")
     err = last_error(fw_process)
-    assert (err["err"], err["id"], err["re"]) == (P.E_UNKNOWN_CMD, 41, "")
+    assert (err["err"], err["id"], err["re"]) == (protocol.E_UNKNOWN_CMD, 41, "")
     assert fw_process.call("status")["ok"] is True
 
 
-@pytest.mark.parametrize("rid", ["seven", -1, P.MAX_ID + 1, 1.5, True, [1]])
+@pytest.mark.parametrize("rid", ["seven", -1, protocol.MAX_ID + 1, 1.5, True, [1]])
 def test_a_bad_id_names_the_command_and_the_field(fw_process: FwProcess, rid: object) -> None:
     fw_process.write(json.dumps({"cmd": "status", "id": rid}).encode() + b"\n")
     err = last_error(fw_process)
-    assert (err["re"], err["err"]) == ("status", P.E_BAD_FIELD)
+    assert (err["re"], err["err"]) == ("status", protocol.E_BAD_FIELD)
     assert "id" not in err and err["detail"].startswith("id:")
 
 
@@ -149,7 +149,7 @@ VALUES = st.recursive(
 def mutated_json(draw: st.DrawFn) -> bytes:
     """Valid JSON (often a request) with a few bytes inserted, deleted or replaced."""
     if draw(st.booleans()):
-        obj = {"cmd": draw(st.sampled_from(P.COMMANDS)), "id": draw(st.integers(0, P.MAX_ID))}
+        obj = {"cmd": draw(st.sampled_from(protocol.COMMANDS)), "id": draw(st.integers(0, protocol.MAX_ID))}
         obj.update(draw(st.dictionaries(st.text(max_size=5), VALUES, max_size=2)))
     else:
         obj = draw(VALUES)
@@ -174,16 +174,16 @@ LINES = st.one_of(mutated_json(), st.lists(JSONISH, min_size=1, max_size=40).map
 @settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(raw=LINES)
 def test_the_device_rejects_exactly_what_strict_json_rejects(verdict: subprocess.Popen[str], raw: bytes) -> None:
-    if len(raw) + 1 > P.MAX_LINE or not raw.strip(b" \t"):
+    if len(raw) + 1 > protocol.MAX_LINE or not raw.strip(b" \t"):
         return  # too_long, or an empty line: framing, not JSON
     code = device_code(verdict, raw)
-    assert (code == P.E_BAD_JSON) == (not strict_verdict(raw)), (raw, code)
+    assert (code == protocol.E_BAD_JSON) == (not strict_verdict(raw)), (raw, code)
 
 
 def test_the_tables_on_the_device_are_the_grammar_written_out() -> None:
     import json_grammar
-    assert P._CLS == json_grammar.classes()
-    assert P._TAB == json_grammar.table()
+    assert protocol._CLS == json_grammar.classes()
+    assert protocol._TAB == json_grammar.table()
 
 
 # ----- sensors at run time -------------------------------------------------------
@@ -196,7 +196,7 @@ def test_a_touch_sensor_that_fails_at_run_time_is_a_fault_not_a_touch(fw_process
     w.load(list(range(12)))
     w.inject("sensor_missing", sensor="touch")  # the pad now reads 0
     f = fw_process.event("fault")
-    assert (f["code"], f["latched"]) == (P.FAULT_SENSOR, True) and "touch" in f["detail"]
+    assert (f["code"], f["latched"]) == (protocol.FAULT_SENSOR, True) and "touch" in f["detail"]
     assert fw_process.call("status")["state"] == "alarm"
     q = w.query()
     assert q["counts"]["fed"] == 0 and q["motor"]["dir"] == 0
@@ -215,7 +215,7 @@ def test_a_battery_reading_implausible_at_start_is_a_sensor_fault(fw_process: Fw
     w.load(list(range(5)))
     w.inject("sensor_missing", sensor="battery")  # the divider reads 0 V
     rep = fw_process.call("start")
-    assert rep["ok"] is False and rep["err"] == P.E_REFUSED
+    assert rep["ok"] is False and rep["err"] == protocol.E_REFUSED
     f = fw_process.event("fault")
-    assert f["code"] == P.FAULT_SENSOR and "battery" in f["detail"]
+    assert f["code"] == protocol.FAULT_SENSOR and "battery" in f["detail"]
     assert w.query()["counts"]["fed"] == 0

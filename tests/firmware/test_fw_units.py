@@ -21,12 +21,12 @@ from planned_sides import PlannedSides  # noqa: E402
 import load_cell  # noqa: E402
 import store  # noqa: E402
 from dealer import put_int  # noqa: E402
-from firmware import protocol as P  # noqa: E402
-from host import device_words as W  # noqa: E402
+from firmware import protocol  # noqa: E402
+from host import device_words  # noqa: E402
 
 
 def test_codes_are_unique_and_have_sentences() -> None:
-    for table in (W.ERRORS, W.FAULTS):
+    for table in (device_words.ERRORS, device_words.FAULTS):
         names = [v[0] for v in table.values()]
         assert len(set(names)) == len(names)
         for code, (name, msg) in table.items():
@@ -37,29 +37,29 @@ def test_codes_are_unique_and_have_sentences() -> None:
 
 def test_codes_are_stable() -> None:
     # Numbers are part of the protocol: changing one breaks hosts in the field.
-    assert (P.E_BAD_JSON, P.E_TOO_LONG, P.E_NOT_ASCII, P.E_UNKNOWN_CMD, P.E_BUSY) == (1, 2, 3, 5, 8)
-    assert (P.FAULT_JAM, P.FAULT_DOUBLE_FEED, P.FAULT_TRAY_EMPTIED,
-            P.FAULT_BATTERY_LOW, P.FAULT_SENSOR) == (1, 2, 3, 4, 5)
+    assert (protocol.E_BAD_JSON, protocol.E_TOO_LONG, protocol.E_NOT_ASCII, protocol.E_UNKNOWN_CMD, protocol.E_BUSY) == (1, 2, 3, 5, 8)
+    assert (protocol.FAULT_JAM, protocol.FAULT_DOUBLE_FEED, protocol.FAULT_TRAY_EMPTIED,
+            protocol.FAULT_BATTERY_LOW, protocol.FAULT_SENSOR) == (1, 2, 3, 4, 5)
 
 
 @given(st.binary(max_size=400))
 @settings(max_examples=300, deadline=None)
 def test_parse_request_never_raises(raw: bytes) -> None:
-    code, cmd, rid, obj = P.parse_request(raw)
+    code, cmd, rid, obj = protocol.parse_request(raw)
     if code == 0:
-        assert cmd in P.COMMANDS and isinstance(obj, dict)
+        assert cmd in protocol.COMMANDS and isinstance(obj, dict)
     else:
-        assert code in P.ERROR_CODES
+        assert code in protocol.ERROR_CODES
 
 
-@given(st.sampled_from(P.COMMANDS), st.integers(0, P.MAX_ID),
+@given(st.sampled_from(protocol.COMMANDS), st.integers(0, protocol.MAX_ID),
        st.dictionaries(st.text("abcdefgh", min_size=1, max_size=5),
                        st.integers(-10**6, 10**6), max_size=4))
 def test_request_round_trip(cmd: str, rid: int, fields: dict) -> None:
     fields.pop("cmd", None)
     fields.pop("id", None)
-    line = P.encode(P.request(cmd, rid, **fields))
-    code, cmd2, rid2, obj = P.parse_request(line.rstrip("\n").encode())
+    line = protocol.encode(protocol.request(cmd, rid, **fields))
+    code, cmd2, rid2, obj = protocol.parse_request(line.rstrip("\n").encode())
     assert (code, cmd2, rid2) == (0, cmd, rid)
     assert {k: obj[k] for k in fields} == fields
 
@@ -68,7 +68,7 @@ def test_request_round_trip(cmd: str, rid: int, fields: dict) -> None:
 def test_encode_never_returns_non_ascii(text: str) -> None:
     # CPython's json escapes; MicroPython's does not, and encode refuses.
     try:
-        line = P.encode({"ev": "x", "s": text})
+        line = protocol.encode({"ev": "x", "s": text})
     except ValueError:
         return
     assert all(ord(c) < 128 for c in line)
@@ -77,16 +77,16 @@ def test_encode_never_returns_non_ascii(text: str) -> None:
 
 def test_encode_refuses_over_long() -> None:
     with pytest.raises(ValueError):
-        P.encode({"ev": "x", "s": "a" * P.MAX_LINE})
+        protocol.encode({"ev": "x", "s": "a" * protocol.MAX_LINE})
 
 
-@given(st.dictionaries(st.sampled_from(sorted(P.CONFIG_LIMITS) + ["bogus"]),
+@given(st.dictionaries(st.sampled_from(sorted(protocol.CONFIG_LIMITS) + ["bogus"]),
                        st.one_of(st.integers(-100, 100000), st.booleans(), st.text(max_size=3)),
                        max_size=4))
 def test_check_config_accepts_exactly_in_range_integers(upd: dict) -> None:
-    code, _ = P.check_config(upd)
-    ok = all(k in P.CONFIG_LIMITS and type(v) is int
-             and P.CONFIG_LIMITS[k][0] <= v <= P.CONFIG_LIMITS[k][1] for k, v in upd.items())
+    code, _ = protocol.check_config(upd)
+    ok = all(k in protocol.CONFIG_LIMITS and type(v) is int
+             and protocol.CONFIG_LIMITS[k][0] <= v <= protocol.CONFIG_LIMITS[k][1] for k, v in upd.items())
     assert (code == 0) == ok
 
 

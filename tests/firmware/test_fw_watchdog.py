@@ -9,18 +9,18 @@ import pytest
 
 from fwtest_support import FwProcess
 from firmware import profile_sim
-from firmware import protocol as P
+from firmware import protocol
 
 pytestmark = [pytest.mark.micropython, pytest.mark.watchdog]
 
 WDT_MS = profile_sim.PROFILE["wdt_ms"]
 
 
-@pytest.mark.parametrize("key", [k for k in P.WAIT_KEYS if WDT_MS // 2 < P.CONFIG_LIMITS[k][1]])
+@pytest.mark.parametrize("key", [k for k in protocol.WAIT_KEYS if WDT_MS // 2 < protocol.CONFIG_LIMITS[k][1]])
 def test_a_wait_longer_than_half_the_watchdog_is_refused(fw_process: FwProcess, key: str) -> None:
     too_long = WDT_MS // 2 + 1
     rep = fw_process.call("config", set={key: too_long})
-    assert rep["ok"] is False and rep["err"] == P.E_BAD_VALUE and rep["detail"].startswith(key)
+    assert rep["ok"] is False and rep["err"] == protocol.E_BAD_VALUE and rep["detail"].startswith(key)
     assert fw_process.call("config")["config"][key] != too_long
 
 
@@ -29,7 +29,7 @@ def test_a_wait_longer_than_half_the_watchdog_is_refused(fw_process: FwProcess, 
 @pytest.mark.restart
 def test_the_jam_timeouts_that_reset_the_board_are_refused(fw_process: FwProcess, timeout: int) -> None:
     rep = fw_process.call("config", set={"card_timeout_ms": timeout})
-    assert rep["ok"] is False and rep["err"] == P.E_BAD_VALUE
+    assert rep["ok"] is False and rep["err"] == protocol.E_BAD_VALUE
 
 
 @pytest.mark.jam
@@ -41,7 +41,7 @@ def test_the_longest_allowed_jam_timeout_reports_the_jam(fw_process: FwProcess) 
     w.inject("jam", k=4)
     fw_process.call("start")
     f = fw_process.event("fault", timeout=30)
-    assert f["code"] == P.FAULT_JAM and f["k"] == 4
+    assert f["code"] == protocol.FAULT_JAM and f["k"] == 4
     assert fw_process.proc.poll() is None  # no watchdog reset
     w.fix()
     assert fw_process.call("resume")["ok"] is True
@@ -59,5 +59,5 @@ def test_a_jam_waited_out_longer_than_the_watchdog_still_reports_the_jam(start_f
     w.inject("jam", k=2)
     dev.call("start")
     f = dev.event("fault", timeout=30)
-    assert f["code"] == P.FAULT_JAM and f["k"] == 2
+    assert f["code"] == protocol.FAULT_JAM and f["k"] == 2
     assert dev.proc.poll() is None

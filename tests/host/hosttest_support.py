@@ -11,11 +11,11 @@ import time
 from typing import TYPE_CHECKING, Any, Callable
 
 from device_client import LineSplitter
-from firmware import protocol as P
-from host import guide as G
-from host import person as S
+from firmware import protocol
+from host import guide as guide_machine
+from host import person as person_model
 from host import plan as planlib
-from host.link import Link
+from host.device_link import Link
 from pty_device import FakePort
 
 if TYPE_CHECKING:
@@ -28,7 +28,7 @@ class FakeDevice(FakePort):
     """A device on a pty that answers requests with `handler` (default: a
     well-behaved idle shuffler) and can write anything to the host."""
 
-    def __init__(self, handler: Handler | None = None, proto: int = P.PROTOCOL_VERSION, uid: str = "5eed") -> None:
+    def __init__(self, handler: Handler | None = None, proto: int = protocol.PROTOCOL_VERSION, uid: str = "5eed") -> None:
         self.proto = proto
         self.uid = uid
         self.handler = handler or FakeDevice.idle_shuffler
@@ -49,22 +49,22 @@ class FakeDevice(FakePort):
             self.handler(self, req)
 
     def reply(self, req: dict[str, Any], **fields: Any) -> None:
-        self.emit(P.reply(req["cmd"], req.get("id"), **fields))
+        self.emit(protocol.reply(req["cmd"], req.get("id"), **fields))
 
     def idle_shuffler(self, req: dict[str, Any]) -> None:
         cmd = req["cmd"]
         if cmd == "hello":
             if req.get("proto") not in (None, self.proto):
-                self.emit(P.error_reply("hello", req.get("id"), P.E_PROTO, detail=f"device speaks {self.proto}"))
+                self.emit(protocol.error_reply("hello", req.get("id"), protocol.E_PROTO, detail=f"device speaks {self.proto}"))
                 return
             self.reply(req, fw="0.1.0", proto=self.proto, board="fake", capacity=104, state="idle", uid=self.uid,
-                       digest=P.digest())
+                       digest=protocol.digest())
         elif cmd == "status":
             self.reply(req, state="idle", fault=0, k=0, n=0, left=0, right=0)
         elif cmd == "clear":
             self.reply(req, state="idle")
         else:
-            self.emit(P.error_reply(cmd, req.get("id"), P.E_STATE))
+            self.emit(protocol.error_reply(cmd, req.get("id"), protocol.E_STATE))
 
 
 class FakeShuffler:
@@ -105,7 +105,7 @@ class FakeShuffler:
             self.state, self.fault = "idle", 0
             dev.reply(req, state="idle")
         elif req["cmd"] == "count" and self.state == "dealing":
-            dev.emit(P.error_reply("count", req.get("id"), P.E_BUSY))
+            dev.emit(protocol.error_reply("count", req.get("id"), protocol.E_BUSY))
         elif req["cmd"] == "count":
             dev.reply(req, n=len(self.tray), capacity=104)
         else:
@@ -145,7 +145,7 @@ class FakeShuffler:
         self.passes += 1
         self.dev.emit({"ev": "touch", "state": "idle"})
         if n == 0:
-            self.dev.emit(P.fault_event(P.FAULT_EMPTY, latched=False, n=0))
+            self.dev.emit(protocol.fault_event(protocol.FAULT_EMPTY, latched=False, n=0))
             return
         self.dev.emit({"ev": "loaded", "n": n})
         self.state = "dealing"
@@ -165,8 +165,8 @@ class FakeShuffler:
                 self.state = "idle"
                 self.last = {"k": 0, "n": 0, "left": 0, "right": 0}
                 self.dev.emit(b"MPY: soft reboot\r\n")
-                self.dev.emit({"ev": "hello", "fw": "0.1.0", "proto": P.PROTOCOL_VERSION, "board": "fake",
-                               "capacity": 104, "state": "idle", "uid": self.uid, "digest": P.digest()})
+                self.dev.emit({"ev": "hello", "fw": "0.1.0", "proto": protocol.PROTOCOL_VERSION, "board": "fake",
+                               "capacity": 104, "state": "idle", "uid": self.uid, "digest": protocol.digest()})
                 return
             if what == "unplug":
                 self.dev.unplug()
@@ -180,7 +180,7 @@ class FakeShuffler:
         self.dev.emit({"ev": "done", "k": n, "n": n, "left": left, "right": right})
 
 
-class TextVoice(G.Voice):
+class TextVoice(guide_machine.Voice):
     def __init__(self) -> None:
         self.lines: list[str] = []
 
@@ -192,21 +192,21 @@ class TextVoice(G.Voice):
         return "\n".join(self.lines)
 
 
-def run_on_fake(fake: FakeShuffler, plan: planlib.Plan, person: S.ScriptedPerson | None = None,
+def run_on_fake(fake: FakeShuffler, plan: planlib.Plan, person: person_model.ScriptedPerson | None = None,
                 reopen: Any = None, voice: TextVoice | None = None,
-                **guide_kw: Any) -> tuple[G.Summary | G.GuideStopped, TextVoice, S.ScriptedPerson]:
+                **guide_kw: Any) -> tuple[guide_machine.Summary | guide_machine.GuideStopped, TextVoice, person_model.ScriptedPerson]:
     """The guide run to its end (or its stop) against a fake shuffler, the scripted person at the
     table; the link and the fake are closed whatever happens."""
     voice = voice or TextVoice()
     link = Link.open(fake.dev.port)
     link.handshake(timeout=2)
-    person = person or S.ScriptedPerson(fake, 162)
+    person = person or person_model.ScriptedPerson(fake, 162)
     kw: dict[str, Any] = dict(person_wait_s=5)
     kw.update(guide_kw)
-    guide = G.Guide(plan, person, voice, link=link, reopen=reopen or (lambda: Link.open(fake.dev.port)), **kw)
+    guide = guide_machine.Guide(plan, person, voice, link=link, reopen=reopen or (lambda: Link.open(fake.dev.port)), **kw)
     try:
-        result: G.Summary | G.GuideStopped = guide.run()
-    except G.GuideStopped as exc:
+        result: guide_machine.Summary | guide_machine.GuideStopped = guide.run()
+    except guide_machine.GuideStopped as exc:
         result = exc
     finally:
         (guide.link or link).close()
@@ -214,9 +214,9 @@ def run_on_fake(fake: FakeShuffler, plan: planlib.Plan, person: S.ScriptedPerson
     return result, voice, person
 
 
-def run_guided(dev: VirtualShuffler, plan: planlib.Plan, person_cls: type[S.ScriptedPerson] = S.ScriptedPerson,
+def run_guided(dev: VirtualShuffler, plan: planlib.Plan, person_cls: type[person_model.ScriptedPerson] = person_model.ScriptedPerson,
                mode: str = "random", stall_s: float = 3, on_loss: str = "exact", **person_kw: Any
-               ) -> tuple[G.Summary, TextVoice, S.ScriptedPerson]:
+               ) -> tuple[guide_machine.Summary, TextVoice, person_model.ScriptedPerson]:
     """Run a whole guided routine on the virtual shuffler; the scripted
     person reaches the device as `person.device`."""
     link = Link.open(dev.port)
@@ -225,7 +225,7 @@ def run_guided(dev: VirtualShuffler, plan: planlib.Plan, person_cls: type[S.Scri
     voice = TextVoice()
     person = person_cls(world, plan.cards, **person_kw)
     person.device = dev  # type: ignore[attr-defined]
-    guide = G.Guide(plan, person, voice, link=link, reopen=lambda: Link.open(dev.port), mode=mode, on_loss=on_loss,
+    guide = guide_machine.Guide(plan, person, voice, link=link, reopen=lambda: Link.open(dev.port), mode=mode, on_loss=on_loss,
                     person_wait_s=20, reconnect_s=10, stall_s=stall_s, settle_s=0.2)
     try:
         summary = guide.run()
@@ -235,7 +235,7 @@ def run_guided(dev: VirtualShuffler, plan: planlib.Plan, person_cls: type[S.Scri
     return summary, voice, person
 
 
-def restart(dev: VirtualShuffler, person: S.ScriptedPerson) -> None:
+def restart(dev: VirtualShuffler, person: person_model.ScriptedPerson) -> None:
     """Reset the virtual shuffler, wait for it to boot again and give the
     person a fresh connection to its world."""
     boots = dev.boots
@@ -247,7 +247,7 @@ def restart(dev: VirtualShuffler, person: S.ScriptedPerson) -> None:
     person.world = dev.world(timeout=10)
 
 
-def every_card_once_a_round(person: S.ScriptedPerson, rounds: int = 2) -> None:
+def every_card_once_a_round(person: person_model.ScriptedPerson, rounds: int = 2) -> None:
     """Each round dealt all 162 cards once, and the final pack holds each once."""
     for r in range(1, rounds + 1):
         dealt = [c for e in person.log if e["op"] == "take" and e["round"] == r for c in e["left"] + e["right"]]

@@ -13,9 +13,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from firmware import protocol as P
-from host import check as C
-from host import setup_steps as S
+from firmware import protocol
+from host import check
+from host import setup_steps
 from host import wiring
 from host.cli import main
 from host.parts import FAIL, OK, PARTS, ready
@@ -27,20 +27,20 @@ CAL = {"tare": 84000, "per_card": 760, "touch_baseline": 800, "touch_seen": 1, "
 
 
 def snap(board: str = "esp32", sensors: dict[str, Any] | None = None, cal: dict[str, Any] | None = None,
-         state: str = "idle", **kw: Any) -> C.Snapshot:
+         state: str = "idle", **kw: Any) -> check.Snapshot:
     s = dict(HEALTHY, **(sensors or {}))
     for key in [k for k, v in s.items() if v is None]:
         del s[key]
     if board == "rp2":
         s["touch"] = 0
-    return C.Snapshot(hello={"fw": P.FIRMWARE_VERSION, "proto": P.PROTOCOL_VERSION, "board": board,
+    return check.Snapshot(hello={"fw": protocol.FIRMWARE_VERSION, "proto": protocol.PROTOCOL_VERSION, "board": board,
                              "capacity": 104, "cal": {"stack": "calibrated", "touch": "calibrated"}},
                       status={"state": state, "fault": 0, "fault_name": ""}, sensors=s,
                       cal=dict(CAL) if cal is None else cal, **kw)
 
 
-def by_part(s: C.Snapshot) -> dict[str, Any]:
-    return {f.part: f for f in C.findings(s)}
+def by_part(s: check.Snapshot) -> dict[str, Any]:
+    return {f.part: f for f in check.findings(s)}
 
 
 @pytest.mark.parametrize("board", ["esp32", "rp2"])
@@ -53,19 +53,19 @@ def test_every_part_names_rows_of_its_board_s_wiring_table(board: str) -> None:
 
 @pytest.mark.parametrize("board", ["esp32", "rp2"])
 def test_a_healthy_board_is_ready(board: str) -> None:
-    found = C.findings(snap(board))
+    found = check.findings(snap(board))
     assert [f.verdict for f in found] == [OK] * len(found)
     assert ready(found)
 
 
 @pytest.mark.parametrize("sensors, cal, part, words, gpio", [
-    ({"raw": None, "spread": None, "n": None}, None, P.PART_STACK, "does not answer", "hx711_dout (GPIO 16"),
-    ({"n": -12}, None, P.PART_STACK, "A+ and A- swapped", "hx711_dout (GPIO 16"),
-    ({"beam": True}, None, P.PART_EXIT, "blocked with no card fed", "exit (GPIO 34"),
-    ({}, {"beam_ms": None}, P.PART_EXIT, "no card seen through it", "exit (GPIO 34"),
-    ({"touch": 0}, None, P.PART_TOUCH, "no pad answers", "touch (GPIO 4"),
-    ({}, {"touch_seen": None}, P.PART_TOUCH, "no touch confirmed", "touch (GPIO 4"),
-    ({"mv": 1200}, None, P.PART_BATTERY, "its divider", "battery_adc (GPIO 35"),
+    ({"raw": None, "spread": None, "n": None}, None, protocol.PART_STACK, "does not answer", "hx711_dout (GPIO 16"),
+    ({"n": -12}, None, protocol.PART_STACK, "A+ and A- swapped", "hx711_dout (GPIO 16"),
+    ({"beam": True}, None, protocol.PART_EXIT, "blocked with no card fed", "exit (GPIO 34"),
+    ({}, {"beam_ms": None}, protocol.PART_EXIT, "no card seen through it", "exit (GPIO 34"),
+    ({"touch": 0}, None, protocol.PART_TOUCH, "no pad answers", "touch (GPIO 4"),
+    ({}, {"touch_seen": None}, protocol.PART_TOUCH, "no touch confirmed", "touch (GPIO 4"),
+    ({"mv": 1200}, None, protocol.PART_BATTERY, "its divider", "battery_adc (GPIO 35"),
 ])
 def test_a_part_that_does_not_answer_is_named_with_its_wiring_row(sensors, cal, part, words, gpio) -> None:
     c = None if cal is None else {k: v for k, v in dict(CAL, **cal).items() if v is not None}
@@ -76,25 +76,25 @@ def test_a_part_that_does_not_answer_is_named_with_its_wiring_row(sensors, cal, 
 
 
 def test_the_motor_s_direction_must_be_confirmed_and_a_flip_is_said() -> None:
-    assert by_part(snap(cal={k: v for k, v in CAL.items() if k != "flip"}))[P.PART_MOTOR].verdict == FAIL
-    flipped = by_part(snap(cal=dict(CAL, flip=1)))[P.PART_MOTOR]
+    assert by_part(snap(cal={k: v for k, v in CAL.items() if k != "flip"}))[protocol.PART_MOTOR].verdict == FAIL
+    flipped = by_part(snap(cal=dict(CAL, flip=1)))[protocol.PART_MOTOR]
     assert flipped.verdict == OK and "wired the other way round" in flipped.diagnosis
 
 
 @pytest.mark.battery
 def test_a_battery_too_low_for_a_full_pass_is_not_ready() -> None:
-    assert by_part(snap(sensors={"mv": 6800}))[P.PART_BATTERY].verdict == FAIL
-    assert by_part(snap(sensors={"mv": 7100}))[P.PART_BATTERY].verdict == "warn"
-    assert ready(C.findings(snap(sensors={"mv": 7100})))
+    assert by_part(snap(sensors={"mv": 6800}))[protocol.PART_BATTERY].verdict == FAIL
+    assert by_part(snap(sensors={"mv": 7100}))[protocol.PART_BATTERY].verdict == "warn"
+    assert ready(check.findings(snap(sensors={"mv": 7100})))
 
 
 @pytest.mark.exit_sensor
 def test_a_feed_the_beam_did_not_see_is_the_receiver() -> None:
-    fed = {"ev": "fault", "code": P.FAULT_SENSOR, "part": P.PART_EXIT, "detail": "exit beam missed 3 cards"}
-    f = by_part(snap(feed=fed))[P.PART_EXIT]
+    fed = {"ev": "fault", "code": protocol.FAULT_SENSOR, "part": protocol.PART_EXIT, "detail": "exit beam missed 3 cards"}
+    f = by_part(snap(feed=fed))[protocol.PART_EXIT]
     assert f.verdict == FAIL and "the receiver does not answer" in f.diagnosis
-    jam = {"ev": "fault", "code": P.FAULT_JAM}
-    assert "does not turn the roller" in by_part(snap(feed=jam))[P.PART_MOTOR].diagnosis
+    jam = {"ev": "fault", "code": protocol.FAULT_JAM}
+    assert "does not turn the roller" in by_part(snap(feed=jam))[protocol.PART_MOTOR].diagnosis
 
 
 reading = st.fixed_dictionaries({
@@ -107,9 +107,9 @@ reading = st.fixed_dictionaries({
 @settings(max_examples=200, deadline=None)
 @given(sensors=reading, board=st.sampled_from(["esp32", "rp2", "sim", "other"]),
        cal=st.dictionaries(st.sampled_from(sorted(CAL)), st.integers(0, 1000)),
-       state=st.sampled_from(P.STATES))
+       state=st.sampled_from(protocol.STATES))
 def test_any_reading_gives_one_line_a_part_and_ready_means_nothing_failed(sensors, board, cal, state) -> None:
-    found = C.findings(C.Snapshot(hello={"fw": "0.0", "proto": 4, "board": board, "capacity": 104, "cal": {}},
+    found = check.findings(check.Snapshot(hello={"fw": "0.0", "proto": 4, "board": board, "capacity": 104, "cal": {}},
                                   status={"state": state, "fault": 0, "fault_name": ""}, sensors=sensors, cal=cal))
     assert [f.part for f in found] == list(PARTS)
     for f in found:
@@ -118,13 +118,13 @@ def test_any_reading_gives_one_line_a_part_and_ready_means_nothing_failed(sensor
 
 
 def test_every_set_up_step_is_worded_once_and_says_what_is_answered() -> None:
-    steps = [S.FlashOffer("0.1.0", "0.2.0", True), S.EmptyTray(), S.LoadCards(52), S.SecondCount(20, 104),
-             S.HandsOff(), S.TouchPad(30), S.FeedCards(10, 2), S.WhereLanded(2), S.Meter(), S.Again(True)]
-    assert sorted(type(x).__name__.lower() for x in steps) == sorted(S.kind_names())
+    steps = [setup_steps.FlashOffer("0.1.0", "0.2.0", True), setup_steps.EmptyTray(), setup_steps.LoadCards(52), setup_steps.SecondCount(20, 104),
+             setup_steps.HandsOff(), setup_steps.TouchPad(30), setup_steps.FeedCards(10, 2), setup_steps.WhereLanded(2), setup_steps.Meter(), setup_steps.Again(True)]
+    assert sorted(type(x).__name__.lower() for x in steps) == sorted(setup_steps.kind_names())
     for step in steps:
-        d = S.to_dict(step)
-        assert d["words"] == S.words(step) and d["reply"] in (S.ENTER, S.NUMBER, S.SIDE, S.VOLTS, S.YES_NO,
-                                                               S.NOTHING)
+        d = setup_steps.to_dict(step)
+        assert d["words"] == setup_steps.words(step) and d["reply"] in (setup_steps.ENTER, setup_steps.NUMBER, setup_steps.SIDE, setup_steps.VOLTS, setup_steps.YES_NO,
+                                                               setup_steps.NOTHING)
         json.dumps(d)
 
 

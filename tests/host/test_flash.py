@@ -84,7 +84,7 @@ def test_flashing_keeps_the_calibration_and_the_configuration_and_says_so(blank_
     assert (blank_virtual_shuffler.flash_dir / "cal.json").read_text() == cal
     assert (blank_virtual_shuffler.flash_dir / "config.json").read_text() == config
     # The new firmware reads them: the stack is calibrated, not the sim's factory figures.
-    from host.link import Link
+    from host.device_link import Link
 
     link = Link.open(blank_virtual_shuffler.port)
     try:
@@ -163,7 +163,7 @@ def test_wrong_board_writes_nothing(blank_virtual_shuffler: VirtualShuffler) -> 
 def test_a_refused_board_keeps_its_firmware_running(tmp_path: Path) -> None:
     """Refusing --board esp32 for a sim board must not leave the board in the
     raw REPL: the next command still gets the firmware's hello."""
-    from host.link import Link
+    from host.device_link import Link
 
     dev = VirtualShuffler(tmp_path / "flash", time_scale=0)
     build.install_to_dir(build.build_image("sim", tmp_path / "image"), dev.flash_dir)

@@ -38,14 +38,14 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from host import guide as G
+from host import guide as guide_machine
 from firmware import build
 from host import person as persons
 from host import plan as planlib
 from host.cli import main
-from host.link import Link
+from host.device_link import Link
 from hosttest_support import FakeShuffler, TextVoice
-from shuffling import steps as S
+from shuffling import steps
 from simulator.virtual import VirtualShuffler
 
 CARDS = 162
@@ -71,25 +71,25 @@ class CarelessPerson(persons.ScriptedPerson):
             return True
         return False
 
-    def do(self, step: S.Step, number: int, round: int | None = None) -> None:
+    def do(self, step: steps.Step, number: int, round: int | None = None) -> None:
         if self.slip("ctrl-c", 40):
             raise Interrupted
-        if isinstance(step, S.Cut) and step.first and len(step.sizes) == 2 and self.slip("miscut", 3):
+        if isinstance(step, steps.Cut) and step.first and len(step.sizes) == 2 and self.slip("miscut", 3):
             off = self.data.draw(st.integers(-30, 30), label="cut off by")
             a = max(1, min(CARDS - 1, step.sizes[0] + off))
-            step = S.Cut(step.source, step.names, (a, CARDS - a), step.by_eye, step.counted, step.first)
-        if isinstance(step, (S.Move, S.EvenOut)) and {step.upper, step.lower} <= set(self.table) \
+            step = steps.Cut(step.source, step.names, (a, CARDS - a), step.by_eye, step.counted, step.first)
+        if isinstance(step, (steps.Move, steps.EvenOut)) and {step.upper, step.lower} <= set(self.table) \
                 and self.slip("swaps the stacks", 6):
             self.table[step.upper], self.table[step.lower] = self.table[step.lower], self.table[step.upper]
         super().do(step, number, round)
-        if isinstance(step, S.Cut) and step.first and self.slip("keeps cards back", 4):
+        if isinstance(step, steps.Cut) and step.first and self.slip("keeps cards back", 4):
             last = step.names[-1]
             keep = self.data.draw(st.integers(1, 10), label="cards kept back")
             self.hand, self.table[last] = self.table[last][-keep:], self.table[last][:-keep]
-        if isinstance(step, S.Fix) and step.what == "missing" and self.hand and step.load in self.table:
+        if isinstance(step, steps.Fix) and step.what == "missing" and self.hand and step.load in self.table:
             self.table[step.load] = self.table[step.load] + self.hand
             self.hand = []
-        if isinstance(step, S.PutInTray) and not step.rest and self.slip("touches too soon", 4):
+        if isinstance(step, steps.PutInTray) and not step.rest and self.slip("touches too soon", 4):
             self.world.touch()
 
     def all_cards(self) -> list[Any]:
@@ -101,7 +101,7 @@ class CarelessPerson(persons.ScriptedPerson):
         """Everything back into one pack, as a stop line asks."""
         pack = self.all_cards()
         self.fake.tray, self.fake.left, self.fake.right = [], [], []
-        self.table = {S.PACK: pack}
+        self.table = {steps.PACK: pack}
         self.hand = []
 
 
@@ -136,7 +136,7 @@ def trouble_from(data: Any) -> tuple[Any, str]:
 
 
 def run_once(fake: FakeShuffler, person: CarelessPerson, kind: str, from_round: int = 1
-             ) -> tuple[G.Summary | G.GuideStopped | Interrupted, WatchfulVoice, G.Guide]:
+             ) -> tuple[guide_machine.Summary | guide_machine.GuideStopped | Interrupted, WatchfulVoice, guide_machine.Guide]:
     voice = WatchfulVoice(fake)
 
     def reopen() -> Link:
@@ -147,11 +147,11 @@ def run_once(fake: FakeShuffler, person: CarelessPerson, kind: str, from_round: 
     link = Link.open(fake.dev.port)
     link.handshake(timeout=2)
     plan = planlib.make_plan(planlib.choose_pack("samba", None), 104, "good", rounds=ROUNDS)
-    guide = G.Guide(plan, person, voice, link=link, reopen=reopen, from_round=from_round, person_wait_s=3,
+    guide = guide_machine.Guide(plan, person, voice, link=link, reopen=reopen, from_round=from_round, person_wait_s=3,
                     reconnect_s=1.0, stall_s=0.5, settle_s=0.05)
     try:
-        result: G.Summary | G.GuideStopped | Interrupted = guide.run()
-    except (G.GuideStopped, Interrupted) as exc:
+        result: guide_machine.Summary | guide_machine.GuideStopped | Interrupted = guide.run()
+    except (guide_machine.GuideStopped, Interrupted) as exc:
         result = exc
     finally:
         (guide.link or link).close()
@@ -170,8 +170,8 @@ def test_a_careless_person_and_a_troubled_device_never_lose_a_card_or_the_way_on
         result, voice, guide = run_once(fake, person, kind)
         assert sorted(person.all_cards()) == list(range(CARDS)), "a card was lost or duplicated"
         event(f"trouble: {kind}; ended in {type(result).__name__}")
-        if isinstance(result, G.Summary):
-            if sorted(person.table[S.PACK]) != list(range(CARDS)):
+        if isinstance(result, guide_machine.Summary):
+            if sorted(person.table[steps.PACK]) != list(range(CARDS)):
                 # Cards kept back and never put in: the guide must have said so.
                 assert any("cards are missing" in n for n in result.notes), voice.text
             return
@@ -195,8 +195,8 @@ def test_a_careless_person_and_a_troubled_device_never_lose_a_card_or_the_way_on
         again, voice, _ = run_once(fresh, person, "none", from_round=round_to)
     finally:
         fresh.dev.close()
-    assert isinstance(again, G.Summary), voice.text
-    assert sorted(person.table[S.PACK]) == list(range(CARDS))
+    assert isinstance(again, guide_machine.Summary), voice.text
+    assert sorted(person.table[steps.PACK]) == list(range(CARDS))
 
 
 # -- on the virtual shuffler: exact mode's slips, each fault mid-pass, Ctrl-C and the command it suggests --------
@@ -244,7 +244,7 @@ class CarelessAtTheMachine(persons.ScriptedPerson):
         self.dealt_wrong = False
         self.chosen: dict[str, set[int]] = {}
         self.seen: dict[str, int] = {}
-        self.done: set[tuple[int | None, S.Step]] = set()  # the table steps carried out, by round
+        self.done: set[tuple[int | None, steps.Step]] = set()  # the table steps carried out, by round
 
     def slip(self, what: str, chances: int) -> bool:
         """Whether the person slips at this chance of the kind `what`: which
@@ -273,12 +273,12 @@ class CarelessAtTheMachine(persons.ScriptedPerson):
         self.table[a], self.table[b] = self.table[b], self.table[a]
         self.wrong = not self.wrong  # a second swap puts the first right
 
-    def piles_the_wrong_way(self, step: S.Stack) -> bool:
+    def piles_the_wrong_way(self, step: steps.Stack) -> bool:
         """Whether load A's piles can go to the wrong loads of the split with
         the counts showing it: the piles differ in size, and the loads they
         make are not each other's size (then the guide would take them for
         one another, and a count cannot tell which cards are which)."""
-        left, right = self.table.get(S.left_of("A")), self.table.get(S.right_of("A"))
+        left, right = self.table.get(steps.left_of("A")), self.table.get(steps.right_of("A"))
         if left is None or right is None or len(left) == len(right) or step.cards is None:
             return False
         made = step.cards - len(left) + len(right)
@@ -286,11 +286,11 @@ class CarelessAtTheMachine(persons.ScriptedPerson):
 
     careful = False  # after a stop: no more slips
 
-    def do(self, step: S.Step, number: int, round: int | None = None) -> None:
+    def do(self, step: steps.Step, number: int, round: int | None = None) -> None:
         if self.careful:
             # Going on after a stop: a step shown again that was done before is only answered.
-            done_before = (round, step) in self.done and not isinstance(step, S.MACHINE_SEES)
-            in_already = (isinstance(step, S.PutInTray) and not isinstance(step, S.Reload)
+            done_before = (round, step) in self.done and not isinstance(step, steps.MACHINE_SEES)
+            in_already = (isinstance(step, steps.PutInTray) and not isinstance(step, steps.Reload)
                           and step.load == self.in_tray and step.load not in self.table)
             if done_before or in_already:
                 self.said.append(persons.Said(number))
@@ -299,34 +299,34 @@ class CarelessAtTheMachine(persons.ScriptedPerson):
             return
         if self.slip("ctrl-c", 150):  # at any step of a routine
             raise Interrupted
-        if isinstance(step, S.Cut) and step.first and len(step.sizes) == 2 and self.slip("miscut", 2):
+        if isinstance(step, steps.Cut) and step.first and len(step.sizes) == 2 and self.slip("miscut", 2):
             off = self.data.draw(st.integers(-8, 8), label="cut off by")
             a = max(1, min(SMALL - 1, step.sizes[0] + off))
-            step = S.Cut(step.source, step.names, (a, SMALL - a), step.by_eye, step.counted, step.first)
-        if (self.exact and type(step) is S.PutInTray and not (step.again or step.rest)
+            step = steps.Cut(step.source, step.names, (a, SMALL - a), step.by_eye, step.counted, step.first)
+        if (self.exact and type(step) is steps.PutInTray and not (step.again or step.rest)
                 and (other := self.other_load(step.load)) is not None and self.slip("puts load Q for load P", 3)):
             self.swap(step.load, other)
-        if (self.exact and isinstance(step, S.Stack) and step.parts and step.parts[0] == S.left_of("A")
+        if (self.exact and isinstance(step, steps.Stack) and step.parts and step.parts[0] == steps.left_of("A")
                 and self.piles_the_wrong_way(step) and self.slip("gathers A's piles the wrong way", 2)):
-            self.table[S.left_of("A")], self.table[S.right_of("A")] = \
-                self.table[S.right_of("A")], self.table[S.left_of("A")]
+            self.table[steps.left_of("A")], self.table[steps.right_of("A")] = \
+                self.table[steps.right_of("A")], self.table[steps.left_of("A")]
             self.wrong = True  # no swap puts this right: the loads no longer hold their cards
-        if isinstance(step, S.Swap):
+        if isinstance(step, steps.Swap):
             self.wrong = not self.wrong  # the two loads change places, as told
-        if isinstance(step, S.Touch) and step.why == "start":
+        if isinstance(step, steps.Touch) and step.why == "start":
             self.passes += 1
             self.dealt_wrong |= self.wrong
             self.strike()
         super().do(step, number, round)
-        if isinstance(step, S.Cut) and step.first and self.slip("keeps cards back", 3):
+        if isinstance(step, steps.Cut) and step.first and self.slip("keeps cards back", 3):
             last = step.names[-1]
             keep = self.data.draw(st.integers(1, 4), label="cards kept back")
             self.hand, self.table[last] = self.table[last][-keep:], self.table[last][:-keep]
-        if isinstance(step, S.Fix) and step.what == "missing" and self.hand and step.load in self.table:
+        if isinstance(step, steps.Fix) and step.what == "missing" and self.hand and step.load in self.table:
             self.table[step.load] = self.table[step.load] + self.hand
             self.hand = []
 
-    def carry_out(self, step: S.Step) -> None:
+    def carry_out(self, step: steps.Step) -> None:
         super().carry_out(step)
         self.done.add((self.round, step))
 
@@ -388,7 +388,7 @@ def test_on_the_machine_a_careless_person_never_gets_exactness_claimed_that_was_
                              rounds=None if exact else 2)
     result, guide, voice = run_on_machine(dev, plan, person, exact)
     event(f"ended in {type(result).__name__}")
-    if isinstance(result, G.Summary):
+    if isinstance(result, guide_machine.Summary):
         check_claims(result, person, voice)
         assert sorted(person.everything()) == list(range(SMALL)), "a card was lost or duplicated"
         person.world.close()
@@ -405,9 +405,9 @@ def test_on_the_machine_a_careless_person_never_gets_exactness_claimed_that_was_
         event("resumed")
         person.careful = True
         again, _, voice = run_on_machine(dev, plan, person, exact, resume=True)
-        assert isinstance(again, G.Summary), (line, voice.text[-3000:])
+        assert isinstance(again, guide_machine.Summary), (line, voice.text[-3000:])
         check_claims(again, person, voice)
-        final = person.table.get(S.PACK, [])
+        final = person.table.get(steps.PACK, [])
         assert sorted(person.everything()) == list(range(SMALL)), "a card was lost or duplicated"
         person.world.close()
         assert sorted(final) == list(range(SMALL))
@@ -429,15 +429,15 @@ def test_on_the_machine_a_careless_person_never_gets_exactness_claimed_that_was_
 
 
 def run_on_machine(dev: VirtualShuffler, plan: planlib.Plan, person: "CarelessAtTheMachine", exact: bool,
-                   resume: bool = False) -> tuple[G.Summary | G.GuideStopped | Interrupted, G.Guide, "TrayVoice"]:
+                   resume: bool = False) -> tuple[guide_machine.Summary | guide_machine.GuideStopped | Interrupted, guide_machine.Guide, "TrayVoice"]:
     voice = TrayVoice(dev.world(timeout=10))
     link = Link.open(dev.port)
     link.handshake(timeout=10)
-    guide = G.Guide(plan, person, voice, link=link, reopen=lambda: Link.open(dev.port), person_wait_s=10,
+    guide = guide_machine.Guide(plan, person, voice, link=link, reopen=lambda: Link.open(dev.port), person_wait_s=10,
                     reconnect_s=10, stall_s=3, settle_s=0.1, mode="exact" if exact else "random", resume=resume)
     try:
-        result: G.Summary | G.GuideStopped | Interrupted = guide.run()
-    except (G.GuideStopped, Interrupted) as exc:
+        result: guide_machine.Summary | guide_machine.GuideStopped | Interrupted = guide.run()
+    except (guide_machine.GuideStopped, Interrupted) as exc:
         result = exc
     finally:
         (guide.link or link).close()
@@ -445,7 +445,7 @@ def run_on_machine(dev: VirtualShuffler, plan: planlib.Plan, person: "CarelessAt
     return result, guide, voice
 
 
-def check_claims(result: G.Summary, person: "CarelessAtTheMachine", voice: "TrayVoice") -> None:
+def check_claims(result: guide_machine.Summary, person: "CarelessAtTheMachine", voice: "TrayVoice") -> None:
     """Exactness is claimed exactly when it holds."""
     if person.dealt_wrong and result.mode == "exact":
         raise AssertionError(f"exactness claimed after a load made up against the steps was dealt:\n{voice.text}")

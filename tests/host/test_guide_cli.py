@@ -120,7 +120,7 @@ def test_exact_mode_says_what_follows_should_exactness_be_lost(tmp_path) -> None
 def test_manual_mode_invents_no_numbers() -> None:
     import io as _io
 
-    from host import guide as G
+    from host import guide as guide_machine
     from host import person as persons
     from host import plan as planlib
     from hosttest_support import TextVoice
@@ -128,7 +128,7 @@ def test_manual_mode_invents_no_numbers() -> None:
     voice = TextVoice()
     p = planlib.make_plan(planlib.choose_pack("samba", None), 104, "good", rounds=1)
     person = persons.ConsolePerson(stream=_io.StringIO("\n" * 50))
-    summary = G.Guide(p, person, voice, person_wait_s=1).run()
+    summary = guide_machine.Guide(p, person, voice, person_wait_s=1).run()
     text = voice.text
     assert "the shuffler counts" not in text
     assert "left pile (" not in text and "right pile (" not in text  # no pile sizes made up
@@ -153,12 +153,12 @@ def test_the_stop_line_names_a_command_that_goes_on() -> None:
 def test_an_exact_run_that_stops_suggests_resume_or_a_fresh_exact_run() -> None:
     """While the shuffler holds its exact routine, the way on is --resume with
     the cards where they lie; once it does not, a fresh exact routine."""
-    from host import guide as G
+    from host import guide as guide_machine
     from host.commands.guide import Args, Resume
 
     class Stopped:
         def __init__(self, resumable: bool) -> None:
-            self.place = G.Place(2, 8, "A", 3, 16)
+            self.place = guide_machine.Place(2, 8, "A", 3, 16)
             self.machine = type("M", (), {"resumable": resumable})()
 
     how = Resume(Args(port="/dev/no-such-shuffler", mode="exact", pack="samba", quality="casino"))
@@ -176,13 +176,13 @@ def test_an_exact_run_that_stops_suggests_resume_or_a_fresh_exact_run() -> None:
 
 
 def test_ctrl_c_ends_on_its_own_line_with_the_round_and_how_to_go_on(monkeypatch: pytest.MonkeyPatch) -> None:
-    from host import guide as G
+    from host import guide as guide_machine
 
-    def interrupted(self: G.Guide) -> G.Summary:
-        self.machine.place = G.Place(3, 10, "B", 6, 20)
+    def interrupted(self: guide_machine.Guide) -> guide_machine.Summary:
+        self.machine.place = guide_machine.Place(3, 10, "B", 6, 20)
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(G.Guide, "run", interrupted)
+    monkeypatch.setattr(guide_machine.Guide, "run", interrupted)
     out = run("--manual", "--pack", "samba")
     assert out.returncode == 1
     assert out.stdout.endswith("\n")
@@ -218,7 +218,7 @@ def test_the_steps_file_has_each_step_as_data_before_its_words_are_shown(tmp_pat
 
     from pty_device import open_pty
 
-    from shuffling import steps as S
+    from shuffling import steps as step_kinds
     from simulator.virtual.table_person import from_dict
 
     path = tmp_path / "steps.jsonl"
@@ -249,7 +249,7 @@ def test_the_steps_file_has_each_step_as_data_before_its_words_are_shown(tmp_pat
     steps = [json.loads(x) for x in path.read_text().splitlines()]
     assert steps[-1]["kind"] == "gather" and {s["round"] for s in steps} == {1}
     for step in steps:  # the data is the step: read back, it has the same words
-        assert S.words(from_dict(step)) == step["words"]
+        assert step_kinds.words(from_dict(step)) == step["words"]
 
 
 def _children(pid: int) -> set[int]:

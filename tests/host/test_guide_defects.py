@@ -13,13 +13,13 @@ from typing import Any
 
 import pytest
 
-from firmware import protocol as P
-from host import guide as G
+from firmware import protocol
+from host import guide as guide_machine
 from host import person as persons
 from host import plan as planlib
-from host.link import Link
+from host.device_link import Link
 from hosttest_support import FakeShuffler, TextVoice, every_card_once_a_round, run_on_fake
-from shuffling import steps as S
+from shuffling import steps as step_kinds
 
 
 def plan(rounds: int = 2) -> planlib.Plan:
@@ -27,7 +27,7 @@ def plan(rounds: int = 2) -> planlib.Plan:
 
 
 def run(fake: FakeShuffler, person: persons.ScriptedPerson | None = None, reopen: Any = None,
-        **guide_kw: Any) -> tuple[G.Summary | G.GuideStopped, TextVoice, persons.ScriptedPerson]:
+        **guide_kw: Any) -> tuple[guide_machine.Summary | guide_machine.GuideStopped, TextVoice, persons.ScriptedPerson]:
     kw: dict[str, Any] = dict(settle_s=0.2)
     kw.update(guide_kw)
     return run_on_fake(fake, plan(), person=person, reopen=reopen, **kw)
@@ -43,8 +43,8 @@ class SlowLoader(persons.ScriptedPerson):
     """Puts a load in the tray in two handfuls, a while after being asked,
     and never presses Enter: only the tray's count says when it is done."""
 
-    def carry_out(self, step: S.Step) -> None:
-        if isinstance(step, S.PutInTray) and not step.rest and step.load in self.table:
+    def carry_out(self, step: step_kinds.Step) -> None:
+        if isinstance(step, step_kinds.PutInTray) and not step.rest and step.load in self.table:
             ids = self._pop(step.load)
             self.in_tray = step.load
             self._note({"op": "load", "round": self.round, "load": step.load, "ids": ids})
@@ -66,7 +66,7 @@ class SlowLoader(persons.ScriptedPerson):
 def test_the_tray_is_judged_once_its_count_holds_still_not_when_the_prompt_returns() -> None:
     fake = FakeShuffler()
     result, voice, person = run(fake, SlowLoader(fake, 162), settle_s=0.5)
-    assert isinstance(result, G.Summary), voice.text
+    assert isinstance(result, guide_machine.Summary), voice.text
     assert "waiting for the cards of load A in the tray" in voice.text
     assert holds_said(voice.text) == []  # never "holds 0" nor the first handful
     assert result.loads == [[81, 81], [81, 81]]
@@ -85,7 +85,7 @@ def test_after_an_unplug_and_a_restart_every_number_is_the_table_s() -> None:
         return Link.open(fake.dev.port)
 
     result, voice, person = run(fake, reopen=reopen, reconnect_s=5)
-    assert isinstance(result, G.Summary), voice.text
+    assert isinstance(result, guide_machine.Summary), voice.text
     text = voice.text
     # Said from the status (a restart) or, when the pass's first events went with the cable, the tray's count.
     assert ("The shuffler restarted while the cable was out." in text
@@ -151,7 +151,7 @@ def test_after_a_power_cut_mid_pass_the_bar_shows_true_pile_counts_or_none() -> 
     person = persons.ScriptedPerson(fake, 162)
     link = Link.open(fake.dev.port)
     link.handshake(timeout=2)
-    guide = G.Guide(plan(), person, voice, link=link, reopen=lambda: reopen(), person_wait_s=5, settle_s=0.2,
+    guide = guide_machine.Guide(plan(), person, voice, link=link, reopen=lambda: reopen(), person_wait_s=5, settle_s=0.2,
                     reconnect_s=5)
     try:
         guide.run()
@@ -177,21 +177,21 @@ def test_a_load_off_its_size_is_told_where_the_cards_go_as_the_table_person_move
     for first, moved in ((95, ("move", "14", "A", "B", "--from-bottom")),
                          (70, ("move", "11", "B", "A", "--to-bottom"))):
         class Miscut(persons.ScriptedPerson):
-            steps: list[S.Step] = []
+            steps: list[step_kinds.Step] = []
 
-            def carry_out(self, step: S.Step) -> None:
-                if isinstance(step, S.Cut) and step.first:
-                    step = S.Cut(step.source, step.names, (first, 162 - first), step.by_eye, step.counted, True)
+            def carry_out(self, step: step_kinds.Step) -> None:
+                if isinstance(step, step_kinds.Cut) and step.first:
+                    step = step_kinds.Cut(step.source, step.names, (first, 162 - first), step.by_eye, step.counted, True)
                 self.steps.append(step)
                 super().carry_out(step)
 
         fake = FakeShuffler()
         person = Miscut(fake, 162)
         result, voice, _ = run(fake, person)
-        assert isinstance(result, G.Summary), voice.text
-        move = next(s for s in person.steps if isinstance(s, S.Move))
+        assert isinstance(result, guide_machine.Summary), voice.text
+        move = next(s for s in person.steps if isinstance(s, step_kinds.Move))
         line = next(x for x in voice.lines if "should hold about 81 and holds" in x)
-        assert line.endswith(f"and holds {first}: {S.move_phrase(move)}."), line
+        assert line.endswith(f"and holds {first}: {step_kinds.move_phrase(move)}."), line
         where = ("from the bottom of load A to the top of load B" if first > 81
                  else "from the top of load B to the bottom of load A")
         assert where in line
@@ -211,7 +211,7 @@ def test_another_shuffler_on_the_same_path_is_refused_in_one_line() -> None:
     t0 = time.monotonic()
     result, voice, _ = run(fake, reopen=reopen, reconnect_s=30)
     assert time.monotonic() - t0 < 20  # at once, not after the reconnect time
-    assert isinstance(result, G.GuideStopped)
+    assert isinstance(result, guide_machine.GuideStopped)
     assert "another shuffler answers" in str(result) and "uid 07e7, not 5eed" in str(result)
     assert "The shuffler is back." not in voice.text
 
@@ -222,7 +222,7 @@ def test_a_device_that_never_comes_back_is_given_up_at_the_promised_time() -> No
     t0 = time.monotonic()
     result, voice, _ = run(fake, reopen=lambda: Link.open(gone), reconnect_s=1.5)
     took = time.monotonic() - t0
-    assert isinstance(result, G.GuideStopped) and "did not come back within 1.5 s" in str(result)
+    assert isinstance(result, guide_machine.GuideStopped) and "did not come back within 1.5 s" in str(result)
     assert took < 15
 
 
@@ -232,11 +232,11 @@ class TouchesTooSoon(persons.ScriptedPerson):
     """Cuts 95 / 67 and touches the moment load A is in the tray, before the
     guide has looked at its count."""
 
-    def carry_out(self, step: S.Step) -> None:
-        if isinstance(step, S.Cut) and step.first:
-            step = S.Cut(step.source, step.names, (95, 67), step.by_eye, step.counted, step.first)
+    def carry_out(self, step: step_kinds.Step) -> None:
+        if isinstance(step, step_kinds.Cut) and step.first:
+            step = step_kinds.Cut(step.source, step.names, (95, 67), step.by_eye, step.counted, step.first)
         super().carry_out(step)
-        if isinstance(step, S.PutInTray) and self.round == 1 and step.load == "A" and not getattr(self, "did", 0):
+        if isinstance(step, step_kinds.PutInTray) and self.round == 1 and step.load == "A" and not getattr(self, "did", 0):
             self.did = 1
             self.world.touch()
             time.sleep(0.3)  # the pass is under way before the guide counts
@@ -249,7 +249,7 @@ class TouchesTooSoon(persons.ScriptedPerson):
 def test_a_touch_out_of_turn_is_noticed_and_the_pass_followed() -> None:
     fake = FakeShuffler()
     result, voice, person = run(fake, TouchesTooSoon(fake, 162))
-    assert isinstance(result, G.Summary), voice.text
+    assert isinstance(result, guide_machine.Summary), voice.text
     assert "The pass of load A began before the guide asked for the touch; the guide follows it." in voice.text
     assert "Load A should hold about 81 and the pass began with 95. It is dealing anyway" in voice.text
     assert "load B will hold 14 fewer" in voice.text
@@ -282,7 +282,7 @@ def test_garbage_without_end_does_not_keep_the_guide_waiting() -> None:
     t0 = time.monotonic()
     result, voice, _ = run(fake, stall_s=2.0, reconnect_s=1.0)
     assert time.monotonic() - t0 < 30  # the noise alone lasts a minute
-    assert isinstance(result, G.GuideStopped)
+    assert isinstance(result, guide_machine.GuideStopped)
     assert "has not answered for a while" in voice.text
 
 
@@ -290,16 +290,16 @@ def test_a_hello_flood_mid_pass_is_a_protocol_fault() -> None:
     def flood(k: int, p: int) -> str | None:
         if (p, k) == (1, 30):
             for _ in range(20):
-                fake.dev.emit({"ev": "hello", "fw": "0.1.0", "proto": P.PROTOCOL_VERSION, "board": "fake",
-                               "capacity": 104, "state": "idle", "uid": "5eed", "digest": P.digest()})
+                fake.dev.emit({"ev": "hello", "fw": "0.1.0", "proto": protocol.PROTOCOL_VERSION, "board": "fake",
+                               "capacity": 104, "state": "idle", "uid": "5eed", "digest": protocol.digest()})
             return "silent"
         return None
 
     fake = FakeShuffler(flood)
     result, voice, _ = run(fake)
-    assert isinstance(result, G.GuideStopped)
+    assert isinstance(result, guide_machine.GuideStopped)
     assert "broke the protocol" in str(result) and "sent hello 4 times during one pass" in str(result)
-    assert voice.text.count("The shuffler restarted") <= G.MAX_RESTARTS_PER_PASS
+    assert voice.text.count("The shuffler restarted") <= guide_machine.MAX_RESTARTS_PER_PASS
 
 
 def test_an_absurd_count_stops_the_guide_with_one_line_naming_the_device() -> None:
@@ -312,7 +312,7 @@ def test_an_absurd_count_stops_the_guide_with_one_line_naming_the_device() -> No
     fake = FakeShuffler(absurd)
     port = fake.dev.port
     result, voice, _ = run(fake)
-    assert isinstance(result, G.GuideStopped)
+    assert isinstance(result, guide_machine.GuideStopped)
     assert str(result).startswith(f"{port} broke the protocol: it sent ")
     assert "k 1000 is more than n 81" in str(result) and "\n" not in str(result)
     assert "exactly 0" not in voice.text
@@ -325,12 +325,12 @@ class FreesTheJamSlowly(persons.ScriptedPerson):
     while later than the guide waits before asking the device how it is doing
     (the guide is back to watching the device as soon as a touch is asked for)."""
 
-    def do(self, step: S.Step, number: int, round: int | None = None) -> None:
-        if isinstance(step, S.Touch) and step.why == "start" and round == 1 and self.in_tray == "B" \
+    def do(self, step: step_kinds.Step, number: int, round: int | None = None) -> None:
+        if isinstance(step, step_kinds.Touch) and step.why == "start" and round == 1 and self.in_tray == "B" \
                 and not getattr(self, "armed", False):
             self.armed = True
             self.world.inject("jam", 30, "", "")
-        if isinstance(step, S.Touch) and step.why == "go_on":
+        if isinstance(step, step_kinds.Touch) and step.why == "go_on":
             threading.Timer(1.5, self.world.touch).start()
             return
         super().do(step, number, round)
@@ -353,12 +353,12 @@ class KeepsElevenBack(persons.ScriptedPerson):
     """Cuts load B of round 1 short, keeping its bottom 11 cards in hand, and
     puts them under it when told how many are missing."""
 
-    def do(self, step: S.Step, number: int, round: int | None = None) -> None:
+    def do(self, step: step_kinds.Step, number: int, round: int | None = None) -> None:
         super().do(step, number, round)
-        if isinstance(step, S.Cut) and step.first:
+        if isinstance(step, step_kinds.Cut) and step.first:
             self.hand = self.table["B"][-11:]
             self.table["B"] = self.table["B"][:-11]
-        if isinstance(step, S.Fix) and step.what == "missing":
+        if isinstance(step, step_kinds.Fix) and step.what == "missing":
             assert step.cards == 11 and step.load == "B"
             self.table["B"] = self.table["B"] + self.hand
 
@@ -394,12 +394,12 @@ def test_key_presses_typed_ahead_never_answer_a_later_step() -> None:
     stream = os.fdopen(slave, "r")
     person = persons.ConsolePerson(stream=stream)
     try:
-        person.do(S.Lift("A", 40, 41), 1)
+        person.do(step_kinds.Lift("A", 40, 41), 1)
         os.write(master, b"xyz\n\n\n")
         time.sleep(0.2)
         first = person.answers()
         assert first and {a.number for a in first} == {1}
-        person.do(S.Stack(("A.left", "B.left"), "A", 80), 2)  # the Enters still waiting go
+        person.do(step_kinds.Stack(("A.left", "B.left"), "A", 80), 2)  # the Enters still waiting go
         time.sleep(0.1)
         assert person.answers() == []
         os.write(master, b"\n")  # a fresh Enter, typed after the step is shown, answers it
@@ -418,15 +418,15 @@ class FaultsAtOnce(FakeShuffler):
         self.dev.emit({"ev": "touch", "state": "idle"})
         self.dev.emit({"ev": "loaded", "n": n})
         self.state = "idle"
-        self.dev.emit(P.fault_event(P.FAULT_INTERNAL, latched=True, k=0, n=n, left=0, right=0))
+        self.dev.emit(protocol.fault_event(protocol.FAULT_INTERNAL, latched=True, k=0, n=n, left=0, right=0))
 
 
 def test_a_pass_that_keeps_stopping_before_its_first_card_stops_the_guide_in_one_line() -> None:
     fake = FaultsAtOnce()
     result, voice, person = run(fake)
-    assert isinstance(result, G.GuideStopped), voice.text
-    assert f"the pass stopped {G.MAX_FRUITLESS_PARTS} times in a row before its first card" in str(result)
+    assert isinstance(result, guide_machine.GuideStopped), voice.text
+    assert f"the pass stopped {guide_machine.MAX_FRUITLESS_PARTS} times in a row before its first card" in str(result)
     assert result.place is not None and result.place.pass_number == 1
     # Nothing was dealt, so each try is the pass's start again.
     touches = [line for line in voice.lines if "Touch the sensor to start the pass." in line]
-    assert len(touches) == G.MAX_FRUITLESS_PARTS
+    assert len(touches) == guide_machine.MAX_FRUITLESS_PARTS

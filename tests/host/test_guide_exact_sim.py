@@ -12,9 +12,9 @@ import time
 
 import pytest
 
-from host import guide as G
+from host import guide as guide_machine
 from host import person as persons
-from shuffling import steps as S
+from shuffling import steps
 from host import plan as planlib
 from firmware import exact_routes
 from firmware import build
@@ -28,7 +28,7 @@ pytestmark = [pytest.mark.micropython, pytest.mark.exact_mode]
 
 
 def run_exact(dev: VirtualShuffler, cards: int, person_cls: type[persons.ScriptedPerson] = persons.ScriptedPerson,
-              quality: str = "good", on_loss: str = "exact") -> tuple[G.Summary, TextVoice, persons.ScriptedPerson]:
+              quality: str = "good", on_loss: str = "exact") -> tuple[guide_machine.Summary, TextVoice, persons.ScriptedPerson]:
     plan = planlib.make_plan(planlib.choose_pack(None, cards), 104, quality)
     return run_guided(dev, plan, person_cls, mode="exact", on_loss=on_loss)
 
@@ -36,10 +36,10 @@ def run_exact(dev: VirtualShuffler, cards: int, person_cls: type[persons.Scripte
 SAMBA = exact_routes.route(162, 104)
 
 
-def table_steps(cards: int) -> list[S.Step]:
+def table_steps(cards: int) -> list[steps.Step]:
     """The routine's table work: every step but the loads and touches the guide's deal gives."""
     return [es.step for es in device_steps(exact_routes.route(cards, 104))
-            if not isinstance(es.step, (S.PutInTray, S.Touch))]
+            if not isinstance(es.step, (steps.PutInTray, steps.Touch))]
 
 
 @pytest.mark.parametrize("cards, kind", [(162, "split"), (52, "radix"), (300, "split")])
@@ -53,7 +53,7 @@ def test_a_whole_exact_routine_keeps_every_card(virtual_shuffler: VirtualShuffle
     final = check_route_record(person.log, route)
     assert final != list(range(cards))
     # Every table instruction of the routine is printed, in the one wording of its step data.
-    said = [S.words(step) for step in table_steps(cards)]
+    said = [steps.words(step) for step in table_steps(cards)]
     assert said and all(line in voice.text for line in said)
     assert "left 0" not in voice.text  # no pile counts: the device does not send them
     assert virtual_shuffler.query()["counts"]["tray"] == 0
@@ -94,8 +94,8 @@ class DoubleFeedInRoundThree(persons.ScriptedPerson):
 
     mode = ""
 
-    def do(self, step: S.Step, number: int, round: int | None = None) -> None:
-        if isinstance(step, S.Touch) and round == 3 and self.in_tray == "P" and not getattr(self, "done_it", False):
+    def do(self, step: steps.Step, number: int, round: int | None = None) -> None:
+        if isinstance(step, steps.Touch) and round == 3 and self.in_tray == "P" and not getattr(self, "done_it", False):
             self.done_it = True
             self.world.inject("double_feed", 10, self.mode, "")
         super().do(step, number, round)
@@ -110,7 +110,7 @@ class TwoAsOneInRoundThree(DoubleFeedInRoundThree):
 def test_a_double_feed_caught_in_the_exit_and_put_back_keeps_exactness(virtual_shuffler: VirtualShuffler) -> None:
     summary, voice, person = run_exact(virtual_shuffler, 162, DoubleFeedInRoundThree)
     assert "The exit stayed blocked too long (round 3 of 14, load P (pass 4 of 15), after 10 of" in voice.text
-    assert S.words(S.Fix("exit")) in voice.text
+    assert steps.words(steps.Fix("exit")) in voice.text
     assert "the pass goes on from card 11" in voice.text
     assert "Exactness is lost" not in voice.text
     assert (summary.mode, summary.distance) == ("exact", 0.0)
@@ -122,7 +122,7 @@ def test_exactness_lost_is_finished_by_a_fresh_exact_routine(virtual_shuffler: V
     assert "Exactness is lost during round 3 of 14" in voice.text
     assert "the exit counted one card fewer than the tray held" in voice.text
     assert "The pack goes through a fresh exact routine: 14 rounds (15 passes)" in voice.text
-    assert S.words(S.Collect(162)) in voice.text
+    assert steps.words(steps.Collect(162)) in voice.text
     assert (summary.mode, summary.distance, summary.distance_kind) == ("exact, started again", 0.0, "exact")
     assert (summary.rounds, summary.passes) == (2 + 14, 4 + 15)
     final = [e for e in person.log if e["op"] == "final"]
@@ -159,8 +159,8 @@ class TakesQForP(persons.ScriptedPerson):
     """After the split the person picks up load Q (64 cards) for load P (98):
     a mistake the count catches before the touch."""
 
-    def do(self, step: S.Step, number: int, round: int | None = None) -> None:
-        if isinstance(step, S.PutInTray) and step.load == "P" and round == 2 and not getattr(self, "done_it", False):
+    def do(self, step: steps.Step, number: int, round: int | None = None) -> None:
+        if isinstance(step, steps.PutInTray) and step.load == "P" and round == 2 and not getattr(self, "done_it", False):
             self.done_it = True
             self.table["P"], self.table["Q"] = self.table["Q"], self.table["P"]
         super().do(step, number, round)
@@ -171,7 +171,7 @@ def test_loads_of_the_split_taken_for_one_another_are_caught_before_the_touch(vi
     summary, voice, person = run_exact(virtual_shuffler, 162, TakesQForP, quality="casual")
     assert ("Load P should hold 98 cards; the tray holds 64, load Q's count: the two loads look taken for one "
             "another.") in voice.text
-    assert S.words(S.Swap("P", "Q")) in voice.text
+    assert steps.words(steps.Swap("P", "Q")) in voice.text
     # Put right before the touch: nothing was dealt from the wrong load, so exactness held.
     assert "Exactness is lost" not in voice.text
     assert (summary.mode, summary.distance) == ("exact", 0.0)
@@ -185,9 +185,9 @@ class ResetsBetweenPasses(persons.ScriptedPerson):
     device: VirtualShuffler
     forgets = False
 
-    def do(self, step: S.Step, number: int, round: int | None = None) -> None:
+    def do(self, step: steps.Step, number: int, round: int | None = None) -> None:
         super().do(step, number, round)
-        if isinstance(step, S.Lift) and round == 1 and step.load == "A" and not getattr(self, "done_it", False):
+        if isinstance(step, steps.Lift) and round == 1 and step.load == "A" and not getattr(self, "done_it", False):
             self.done_it = True
             if self.forgets:
                 (self.device.flash_dir / "exact.json").unlink()
@@ -204,8 +204,8 @@ class ResetsBeforeAReload(persons.ScriptedPerson):
 
     device: VirtualShuffler
 
-    def do(self, step: S.Step, number: int, round: int | None = None) -> None:
-        if isinstance(step, S.Reload) and round == 5 and not getattr(self, "done_it", False):
+    def do(self, step: steps.Step, number: int, round: int | None = None) -> None:
+        if isinstance(step, steps.Reload) and round == 5 and not getattr(self, "done_it", False):
             self.done_it = True
             restart(self.device, self)
         super().do(step, number, round)
@@ -243,11 +243,11 @@ class PowerCutMidPass(persons.ScriptedPerson):
 
     device: VirtualShuffler
 
-    def do(self, step: S.Step, number: int, round: int | None = None) -> None:
-        if isinstance(step, S.Touch) and round == 4 and self.in_tray == "P" and not getattr(self, "armed", False):
+    def do(self, step: steps.Step, number: int, round: int | None = None) -> None:
+        if isinstance(step, steps.Touch) and round == 4 and self.in_tray == "P" and not getattr(self, "armed", False):
             self.armed = True
             self.world.inject("jam", 30, "", "")
-        if isinstance(step, S.Fix) and step.what == "jam" and not getattr(self, "cut", False):
+        if isinstance(step, steps.Fix) and step.what == "jam" and not getattr(self, "cut", False):
             self.cut = True
             self.world.fix()
             restart(self.device, self)
@@ -268,8 +268,8 @@ def test_a_power_cut_mid_pass_deals_the_rest_exactly(virtual_shuffler: VirtualSh
 class MiscutsTheFirstSplit(persons.ScriptedPerson):
     """Cuts the first split 90 / 72 instead of what the device expects."""
 
-    def do(self, step: S.Step, number: int, round: int | None = None) -> None:
-        if isinstance(step, S.Cut) and step.first:
+    def do(self, step: steps.Step, number: int, round: int | None = None) -> None:
+        if isinstance(step, steps.Cut) and step.first:
             step = dataclasses.replace(step, sizes=(90, 162 - 90))
         super().do(step, number, round)
 
@@ -304,7 +304,7 @@ def test_a_device_whose_routine_the_guide_cannot_word_stops_it_in_one_line() -> 
     fake.dev.handler = answers
     plan = planlib.make_plan(planlib.choose_pack("samba", None), 104, "good")
     result, voice, _ = run_on_fake(fake, plan, mode="exact")
-    assert isinstance(result, G.GuideStopped)
+    assert isinstance(result, guide_machine.GuideStopped)
     assert "\n" not in str(result)
     assert "the shuffler's exact routine does not fit this pack" in str(result) and "9 rounds" in str(result)
     assert "1. " not in voice.text  # no step was shown

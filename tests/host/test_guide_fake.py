@@ -11,9 +11,9 @@ from typing import Any, Callable
 
 import pytest
 
-from firmware import protocol as P
-from host import guide as G
-from host import person as S
+from firmware import protocol
+from host import guide
+from host import person as person_model
 from host import plan as planlib
 from shuffling import steps
 from hosttest_support import FakeShuffler, TextVoice, run_on_fake
@@ -23,10 +23,10 @@ def plan(rounds: int = 2) -> planlib.Plan:
     return planlib.make_plan(planlib.choose_pack("samba", None), 104, "good", rounds=rounds)
 
 
-def run(fake: FakeShuffler, **guide_kw: Any) -> tuple[G.Summary | G.GuideStopped, TextVoice, S.ScriptedPerson]:
+def run(fake: FakeShuffler, **guide_kw: Any) -> tuple[guide.Summary | guide.GuideStopped, TextVoice, person_model.ScriptedPerson]:
     return run_on_fake(fake, plan(), **guide_kw)
 
-def all_cards_once_per_round(person: S.ScriptedPerson) -> None:
+def all_cards_once_per_round(person: person_model.ScriptedPerson) -> None:
     for r in (1, 2):
         dealt = [c for e in person.log if e["op"] == "take" and e["round"] == r for c in e["left"] + e["right"]]
         assert sorted(dealt) == list(range(162))
@@ -38,7 +38,7 @@ def all_cards_once_per_round(person: S.ScriptedPerson) -> None:
 def test_a_restart_while_dealing_keeps_the_place() -> None:
     fake = FakeShuffler(lambda k, p: "restart" if (p, k) == (3, 50) else None)
     result, voice, person = run(fake)
-    assert isinstance(result, G.Summary), voice.text
+    assert isinstance(result, guide.Summary), voice.text
     assert "The shuffler restarted during round 2 of 2, load A (pass 3 of 4), after 50 of 81 cards." in voice.text
     assert "deal the rest of load A (31 cards) onto them" in voice.text
     assert "MPY" not in voice.text and "protocol" not in voice.text  # the boot banner is the device's, not the person's
@@ -50,7 +50,7 @@ def test_a_restart_while_dealing_keeps_the_place() -> None:
 def test_garbage_mid_pass_is_ignored() -> None:
     fake = FakeShuffler(lambda k, p: "garbage" if (p, k) == (2, 10) else None)
     result, voice, person = run(fake)
-    assert isinstance(result, G.Summary)
+    assert isinstance(result, guide.Summary)
     assert "noise" not in voice.text and "protocol" not in voice.text  # never shown to the person
     all_cards_once_per_round(person)
 
@@ -61,7 +61,7 @@ def test_an_unplugged_device_stops_the_guide_at_its_place_without_hanging() -> N
     t0 = time.monotonic()
     result, voice, _ = run(fake, reconnect_s=1.5)
     assert time.monotonic() - t0 < 15
-    assert isinstance(result, G.GuideStopped)
+    assert isinstance(result, guide.GuideStopped)
     assert result.place is not None and (result.place.round, result.place.load) == (1, "B")
     lost = re.search(r"Lost the connection to the shuffler during round 1 of 2, load B \(pass 2 of 4\), "
                      r"after (\d+) of 81 cards", voice.text)
@@ -74,7 +74,7 @@ def test_a_device_that_stops_answering_is_noticed() -> None:
     t0 = time.monotonic()
     result, voice, _ = run(fake, stall_s=0.5, reconnect_s=1.0)
     assert time.monotonic() - t0 < 15
-    assert isinstance(result, G.GuideStopped)
+    assert isinstance(result, guide.GuideStopped)
     assert "has not answered for a while" in voice.text
     assert result.place is not None and result.place.pass_number == 1
 
@@ -83,9 +83,9 @@ def test_manual_mode_guides_by_instructions_and_waits_for_enter() -> None:
     voice = TextVoice()
     p = plan()
     enters = io.StringIO("\n" * 200)
-    person = S.ConsolePerson(stream=enters)
+    person = person_model.ConsolePerson(stream=enters)
     voice.keyboard = True
-    summary = G.Guide(p, person, voice, person_wait_s=1, read_s=0).run()
+    summary = guide.Guide(p, person, voice, person_wait_s=1, read_s=0).run()
     assert summary.passes == 4
     assert "Put load A (about 81 cards) face down in the tray." in voice.text
     assert "Even them out by eye to about 81 and 81" in voice.text
@@ -96,18 +96,18 @@ def test_manual_mode_guides_by_instructions_and_waits_for_enter() -> None:
 
 def test_manual_mode_stops_when_nobody_presses_enter() -> None:
     voice = TextVoice()
-    person = S.ConsolePerson(stream=io.StringIO("\n\n\n"))
-    with pytest.raises(G.GuideStopped) as info:
-        G.Guide(plan(), person, voice, person_wait_s=0.2, read_s=0).run()
+    person = person_model.ConsolePerson(stream=io.StringIO("\n\n\n"))
+    with pytest.raises(guide.GuideStopped) as info:
+        guide.Guide(plan(), person, voice, person_wait_s=0.2, read_s=0).run()
     assert info.value.place is not None and info.value.place.round == 1
     assert "the input ended, so no step can be answered" in str(info.value)
 
 
 def test_a_fault_left_over_from_before_is_cleared_first() -> None:
     fake = FakeShuffler()
-    fake.state, fake.fault = "alarm", P.FAULT_DOUBLE_FEED
+    fake.state, fake.fault = "alarm", protocol.FAULT_DOUBLE_FEED
     result, voice, person = run(fake)
-    assert isinstance(result, G.Summary)
+    assert isinstance(result, guide.Summary)
     assert "The shuffler had a fault left over (double_feed); clearing it." in voice.text
     cmds = [r["cmd"] for r in fake.dev.requests]
     assert cmds[:3] == ["hello", "status", "clear"]  # cleared before the first load
@@ -120,7 +120,7 @@ def test_with_a_device_only_table_work_asks_for_enter() -> None:
     voice = TextVoice()
     voice.keyboard = True
     result, voice, person = run_on_fake(FakeShuffler(), plan(), voice=voice)
-    assert isinstance(result, G.Summary), voice.text
+    assert isinstance(result, guide.Summary), voice.text
     shown = [(i, line) for i, line in enumerate(voice.lines) if re.match(r"\d+\. ", line)]
     asked = [voice.lines[i + 1:i + 2] == ["   press Enter when done"] for i, _ in shown]
     kinds = [s for s in person.steps]

@@ -14,18 +14,18 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 
-from firmware import protocol as P
+from firmware import protocol
 from host import plan as planlib
 from host.guide import diagram
-from host.guide import notices as N
-from host.guide import views as V
+from host.guide import notices as notice_kinds
+from host.guide import views
 from host.guide.device import Stop
 from host.guide.machine import Machine
 from host.guide.results import GuideStopped
 from host.guide.table import ANY, FACT_KINDS, TABLE, Answer, Closed, Noise, Phase, Tick, Tray, transition
 from host.guide.voice import Shown, Voice
 from host.person import Said
-from shuffling import steps as S
+from shuffling import steps as step_kinds
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "guide.md"
 
@@ -49,9 +49,9 @@ class FakeDevice:
 
     def __init__(self) -> None:
         self.tray = 0
-        self.state = P.ST_IDLE
-        self.mode = P.MODE_RANDOM
-        self.next = V.Next(1, "A", 81, 8)
+        self.state = protocol.ST_IDLE
+        self.mode = protocol.MODE_RANDOM
+        self.next = views.Next(1, "A", 81, 8)
         self.closed = False
         self.gone = False  # the port is away and does not come back
 
@@ -64,12 +64,12 @@ class FakeDevice:
     def drain(self) -> None:
         pass
 
-    def status(self, timeout: float | None = None) -> V.Status:
-        return V.Status(self.state, mode=self.mode, next=self.next if self.mode == P.MODE_EXACT else None,
+    def status(self, timeout: float | None = None) -> views.Status:
+        return views.Status(self.state, mode=self.mode, next=self.next if self.mode == protocol.MODE_EXACT else None,
                         k=0, n=0)
 
     def count(self) -> int | None:
-        return self.tray if self.state == P.ST_IDLE else None
+        return self.tray if self.state == protocol.ST_IDLE else None
 
     def waiting(self) -> int:
         return 0
@@ -78,19 +78,19 @@ class FakeDevice:
         return False
 
     def clear(self) -> bool:
-        self.state = P.ST_IDLE
+        self.state = protocol.ST_IDLE
         return True
 
-    def exact_begin(self, cards: int) -> V.ExactBegun:
-        self.mode = P.MODE_EXACT
-        self.next = V.Next(1, "A", 81, 8)
-        return V.ExactBegun(cards, 2, True, 8, self.next)
+    def exact_begin(self, cards: int) -> views.ExactBegun:
+        self.mode = protocol.MODE_EXACT
+        self.next = views.Next(1, "A", 81, 8)
+        return views.ExactBegun(cards, 2, True, 8, self.next)
 
-    def exact_held(self) -> V.ExactBegun | None:
-        return V.ExactBegun(162, 2, True, 8, self.next) if self.mode == P.MODE_EXACT else None
+    def exact_held(self) -> views.ExactBegun | None:
+        return views.ExactBegun(162, 2, True, 8, self.next) if self.mode == protocol.MODE_EXACT else None
 
     def exact_cancel(self) -> None:
-        self.mode = P.MODE_RANDOM
+        self.mode = protocol.MODE_RANDOM
 
     def start(self) -> None:
         pass
@@ -98,7 +98,7 @@ class FakeDevice:
     def keep_awake(self) -> None:
         pass
 
-    def reconnect(self, within_s: float, why: str) -> V.Status:
+    def reconnect(self, within_s: float, why: str) -> views.Status:
         if self.gone:
             raise Stop(f"the shuffler did not come back within {within_s:g} s ({why})")
         return self.status()
@@ -115,18 +115,18 @@ class Record(Voice):
     """Keeps what one fact made the machine say."""
 
     def __init__(self) -> None:
-        self.notices: list[N.Notice] = []
+        self.notices: list[notice_kinds.Notice] = []
         self.steps: list[Shown] = []
 
     def say(self, text: str) -> None:
         pass
 
-    def notice(self, notice: N.Notice) -> None:
-        N.words(notice)  # every notice has its wording
+    def notice(self, notice: notice_kinds.Notice) -> None:
+        notice_kinds.words(notice)  # every notice has its wording
         self.notices.append(notice)
 
     def step(self, shown: Shown) -> None:
-        S.words(shown.step)
+        step_kinds.words(shown.step)
         self.steps.append(shown)
 
 
@@ -139,7 +139,7 @@ class Quiet:
     def __init__(self) -> None:
         self.queue: list[Said] = []
 
-    def do(self, step: S.Step, number: int, round: int | None = None) -> None:
+    def do(self, step: step_kinds.Step, number: int, round: int | None = None) -> None:
         pass
 
     def answers(self) -> list[Said]:
@@ -147,16 +147,16 @@ class Quiet:
         return out
 
 
-FAULTS = [V.Event(P.EV_FAULT, code=P.FAULT_JAM, k=30, n=81, latched=True),
-          V.Event(P.EV_FAULT, code=P.FAULT_DOUBLE_FEED, k=30, n=81, latched=True),
-          V.Event(P.EV_FAULT, code=P.FAULT_TRAY_EMPTIED, k=30, n=81, latched=True),
-          V.Event(P.EV_FAULT, code=P.FAULT_BATTERY_LOW, k=30, n=81, latched=True),
-          V.Event(P.EV_FAULT, code=P.FAULT_SENSOR, k=30, n=81, latched=True, part=P.PART_EXIT),
-          V.Event(P.EV_FAULT, code=P.FAULT_SENSOR, latched=True, part=P.PART_STACK),
-          V.Event(P.EV_FAULT, code=P.FAULT_EMPTY, n=0, latched=False),
-          V.Event(P.EV_FAULT, code=P.FAULT_OVER_CAPACITY, n=110, capacity=104, latched=False),
-          V.Event(P.EV_FAULT, code=P.FAULT_BATTERY_LOW, latched=False, mv=6000),
-          V.Event(P.EV_FAULT, code=P.FAULT_INTERNAL, k=3, n=81, latched=True)]
+FAULTS = [views.Event(protocol.EV_FAULT, code=protocol.FAULT_JAM, k=30, n=81, latched=True),
+          views.Event(protocol.EV_FAULT, code=protocol.FAULT_DOUBLE_FEED, k=30, n=81, latched=True),
+          views.Event(protocol.EV_FAULT, code=protocol.FAULT_TRAY_EMPTIED, k=30, n=81, latched=True),
+          views.Event(protocol.EV_FAULT, code=protocol.FAULT_BATTERY_LOW, k=30, n=81, latched=True),
+          views.Event(protocol.EV_FAULT, code=protocol.FAULT_SENSOR, k=30, n=81, latched=True, part=protocol.PART_EXIT),
+          views.Event(protocol.EV_FAULT, code=protocol.FAULT_SENSOR, latched=True, part=protocol.PART_STACK),
+          views.Event(protocol.EV_FAULT, code=protocol.FAULT_EMPTY, n=0, latched=False),
+          views.Event(protocol.EV_FAULT, code=protocol.FAULT_OVER_CAPACITY, n=110, capacity=104, latched=False),
+          views.Event(protocol.EV_FAULT, code=protocol.FAULT_BATTERY_LOW, latched=False, mv=6000),
+          views.Event(protocol.EV_FAULT, code=protocol.FAULT_INTERNAL, k=3, n=81, latched=True)]
 
 
 def facts(m: Machine) -> st.SearchStrategy[Any]:
@@ -168,19 +168,19 @@ def facts(m: Machine) -> st.SearchStrategy[Any]:
         st.builds(Answer, st.sampled_from([number, number - 1, number + 1])),
         st.builds(Tray, st.integers(0, 110)),
         st.sampled_from(FAULTS),
-        st.builds(lambda k: V.Event(P.EV_PROGRESS, k=k, n=n, left=k // 2, right=k - k // 2), st.integers(0, n)),
-        st.just(V.Event(P.EV_DONE, k=n, n=n, left=n // 2, right=n - n // 2)),
-        st.just(V.Event(P.EV_ABORTED, k=3, n=n, left=1, right=2)),
-        st.builds(lambda k: V.Event(P.EV_LOADED, n=k), st.integers(1, 104)),
-        st.sampled_from([V.Event(P.EV_TOUCH, state=P.ST_IDLE), V.Event(P.EV_TOUCH, state=P.ST_PAUSED)]),
-        st.sampled_from([V.Event(P.EV_HELLO, uid="5eed"), V.Event(P.EV_HELLO, uid="07e7")]),
-        st.just(V.Event(P.EV_WARN, code=4, mv=7000)), st.just(V.Event(P.EV_CLEARED)),
-        st.just(V.Event(P.EV_STOPPED)),
-        st.just(V.Event(P.EV_EXACT_NEXT, round=1, rounds=8, load="B", count=81)),
-        st.just(V.Event(P.EV_EXACT_ROUND, round=1, rounds=8)),
-        st.just(V.Event(P.EV_EXACT_DONE, rounds=8)),
-        st.builds(lambda code: V.Event(P.EV_EXACT_LOST, code=code, load="A", n=80,
-                                       expected=81), st.sampled_from(sorted(P.LOST_CODES))),
+        st.builds(lambda k: views.Event(protocol.EV_PROGRESS, k=k, n=n, left=k // 2, right=k - k // 2), st.integers(0, n)),
+        st.just(views.Event(protocol.EV_DONE, k=n, n=n, left=n // 2, right=n - n // 2)),
+        st.just(views.Event(protocol.EV_ABORTED, k=3, n=n, left=1, right=2)),
+        st.builds(lambda k: views.Event(protocol.EV_LOADED, n=k), st.integers(1, 104)),
+        st.sampled_from([views.Event(protocol.EV_TOUCH, state=protocol.ST_IDLE), views.Event(protocol.EV_TOUCH, state=protocol.ST_PAUSED)]),
+        st.sampled_from([views.Event(protocol.EV_HELLO, uid="5eed"), views.Event(protocol.EV_HELLO, uid="07e7")]),
+        st.just(views.Event(protocol.EV_WARN, code=4, mv=7000)), st.just(views.Event(protocol.EV_CLEARED)),
+        st.just(views.Event(protocol.EV_STOPPED)),
+        st.just(views.Event(protocol.EV_EXACT_NEXT, round=1, rounds=8, load="B", count=81)),
+        st.just(views.Event(protocol.EV_EXACT_ROUND, round=1, rounds=8)),
+        st.just(views.Event(protocol.EV_EXACT_DONE, rounds=8)),
+        st.builds(lambda code: views.Event(protocol.EV_EXACT_LOST, code=code, load="A", n=80,
+                                       expected=81), st.sampled_from(sorted(protocol.LOST_CODES))),
     )
 
 
@@ -231,9 +231,9 @@ class GuideWalk(RuleBasedStateMachine):
         assert self.machine is not None and self.machine.phase in (Phase.STOPPED, Phase.FINISHED)
 
     @staticmethod
-    def check_notices(said: list[N.Notice]) -> None:
-        claims = [c for n in said for c in N.CLAIMS.get(type(n), ())]
-        for a, b in N.CONFLICTS:
+    def check_notices(said: list[notice_kinds.Notice]) -> None:
+        claims = [c for n in said for c in notice_kinds.CLAIMS.get(type(n), ())]
+        for a, b in notice_kinds.CONFLICTS:
             assert not (a in claims and b in claims), said
         assert len(said) == len(set(said)), f"a notice given twice for one fact: {said}"
 
@@ -256,7 +256,7 @@ def test_every_kind_of_fact_has_a_handler_or_is_ignored_on_purpose() -> None:
     in each phase that waits; the ones left to the default are listed."""
     handled = {kind for (_, kind) in TABLE}
     ignored = set(FACT_KINDS) - handled
-    assert ignored == {P.EV_CLEARED}, ignored  # a cleared fault says nothing the clear's reply did not
+    assert ignored == {protocol.EV_CLEARED}, ignored  # a cleared fault says nothing the clear's reply did not
     for (phase, kind), t in TABLE.items():
         assert hasattr(Machine, t.handler), t
         assert phase is ANY or phase in Phase

@@ -40,7 +40,7 @@ from host.cli import main
 from host.guide import READ_S
 from pty_screen import (CONTROL_LINE, PORT_LINE, Screen, SimDevice, StepFeed, end_process, launch_sim_device,
                         next_shown, screen_lines)
-from shuffling import steps as S
+from shuffling import steps as step_kinds
 from simulator.virtual.table_person import TablePerson, commands, from_dict
 from simulator.virtual.world_client import WorldClient, WorldError
 
@@ -353,9 +353,9 @@ def test_loading_and_touching_without_enter_at_each_table_step_goes_on(sim_devic
         nxt = {"A": "B"}.get(step["load"])
         if nxt is None or nxt not in sizes(person):
             return None
-        person.do(S.PutInTray(nxt, None))
+        person.do(step_kinds.PutInTray(nxt, None))
         time.sleep(0.3)  # a person's pause between loading and touching
-        person.do(S.Touch())
+        person.do(step_kinds.Touch())
         return NO_ENTER
 
     run = guided(sim_device_process, tmp_path, ["--pack", "canasta", "--mode", "random", "--rounds", "2"], 108, DELAYS,

@@ -14,11 +14,11 @@ from typing import Any
 
 import pytest
 
-from firmware import protocol as P
+from firmware import protocol
 from firmware import build
-from host import guide as G
+from host import guide
 from host import person as persons
-from shuffling import steps as S
+from shuffling import steps
 from host import plan as planlib
 from hosttest_support import TextVoice, check_record, restart, run_guided
 from simulator.virtual import VirtualShuffler
@@ -32,7 +32,7 @@ def samba_plan(rounds: int = ROUNDS) -> planlib.Plan:
 
 
 def run_guide(dev: VirtualShuffler, person_cls: type[persons.ScriptedPerson] = persons.ScriptedPerson,
-              plan: planlib.Plan | None = None, **person_kw: Any) -> tuple[G.Summary, TextVoice, persons.ScriptedPerson]:
+              plan: planlib.Plan | None = None, **person_kw: Any) -> tuple[guide.Summary, TextVoice, persons.ScriptedPerson]:
     return run_guided(dev, plan or samba_plan(), person_cls, **person_kw)
 
 
@@ -41,8 +41,8 @@ def run_guide(dev: VirtualShuffler, person_cls: type[persons.ScriptedPerson] = p
 class JamOnce(persons.ScriptedPerson):
     """Round 2, load A: card 30 sticks."""
 
-    def do(self, step: S.Step, number: int, round: int | None = None) -> None:
-        if isinstance(step, S.Touch) and round == 2 and self.in_tray == "A" and not getattr(self, "done_it", False):
+    def do(self, step: steps.Step, number: int, round: int | None = None) -> None:
+        if isinstance(step, steps.Touch) and round == 2 and self.in_tray == "A" and not getattr(self, "done_it", False):
             self.done_it = True
             self.world.inject("jam", 30, "", "")
         super().do(step, number, round)
@@ -62,8 +62,8 @@ def test_a_jam_mid_pass_is_freed_and_the_pass_goes_on(virtual_shuffler: VirtualS
 class FaultOnce(persons.ScriptedPerson):
     fault = ("empty_at", 20, "")
 
-    def do(self, step: S.Step, number: int, round: int | None = None) -> None:
-        if isinstance(step, S.Touch) and round == 1 and self.in_tray == "B" and not getattr(self, "done_it", False):
+    def do(self, step: steps.Step, number: int, round: int | None = None) -> None:
+        if isinstance(step, steps.Touch) and round == 1 and self.in_tray == "B" and not getattr(self, "done_it", False):
             self.done_it = True
             name, k, mode = self.fault
             self.world.inject(name, k, mode, "")
@@ -92,8 +92,8 @@ def test_a_double_feed_is_cleared_and_the_rest_dealt(virtual_shuffler: VirtualSh
 
 
 class LowBattery(persons.ScriptedPerson):
-    def do(self, step: S.Step, number: int, round: int | None = None) -> None:
-        if isinstance(step, S.Touch) and round == 1 and self.in_tray == "B" and not getattr(self, "done_it", False):
+    def do(self, step: steps.Step, number: int, round: int | None = None) -> None:
+        if isinstance(step, steps.Touch) and round == 1 and self.in_tray == "B" and not getattr(self, "done_it", False):
             self.done_it = True
             self.world.set_battery(6500)
         super().do(step, number, round)
@@ -114,8 +114,8 @@ class MiscutPerson(persons.ScriptedPerson):
 
     first = 110
 
-    def do(self, step: S.Step, number: int, round: int | None = None) -> None:
-        if isinstance(step, S.Cut) and step.first:
+    def do(self, step: steps.Step, number: int, round: int | None = None) -> None:
+        if isinstance(step, steps.Cut) and step.first:
             step = dataclasses.replace(step, sizes=(self.first, 162 - self.first))
         super().do(step, number, round)
 
@@ -152,13 +152,13 @@ def test_a_load_that_fits_but_is_the_wrong_size_is_put_right_before_it_is_dealt(
 
 def test_a_load_within_the_tolerance_is_dealt_as_it_is(virtual_shuffler: VirtualShuffler) -> None:
     class Close(MiscutPerson):
-        first = 81 + G.load_tolerance(81)
+        first = 81 + guide.load_tolerance(81)
 
     summary, voice, person = run_guide(virtual_shuffler, Close)
-    assert f"move {G.load_tolerance(81)} cards from" not in voice.text
+    assert f"move {guide.load_tolerance(81)} cards from" not in voice.text
     assert not [e for e in person.log if e["op"] == "unload"]
     assert summary.loads[0] == [Close.first, 162 - Close.first]
-    assert f"load B will hold {G.load_tolerance(81)} fewer" in voice.text
+    assert f"load B will hold {guide.load_tolerance(81)} fewer" in voice.text
     check_record(person.log, 162, ROUNDS, 2)
 
 
@@ -169,11 +169,11 @@ class PullsThePlug(persons.ScriptedPerson):
     freeing the card. The piles and the cards in the tray stay where they are
     (the virtual shuffler's table outlives a reset, as a real one does)."""
 
-    def do(self, step: S.Step, number: int, round: int | None = None) -> None:
-        if isinstance(step, S.Touch) and round == 1 and self.in_tray == "B" and not getattr(self, "armed", False):
+    def do(self, step: steps.Step, number: int, round: int | None = None) -> None:
+        if isinstance(step, steps.Touch) and round == 1 and self.in_tray == "B" and not getattr(self, "armed", False):
             self.armed = True
             self.world.inject("jam", 40, "", "")
-        if isinstance(step, S.Fix) and step.what == "jam" and not getattr(self, "reset", False):
+        if isinstance(step, steps.Fix) and step.what == "jam" and not getattr(self, "reset", False):
             self.reset = True
             restart(self.device, self)  # type: ignore[attr-defined]
             self.world.fix()
@@ -197,8 +197,8 @@ def test_a_device_with_another_protocol_version_is_refused_in_one_line(tmp_path:
     firmware = tmp_path / "firmware"
     shutil.copytree(build.FIRMWARE_DIR, firmware, ignore=shutil.ignore_patterns("__pycache__"))
     proto = firmware / "protocol.py"
-    proto.write_text(proto.read_text().replace(f"PROTOCOL_VERSION = {P.PROTOCOL_VERSION}",
-                                               f"PROTOCOL_VERSION = {P.PROTOCOL_VERSION + 1}"))
+    proto.write_text(proto.read_text().replace(f"PROTOCOL_VERSION = {protocol.PROTOCOL_VERSION}",
+                                               f"PROTOCOL_VERSION = {protocol.PROTOCOL_VERSION + 1}"))
     dev = VirtualShuffler(time_scale=0.0, advertise=False)
     build.install_to_dir(build.build_image("sim", tmp_path / "image", firmware), dev.flash_dir)
     dev.start()
@@ -210,7 +210,7 @@ def test_a_device_with_another_protocol_version_is_refused_in_one_line(tmp_path:
     assert out.returncode != 0
     assert "Traceback" not in out.stderr
     assert len(out.stderr.strip().splitlines()) == 1
-    assert "another protocol version" in out.stderr and f"speaks {P.PROTOCOL_VERSION + 1}" in out.stderr
+    assert "another protocol version" in out.stderr and f"speaks {protocol.PROTOCOL_VERSION + 1}" in out.stderr
 
 
 # -- other pack sizes --------------------------------------------------------------
@@ -225,8 +225,8 @@ def test_other_packs_follow_the_pile_trade(virtual_shuffler: VirtualShuffler, pa
 
 
 class StackSensorOut(persons.ScriptedPerson):
-    def do(self, step: S.Step, number: int, round: int | None = None) -> None:
-        if isinstance(step, S.Touch) and round == 2 and self.in_tray == "B" and not getattr(self, "done_it", False):
+    def do(self, step: steps.Step, number: int, round: int | None = None) -> None:
+        if isinstance(step, steps.Touch) and round == 2 and self.in_tray == "B" and not getattr(self, "done_it", False):
             self.done_it = True
             self.world.inject("sensor_missing", 0, "", "stack")
         super().do(step, number, round)
@@ -247,8 +247,8 @@ def test_an_over_full_last_load_is_dealt_in_two_parts_onto_the_same_piles(virtua
 
         first = 52
 
-        def do(self, step: S.Step, number: int, round: int | None = None) -> None:
-            if isinstance(step, S.Move) and self.log[-1]["op"] == "unload":
+        def do(self, step: steps.Step, number: int, round: int | None = None) -> None:
+            if isinstance(step, steps.Move) and self.log[-1]["op"] == "unload":
                 self.said.append(persons.Said(number))  # says it is done, and is not
                 return
             super().do(step, number, round)

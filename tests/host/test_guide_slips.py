@@ -21,17 +21,17 @@ from typing import Any
 
 import pytest
 
-from firmware import protocol as P
-from host import guide as G
+from firmware import protocol
+from host import guide as guide_machine
 from host import person as persons
 from host import plan as planlib
-from host.guide import notices as N
+from host.guide import notices as notice_kinds
 from host.guide.machine import Machine
 from host.guide.table import Answer, Phase, Tick, Tray
 from firmware import exact_routes
 from route_record import check_route_record
 from hosttest_support import FakeShuffler, TextVoice, check_record, every_card_once_a_round, run_guided, run_on_fake
-from shuffling import steps as S
+from shuffling import steps as step_kinds
 from test_guide_machine import Clock, FakeDevice, Quiet, Record
 
 REPO = Path(__file__).resolve().parents[2]
@@ -49,13 +49,13 @@ class GoesOnWithoutEnter(persons.ScriptedPerson):
 
     touch = True
 
-    def do(self, step: S.Step, number: int, round: int | None = None) -> None:
-        if isinstance(step, S.Lift) and step.load == "A" and round == 1 and not getattr(self, "went_on", False):
+    def do(self, step: step_kinds.Step, number: int, round: int | None = None) -> None:
+        if isinstance(step, step_kinds.Lift) and step.load == "A" and round == 1 and not getattr(self, "went_on", False):
             self.went_on = True
             self.round = round
             self.steps.append(step)
             self.carry_out(step)  # done, and no Enter
-            self.carry_out(S.PutInTray("B", None))
+            self.carry_out(step_kinds.PutInTray("B", None))
             if self.touch:
                 self.world.touch()
             return
@@ -66,7 +66,7 @@ class GoesOnWithoutEnter(persons.ScriptedPerson):
 def test_loading_and_touching_while_a_table_step_is_on_screen_goes_on() -> None:
     fake = FakeShuffler()
     result, voice, person = run_on_fake(fake, plan(), GoesOnWithoutEnter(fake, 162), settle_s=0.2)
-    assert isinstance(result, G.Summary), voice.text
+    assert isinstance(result, guide_machine.Summary), voice.text
     assert "The pass of load B has begun, so the step before it counts as done." in voice.text
     assert "internal error" not in voice.text and "OutOfTurn" not in voice.text
     assert result.loads[0] == [81, 81]
@@ -80,7 +80,7 @@ class LoadsWithoutEnter(GoesOnWithoutEnter):
 def test_a_load_put_in_while_a_table_step_is_on_screen_is_judged_and_the_step_counts_as_done() -> None:
     fake = FakeShuffler()
     result, voice, person = run_on_fake(fake, plan(), LoadsWithoutEnter(fake, 162), settle_s=0.2)
-    assert isinstance(result, G.Summary), voice.text
+    assert isinstance(result, guide_machine.Summary), voice.text
     assert "Load B is in the tray (81 cards), so the step before it counts as done." in voice.text
     assert "holds 0" not in voice.text and "missing" not in voice.text
     every_card_once_a_round(person)
@@ -90,13 +90,13 @@ class StacksAndLoadsOnInExactMode(persons.ScriptedPerson):
     """Round 1 of exact mode (the split): after making part P the person
     makes part Q, puts P in the tray and touches, with no Enter."""
 
-    def do(self, step: S.Step, number: int, round: int | None = None) -> None:
-        if isinstance(step, S.Stack) and step.result == "P" and round == 1 and not hasattr(self, "went"):
+    def do(self, step: step_kinds.Step, number: int, round: int | None = None) -> None:
+        if isinstance(step, step_kinds.Stack) and step.result == "P" and round == 1 and not hasattr(self, "went"):
             self.went = True
             self.steps.append(step)
             self.carry_out(step)
-            self.carry_out(S.Stack((S.right_of("A"), S.right_of("B")), "Q"))
-            self.carry_out(S.PutInTray("P", None))
+            self.carry_out(step_kinds.Stack((step_kinds.right_of("A"), step_kinds.right_of("B")), "Q"))
+            self.carry_out(step_kinds.PutInTray("P", None))
             self.world.touch()
             return
         super().do(step, number, round)
@@ -123,10 +123,10 @@ def at_a_table_step(read_s: float = 1.0) -> tuple[Machine, Clock, Record, Quiet,
     m.begin()  # the cut
     clock.now += 5
     m.handle(Answer(1))  # cut: load A's step
-    from host.guide import views as V
-    m.handle(V.Event(P.EV_LOADED, n=81))
-    m.handle(V.Event(P.EV_DONE, k=81, n=81, left=40, right=41))
-    assert m.phase is Phase.HANDLING and isinstance(m.shown.step, S.Lift)
+    from host.guide import views
+    m.handle(views.Event(protocol.EV_LOADED, n=81))
+    m.handle(views.Event(protocol.EV_DONE, k=81, n=81, left=40, right=41))
+    assert m.phase is Phase.HANDLING and isinstance(m.shown.step, step_kinds.Lift)
     return m, clock, voice, person, device
 
 
@@ -135,14 +135,14 @@ def test_quick_extra_enters_answer_only_the_step_on_screen_and_only_once_it_coul
     lift = m.shown
     clock.now += 2.0
     m.handle(Answer(lift.number))  # read and done: counts
-    assert m.phase is Phase.LOADING and isinstance(m.shown.step, S.PutInTray)
+    assert m.phase is Phase.LOADING and isinstance(m.shown.step, step_kinds.PutInTray)
     put = m.shown.number
     for dt in (0.05, 0.05, 0.3):  # three more Enters, machine speed then a person's 0.4 s
         clock.now += dt
         m.handle(Answer(put))
     assert m.shown.number == put and m.phase is Phase.LOADING  # the load's step, not answered by them
-    assert [n for n in voice.notices if isinstance(n, N.TooSoon)] == [N.TooSoon(put)]  # said once
-    assert not [n for n in voice.notices if isinstance(n, (N.LoadShort, N.LoadToMove))]
+    assert [n for n in voice.notices if isinstance(n, notice_kinds.TooSoon)] == [notice_kinds.TooSoon(put)]  # said once
+    assert not [n for n in voice.notices if isinstance(n, (notice_kinds.LoadShort, notice_kinds.LoadToMove))]
 
 
 def test_an_enter_with_the_tray_empty_is_not_a_load_of_no_cards() -> None:
@@ -152,8 +152,8 @@ def test_an_enter_with_the_tray_empty_is_not_a_load_of_no_cards() -> None:
     clock.now += 1
     m.handle(Answer(m.shown.number))  # "the cards are in", and they are not
     assert m.phase is Phase.LOADING
-    assert N.TrayStillEmpty("B") in voice.notices
-    assert not [n for n in voice.notices if isinstance(n, (N.LoadShort, N.LoadToMove, N.LoadLong))]
+    assert notice_kinds.TrayStillEmpty("B") in voice.notices
+    assert not [n for n in voice.notices if isinstance(n, (notice_kinds.LoadShort, notice_kinds.LoadToMove, notice_kinds.LoadLong))]
     device.tray = 81
     m.handle(Answer(m.shown.number))
     assert m.phase is Phase.TOUCH
@@ -179,9 +179,9 @@ def test_a_walk_away_has_no_time_limit_and_keeps_the_shuffler_awake() -> None:
     for _ in range(45 * 60):  # 45 minutes at the lift, a tick a second
         clock.now += 1
         m.handle(Tick())
-    assert m.phase is Phase.HANDLING and isinstance(m.shown.step, S.Lift)
+    assert m.phase is Phase.HANDLING and isinstance(m.shown.step, step_kinds.Lift)
     assert max(b - a for a, b in zip(heard, heard[1:] + [clock.now])) <= 21
-    still = [n for n in voice.notices if isinstance(n, N.StillWaiting)]
+    still = [n for n in voice.notices if isinstance(n, notice_kinds.StillWaiting)]
     assert len(still) == 1 and still[0].minutes == 5
 
 
@@ -215,7 +215,7 @@ def test_a_device_that_answers_but_deals_nothing_ends_in_one_line() -> None:
     t0 = time.monotonic()
     result, voice, _ = run_on_fake(fake, plan(), settle_s=0.2, stall_s=0.5)
     assert time.monotonic() - t0 < 30  # the noise alone lasts a minute
-    assert isinstance(result, G.GuideStopped), voice.text
+    assert isinstance(result, guide_machine.GuideStopped), voice.text
     assert "it says it is dealing, yet no card has gone through" in str(result) and "\n" not in str(result)
     assert "Traceback" not in voice.text  # the device's own output never reaches the person
 
@@ -232,7 +232,7 @@ def test_a_reply_with_a_field_missing_is_a_protocol_fault_in_one_line() -> None:
     fake = NoCountInExact()
     result, voice, _ = run_on_fake(fake, planlib.make_plan(planlib.choose_pack("samba", None), 104, "good"),
                                    mode="exact")
-    assert isinstance(result, G.GuideStopped), voice.text
+    assert isinstance(result, guide_machine.GuideStopped), voice.text
     assert str(result).endswith("broke the protocol: its reply to exact has no count")
 
 
@@ -247,7 +247,7 @@ class TalksToItself(FakeShuffler):
 def test_the_device_s_own_output_never_reaches_the_person() -> None:
     fake = TalksToItself()
     result, voice, _ = run_on_fake(fake, plan(1), settle_s=0.2)
-    assert isinstance(result, G.Summary), voice.text
+    assert isinstance(result, guide_machine.Summary), voice.text
     assert "Traceback" not in voice.text and "main.py" not in voice.text and "MPY" not in voice.text
 
 
@@ -263,9 +263,9 @@ def test_a_stop_after_a_pass_says_after_that_pass() -> None:
 class CutsShort(persons.ScriptedPerson):
     """Cuts 77 / 85: load A within the tolerance, dealt as it is."""
 
-    def do(self, step: S.Step, number: int, round: int | None = None) -> None:
-        if isinstance(step, S.Cut) and step.first:
-            step = S.Cut(step.source, step.names, (77, 85), step.by_eye, step.counted, step.first)
+    def do(self, step: step_kinds.Step, number: int, round: int | None = None) -> None:
+        if isinstance(step, step_kinds.Cut) and step.first:
+            step = step_kinds.Cut(step.source, step.names, (77, 85), step.by_eye, step.counted, step.first)
         super().do(step, number, round)
 
 
@@ -288,7 +288,7 @@ def test_a_load_off_its_size_is_said_once_and_the_bar_fills_to_what_it_deals() -
     fake = FakeShuffler()
     voice = BarVoice()
     result, voice, person = run_on_fake(fake, plan(1), CutsShort(fake, 162), voice=voice, settle_s=0.2)
-    assert isinstance(result, G.Summary), voice.text
+    assert isinstance(result, guide_machine.Summary), voice.text
     assert voice.text.count("Load A should hold about 81 and holds 77") == 1
     assert "Put load A (about 81 cards) face down in the tray." in voice.text  # "about", as the warning says
     a = [(done, total) for label, done, total in voice.bars if label == "load A"]
@@ -303,8 +303,8 @@ def test_a_load_off_its_size_is_said_once_and_the_bar_fills_to_what_it_deals() -
 @pytest.mark.sensor_loss
 def test_each_sensor_lost_mid_pass_is_named(virtual_shuffler: Any, sensor: str, load: str, words: str) -> None:
     class LosesASensor(persons.ScriptedPerson):
-        def do(self, step: S.Step, number: int, round: int | None = None) -> None:
-            if isinstance(step, S.Touch) and round == 1 and self.in_tray == load and not hasattr(self, "struck"):
+        def do(self, step: step_kinds.Step, number: int, round: int | None = None) -> None:
+            if isinstance(step, step_kinds.Touch) and round == 1 and self.in_tray == load and not hasattr(self, "struck"):
                 self.struck = True
                 self.world.inject("sensor_missing", 20, "", sensor)
             super().do(step, number, round)
@@ -331,7 +331,7 @@ def test_a_simulated_shuffler_s_time_is_labelled_and_the_enters_are_the_steps_it
 
     steps = [json.loads(line) for line in steps_file.read_text().splitlines()]
     asked = [s for s in steps if s["answer"] == "done"]
-    cannot_see = [s for s in steps if s["kind"] not in ("putintray", "reload", "touch") and S.asks_action(from_dict(s))]
+    cannot_see = [s for s in steps if s["kind"] not in ("putintray", "reload", "touch") and step_kinds.asks_action(from_dict(s))]
     assert [s["number"] for s in asked] == [s["number"] for s in cannot_see]
     assert (len(steps), len(asked)) == (38, 8)
     assert {s["kind"] for s in steps} >= {"putintray", "reload", "touch"}

@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from firmware import protocol as P
+from firmware import protocol
 from host import ports
-from host.link import (REQUEST_TIMEOUT_S, DeviceError, Garbage, Link, LinkClosed, LinkError, LinkTimeout,
+from host.device_link import (REQUEST_TIMEOUT_S, DeviceError, Garbage, Link, LinkClosed, LinkError, LinkTimeout,
                        ProtocolMismatch)
 from hosttest_support import FakeDevice
 from simulator.virtual import registry
@@ -36,8 +36,8 @@ def test_handshake_and_status(make_fake_device: Any) -> None:
     link = Link.open(dev.port)
     try:
         hello = link.handshake(timeout=2)
-        assert hello["proto"] == P.PROTOCOL_VERSION and hello["board"] == "fake"
-        assert dev.requests[0] == {"cmd": "hello", "id": dev.requests[0]["id"], "proto": P.PROTOCOL_VERSION}
+        assert hello["proto"] == protocol.PROTOCOL_VERSION and hello["board"] == "fake"
+        assert dev.requests[0] == {"cmd": "hello", "id": dev.requests[0]["id"], "proto": protocol.PROTOCOL_VERSION}
         assert link.status()["state"] == "idle"
     finally:
         link.close()
@@ -70,7 +70,7 @@ def test_garbage_is_reported_and_the_link_carries_on(make_fake_device: Any) -> N
         assert isinstance(seen[1], Garbage)
         assert seen[2] == {"ev": "touch", "state": "idle"}
         assert len(link.garbage) == 2
-        assert link.handshake(timeout=2)["proto"] == P.PROTOCOL_VERSION
+        assert link.handshake(timeout=2)["proto"] == protocol.PROTOCOL_VERSION
     finally:
         link.close()
 
@@ -93,10 +93,10 @@ def test_silence_times_out(make_fake_device: Any) -> None:
 @pytest.mark.parametrize("refuses", [True, False])
 def test_another_protocol_version_is_named(make_fake_device: Any, refuses: bool) -> None:
     if refuses:
-        dev = make_fake_device(proto=P.PROTOCOL_VERSION + 1)  # answers E_PROTO
+        dev = make_fake_device(proto=protocol.PROTOCOL_VERSION + 1)  # answers E_PROTO
     else:
         def old(d: FakeDevice, req: dict[str, Any]) -> None:  # ignores our version, says its own
-            d.reply(req, fw="0.0.1", proto=P.PROTOCOL_VERSION + 1, board="fake", capacity=104, state="idle")
+            d.reply(req, fw="0.0.1", proto=protocol.PROTOCOL_VERSION + 1, board="fake", capacity=104, state="idle")
         dev = make_fake_device(old)
     link = Link.open(dev.port)
     try:
@@ -112,7 +112,7 @@ def test_error_replies_raise_device_error_with_the_code(make_fake_device: Any) -
     try:
         with pytest.raises(DeviceError) as info:
             link.request("resume", timeout=2)
-        assert info.value.code == P.E_STATE and info.value.name == "state"
+        assert info.value.code == protocol.E_STATE and info.value.name == "state"
     finally:
         link.close()
 
@@ -157,8 +157,8 @@ def test_replies_left_over_from_a_killed_host_do_not_answer_the_next_one(make_fa
     def stale_then_honest(dev: FakeDevice, req: dict[str, Any]) -> None:
         if req["cmd"] == "hello":
             for rid in range(1, 5):  # what the earlier run never read
-                dev.emit(P.reply("status", rid, state="idle", k=0, n=0))
-                dev.emit(P.reply("hello", rid, fw="0.0.1", proto=P.PROTOCOL_VERSION - 1, board="old", capacity=52))
+                dev.emit(protocol.reply("status", rid, state="idle", k=0, n=0))
+                dev.emit(protocol.reply("hello", rid, fw="0.0.1", proto=protocol.PROTOCOL_VERSION - 1, board="old", capacity=52))
             dev.emit({"ev": "done", "k": 10, "n": 10, "left": 4, "right": 6})
         dev.idle_shuffler(req)
 
@@ -166,7 +166,7 @@ def test_replies_left_over_from_a_killed_host_do_not_answer_the_next_one(make_fa
     link = Link.open(dev.port)
     try:
         hello = link.handshake(timeout=2)
-        assert hello["board"] == "fake" and hello["proto"] == P.PROTOCOL_VERSION
+        assert hello["board"] == "fake" and hello["proto"] == protocol.PROTOCOL_VERSION
         assert link.drain() == []  # the stale event came before the handshake's reply
     finally:
         link.close()
@@ -195,7 +195,7 @@ def test_each_link_draws_its_own_ids(make_fake_device: Any) -> None:
 ])
 def test_an_absurd_event_is_a_protocol_fault_not_a_number_to_believe(make_fake_device: Any, event: dict[str, Any],
                                                                       why: str) -> None:
-    from host.link import BadMessage
+    from host.device_link import BadMessage
 
     dev = make_fake_device()
     link = Link.open(dev.port)
@@ -211,7 +211,7 @@ def test_an_absurd_event_is_a_protocol_fault_not_a_number_to_believe(make_fake_d
 
 @pytest.mark.serial_garbage
 def test_a_malformed_reply_is_one_clear_error(make_fake_device: Any) -> None:
-    from host.link import ProtocolFault
+    from host.device_link import ProtocolFault
 
     def lots(dev: FakeDevice, req: dict[str, Any]) -> None:
         if req["cmd"] == "count":

@@ -9,7 +9,7 @@ from click.testing import CliRunner
 
 from host import plan as planlib
 from host.commands.plan import minutes, plan
-from shuffling import time_model as T
+from shuffling import time_model
 from shuffling.exact_mode.codes import n_bits
 from shuffling.exact_mode.physical import exact_steps, split_steps
 from shuffling.quality.riffle_distance import tv_riffle
@@ -22,8 +22,8 @@ def test_samba_plan_offers_the_split_in_15_passes_beside_whole_pack_radix_in_16(
     out = CliRunner().invoke(plan, ["--pack", "samba"])
     assert out.exit_code == 0
     assert "Rounds: 10 (20 passes)" in out.output  # random mode, 'good'
-    split = T.timing(x.step for x in split_steps(exact_routes.split_route(162, 104))).total_s
-    radix = T.timing(x.step for x in exact_steps(162, 104, uneven=True)).total_s
+    split = time_model.timing(x.step for x in split_steps(exact_routes.split_route(162, 104))).total_s
+    radix = time_model.timing(x.step for x in exact_steps(162, 104, uneven=True)).total_s
     assert split < radix
     assert f"Split (the shuffler's choice: the least time at the table): 15 passes, about {minutes(split)}" \
         in out.output

@@ -9,18 +9,18 @@ from typing import Any, Iterator
 
 import pytest
 
-from firmware import protocol as P
-from host import device_messages as DM
+from firmware import protocol
+from host import device_messages
 from host.cli import main
-from host.link import Link, ProtocolMismatch
+from host.device_link import Link, ProtocolMismatch
 from hosttest_support import FakeDevice
 
 
 def other_table(d: FakeDevice, req: dict[str, Any]) -> None:
     """A shuffler of this protocol version built from another table."""
     if req["cmd"] == "hello":
-        d.reply(req, fw="0.2.0", proto=P.PROTOCOL_VERSION, board="fake", capacity=104, state="idle",
-                uid="5eed", digest=(DM.DIGEST + 1) % 4194301)
+        d.reply(req, fw="0.2.0", proto=protocol.PROTOCOL_VERSION, board="fake", capacity=104, state="idle",
+                uid="5eed", digest=(device_messages.DIGEST + 1) % 4194301)
     else:
         d.idle_shuffler(req)
 
@@ -40,7 +40,7 @@ def run(*args: str) -> tuple[int, str, str]:
 
 
 def test_the_host_digest_is_the_table_s() -> None:
-    assert DM.DIGEST == P.digest()
+    assert device_messages.DIGEST == protocol.digest()
 
 
 def test_a_device_with_another_table_is_refused_in_one_line(other_table_device: FakeDevice) -> None:
@@ -60,7 +60,7 @@ def test_a_device_with_this_table_is_accepted() -> None:
     dev = FakeDevice()
     link = Link.open(dev.port)
     try:
-        assert link.handshake(timeout=2)[P.F_DIGEST] == P.digest()
+        assert link.handshake(timeout=2)[protocol.F_DIGEST] == protocol.digest()
     finally:
         link.close()
         dev.close()

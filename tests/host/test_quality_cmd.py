@@ -8,7 +8,7 @@ import pytest
 
 from firmware import exact_routes
 from host.cli import main
-from shuffling import time_model as T
+from shuffling import time_model
 from shuffling.exact_mode.physical import exact_steps, split_steps
 
 SMALL = ["--samples", "400", "--rounds", "3"]
@@ -213,13 +213,13 @@ def test_exact_mode_alone(capsys):
     assert "exact: The device sends each card" in text and "stack-trade" not in text
     assert "exactly random after eight rounds" in text
     # Rounds 1-7 are 1 - 1/prod(m_j!), round 8 on exactly 0; each with the time model's time to it.
-    radix = T.timing(es.step for es in exact_steps(162, 104, uneven=True)).total_s
+    radix = time_model.timing(es.step for es in exact_steps(162, 104, uneven=True)).total_s
     assert "│ 8 │ 16 │ 0 (exact)" in text and "│ 7 │ 14 │ 1.000 (exact)" in text
-    assert f"pass 16 (round 8, exact 0), about {T.duration(radix)}" in text
+    assert f"pass 16 (round 8, exact 0), about {time_model.duration(radix)}" in text
     # The shuffler's own routine for Samba, the split, with its passes and time.
-    split = T.timing(es.step for es in split_steps(exact_routes.split_route(162, 104))).total_s
-    assert f"For this pack the shuffler runs the split (15 passes, about {T.duration(split)} at the table)" in text
-    assert f"whole-pack radix (16 passes, about {T.duration(radix)} to exactly random)" in text
+    split = time_model.timing(es.step for es in split_steps(exact_routes.split_route(162, 104))).total_s
+    assert f"For this pack the shuffler runs the split (15 passes, about {time_model.duration(split)} at the table)" in text
+    assert f"whole-pack radix (16 passes, about {time_model.duration(radix)} to exactly random)" in text
 
 
 @pytest.mark.exact_mode
@@ -234,7 +234,7 @@ def test_exact_mode_json_has_every_figure(capsys):
     assert "device_routine" not in routine
     times = [r["seconds"] for r in routine["rounds"]]
     assert times == sorted(times) and times[5] == pytest.approx(
-        T.timing(es.step for es in exact_steps(60, 104)).total_s)
+        time_model.timing(es.step for es in exact_steps(60, 104)).total_s)
     assert all(r["guessing"]["kind"] == "estimate" for r in routine["rounds"])
 
 

@@ -19,7 +19,7 @@ from typing import Callable, Iterator
 
 import pytest
 
-from firmware import protocol as P
+from firmware import protocol
 from firmware import build
 from pty_screen import Screen, SimDevice, StepFeed, end_process, launch_sim_device
 from setup_person import PACK, SetupPerson, follow
@@ -82,7 +82,7 @@ def test_a_blank_board_is_flashed_set_up_checked_and_shuffles_samba(start_sim_de
     dev = start_sim_device_process(blank=True)
     flashed = shuffler("flash", "--port", dev.port)
     assert flashed.returncode == 0, flashed.stdout + flashed.stderr
-    assert f"ok: firmware {P.FIRMWARE_VERSION} answers" in flashed.stdout
+    assert f"ok: firmware {protocol.FIRMWARE_VERSION} answers" in flashed.stdout
     assert "kept" not in flashed.stdout  # a blank board has nothing to keep
     # The person repeats two steps, as one does when unsure.
     code, text, done = set_up(dev, tmp_path, seed=1, repeat={"secondcount", "meter"})

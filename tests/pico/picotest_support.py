@@ -10,7 +10,7 @@ from typing import Any, Mapping
 import pytest
 
 from device_client import DeviceClient, SerialTransport
-from firmware import protocol as P
+from firmware import protocol
 from simulator.pico import EmulatedPico, EmulatorError, ImageMissing, find_image
 from simulator.pico.emulator import node_ready
 from simulator.pico.flash_fs import build_fs, calibration, firmware_files
@@ -73,6 +73,6 @@ def to_repl(host: PicoClient) -> None:
     """Ctrl-C: the firmware stops and hands the board to the REPL."""
     start = len(host.seen)
     host.write(b"\x03")
-    assert host.event(P.EV_STOPPED, start=start)["reason"] == "interrupt"
+    assert host.event(protocol.EV_STOPPED, start=start)["reason"] == "interrupt"
     host.write(b"\r\n")
     host.expect_raw(b">>> ")

@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from firmware import protocol as P
+from firmware import protocol
 from simulator.pico import image as img
 from picotest_support import flashed_fs
 
@@ -45,6 +45,6 @@ def test_the_flashed_firmware_answers_hello_as_an_rp2_board(start_emulated_pico,
     host = open_pico_client(pico)
     msg = host.hello()
     assert msg["ok"] is True and msg["board"] == "rp2"
-    assert msg["fw"] == P.FIRMWARE_VERSION and msg["proto"] == P.PROTOCOL_VERSION
+    assert msg["fw"] == protocol.FIRMWARE_VERSION and msg["proto"] == protocol.PROTOCOL_VERSION
     assert msg["cal"]["stack"] == "calibrated"
     assert pico.boots == 1

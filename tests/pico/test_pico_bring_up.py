@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from firmware import protocol as P
+from firmware import protocol
 from firmware import exact_routes
 from pty_screen import Screen, StepFeed
 from route_record import check_route_record
@@ -55,7 +55,7 @@ def test_a_blank_pico_is_flashed_set_up_checked_and_deals_a_whole_exact_samba(st
         flashed = shuffler("flash", "--port", pico.port, "--board", "rp2", "--connect-timeout", "60",
                            "--hello-timeout", "120")
         assert flashed.returncode == 0, flashed.stdout + flashed.stderr
-        assert f"ok: firmware {P.FIRMWARE_VERSION} answers on {pico.port} (board rp2" in flashed.stdout
+        assert f"ok: firmware {protocol.FIRMWARE_VERSION} answers on {pico.port} (board rp2" in flashed.stdout
         assert pico.boots == 1  # flash soft-resets; nothing reset the chip
         t_flash = time.monotonic() - t0
 

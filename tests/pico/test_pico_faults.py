@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from firmware import protocol as P
+from firmware import protocol
 from picotest_support import PicoClient, flashed_fs
 
 pytestmark = [pytest.mark.slow, pytest.mark.pico]
@@ -32,9 +32,9 @@ def test_a_jam_pauses_and_a_touch_resumes_after_the_fix(start_emulated_pico, ope
     start = len(host.seen)
     assert host.call("start")["ok"] is True
     f = host.event("fault", start=start)
-    assert (f["code"], f["k"], f["resume"]) == (P.FAULT_JAM, 4, True)
+    assert (f["code"], f["k"], f["resume"]) == (protocol.FAULT_JAM, 4, True)
     assert motor_off(pico)
-    assert host.call("status")["state"] == P.ST_PAUSED
+    assert host.call("status")["state"] == protocol.ST_PAUSED
     pico.fix()
     pico.touch(150)
     done = host.event("done", start=start)
@@ -51,9 +51,9 @@ def test_a_double_feed_latches_an_alarm_with_the_motor_off(start_emulated_pico, 
     start = len(host.seen)
     host.call("start")
     f = host.event("fault", start=start)
-    assert f["code"] == P.FAULT_DOUBLE_FEED and f["latched"] is True and f["k"] == 3
+    assert f["code"] == protocol.FAULT_DOUBLE_FEED and f["latched"] is True and f["k"] == 3
     assert motor_off(pico)
-    assert host.call("status")["state"] == P.ST_ALARM
+    assert host.call("status")["state"] == protocol.ST_ALARM
 
 
 def test_the_tray_emptied_mid_pass_is_a_fault(start_emulated_pico, open_pico_client) -> None:
@@ -63,7 +63,7 @@ def test_the_tray_emptied_mid_pass_is_a_fault(start_emulated_pico, open_pico_cli
     start = len(host.seen)
     host.call("start")
     f = host.event("fault", start=start)
-    assert f["code"] == P.FAULT_TRAY_EMPTIED and f["k"] == 6
+    assert f["code"] == protocol.FAULT_TRAY_EMPTIED and f["k"] == 6
     assert len(pico.query()["removed"]) == 9
     assert motor_off(pico)
 
@@ -77,7 +77,7 @@ def test_a_low_battery_read_on_the_adc_refuses_the_pass(start_emulated_pico, ope
     rep = host.call("start")
     assert rep["ok"] is False
     f = host.event("fault", start=start)
-    assert f["code"] == P.FAULT_BATTERY_LOW
+    assert f["code"] == protocol.FAULT_BATTERY_LOW
     # The ADC's 12 bits through the divider: within 10 mV of the battery.
     assert abs(f["mv"] - 6200) <= 10
     assert pico.query()["counts"]["fed"] == 0
@@ -90,10 +90,10 @@ def test_a_sensor_missing_at_power_on_latches_an_alarm(start_emulated_pico, open
     host = open_pico_client(pico)
     host.hello()
     f = host.event("fault")
-    assert f["code"] == P.FAULT_SENSOR and f["latched"] is True and f["detail"]
-    assert host.call("start")["err"] == P.E_ALARM
+    assert f["code"] == protocol.FAULT_SENSOR and f["latched"] is True and f["detail"]
+    assert host.call("start")["err"] == protocol.E_ALARM
     pico.fix()  # the wire is plugged back in
-    assert host.call("clear")["state"] == P.ST_IDLE
+    assert host.call("clear")["state"] == protocol.ST_IDLE
     pico.load([1, 2, 3])
     start = len(host.seen)
     assert host.call("start")["ok"] is True

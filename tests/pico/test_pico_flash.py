@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from firmware import protocol as P
+from firmware import protocol
 from simulator.virtual.world_client import WorldClient
 from picotest_support import WAIT_S, flashed_fs
 
@@ -37,7 +37,7 @@ def test_shuffler_flash_onto_a_calibrated_pico_keeps_its_calibration(start_emula
     pico.hard_reset()  # and after a power cycle
     host = open_pico_client(pico)
     hello = host.hello()
-    assert hello["board"] == "rp2" and hello["fw"] == P.FIRMWARE_VERSION and hello["cal"]["stack"] == "calibrated"
+    assert hello["board"] == "rp2" and hello["fw"] == protocol.FIRMWARE_VERSION and hello["cal"]["stack"] == "calibrated"
     assert host.call("read", what="cal")["cal"] == cal
     assert host.call("config")["config"]["idle_sleep_s"] == 120
     assert host.call("read")["flip"] == 1

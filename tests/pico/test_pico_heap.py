@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from firmware import protocol as P
+from firmware import protocol
 from picotest_support import flashed_fs
 
 pytestmark = [pytest.mark.slow, pytest.mark.pico]
@@ -25,12 +25,12 @@ def test_the_card_loop_runs_under_heap_lock_on_the_rp2_port(start_emulated_pico,
     pico.load(range(104))
     start = len(host.seen)
     assert host.call("start")["ok"] is True
-    done = host.event(P.EV_DONE, start=start)
+    done = host.event(protocol.EV_DONE, start=start)
     assert done["k"] == 104
-    assert not [m for m in host.seen[start:] if m.get("ev") == P.EV_FAULT]
+    assert not [m for m in host.seen[start:] if m.get("ev") == protocol.EV_FAULT]
     # The lock is real on this port: an allocation under it raises.
     host.write(b"\x03")
-    host.event(P.EV_STOPPED, start=start)
+    host.event(protocol.EV_STOPPED, start=start)
     host.write(b"\r\nimport micropython\r\n")
     host.write(b'exec("micropython.heap_lock()\\ntry:\\n bytearray(8)\\nexcept MemoryError:\\n print(\'lock holds\')\\n'
                b'micropython.heap_unlock()")\r\n')

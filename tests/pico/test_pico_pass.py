@@ -15,7 +15,7 @@ import pytest
 
 from hardware import mechanism
 
-from firmware import protocol as P
+from firmware import protocol
 from picotest_support import PicoClient, flashed_fs
 
 
@@ -31,7 +31,7 @@ def deal_104(pico: Any, host: PicoClient) -> dict[str, Any]:
     start = len(host.seen)
     assert host.event("loaded", start=start)["n"] == 104  # counted by the HX711, bit by bit
     done = host.event("done", start=start)
-    assert not [m for m in host.seen[start:] if m.get("ev") == P.EV_FAULT]
+    assert not [m for m in host.seen[start:] if m.get("ev") == protocol.EV_FAULT]
     q = pico.query()
     left, right = q["left"], q["right"]
     assert sorted(left + right) == load

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from firmware import protocol as P
+from firmware import protocol
 from firmware import profile_rp2
 from picotest_support import PicoClient, flashed_fs, to_repl
 
@@ -44,7 +44,7 @@ def test_ctrl_c_leaves_a_repl_the_watchdog_spares_and_app_main_takes_it_back(sta
     assert host.hello()["board"] == "rp2"
     pico.load(range(5))
     assert host.call("start")["ok"] is True
-    assert host.event(P.EV_DONE, start=start)["k"] == 5
+    assert host.event(protocol.EV_DONE, start=start)["k"] == 5
     assert pico.boots == 1
 
 
@@ -58,10 +58,10 @@ def test_a_ctrl_c_byte_inside_a_line_is_a_bad_line_and_the_pass_goes_on(start_em
     assert host.call("start")["ok"] is True
     host.write(b'{"cmd":"sta\x03tus","id":77}\n')
     err = host.wait(lambda m: m.get("ok") is False, start=start)
-    assert err["err"] == P.E_BAD_JSON
-    assert host.event(P.EV_DONE, start=start)["k"] == 6
+    assert err["err"] == protocol.E_BAD_JSON
+    assert host.event(protocol.EV_DONE, start=start)["k"] == 6
     assert host.call("status")["state"] == "idle"
-    assert not [m for m in host.seen if m.get("ev") == P.EV_STOPPED]
+    assert not [m for m in host.seen if m.get("ev") == protocol.EV_STOPPED]
     assert pico.boots == 1
 
 

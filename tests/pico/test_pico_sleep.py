@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from firmware import profile_rp2
-from firmware import protocol as P
+from firmware import protocol
 from picotest_support import flashed_fs
 
 pytestmark = [pytest.mark.light_sleep, pytest.mark.slow, pytest.mark.pico]
@@ -35,13 +35,13 @@ def test_light_sleep_idles_the_core_and_a_touch_wakes_it_to_deal(start_emulated_
 
     def done_or_late() -> bool:
         host.read_some()
-        return any(m.get("ev") in (P.EV_DONE, P.EV_FAULT) for m in host.seen) \
+        return any(m.get("ev") in (protocol.EV_DONE, protocol.EV_FAULT) for m in host.seen) \
             or pico.emulated_ms() > touched_at + 20000
     pico.wait_until(done_or_late, timeout=240)
     host.read_some()  # what the USB port still held
-    done = [m for m in host.seen if m.get("ev") == P.EV_DONE]
+    done = [m for m in host.seen if m.get("ev") == protocol.EV_DONE]
     assert done and done[0]["k"] == 6, f"the waking touch did not start the pass: {host.seen!r}"
-    assert len([m for m in host.seen if m.get("ev") == P.EV_TOUCH]) == 1
+    assert len([m for m in host.seen if m.get("ev") == protocol.EV_TOUCH]) == 1
     q = pico.query()
     assert q["sleeping"] is False and sorted(q["left"] + q["right"]) == list(range(6))
     # While asleep the core waited for interrupts almost all the time.

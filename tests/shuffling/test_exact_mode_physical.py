@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from firmware import exact_routes as routes
-from shuffling import steps as S
+from shuffling import steps
 from shuffling.exact_mode.batch import random_assignments, run_batch
 from shuffling.exact_mode.codes import code_set, loads_for_round, n_bits, n_loads, split_sizes, uniform_assignment
 from shuffling.exact_mode.physical import (
@@ -137,7 +137,7 @@ def test_following_the_steps_gives_the_simulated_order(n: int, cap: int, uneven:
     final = follow_steps(n, cap, arrangement, uneven)
     assert final == run_exact(list(range(n)), arrangement, cap)[-1]
     assert [arrangement[c] for c in final] == sorted(codes)
-    starts = [es for es in exact_steps(n, cap) if isinstance(es.step, S.Touch)]
+    starts = [es for es in exact_steps(n, cap) if isinstance(es.step, steps.Touch)]
     assert len(starts) == n_bits(n) * n_loads(n, cap)
     assert [es.round for es in exact_steps(n, cap)] == sorted(es.round for es in exact_steps(n, cap))
 
@@ -169,10 +169,10 @@ def test_the_docs_quote_the_steps_words() -> None:
     assert listed == [es.text for es in split if es.round == 1]
     quoted = re.findall(r"^> (.*)$", split_part, re.M)
     assert quoted == [split[j].text for j in (11, 23)]  # load P's second pass, and its end
-    assert S.words(split[-1].step) in " ".join(split_part.split())
+    assert steps.words(split[-1].step) in " ".join(split_part.split())
     listed = re.findall(r"^\d+\. (.*)$", radix_part.split("Rounds 2 to 8", 1)[0], re.M)
     assert listed == [es.text for es in exact_steps(162, 104) if es.round == 1]
     guide_md = (docs / "guide.md").read_text().split("For Samba, rounds 2", 1)[1]
-    block = re.search(r"```\n(.*?)```", guide_md, re.S)
+    block = re.search(r"```\n(.*?)```", guide_md, re.steps)
     assert block is not None
     assert block[1].splitlines() == [es.text for es in split if es.round in (2, 3)]

@@ -123,7 +123,7 @@ def test_portable_refuses_bad_input() -> None:
 ROUTES_SCRIPT = """
 import sys, json
 sys.path.insert(0, %(dir)r)
-import exact_routes as R
+import exact_routes
 
 out = {}
 for n, cap in ((162, 104), (108, 104), (52, 104), (270, 104), (432, 104), (512, 104), (7, 3), (52, 30), (300, 12)):

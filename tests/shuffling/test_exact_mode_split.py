@@ -11,8 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from firmware import exact_routes as routes
-from shuffling import steps as S
-from shuffling import time_model as T
+from shuffling import steps as step_kinds
+from shuffling import time_model
 from shuffling.exact_mode.codes import n_bits, n_loads, uniform_assignment
 from shuffling.exact_mode.physical import deal, route_steps, run_route
 from shuffling.exact_mode.uniformity import route_law, tv_from_uniform
@@ -70,50 +70,50 @@ def follow(route: routes.Route, arrangement: list[int], uneven: bool = False) ->
     where one already lies."""
     n, cap = route.n, route.capacity
     code_of = dict(enumerate(arrangement))
-    table: dict[str, list[int]] = {S.PACK: list(range(n))}
+    table: dict[str, list[int]] = {step_kinds.PACK: list(range(n))}
     tray: tuple[str, list[int]] | None = None
     machine: tuple[str, list[int], list[int]] | None = None  # the piles of the last pass, still on the machine
     for es in route_steps(route, uneven):
         r, step = es.round - 1, es.step
-        if isinstance(step, S.Reload):  # the piles, left on right, straight back in
+        if isinstance(step, step_kinds.Reload):  # the piles, left on right, straight back in
             assert tray is None and machine is not None and machine[0] == step.load
             load, machine = machine[1] + machine[2], None
             assert len(load) == step.cards <= cap
             tray = (step.load, load)
-        elif isinstance(step, S.PutInTray):
+        elif isinstance(step, step_kinds.PutInTray):
             assert tray is None and machine is None, "a load goes in while the machine is not clear"
             load = table.pop(step.load)
             assert len(load) == step.cards <= cap
             tray = (step.load, load)
-        elif isinstance(step, S.Touch):
+        elif isinstance(step, step_kinds.Touch):
             assert tray is not None and step.why == "start"
             name, load = tray
             kind, lo, param = route.kinds[r], route.lo[r], route.param[r]
             left, right = deal(load, [routes.round_side(code_of[c] - lo, kind, param) for c in reversed(load)])
             machine, tray = (name, left, right), None
-        elif isinstance(step, S.Lift):
+        elif isinstance(step, step_kinds.Lift):
             assert machine is not None and machine[0] == step.load
             assert step.rows == (route.loads[r] > 1)
             if step.stacked:
                 assert step.load not in table
                 table[step.load] = machine[1] + machine[2]
             else:
-                table[S.left_of(step.load)], table[S.right_of(step.load)] = machine[1], machine[2]
+                table[step_kinds.left_of(step.load)], table[step_kinds.right_of(step.load)] = machine[1], machine[2]
             machine = None
         else:
-            if isinstance(step, S.Stack) and step.cards is not None:
+            if isinstance(step, step_kinds.Stack) and step.cards is not None:
                 assert sum(len(table[p]) for p in step.parts) == step.cards
-            if isinstance(step, S.Draw):
+            if isinstance(step, step_kinds.Draw):
                 for _, parts in step.loads:
                     for stack, count, rest in parts:
                         assert rest == (count == len(table[stack])), step
-            made = {S.Cut: lambda x: x.names, S.Stack: lambda x: (x.result,)}.get(type(step), lambda x: ())(step)
+            made = {step_kinds.Cut: lambda x: x.names, step_kinds.Stack: lambda x: (x.result,)}.get(type(step), lambda x: ())(step)
             assert not set(made) & (set(table) - set(getattr(step, "parts", ())) - {getattr(step, "source", "")}), \
-                f"{S.words(step)} lays a stack where one lies"
-            S.do_on_table(step, table)
+                f"{step_kinds.words(step)} lays a stack where one lies"
+            step_kinds.do_on_table(step, table)
     assert tray is None and machine is None
-    assert set(table) == {S.PACK}
-    return table[S.PACK]
+    assert set(table) == {step_kinds.PACK}
+    return table[step_kinds.PACK]
 
 
 @pytest.mark.parametrize("n, cap", [(162, 104), (108, 104), (270, 104), (324, 104), (378, 104), (432, 104),
@@ -125,7 +125,7 @@ def test_following_the_split_steps_gives_the_simulated_order(n: int, cap: int) -
     final = follow(route, arrangement)
     assert final == run_route(list(range(n)), arrangement, route)
     assert [arrangement[c] for c in final] == list(range(n))
-    touches = [es for es in route_steps(route) if isinstance(es.step, S.Touch)]
+    touches = [es for es in route_steps(route) if isinstance(es.step, step_kinds.Touch)]
     assert len(touches) == route.passes()
 
 
@@ -134,9 +134,9 @@ def test_between_a_parts_passes_the_person_does_one_step() -> None:
     assert route is not None
     steps = [es.step for es in route_steps(route)]
     for i, step in enumerate(steps):
-        if isinstance(step, S.Touch) and i + 1 < len(steps) and isinstance(steps[i + 1], S.Reload):
-            assert isinstance(steps[i + 2], S.Touch)
-    assert sum(isinstance(x, S.Reload) for x in steps) == (7 - 1) + (6 - 1)
+        if isinstance(step, step_kinds.Touch) and i + 1 < len(steps) and isinstance(steps[i + 1], step_kinds.Reload):
+            assert isinstance(steps[i + 2], step_kinds.Touch)
+    assert sum(isinstance(x, step_kinds.Reload) for x in steps) == (7 - 1) + (6 - 1)
 
 
 # --- passes and time -------------------------------------------------------------------
@@ -155,13 +155,13 @@ def test_samba_canasta_and_a_pack_that_fits() -> None:
 
 
 def model_s(route: routes.Route) -> float:
-    return T.timing(es.step for es in route_steps(route, uneven=False)).total_s
+    return time_model.timing(es.step for es in route_steps(route, uneven=False)).total_s
 
 
 @pytest.mark.parametrize("n, cap", [(n, 104) for n in (52, 104, 105, 108, 162, 208, 250, 270, 300, 324, 378, 432, 512)]
                          + [(7, 3), (52, 30), (200, 81), (100, 8)])
 def test_the_routines_time_is_the_time_model_of_their_steps(n: int, cap: int) -> None:
-    assert routes.TT.CARD_MS == T.card_ms()
+    assert routes.TT.CARD_MS == time_model.card_ms()
     for route in (routes.radix_route(n, cap), routes.split_route(n, cap)):
         if route is not None:
             assert route.ms / 1000 == pytest.approx(model_s(route), abs=1e-9)

@@ -28,7 +28,7 @@ sys.path.insert(0, str(REPO / "firmware"))  # flat names, as on the device
 
 import exact  # noqa: E402
 
-from shuffling.exact_mode import codes as C  # noqa: E402
+from shuffling.exact_mode import codes as exact_codes  # noqa: E402
 
 CAUGHT, ONE_OUT, TWO_OUT = "caught and put back", "gone on to its pile", "gone out with the next"
 
@@ -118,7 +118,7 @@ def stops(n: int, capacity: int, kind: str) -> list[tuple[int, int, int, str]]:
 
 
 def arrangements(n: int, capacity: int, kind: str = "radix") -> list[tuple[int, ...]]:
-    codes = C.code_set(n, capacity, uneven=False) if kind == "radix" else list(range(n))
+    codes = exact_codes.code_set(n, capacity, uneven=False) if kind == "radix" else list(range(n))
     return list(itertools.permutations(codes))
 
 

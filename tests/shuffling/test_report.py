@@ -5,7 +5,7 @@ import math
 import pytest
 
 from firmware import exact_routes
-from shuffling import time_model as T
+from shuffling import time_model
 from shuffling.exact_mode.physical import device_steps
 from shuffling.limits import MAX_EXACT_DISTANCE_CARDS, MAX_PACK_CARDS
 from shuffling.packs import custom_pack, get_pack
@@ -307,7 +307,7 @@ def test_exact_mode_distances_are_the_code_set_formula(samba, bridge):
             prod = math.prod(math.factorial(m) for m in Counter(c % 2**k for c in codes).values())
             assert routine.rounds[k - 1].distance.value == float(1 - Fraction(1, prod))
         # The time at the table to that pass: whole-pack radix's steps, by the one time model.
-        radix = T.timing(es.step for es in device_steps(exact_routes.radix_route(n, 104))).total_s
+        radix = time_model.timing(es.step for es in device_steps(exact_routes.radix_route(n, 104))).total_s
         for row in routine.thresholds:
             assert row.to_dict() == {"threshold": row.threshold, "kind": "exact", "round": b,
                                      "passes": b * routine.passes_per_round, "distance": 0.0,
@@ -319,7 +319,7 @@ def test_exact_mode_distances_are_the_code_set_formula(samba, bridge):
         else:
             assert (routine.device_routine.name, routine.device_routine.passes) == ("split", 15)
             assert routine.device_routine.seconds == pytest.approx(
-                T.timing(es.step for es in device_steps(split)).total_s)
+                time_model.timing(es.step for es in device_steps(split)).total_s)
             assert routine.device_routine.seconds < radix
 
 
@@ -329,7 +329,7 @@ def test_every_round_carries_its_time_at_the_table_as_the_plan_times_it(bridge: 
     for routine in bridge.routines:
         for r in routine.rounds:
             if routine.name == "pile-trade":  # one load: no cut, a round's steps again and again
-                assert r.seconds == pytest.approx(T.timing(round_steps(["A"], [52]) * r.round).total_s)
+                assert r.seconds == pytest.approx(time_model.timing(round_steps(["A"], [52]) * r.round).total_s)
             assert r.seconds > (routine.rounds[r.round - 2].seconds if r.round > 1 else 0)
 
 

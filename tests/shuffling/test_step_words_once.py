@@ -12,7 +12,7 @@ import ast
 import re
 from pathlib import Path
 
-from shuffling import steps as S
+from shuffling import steps
 
 ROOT = Path(__file__).resolve().parents[2]
 SOURCES = ("host", "simulator", "firmware")
@@ -31,24 +31,24 @@ ALLOWED = {
 }
 
 Q, R, T = "Q", "R", "T"  # load names no sentence uses as a fixed word
-SAMPLES: list[S.Step] = [
-    S.Cut(S.PACK, (Q,), (37,)), S.Cut(S.PACK, (Q, R), (37, 41), first=True),
-    S.Cut(S.PACK, (Q, R), (37, 41), by_eye=True), S.Cut(S.PACK, (Q, R), (37, 41), by_eye=True, counted=True),
-    S.PutInTray(Q, 37), S.PutInTray(Q, 37, about=True), S.PutInTray(Q, 37, again=True), S.PutInTray(Q, None),
-    S.PutInTray(Q, None, rest=True), S.PutInTray(S.ASIDE, 37), S.Reload(Q, 37),
-    *[S.Touch(why, Q, 37) for why in S.TOUCH_WHYS],
-    S.Lift(Q), S.Lift(Q, 37, 41), S.Lift(Q, rows=True), S.Lift(Q, stacked=True),
-    S.Stack((S.left_of(Q), S.right_of(Q)), Q, 37), S.Stack((S.LEFT_STACK, S.RIGHT_STACK), S.PACK),
-    S.Stack((S.left_of(Q), S.left_of(R)), S.LEFT_STACK, 43), S.Stack((S.left_of(Q),), S.group(Q, T), 43),
-    S.Cut(S.group(Q, T), (Q, R), (37, 41), by_eye=True, counted=True),
-    S.Move(37, Q, R, down=True, sizes=(41, 43)), S.Move(37, Q, R, down=False),
-    S.EvenOut(Q, R, (37, 41)),
-    S.Draw(((Q, ((S.LEFT_STACK, 37, True),)), (R, ((S.RIGHT_STACK, 41, True),))), 7),
-    S.Draw(((Q, ((S.LEFT_STACK, 37, True), (S.RIGHT_STACK, 41, False))),), 7),
-    S.Gather((Q,)), S.Gather((S.LEFT_STACK, S.RIGHT_STACK)),
-    S.Swap(Q, R), S.Unload(Q), S.SetAside(Q, 37),
-    *[S.Fix(what, 37, Q) for what in S.FIX_WHATS], S.Collect(37),
-    *[S.RoundSummary(routine, sizes, trade=37, rounds=7) for routine in ("stack-trade", "pile-trade", "exact")
+SAMPLES: list[steps.Step] = [
+    steps.Cut(steps.PACK, (Q,), (37,)), steps.Cut(steps.PACK, (Q, R), (37, 41), first=True),
+    steps.Cut(steps.PACK, (Q, R), (37, 41), by_eye=True), steps.Cut(steps.PACK, (Q, R), (37, 41), by_eye=True, counted=True),
+    steps.PutInTray(Q, 37), steps.PutInTray(Q, 37, about=True), steps.PutInTray(Q, 37, again=True), steps.PutInTray(Q, None),
+    steps.PutInTray(Q, None, rest=True), steps.PutInTray(steps.ASIDE, 37), steps.Reload(Q, 37),
+    *[steps.Touch(why, Q, 37) for why in steps.TOUCH_WHYS],
+    steps.Lift(Q), steps.Lift(Q, 37, 41), steps.Lift(Q, rows=True), steps.Lift(Q, stacked=True),
+    steps.Stack((steps.left_of(Q), steps.right_of(Q)), Q, 37), steps.Stack((steps.LEFT_STACK, steps.RIGHT_STACK), steps.PACK),
+    steps.Stack((steps.left_of(Q), steps.left_of(R)), steps.LEFT_STACK, 43), steps.Stack((steps.left_of(Q),), steps.group(Q, T), 43),
+    steps.Cut(steps.group(Q, T), (Q, R), (37, 41), by_eye=True, counted=True),
+    steps.Move(37, Q, R, down=True, sizes=(41, 43)), steps.Move(37, Q, R, down=False),
+    steps.EvenOut(Q, R, (37, 41)),
+    steps.Draw(((Q, ((steps.LEFT_STACK, 37, True),)), (R, ((steps.RIGHT_STACK, 41, True),))), 7),
+    steps.Draw(((Q, ((steps.LEFT_STACK, 37, True), (steps.RIGHT_STACK, 41, False))),), 7),
+    steps.Gather((Q,)), steps.Gather((steps.LEFT_STACK, steps.RIGHT_STACK)),
+    steps.Swap(Q, R), steps.Unload(Q), steps.SetAside(Q, 37),
+    *[steps.Fix(what, 37, Q) for what in steps.FIX_WHATS], steps.Collect(37),
+    *[steps.RoundSummary(routine, sizes, trade=37, rounds=7) for routine in ("stack-trade", "pile-trade", "exact")
       for sizes in ((91,), (91, 90), (91, 90, 90))],
 ]
 
@@ -65,7 +65,7 @@ def _fixed_words(sentence: str) -> list[str]:
 
 
 def fixed_phrases() -> set[str]:
-    return {phrase for step in SAMPLES for phrase in _fixed_words(S.words(step))}
+    return {phrase for step in SAMPLES for phrase in _fixed_words(steps.words(step))}
 
 
 def _strings(tree: ast.AST) -> list[tuple[int, str]]:
@@ -112,7 +112,7 @@ def project_sources() -> list[Path]:
 
 
 def test_the_samples_reach_every_step_kind_and_give_many_fixed_phrases() -> None:
-    assert {type(x) for x in SAMPLES} == set(S.STEP_TYPES)
+    assert {type(x) for x in SAMPLES} == set(steps.STEP_TYPES)
     phrases = fixed_phrases()
     assert len(phrases) >= 40
     # The fixed words of a few sentences, as a person reads them.
@@ -124,9 +124,9 @@ def test_the_samples_reach_every_step_kind_and_give_many_fixed_phrases() -> None
 
 def test_the_check_finds_a_sentence_written_outside_steps() -> None:
     phrases = fixed_phrases()
-    for step in (S.PutInTray("B", 81), S.Lift("C", rows=True), S.Fix("jam"),
-                 S.RoundSummary("pile-trade", (81, 81))):
-        copied = f'def say(n):\n    return "{S.words(step)}"\n'
+    for step in (steps.PutInTray("B", 81), steps.Lift("C", rows=True), steps.Fix("jam"),
+                 steps.RoundSummary("pile-trade", (81, 81))):
+        copied = f'def say(n):\n    return "{steps.words(step)}"\n'
         assert offences(Path("copy.py"), copied, phrases), step
     fstring = 'def say(load, n):\n    return f"Put load {load} ({n} cards) face down in the tray."\n'
     assert offences(Path("copy.py"), fstring, phrases)
@@ -134,7 +134,7 @@ def test_the_check_finds_a_sentence_written_outside_steps() -> None:
     assert offences(Path("copy.py"), split, phrases)
     assert offences(Path("app.js"), 'el.text = "Touch the sensor to start the pass.";\n', phrases)
     # Quoting a sentence in a docstring is not writing it.
-    assert not offences(Path("copy.py"), f'def f():\n    """Says: {S.words(S.Fix("jam"))}"""\n', phrases)
+    assert not offences(Path("copy.py"), f'def f():\n    """Says: {steps.words(steps.Fix("jam"))}"""\n', phrases)
 
 
 def test_no_module_but_steps_writes_a_step_sentence() -> None:

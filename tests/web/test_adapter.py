@@ -10,29 +10,29 @@ from typing import Any
 
 import pytest
 
-from host import guide as G
+from host import guide as guide_machine
 from host import person as persons
 from host import plan as planlib
-from host.guide import notices as N
+from host.guide import notices
 from host.web import messages
 from host.web.adapter import WebPerson, WebVoice, page_words
 from host.web.page_state import PageState
 from host.web.table import WebTable
-from shuffling import steps as S
+from shuffling import steps
 from simulator.virtual.world_client import WorldError
 
 
-def manual_guide(rounds: int = 2, wait_s: float = 30.0) -> tuple[PageState, G.Guide, WebPerson]:
+def manual_guide(rounds: int = 2, wait_s: float = 30.0) -> tuple[PageState, guide_machine.Guide, WebPerson]:
     page = PageState()
     voice = WebVoice(page)
     person = WebPerson(page, voice)
     plan = planlib.make_plan(planlib.choose_pack("samba", None), 104, "good", rounds=rounds)
-    guide = G.Guide(plan, person, voice, person_wait_s=wait_s, read_s=0)
+    guide = guide_machine.Guide(plan, person, voice, person_wait_s=wait_s, read_s=0)
     voice.attach(guide)
     return page, guide, person
 
 
-def run_in_thread(guide: G.Guide) -> tuple[threading.Thread, dict[str, Any]]:
+def run_in_thread(guide: guide_machine.Guide) -> tuple[threading.Thread, dict[str, Any]]:
     out: dict[str, Any] = {}
 
     def work() -> None:
@@ -73,7 +73,7 @@ def test_a_manual_guide_is_done_entirely_from_the_page() -> None:
     assert kinds[0] == "cut" and kinds.count("touch") == 4 and kinds.count("lift") == 4 and kinds[-1] == "gather"
     # The step on the page is the engine's step data, word for word.
     lift = next(s for s in seen if s["kind"] == "lift")
-    assert lift["words"] == S.words(S.Lift(lift["load"], lift["left"], lift["right"], lift["rows"]))
+    assert lift["words"] == steps.words(steps.Lift(lift["load"], lift["left"], lift["right"], lift["rows"]))
     touches = [s for s in seen if s["kind"] == "touch"]
     assert [s["round"] for s in touches] == [1, 1, 2, 2]
     assert page.get("distance") == {"rounds_done": 2, "value": planlib.distance_after(162, 104, 2), "kind": "exact"}
@@ -103,7 +103,7 @@ def test_nobody_answering_stops_the_guide_with_its_place() -> None:
     page, guide, _ = manual_guide(wait_s=0.3)
     t, out = run_in_thread(guide)
     t.join(10)
-    assert isinstance(out["error"], G.GuideStopped)
+    assert isinstance(out["error"], guide_machine.GuideStopped)
     assert "nobody answered the step within 0.3 s" in str(out["error"])
 
 
@@ -120,21 +120,21 @@ def test_the_cards_are_in_is_the_persons_answer_to_the_load() -> None:
     page = PageState()
     voice = WebVoice(page)
     person = WebPerson(page, voice)
-    voice.step(G.Shown(S.PutInTray("A", 81), 7, 1, "ready", 0.0))  # the device sees the load: it may be said
+    voice.step(guide_machine.Shown(steps.PutInTray("A", 81), 7, 1, "ready", 0.0))  # the device sees the load: it may be said
     assert page.get("step")["answer"] == "ready" and person.answers() == []
     assert page.answer(7) and person.answers() == [persons.Said(7, "Done")]
     assert person.answers() == []  # once
-    voice.step(G.Shown(S.Touch("start"), 8, 1, None, 0.0))
+    voice.step(guide_machine.Shown(steps.Touch("start"), 8, 1, None, 0.0))
     assert page.get("step")["answer"] is None and not page.answer(8)
 
 
 def test_problems_stay_until_their_stage_is_over() -> None:
     page = PageState()
     voice = WebVoice(page)
-    where = G.Where(1, 2, "A", 1, 4)
-    voice.notice(N.Jam(where, 30, 81))
-    voice.notice(N.RoundStart(1, 2, False))
-    assert [p["text"] for p in page.get("problems")] == [N.words(N.Jam(where, 30, 81))]
+    where = guide_machine.Where(1, 2, "A", 1, 4)
+    voice.notice(notices.Jam(where, 30, 81))
+    voice.notice(notices.RoundStart(1, 2, False))
+    assert [p["text"] for p in page.get("problems")] == [notices.words(notices.Jam(where, 30, 81))]
     assert page.get("log")[-1]["text"] == "Round 1 of 2"
     voice.bar_start("load A", 81)
     voice.bar_update(30, 81, 14, 16)
@@ -148,11 +148,11 @@ def test_an_answer_too_soon_leaves_the_step_waiting_on_the_page() -> None:
     page = PageState()
     voice = WebVoice(page)
     person = WebPerson(page, voice)
-    voice.step(G.Shown(S.Lift("A"), 4, 1, "done", 0.0))
+    voice.step(guide_machine.Shown(steps.Lift("A"), 4, 1, "done", 0.0))
     page.answered = 3
     assert page.answer(4) and page.get("step")["answered"]
     assert person.answers() == [persons.Said(4, "Done")]
-    voice.notice(N.TooSoon(4, "Done"))
+    voice.notice(notices.TooSoon(4, "Done"))
     assert not page.get("step")["answered"] and page.answered == 3
     assert person.answers() == []
     assert page.answer(4) and person.answers() == [persons.Said(4, "Done")]  # pressed again: it counts
@@ -165,7 +165,7 @@ def test_a_scripted_person_inside_is_watched_and_its_answers_count() -> None:
         def __init__(self) -> None:
             self.done: list[int] = []
 
-        def do(self, step: S.Step, number: int, round: int | None = None) -> None:
+        def do(self, step: steps.Step, number: int, round: int | None = None) -> None:
             self.done.append(number)
 
         def answers(self) -> list[persons.Said]:
@@ -174,7 +174,7 @@ def test_a_scripted_person_inside_is_watched_and_its_answers_count() -> None:
     page = PageState()
     inner = Did()
     person = WebPerson(page, WebVoice(page), inner=inner)
-    person.do(S.Gather(("A", "B")), 3, 1)
+    person.do(steps.Gather(("A", "B")), 3, 1)
     assert inner.done == [3] and person.unattended and person.answers() == [persons.Said(3)]
 
 
@@ -192,7 +192,7 @@ def test_the_lift_gives_the_pass_the_devices_own_final_count() -> None:
     voice.bar_start("load A", 81)
     voice.bar_update(78, 81, 37, 41)  # the last progress the device sent
     voice.bar_end()
-    voice.step(G.Shown(S.Lift("A", 38, 43), 4, 1, "done", 0.0))
+    voice.step(guide_machine.Shown(steps.Lift("A", 38, 43), 4, 1, "done", 0.0))
     assert page.get("pass") == {"label": "load A", "dealt": 81, "total": 81, "left": 38, "right": 43,
                                 "active": False}
 
@@ -200,25 +200,25 @@ def test_the_lift_gives_the_pass_the_devices_own_final_count() -> None:
 def test_while_a_pass_deals_the_page_says_what_the_shuffler_does_not_the_touch() -> None:
     page = PageState()
     voice = WebVoice(page)
-    voice.step(G.Shown(S.Touch("start"), 5, 1, None, 0.0))
+    voice.step(guide_machine.Shown(steps.Touch("start"), 5, 1, None, 0.0))
     assert page.get("doing") is None
     voice.bar_start("load A", 81)
     assert "dealing load A" in page.get("doing") and "Touch" not in page.get("doing")
     voice.bar_end()
     assert page.get("doing") is None  # stopped: the next step says what to do
     voice.bar_start("load A", 81, 30, 14, 16)
-    voice.step(G.Shown(S.Lift("A", 40, 41), 6, 1, "done", 0.0))
+    voice.step(guide_machine.Shown(steps.Lift("A", 40, 41), 6, 1, "done", 0.0))
     assert page.get("doing") is None
 
 
 def test_the_page_says_done_where_the_console_says_enter() -> None:
     page = PageState()
     voice = WebVoice(page)
-    voice.notice(N.TooSoon(4, "Enter"))
-    voice.notice(N.Resuming(2, 8, "B", 3))
+    voice.notice(notices.TooSoon(4, "Enter"))
+    voice.notice(notices.Resuming(2, 8, "B", 3))
     said = " ".join(line["text"] for line in page.get("log"))
     assert "Enter" not in said and "press Done" in said
-    assert page_words(N.WaitingForLoad("A", True)) == N.words(N.WaitingForLoad("A", False))
+    assert page_words(notices.WaitingForLoad("A", True)) == notices.words(notices.WaitingForLoad("A", False))
 
 
 class FakeWorld:
@@ -283,60 +283,60 @@ class FakeWorld:
 
 
 # A step of every kind the guide shows, with a table it can be done on.
-EVERY_STEP: list[tuple[S.Step, dict[str, int], dict[str, int]]] = [
-    (S.Cut("pack", ("A", "B"), (3, 2), first=True), {"pack": 5}, {}),
-    (S.PutInTray("A", 3), {"A": 3}, {}),
-    (S.PutInTray("A", None, rest=True), {}, {"tray": 3}),
-    (S.Reload("A", 4), {}, {"left": 2, "right": 2}),
-    (S.Touch("start"), {}, {"tray": 3}),
-    (S.Lift("A", 2, 2), {}, {"left": 2, "right": 2}),
-    (S.Lift("A", rows=True), {}, {"left": 2, "right": 2}),
-    (S.Lift("A", stacked=True), {}, {"left": 2, "right": 2}),
-    (S.Stack(("A.left", "B.left"), "A", 4), {"A.left": 2, "B.left": 2}, {}),
-    (S.Move(2, "A", "B", True, (3, 4)), {"A": 5, "B": 2}, {}),
-    (S.Move(2, "A", "B", False, (7, 0)), {"A": 5, "B": 2}, {}),
-    (S.EvenOut("A", "B", (3, 4)), {"A": 5, "B": 2}, {}),
-    (S.Draw((("P", (("left stack", 2, False), ("right stack", 3, True))),), 2), {"left stack": 4, "right stack": 3}, {}),
-    (S.Gather(("A", "B")), {"A": 2, "B": 3}, {}),
-    (S.Swap("A", "B"), {"A": 2}, {"tray": 3}),
-    (S.Unload("A"), {}, {"tray": 3}),
-    (S.SetAside("A", 2), {}, {"tray": 5}),
-    (S.Fix("jam"), {}, {"tray": 3}),
-    (S.Fix("exit"), {}, {"tray": 3, "throat": 1}),
-    (S.Fix("put_back", 2), {}, {"removed": 2}),
-    (S.Collect(9), {"A": 2}, {"left": 2, "right": 2, "tray": 1, "throat": 1, "removed": 1}),
+EVERY_STEP: list[tuple[steps.Step, dict[str, int], dict[str, int]]] = [
+    (steps.Cut("pack", ("A", "B"), (3, 2), first=True), {"pack": 5}, {}),
+    (steps.PutInTray("A", 3), {"A": 3}, {}),
+    (steps.PutInTray("A", None, rest=True), {}, {"tray": 3}),
+    (steps.Reload("A", 4), {}, {"left": 2, "right": 2}),
+    (steps.Touch("start"), {}, {"tray": 3}),
+    (steps.Lift("A", 2, 2), {}, {"left": 2, "right": 2}),
+    (steps.Lift("A", rows=True), {}, {"left": 2, "right": 2}),
+    (steps.Lift("A", stacked=True), {}, {"left": 2, "right": 2}),
+    (steps.Stack(("A.left", "B.left"), "A", 4), {"A.left": 2, "B.left": 2}, {}),
+    (steps.Move(2, "A", "B", True, (3, 4)), {"A": 5, "B": 2}, {}),
+    (steps.Move(2, "A", "B", False, (7, 0)), {"A": 5, "B": 2}, {}),
+    (steps.EvenOut("A", "B", (3, 4)), {"A": 5, "B": 2}, {}),
+    (steps.Draw((("P", (("left stack", 2, False), ("right stack", 3, True))),), 2), {"left stack": 4, "right stack": 3}, {}),
+    (steps.Gather(("A", "B")), {"A": 2, "B": 3}, {}),
+    (steps.Swap("A", "B"), {"A": 2}, {"tray": 3}),
+    (steps.Unload("A"), {}, {"tray": 3}),
+    (steps.SetAside("A", 2), {}, {"tray": 5}),
+    (steps.Fix("jam"), {}, {"tray": 3}),
+    (steps.Fix("exit"), {}, {"tray": 3, "throat": 1}),
+    (steps.Fix("put_back", 2), {}, {"removed": 2}),
+    (steps.Collect(9), {"A": 2}, {"left": 2, "right": 2, "tray": 1, "throat": 1, "removed": 1}),
 ]
 
 
 @pytest.mark.parametrize("step, stacks, places", EVERY_STEP, ids=[type(s[0]).__name__ + str(i) for i, s in enumerate(EVERY_STEP)])
-def test_every_step_has_its_own_controls_and_do_this_step_does_it(step: S.Step, stacks: dict[str, int],
+def test_every_step_has_its_own_controls_and_do_this_step_does_it(step: steps.Step, stacks: dict[str, int],
                                                                   places: dict[str, int]) -> None:
     world = FakeWorld(stacks, places)
     table = WebTable(world)  # type: ignore[arg-type]
     controls = table.controls(step)
     # Only the rest of a load already in the tray has nothing to move.
-    assert bool(controls) != (isinstance(step, S.PutInTray) and step.rest), step
+    assert bool(controls) != (isinstance(step, steps.PutInTray) and step.rest), step
     for c in controls:
         assert c["label"] and "_" not in c["label"]
         # Every control is a message the server takes as it is, with the step it is pressed at.
         assert messages.parse(json.dumps({**c["msg"], "step": 3})).op == c["msg"]["op"]
     before = world.show()
-    said = table.do(messages.Message("do_step", {"step": 3}), {**S.to_dict(step), "number": 3})
+    said = table.do(messages.Message("do_step", {"step": 3}), {**steps.to_dict(step), "number": 3})
     assert said.startswith("did step 3")
-    moves_cards = bool(controls) and (not isinstance(step, (S.Touch, S.Fix))
+    moves_cards = bool(controls) and (not isinstance(step, (steps.Touch, steps.Fix))
                                       or bool(places.get("throat") or places.get("removed")))
     assert (world.show() != before) == moves_cards
     # Pressed in order by hand, the step's own controls leave the table as Do this step does.
     by_hand = FakeWorld(stacks, places)
     hand_table = WebTable(by_hand)  # type: ignore[arg-type]
     for c in controls:
-        hand_table.do(messages.parse(json.dumps({**c["msg"], "step": 3})), {**S.to_dict(step), "number": 3})
+        hand_table.do(messages.parse(json.dumps({**c["msg"], "step": 3})), {**steps.to_dict(step), "number": 3})
     assert by_hand.show() == world.show()
 
 
 def test_a_cut_is_split_into_its_loads_by_its_controls() -> None:
     table = WebTable(FakeWorld({"pack": 162}))  # type: ignore[arg-type]
-    controls = table.controls(S.Cut("pack", ("A", "B"), (81, 81), first=True))
+    controls = table.controls(steps.Cut("pack", ("A", "B"), (81, 81), first=True))
     assert [c["label"] for c in controls] == ["Take 81 cards off the top of the pack onto load A",
                                               "What is left of the pack (81 cards) is load B"]
     assert [c["msg"] for c in controls] == [{"op": "move", "n": 81, "from": "pack", "to": "A"},

@@ -16,7 +16,7 @@ from typing import Any, Iterator
 import aiohttp
 import pytest
 
-from host import guide as G
+from host import guide as guide_machine
 from host import plan as planlib
 from host.web.adapter import WebPerson, WebVoice
 from host.web.messages import Message
@@ -60,14 +60,14 @@ class Table:
 
 
 @pytest.fixture
-def guided() -> Iterator[tuple[PageServer, PageState, Clock, G.Guide]]:
+def guided() -> Iterator[tuple[PageServer, PageState, Clock, guide_machine.Guide]]:
     """A manual guide whose page holds the read time on a test clock."""
     clock = Clock()
     page = PageState(read_s=READ_S, clock=clock)
     voice = WebVoice(page)
     plan = planlib.make_plan(planlib.choose_pack("samba", None), 104, "good", rounds=1)
     # The guide's own read time is the console's; here the page's is tested.
-    guide = G.Guide(plan, WebPerson(page, voice), voice, person_wait_s=60, read_s=0)
+    guide = guide_machine.Guide(plan, WebPerson(page, voice), voice, person_wait_s=60, read_s=0)
     voice.attach(guide)
     server = PageServer(page, host="127.0.0.1", port=0)
     server.start()
@@ -98,7 +98,7 @@ def says(server: PageServer, *msgs: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def test_a_double_done_200_ms_apart_answers_one_step_only(
-        guided: tuple[PageServer, PageState, Clock, G.Guide]) -> None:
+        guided: tuple[PageServer, PageState, Clock, guide_machine.Guide]) -> None:
     server, page, clock, _ = guided
     assert next_step(page, 0)["number"] == 1
     clock.advance(READ_S)
@@ -116,7 +116,7 @@ def test_a_double_done_200_ms_apart_answers_one_step_only(
 
 
 def test_a_done_before_the_read_time_is_refused_and_the_step_still_waits(
-        guided: tuple[PageServer, PageState, Clock, G.Guide]) -> None:
+        guided: tuple[PageServer, PageState, Clock, guide_machine.Guide]) -> None:
     server, page, clock, _ = guided
     next_step(page, 0)
     clock.advance(READ_S / 2)
@@ -132,7 +132,7 @@ def test_a_done_before_the_read_time_is_refused_and_the_step_still_waits(
                                                  "nothing was answered")
 
 
-def test_two_tabs_answering_the_same_step_one_counts(guided: tuple[PageServer, PageState, Clock, G.Guide]) -> None:
+def test_two_tabs_answering_the_same_step_one_counts(guided: tuple[PageServer, PageState, Clock, guide_machine.Guide]) -> None:
     server, page, clock, _ = guided
     next_step(page, 0)
     clock.advance(READ_S)

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from host.web import messages as M
+from host.web import messages
 
 json_values = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=50),
                            lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=10), inner,
@@ -17,14 +17,14 @@ json_values = st.recursive(st.none() | st.booleans() | st.integers() | st.floats
 
 
 def test_the_ops_a_page_uses_are_read() -> None:
-    assert M.parse('{"op": "done", "step": 12}') == M.Message("done", {"step": 12})
-    assert M.parse(b'{"op": "lift", "step": 3, "pile": "left", "onto": "A.left"}') == M.Message(
+    assert messages.parse('{"op": "done", "step": 12}') == messages.Message("done", {"step": 12})
+    assert messages.parse(b'{"op": "lift", "step": 3, "pile": "left", "onto": "A.left"}') == messages.Message(
         "lift", {"step": 3, "pile": "left", "onto": "A.left"})
-    assert M.parse('{"op": "move", "step": 3, "n": 4, "from": "A", "to": "B", "from_bottom": true}').args == {
+    assert messages.parse('{"op": "move", "step": 3, "n": 4, "from": "A", "to": "B", "from_bottom": true}').args == {
         "step": 3, "n": 4, "from": "A", "to": "B", "from_bottom": True}
-    assert M.parse('{"op": "cut", "step": 3, "stack": "pack", "n": null}').args == {"step": 3, "stack": "pack"}
-    with pytest.raises(M.Refused, match="put needs step"):
-        M.parse('{"op": "put", "stack": "A"}')
+    assert messages.parse('{"op": "cut", "step": 3, "stack": "pack", "n": null}').args == {"step": 3, "stack": "pack"}
+    with pytest.raises(messages.Refused, match="put needs step"):
+        messages.parse('{"op": "put", "stack": "A"}')
 
 
 @pytest.mark.parametrize("raw, why", [
@@ -39,24 +39,24 @@ def test_the_ops_a_page_uses_are_read() -> None:
     ("[" * 5000 + "]" * 5000, "at most 2048"),
 ])
 def test_bad_messages_are_refused_with_one_line(raw: str | bytes, why: str) -> None:
-    with pytest.raises(M.Refused) as err:
-        M.parse(raw)
+    with pytest.raises(messages.Refused) as err:
+        messages.parse(raw)
     assert why in str(err.value) and "\n" not in str(err.value)
 
 
 @given(st.one_of(st.text(max_size=300), st.binary(max_size=300), json_values.map(json.dumps),
                  st.dictionaries(st.sampled_from(["op", "step", "stack", "n", "pile", "onto", "what", "from", "to",
                                                   "spec", "under", "ms"]),
-                                 st.one_of(st.sampled_from(list(M.FIELDS)), json_values), max_size=5).map(json.dumps)))
+                                 st.one_of(st.sampled_from(list(messages.FIELDS)), json_values), max_size=5).map(json.dumps)))
 def test_any_message_is_read_or_refused_never_anything_else(raw: str | bytes) -> None:
     try:
-        msg = M.parse(raw)
-    except M.Refused as exc:
+        msg = messages.parse(raw)
+    except messages.Refused as exc:
         assert str(exc) and "\n" not in str(exc)
         return
     # What is read is exactly what the op's table allows, with the kinds it names.
-    assert msg.op in M.FIELDS and set(msg.args) <= set(M.FIELDS[msg.op])
-    for name, (kind, required) in M.FIELDS[msg.op].items():
+    assert msg.op in messages.FIELDS and set(msg.args) <= set(messages.FIELDS[msg.op])
+    for name, (kind, required) in messages.FIELDS[msg.op].items():
         assert name in msg.args or not required
         if name in msg.args and kind in ("step", "cards", "ms"):
             assert type(msg.args[name]) is int and msg.args[name] >= 1

@@ -6,22 +6,22 @@ pins are armed; wake_on_ext0 and wake_on_gpio raise it while touch is armed
 with pins None, wake_on_gpio keeps the pins armed before (only an empty
 sequence disarms them). There is no wake_on_uart."""
 
-import esp32_state as S
+import esp32_state
 
 WAKEUP_ALL_LOW = False
 WAKEUP_ANY_HIGH = True
 
 
 def wake_on_touch(wake):
-    if S.wake_ext0_pin != -1 or S.wake_gpio_pins != 0:
+    if esp32_state.wake_ext0_pin != -1 or esp32_state.wake_gpio_pins != 0:
         raise ValueError("no resources")
-    S.wake_touch = bool(wake)
+    esp32_state.wake_touch = bool(wake)
 
 
 def wake_on_ext0(pin=None, level=False):
-    if S.wake_touch:
+    if esp32_state.wake_touch:
         raise ValueError("no resources")
-    S.wake_ext0_pin = -1 if pin is None else pin.id
+    esp32_state.wake_ext0_pin = -1 if pin is None else pin.id
 
 
 def wake_on_ext1(pins=None, level=False):
@@ -29,17 +29,17 @@ def wake_on_ext1(pins=None, level=False):
 
 
 def wake_on_ulp(wake):
-    if S.wake_ext0_pin != -1 or S.wake_gpio_pins != 0:
+    if esp32_state.wake_ext0_pin != -1 or esp32_state.wake_gpio_pins != 0:
         raise ValueError("no resources")
-    S.wake_ulp = bool(wake)
+    esp32_state.wake_ulp = bool(wake)
 
 
 def wake_on_gpio(pins=None, level=False):
-    if S.wake_ulp or S.wake_touch:
+    if esp32_state.wake_ulp or esp32_state.wake_touch:
         raise ValueError("no resources")
     if pins is None:
         return  # the pins armed before stay armed
     bits = 0
     for p in pins:
         bits |= 1 << p.id
-    S.wake_gpio_pins = bits
+    esp32_state.wake_gpio_pins = bits

@@ -21,7 +21,7 @@ The fake's clock moves only in lightsleep() and advance(); the task
 watchdog is taken not to count during light sleep.
 """
 
-import esp32_state as S
+import esp32_state
 
 TIMER_WAKE = 4
 TOUCHPAD_WAKE = 5
@@ -51,9 +51,9 @@ class Pin:
 
     def value(self, v=None):
         if v is None:
-            return S.levels.get(self.id, 0)
-        S.levels[self.id] = 1 if v else 0
-        S.log.append(("pin", self.id, S.levels[self.id]))
+            return esp32_state.levels.get(self.id, 0)
+        esp32_state.levels[self.id] = 1 if v else 0
+        esp32_state.log.append(("pin", self.id, esp32_state.levels[self.id]))
         return None
 
     def __call__(self, v=None):
@@ -67,8 +67,8 @@ class PWM:
 
     def duty_u16(self, d=None):
         if d is None:
-            return S.levels.get(("pwm", self.pin.id), 0)
-        S.levels[("pwm", self.pin.id)] = d
+            return esp32_state.levels.get(("pwm", self.pin.id), 0)
+        esp32_state.levels[("pwm", self.pin.id)] = d
         return None
 
 
@@ -80,13 +80,13 @@ class ADC:
         self.pin = pin
 
     def read_u16(self):
-        S.adc_reads += 1
-        S.noise = (S.noise * 1103515245 + 12345) & 0x7FFFFFFF
-        return (S.adc_uv * 65535 // 3300000 + (S.noise >> 16) % 7) & 0xFFFF
+        esp32_state.adc_reads += 1
+        esp32_state.noise = (esp32_state.noise * 1103515245 + 12345) & 0x7FFFFFFF
+        return (esp32_state.adc_uv * 65535 // 3300000 + (esp32_state.noise >> 16) % 7) & 0xFFFF
 
     def read_uv(self):
-        S.adc_reads += 1
-        return S.adc_uv
+        esp32_state.adc_reads += 1
+        return esp32_state.adc_uv
 
 
 TOUCH_GPIOS = (4, 0, 2, 15, 13, 12, 14, 27, 33, 32)
@@ -99,18 +99,18 @@ class TouchPad:
         self.gpio = pin.id
 
     def config(self, value):
-        S.touch_threshold = value
+        esp32_state.touch_threshold = value
 
     def read(self):
-        if S.touch_error:
+        if esp32_state.touch_error:
             raise ValueError("Touch pad error")
-        S.touch_reads += 1
-        return S.touch_value()
+        esp32_state.touch_reads += 1
+        return esp32_state.touch_value()
 
 
 class _WDT:
     def feed(self):
-        S.wdt_fed = S.now
+        esp32_state.wdt_fed = esp32_state.now
 
 
 def WDT(id=0, timeout=5000):
@@ -118,11 +118,11 @@ def WDT(id=0, timeout=5000):
         raise ValueError()
     if timeout <= 0:
         raise ValueError("WDT timeout too short")
-    S.wdt_timeout = timeout
-    S.wdt_fed = S.now
-    if S.wdt is None:
-        S.wdt = _WDT()
-    return S.wdt
+    esp32_state.wdt_timeout = timeout
+    esp32_state.wdt_fed = esp32_state.now
+    if esp32_state.wdt is None:
+        esp32_state.wdt = _WDT()
+    return esp32_state.wdt
 
 
 class Timer:
@@ -144,65 +144,65 @@ class Timer:
         self.period = period
         self.mode = mode
         self.callback = callback
-        self.due = S.now + period
-        S.timers.append(self)
+        self.due = esp32_state.now + period
+        esp32_state.timers.append(self)
 
     def deinit(self):
-        if self in S.timers:
-            S.timers.remove(self)
-        S.log.append(("timer_deinit", self.id))
+        if self in esp32_state.timers:
+            esp32_state.timers.remove(self)
+        esp32_state.log.append(("timer_deinit", self.id))
 
 
 def _run_timers():
-    for t in list(S.timers):
-        if S.now >= t.due:
-            t.due = S.now + t.period
+    for t in list(esp32_state.timers):
+        if esp32_state.now >= t.due:
+            t.due = esp32_state.now + t.period
             if t.mode == Timer.ONE_SHOT:
-                S.timers.remove(t)
+                esp32_state.timers.remove(t)
             t.callback(t)
 
 
 def _check_wdt():
-    if S.wdt is not None and S.now - S.wdt_fed > S.wdt_timeout:
-        S.resets += 1
+    if esp32_state.wdt is not None and esp32_state.now - esp32_state.wdt_fed > esp32_state.wdt_timeout:
+        esp32_state.resets += 1
         raise SystemExit("fake esp32: watchdog reset")
 
 
 def advance(ms):
     """Fake only: the CPU runs for ms milliseconds doing nothing but timers."""
-    end = S.now + ms
-    while S.now < end:
-        S.now += 1
+    end = esp32_state.now + ms
+    while esp32_state.now < end:
+        esp32_state.now += 1
         _run_timers()
         _check_wdt()
 
 
 def soft_reset():
     """Fake only: what a soft reset does to the port's state."""
-    for t in list(S.timers):
+    for t in list(esp32_state.timers):
         t.deinit()
 
 
 def lightsleep(ms=None):
-    S.sleeps.append({"ms": ms, "touch": S.wake_touch, "gpio": S.wake_gpio_pins,
-                     "ext0": S.wake_ext0_pin, "sensor_power": S.levels.get(S.sensor_power_pin)})
-    if not (ms or S.wake_touch or S.wake_gpio_pins or S.wake_ext0_pin != -1):
+    esp32_state.sleeps.append({"ms": ms, "touch": esp32_state.wake_touch, "gpio": esp32_state.wake_gpio_pins,
+                     "ext0": esp32_state.wake_ext0_pin, "sensor_power": esp32_state.levels.get(esp32_state.sensor_power_pin)})
+    if not (ms or esp32_state.wake_touch or esp32_state.wake_gpio_pins or esp32_state.wake_ext0_pin != -1):
         raise RuntimeError("fake esp32: a light sleep with no wake source never ends")
-    end = S.now + (ms if ms else 10 ** 9)
-    fed_lag = S.now - S.wdt_fed
-    while S.now < end:
-        S.now += 1
-        if S.wake_touch and S.touch_value() < S.touch_threshold:
-            S.reason = TOUCHPAD_WAKE
+    end = esp32_state.now + (ms if ms else 10 ** 9)
+    fed_lag = esp32_state.now - esp32_state.wdt_fed
+    while esp32_state.now < end:
+        esp32_state.now += 1
+        if esp32_state.wake_touch and esp32_state.touch_value() < esp32_state.touch_threshold:
+            esp32_state.reason = TOUCHPAD_WAKE
             break
     else:
-        S.reason = TIMER_WAKE
-    S.wdt_fed = S.now - fed_lag  # the task watchdog does not count asleep
+        esp32_state.reason = TIMER_WAKE
+    esp32_state.wdt_fed = esp32_state.now - fed_lag  # the task watchdog does not count asleep
     _run_timers()
 
 
 def wake_reason():
-    return S.reason
+    return esp32_state.reason
 
 
 def disable_irq():
@@ -214,7 +214,7 @@ def enable_irq(state):
 
 
 def reset():
-    S.resets += 1
+    esp32_state.resets += 1
     raise SystemExit("fake esp32: machine.reset()")
 
 

@@ -28,7 +28,7 @@ from typing import Any, Protocol
 
 import serial
 
-from firmware import protocol as P
+from firmware import protocol
 from host import device_messages, device_words
 
 BAUD = 115200
@@ -41,7 +41,7 @@ REQUEST_TIMEOUT_S = 2.0
 HELLO_EVERY_S = 0.5  # a hello sent while the board boots is lost: ask again this often
 HANDSHAKE_S = 5.0
 READ_SLICE_S = 0.05  # how long one read may block, so close() is never kept waiting
-MAX_BUFFER = 4 * P.MAX_LINE  # a line longer than this is garbage, not a reason to grow forever
+MAX_BUFFER = 4 * protocol.MAX_LINE  # a line longer than this is garbage, not a reason to grow forever
 
 
 class LinkError(Exception):
@@ -70,11 +70,11 @@ class DeviceError(LinkError):
 
     def __init__(self, reply: dict[str, Any]) -> None:
         self.reply = reply
-        self.code = reply.get(P.F_ERR)
+        self.code = reply.get(protocol.F_ERR)
         self.name = device_words.error_name(self.code)
-        detail = reply.get(P.F_DETAIL) or (device_words.fault_name(reply["fault"]) if "fault" in reply else None)
+        detail = reply.get(protocol.F_DETAIL) or (device_words.fault_name(reply["fault"]) if "fault" in reply else None)
         msg = device_words.error_words(self.code)
-        super().__init__(f"the shuffler refused {reply.get(P.F_RE)!r}: {msg}" + (f" ({detail})" if detail else ""))
+        super().__init__(f"the shuffler refused {reply.get(protocol.F_RE)!r}: {msg}" + (f" ({detail})" if detail else ""))
 
 
 class Transport(Protocol):
@@ -131,7 +131,7 @@ class Link:
         self.garbage: list[bytes] = []
         self.hello: dict[str, Any] | None = None
         # This link's own id space: a random start, so stale replies match nothing.
-        self._ids = itertools.count(random.SystemRandom().randrange(1, P.MAX_ID // 2))
+        self._ids = itertools.count(random.SystemRandom().randrange(1, protocol.MAX_ID // 2))
         self._waiting: dict[int, tuple[str, queue.Queue[dict[str, Any] | BadMessage | LinkClosed]]] = {}
         self._greet_id: int | None = None  # the hello whose reply ends what came before
         self._lock = threading.Lock()
@@ -178,26 +178,26 @@ class Link:
         if not line.strip():
             return
         try:
-            msg = P.parse_message(line)
+            msg = protocol.parse_message(line)
         except ValueError:
-            self.garbage.append(line[:P.MAX_LINE])
-            self.events.put(Garbage(line[:P.MAX_LINE]))
+            self.garbage.append(line[:protocol.MAX_LINE])
+            self.events.put(Garbage(line[:protocol.MAX_LINE]))
             return
         why = device_messages.problem(msg)
-        if msg.get(P.F_RE) == P.CMD_HELLO and msg.get(P.F_OK) is True and msg.get("proto") != P.PROTOCOL_VERSION:
+        if msg.get(protocol.F_RE) == protocol.CMD_HELLO and msg.get(protocol.F_OK) is True and msg.get("proto") != protocol.PROTOCOL_VERSION:
             why = None  # another protocol version, with its own fields: the handshake names the version
-        if P.F_RE in msg:
-            rid = msg.get(P.F_ID)
+        if protocol.F_RE in msg:
+            rid = msg.get(protocol.F_ID)
             with self._lock:
                 entry = self._waiting.get(rid) if isinstance(rid, int) and not isinstance(rid, bool) else None
-            if entry is None or entry[0] != msg.get(P.F_RE):
+            if entry is None or entry[0] != msg.get(protocol.F_RE):
                 return  # a reply nobody waits for (late, stale, or to someone else's line): drop it
-            if rid == self._greet_id and why is None and msg.get(P.F_OK):
+            if rid == self._greet_id and why is None and msg.get(protocol.F_OK):
                 self._forget_earlier()
-            entry[1].put(BadMessage(line[:P.MAX_LINE], why) if why else msg)
+            entry[1].put(BadMessage(line[:protocol.MAX_LINE], why) if why else msg)
             return
         if why:
-            self.events.put(BadMessage(line[:P.MAX_LINE], why))
+            self.events.put(BadMessage(line[:protocol.MAX_LINE], why))
             return
         self.events.put(msg)
 
@@ -218,7 +218,7 @@ class Link:
 
     def _write(self, cmd: str, rid: int, fields: dict[str, Any]) -> None:
         """Write one request line; a failed write closes the link."""
-        line = P.encode(P.request(cmd, rid, **fields)).encode()
+        line = protocol.encode(protocol.request(cmd, rid, **fields)).encode()
         try:
             with self._write_lock:
                 self.transport.write(line)
@@ -261,7 +261,7 @@ class Link:
             if self.error is not None:
                 raise self.error
             # Register before sending, so a fast reply is never missed.
-            rid = next(self._ids) % P.MAX_ID
+            rid = next(self._ids) % protocol.MAX_ID
             with self._lock:
                 self._waiting[rid] = (cmd, box)
                 if greet:
@@ -279,7 +279,7 @@ class Link:
             raise got
         if isinstance(got, BadMessage):
             raise got.fault(self.name)
-        if not got.get(P.F_OK, False):
+        if not got.get(protocol.F_OK, False):
             raise DeviceError(got)
         return got
 
@@ -295,23 +295,23 @@ class Link:
                 raise LinkTimeout(f"{self.name} did not answer hello within {timeout:g} s: "
                                   "is the shuffler firmware on it? (see `shuffler flash`)")
             try:
-                reply = self.request(P.CMD_HELLO, timeout=min(attempts_every, left), greet=True,
-                                     proto=P.PROTOCOL_VERSION)
+                reply = self.request(protocol.CMD_HELLO, timeout=min(attempts_every, left), greet=True,
+                                     proto=protocol.PROTOCOL_VERSION)
             except LinkTimeout:
                 continue
             except DeviceError as exc:
-                if exc.code == P.E_PROTO:
+                if exc.code == protocol.E_PROTO:
                     raise ProtocolMismatch(
                         f"{self.name} speaks another protocol version ({exc.reply.get('detail', 'unknown')}); "
-                        f"this tool speaks {P.PROTOCOL_VERSION}: flash the firmware that comes with it "
+                        f"this tool speaks {protocol.PROTOCOL_VERSION}: flash the firmware that comes with it "
                         "(`shuffler flash`)") from None
                 raise
             proto = reply.get("proto")
-            if proto != P.PROTOCOL_VERSION:
+            if proto != protocol.PROTOCOL_VERSION:
                 raise ProtocolMismatch(
-                    f"{self.name} speaks protocol version {proto}, this tool speaks {P.PROTOCOL_VERSION}: "
+                    f"{self.name} speaks protocol version {proto}, this tool speaks {protocol.PROTOCOL_VERSION}: "
                     "flash the firmware that comes with it (`shuffler flash`)")
-            digest = reply.get(P.F_DIGEST)
+            digest = reply.get(protocol.F_DIGEST)
             if digest != device_messages.DIGEST:
                 raise ProtocolMismatch(
                     f"{self.name} declares its messages differently (table {digest}, this tool's "
@@ -320,7 +320,7 @@ class Link:
             return reply
 
     def status(self, timeout: float | None = None) -> dict[str, Any]:
-        return self.request(P.CMD_STATUS, timeout=timeout)
+        return self.request(protocol.CMD_STATUS, timeout=timeout)
 
     def next_event(self, timeout: float) -> dict[str, Any] | Garbage | BadMessage | None:
         """The next event or garbage line, or None after `timeout` seconds.
