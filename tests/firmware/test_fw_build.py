@@ -251,9 +251,9 @@ def test_a_planned_side_source_drives_the_pass(tmp_path: Path) -> None:
 def test_protocol_imports_alone_under_micropython(tmp_path: Path) -> None:
     require_micropython()
     shutil.copy(FIRMWARE / "protocol.py", tmp_path / "protocol.py")
-    code = ("import protocol as P\n"
-            "print(P.PROTOCOL_VERSION, P.parse_request(b'{\"cmd\":\"status\",\"id\":4}')[:3],"
-            " P.parse_request(b'{x')[0])\n")
+    code = ("import protocol\n"
+            "print(protocol.PROTOCOL_VERSION, protocol.parse_request(b'{\"cmd\":\"status\",\"id\":4}')[:3],"
+            " protocol.parse_request(b'{x')[0])\n")
     out = subprocess.run([MICROPYTHON, "-c", code], capture_output=True, text=True, timeout=30,
                          env={"MICROPYPATH": str(tmp_path), "PATH": "/usr/bin:/bin"})
     assert out.returncode == 0, out.stderr

@@ -81,9 +81,9 @@ report(gpio=gpio, gpio_off=gpio_off, ext0=ext0, touch=touch, touch_still=touch_s
 def test_light_sleep_wakes_on_touch_with_only_the_sources_the_port_offers() -> None:
     r = run_esp32(r"""
 b = board()
-S.touch_at = S.now + 3500
+esp32_state.touch_at = esp32_state.now + 3500
 woke_by_line = b.light_sleep(500, lambda: False)
-report(line=woke_by_line, sleeps=S.sleeps, power=S.levels[32], touch_armed=S.wake_touch, now=S.now)
+report(line=woke_by_line, sleeps=esp32_state.sleeps, power=esp32_state.levels[32], touch_armed=esp32_state.wake_touch, now=esp32_state.now)
 """)
     assert r["line"] is False
     assert len(r["sleeps"]) == 4 and r["now"] >= 3500
@@ -100,8 +100,8 @@ b = board()
 calls = []
 def line():
     calls.append(1)
-    return len(S.sleeps) >= 2
-report(line=b.light_sleep(500, line), sleeps=len(S.sleeps), power=S.levels[32])
+    return len(esp32_state.sleeps) >= 2
+report(line=b.light_sleep(500, line), sleeps=len(esp32_state.sleeps), power=esp32_state.levels[32])
 """)
     assert r == {"line": True, "sleeps": 2, "power": 1}
 
@@ -111,14 +111,14 @@ def test_sensor_power_comes_back_when_the_sleep_fails() -> None:
     r = run_esp32(r"""
 b = board()
 def fail():
-    S.touch_error = True  # the pad breaks while the board sleeps
+    esp32_state.touch_error = True  # the pad breaks while the board sleeps
     return False
 try:
     b.light_sleep(500, fail)
     err = None
 except ValueError as e:
     err = str(e)
-report(err=err, power=S.levels[32], touch_armed=S.wake_touch)
+report(err=err, power=esp32_state.levels[32], touch_armed=esp32_state.wake_touch)
 """)
     assert r == {"err": "Touch pad error", "power": 1, "touch_armed": False}
 
@@ -132,12 +132,12 @@ b.wdt_start(4000)
 for _ in range(10):  # beating: fed
     b.wdt_feed()
     machine.advance(1000)
-fed = S.resets
+fed = esp32_state.resets
 try:
     machine.advance(5000)  # the loop hangs
 except SystemExit:
     pass
-report(fed=fed, resets=S.resets)
+report(fed=fed, resets=esp32_state.resets)
 """)
     assert r == {"fed": 0, "resets": 1}
 
@@ -153,7 +153,7 @@ b.wdt_release()
 for _ in range(5):
     machine.soft_reset()
     machine.advance(60000)  # a long REPL session
-report(resets=S.resets, timeout=S.wdt_timeout, timers=len(S.timers))
+report(resets=esp32_state.resets, timeout=esp32_state.wdt_timeout, timers=len(esp32_state.timers))
 """)
     assert r == {"resets": 0, "timeout": 3600000, "timers": 0}
 
@@ -166,12 +166,12 @@ b.wdt_start(4000)
 b.wdt_release()  # Ctrl-C
 b2 = board()  # app.main() again from the REPL
 b2.wdt_start(4000)
-timers = len(S.timers)
+timers = len(esp32_state.timers)
 try:
     machine.advance(6000)  # the new main loop hangs
 except SystemExit:
     pass
-report(timers=timers, resets=S.resets)
+report(timers=timers, resets=esp32_state.resets)
 """)
     assert r == {"timers": 1, "resets": 1}
 
@@ -181,11 +181,11 @@ def test_exact_mode_bytes_hash_noise_samples_with_os_urandom() -> None:
     r = run_esp32(r"""
 b = board()
 n = profile_esp32.PROFILE["noise_samples"]
-a0 = S.adc_reads
+a0 = esp32_state.adc_reads
 x = b.randbytes(40)
-per_call = S.adc_reads - a0
+per_call = esp32_state.adc_reads - a0
 y = b.randbytes(40)
-report(n=n, per_call=per_call, lens=[len(x), len(y)], differ=x != y, touch=S.touch_reads)
+report(n=n, per_call=per_call, lens=[len(x), len(y)], differ=x != y, touch=esp32_state.touch_reads)
 """)
     assert r["lens"] == [40, 40] and r["differ"] is True
     assert r["per_call"] == 2 * r["n"] and r["touch"] >= 4 * r["n"]  # two 32-byte blocks per call
@@ -209,24 +209,24 @@ class FakeClock:
     ticks_diff = staticmethod(time.ticks_diff)
     ticks_add = staticmethod(time.ticks_add)
     ticks_us = staticmethod(time.ticks_us)
-    def ticks_ms(self): return S.now
+    def ticks_ms(self): return esp32_state.now
     def sleep_ms(self, ms): machine.advance(ms)
 
 import board_common, board_esp32
 board_esp32.time = board_common.time = FakeClock()  # the driver and the shared part
 b = board()
 c = Controller(b, dict(profile_esp32.PROFILE), QuietLink())
-c.touch.baseline = S.touch_base
+c.touch.baseline = esp32_state.touch_base
 c.cfg["idle_sleep_s"] = 1
-S.now = 200000  # idle for longer than idle_sleep_s and host_awake_ms
+esp32_state.now = 200000  # idle for longer than idle_sleep_s and host_awake_ms
 started = []
 c.start_pass = lambda cmd, rid: started.append([cmd, rid])
 # A finger on the pad for %d ms during the second timed slice.
-S.touch_at = S.now + 1500
-S.touch_end = S.touch_at + %d
+esp32_state.touch_at = esp32_state.now + 1500
+esp32_state.touch_end = esp32_state.touch_at + %d
 c.maybe_sleep()
-report(started=started, events=[m.get("ev") for m in c.link.sent], sleeps=len(S.sleeps),
-       power=S.levels[32], touched_now=S.touch_value() < S.touch_threshold)
+report(started=started, events=[m.get("ev") for m in c.link.sent], sleeps=len(esp32_state.sleeps),
+       power=esp32_state.levels[32], touched_now=esp32_state.touch_value() < esp32_state.touch_threshold)
 """
 
 

@@ -118,21 +118,21 @@ def sent_in_firmware(pattern: str) -> set[str]:
 
 def test_every_declared_event_is_sent_and_every_sent_event_is_declared() -> None:
     # Every event goes out through report.event (or the progress template built from the table).
-    sent = sent_in_firmware(r"R\.event\(P\.(EV_\w+)") | sent_in_firmware(r"report\.template\(P\.(EV_\w+)")
+    sent = sent_in_firmware(r"report\.event\(protocol\.(EV_\w+)") | sent_in_firmware(r"report\.template\(protocol\.(EV_\w+)")
     assert sent == set(protocol.EVENTS)
 
 
 def test_no_firmware_module_builds_a_message_itself() -> None:
     for name in ("controller.py", "dealer.py", "app.py", "exact.py", "exact_routes.py"):
         text = (FIRMWARE / name).read_text()
-        for built in ("protocol.F_EV", '"ev"', "P.reply(", "P.error_reply(", "P.fault_event(", "link.send(", "b'{"):
+        for built in ("protocol.F_EV", '"ev"', "protocol.reply(", "protocol.error_reply(", "protocol.fault_event(", "link.send(", "b'{"):
             assert built not in text, (name, built)
 
 
 def test_each_command_has_one_handler_and_a_declared_reply() -> None:
     text = (FIRMWARE / "controller.py").read_text()
     table = text.split("HANDLERS = {", 1)[1].split("}", 1)[0]
-    handled = {getattr(protocol, n) for n in re.findall(r"P\.(CMD_\w+): Controller\.cmd_\w+", table)}
+    handled = {getattr(protocol, n) for n in re.findall(r"protocol\.(CMD_\w+): Controller\.cmd_\w+", table)}
     assert handled == set(protocol.COMMANDS)
     assert set(protocol.REPLY_FIELDS[::2]) == set(protocol.COMMANDS)
     assert set(protocol.COMMAND_FIELDS[::2]) == set(protocol.COMMANDS)

@@ -129,21 +129,21 @@ out = {}
 for n, cap in ((162, 104), (108, 104), (52, 104), (270, 104), (432, 104), (512, 104), (7, 3), (52, 30), (300, 12)):
     for kind in (None, "radix", "split"):
         try:
-            r = R.route(n, cap, kind)
+            r = exact_routes.route(n, cap, kind)
         except ValueError as exc:
             out["%%d/%%d/%%s" %% (n, cap, kind)] = str(exc)
             continue
         out["%%d/%%d/%%s" %% (n, cap, kind)] = [r.kind, r.ms, list(r.kinds), list(r.lo), list(r.size), list(r.loads),
                                             list(r.param), [r.name(i, 0) for i in range(r.rounds)],
                                             list(r.part_size)]
-r = R.route(162, 104)
-codes = R.array("H", [(c * 61 + 17) %% 162 for c in range(162)])
-scratch = R.array("H", codes)
+r = exact_routes.route(162, 104)
+codes = exact_routes.array("H", [(c * 61 + 17) %% 162 for c in range(162)])
+scratch = exact_routes.array("H", codes)
 sides = []
 for i in range(r.rounds):
     lo, size = r.lo[i], r.size[i]
-    sides.extend(R.round_side(c - lo, r.kinds[i], r.param[i]) for c in codes[lo:lo + size])
-    R.partition(codes, scratch, lo, size, r.kinds[i], r.param[i])
+    sides.extend(exact_routes.round_side(c - lo, r.kinds[i], r.param[i]) for c in codes[lo:lo + size])
+    exact_routes.partition(codes, scratch, lo, size, r.kinds[i], r.param[i])
 out["sides"] = sides
 out["final"] = list(codes)
 print(json.dumps(out))
