@@ -108,7 +108,7 @@ def main() -> None:
             continue
         best, _ = routes.split_tree(top, capacity)  # every stack size's least time, up to the biggest pack
         for cards in range(capacity + 1, top + 1):
-            split_ms = best[cards] + routes.TT.HANDLING_MS["gather"]
+            split_ms = best[cards] + routes.table_time.HANDLING_MS["gather"]
             if routes.radix_ms(cards, capacity) < split_ms:
                 radix_better.append((cards, capacity))
             elif capacity == CAPACITY:

@@ -161,7 +161,7 @@ def model_s(route: routes.Route) -> float:
 @pytest.mark.parametrize("n, cap", [(n, 104) for n in (52, 104, 105, 108, 162, 208, 250, 270, 300, 324, 378, 432, 512)]
                          + [(7, 3), (52, 30), (200, 81), (100, 8)])
 def test_the_routines_time_is_the_time_model_of_their_steps(n: int, cap: int) -> None:
-    assert routes.TT.CARD_MS == time_model.card_ms()
+    assert routes.table_time.CARD_MS == time_model.card_ms()
     for route in (routes.radix_route(n, cap), routes.split_route(n, cap)):
         if route is not None:
             assert route.ms / 1000 == pytest.approx(model_s(route), abs=1e-9)
