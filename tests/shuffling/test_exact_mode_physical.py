@@ -173,6 +173,6 @@ def test_the_docs_quote_the_steps_words() -> None:
     listed = re.findall(r"^\d+\. (.*)$", radix_part.split("Rounds 2 to 8", 1)[0], re.M)
     assert listed == [es.text for es in exact_steps(162, 104) if es.round == 1]
     guide_md = (docs / "guide.md").read_text().split("For Samba, rounds 2", 1)[1]
-    block = re.search(r"```\n(.*?)```", guide_md, re.steps)
+    block = re.search(r"```\n(.*?)```", guide_md, re.S)
     assert block is not None
     assert block[1].splitlines() == [es.text for es in split if es.round in (2, 3)]
