@@ -43,6 +43,14 @@ def url(address: str, path: str = "") -> str:
     return base_of(address) + path + (f"?token={token}" if token else "")
 
 
+# `python -m host.cli` as a person starts it in a terminal, where Ctrl-C raises
+# KeyboardInterrupt. A shell that starts a job in the background (`&`,
+# nohup) has it ignore SIGINT, and a child keeps that; so the suite, however
+# it was started, would see the guide ignore the Ctrl-C these tests send.
+AT_A_TERMINAL = (sys.executable, "-c", "import runpy, signal; signal.signal(signal.SIGINT, signal.default_int_handler); "
+                 "runpy.run_module('host.cli', run_name='__main__', alter_sys=True)")
+
+
 class Guide:
     """`shuffler guide --web ...` running; its page's address."""
 
@@ -58,7 +66,7 @@ class Guide:
         self.out_path = Path(tempfile.mkstemp(prefix="guide-web-", suffix=".out")[1])
         self.err = self.err_path.open("wb")
         self.out = self.out_path.open("wb")
-        cmd = [sys.executable, "-m", "host.cli", "guide", "--web", "--no-browser", "--bind", bind, *args]
+        cmd = [*AT_A_TERMINAL, "guide", "--web", "--no-browser", "--bind", bind, *args]
         self.proc = subprocess.Popen(cmd, cwd=ROOT, stdout=self.out, stderr=self.err,
                                      env={**os.environ, **(env or {})}, start_new_session=True)
         self.address = self._wait_address()  # with the run's secret, as printed
