@@ -161,12 +161,14 @@ class Lift:
 @dataclass(frozen=True)
 class Stack:
     """Put `parts` on one another, the first on top; the result is `result`.
-    empty: piles the passes left without a card (left out of `parts`)."""
+    may_be_empty: parts that may have no card (exact mode's piles: how many
+    cards of a load go to each side depends on the codes, which nobody is
+    told); a person stacks what there is."""
 
     parts: tuple[str, ...]
     result: str
     cards: int | None = None
-    empty: tuple[str, ...] = ()
+    may_be_empty: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -376,10 +378,14 @@ def _stack(step: Stack) -> str:
         text = f"{_capital(place(step.parts[0]))} is {result}"
     else:
         text = f"Put {_on_top(step.parts)}: that is {result}"
-    if step.empty:
-        names = [place(p) for p in step.empty]
-        text += f"; {' and '.join(names)} {'is' if len(names) == 1 else 'are'} empty"
-    return text + "."
+    text += "."
+    if step.may_be_empty:
+        names = [place(p) for p in step.may_be_empty]
+        if len(names) == 1:
+            text += f" {_capital(names[0])} may have no card: then leave it out."
+        else:
+            text += f" {_capital(', '.join(names[:-1]))} or {names[-1]} may have no card: leave out any that has none."
+    return text
 
 
 def _capital(text: str) -> str:
@@ -574,6 +580,9 @@ def do_on_table(step: Step, table: dict[str, list[Any]]) -> None:
     elif isinstance(step, (Stack, Gather)):
         out: list[Any] = []
         for part in step.parts:  # top first
+            if isinstance(step, Stack) and part in step.may_be_empty and not table.get(part):
+                table.pop(part, None)  # no card went there
+                continue
             out += pop(part)
         table[step.result if isinstance(step, Stack) else PACK] = out
     elif isinstance(step, Move):

@@ -189,10 +189,6 @@ class ExactRoutine:
             if isinstance(es.step, step_kinds.PutInTray):
                 self.round_sizes.setdefault(es.round, {})[es.step.load] = int(es.step.cards or 0)
         self.resume_at = resume_at
-        # Each pile's count from the device's last pass of its load: a pile the
-        # pass left empty is not there to move (the split's counts depend on
-        # the random order the device drew).
-        self.piles: dict[str, int] = {}
 
     # -- the stretches of work ---------------------------------------------------------
     def begin(self) -> list[Item]:
@@ -235,23 +231,12 @@ class ExactRoutine:
                 self.load = step.load
                 out.append(dataclasses.replace(step, cards=self.want(es.round, step.load, step.cards)))
                 continue
-            out.append(self._with_counts(step))
+            # A pile's count is never sent in exact mode: the steps say which
+            # piles may have no card (shuffling/exact_mode/physical.py).
+            out.append(step)
             if isinstance(step, step_kinds.Touch):
                 return out
         return out
-
-    def _with_counts(self, step: step_kinds.Step) -> step_kinds.Step:
-        """A lift with the piles' counts the device gave; a stack without the
-        piles the passes left empty."""
-        if isinstance(step, step_kinds.Lift) and step_kinds.left_of(step.load) in self.piles:
-            return dataclasses.replace(step, left=self.piles[step_kinds.left_of(step.load)],
-                                       right=self.piles[step_kinds.right_of(step.load)])
-        if isinstance(step, step_kinds.Stack):
-            there = tuple(part for part in step.parts if self.piles.get(part, 1) > 0)
-            if there and there != step.parts:
-                return dataclasses.replace(step, parts=there,
-                                           empty=tuple(part for part in step.parts if part not in there))
-        return step
 
     def _round_start(self) -> notices.RoundStart:
         """The round begins with the step just taken: the time model times what is left."""
@@ -266,12 +251,6 @@ class ExactRoutine:
 
     def record(self, result: PassResult) -> None:
         self.passes += 1
-        if result.left is not None and result.right is not None:
-            self.piles[step_kinds.left_of(result.load)] = result.left
-            self.piles[step_kinds.right_of(result.load)] = result.right
-        else:
-            self.piles.pop(step_kinds.left_of(result.load), None)
-            self.piles.pop(step_kinds.right_of(result.load), None)
         if self.per_round:
             self.per_round[-1].append(result.cards)
 

@@ -56,7 +56,9 @@ def commands(step: steps.Step, table: dict[str, Any]) -> list[Command]:
             return lift + _stack_up((steps.left_of(step.load), steps.right_of(step.load)), step.load)
         return lift
     if isinstance(step, steps.Stack):
-        return _stack_up(step.parts, step.result)
+        # A pile the step says may have no card, and has none, is left out.
+        there = tuple(part for part in step.parts if part in stacks or part not in step.may_be_empty)
+        return _stack_up(there, step.result) if there else []
     if isinstance(step, steps.Gather):
         return _stack_up(step.parts, steps.PACK)
     if isinstance(step, steps.Move):

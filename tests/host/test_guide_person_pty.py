@@ -41,6 +41,7 @@ from host.guide import READ_S
 from pty_screen import (CONTROL_LINE, PORT_LINE, Screen, SimDevice, StepFeed, end_process, launch_sim_device,
                         next_shown, screen_lines)
 from shuffling import steps as step_kinds
+from shuffling.exact_mode import codes as exact_codes
 from simulator.virtual.table_person import TablePerson, commands, from_dict
 from simulator.virtual.world_client import WorldClient, WorldError
 
@@ -191,6 +192,18 @@ def sim_device_process(start_sim_device_process: Callable[[float], SimDevice]) -
     return start_sim_device_process(0)
 
 
+@pytest.fixture
+def sim_device_process_factory_env(start_sim_device_process: Callable[[float], SimDevice],
+                                   monkeypatch: pytest.MonkeyPatch) -> Callable[..., SimDevice]:
+    """A virtual shuffler that deals as fast as it can, started with these
+    variables in its environment (the board's random bytes, say)."""
+    def start(**env: str) -> SimDevice:
+        for name, value in env.items():
+            monkeypatch.setenv(name, value)
+        return start_sim_device_process(0)
+    return start
+
+
 def guided(dev: SimDevice, tmp_path: Path, args: list[str], cards: int, delays: tuple[float, float],
            seed: int, timeout: float = 240.0, confirms_tray: bool = True,
            log: list[str] | None = None, mischief: Mischief | None = None, fresh_table: bool = True,
@@ -259,9 +272,46 @@ def test_a_samba_routine_in_random_mode_by_a_person_who_never_says_the_cards_are
     assert [s["kind"] for s in run.steps].count("putintray") >= 2 * 2
 
 
-def test_a_canasta_pack_of_108_cards_by_a_person_at_the_table(sim_device_process, tmp_path):
-    run = guided(sim_device_process, tmp_path, ["--pack", "canasta"], 108, HUMAN, seed=3)
+def codes_where_load_a_keeps_no_q_card(path: Path) -> Path:
+    """The board's random bytes for a canasta split in which load A (the top
+    54 cards) sends no card to part Q (codes 104 to 107): A's right pile is
+    empty, as in about one canasta routine in seventeen."""
+    import hashlib
+
+    for attempt in range(500):
+        block, chunks = f"canasta, A keeps no card of Q, {attempt}".encode(), []
+        for _ in range(256):
+            block = hashlib.sha256(block).digest()
+            chunks.append(block)
+        data = b"".join(chunks)
+        at = [0]
+
+        def take(k: int) -> bytes:
+            at[0] += k
+            return data[at[0] - k:at[0]]
+        if all(code < 104 for code in exact_codes.uniform_assignment(108, take)[:54]):
+            path.write_bytes(data)
+            return path
+    raise AssertionError("no such bytes among the first 500")
+
+
+@pytest.mark.exact_mode
+def test_a_canasta_pack_of_108_cards_by_a_person_at_the_table(sim_device_process_factory_env, tmp_path):
+    """Canasta's split with load A keeping none of part Q's 4 cards: the
+    person, told that a right pile may have no card, stacks what there is."""
+    dev = sim_device_process_factory_env(SHUFFLER_SIM_RANDOM_FILE=str(
+        codes_where_load_a_keeps_no_q_card(tmp_path / "random.bin")))
+    seen: list[list[str]] = []
+
+    def look(step: dict[str, Any], person: TablePerson, when: str) -> None:
+        if when == "before" and step["kind"] == "stack" and step["result"] == "Q":
+            seen.append(sorted(person.stacks()))
+
+    run = guided(dev, tmp_path, ["--pack", "canasta"], 108, HUMAN, seed=3, mischief=look)
     check_finished(run, 108)
+    assert seen == [["B.right", "P"]]  # P made; the right pile A's pass left empty is not on the table
+    assert "A's right pile or B's right pile may have no card" in run.screen
+    assert "distance from random: exactly 0" in run.screen
 
 
 def test_hand_and_foot_in_three_loads_by_a_person_at_the_table(sim_device_process, tmp_path):

@@ -66,8 +66,9 @@ def follow(route: routes.Route, arrangement: list[int], uneven: bool = False) ->
     tray must hold the count its step says and fit the tray, a touch deals it
     by the round's rule on the card's true code, its piles come off before
     the next load (to the rows when the round has two loads or more), a draw
-    takes all of a stack exactly where it says so, and no step lays a stack
-    where one already lies."""
+    takes all of a stack exactly where it says so, no step lays a stack
+    where one already lies, and a pile the pass left empty is missing from
+    the table unless the step that stacks it leaves it out or allows for it."""
     n, cap = route.n, route.capacity
     code_of = dict(enumerate(arrangement))
     table: dict[str, list[int]] = {step_kinds.PACK: list(range(n))}
@@ -98,11 +99,16 @@ def follow(route: routes.Route, arrangement: list[int], uneven: bool = False) ->
                 assert step.load not in table
                 table[step.load] = machine[1] + machine[2]
             else:
-                table[step_kinds.left_of(step.load)], table[step_kinds.right_of(step.load)] = machine[1], machine[2]
+                # A pile with no card is no stack on the table: the step that
+                # stacks it must leave it out or say it may be empty.
+                for name, cards in ((step_kinds.left_of(step.load), machine[1]),
+                                    (step_kinds.right_of(step.load), machine[2])):
+                    if cards:
+                        table[name] = cards
             machine = None
         else:
             if isinstance(step, step_kinds.Stack) and step.cards is not None:
-                assert sum(len(table[p]) for p in step.parts) == step.cards
+                assert sum(len(table.get(p, [])) for p in step.parts) == step.cards
             if isinstance(step, step_kinds.Draw):
                 for _, parts in step.loads:
                     for stack, count, rest in parts:

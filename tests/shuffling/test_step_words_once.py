@@ -40,6 +40,8 @@ SAMPLES: list[steps.Step] = [
     steps.Lift(Q), steps.Lift(Q, 37, 41), steps.Lift(Q, rows=True), steps.Lift(Q, stacked=True),
     steps.Stack((steps.left_of(Q), steps.right_of(Q)), Q, 37), steps.Stack((steps.LEFT_STACK, steps.RIGHT_STACK), steps.PACK),
     steps.Stack((steps.left_of(Q), steps.left_of(R)), steps.LEFT_STACK, 43), steps.Stack((steps.left_of(Q),), steps.group(Q, T), 43),
+    steps.Stack((steps.right_of(Q), steps.right_of(R)), T, 4, (steps.right_of(Q), steps.right_of(R))),
+    steps.Stack((steps.right_of(Q), steps.right_of(R)), T, 4, (steps.right_of(R),)),
     steps.Cut(steps.group(Q, T), (Q, R), (37, 41), by_eye=True, counted=True),
     steps.Move(37, Q, R, down=True, sizes=(41, 43)), steps.Move(37, Q, R, down=False),
     steps.EvenOut(Q, R, (37, 41)),

@@ -16,7 +16,8 @@ function el(name, attrs, text) {
 
 // The places a step names, in the order it names them, and the arrows it draws
 // ([from, to, words]): the first part of a stack goes on top of the next.
-function stepPlaces(step) {
+// gone(name): a pile the step says may have no card, and has none.
+function stepPlaces(step, gone) {
   if (!step) return { places: [], arrows: [] };
   const k = step.kind;
   const places = [], arrows = [];
@@ -30,8 +31,9 @@ function stepPlaces(step) {
     arrows.push(["@left", step.load + ".left", `left pile to ${step.load}.left`]);
     arrows.push(["@right", step.load + ".right", `right pile to ${step.load}.right`]); }
   else if (k === "stack" || k === "gather") {
-    step.parts.forEach(add);
-    for (let i = 0; i + 1 < step.parts.length; i++) arrows.push([step.parts[i], step.parts[i + 1], `${step.parts[i]} on top of ${step.parts[i + 1]}`]);
+    const parts = step.parts.filter((p) => !(gone && (step.may_be_empty || []).includes(p) && gone(p)));
+    parts.forEach(add);
+    for (let i = 0; i + 1 < parts.length; i++) arrows.push([parts[i], parts[i + 1], `${parts[i]} on top of ${parts[i + 1]}`]);
   }
   else if (k === "move") { add(step.upper); add(step.lower);
     arrows.push(step.down ? [step.upper, step.lower, `${step.cards} from the bottom of ${step.upper} to the top of ${step.lower}`]
@@ -87,7 +89,9 @@ function text(g, cls, x, y, size, words) {
 // text alternative) and `legend` (the arrows' words, numbered as drawn).
 function drawTable(svg, state, facts, step) {
   while (svg.firstChild) svg.removeChild(svg.firstChild);
-  const { places, arrows } = stepPlaces(step);
+  const onTable = {};
+  if (state.table) for (const s of state.table.stacks) onTable[s.name] = s.count;
+  const { places, arrows } = stepPlaces(step, state.table ? (p) => !(p in onTable) : null);
   const counts = stepCounts(step);
   // A narrow screen gets a narrow picture, and every text is sized so that
   // it is at least MIN_PX on the screen whatever the picture's scale.
@@ -99,8 +103,7 @@ function drawTable(svg, state, facts, step) {
 
   // The stacks on the table: what the virtual table holds, and what the step names.
   const names = [];
-  const onTable = {};
-  if (state.table) for (const s of state.table.stacks) { names.push(s.name); onTable[s.name] = s.count; }
+  if (state.table) for (const s of state.table.stacks) names.push(s.name);
   for (const p of places) if (!names.includes(p)) names.push(p);
   const slot = placeStacks(names);
   const maxSlot = Math.max(-1, ...slot.values());
