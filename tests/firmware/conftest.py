@@ -10,8 +10,8 @@ from typing import Any, Callable, Iterator
 
 import pytest
 
-from fwtest_support import (FIRMWARE, MICROPYTHON, SPEED, FwProcess, WorldClient,
-                            require_micropython, sim_command)
+from fwtest_support import FIRMWARE, MICROPYTHON, SPEED, FwProcess, WorldClient, require_micropython
+from simulator.virtual.world_client import sim_command
 
 
 @pytest.fixture

@@ -19,7 +19,7 @@ if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
 from device_client import DeviceClient, PipeTransport  # noqa: E402
-from simulator.virtual.world_client import WorldClient, sim_command  # noqa: E402
+from simulator.virtual.world_client import WorldClient  # noqa: E402
 
 FIRMWARE = REPO / "firmware"
 MICROPYTHON = shutil.which("micropython") or str(Path(sys.executable).parent / "micropython")

@@ -17,7 +17,6 @@ REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "firmware"))  # flat names, as on the device
 
 import exact  # noqa: E402
-import exact_codes  # noqa: E402
 import exact_routes  # noqa: E402
 
 from firmware import protocol  # noqa: E402

@@ -8,7 +8,6 @@ another, restarts, and the words a person reads."""
 from __future__ import annotations
 
 import dataclasses
-import time
 
 import pytest
 

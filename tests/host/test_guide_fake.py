@@ -7,7 +7,7 @@ from __future__ import annotations
 import io
 import re
 import time
-from typing import Any, Callable
+from typing import Any
 
 import pytest
 

@@ -27,7 +27,7 @@ from host import person as persons
 from host import plan as planlib
 from host.guide import notices as notice_kinds
 from host.guide.machine import Machine
-from host.guide.table import Answer, Phase, Tick, Tray
+from host.guide.table import Answer, Phase, Tick
 from firmware import exact_routes
 from route_record import check_route_record
 from hosttest_support import FakeShuffler, TextVoice, check_record, every_card_once_a_round, run_guided, run_on_fake

@@ -7,7 +7,6 @@ import re
 import contextlib
 import io
 import subprocess
-import sys
 
 import pytest
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 import asyncio
 import json
 import socket
-import threading
 from typing import Any, Iterator
 
 import aiohttp
