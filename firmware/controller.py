@@ -47,7 +47,6 @@ class Controller:
         self.cal = {}
         self.state = protocol.ST_IDLE
         self.fault = protocol.FAULT_NONE
-        self.fault_detail = ""
         self.sides = RandomSides(self.capacity)
         self.fixed = FixedSides()  # the side source of a feed
         self.exact = ExactRoutine(self.capacity)
@@ -82,10 +81,10 @@ class Controller:
         self.apply_cfg()
         self.restore_exact()
         self.board.wdt_start(self.profile["wdt_ms"])
-        part, problem = self.self_test()
+        part, found = self.self_test()
         self.send_hello(None, None)
-        if problem:
-            self.raise_fault(protocol.FAULT_SENSOR, detail=problem, part=part)
+        if found:
+            self.raise_fault(protocol.FAULT_SENSOR, why=protocol.WHY_SELF_TEST, found=found, part=part)
         else:
             self.warn_battery()
         self.last_activity = self.board.ticks_ms()
@@ -111,26 +110,26 @@ class Controller:
         return None if mv is None else mv * self.dealer.trim // 1000
 
     def self_test(self):
-        """(part, what is wrong): ("", "") when every sensor answers
-        plausibly; else the first part at fault and every problem found.
-        Every check runs, so a working touch pad is usable even while
+        """(part, found): ("", 0) when every sensor answers plausibly; else
+        the first part at fault and every problem found (protocol.SELF_*
+        bits). Every check runs, so a working touch pad is usable even while
         another sensor is faulty."""
         b, p = self.board, self.profile
-        problems = []
+        found = 0
         parts = []
         raw = load_cell.average(self.read_stack, p["stack_samples"])
         if raw is None:
-            problems.append("stack sensor not responding")
+            found |= protocol.SELF_STACK_NO_ANSWER
             parts.append(protocol.PART_STACK)
         elif not p["stack_raw_min"] <= raw <= p["stack_raw_max"]:
-            problems.append("stack sensor reading out of range")
+            found |= protocol.SELF_STACK_RANGE
             parts.append(protocol.PART_STACK)
         if b.exit_blocked():
-            problems.append("exit detector blocked at rest")
+            found |= protocol.SELF_EXIT_BLOCKED
             parts.append(protocol.PART_EXIT)
         mv = self.battery()
         if mv is None or not p["battery_min_mv"] <= mv <= p["battery_max_mv"]:
-            problems.append("battery voltage implausible")
+            found |= protocol.SELF_BATTERY
             parts.append(protocol.PART_BATTERY)
         t = load_cell.average(b.touch_raw, 16)
         kind, lo, hi = p["touch_kind"], p["touch_baseline_min"], p["touch_baseline_max"]
@@ -141,7 +140,7 @@ class Controller:
             sb = stored
             stored_ok = True
         if t is None or not baseline_ok(kind, t, lo, hi):
-            problems.append("touch sensor missing or implausible")
+            found |= protocol.SELF_TOUCH
             parts.append(protocol.PART_TOUCH)
         elif stored_ok and (t * 10 < sb * 7 or t * 7 > sb * 10):
             # A boot reading far from the calibrated one: a hand on the pad.
@@ -150,7 +149,7 @@ class Controller:
         else:
             self.touch.baseline = t
             self.touch_source = "calibrated" if stored_ok else "measured"
-        return (parts[0] if parts else ""), "; ".join(problems)
+        return (parts[0] if parts else ""), found
 
     def stack_cal(self):
         c = self.cal
@@ -173,20 +172,21 @@ class Controller:
             report.reply(cmd, rid, *self.hello_values())
 
     # ----- faults -----------------------------------------------------
-    def raise_fault(self, code, latched=True, detail="", part="", pf=None, resume=None, n=None,
-                    capacity=None, mv=None, need_mv=None):
-        """part: the part a sensor fault names (protocol.PARTS); pf: the
-        pass's counts (pass_values()); n: the tray's, with no pass."""
+    def raise_fault(self, code, latched=True, why=None, part="", pf=None, resume=None, n=None,
+                    capacity=None, mv=None, need_mv=None, found=None, out=None, detail=None):
+        """part: the part a sensor fault names (protocol.PARTS); why: a
+        protocol.WHY_* with the values it names (found, out, mv); pf: the
+        pass's counts (pass_values()); n: the tray's, with no pass; detail:
+        an internal error's own text."""
         self.board.motor_stop()
         if latched:
             self.fault = code
-            self.fault_detail = detail
             self.state = protocol.ST_PAUSED if code in protocol.RESUMABLE else protocol.ST_ALARM
         k = left = right = None
         if pf is not None:
             k, n, left, right = pf
         report.event(protocol.EV_FAULT, code, latched, resume, k, n, left, right, capacity, mv, need_mv, part or None,
-                detail or None)
+                     why, found, out, detail or None)
 
     def warn_battery(self):
         mv = self.battery()
@@ -305,7 +305,7 @@ class Controller:
         if obj.get("cancel") is True:
             if self.state == protocol.ST_PAUSED:
                 # The paused pass deals its remaining cards by the codes.
-                report.error(cmd, rid, protocol.E_STATE, detail="a pass is paused: resume or abort")
+                report.error(cmd, rid, protocol.E_STATE, why=protocol.WHY_PAUSED)
                 return
             was = self.exact.active
             report.reply(cmd, rid, protocol.MODE_RANDOM)
@@ -316,17 +316,17 @@ class Controller:
             return
         code, n = protocol.get_int(obj, "n", 2, MAX_CARDS)
         if code:
-            report.error(cmd, rid, code, detail="n: 2 to %d cards" % MAX_CARDS)
+            report.error(cmd, rid, code, why=protocol.WHY_RANGE, field="n", lo=2, hi=MAX_CARDS)
             return
         kind = obj.get("routine")
         if kind is not None and kind not in protocol.EXACT_ROUTINES:
             bad = protocol.E_BAD_VALUE if isinstance(kind, str) else protocol.E_BAD_FIELD
-            report.error(cmd, rid, bad, detail="routine: radix or split")
+            report.error(cmd, rid, bad, why=protocol.WHY_CHOICE, field="routine")
             return
         try:
             self.exact.begin(n, self.randbytes, kind)
-        except ValueError as exc:
-            report.error(cmd, rid, protocol.E_BAD_VALUE, detail=str(exc)[:60])
+        except ValueError:  # a split asked for a pack that fits the tray, more loads than a round names, ...
+            report.error(cmd, rid, protocol.E_BAD_VALUE, why=protocol.WHY_NO_ROUTINE, n=n, hi=self.capacity)
             return
         self.save_exact()
         ex = self.exact
@@ -379,7 +379,7 @@ class Controller:
                 and self.state == protocol.ST_IDLE:
             # In idle it latches (clear re-runs the self-test); a paused
             # pass stays paused, resumable by command.
-            self.raise_fault(protocol.FAULT_SENSOR, detail="touch sensor reading implausible", part=protocol.PART_TOUCH)
+            self.raise_fault(protocol.FAULT_SENSOR, why=protocol.WHY_IMPLAUSIBLE, part=protocol.PART_TOUCH)
         return False
 
     def maybe_sleep(self):
@@ -426,8 +426,10 @@ class Controller:
         code, cmd, rid, obj = protocol.parse_request(line)
         if code:
             # A known command with an unreadable id: say which field.
-            detail = "id: an integer 0 to %d" % protocol.MAX_ID if code == protocol.E_BAD_FIELD else None
-            report.error(cmd or "", rid, code, detail=detail)
+            if code == protocol.E_BAD_FIELD:
+                report.error(cmd or "", rid, code, why=protocol.WHY_RANGE, field=protocol.F_ID, lo=0, hi=protocol.MAX_ID)
+            else:
+                report.error(cmd or "", rid, code)
             return
         if self.mid_pass and not protocol.mid_pass_ok(cmd, obj):
             report.error(cmd, rid, protocol.E_BUSY)
@@ -438,7 +440,7 @@ class Controller:
             raise
         except Exception as e:  # never fatal: answer and keep running
             self.board.motor_stop()
-            report.error(cmd, rid, protocol.E_INTERNAL, detail=str(e)[:80])
+            report.error(cmd, rid, protocol.E_INTERNAL, detail=str(e)[:80] or type(e).__name__)
 
     def cmd_unknown(self, cmd, rid, obj):
         """A command without a handler here (parse_request answers names
@@ -448,7 +450,7 @@ class Controller:
     def cmd_hello(self, cmd, rid, obj):
         proto = obj.get("proto")
         if proto is not None and proto != protocol.PROTOCOL_VERSION:
-            report.error(cmd, rid, protocol.E_PROTO, detail="device speaks %d" % protocol.PROTOCOL_VERSION)
+            report.error(cmd, rid, protocol.E_PROTO, proto=protocol.PROTOCOL_VERSION)
             return
         self.send_hello(cmd, rid)
 
@@ -470,7 +472,7 @@ class Controller:
         p = self.profile
         raw = load_cell.average(self.read_stack, p["stack_samples"])
         if raw is None or not p["stack_raw_min"] <= raw <= p["stack_raw_max"]:
-            report.error(cmd, rid, protocol.E_REFUSED, detail="stack sensor not responding")
+            report.error(cmd, rid, protocol.E_REFUSED, why=protocol.WHY_NO_ANSWER, part=protocol.PART_STACK)
             return
         n = load_cell.count_from_raw(raw, tare, per_card)
         report.reply(cmd, rid, n if n > 0 else 0, self.capacity)
@@ -480,7 +482,7 @@ class Controller:
         if self.state == protocol.ST_ALARM:
             report.error(cmd, rid, protocol.E_ALARM)
         elif self.state != protocol.ST_IDLE:
-            report.error(cmd, rid, protocol.E_STATE, detail="a pass is paused: resume or abort")
+            report.error(cmd, rid, protocol.E_STATE, why=protocol.WHY_PAUSED)
         else:
             return False
         return True
@@ -498,22 +500,22 @@ class Controller:
             return
         if self.exact.active:
             # The cards fed would leave the pack the routine tracks.
-            report.error(cmd, rid, protocol.E_STATE, detail="an exact routine is running: cancel it first")
+            report.error(cmd, rid, protocol.E_STATE, why=protocol.WHY_EXACT_RUNNING)
             return
         code, n = protocol.get_int(obj, "n", 1, self.capacity)
         if code:
-            report.error(cmd, rid, code, detail="n: 1 to %d cards" % self.capacity)
+            report.error(cmd, rid, code, why=protocol.WHY_RANGE, field="n", lo=1, hi=self.capacity)
             return
         side = obj.get("side")
         if side not in protocol.SIDES:
-            report.error(cmd, rid, protocol.E_BAD_FIELD, detail="side: left or right")
+            report.error(cmd, rid, protocol.E_BAD_FIELD, why=protocol.WHY_CHOICE, field="side")
             return
         self.fixed.value = LEFT if side == protocol.LEFT else RIGHT
         self.start_pass(cmd, rid, self.fixed, n)
 
     def cmd_resume(self, cmd, rid, obj):
         if self.state != protocol.ST_PAUSED:
-            report.error(cmd, rid, protocol.E_STATE, detail="nothing to resume")
+            report.error(cmd, rid, protocol.E_STATE, why=protocol.WHY_NOTHING_TO_RESUME)
             return
         self.resume_pass(cmd, rid)
 
@@ -523,7 +525,7 @@ class Controller:
             report.reply(cmd, rid)
             return
         if self.state != protocol.ST_PAUSED:
-            report.error(cmd, rid, protocol.E_STATE, detail="no pass to abort")
+            report.error(cmd, rid, protocol.E_STATE, why=protocol.WHY_NO_PASS)
             return
         report.reply(cmd, rid)
         self.end_aborted()
@@ -545,14 +547,13 @@ class Controller:
             self.end_aborted()
             return
         if self.state == protocol.ST_ALARM and self.fault == protocol.FAULT_SENSOR:
-            part, problem = self.self_test()
-            if problem:
+            part, found = self.self_test()
+            if found:
                 report.reply(cmd, rid, self.state, self.fault)
-                self.raise_fault(protocol.FAULT_SENSOR, detail=problem, part=part)
+                self.raise_fault(protocol.FAULT_SENSOR, why=protocol.WHY_SELF_TEST, found=found, part=part)
                 return
         self.state = protocol.ST_IDLE
         self.fault = protocol.FAULT_NONE
-        self.fault_detail = ""
         report.reply(cmd, rid, self.state)
         report.event(protocol.EV_CLEARED)
 
@@ -562,12 +563,12 @@ class Controller:
             return
         what = obj.get("what")
         if what not in protocol.CAL_WHATS:
-            report.error(cmd, rid, protocol.E_BAD_FIELD, detail="what: " + ", ".join(protocol.CAL_WHATS))
+            report.error(cmd, rid, protocol.E_BAD_FIELD, why=protocol.WHY_CHOICE, field="what")
             return
         new = dict(self.cal)
         problem = getattr(self, "cal_" + what)(obj, new)
         if problem:
-            report.error(cmd, rid, problem[0], detail=problem[1])
+            report.error(cmd, rid, problem.pop("err"), **problem)
             return
         try:
             store.save(self.cal_path, new)
@@ -582,29 +583,29 @@ class Controller:
         report.reply(cmd, rid, new)
 
     # One handler per thing calibrated: each changes `new` and returns
-    # None, or (error code, detail).
+    # None, or the refusal's fields (err, why and the values it names).
     def cal_stack(self, obj, new):
         p = self.profile
         code, n = protocol.get_int(obj, "n", 0, self.capacity)
         if code:
-            return code, "n: 0 (the empty tray) to %d cards" % self.capacity
+            return {"err": code, "why": protocol.WHY_RANGE, "field": "n", "lo": 0, "hi": self.capacity}
         raw = load_cell.average(self.read_stack, 4 * p["stack_samples"])
         if raw is None:
-            return protocol.E_BAD_VALUE, "stack sensor not responding"
+            return {"err": protocol.E_BAD_VALUE, "why": protocol.WHY_NO_ANSWER, "part": protocol.PART_STACK}
         if n == 0:
             new["tare"] = raw
             new.pop("per_card", None)
             return None
         tare = new.get("tare")
         if not isinstance(tare, int):
-            return protocol.E_NOT_CALIBRATED, "calibrate with n=0 on an empty tray first"
+            return {"err": protocol.E_NOT_CALIBRATED, "why": protocol.WHY_TARE_FIRST}
         pc = load_cell.per_card_from(raw, tare, n)
         if pc < p["stack_per_card_min"]:
             # The reading must grow with the cards: a reading that falls is
             # a load cell wired the wrong way round, one that stays is
             # no load on the cell.
-            return protocol.E_BAD_VALUE, "reading %s by %d for %d cards" % (
-                "falls" if pc < 0 else "grows only", raw - tare, n)
+            return {"err": protocol.E_BAD_VALUE, "why": protocol.WHY_FALLS if pc < 0 else protocol.WHY_GROWS_LITTLE,
+                    "by": raw - tare, "n": n}
         new["per_card"] = pc
         return None
 
@@ -613,13 +614,13 @@ class Controller:
         if obj.get("confirm") is True:
             # The board's own fact: a debounced touch since the baseline.
             if self.touches <= self.touches_at_base:
-                return protocol.E_STATE, "no touch seen since the baseline was measured"
+                return {"err": protocol.E_STATE, "why": protocol.WHY_NO_TOUCH}
             new["touch_seen"] = 1
             return None
         t = load_cell.average(b.touch_raw, 16)
         if t is None or not baseline_ok(p["touch_kind"], t, p["touch_baseline_min"],
                                         p["touch_baseline_max"]):
-            return protocol.E_BAD_VALUE, "touch reading implausible"
+            return {"err": protocol.E_BAD_VALUE, "why": protocol.WHY_IMPLAUSIBLE, "part": protocol.PART_TOUCH}
         new["touch_baseline"] = t
         new.pop("touch_seen", None)  # the new baseline waits for a touch again
         self.touches_at_base = self.touches
@@ -628,16 +629,16 @@ class Controller:
     def cal_beam(self, obj, new):
         d = self.dealer
         if not d.seen:
-            return protocol.E_STATE, "no card through the exit beam since the start: feed one first"
+            return {"err": protocol.E_STATE, "why": protocol.WHY_NO_CARD}
         new["beam_ms"] = d.block_norm  # a card's time in the beam at the reference drive
         return None
 
     def cal_motor(self, obj, new):
         code, flip = protocol.get_int(obj, "flip", 0, 1)
         if code:
-            return code, "flip: 0 (the motor as wired) or 1 (the other way)"
+            return {"err": code, "why": protocol.WHY_RANGE, "field": "flip", "lo": 0, "hi": 1}
         if not self.dealer.seen:
-            return protocol.E_STATE, "no card fed since the start: feed cards first"
+            return {"err": protocol.E_STATE, "why": protocol.WHY_NO_CARD}
         new["flip"] = flip
         return None
 
@@ -645,13 +646,15 @@ class Controller:
         p = self.profile
         code, mv = protocol.get_int(obj, "mv", p["battery_min_mv"], p["battery_max_mv"] + 2000)
         if code:
-            return code, "mv: the meter's reading, %d to %d" % (p["battery_min_mv"], p["battery_max_mv"] + 2000)
+            return {"err": code, "why": protocol.WHY_RANGE, "field": "mv", "lo": p["battery_min_mv"],
+                    "hi": p["battery_max_mv"] + 2000}
         raw = self.board.battery_mv()
         if not raw:
-            return protocol.E_BAD_VALUE, "battery sensor reads 0 mV"
+            return {"err": protocol.E_BAD_VALUE, "why": protocol.WHY_IMPLAUSIBLE, "part": protocol.PART_BATTERY,
+                    "mv": 0}
         trim = (mv * 1000 + raw // 2) // raw
         if not protocol.TRIM_MIN <= trim <= protocol.TRIM_MAX:
-            return protocol.E_BAD_VALUE, "board reads %d mV, meter %d mV: over 10 %% apart" % (raw, mv)
+            return {"err": protocol.E_BAD_VALUE, "why": protocol.WHY_METER, "mv": raw, "meter_mv": mv}
         new["mv_trim"] = trim
         return None
 
@@ -661,7 +664,7 @@ class Controller:
             report.reply(cmd, rid, self.cal)
             return
         if obj.get("what", "sensors") != "sensors":
-            report.error(cmd, rid, protocol.E_BAD_FIELD, detail="what: sensors or cal")
+            report.error(cmd, rid, protocol.E_BAD_FIELD, why=protocol.WHY_CHOICE, field="what")
             return
         b, d, p = self.board, self.dealer, self.profile
         n = None
@@ -686,10 +689,13 @@ class Controller:
             wdt_ms = self.profile["wdt_ms"]
             code, key = protocol.check_config(updates, wdt_ms)
             if code:
-                if code == protocol.E_BAD_VALUE and key in protocol.WAIT_KEYS:
-                    key = "%s: at most %d here (half the %d ms watchdog)" % (
-                        key, min(protocol.CONFIG_LIMITS[key][1], wdt_ms // 2), wdt_ms)
-                report.error(cmd, rid, code, detail=key)
+                if key in protocol.CONFIG_LIMITS:
+                    lo, hi = protocol.CONFIG_LIMITS[key]
+                    if key in protocol.WAIT_KEYS:
+                        hi = min(hi, wdt_ms // 2)  # within half the board's watchdog
+                    report.error(cmd, rid, code, why=protocol.WHY_RANGE, field=key, lo=lo, hi=hi)
+                else:  # not a config key, or no object at all
+                    report.error(cmd, rid, code, why=protocol.WHY_CHOICE, field=key if isinstance(key, str) else "set")
                 return
             new = dict(self.cfg)
             new.update(updates)
@@ -715,15 +721,14 @@ class Controller:
         if raw is None or not p["stack_raw_min"] <= raw <= p["stack_raw_max"]:
             if cmd is not None:
                 report.error(cmd, rid, protocol.E_REFUSED)
-            self.raise_fault(protocol.FAULT_SENSOR, detail="stack sensor not responding", part=protocol.PART_STACK)
+            self.raise_fault(protocol.FAULT_SENSOR, why=protocol.WHY_NO_ANSWER, part=protocol.PART_STACK)
             return
         if b.exit_blocked():
             # A card left in the exit (after a double feed, say) would be
             # counted as the first card of this pass.
             if cmd is not None:
                 report.error(cmd, rid, protocol.E_REFUSED)
-            self.raise_fault(protocol.FAULT_SENSOR, detail="exit detector blocked: take out the card in the exit",
-                             part=protocol.PART_EXIT)
+            self.raise_fault(protocol.FAULT_SENSOR, why=protocol.WHY_BLOCKED, part=protocol.PART_EXIT)
             return
         tray = load_cell.count_from_raw(raw, tare, per_card)
         n = tray
@@ -748,14 +753,14 @@ class Controller:
         if feed:
             if feed > tray:
                 if cmd is not None:
-                    report.error(cmd, rid, protocol.E_BAD_VALUE, detail="the tray holds %d cards" % tray)
+                    report.error(cmd, rid, protocol.E_BAD_VALUE, why=protocol.WHY_TRAY_HOLDS, n=tray)
                 return
             n = feed
         mv = self.battery()
         if mv is None or not p["battery_min_mv"] <= mv <= p["battery_max_mv"]:
             if cmd is not None:
                 report.error(cmd, rid, protocol.E_REFUSED)
-            self.raise_fault(protocol.FAULT_SENSOR, detail="battery voltage implausible", part=protocol.PART_BATTERY)
+            self.raise_fault(protocol.FAULT_SENSOR, why=protocol.WHY_IMPLAUSIBLE, part=protocol.PART_BATTERY, mv=mv)
             return
         need = p["battery_cutoff_mv"] + p["battery_sag_mv"] + n * p["battery_per_card_mv"]
         self.dealer.mv = mv
@@ -769,9 +774,9 @@ class Controller:
         if src is not self.exact:
             try:
                 src.prepare(n)
-            except ValueError as e:  # a plan that does not fit the load
+            except ValueError:  # a plan that does not fit the load
                 if cmd is not None:
-                    report.error(cmd, rid, protocol.E_BAD_VALUE, detail=str(e)[:60])
+                    report.error(cmd, rid, protocol.E_BAD_VALUE, why=protocol.WHY_NOT_THE_LOAD)
                 return
         self.warn_battery()
         # dealer.hide marks an exact pass until the next begins (see pass_values).
@@ -823,8 +828,7 @@ class Controller:
             # The card the jam left in the exit would be counted as the next.
             if cmd is not None:
                 report.error(cmd, rid, protocol.E_REFUSED)
-            self.raise_fault(protocol.FAULT_SENSOR, latched=False,
-                             detail="exit detector blocked: take out the card in the exit", part=protocol.PART_EXIT)
+            self.raise_fault(protocol.FAULT_SENSOR, latched=False, why=protocol.WHY_BLOCKED, part=protocol.PART_EXIT)
             return
         self.fault = protocol.FAULT_NONE
         self.pass_raw = None  # cards moved by hand: no clean count by weight
@@ -873,11 +877,11 @@ class Controller:
         elif r == R_BLOCKED or r == R_LONG:
             self.beam_stop(r, f)
         elif r == R_SENSOR:
-            self.raise_fault(protocol.FAULT_SENSOR, detail="battery sensor reads %d mV" % (self.battery() or 0),
+            self.raise_fault(protocol.FAULT_SENSOR, why=protocol.WHY_IMPLAUSIBLE, mv=self.battery() or 0,
                              part=protocol.PART_BATTERY, pf=f)
             self.stop_exact_pass()
         elif r == R_BATTERY:
-            self.raise_fault(protocol.FAULT_BATTERY_LOW, detail="battery fell below cutoff", pf=f)
+            self.raise_fault(protocol.FAULT_BATTERY_LOW, pf=f)
             self.stop_exact_pass()
         elif r == R_TIMEOUT:
             self.no_card(f)
@@ -900,12 +904,12 @@ class Controller:
         out = self.out_unseen()
         if out is not None and out < (2 if r == R_LONG else 1):
             # (a card stuck in the exit reads so too: the person looks)
-            self.raise_fault(protocol.FAULT_SENSOR, part=protocol.PART_EXIT,
-                             detail="exit beam blocked, %d card out" % (out if out > 0 else 0), pf=f)
+            self.raise_fault(protocol.FAULT_SENSOR, part=protocol.PART_EXIT, why=protocol.WHY_BLOCKED,
+                             out=out if out > 0 else 0, pf=f)
             self.stop_exact_pass()
             return
-        why = "exit blocked too long" if r == R_LONG else "exit blocked before the card was fed"
-        self.raise_fault(protocol.FAULT_DOUBLE_FEED, detail=why, pf=f)
+        why = protocol.WHY_LONG_BLOCK if r == R_LONG else protocol.WHY_EARLY_BLOCK
+        self.raise_fault(protocol.FAULT_DOUBLE_FEED, why=why, pf=f)
         self.stop_exact_pass()
 
     def no_card(self, f):
@@ -914,7 +918,7 @@ class Controller:
         d = self.dealer
         left = d.tray0 - d.k  # the cards the tray should hold
         if out is None:
-            self.raise_fault(protocol.FAULT_SENSOR, detail="stack sensor not responding", part=protocol.PART_STACK, pf=f)
+            self.raise_fault(protocol.FAULT_SENSOR, why=protocol.WHY_NO_ANSWER, part=protocol.PART_STACK, pf=f)
             self.stop_exact_pass()
         elif out <= 0:
             # Every card is still in the tray: a jam. Resuming deals the same
@@ -922,16 +926,15 @@ class Controller:
             self.raise_fault(protocol.FAULT_JAM, resume=True, pf=f)
         elif out < left:
             # Cards went out with the beam never blocked: its receiver.
-            self.raise_fault(protocol.FAULT_SENSOR, part=protocol.PART_EXIT,
-                             detail="exit beam missed %d cards" % out, pf=f)
+            self.raise_fault(protocol.FAULT_SENSOR, part=protocol.PART_EXIT, why=protocol.WHY_MISSED, out=out, pf=f)
             self.stop_exact_pass()
         elif out == 1:
             # One card fewer came out than the stack reading: two cards
             # passed the exit together.
-            self.raise_fault(protocol.FAULT_DOUBLE_FEED, detail="exit count one short of the stack reading", pf=f)
+            self.raise_fault(protocol.FAULT_DOUBLE_FEED, why=protocol.WHY_ONE_SHORT, pf=f)
             self.lose_exact_pass(protocol.LOST_EXIT_COUNT)
         else:
-            self.raise_fault(protocol.FAULT_TRAY_EMPTIED, detail="%d cards missing" % out, pf=f)
+            self.raise_fault(protocol.FAULT_TRAY_EMPTIED, why=protocol.WHY_MISSING, out=out, pf=f)
             self.stop_exact_pass()
 
     # ----- called by the dealer between cards -----------------------

@@ -175,9 +175,11 @@ class Link:
         try:
             line = protocol.encode(obj)
         except ValueError:
-            # Too long or not ASCII: the free-text detail is the usual
-            # culprit; without it the message still says what happened.
+            # Too long or not ASCII: the only free text is an internal
+            # error's detail or a field name echoed from the host; without
+            # them the message still says what happened.
             obj.pop("detail", None)
+            obj.pop("field", None)
             try:
                 line = protocol.encode(obj)
             except ValueError:

@@ -22,8 +22,11 @@ except ImportError:  # CPython: the host
 # 2 added exact mode, 3 the count command, 4 read, feed, the calibration of
 # the motor's direction, the exit beam and the battery, and the part a
 # sensor fault names, 5 the declaration table and its digest in hello, and
-# codes without words (no name, msg or fault_name: the host words them)
-PROTOCOL_VERSION = 5
+# codes without words (no name, msg or fault_name: the host words them), 6 a
+# refusal's or a fault's reason as a number and values (`why`, `field`, `lo`,
+# `hi`, `out`, `found`...) where a sentence was (`detail`: an internal
+# error's own text only)
+PROTOCOL_VERSION = 6
 FIRMWARE_VERSION = "0.2.0"
 MAX_LINE = 256  # bytes, newline included
 # The device's own input buffer: about two of the longest lines. A host keeps
@@ -145,6 +148,45 @@ REFUSALS = (FAULT_EMPTY, FAULT_OVER_CAPACITY, FAULT_NOT_CALIBRATED, FAULT_BATTER
 # Faults that pause a pass: touch or resume continues it.
 RESUMABLE = (FAULT_JAM,)
 
+# Why, beyond its code (the `why` of a refusal or a fault): a number and the
+# values it names, never a sentence; the host words it (host/device_words.py).
+# Numbers never change.
+WHY_PAUSED = 1  # a pass is paused: resume or abort it
+WHY_EXACT_RUNNING = 2  # an exact routine is running: cancel it first
+WHY_NOTHING_TO_RESUME = 3  # no pass is paused
+WHY_NO_PASS = 4  # no pass to abort
+WHY_RANGE = 5  # `field` is outside `lo` to `hi`
+WHY_CHOICE = 6  # `field` is missing or not one of its declared values
+WHY_NO_ANSWER = 7  # `part` does not answer (the load cell's converter)
+WHY_IMPLAUSIBLE = 8  # `part` reads what no working one reads (`mv`: the battery's reading)
+WHY_BLOCKED = 9  # the exit beam is blocked (`out`: cards out of the tray, when a pass stopped)
+WHY_MISSED = 10  # the exit beam missed `out` cards that left the tray
+WHY_ONE_SHORT = 11  # the exit counted one card fewer than the tray's reading: two went as one
+WHY_MISSING = 12  # `out` cards left the tray and never reached the exit
+WHY_NOT_THE_LOAD = 13  # the load does not fit the plan of the pass (the exact routine's)
+WHY_NO_ROUTINE = 14  # no exact routine (of the kind asked for) for `n` cards on a tray of `hi`
+WHY_TARE_FIRST = 15  # calibrate the empty tray (n 0) first
+WHY_FALLS = 16  # the reading changed by `by` for `n` cards: it falls (the load cell wired the wrong way)
+WHY_GROWS_LITTLE = 17  # the reading grew only by `by` for `n` cards (no load on the cell)
+WHY_NO_TOUCH = 18  # no touch since the baseline was measured
+WHY_NO_CARD = 19  # no card through the exit beam since the start: feed cards first
+WHY_METER = 20  # the board reads `mv`, the meter `meter_mv`: more than 10 % apart
+WHY_LONG_BLOCK = 21  # a card blocked the exit too long: two cards together
+WHY_EARLY_BLOCK = 22  # the exit was blocked before the card was fed
+WHY_TRAY_HOLDS = 23  # the tray holds only `n` cards
+WHY_SELF_TEST = 24  # the start-up check found the problems `found` (SELF_* bits)
+WHY_CODES = (WHY_PAUSED, WHY_EXACT_RUNNING, WHY_NOTHING_TO_RESUME, WHY_NO_PASS, WHY_RANGE, WHY_CHOICE,
+             WHY_NO_ANSWER, WHY_IMPLAUSIBLE, WHY_BLOCKED, WHY_MISSED, WHY_ONE_SHORT, WHY_MISSING,
+             WHY_NOT_THE_LOAD, WHY_NO_ROUTINE, WHY_TARE_FIRST, WHY_FALLS, WHY_GROWS_LITTLE, WHY_NO_TOUCH,
+             WHY_NO_CARD, WHY_METER, WHY_LONG_BLOCK, WHY_EARLY_BLOCK, WHY_TRAY_HOLDS, WHY_SELF_TEST)
+# The start-up check's findings (the bits of a fault's `found`).
+SELF_STACK_NO_ANSWER = 1
+SELF_STACK_RANGE = 2
+SELF_EXIT_BLOCKED = 4
+SELF_BATTERY = 8
+SELF_TOUCH = 16
+SELF_BITS = (SELF_STACK_NO_ANSWER, SELF_STACK_RANGE, SELF_EXIT_BLOCKED, SELF_BATTERY, SELF_TOUCH)
+
 # Why exactness was lost (the `code` of exact_lost). Numbers never change.
 LOST_DOUBLE_FEED = 1
 LOST_COUNT = 2
@@ -237,6 +279,7 @@ SETS = (
     "fault0", (FAULT_NONE,) + FAULT_CODES,
     "lost", LOST_CODES,
     "err", ERROR_CODES,
+    "why", WHY_CODES,
 )
 # Objects a field may hold: name, its fields, in pairs.
 OBJECTS = (
@@ -255,7 +298,8 @@ EVENT_FIELDS = (
     EV_DONE, _PASS,
     EV_ABORTED, _PASS,
     EV_FAULT, "code:@fault! latched:b resume:b k:0..10000 n:0..10000 left:0..10000 right:0..10000"
-        " capacity:1..10000 mv:0..100000 need_mv:0..100000 part:@part detail:s",
+        " capacity:1..10000 mv:0..100000 need_mv:0..100000 part:@part why:@why found:0..31 out:0..10000"
+        " detail:s",
     EV_WARN, "code:@fault! mv:0..100000",
     EV_CLEARED, "",
     EV_STOPPED, "reason:@stopped",
@@ -282,8 +326,10 @@ REPLY_FIELDS = (
         " touches:0..2147483648 beam:b mv:0..100000 card_ms:0..60000 feed_ms:0..60000 flip:@flip",
     CMD_FEED, "n:0..10000!",
 )
-# A refused request ("re" and "ok": false).
-ERROR_FIELDS = "err:@err! fault:@fault detail:s"  # fault: the fault that refused a pass
+# A refused request ("re" and "ok": false): fault, the fault that refused a
+# pass; why and the values it names; detail, an internal error's own text.
+ERROR_FIELDS = ("err:@err! fault:@fault why:@why field:s lo:0..1073741823 hi:0..1073741823 part:@part"
+                " n:0..10000 by:-16777216..16777216 mv:0..100000 meter_mv:0..100000 proto:0..1000000 detail:s")
 # Requests (host -> device, "cmd" and an optional "id").
 COMMAND_FIELDS = (
     CMD_HELLO, "proto:0..1000000",
@@ -385,13 +431,14 @@ def reply(cmd, rid, **fields):
     return obj
 
 
-def error_reply(cmd, rid, code, detail=None):
-    """A refusal: the error's number (the host words it) and a detail."""
+def error_reply(cmd, rid, code, **fields):
+    """A refusal: the error's number and the fields that say why (the host words them)."""
     obj = {F_RE: cmd, F_OK: False, F_ERR: code}
     if rid is not None:
         obj[F_ID] = rid
-    if detail:
-        obj[F_DETAIL] = detail
+    for key in fields:
+        if fields[key] is not None:
+            obj[key] = fields[key]
     return obj
 
 

@@ -75,13 +75,16 @@ def reply(cmd, rid, *values):
     _send(_fill(o, _spec(protocol.REPLY_FIELDS, cmd), values))
 
 
-def error(cmd, rid, code, detail=None, fault=None):
+def error(cmd, rid, code, fault=None, why=None, field=None, lo=None, hi=None, part=None, n=None, by=None,
+          mv=None, meter_mv=None, proto=None, detail=None):
     """A refusal: the error's code and, when it helps, the fault that
-    refused a pass and a detail."""
+    refused a pass, why (protocol.WHY_*) with the values it names, or an
+    internal error's own text."""
     o = {protocol.F_RE: cmd, protocol.F_OK: False}
     if rid is not None:
         o[protocol.F_ID] = rid
-    _send(_fill(o, protocol.ERROR_FIELDS, (code, fault, detail or None)))
+    _send(_fill(o, protocol.ERROR_FIELDS, (code, fault, why, field, lo, hi, part, n, by, mv, meter_mv, proto,
+                                            detail or None)))
 
 
 def template(kind, count, width):

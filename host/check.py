@@ -2,16 +2,17 @@
 replies of `hello`, `status` and `read` (the sensors and the stored
 calibration), and of an optional `feed`, to one finding a part
 (host/parts.py). `shuffler check` prints them; `shuffler setup` judges its
-steps with the same functions."""
+steps with the same functions. Every answer is read as its typed record
+(host/device_messages.py): a field the board left out is None."""
 from __future__ import annotations
 
 import importlib
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from firmware import protocol
 from hardware import mechanism
-from host import device_words
+from host import device_messages, device_words
 from host.parts import FAIL, FIRMWARE, OK, SKIP, STATE, WARN, Finding, volts
 
 SETUP = "run `shuffler setup`"
@@ -23,36 +24,61 @@ def profile(board: str) -> dict[str, Any]:
     return dict(importlib.import_module(f"firmware.profile_{name}").PROFILE)
 
 
-@dataclass
-class Snapshot:
-    """Everything the board answered, at one moment."""
+@dataclass(frozen=True)
+class Refused:
+    """A feed the board refused: the refusal, in one line."""
 
-    hello: dict[str, Any]
-    status: dict[str, Any]
-    sensors: dict[str, Any]
-    cal: dict[str, Any]
-    feed: dict[str, Any] | None = None  # the feed's end: its done or fault event
+    words: str
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """Everything the board answered, at one moment, as typed records."""
+
+    hello: Any  # the hello reply's record (HelloReply)
+    status: Any  # StatusReply
+    sensors: Any  # ReadReply of `read`
+    cal: Any  # CalObject of `read` what=cal (every field None: nothing stored)
+    feed: Any = None  # the feed's end: its Done or Fault event record, or Refused
     touches_before: int | None = None  # --watch: the touch count when the watch began
-    extra: dict[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, hello: dict[str, Any], status: dict[str, Any], sensors: dict[str, Any], cal: dict[str, Any] | None,
+           feed: dict[str, Any] | Refused | None = None, touches_before: int | None = None) -> "Snapshot":
+        """From the board's answers as they came (the messages' fields)."""
+        if isinstance(feed, dict):
+            feed = device_messages.event_view(feed)
+        return cls(device_messages.hello_view(hello), device_messages.reply_record(protocol.CMD_STATUS, status),
+                   device_messages.reply_record(protocol.CMD_READ, sensors),
+                   device_messages.object_record("cal", cal or {}), feed, touches_before)
 
     @property
     def board(self) -> str:
-        return str(self.hello.get("board", "sim"))
+        return str(self.hello.board or "sim")
+
+    def fed(self, ev: str) -> bool:
+        """Whether the feed ended with event `ev`."""
+        return ended(self.feed, ev)
+
+
+def ended(end: Any, ev: str) -> bool:
+    """Whether a feed's end (an event record, Refused or None) is event `ev`."""
+    return end is not None and not isinstance(end, Refused) and device_messages.is_event(end, ev)
 
 
 def firmware(s: Snapshot) -> Finding:
     h = s.hello
-    value = f"{h.get('fw')}, protocol {h.get('proto')}, board {h.get('board')}"
-    if h.get("fw") == protocol.FIRMWARE_VERSION:
+    value = f"{h.fw}, protocol {h.proto}, board {h.board}"
+    if h.fw == protocol.FIRMWARE_VERSION:
         return Finding(FIRMWARE, OK, value, f"this tool's {protocol.FIRMWARE_VERSION}", "up to date")
     return Finding(FIRMWARE, WARN, value, f"this tool's {protocol.FIRMWARE_VERSION}",
                    "`shuffler flash` brings this tool's firmware (the calibration stays)")
 
 
 def state(s: Snapshot) -> Finding:
-    st = s.status.get("state")
+    st = s.status.state
     if st == protocol.ST_ALARM:
-        return Finding(STATE, FAIL, f"alarm ({device_words.fault_name(s.status.get('fault'))} latched)", "idle",
+        return Finding(STATE, FAIL, f"alarm ({device_words.fault_name(s.status.fault)} latched)", "idle",
                        "put right what the other lines say, then send clear (the guide or `shuffler setup` does)")
     if st == protocol.ST_PAUSED:
         return Finding(STATE, WARN, "paused (a jammed pass)", "idle", "resume or abort the pass first")
@@ -62,16 +88,16 @@ def state(s: Snapshot) -> Finding:
 def stack(s: Snapshot) -> Finding:
     p, r, c = profile(s.board), s.sensors, s.cal
     lo, hi = p["stack_raw_min"], p["stack_raw_max"]
-    if "raw" not in r:
+    if r.raw is None:
         return Finding(protocol.PART_STACK, FAIL, "no answer", "a reading 80 times a second",
                        "the HX711 does not answer (its DOUT never goes low)", wiring=True)
-    raw, spread = r["raw"], r["spread"]
+    raw, spread = r.raw, r.spread or 0
     read = f"raw {raw}, spread {spread}"
     if not lo <= raw <= hi:
         return Finding(protocol.PART_STACK, FAIL, read, f"{lo} to {hi}",
                        "the reading is clipped: a load cell wire is open", wiring=True)
-    tare, per_card = c.get("tare"), c.get("per_card")
-    n = r.get("n", 0)
+    tare, per_card = c.tare, c.per_card
+    n = r.n or 0
     if n < 0:
         return Finding(protocol.PART_STACK, FAIL, f"{n} cards ({read})", "0 cards or more",
                        "it reads fewer than no cards: the reading falls as cards go on (its signal wires "
@@ -82,7 +108,7 @@ def stack(s: Snapshot) -> Finding:
             return Finding(protocol.PART_STACK, WARN, value, f"a spread under half a card ({per_card // 2})",
                            "noisy: keep the tray still; a loose load cell wire", wiring=True)
         return Finding(protocol.PART_STACK, OK, value, "0 cards or more, a spread under half a card", "calibrated")
-    if s.hello.get("cal", {}).get("stack") == "factory":
+    if s.hello.cal is not None and s.hello.cal.stack == "factory":
         return Finding(protocol.PART_STACK, OK, f"{n} cards ({read})", "0 cards or more",
                        "the board's factory calibration")
     if isinstance(tare, int) and raw < tare - max(4 * spread, 4 * p["stack_per_card_min"]):
@@ -93,22 +119,22 @@ def stack(s: Snapshot) -> Finding:
 
 def touch(s: Snapshot) -> Finding:
     p, r, c = profile(s.board), s.sensors, s.cal
-    raw = r.get("touch", -1)
+    raw = -1 if r.touch is None else r.touch
     digital = p["touch_kind"] == "digital"
     if digital:
         plausible = "0 at rest, 1 touched"
         ok_now = raw in (0, 1)
     else:
-        base = c.get("touch_baseline") or raw
+        base = c.touch_baseline or raw
         plausible = f"{p['touch_baseline_min']} to {p['touch_baseline_max']} at rest, falling when touched"
         ok_now = isinstance(base, int) and base // 20 < raw <= 2 * p["touch_baseline_max"]
-    value = f"reads {raw}" + (", touched" if r.get("touched") else "")
+    value = f"reads {raw}" + (", touched" if r.touched else "")
     if not ok_now:
         return Finding(protocol.PART_TOUCH, FAIL, value, plausible,
                        "no pad answers (a broken lead, or a short)", wiring=True)
-    if s.touches_before is not None and r.get("touches", 0) > s.touches_before:
+    if s.touches_before is not None and (r.touches or 0) > s.touches_before:
         return Finding(protocol.PART_TOUCH, OK, value, plausible, "a touch seen now")
-    if c.get("touch_seen") == 1:
+    if c.touch_seen == 1:
         return Finding(protocol.PART_TOUCH, OK, value, plausible, "a touch confirmed at set-up")
     return Finding(protocol.PART_TOUCH, FAIL, value, plausible,
                    f"no touch confirmed: touch it during `shuffler check --watch`, or {SETUP}; "
@@ -118,28 +144,28 @@ def touch(s: Snapshot) -> Finding:
 def beam(s: Snapshot) -> Finding:
     r, c = s.sensors, s.cal
     plausible = "clear at rest, blocked by each card"
-    if r.get("beam"):
+    if r.beam:
         return Finding(protocol.PART_EXIT, FAIL, "blocked at rest", plausible,
                        "blocked with no card fed: a card in the exit, or the emitter has no power", wiring=True)
     fed = s.feed
-    if fed is not None and fed.get("ev") == protocol.EV_FAULT and fed.get("part") == protocol.PART_EXIT:
-        return Finding(protocol.PART_EXIT, FAIL, f"clear at rest; the feed: {fed.get('detail', 'a sensor fault')}", plausible,
-                       "cards left the tray unseen: the receiver does not answer"
-                       if "missed" in str(fed.get("detail")) else "it stays blocked: the emitter or its power",
+    if s.fed(protocol.EV_FAULT) and fed.part == protocol.PART_EXIT:
+        return Finding(protocol.PART_EXIT, FAIL, f"clear at rest; the feed: {device_words.why_words(fed) or 'a sensor fault'}",
+                       plausible, "cards left the tray unseen: the receiver does not answer"
+                       if fed.why == protocol.WHY_MISSED else "it stays blocked: the emitter or its power",
                        wiring=True)
-    if fed is not None and fed.get("ev") == protocol.EV_DONE:
-        return Finding(protocol.PART_EXIT, OK, f"clear at rest; saw the {fed['k']} card{'s' * (fed['k'] != 1)} fed",
+    if s.fed(protocol.EV_DONE):
+        return Finding(protocol.PART_EXIT, OK, f"clear at rest; saw the {fed.k} card{'s' * (fed.k != 1)} fed",
                        plausible, "counts every card")
-    if isinstance(c.get("beam_ms"), int):
+    if isinstance(c.beam_ms, int):
         return Finding(protocol.PART_EXIT, OK, "clear at rest", plausible,
-                       f"saw cards at set-up ({c['beam_ms']} ms a card in the beam)")
+                       f"saw cards at set-up ({c.beam_ms} ms a card in the beam)")
     return Finding(protocol.PART_EXIT, FAIL, "clear at rest", plausible,
                    f"no card seen through it: {SETUP} (cards that leave unseen: the receiver)", wiring=True)
 
 
 def expected_card_ms(s: Snapshot) -> int:
     p = profile(s.board)
-    mv = s.sensors.get("mv", 0)
+    mv = s.sensors.mv or 0
     if not p["battery_min_mv"] <= mv <= p["battery_max_mv"]:
         mv = p["block_ref_mv"]  # a reading no battery gives says nothing of the motor's speed
     return int(mechanism.block_ms(mv, p["defaults"]["motor_duty"]))
@@ -147,19 +173,18 @@ def expected_card_ms(s: Snapshot) -> int:
 
 def motor(s: Snapshot) -> Finding:
     r, c = s.sensors, s.cal
-    learned = r.get("card_ms", 0)
+    learned = r.card_ms or 0
     exp = expected_card_ms(s)
     plausible = f"a card about {exp} ms in the beam (hardware/mechanism.py at the battery's voltage)"
     value = f"a card {learned} ms in the beam" if learned else "no card through the beam since the board started"
-    fed = s.feed
-    if fed is not None and fed.get("ev") == protocol.EV_FAULT and fed.get("code") == protocol.FAULT_JAM:
+    if s.fed(protocol.EV_FAULT) and s.feed.code == protocol.FAULT_JAM:
         return Finding(protocol.PART_MOTOR, FAIL, value, plausible,
                        "no card reached the beam with every card still in the tray: the motor does not turn "
                        "the roller (its driver, its wires, a slipping roller)", wiring=True)
     if learned and learned * 10 > exp * 16:
         return Finding(protocol.PART_MOTOR, WARN, value, plausible,
                        "slower than the mechanism: a worn roller, a stiff card or a low battery")
-    flip = c.get("flip")
+    flip = c.flip
     if flip == 1:
         return Finding(protocol.PART_MOTOR, OK, value + ", flip 1", plausible,
                        "wired the other way round; the stored flip turns it, so left is the person's left")
@@ -172,11 +197,11 @@ def motor(s: Snapshot) -> Finding:
 
 def battery(s: Snapshot) -> Finding:
     p, r, c = profile(s.board), s.sensors, s.cal
-    mv = r.get("mv", 0)
-    need = p["battery_cutoff_mv"] + p["battery_sag_mv"] + s.hello.get("capacity", 104) * p["battery_per_card_mv"]
+    mv = r.mv or 0
+    need = p["battery_cutoff_mv"] + p["battery_sag_mv"] + (s.hello.capacity or 104) * p["battery_per_card_mv"]
     plausible = f"{volts(need)} or more for a full pass"
     value = volts(mv)
-    trim = c.get("mv_trim")
+    trim = c.mv_trim
     if isinstance(trim, int) and trim != 1000:
         value += f" (trimmed to a meter by {(trim - 1000) / 10:+.1f} %)"
     if not p["battery_min_mv"] <= mv <= p["battery_max_mv"]:

@@ -72,7 +72,7 @@ class DeviceError(LinkError):
         self.reply = reply
         self.code = reply.get(protocol.F_ERR)
         self.name = device_words.error_name(self.code)
-        detail = reply.get(protocol.F_DETAIL) or (device_words.fault_name(reply["fault"]) if "fault" in reply else None)
+        detail = device_words.why_words(reply) or (device_words.fault_name(reply["fault"]) if "fault" in reply else None)
         msg = device_words.error_words(self.code)
         super().__init__(f"the shuffler refused {reply.get(protocol.F_RE)!r}: {msg}" + (f" ({detail})" if detail else ""))
 
@@ -302,10 +302,12 @@ class Link:
             except DeviceError as exc:
                 if exc.code == protocol.E_PROTO:
                     raise ProtocolMismatch(
-                        f"{self.name} speaks another protocol version ({exc.reply.get('detail', 'unknown')}); "
+                        f"{self.name} speaks another protocol version ({exc.reply.get('proto', 'unknown')}); "
                         f"this tool speaks {protocol.PROTOCOL_VERSION}: flash the firmware that comes with it "
                         "(`shuffler flash`)") from None
                 raise
+            # Read raw, not as a typed record: the records are made from this
+            # tool's table, which a device is held to only once it agrees.
             proto = reply.get("proto")
             if proto != protocol.PROTOCOL_VERSION:
                 raise ProtocolMismatch(

@@ -211,3 +211,18 @@ def reply_view(msg: dict[str, Any]) -> Any:
 def hello_view(msg: dict[str, Any]) -> Any:
     """The record of a hello reply or event (a HelloReply): fw, proto, board, capacity, cal, state, uid, digest."""
     return _view(REPLY_VIEWS[protocol.CMD_HELLO], msg, REPLIES[protocol.CMD_HELLO])
+
+
+def reply_record(cmd: str, msg: dict[str, Any]) -> Any:
+    """The record of `cmd`'s reply from its fields alone (a reply kept without its `re`)."""
+    return _view(REPLY_VIEWS[cmd], msg, REPLIES[cmd])
+
+
+def object_record(name: str, msg: dict[str, Any]) -> Any:
+    """The record of a declared object (its class: OBJECT_VIEWS[name], e.g. CalObject)."""
+    return _view(OBJECT_VIEWS[name], msg, OBJECTS[name])
+
+
+def is_event(record: Any, ev: str) -> bool:
+    """Whether `record` is the record of event `ev`."""
+    return isinstance(record, EVENT_VIEWS[ev])

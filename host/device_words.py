@@ -1,11 +1,15 @@
 """The words for the numbers the shuffler sends: each error, fault and
-reason exactness was lost, its short name and its sentence. The device
-sends the code only (firmware/protocol.py declares the codes); the host
-words it from here, the one table of them (docs/protocol.md shows it).
+reason exactness was lost, its short name and its sentence, and why a
+request was refused or a fault raised (`why` and the values it names). The
+device sends numbers only (firmware/protocol.py declares them); the host
+words them from here, the one table of them (docs/protocol.md shows it).
 """
 from __future__ import annotations
 
+from typing import Any
+
 from firmware import protocol
+from host import device_messages
 
 # code -> (short name, sentence). Numbers never change.
 ERRORS: dict[int, tuple[str, str]] = {
@@ -81,3 +85,88 @@ def fault_words(code: object) -> str:
 
 def lost_words(code: object) -> str:
     return _sentence(LOST, code, "reason")
+
+
+# why -> (short name, its words), the values it names in braces (the
+# refusal's or the fault's fields: field, lo, hi, part, n, by, mv,
+# meter_mv, out, found).
+WHYS: dict[int, tuple[str, str]] = {
+    protocol.WHY_PAUSED: ("paused", "a pass is paused: resume or abort it"),
+    protocol.WHY_EXACT_RUNNING: ("exact_running", "an exact routine is running: cancel it first"),
+    protocol.WHY_NOTHING_TO_RESUME: ("nothing_to_resume", "no pass is paused: nothing to resume"),
+    protocol.WHY_NO_PASS: ("no_pass", "there is no pass to abort"),
+    protocol.WHY_RANGE: ("range", "{field}: {lo} to {hi}"),
+    protocol.WHY_CHOICE: ("choice", "{field}: {choices}"),
+    protocol.WHY_NO_ANSWER: ("no_answer", "{part} does not answer"),
+    protocol.WHY_IMPLAUSIBLE: ("implausible", "{part} reads what no working one reads{reading}"),
+    protocol.WHY_BLOCKED: ("blocked", "the exit beam is blocked{cards_out}: take out the card in the exit"),
+    protocol.WHY_MISSED: ("missed", "the exit beam missed {out} cards that left the tray"),
+    protocol.WHY_ONE_SHORT: ("one_short", "the exit counted one card fewer than the tray's reading: two went through as one"),
+    protocol.WHY_MISSING: ("missing", "{out} cards left the tray and never reached the exit"),
+    protocol.WHY_NOT_THE_LOAD: ("not_the_load", "the load does not fit the plan of the pass"),
+    protocol.WHY_NO_ROUTINE: ("no_routine", "no exact routine of that kind for {n} cards on a tray of {hi}"),
+    protocol.WHY_TARE_FIRST: ("tare_first", "calibrate the empty tray (n 0) first"),
+    protocol.WHY_FALLS: ("falls", "the reading falls by {fall} for {n} cards: the load cell's signal wires are swapped"),
+    protocol.WHY_GROWS_LITTLE: ("grows_little", "the reading grows by only {by} for {n} cards: nothing presses on the load cell"),
+    protocol.WHY_NO_TOUCH: ("no_touch", "no touch seen since the baseline was measured"),
+    protocol.WHY_NO_CARD: ("no_card", "no card through the exit beam since the board started: feed cards first"),
+    protocol.WHY_METER: ("meter", "the board reads {mv} mV, the meter {meter_mv} mV: more than 10 % apart"),
+    protocol.WHY_LONG_BLOCK: ("long_block", "a card blocked the exit too long: two cards went together"),
+    protocol.WHY_EARLY_BLOCK: ("early_block", "the exit was blocked before the card was fed"),
+    protocol.WHY_TRAY_HOLDS: ("tray_holds", "the tray holds only {n} cards"),
+    protocol.WHY_SELF_TEST: ("self_test", "{found}"),
+}
+
+# The start-up check's findings, a bit each.
+SELF_TEST: dict[int, str] = {
+    protocol.SELF_STACK_NO_ANSWER: "the load cell's converter does not answer",
+    protocol.SELF_STACK_RANGE: "the load cell reads out of range",
+    protocol.SELF_EXIT_BLOCKED: "the exit beam is blocked at rest",
+    protocol.SELF_BATTERY: "the battery reads what no battery reads",
+    protocol.SELF_TOUCH: "the touch sensor is missing or reads implausibly",
+}
+
+PART_NAMES: dict[str, str] = {
+    protocol.PART_STACK: "the load cell",
+    protocol.PART_EXIT: "the exit beam",
+    protocol.PART_TOUCH: "the touch sensor",
+    protocol.PART_BATTERY: "the battery sensor",
+    protocol.PART_MOTOR: "the feed motor",
+}
+
+
+def _choices(cmd: str, field: str) -> str:
+    """A field's declared values (firmware/protocol.py), for a request that gave another."""
+    spec = device_messages.COMMANDS.get(cmd)
+    rule = spec.rules.get(field) if spec is not None else None
+    if rule is not None and rule.kind == "set":
+        return " or ".join(str(v) for v in rule.values)
+    if rule is not None and rule.kind == "obj" and rule.fields is not None:
+        return "one of " + ", ".join(rule.fields.names)
+    return "not one this device knows"
+
+
+def why_words(msg: Any) -> str:
+    """Why a request was refused or a fault raised, in words, from a
+    message's `why` and the values it names (a message, or its typed
+    record); "" when it gives none."""
+    get = msg.get if isinstance(msg, dict) else (lambda key, default=None: getattr(msg, key, default))
+    why = get("why")
+    entry = WHYS.get(why) if isinstance(why, int) else None
+    if entry is None:
+        detail = get("detail")
+        return str(detail) if detail else ("" if why is None else f"reason {why}")
+    found = get("found") or 0
+    mv = get("mv")
+    out = get("out")
+    by = get("by")
+    values = {
+        "field": get("field") or "a field", "lo": get("lo"), "hi": get("hi"), "n": get("n"), "by": by,
+        "fall": -by if isinstance(by, int) else by, "mv": mv, "meter_mv": get("meter_mv"), "out": out,
+        "part": PART_NAMES.get(get("part"), "a sensor"),
+        "reading": f" ({mv} mV)" if isinstance(mv, int) else "",
+        "cards_out": f" with {out} card{'s' * (out != 1)} out of the tray" if isinstance(out, int) else "",
+        "choices": _choices(str(get(protocol.F_RE) or ""), str(get("field") or "")),
+        "found": "; ".join(words for bit, words in SELF_TEST.items() if found & bit) or "a sensor reads implausibly",
+    }
+    return entry[1].format(**values)

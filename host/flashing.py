@@ -169,6 +169,7 @@ def await_hello(
 ) -> dict:
     """Ask hello until the firmware answers; check its version and board."""
     from firmware import protocol
+    from host import device_messages
 
     deadline = time.monotonic() + timeout
     rid = 1
@@ -194,14 +195,15 @@ def await_hello(
                 continue  # banner, boot messages, anything not a protocol line
             if msg.get(protocol.F_RE) != protocol.CMD_HELLO or msg.get(protocol.F_ID) != rid:
                 continue
-            if msg.get("fw") != expected_version:
+            hello = device_messages.hello_view(msg)
+            if hello.fw != expected_version:
                 raise FlashError(
-                    f"the board answers with firmware {msg.get('fw')!r}, expected {expected_version!r}; "
+                    f"the board answers with firmware {hello.fw!r}, expected {expected_version!r}; "
                     "the copy did not take, run the same command again"
                 )
-            if msg.get("board") != expected_board:
+            if hello.board != expected_board:
                 raise FlashError(
-                    f"the firmware runs with board profile {msg.get('board')!r}, expected {expected_board!r}"
+                    f"the firmware runs with board profile {hello.board!r}, expected {expected_board!r}"
                 )
             return msg
     raise FlashError(

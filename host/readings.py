@@ -7,16 +7,21 @@ import time
 from typing import Any, Iterable
 
 from firmware import protocol
+from host import device_messages
 from host.check import Snapshot
 from host.device_link import BadMessage, Garbage, Link
 
 FEED_WAIT_S = 10.0  # a real board: a few cards, or the longest jam wait and the count after it
 
 
-def snapshot(link: Link, feed: dict[str, Any] | None = None, touches_before: int | None = None) -> Snapshot:
-    hello = link.request(protocol.CMD_HELLO)
-    return Snapshot(hello=hello, status=link.request(protocol.CMD_STATUS), sensors=link.request(protocol.CMD_READ),
-                    cal=link.request(protocol.CMD_READ, what="cal")["cal"], feed=feed, touches_before=touches_before)
+def snapshot(link: Link, feed: Any = None, touches_before: int | None = None) -> Snapshot:
+    """The board's answers now, as typed records; `feed`: a feed's end (feed() below)."""
+    hello = device_messages.hello_view(link.request(protocol.CMD_HELLO))
+    status = device_messages.reply_view(link.request(protocol.CMD_STATUS))
+    sensors = device_messages.reply_view(link.request(protocol.CMD_READ))
+    cal = device_messages.reply_view(link.request(protocol.CMD_READ, what="cal")).cal
+    return Snapshot(hello, status, sensors, cal if cal is not None else device_messages.object_record("cal", {}),
+                    feed, touches_before)
 
 
 def wait_event(link: Link, names: Iterable[str], seconds: float) -> dict[str, Any] | None:
@@ -38,9 +43,10 @@ def wait_event(link: Link, names: Iterable[str], seconds: float) -> dict[str, An
             return item
 
 
-def feed(link: Link, n: int, side: str) -> dict[str, Any] | None:
-    """Feed n cards to `side` and wait for the pass's end: its done or
-    fault event (None: neither came)."""
+def feed(link: Link, n: int, side: str) -> Any:
+    """Feed n cards to `side` and wait for the pass's end: its Done or
+    Fault event record (None: neither came)."""
     link.drain()
     link.request(protocol.CMD_FEED, n=n, side=side)
-    return wait_event(link, (protocol.EV_DONE, protocol.EV_FAULT), FEED_WAIT_S)
+    end = wait_event(link, (protocol.EV_DONE, protocol.EV_FAULT), FEED_WAIT_S)
+    return None if end is None else device_messages.event_view(end)

@@ -254,7 +254,7 @@ class Bringup:
         flip = int(r.flip or 0)
         for _ in range(2):
             end = self.fed()
-            if end is not None and end.get(wire.F_EV) != wire.EV_DONE:
+            if end is not None and not check.ended(end, wire.EV_DONE):
                 return self.feed_fault(end)
             if end is None:
                 return [Finding(wire.PART_MOTOR, FAIL, "no end to the feed", "the fed cards counted",
@@ -274,21 +274,25 @@ class Bringup:
         return [Finding(wire.PART_MOTOR, FAIL, "cards land on the right either way", "left for left",
                         "the motor does not follow the direction it is given", wiring=True)]
 
-    def fed(self) -> dict[str, Any] | None:
+    def fed(self) -> Any:
+        """The feed's end: its Done or Fault event record, check.Refused, or None."""
         try:
             return readings.feed(self.ln(), FEED_CARDS, wire.LEFT)
         except DeviceError as exc:
-            return {wire.F_EV: "refused", "detail": str(exc)}
+            return check.Refused(str(exc))
 
-    def feed_fault(self, end: dict[str, Any]) -> list[Finding]:
+    def feed_fault(self, end: Any) -> list[Finding]:
         s = self.snapshot(end)
         self.settle()
-        if end.get("part") == wire.PART_EXIT:
+        if isinstance(end, check.Refused):
+            what = end.words
+        elif end.part == wire.PART_EXIT:
             return [check.beam(s), Finding(wire.PART_MOTOR, SKIP, "not judged", "-",
                                        "which way it deals is judged once the beam counts the cards")]
-        if end.get("code") == wire.FAULT_JAM:
+        elif end.code == wire.FAULT_JAM:
             return [check.motor(s)]
-        what = end.get("detail") or (device_words.fault_words(end["code"]) if "code" in end else "refused")
+        else:
+            what = device_words.why_words(end) or device_words.fault_words(end.code)
         return [Finding(wire.PART_EXIT, FAIL, f"the feed ended: {what}", "every card counted",
                         "take the cards out of the exit and the piles, then do this step again")]
 
@@ -304,7 +308,7 @@ class Bringup:
                                 "more than 10 % apart: its divider", wiring=True)]
         return [check.battery(self.snapshot())]
 
-    def snapshot(self, feed: dict[str, Any] | None = None) -> check.Snapshot:
+    def snapshot(self, feed: Any = None) -> check.Snapshot:
         return readings.snapshot(self.ln(), feed)
 
     # -- the whole bring-up ------------------------------------------------------------

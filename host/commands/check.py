@@ -44,12 +44,13 @@ def report(snap: checks.Snapshot, as_json: bool, port: str) -> bool:
     return ok
 
 
-def fed(link: Link) -> dict | None:
-    """Feed one card to the left, if the tray holds one: the motor and the beam seen working."""
+def fed(link: Link) -> object:
+    """Feed one card to the left, if the tray holds one: the motor and the beam
+    seen working. Its end's event record, checks.Refused, or None."""
     try:
         return readings.feed(link, 1, protocol.LEFT)
     except DeviceError as exc:
-        return {"ev": "refused", "detail": str(exc)}
+        return checks.Refused(str(exc))
 
 
 @click.command("check")
@@ -84,7 +85,7 @@ def check(port: str | None, watch: bool, count: int | None, do_feed: bool, as_js
 
 
 def _watch(link: Link, first: checks.Snapshot, as_json: bool, port: str, count: int | None) -> bool:
-    touches = first.sensors.get("touches", 0)
+    touches = first.sensors.touches or 0
     snap, n, ok = first, 0, False
     try:
         while True:

@@ -35,7 +35,6 @@ class Event:
     latched: bool | None = None
     capacity: int | None = None
     mv: int | None = None
-    detail: str = ""
     part: str = ""  # a sensor fault: which part (firmware/protocol.py PARTS)
     state: str = ""
     uid: str | None = None

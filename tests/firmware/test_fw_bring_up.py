@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from firmware import protocol
+from host import device_words
 from fwtest_support import FwProcess
 from test_fw_exact import exact_routine, random_file, split_order
 
@@ -65,7 +66,7 @@ def test_a_feed_that_cannot_be_is_refused_and_nothing_moves(fw_process: FwProces
     assert w is not None
     w.load(list(range(5)))
     rep = fw_process.call("feed", **fields)
-    assert rep["ok"] is False and rep["err"] == err and rep["detail"]
+    assert rep["ok"] is False and rep["err"] == err and rep["why"] and device_words.why_words(rep)
     assert w.query()["counts"]["fed"] == 0
 
 
@@ -75,7 +76,7 @@ def test_no_feed_while_an_exact_routine_runs(fw_process: FwProcess) -> None:
     fw_process.world.load(list(range(5)))
     fw_process.call("exact", n=20)
     rep = fw_process.call("feed", n=2, side="left")
-    assert rep["ok"] is False and rep["err"] == protocol.E_STATE and "exact" in rep["detail"]
+    assert rep["ok"] is False and rep["err"] == protocol.E_STATE and rep["why"] == protocol.WHY_EXACT_RUNNING
 
 
 @pytest.mark.exit_sensor
@@ -173,7 +174,9 @@ def test_the_battery_is_trimmed_to_a_meter_within_ten_percent(fw_process: FwProc
     assert fw_process.call("read")["mv"] == 9180
     assert fw_process.call("status")["mv"] == 9180
     far = fw_process.call("calibrate", what="battery", mv=7000)
-    assert far["ok"] is False and far["err"] == protocol.E_BAD_VALUE and "9000" in far["detail"]
+    assert far["ok"] is False and far["err"] == protocol.E_BAD_VALUE
+    assert (far["why"], far["mv"], far["meter_mv"]) == (protocol.WHY_METER, 9000, 7000)
+    assert device_words.why_words(far) == "the board reads 9000 mV, the meter 7000 mV: more than 10 % apart"
     assert fw_process.call("read", what="cal")["cal"]["mv_trim"] == 1020
 
 
@@ -185,7 +188,8 @@ def test_a_load_cell_wired_the_other_way_round_cannot_be_calibrated(start_fw_pro
     dev.world.load(list(range(52)))
     rep = dev.call("calibrate", what="stack", n=52)
     assert rep["ok"] is False and rep["err"] == protocol.E_BAD_VALUE
-    assert rep["detail"].startswith("reading falls by")
+    assert rep["why"] == protocol.WHY_FALLS and rep["by"] < 0 and rep["n"] == 52
+    assert device_words.why_words(rep).startswith(f"the reading falls by {-rep['by']} for 52 cards")
     assert "per_card" not in dev.call("read", what="cal")["cal"]
 
 
@@ -194,5 +198,6 @@ def test_a_load_cell_wired_the_other_way_round_cannot_be_calibrated(start_fw_pro
                                     {"what": "motor"}])
 def test_every_bad_calibration_is_answered(fw_process: FwProcess, fields: dict) -> None:
     rep = fw_process.call("calibrate", **fields)
-    assert rep["ok"] is False and rep["err"] in (protocol.E_BAD_FIELD, protocol.E_BAD_VALUE, protocol.E_STATE) and rep["detail"]
+    assert rep["ok"] is False and rep["err"] in (protocol.E_BAD_FIELD, protocol.E_BAD_VALUE, protocol.E_STATE)
+    assert rep["why"] in protocol.WHY_CODES and device_words.why_words(rep)
     assert fw_process.call("status")["state"] == "idle"

@@ -224,7 +224,7 @@ print(ctl.state, snap["left"], snap["right"])
 board.world.take("left"); board.world.take("right")
 board.world.load(list(range(5)))
 ctl.start_pass("start", 1, plan)
-print(link.last["err"], link.last["detail"])
+print(link.last["err"], link.last["why"])
 """
 
 
@@ -244,7 +244,7 @@ def test_a_planned_side_source_drives_the_pass(tmp_path: Path) -> None:
     # Load 0..7 top to bottom: fed order 7, 6, ..., 0; plan L L R L R R R L.
     # Left gets 7, 6, 4, 0 (each on top): top to bottom 0, 4, 6, 7.
     assert first == "idle [0, 4, 6, 7] [1, 2, 3, 5]"
-    assert second == "7 plan length differs from the loaded count"
+    assert second == f"{protocol.E_BAD_VALUE} {protocol.WHY_NOT_THE_LOAD}"
 
 
 @pytest.mark.micropython

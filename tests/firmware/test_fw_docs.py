@@ -28,6 +28,14 @@ def test_fault_table_matches_the_code() -> None:
     assert table("Fault codes") == {c: (n, s) for c, (n, s) in device_words.FAULTS.items()}
 
 
+def test_reasons_table_matches_the_code() -> None:
+    assert table("Reasons") == {c: (n, w) for c, (n, w) in device_words.WHYS.items()}
+    assert set(device_words.WHYS) == set(protocol.WHY_CODES)
+    bits = re.findall(r"^\| (\d+) \| ([^|]+?) \|", DOC.split("`found`, the start-up check", 1)[1].split("\n## ", 1)[0], re.M)
+    assert {int(b): w for b, w in bits} == device_words.SELF_TEST
+    assert set(device_words.SELF_TEST) == set(protocol.SELF_BITS)
+
+
 @pytest.mark.exact_mode
 def test_exactness_lost_table_matches_the_code() -> None:
     assert table("Exact mode") == {c: (n, s) for c, (n, s) in device_words.LOST.items()}

@@ -89,7 +89,7 @@ def test_double_feed_seen_as_a_long_block_latches_an_alarm(fw_process: FwProcess
     assert len(w.query()["throat"]) == 2
     assert fw_process.call("start")["err"] == protocol.E_REFUSED
     f = fw_process.event("fault")
-    assert f["code"] == protocol.FAULT_SENSOR and "exit" in f["detail"]
+    assert (f["code"], f["part"], f["why"]) == (protocol.FAULT_SENSOR, protocol.PART_EXIT, protocol.WHY_BLOCKED)
     w.take("throat")
     assert fw_process.call("clear")["state"] == "idle"
     rep = fw_process.call("start")
@@ -169,7 +169,8 @@ def test_sensor_missing_at_boot_latches_an_alarm(start_fw_process, sensor: str) 
     hello = dev.event("hello")
     assert hello["fw"] == protocol.FIRMWARE_VERSION
     f = dev.event("fault")
-    assert f["code"] == protocol.FAULT_SENSOR and f["latched"] is True and f["detail"]
+    assert f["code"] == protocol.FAULT_SENSOR and f["latched"] is True and f["why"] == protocol.WHY_SELF_TEST
+    assert f["part"] == sensor and f["found"]
     assert dev.call("status")["state"] == "alarm"
     assert dev.call("start")["err"] == protocol.E_ALARM
     # Clearing while the sensor is still missing keeps the alarm.
@@ -233,5 +234,10 @@ def test_every_sensor_missing_still_gives_one_well_formed_fault(start_fw_process
     dev.event("hello")
     f = dev.event("fault")
     assert f["code"] == protocol.FAULT_SENSOR and f["latched"] is True
-    assert f["detail"].startswith("stack sensor not responding; exit detector blocked")
+    assert (f["why"], f["part"]) == (protocol.WHY_SELF_TEST, protocol.PART_STACK)
+    assert f["found"] == (protocol.SELF_STACK_NO_ANSWER | protocol.SELF_EXIT_BLOCKED | protocol.SELF_BATTERY
+                          | protocol.SELF_TOUCH)
+    assert device_words.why_words(f) == (
+        "the load cell's converter does not answer; the exit beam is blocked at rest; "
+        "the battery reads what no battery reads; the touch sensor is missing or reads implausibly")
     assert all(len(line) <= protocol.MAX_LINE for line in dev.raw)

@@ -139,7 +139,8 @@ def test_resume_refuses_while_the_exit_is_blocked(fw_process: FwProcess) -> None
     rep = fw_process.call("resume")
     assert rep["ok"] is False and rep["err"] == protocol.E_REFUSED
     f = fw_process.event("fault")
-    assert f["code"] == protocol.FAULT_SENSOR and f["latched"] is False and "exit" in f["detail"]
+    assert f["code"] == protocol.FAULT_SENSOR and f["latched"] is False
+    assert (f["part"], f["why"]) == (protocol.PART_EXIT, protocol.WHY_BLOCKED)
     assert fw_process.call("status")["state"] == "paused"
     assert w.query()["counts"]["left"] + w.query()["counts"]["right"] == 3
     w.fix()

@@ -178,4 +178,5 @@ def test_count_is_busy_mid_pass_and_refused_in_alarm(start_fw_process) -> None:
     dev.event("aborted")
     dev.world.inject("sensor_missing", k=0, sensor="stack")
     rep = dev.call("count")
-    assert rep["ok"] is False and rep["err"] == protocol.E_REFUSED and "stack" in rep["detail"]
+    assert rep["ok"] is False and rep["err"] == protocol.E_REFUSED
+    assert (rep["why"], rep["part"]) == (protocol.WHY_NO_ANSWER, protocol.PART_STACK)

@@ -37,13 +37,13 @@ def test_the_exit_sensor_lost_mid_pass_is_a_sensor_fault_naming_it(fw_process: F
     lose(fw_process, "exit")
     f = fw_process.event("fault")
     assert (f["code"], f["part"], f["k"]) == (protocol.FAULT_SENSOR, protocol.PART_EXIT, K)
-    assert f["detail"] == "exit beam blocked, 1 card out"
+    assert (f["why"], f["out"]) == (protocol.WHY_BLOCKED, 1)
     assert motor_off(fw_process)
     assert fw_process.call("status")["state"] == protocol.ST_ALARM
     # Still lost: clear runs the self-test again and names it once more.
     fw_process.call("clear")
     again = fw_process.event("fault")
-    assert again["part"] == protocol.PART_EXIT and "exit detector blocked at rest" in again["detail"]
+    assert again["part"] == protocol.PART_EXIT and again["found"] & protocol.SELF_EXIT_BLOCKED
 
 
 @pytest.mark.micropython
@@ -54,7 +54,7 @@ def test_the_battery_sensor_lost_mid_pass_is_a_sensor_fault_naming_it(fw_process
     # The motor runs on the battery, not on its sensor: card K comes out,
     # then the reading after it names the sensor.
     assert (f["code"], f["part"], f["k"]) == (protocol.FAULT_SENSOR, protocol.PART_BATTERY, K + 1)
-    assert f["detail"] == "battery sensor reads 0 mV"
+    assert (f["why"], f["mv"]) == (protocol.WHY_IMPLAUSIBLE, 0)
     assert f["left"] + f["right"] == K + 1
     assert motor_off(fw_process)
 
@@ -72,7 +72,7 @@ def test_the_stack_sensor_lost_mid_pass_lets_the_pass_finish_and_names_it_at_the
     rep = fw_process.call("start")
     assert rep["ok"] is False and rep["err"] == protocol.E_REFUSED
     f = fw_process.event("fault")
-    assert (f["code"], f["part"], f["detail"]) == (protocol.FAULT_SENSOR, protocol.PART_STACK, "stack sensor not responding")
+    assert (f["code"], f["part"], f["why"]) == (protocol.FAULT_SENSOR, protocol.PART_STACK, protocol.WHY_NO_ANSWER)
 
 
 @pytest.mark.micropython
@@ -81,7 +81,7 @@ def test_the_touch_sensor_lost_mid_pass_is_named_once_the_board_is_idle(fw_proce
     lose(fw_process, "touch")
     assert fw_process.event("done")["k"] == CARDS
     f = fw_process.event("fault")
-    assert (f["code"], f["part"], f["detail"]) == (protocol.FAULT_SENSOR, protocol.PART_TOUCH, "touch sensor reading implausible")
+    assert (f["code"], f["part"], f["why"]) == (protocol.FAULT_SENSOR, protocol.PART_TOUCH, protocol.WHY_IMPLAUSIBLE)
     assert [m for m in fw_process.seen if m.get("ev") == "touch"] == []  # never taken as a touch
 
 
@@ -98,7 +98,7 @@ def test_cards_that_leave_unseen_by_the_exit_beam_name_the_beam(start_fw_process
     out = CARDS - w.query()["counts"]["tray"]
     assert out >= 1
     assert (f["code"], f["part"], f["k"]) == (protocol.FAULT_SENSOR, protocol.PART_EXIT, 0)
-    assert f["detail"] == f"exit beam missed {out} cards"
+    assert (f["why"], f["out"]) == (protocol.WHY_MISSED, out)
 
 
 def _dealer_over(battery_mv: int):  # type: ignore[no-untyped-def]

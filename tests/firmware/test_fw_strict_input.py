@@ -87,7 +87,8 @@ def test_a_bad_id_names_the_command_and_the_field(fw_process: FwProcess, rid: ob
     fw_process.write(json.dumps({"cmd": "status", "id": rid}).encode() + b"\n")
     err = last_error(fw_process)
     assert (err["re"], err["err"]) == ("status", protocol.E_BAD_FIELD)
-    assert "id" not in err and err["detail"].startswith("id:")
+    assert "id" not in err and (err["why"], err["field"], err["lo"], err["hi"]) == (
+        protocol.WHY_RANGE, "id", 0, protocol.MAX_ID)
 
 
 @pytest.mark.parametrize("ending", [b"\n", b"\r", b"\r\n"])
@@ -196,7 +197,8 @@ def test_a_touch_sensor_that_fails_at_run_time_is_a_fault_not_a_touch(fw_process
     w.load(list(range(12)))
     w.inject("sensor_missing", sensor="touch")  # the pad now reads 0
     f = fw_process.event("fault")
-    assert (f["code"], f["latched"]) == (protocol.FAULT_SENSOR, True) and "touch" in f["detail"]
+    assert (f["code"], f["latched"], f["part"], f["why"]) == (protocol.FAULT_SENSOR, True, protocol.PART_TOUCH,
+                                                               protocol.WHY_IMPLAUSIBLE)
     assert fw_process.call("status")["state"] == "alarm"
     q = w.query()
     assert q["counts"]["fed"] == 0 and q["motor"]["dir"] == 0
@@ -217,5 +219,5 @@ def test_a_battery_reading_implausible_at_start_is_a_sensor_fault(fw_process: Fw
     rep = fw_process.call("start")
     assert rep["ok"] is False and rep["err"] == protocol.E_REFUSED
     f = fw_process.event("fault")
-    assert f["code"] == protocol.FAULT_SENSOR and "battery" in f["detail"]
+    assert (f["code"], f["part"], f["why"]) == (protocol.FAULT_SENSOR, protocol.PART_BATTERY, protocol.WHY_IMPLAUSIBLE)
     assert w.query()["counts"]["fed"] == 0

@@ -35,6 +35,24 @@ def test_codes_are_unique_and_have_sentences() -> None:
             assert all(ord(c) < 128 for c in name + msg)
 
 
+def test_every_reason_is_worded_from_its_values() -> None:
+    """A reason's words take the values it names, whatever they are; none is left as a brace or a None."""
+    names = [name for name, _ in device_words.WHYS.values()]
+    assert len(set(names)) == len(names) and all(name.isidentifier() for name in names)
+    given = {"re": "feed", "field": "side", "lo": 1, "hi": 104, "part": protocol.PART_STACK, "n": 52, "by": -3000,
+             "mv": 9000, "meter_mv": 7000, "out": 3, "found": sum(protocol.SELF_BITS)}
+    for code in protocol.WHY_CODES:
+        for values in (given, {}):
+            words = device_words.why_words(dict(values, why=code))
+            assert words and all(ord(c) < 128 for c in words), (code, words)
+            assert not set("{}") & set(words) and ("None" not in words or not values), (code, words)
+    assert device_words.why_words({"why": protocol.WHY_RANGE, "field": "n", "lo": 1, "hi": 104}) == "n: 1 to 104"
+    assert device_words.why_words({"re": "feed", "why": protocol.WHY_CHOICE, "field": "side"}) == "side: left or right"
+    assert device_words.why_words({"why": protocol.WHY_MISSED, "out": 3}) == "the exit beam missed 3 cards that left the tray"
+    assert device_words.why_words({"err": protocol.E_INTERNAL, "detail": "OSError: 5"}) == "OSError: 5"
+    assert device_words.why_words({"err": protocol.E_BUSY}) == ""
+
+
 def test_codes_are_stable() -> None:
     # Numbers are part of the protocol: changing one breaks hosts in the field.
     assert (protocol.E_BAD_JSON, protocol.E_TOO_LONG, protocol.E_NOT_ASCII, protocol.E_UNKNOWN_CMD, protocol.E_BUSY) == (1, 2, 3, 5, 8)
@@ -210,7 +228,7 @@ def test_touch_baseline_at_boot(boot_reading: int, stored: int | None, baseline:
     from controller import Controller
     ctl = Controller(_Board(boot_reading), profile_sim.PROFILE, _Link())
     ctl.cal = {"touch_baseline": stored} if stored else {}
-    assert ctl.self_test() == ("", "")
+    assert ctl.self_test() == ("", 0)
     assert (ctl.touch.baseline, ctl.touch_source) == (baseline, source)
 
 

@@ -55,7 +55,7 @@ class FakeDevice(FakePort):
         cmd = req["cmd"]
         if cmd == "hello":
             if req.get("proto") not in (None, self.proto):
-                self.emit(protocol.error_reply("hello", req.get("id"), protocol.E_PROTO, detail=f"device speaks {self.proto}"))
+                self.emit(protocol.error_reply("hello", req.get("id"), protocol.E_PROTO, proto=self.proto))
                 return
             self.reply(req, fw="0.1.0", proto=self.proto, board="fake", capacity=104, state="idle", uid=self.uid,
                        digest=protocol.digest())

@@ -33,7 +33,7 @@ def snap(board: str = "esp32", sensors: dict[str, Any] | None = None, cal: dict[
         del s[key]
     if board == "rp2":
         s["touch"] = 0
-    return check.Snapshot(hello={"fw": protocol.FIRMWARE_VERSION, "proto": protocol.PROTOCOL_VERSION, "board": board,
+    return check.Snapshot.of(hello={"fw": protocol.FIRMWARE_VERSION, "proto": protocol.PROTOCOL_VERSION, "board": board,
                              "capacity": 104, "cal": {"stack": "calibrated", "touch": "calibrated"}},
                       status={"state": state, "fault": 0, "fault_name": ""}, sensors=s,
                       cal=dict(CAL) if cal is None else cal, **kw)
@@ -90,9 +90,12 @@ def test_a_battery_too_low_for_a_full_pass_is_not_ready() -> None:
 
 @pytest.mark.exit_sensor
 def test_a_feed_the_beam_did_not_see_is_the_receiver() -> None:
-    fed = {"ev": "fault", "code": protocol.FAULT_SENSOR, "part": protocol.PART_EXIT, "detail": "exit beam missed 3 cards"}
+    fed = {"ev": "fault", "code": protocol.FAULT_SENSOR, "part": protocol.PART_EXIT, "why": protocol.WHY_MISSED, "out": 3}
     f = by_part(snap(feed=fed))[protocol.PART_EXIT]
     assert f.verdict == FAIL and "the receiver does not answer" in f.diagnosis
+    assert f.value == "clear at rest; the feed: the exit beam missed 3 cards that left the tray"
+    blocked = dict(fed, why=protocol.WHY_BLOCKED, out=1)
+    assert "the emitter or its power" in by_part(snap(feed=blocked))[protocol.PART_EXIT].diagnosis
     jam = {"ev": "fault", "code": protocol.FAULT_JAM}
     assert "does not turn the roller" in by_part(snap(feed=jam))[protocol.PART_MOTOR].diagnosis
 
@@ -109,7 +112,7 @@ reading = st.fixed_dictionaries({
        cal=st.dictionaries(st.sampled_from(sorted(CAL)), st.integers(0, 1000)),
        state=st.sampled_from(protocol.STATES))
 def test_any_reading_gives_one_line_a_part_and_ready_means_nothing_failed(sensors, board, cal, state) -> None:
-    found = check.findings(check.Snapshot(hello={"fw": "0.0", "proto": 4, "board": board, "capacity": 104, "cal": {}},
+    found = check.findings(check.Snapshot.of(hello={"fw": "0.0", "proto": 4, "board": board, "capacity": 104, "cal": {}},
                                   status={"state": state, "fault": 0, "fault_name": ""}, sensors=sensors, cal=cal))
     assert [f.part for f in found] == list(PARTS)
     for f in found:

@@ -90,7 +90,8 @@ def test_a_sensor_missing_at_power_on_latches_an_alarm(start_emulated_pico, open
     host = open_pico_client(pico)
     host.hello()
     f = host.event("fault")
-    assert f["code"] == protocol.FAULT_SENSOR and f["latched"] is True and f["detail"]
+    assert f["code"] == protocol.FAULT_SENSOR and f["latched"] is True and f["why"] == protocol.WHY_SELF_TEST
+    assert f["part"] == sensor and f["found"]
     assert host.call("start")["err"] == protocol.E_ALARM
     pico.fix()  # the wire is plugged back in
     assert host.call("clear")["state"] == protocol.ST_IDLE
