@@ -158,11 +158,13 @@ class DeviceClient:
                 raise self._timeout()
             self.read_some(left)
 
-    def expect_raw(self, pattern: bytes, timeout: float | None = None) -> None:
-        """Wait until `pattern` arrives (in any bytes, protocol or not)."""
+    def expect_raw(self, pattern: bytes, timeout: float | None = None, start: int | None = None) -> None:
+        """Wait until `pattern` arrives (in any bytes, protocol or not): in
+        the bytes from `start` (a length of `received` taken before the
+        bytes that should bring it were sent), by default from now."""
         deadline = time.monotonic() + (self.wait_s if timeout is None else timeout)
-        start = len(self.received)
-        while pattern not in self.received[max(0, start - len(pattern)):]:
+        start = max(0, len(self.received) - len(pattern)) if start is None else start
+        while pattern not in self.received[start:]:
             if time.monotonic() > deadline:
                 raise TimeoutError(f"waited for {pattern!r}; raw tail {self.received[-300:]!r}")
             self.read_some()

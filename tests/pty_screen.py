@@ -12,7 +12,7 @@ import subprocess
 import sys
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -116,33 +116,49 @@ def screen_lines(raw: bytes) -> list[str]:
 
 @dataclass
 class SimDevice:
+    """A `shuffler sim-device` process: its port, its control endpoint, its
+    board's uid, its flash folder and the lines it printed at start (the banner)."""
+
     proc: subprocess.Popen[bytes]
     port: str
     control: str
+    uid: str = ""
+    banner: list[str] = field(default_factory=list)
+    flash: str = ""
+
+    def world(self) -> WorldClient:
+        return WorldClient.connect(self.control, timeout=10)
 
 
-def launch_sim_device(flash: Path, time_scale: float, *args: str, firmware: bool = True) -> SimDevice:
-    """`shuffler sim-device` on a flash folder, as a person starts it in a
-    terminal; with `firmware`, once its firmware has opened the board. The
-    caller ends the process (end_process)."""
-    proc = subprocess.Popen([sys.executable, "-m", "host.cli", "sim-device", "--flash", str(flash),
-                             "--time-scale", str(time_scale), *args], stdout=subprocess.PIPE,
-                            stderr=subprocess.DEVNULL, env=dict(os.environ))
+BANNER_END = b"  (add --control"  # the banner's last line
+
+
+def launch_sim_device(flash: Path | None, time_scale: float | None, *args: str, firmware: bool = True) -> SimDevice:
+    """`shuffler sim-device` on a flash folder (None: the command's own
+    temporary one), as a person starts it in a terminal (time_scale None:
+    the command's own default); with `firmware`, once its firmware has
+    opened the board. The caller ends the process (end_process). The
+    suite's one launcher of the command."""
+    where = [] if flash is None else ["--flash", str(flash)]
+    scale = [] if time_scale is None else ["--time-scale", str(time_scale)]
+    proc = subprocess.Popen([sys.executable, "-m", "host.cli", "sim-device", *where, *scale, *args],
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=dict(os.environ))
     assert proc.stdout is not None
     out = b""
-    while not (PORT_LINE.search(out.decode()) and CONTROL_LINE.search(out.decode())):
+    while BANNER_END not in out or not out.endswith(b"\n"):
         ready, _, _ = select.select([proc.stdout], [], [], 30)
         chunk = os.read(proc.stdout.fileno(), 4096) if ready else b""
         if not chunk:
             end_process(proc)
             raise AssertionError(f"sim-device printed only {out!r}")
         out += chunk
-    port = PORT_LINE.search(out.decode())
-    control = CONTROL_LINE.search(out.decode())
-    assert port and control
+    text = out.decode()
+    port = PORT_LINE.search(text)
+    control = CONTROL_LINE.search(text)
+    assert port and control, text
     if firmware:
         WorldClient.connect(control.group(1), timeout=10).close()  # its firmware is up
-    return SimDevice(proc, port.group(1), control.group(1))
+    return SimDevice(proc, port.group(1), control.group(1), control.group(2), text.splitlines(), port.group(2))
 
 
 def next_shown(screen: Screen, feed: StepFeed, seen: int, pending: dict[str, Any] | None, deadline: float,

@@ -22,7 +22,6 @@ import io
 import os
 import random
 import re
-import select
 import shlex
 import signal
 import shutil
@@ -38,7 +37,7 @@ import pytest
 from firmware import build
 from host.cli import main
 from host.guide import READ_S
-from pty_screen import (CONTROL_LINE, PORT_LINE, Screen, SimDevice, StepFeed, end_process, launch_sim_device,
+from pty_screen import (Screen, SimDevice, StepFeed, end_process, launch_sim_device,
                         next_shown, screen_lines)
 from shuffling import steps as step_kinds
 from shuffling.exact_mode import codes as exact_codes
@@ -589,21 +588,11 @@ if __name__ == "__main__":
         os.environ["SHUFFLER_RUNTIME_DIR"] = str(tmp / "runtime")
         flash = tmp / "flash"
         build.install_to_dir(build.build_image("sim", tmp / "image"), flash)
-        proc = subprocess.Popen([sys.executable, "-m", "host.cli", "sim-device", "--flash", str(flash),
-                                 "--time-scale", "0"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        dev = launch_sim_device(flash, 0)
         try:
-            out = b""
-            while not CONTROL_LINE.search(out.decode()):
-                select.select([proc.stdout], [], [], 30)
-                out += os.read(proc.stdout.fileno(), 4096)  # type: ignore[union-attr]
-            text = out.decode()
-            port, control = PORT_LINE.search(text), CONTROL_LINE.search(text)
-            assert port and control
-            dev = SimDevice(proc, port.group(1), control.group(1))
             guide, table = doc_session(dev, tmp)
             print("\n".join(guide))
             print("=" * 40)
             print("\n".join(table))
         finally:
-            proc.terminate()
-            proc.wait()
+            end_process(dev.proc)

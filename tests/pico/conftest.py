@@ -2,12 +2,19 @@
 process ended) and every port closed at the end of its test."""
 from __future__ import annotations
 
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Iterator, NamedTuple
 
 import pytest
 
 from simulator.pico import EmulatedPico
-from picotest_support import PicoClient, require_emulator
+from picotest_support import PicoClient, flashed_fs, require_emulator
+
+
+class RunningPico(NamedTuple):
+    """An emulated Pico and the suite's protocol client on its USB port."""
+
+    pico: EmulatedPico
+    host: PicoClient
 
 
 @pytest.fixture
@@ -41,3 +48,12 @@ def open_pico_client() -> Iterator[Callable[[EmulatedPico], PicoClient]]:
     yield open_
     for host in opened:
         host.close()
+
+
+@pytest.fixture
+def emulated_pico(start_emulated_pico: Callable[..., EmulatedPico],
+                  open_pico_client: Callable[[EmulatedPico], PicoClient]) -> RunningPico:
+    """A Pico as `shuffler flash` and `shuffler setup` leave it (the firmware
+    and a calibration on its filesystem), started, with a client on its port."""
+    pico = start_emulated_pico(fs=flashed_fs())
+    return RunningPico(pico, open_pico_client(pico))

@@ -10,7 +10,6 @@ import pytest
 
 from firmware import protocol
 from simulator.pico import image as img
-from picotest_support import flashed_fs
 
 
 def test_a_missing_image_fails_in_one_line_saying_where_to_put_it(tmp_path) -> None:
@@ -40,9 +39,8 @@ def test_the_stock_image_boots_to_the_repl_and_mounts_littlefs(start_emulated_pi
 
 @pytest.mark.slow
 @pytest.mark.pico
-def test_the_flashed_firmware_answers_hello_as_an_rp2_board(start_emulated_pico, open_pico_client) -> None:
-    pico = start_emulated_pico(fs=flashed_fs())
-    host = open_pico_client(pico)
+def test_the_flashed_firmware_answers_hello_as_an_rp2_board(emulated_pico) -> None:
+    pico, host = emulated_pico
     msg = host.hello()
     assert msg["ok"] is True and msg["board"] == "rp2"
     assert msg["fw"] == protocol.FIRMWARE_VERSION and msg["proto"] == protocol.PROTOCOL_VERSION

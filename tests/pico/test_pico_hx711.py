@@ -11,7 +11,7 @@ import pytest
 
 from firmware import load_cell
 from firmware import profile_rp2
-from picotest_support import flashed_fs, to_repl
+from picotest_support import to_repl
 from simulator.pico.emulator import load_world_module
 
 pytestmark = [pytest.mark.load_cell, pytest.mark.slow, pytest.mark.pico]
@@ -32,9 +32,8 @@ print('READINGS', ' '.join(str(v) for v in got), 'END')
 """ % (profile_rp2.PROFILE["pins"]["hx711_dout"], profile_rp2.PROFILE["pins"]["hx711_sck"], READS)
 
 
-def test_reads_begun_at_any_moment_give_the_weight_in_the_tray(start_emulated_pico, open_pico_client) -> None:
-    pico = start_emulated_pico(fs=flashed_fs())
-    host = open_pico_client(pico)
+def test_reads_begun_at_any_moment_give_the_weight_in_the_tray(emulated_pico) -> None:
+    pico, host = emulated_pico
     host.hello()
     pico.load(range(LOADED))
     to_repl(host)  # sensor power stays on

@@ -45,9 +45,9 @@ def deal_104(pico: Any, host: PicoClient) -> dict[str, Any]:
     return dict(q)
 
 
-def test_a_104_card_pass_accounts_for_every_card(start_emulated_pico, open_pico_client) -> None:
-    pico = start_emulated_pico(fs=flashed_fs())
-    deal_104(pico, open_pico_client(pico))
+def test_a_104_card_pass_accounts_for_every_card(emulated_pico) -> None:
+    pico, host = emulated_pico
+    deal_104(pico, host)
     # The PWM duty the firmware set (the profile's motor_duty) reached the
     # motor model through the pins, forward (+1) and reverse (-1); the
     # rest are the 1 ms slices in which the motor started or stopped.

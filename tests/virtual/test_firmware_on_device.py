@@ -3,9 +3,11 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Callable, Iterator
 
 import pytest
 
+from device_client import DeviceClient, SerialTransport
 from firmware import protocol
 from firmware import build
 
@@ -22,33 +24,32 @@ def installed(flash: Path, sim_image: list[build.ImageFile]) -> Path:
     return flash
 
 
-class Protocol:
-    def __init__(self, console) -> None:
-        self.con = console
-        self.rid = 0
+@pytest.fixture
+def open_client() -> Iterator[Callable[[str], DeviceClient]]:
+    """The suite's protocol client on a port, messages taken in turn (a
+    wait looks past the last one it returned); closed at the end."""
+    opened: list[DeviceClient] = []
 
-    def message(self, want: dict, timeout: float = 10.0) -> dict:
-        """The next protocol message whose fields include `want`."""
-        while True:
-            line = self.con.expect(b"\n", timeout=timeout)
-            try:
-                msg = protocol.parse_message(line)
-            except ValueError:
-                continue
-            if all(msg.get(k) == v for k, v in want.items()):
-                return msg
+    def open_(port: str) -> DeviceClient:
+        client = DeviceClient(SerialTransport(port), consume=True)
+        opened.append(client)
+        return client
 
-    def call(self, cmd: str, **fields) -> dict:
-        self.rid += 1
-        self.con.write(protocol.encode(protocol.request(cmd, self.rid, **fields)).encode())
-        return self.message({"re": cmd, "id": self.rid})
+    yield open_
+    for client in opened:
+        client.close()
+
+
+def next_message(link: DeviceClient, want: dict, timeout: float | None = None) -> dict:
+    """The next protocol message whose fields include `want`."""
+    return link.wait(lambda m: all(m.get(k) == v for k, v in want.items()), timeout)
 
 
 @pytest.fixture
-def start_flashed_virtual_shuffler(flash, sim_image, start_virtual_shuffler, open_console):
+def start_flashed_virtual_shuffler(flash, sim_image, start_virtual_shuffler, open_client):
     def start(**kwargs):
         dev = start_virtual_shuffler(installed(flash, sim_image), time_scale=0, **kwargs)
-        return dev, Protocol(open_console(dev.port))
+        return dev, open_client(dev.port)
 
     return start
 
@@ -61,22 +62,22 @@ def test_hello_answers_with_the_firmware_version_and_sim_board(start_flashed_vir
     assert rep["state"] == protocol.ST_IDLE
 
 
-def test_hello_carries_the_virtual_boards_stable_uid(tmp_path, sim_image, start_virtual_shuffler, open_console):
+def test_hello_carries_the_virtual_boards_stable_uid(tmp_path, sim_image, start_virtual_shuffler, open_client):
     """The uid is the board's machine.unique_id(): kept across a hard reset
     and a restart on the same flash, different on another flash."""
     first = installed(tmp_path / "a", sim_image)
     dev = start_virtual_shuffler(first, time_scale=0)
-    link = Protocol(open_console(dev.port))
+    link = open_client(dev.port)
     uid = link.call("hello")["uid"]
     assert protocol.is_uid(uid) and len(uid) == 16 and uid == dev.uid
     dev.hard_reset()
-    assert link.message({"ev": "hello"})["uid"] == uid
-    link.con.close()
+    assert next_message(link, {"ev": "hello"})["uid"] == uid
+    link.close()
     dev.stop()
     again = start_virtual_shuffler(first, time_scale=0)
-    assert Protocol(open_console(again.port)).call("hello")["uid"] == uid
+    assert open_client(again.port).call("hello")["uid"] == uid
     other = start_virtual_shuffler(installed(tmp_path / "b", sim_image), time_scale=0)
-    other_uid = Protocol(open_console(other.port)).call("hello")["uid"]
+    other_uid = open_client(other.port).call("hello")["uid"]
     assert protocol.is_uid(other_uid) and other_uid != uid
 
 
@@ -86,7 +87,7 @@ def test_a_pass_through_the_world_api_deals_every_card(start_flashed_virtual_shu
     load = list(range(30))
     assert dev.load(load) == 30
     dev.touch(100)
-    done = link.message({"ev": "done"}, timeout=20)
+    done = next_message(link, {"ev": "done"}, timeout=20)
     left, right = dev.take("left"), dev.take("right")
     assert sorted(left + right) == load
     assert (done["left"], done["right"]) == (len(left), len(right))
@@ -100,7 +101,7 @@ def test_a_standing_jam_stops_the_pass_at_its_card(start_flashed_virtual_shuffle
     link.call("hello")
     dev.load(range(10))
     dev.touch(100)
-    fault = link.message({"ev": "fault"}, timeout=20)
+    fault = next_message(link, {"ev": "fault"}, timeout=20)
     assert fault["code"] == protocol.FAULT_JAM
     assert dev.query()["counts"]["fed"] == 3
 
@@ -118,12 +119,14 @@ def test_a_standing_missing_sensor_is_there_from_boot(start_flashed_virtual_shuf
 def test_ctrl_c_stops_the_firmware_and_a_soft_reset_brings_it_back(start_flashed_virtual_shuffler):
     dev, link = start_flashed_virtual_shuffler()
     link.call("hello")
-    link.con.write(b"\x03")
-    link.message({"ev": "stopped"})
-    link.con.expect(b">>> ")
-    link.con.write(b"\x04")
-    link.con.expect(b"MPY: soft reboot")
-    hello = link.message({"ev": "hello"})
+    mark = len(link.received)
+    link.write(b"\x03")
+    next_message(link, {"ev": "stopped"})
+    link.expect_raw(b">>> ", start=mark)
+    mark = len(link.received)
+    link.write(b"\x04")
+    link.expect_raw(b"MPY: soft reboot", start=mark)
+    hello = next_message(link, {"ev": "hello"})
     assert hello["fw"] == protocol.FIRMWARE_VERSION
     assert link.call("status")["ok"] is True
 
@@ -135,8 +138,8 @@ def test_a_ctrl_c_byte_inside_a_line_is_a_bad_line_not_an_interrupt(start_flashe
     # the firmware turns that off while it runs and takes the byte itself.
     _dev, link = start_flashed_virtual_shuffler()
     link.call("hello")
-    link.con.write(b'{"cmd":"sta\x03tus","id":50}\n')
-    err = link.message({"ok": False})
+    link.write(b'{"cmd":"sta\x03tus","id":50}\n')
+    err = next_message(link, {"ok": False})
     assert err["err"] == protocol.E_BAD_JSON
     assert link.call("status")["state"] == "idle"
 
@@ -148,7 +151,7 @@ def test_mpremote_reaches_the_raw_repl_of_the_running_firmware(start_flashed_vir
     import sys
     dev, link = start_flashed_virtual_shuffler()
     link.call("hello")
-    link.con.close()  # mpremote opens the port for itself
+    link.close()  # mpremote opens the port for itself
     out = subprocess.run([sys.executable, "-m", "mpremote", "connect", dev.port, "exec", "print(6 * 7)"],
                          capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stdout + out.stderr
@@ -159,8 +162,8 @@ def test_mpremote_reaches_the_raw_repl_of_the_running_firmware(start_flashed_vir
 def test_bad_input_gets_an_error_reply_and_the_firmware_keeps_running(start_flashed_virtual_shuffler):
     _dev, link = start_flashed_virtual_shuffler()
     link.call("hello")
-    link.con.write(b"this is not json\n")
-    err = link.message({"ok": False})
+    link.write(b"this is not json\n")
+    err = next_message(link, {"ok": False})
     assert err["err"] == protocol.E_BAD_JSON
     assert json.loads(json.dumps(link.call("hello")))["ok"] is True
 
@@ -169,12 +172,13 @@ def test_bad_input_gets_an_error_reply_and_the_firmware_keeps_running(start_flas
 def test_a_standing_fault_is_there_again_after_a_soft_reset(start_flashed_virtual_shuffler):
     dev, link = start_flashed_virtual_shuffler(faults=["jam:2"])
     link.call("hello")
-    link.con.write(b"\x03")
-    link.con.expect(b">>> ")
-    link.con.write(b"\x04")
-    link.message({"ev": "hello"})
+    mark = len(link.received)
+    link.write(b"\x03")
+    link.expect_raw(b">>> ", start=mark)
+    link.write(b"\x04")
+    next_message(link, {"ev": "hello"})
     link.call("hello")
     dev.load(range(6))
     dev.touch(100)
-    assert link.message({"ev": "fault"}, timeout=20)["code"] == protocol.FAULT_JAM
+    assert next_message(link, {"ev": "fault"}, timeout=20)["code"] == protocol.FAULT_JAM
     assert dev.query()["counts"]["fed"] == 2

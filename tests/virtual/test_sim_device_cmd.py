@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import select
 import signal
 import subprocess
 import sys
@@ -16,6 +15,7 @@ import pytest
 import serial
 
 from firmware import protocol
+from pty_screen import end_process, launch_sim_device
 
 pytestmark = pytest.mark.micropython
 
@@ -38,27 +38,18 @@ def devices_json() -> list[dict]:
 
 @pytest.fixture
 def start_sim_device_process():
-    procs: list[subprocess.Popen[str]] = []
+    procs: list[subprocess.Popen[bytes]] = []
 
-    def start(*args: str) -> tuple[subprocess.Popen[str], str, Path]:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "host.cli", "sim-device", *args],
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=dict(os.environ),
-        )
-        procs.append(proc)
-        assert proc.stdout is not None
-        ready, _, _ = select.select([proc.stdout], [], [], 30)
-        assert ready, "sim-device printed nothing"
-        line = proc.stdout.readline().strip()
-        match = LINE.match(line)
-        assert match, line
-        return proc, match.group(1), Path(match.group(2))
+    def start(*args: str, flash: Path | None = None, firmware: bool = True) -> tuple[subprocess.Popen[bytes], str, Path]:
+        """The command, its port and the flash folder it names."""
+        dev = launch_sim_device(flash, None, *args, firmware=firmware)
+        procs.append(dev.proc)
+        assert LINE.match(dev.banner[0]), dev.banner
+        return dev.proc, dev.port, Path(dev.flash)
 
     yield start
     for proc in procs:
-        if proc.poll() is None:
-            proc.kill()
-        proc.wait(timeout=10)
+        end_process(proc)
 
 
 def children_of(pid: int) -> list[int]:
@@ -108,7 +99,7 @@ def test_keeps_a_given_flash_dir_and_its_files(start_sim_device_process, tmp_pat
     flash = tmp_path / "myflash"
     flash.mkdir()
     (flash / "main.py").write_text("print('mine')\n")
-    proc, _port, shown = start_sim_device_process("--flash", str(flash))
+    proc, _port, shown = start_sim_device_process(flash=flash, firmware=False)  # its own main.py: no firmware
     assert shown == flash.resolve()
     assert not (flash / "protocol.mpy").exists()  # a non-empty flash is not overwritten
     proc.send_signal(signal.SIGINT)

@@ -5,13 +5,9 @@ from __future__ import annotations
 
 import json
 import os
-import re
-import select
 import shutil
 import subprocess
-import sys
 import time
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
@@ -20,25 +16,9 @@ import serial
 
 from firmware import protocol
 from host.cli import main
-from simulator.virtual.world_client import WorldClient
+from pty_screen import SimDevice, end_process, launch_sim_device
 
 pytestmark = pytest.mark.micropython
-
-PORT_LINE = re.compile(r"^virtual shuffler on (\S+) \(flash (.+)\)$")
-CONTROL_LINE = re.compile(r"^control endpoint (\S+) \(uid ([0-9a-f]+)\)$")
-
-
-@dataclass
-class SimDevice:
-    proc: subprocess.Popen[bytes]
-    port: str
-    control: str
-    uid: str
-    banner: list[str]
-
-    def world(self) -> WorldClient:
-        return WorldClient.connect(self.control, timeout=10)
-
 
 @pytest.fixture
 def start_sim_device_process(sim_image_flash: Path, tmp_path: Path) -> Iterator[Callable[..., SimDevice]]:
@@ -49,31 +29,13 @@ def start_sim_device_process(sim_image_flash: Path, tmp_path: Path) -> Iterator[
         flash = flash or tmp_path / f"flash{len(procs)}"
         if not flash.exists():
             shutil.copytree(sim_image_flash, flash)
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "host.cli", "sim-device", "--flash", str(flash), *args],
-            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=dict(os.environ),
-        )
-        procs.append(proc)
-        assert proc.stdout is not None
-        out = b""
-        while b"  (add --control" not in out:  # the banner's last line
-            ready, _, _ = select.select([proc.stdout], [], [], 30)
-            chunk = os.read(proc.stdout.fileno(), 4096) if ready else b""
-            assert chunk, f"sim-device printed only {out!r}"
-            out += chunk
-        banner = out.decode().splitlines()
-        port = PORT_LINE.match(banner[0])
-        control = CONTROL_LINE.match(banner[1])
-        assert port and control, banner
-        dev = SimDevice(proc, port.group(1), control.group(1), control.group(2), banner)
-        dev.world().close()  # the firmware is up
+        dev = launch_sim_device(flash, None, *args)
+        procs.append(dev.proc)
         return dev
 
     yield start
     for proc in procs:
-        if proc.poll() is None:
-            proc.terminate()
-        proc.wait(timeout=10)
+        end_process(proc)
 
 
 def table(dev: SimDevice | None, *args: str, capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
