@@ -205,9 +205,12 @@ class Draw:
 
 @dataclass(frozen=True)
 class Gather:
-    """Put the parts on one another, the first on top: the shuffled pack."""
+    """Put the parts on one another, the first on top: the shuffled pack.
+    short_of: the quality asked for, when the rounds dealt fall short of it
+    (fewer rounds asked for than it needs)."""
 
     parts: tuple[str, ...]
+    short_of: str = ""
 
 
 @dataclass(frozen=True)
@@ -344,9 +347,11 @@ def words(step: Step) -> str:
     if isinstance(step, Draw):
         return _draw(step)
     if isinstance(step, Gather):
+        done = (f"the pack, after fewer rounds than '{step.short_of}' needs" if step.short_of
+                else "the pack is shuffled and ready to deal")
         if len(step.parts) == 1:
-            return "The pack is shuffled and ready to deal."
-        return f"Put {_on_top(step.parts)}: the pack is shuffled and ready to deal."
+            return f"{_capital(done)}."
+        return f"Put {_on_top(step.parts)}: {'that is ' if step.short_of else ''}{done}."
     if isinstance(step, Swap):
         return (f"Those cards are load {step.second}: put them where load {step.second} goes, and take "
                 f"load {step.first} instead.")

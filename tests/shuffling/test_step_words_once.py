@@ -48,6 +48,7 @@ SAMPLES: list[steps.Step] = [
     steps.Draw(((Q, ((steps.LEFT_STACK, 37, True),)), (R, ((steps.RIGHT_STACK, 41, True),))), 7),
     steps.Draw(((Q, ((steps.LEFT_STACK, 37, True), (steps.RIGHT_STACK, 41, False))),), 7),
     steps.Gather((Q,)), steps.Gather((steps.LEFT_STACK, steps.RIGHT_STACK)),
+    steps.Gather((steps.LEFT_STACK, steps.RIGHT_STACK), "casino"), steps.Gather((Q,), "casino"),
     steps.Swap(Q, R), steps.Unload(Q), steps.SetAside(Q, 37),
     *[steps.Fix(what, 37, Q) for what in steps.FIX_WHATS], steps.Collect(37),
     *[steps.RoundSummary(routine, sizes, trade=37, rounds=7) for routine in ("stack-trade", "pile-trade", "exact")
