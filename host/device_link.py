@@ -302,7 +302,7 @@ class Link:
             except DeviceError as exc:
                 if exc.code == protocol.E_PROTO:
                     raise ProtocolMismatch(
-                        f"{self.name} speaks another protocol version ({exc.reply.get('proto', 'unknown')}); "
+                        f"{self.name} speaks another protocol version (it speaks {exc.reply.get('proto', 'another')}); "
                         f"this tool speaks {protocol.PROTOCOL_VERSION}: flash the firmware that comes with it "
                         "(`shuffler flash`)") from None
                 raise
