@@ -47,13 +47,13 @@ def run():
                 raise
             except Exception as e:  # keep running: report, motor off, go on
                 board.motor_stop()
-                report.error("", None, protocol.E_INTERNAL, str(e)[:80])
+                report.error("", None, protocol.E_INTERNAL, detail=str(e)[:80] or type(e).__name__)
     except KeyboardInterrupt:
         # A lone Ctrl-C: let the REPL (and mpremote) in. The watchdog
         # first, then the motor (a 20 ms brake).
         board.wdt_release()
         board.motor_stop()
         kbd_intr(_CTRL_C)
-        report.event(protocol.EV_STOPPED, "interrupt")
+        report.event(protocol.EV_STOPPED, reason="interrupt")
     finally:
         board.motor_stop()

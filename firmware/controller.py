@@ -44,6 +44,11 @@ class Controller:
         self.config_path = d + "/" + CONFIG_FILE if d else CONFIG_FILE
         self.exact_path = d + "/" + EXACT_FILE if d else EXACT_FILE
         self.cfg = dict(profile["defaults"])
+        # This board's figures for the bounds the declaration names
+        # (protocol.BOUNDS): every request is checked against them.
+        self.limits = {"capacity": self.capacity, "exact_max": MAX_CARDS,
+                       "battery_min": profile["battery_min_mv"], "meter_max": profile["battery_max_mv"] + 2000,
+                       "wait_max": profile["wdt_ms"] // 2}
         self.cal = {}
         self.state = protocol.ST_IDLE
         self.fault = protocol.FAULT_NONE
@@ -74,7 +79,7 @@ class Controller:
     # ----- boot -------------------------------------------------------
     def boot(self):
         saved = store.load(self.config_path)
-        if saved and protocol.check_config(saved, self.profile["wdt_ms"])[0] == 0:
+        if saved and protocol.object_problem("config", saved, self.limits) is None:
             self.cfg.update(saved)
         self.cal = store.load(self.cal_path) or {}
         self.apply_cal()
@@ -160,55 +165,53 @@ class Controller:
             return d[0], d[1], "factory"
         return None, None, "none"
 
-    def hello_values(self):
+    def hello_fields(self):
         _, _, stack_state = self.stack_cal()
-        return (protocol.FIRMWARE_VERSION, protocol.PROTOCOL_VERSION, self.profile["name"], self.capacity,
-                report.obj("hello", stack_state, self.touch_source), self.state, self.uid, self.digest)
+        return {"fw": protocol.FIRMWARE_VERSION, "proto": protocol.PROTOCOL_VERSION, "board": self.profile["name"],
+                "capacity": self.capacity, "cal": report.obj("hello", stack=stack_state, touch=self.touch_source),
+                "state": self.state, "uid": self.uid, "digest": self.digest}
 
     def send_hello(self, cmd, rid):
         if cmd is None:
-            report.event(protocol.EV_HELLO, *self.hello_values())
+            report.event(protocol.EV_HELLO, **self.hello_fields())
         else:
-            report.reply(cmd, rid, *self.hello_values())
+            report.reply(cmd, rid, **self.hello_fields())
 
     # ----- faults -----------------------------------------------------
-    def raise_fault(self, code, latched=True, why=None, part="", pf=None, resume=None, n=None,
-                    capacity=None, mv=None, need_mv=None, found=None, out=None, detail=None):
-        """part: the part a sensor fault names (protocol.PARTS); why: a
-        protocol.WHY_* with the values it names (found, out, mv); pf: the
-        pass's counts (pass_values()); n: the tray's, with no pass; detail:
-        an internal error's own text."""
+    def raise_fault(self, code, latched=True, pf=None, **fields):
+        """A fault event of `code` and the fields given by name (the fault
+        event's declared ones: why with the values it names, part, n,
+        capacity, mv, ...); pf: the pass's counts (pass_fields())."""
         self.board.motor_stop()
         if latched:
             self.fault = code
             self.state = protocol.ST_PAUSED if code in protocol.RESUMABLE else protocol.ST_ALARM
-        k = left = right = None
         if pf is not None:
-            k, n, left, right = pf
-        report.event(protocol.EV_FAULT, code, latched, resume, k, n, left, right, capacity, mv, need_mv, part or None,
-                     why, found, out, detail or None)
+            fields.update(pf)
+        report.event(protocol.EV_FAULT, code=code, latched=latched, **fields)
 
     def warn_battery(self):
         mv = self.battery()
         if mv is not None and mv < self.profile["battery_warn_mv"]:
-            report.event(protocol.EV_WARN, protocol.FAULT_BATTERY_LOW, mv)
+            report.event(protocol.EV_WARN, code=protocol.FAULT_BATTERY_LOW, mv=mv)
 
-    def pass_values(self):
-        """The pass's counts: k, n, left, right."""
+    def pass_fields(self):
+        """The pass's counts: k, n, left, right (the piles of an exact pass
+        are left out: they depend on the codes)."""
         d = self.dealer
         if d.hide:
-            # Pile counts of an exact pass depend on the codes.
-            return d.k, d.n, None, None
-        return d.k, d.n, d.left, d.right
+            return {"k": d.k, "n": d.n}
+        return {"k": d.k, "n": d.n, "left": d.left, "right": d.right}
 
     # ----- exact mode ---------------------------------------------------
-    def exact_next(self):
-        """The load the routine expects next: round, rounds, load, count."""
+    def exact_next(self, rounds=True):
+        """The load the routine expects next (the `next` object's fields)."""
         e = self.exact
-        return e.round + 1, e.rounds, e.load_name(), e.expected()
+        return {"round": e.round + 1, "rounds": e.rounds if rounds else None, "load": e.load_name(),
+                "count": e.expected()}
 
     def send_exact_next(self):
-        report.event(protocol.EV_EXACT_NEXT, *self.exact_next())
+        report.event(protocol.EV_EXACT_NEXT, **self.exact_next())
 
     def lose_exact(self, reason, n=None, expected=None):
         """Exactness is gone: forget the codes, say why, deal at random from now on."""
@@ -217,7 +220,7 @@ class Controller:
             return
         rnd, load = e.round + 1, e.load_name()
         self.end_exact()
-        report.event(protocol.EV_EXACT_LOST, reason, rnd, load, n, expected)
+        report.event(protocol.EV_EXACT_LOST, code=reason, round=rnd, load=load, n=n, expected=expected)
 
     def end_exact(self):
         """The routine is over: its codes wiped, in memory and in flash."""
@@ -281,26 +284,32 @@ class Controller:
             self.save_exact()
             self.send_exact_next()
             return
-        report.event(protocol.EV_EXACT_ROUND, e.round, e.rounds)
+        report.event(protocol.EV_EXACT_ROUND, round=e.round, rounds=e.rounds)
         if r == ALL_DONE:
             self.end_exact()
-            report.event(protocol.EV_EXACT_DONE, e.rounds)
+            report.event(protocol.EV_EXACT_DONE, rounds=e.rounds)
         else:
             self.save_exact()
             self.send_exact_next()
+
+    def routine_obj(self, dealt=None):
+        """The routine in hand, as the reply to exact gives it."""
+        ex = self.exact
+        return report.obj("routine", n=ex.n, loads=ex.loads, uneven=ex.uneven, kind=ex.route.kind, rounds=ex.rounds,
+                          next=report.obj("next", **self.exact_next(rounds=False)), dealt=dealt)
 
     def cmd_exact(self, cmd, rid, obj):
         if obj.get("held") is True:
             # Which routine the device holds, for a host that goes on with it.
             ex = self.exact
             if not ex.active:
-                report.reply(cmd, rid, protocol.MODE_RANDOM)
+                report.reply(cmd, rid, mode=protocol.MODE_RANDOM)
                 return
             dealt = None
             if ex.in_pass:
                 # The load in hand is part dealt: how many of its cards are known to be out.
                 dealt = ex.stopped_at if ex.stopped_at >= 0 else ex.offset
-            report.reply(cmd, rid, protocol.MODE_EXACT, ex.n, ex.loads, ex.uneven, ex.route.kind, *(self.exact_next() + (dealt,)))
+            report.reply(cmd, rid, mode=protocol.MODE_EXACT, routine=self.routine_obj(dealt))
             return
         if obj.get("cancel") is True:
             if self.state == protocol.ST_PAUSED:
@@ -308,29 +317,24 @@ class Controller:
                 report.error(cmd, rid, protocol.E_STATE, why=protocol.WHY_PAUSED)
                 return
             was = self.exact.active
-            report.reply(cmd, rid, protocol.MODE_RANDOM)
+            report.reply(cmd, rid, mode=protocol.MODE_RANDOM)
             if was:
                 self.lose_exact(protocol.LOST_CANCELLED)
             return
         if self.refused_unless_idle(cmd, rid):
             return
-        code, n = protocol.get_int(obj, "n", 2, MAX_CARDS)
-        if code:
-            report.error(cmd, rid, code, why=protocol.WHY_RANGE, field="n", lo=2, hi=MAX_CARDS)
+        bad = protocol.need(cmd, obj, "n", self.limits)
+        if bad:
+            report.refused(cmd, rid, bad)
             return
-        kind = obj.get("routine")
-        if kind is not None and kind not in protocol.EXACT_ROUTINES:
-            bad = protocol.E_BAD_VALUE if isinstance(kind, str) else protocol.E_BAD_FIELD
-            report.error(cmd, rid, bad, why=protocol.WHY_CHOICE, field="routine")
-            return
+        n = obj["n"]
         try:
-            self.exact.begin(n, self.randbytes, kind)
+            self.exact.begin(n, self.randbytes, obj.get("routine"))
         except ValueError:  # a split asked for a pack that fits the tray, more loads than a round names, ...
             report.error(cmd, rid, protocol.E_BAD_VALUE, why=protocol.WHY_NO_ROUTINE, n=n, hi=self.capacity)
             return
         self.save_exact()
-        ex = self.exact
-        report.reply(cmd, rid, None, n, ex.loads, ex.uneven, ex.route.kind, *self.exact_next())
+        report.reply(cmd, rid, mode=protocol.MODE_EXACT, routine=self.routine_obj())
         self.send_exact_next()
 
     # ----- the main loop's step ---------------------------------------
@@ -412,7 +416,7 @@ class Controller:
 
     def on_touch(self):
         self.touches += 1
-        report.event(protocol.EV_TOUCH, self.state)
+        report.event(protocol.EV_TOUCH, state=self.state)
         if self.state == protocol.ST_IDLE:
             self.start_pass(None, None)
         elif self.state == protocol.ST_PAUSED:
@@ -434,6 +438,12 @@ class Controller:
         if self.mid_pass and not protocol.mid_pass_ok(cmd, obj):
             report.error(cmd, rid, protocol.E_BUSY)
             return
+        # Every field against its declared type and range, before any
+        # handler reads it (handlers read fields the check has passed).
+        bad = protocol.check_request(cmd, obj, self.limits)
+        if bad:
+            report.refused(cmd, rid, bad)
+            return
         try:
             HANDLERS.get(cmd, Controller.cmd_unknown)(self, cmd, rid, obj)
         except KeyboardInterrupt:
@@ -448,7 +458,7 @@ class Controller:
         report.error(cmd, rid, protocol.E_UNKNOWN_CMD)
 
     def cmd_hello(self, cmd, rid, obj):
-        proto = obj.get("proto")
+        proto = obj.get("proto")  # checked: a whole number
         if proto is not None and proto != protocol.PROTOCOL_VERSION:
             report.error(cmd, rid, protocol.E_PROTO, proto=protocol.PROTOCOL_VERSION)
             return
@@ -456,9 +466,10 @@ class Controller:
 
     def cmd_status(self, cmd, rid, obj):
         active = self.exact.active
-        k, n, left, right = self.pass_values()
-        report.reply(cmd, rid, self.state, self.fault, protocol.MODE_EXACT if active else protocol.MODE_RANDOM, k, n, left, right,
-                self.battery(), self.board.ticks_ms(), report.obj("next", *self.exact_next()) if active else None)
+        report.reply(cmd, rid, state=self.state, fault=self.fault,
+                     mode=protocol.MODE_EXACT if active else protocol.MODE_RANDOM, mv=self.battery(),
+                     uptime_ms=self.board.ticks_ms(), next=report.obj("next", **self.exact_next()) if active else None,
+                     **self.pass_fields())
 
     def cmd_count(self, cmd, rid, obj):
         """The tray's count, read as a pass would read it, without dealing:
@@ -475,7 +486,7 @@ class Controller:
             report.error(cmd, rid, protocol.E_REFUSED, why=protocol.WHY_NO_ANSWER, part=protocol.PART_STACK)
             return
         n = load_cell.count_from_raw(raw, tare, per_card)
-        report.reply(cmd, rid, n if n > 0 else 0, self.capacity)
+        report.reply(cmd, rid, n=n if n > 0 else 0, capacity=self.capacity)
 
     def refused_unless_idle(self, cmd, rid):
         """Answer the error and return True unless idle (a latched fault, a paused pass)."""
@@ -502,16 +513,9 @@ class Controller:
             # The cards fed would leave the pack the routine tracks.
             report.error(cmd, rid, protocol.E_STATE, why=protocol.WHY_EXACT_RUNNING)
             return
-        code, n = protocol.get_int(obj, "n", 1, self.capacity)
-        if code:
-            report.error(cmd, rid, code, why=protocol.WHY_RANGE, field="n", lo=1, hi=self.capacity)
-            return
-        side = obj.get("side")
-        if side not in protocol.SIDES:
-            report.error(cmd, rid, protocol.E_BAD_FIELD, why=protocol.WHY_CHOICE, field="side")
-            return
-        self.fixed.value = LEFT if side == protocol.LEFT else RIGHT
-        self.start_pass(cmd, rid, self.fixed, n)
+        # n and side are required, and checked against the declaration.
+        self.fixed.value = LEFT if obj["side"] == protocol.LEFT else RIGHT
+        self.start_pass(cmd, rid, self.fixed, obj["n"])
 
     def cmd_resume(self, cmd, rid, obj):
         if self.state != protocol.ST_PAUSED:
@@ -533,7 +537,7 @@ class Controller:
     def end_aborted(self):
         self.state = protocol.ST_IDLE
         self.fault = protocol.FAULT_NONE
-        report.event(protocol.EV_ABORTED, *self.pass_values())
+        report.event(protocol.EV_ABORTED, **self.pass_fields())
         self.lose_exact_pass(protocol.LOST_ABORTED)
 
     def lose_exact_pass(self, reason):
@@ -549,26 +553,21 @@ class Controller:
         if self.state == protocol.ST_ALARM and self.fault == protocol.FAULT_SENSOR:
             part, found = self.self_test()
             if found:
-                report.reply(cmd, rid, self.state, self.fault)
+                report.reply(cmd, rid, state=self.state, fault=self.fault)
                 self.raise_fault(protocol.FAULT_SENSOR, why=protocol.WHY_SELF_TEST, found=found, part=part)
                 return
         self.state = protocol.ST_IDLE
         self.fault = protocol.FAULT_NONE
-        report.reply(cmd, rid, self.state)
+        report.reply(cmd, rid, state=self.state)
         report.event(protocol.EV_CLEARED)
 
     def cmd_calibrate(self, cmd, rid, obj):
         if self.state not in (protocol.ST_IDLE, protocol.ST_ALARM):
             report.error(cmd, rid, protocol.E_STATE)
             return
-        what = obj.get("what")
-        if what not in protocol.CAL_WHATS:
-            report.error(cmd, rid, protocol.E_BAD_FIELD, why=protocol.WHY_CHOICE, field="what")
-            return
+        what = obj["what"]  # required, one of CAL_WHATS: checked
         new = dict(self.cal)
-        problem = getattr(self, "cal_" + what)(obj, new)
-        if problem:
-            report.error(cmd, rid, problem.pop("err"), **problem)
+        if not CALIBRATE[what](self, cmd, rid, obj, new):
             return
         try:
             store.save(self.cal_path, new)
@@ -580,91 +579,101 @@ class Controller:
         if what == protocol.CAL_TOUCH and "touch_baseline" in new:
             self.touch.baseline = new["touch_baseline"]
             self.touch_source = "calibrated"
-        report.reply(cmd, rid, new)
+        report.reply(cmd, rid, cal=new)
 
-    # One handler per thing calibrated: each changes `new` and returns
-    # None, or the refusal's fields (err, why and the values it names).
-    def cal_stack(self, obj, new):
+    # One handler per thing calibrated (the CALIBRATE table below): each
+    # changes `new` and returns True, or answers the refusal (err, why and
+    # the values it names) and returns False.
+    def needs(self, cmd, rid, obj, name):
+        """Whether the request has field `name` (answered with its refusal when not)."""
+        bad = protocol.need(cmd, obj, name, self.limits)
+        if bad:
+            report.refused(cmd, rid, bad)
+        return bad is None
+
+    def cal_stack(self, cmd, rid, obj, new):
         p = self.profile
-        code, n = protocol.get_int(obj, "n", 0, self.capacity)
-        if code:
-            return {"err": code, "why": protocol.WHY_RANGE, "field": "n", "lo": 0, "hi": self.capacity}
+        if not self.needs(cmd, rid, obj, "n"):
+            return False
+        n = obj["n"]
         raw = load_cell.average(self.read_stack, 4 * p["stack_samples"])
         if raw is None:
-            return {"err": protocol.E_BAD_VALUE, "why": protocol.WHY_NO_ANSWER, "part": protocol.PART_STACK}
+            report.error(cmd, rid, protocol.E_BAD_VALUE, why=protocol.WHY_NO_ANSWER, part=protocol.PART_STACK)
+            return False
         if n == 0:
             new["tare"] = raw
             new.pop("per_card", None)
-            return None
+            return True
         tare = new.get("tare")
         if not isinstance(tare, int):
-            return {"err": protocol.E_NOT_CALIBRATED, "why": protocol.WHY_TARE_FIRST}
+            report.error(cmd, rid, protocol.E_NOT_CALIBRATED, why=protocol.WHY_TARE_FIRST)
+            return False
         pc = load_cell.per_card_from(raw, tare, n)
         if pc < p["stack_per_card_min"]:
             # The reading must grow with the cards: a reading that falls is
             # a load cell wired the wrong way round, one that stays is
             # no load on the cell.
-            return {"err": protocol.E_BAD_VALUE, "why": protocol.WHY_FALLS if pc < 0 else protocol.WHY_GROWS_LITTLE,
-                    "by": raw - tare, "n": n}
+            report.error(cmd, rid, protocol.E_BAD_VALUE, why=protocol.WHY_FALLS if pc < 0 else protocol.WHY_GROWS_LITTLE,
+                         by=raw - tare, n=n)
+            return False
         new["per_card"] = pc
-        return None
+        return True
 
-    def cal_touch(self, obj, new):
+    def cal_touch(self, cmd, rid, obj, new):
         b, p = self.board, self.profile
         if obj.get("confirm") is True:
             # The board's own fact: a debounced touch since the baseline.
             if self.touches <= self.touches_at_base:
-                return {"err": protocol.E_STATE, "why": protocol.WHY_NO_TOUCH}
+                report.error(cmd, rid, protocol.E_STATE, why=protocol.WHY_NO_TOUCH)
+                return False
             new["touch_seen"] = 1
-            return None
+            return True
         t = load_cell.average(b.touch_raw, 16)
         if t is None or not baseline_ok(p["touch_kind"], t, p["touch_baseline_min"],
                                         p["touch_baseline_max"]):
-            return {"err": protocol.E_BAD_VALUE, "why": protocol.WHY_IMPLAUSIBLE, "part": protocol.PART_TOUCH}
+            report.error(cmd, rid, protocol.E_BAD_VALUE, why=protocol.WHY_IMPLAUSIBLE, part=protocol.PART_TOUCH)
+            return False
         new["touch_baseline"] = t
         new.pop("touch_seen", None)  # the new baseline waits for a touch again
         self.touches_at_base = self.touches
-        return None
+        return True
 
-    def cal_beam(self, obj, new):
+    def cal_beam(self, cmd, rid, obj, new):
         d = self.dealer
         if not d.seen:
-            return {"err": protocol.E_STATE, "why": protocol.WHY_NO_CARD}
+            report.error(cmd, rid, protocol.E_STATE, why=protocol.WHY_NO_CARD)
+            return False
         new["beam_ms"] = d.block_norm  # a card's time in the beam at the reference drive
-        return None
+        return True
 
-    def cal_motor(self, obj, new):
-        code, flip = protocol.get_int(obj, "flip", 0, 1)
-        if code:
-            return {"err": code, "why": protocol.WHY_RANGE, "field": "flip", "lo": 0, "hi": 1}
+    def cal_motor(self, cmd, rid, obj, new):
+        if not self.needs(cmd, rid, obj, "flip"):
+            return False
         if not self.dealer.seen:
-            return {"err": protocol.E_STATE, "why": protocol.WHY_NO_CARD}
-        new["flip"] = flip
-        return None
+            report.error(cmd, rid, protocol.E_STATE, why=protocol.WHY_NO_CARD)
+            return False
+        new["flip"] = obj["flip"]
+        return True
 
-    def cal_battery(self, obj, new):
-        p = self.profile
-        code, mv = protocol.get_int(obj, "mv", p["battery_min_mv"], p["battery_max_mv"] + 2000)
-        if code:
-            return {"err": code, "why": protocol.WHY_RANGE, "field": "mv", "lo": p["battery_min_mv"],
-                    "hi": p["battery_max_mv"] + 2000}
+    def cal_battery(self, cmd, rid, obj, new):
+        if not self.needs(cmd, rid, obj, "mv"):
+            return False
+        mv = obj["mv"]
         raw = self.board.battery_mv()
         if not raw:
-            return {"err": protocol.E_BAD_VALUE, "why": protocol.WHY_IMPLAUSIBLE, "part": protocol.PART_BATTERY,
-                    "mv": 0}
+            report.error(cmd, rid, protocol.E_BAD_VALUE, why=protocol.WHY_IMPLAUSIBLE, part=protocol.PART_BATTERY, mv=0)
+            return False
         trim = (mv * 1000 + raw // 2) // raw
         if not protocol.TRIM_MIN <= trim <= protocol.TRIM_MAX:
-            return {"err": protocol.E_BAD_VALUE, "why": protocol.WHY_METER, "mv": raw, "meter_mv": mv}
+            report.error(cmd, rid, protocol.E_BAD_VALUE, why=protocol.WHY_METER, mv=raw, meter_mv=mv)
+            return False
         new["mv_trim"] = trim
-        return None
+        return True
 
     def cmd_read(self, cmd, rid, obj):
         """The sensors as they read now (nothing moves), or the stored calibration."""
-        if obj.get("what", "sensors") == "cal":
-            report.reply(cmd, rid, self.cal)
-            return
-        if obj.get("what", "sensors") != "sensors":
-            report.error(cmd, rid, protocol.E_BAD_FIELD, why=protocol.WHY_CHOICE, field="what")
+        if obj.get("what") == "cal":
+            report.reply(cmd, rid, cal=self.cal)
             return
         b, d, p = self.board, self.dealer, self.profile
         n = None
@@ -676,9 +685,10 @@ class Controller:
         t = b.touch_raw()
         touched = t is not None and plausible(p["touch_kind"], t, self.touch.baseline,
                                               p["touch_baseline_max"]) and self.touch.is_touched(t)
-        report.reply(cmd, rid, None, raw, spread if raw is not None else None, n, t if t is not None else -1, touched,
-                self.touches, b.exit_blocked(), self.battery(), d.expected_ms() if d.block_norm else 0,
-                d.expected_feed_ms(), 1 if d.left_dir < 0 else 0)
+        report.reply(cmd, rid, raw=raw, spread=spread if raw is not None else None, n=n,
+                     touch=t if t is not None else -1, touched=touched, touches=self.touches, beam=b.exit_blocked(),
+                     mv=self.battery(), card_ms=d.expected_ms() if d.block_norm else 0,
+                     feed_ms=d.expected_feed_ms(), flip=1 if d.left_dir < 0 else 0)
 
     def cmd_config(self, cmd, rid, obj):
         updates = obj.get("set")
@@ -686,17 +696,8 @@ class Controller:
             if self.state == protocol.ST_DEALING:
                 report.error(cmd, rid, protocol.E_BUSY)
                 return
-            wdt_ms = self.profile["wdt_ms"]
-            code, key = protocol.check_config(updates, wdt_ms)
-            if code:
-                if key in protocol.CONFIG_LIMITS:
-                    lo, hi = protocol.CONFIG_LIMITS[key]
-                    if key in protocol.WAIT_KEYS:
-                        hi = min(hi, wdt_ms // 2)  # within half the board's watchdog
-                    report.error(cmd, rid, code, why=protocol.WHY_RANGE, field=key, lo=lo, hi=hi)
-                else:  # not a config key, or no object at all
-                    report.error(cmd, rid, code, why=protocol.WHY_CHOICE, field=key if isinstance(key, str) else "set")
-                return
+            # Its keys and values are checked (check_request): each one the
+            # config object declares, in its range.
             new = dict(self.cfg)
             new.update(updates)
             try:
@@ -706,7 +707,7 @@ class Controller:
                 return
             self.cfg = new
             self.apply_cfg()
-        report.reply(cmd, rid, self.cfg)
+        report.reply(cmd, rid, config=self.cfg)
 
     # ----- passes -------------------------------------------------------
     def start_pass(self, cmd, rid, sides=None, feed=0):
@@ -739,7 +740,7 @@ class Controller:
                 # its pile: nothing is left to deal, and the pass is over.
                 self.dealer.begin(e, 0, self.cfg, p["battery_cutoff_mv"], p["poll_ms"], True, 0)
                 if cmd is not None:
-                    report.reply(cmd, rid, 0)
+                    report.reply(cmd, rid, n=0)
                 self.finish(DONE)
                 return
             # Every card gone, more than the one the beam was feeding.
@@ -782,8 +783,8 @@ class Controller:
         # dealer.hide marks an exact pass until the next begins (see pass_values).
         self.dealer.begin(src, n, self.cfg, p["battery_cutoff_mv"], p["poll_ms"], src is self.exact, tray)
         if cmd is not None:
-            report.reply(cmd, rid, n)
-        report.event(protocol.EV_LOADED, n)
+            report.reply(cmd, rid, n=n)
+        report.event(protocol.EV_LOADED, n=n)
         self.run_pass()
 
     def refine_calibration(self):
@@ -833,7 +834,7 @@ class Controller:
         self.fault = protocol.FAULT_NONE
         self.pass_raw = None  # cards moved by hand: no clean count by weight
         if cmd is not None:
-            report.reply(cmd, rid, *self.pass_values())
+            report.reply(cmd, rid, **self.pass_fields())
         self.run_pass()
 
     def run_pass(self):
@@ -859,16 +860,16 @@ class Controller:
             self.board.motor_stop()
         self.last_activity = self.board.ticks_ms()
         if err:
-            self.raise_fault(protocol.FAULT_INTERNAL, detail=err, pf=self.pass_values())
+            self.raise_fault(protocol.FAULT_INTERNAL, detail=err, pf=self.pass_fields())
             self.stop_exact_pass()
         else:
             self.finish(r)
 
     def finish(self, r):
-        f = self.pass_values()
+        f = self.pass_fields()
         if r == DONE:
             self.state = protocol.ST_IDLE
-            report.event(protocol.EV_DONE, *f)
+            report.event(protocol.EV_DONE, **f)
             self.refine_calibration()
             if self.dealer.hide and self.exact.active:
                 self.exact_pass_done()
@@ -961,6 +962,15 @@ class Controller:
             if self.strict:
                 micropython.heap_lock()
 
+
+# What `calibrate` sets: one handler per thing (protocol.CAL_WHATS).
+CALIBRATE = {
+    protocol.CAL_STACK: Controller.cal_stack,
+    protocol.CAL_TOUCH: Controller.cal_touch,
+    protocol.CAL_BEAM: Controller.cal_beam,
+    protocol.CAL_MOTOR: Controller.cal_motor,
+    protocol.CAL_BATTERY: Controller.cal_battery,
+}
 
 # The command dispatch: one handler per command (Controller.handle), the
 # unknown_cmd error for any other.

@@ -25,9 +25,12 @@ except ImportError:  # CPython: the host
 # codes without words (no name, msg or fault_name: the host words them), 6 a
 # refusal's or a fault's reason as a number and values (`why`, `field`, `lo`,
 # `hi`, `out`, `found`...) where a sentence was (`detail`: an internal
-# error's own text only)
-PROTOCOL_VERSION = 6
-FIRMWARE_VERSION = "0.2.0"
+# error's own text only), 7 a request's fields checked on the board from
+# this declaration (check_request), with the bounds a board sets named
+# (BOUNDS), and the exact reply's routine as an object with its required
+# fields
+PROTOCOL_VERSION = 7
+FIRMWARE_VERSION = "0.3.0"
 MAX_LINE = 256  # bytes, newline included
 # The device's own input buffer: about two of the longest lines. A host keeps
 # one request outstanding (waits for its reply or its timeout before the
@@ -220,41 +223,48 @@ CAL_WHATS = (CAL_STACK, CAL_TOUCH, CAL_BEAM, CAL_MOTOR, CAL_BATTERY)
 TRIM_MIN = 900
 TRIM_MAX = 1100
 
-# Configuration keys a host may set, all integers: name:min..max (the
-# `config` object below; CONFIG_LIMITS is read from it).
+# Configuration keys a host may set, all integers (the `config` object below).
 OBJ_CONFIG = ("motor_duty:20..100"  # percent PWM
-              " card_timeout_ms:100..5000"  # no card at the exit within this: jam
+              " card_timeout_ms:100..wait_max"  # no card at the exit within this: jam
               " block_max_ms:10..1000"  # exit blocked longer than this: double feed
               " brake_ms:0..200"  # brake time after each card
               " idle_sleep_s:0..86400"  # 0 = never sleep
               " touch_pct:10..95"  # touched when reading < baseline * pct / 100
               " debounce_ms:5..500"
               " progress_every:0..104")  # progress event every k cards; 0 = none
+# Waits the firmware bounds by a config value: each must end well inside
+# the board's watchdog timeout (at most half of it, the bound `wait_max`),
+# so a jam is reported and never turned into a watchdog reset
+# (tests/firmware/test_fw_hardware.py holds every board's figures to it).
+WAIT_KEYS = ("card_timeout_ms", "block_max_ms", "brake_ms", "debounce_ms")
 
+# Bounds a board sets (a request's range names them where a number would
+# stand): each board gives its own value at boot (Controller.limits); a
+# reader that does not know the board takes the widest value any board may
+# give, here. name, widest, in pairs.
+BOUNDS = (
+    "capacity", 10000,  # cards the tray holds
+    "exact_max", 10000,  # cards an exact routine takes (firmware/exact.py MAX_CARDS)
+    "battery_min", 100000,  # mV: below, no battery or a broken divider
+    "meter_max", 100000,  # mV: the most a meter may read against the battery
+    "wait_max", 5000,  # ms: half the board's watchdog timeout
+)
 
-def _limits(spec):
-    out = {}
-    for f in spec.split():
-        name, rng = f.split(":")
-        lo, hi = rng.split("..")
-        out[name] = (int(lo), int(hi))
-    return out
-
-
-CONFIG_LIMITS = _limits(OBJ_CONFIG)
 
 # ----- the declaration: every message, its fields, their types ------------
 # Each table is flat, a name then its string (a tuple per entry would cost
 # the board RAM). One string per message: its fields in order, "name:type",
 # "!" after the type when the field is always there. A type is
-#   lo..hi   an integer in that range        b  true or false
+#   lo..hi   an integer in that range (a bound may be a name of BOUNDS: the board's own figure)
+#   b        true or false
 #   s        ASCII text (a detail)            u  a uid (see is_uid)
 #   L        a load name (capital letters)    @set  one of a set below
 #   {obj}    an object declared below
-# The device builds every line from these (firmware/report.py: values in
-# this order, None leaves a field out); the host checks every line against
-# them (host/device_messages.py); the hello's `digest` is of this table, so
-# a host refuses a device that declares anything differently.
+# The device builds every line from these (firmware/report.py, each field
+# by its name) and checks every request against them (check_request); the
+# host checks every line against them (host/device_messages.py); the
+# hello's `digest` is of this table, so a host refuses a device that
+# declares anything differently.
 # (Each a literal: a string of more than 10 characters costs the board its
 # bytes once, where pieces joined at import would cost each piece too.)
 _PASS = "k:0..10000! n:0..10000! left:0..10000 right:0..10000"  # counts: a pass; its piles
@@ -288,6 +298,9 @@ OBJECTS = (
     "cal", "tare:-16777216..16777216 per_card:-16777216..16777216 touch_baseline:0..1000000 touch_seen:@flip"
         " beam_ms:1..60000 flip:@flip mv_trim:900..1100",
     "config", OBJ_CONFIG,
+    # The exact routine a device runs (the reply to exact): `dealt`, when
+    # the load it expects next is part dealt, its cards known to be out.
+    "routine", "n:2..exact_max! loads:1..1000! uneven:b! kind:@routine! rounds:1..1000! next:{next}! dealt:0..10000",
 )
 # Events (device -> host, "ev").
 EVENT_FIELDS = (
@@ -319,8 +332,7 @@ REPLY_FIELDS = (
     CMD_CLEAR, "state:@state fault:@fault0",
     CMD_CALIBRATE, "cal:{cal}!",
     CMD_CONFIG, "config:{config}!",
-    CMD_EXACT, "mode:@mode n:0..10000 loads:1..1000 uneven:b routine:@routine round:1..1000 rounds:1..1000"
-        " load:L count:0..10000 dealt:0..10000",
+    CMD_EXACT, "mode:@mode! routine:{routine}",
     CMD_COUNT, "n:0..10000! capacity:1..10000",
     CMD_READ, "cal:{cal} raw:-16777216..16777216 spread:0..33554432 n:-10000..10000 touch:-1..1000000 touched:b"
         " touches:0..2147483648 beam:b mv:0..100000 card_ms:0..60000 feed_ms:0..60000 flip:@flip",
@@ -330,7 +342,14 @@ REPLY_FIELDS = (
 # pass; why and the values it names; detail, an internal error's own text.
 ERROR_FIELDS = ("err:@err! fault:@fault why:@why field:s lo:0..1073741823 hi:0..1073741823 part:@part"
                 " n:0..10000 by:-16777216..16777216 mv:0..100000 meter_mv:0..100000 proto:0..1000000 detail:s")
-# Requests (host -> device, "cmd" and an optional "id").
+# Requests (host -> device, "cmd" and an optional "id"). The board checks
+# every request against its line before its handler reads it
+# (check_request): a field of the wrong type or a required one missing is
+# E_BAD_FIELD, a value outside its range or set E_BAD_VALUE, each with why
+# (WHY_RANGE with field, lo, hi; WHY_CHOICE with field), and an object's
+# keys must be ones it declares. Fields a request does not declare are
+# ignored. A field a handler needs only with some values of another (n for
+# calibrating the stack) is required there, by the same line (need()).
 COMMAND_FIELDS = (
     CMD_HELLO, "proto:0..1000000",
     CMD_STATUS, "",
@@ -338,12 +357,12 @@ COMMAND_FIELDS = (
     CMD_ABORT, "",
     CMD_RESUME, "",
     CMD_CLEAR, "",
-    CMD_CALIBRATE, "what:@calibrate! n:0..10000 confirm:b flip:@flip mv:0..100000",
+    CMD_CALIBRATE, "what:@calibrate! n:0..capacity confirm:b flip:@flip mv:battery_min..meter_max",
     CMD_CONFIG, "set:{config}",
-    CMD_EXACT, "n:0..10000 routine:@routine held:b cancel:b",
+    CMD_EXACT, "n:2..exact_max routine:@routine held:b cancel:b",
     CMD_COUNT, "",
     CMD_READ, "what:@read",
-    CMD_FEED, "n:0..10000! side:@side!",
+    CMD_FEED, "n:1..capacity! side:@side!",
 )
 EVENTS = tuple(EVENT_FIELDS[i] for i in range(0, len(EVENT_FIELDS), 2))
 COMMANDS = tuple(COMMAND_FIELDS[i] for i in range(0, len(COMMAND_FIELDS), 2))
@@ -376,6 +395,9 @@ def digest():
         for text in table:
             h = _fold(h, text)
     h = _fold(h, ERROR_FIELDS)
+    for i in range(0, len(BOUNDS), 2):
+        h = _fold(h, BOUNDS[i])
+        h = _fold(h, str(BOUNDS[i + 1]))
     for i in range(0, len(SETS), 2):
         h = _fold(h, SETS[i])
         for v in SETS[i + 1]:
@@ -722,40 +744,130 @@ def parse_message(line):
     return obj
 
 
-def get_int(obj, key, lo, hi, default=None):
-    """Read an integer field for a handler: returns (code, value)."""
-    if key not in obj:
-        if default is None:
-            return E_BAD_FIELD, None
-        return 0, default
-    v = obj[key]
-    if not _is_int(v):
-        return E_BAD_FIELD, None
-    if v < lo or v > hi:
-        return E_BAD_VALUE, None
-    return 0, v
+# ----- a request checked against its declared line -----------------------
+# Each check reads the line it checks (a few short strings split, outside
+# the card loop): one range per field, written once, in the declaration.
+
+def bound(text, limits):
+    """A declared bound: a number, or the name of one of BOUNDS (the board's
+    own figure in `limits`; without it, the widest any board gives)."""
+    c = text[0]
+    if c == "-" or "0" <= c <= "9":
+        return int(text)
+    if limits is not None and text in limits:
+        return limits[text]
+    return fields_of(BOUNDS, text)
 
 
-# Waits the firmware bounds by a config value: each must end well inside
-# the board's watchdog timeout (at most half of it), so a jam is reported
-# and never turned into a watchdog reset.
-WAIT_KEYS = ("card_timeout_ms", "block_max_ms", "brake_ms", "debounce_ms")
+def field_type(spec, name):
+    """The declared type of field `name` in a field string (its "!" kept),
+    or None."""
+    for item in spec.split():
+        colon = item.find(":")
+        if item[:colon] == name:
+            return item[colon + 1:]
+    return None
 
 
-def check_config(updates, wdt_ms=0):
-    """Validate a config update object: returns (code, key-with-problem).
-    wdt_ms: the board's watchdog timeout (0: no watchdog to fit under)."""
-    if not isinstance(updates, dict):
-        return E_BAD_FIELD, None
-    for key in updates:
-        if key not in CONFIG_LIMITS:
-            return E_BAD_FIELD, key
-        v = updates[key]
+def _set_values(name):
+    for i in range(0, len(SETS), 2):
+        if SETS[i] == name:
+            return SETS[i + 1]
+    raise ValueError("undeclared set " + name)
+
+
+def refusal(name, typ, code, limits):
+    """What a refusal of field `name` (of declared type `typ`) carries:
+    (err, why, field, lo, hi), lo and hi None unless it is a range."""
+    if typ[-1] == "!":
+        typ = typ[:-1]
+    dots = typ.find("..")
+    if dots > 0:
+        return code, WHY_RANGE, name, bound(typ[:dots], limits), bound(typ[dots + 2:], limits)
+    return code, WHY_CHOICE, name, None, None
+
+
+def _value_code(v, typ, limits):
+    """0 when v is a value of the declared type, else E_BAD_FIELD (the
+    wrong kind of value) or E_BAD_VALUE (the right kind, not allowed);
+    for an object, (code, field, type) of its first bad key."""
+    dots = typ.find("..")
+    if dots > 0:
         if not _is_int(v):
-            return E_BAD_FIELD, key
-        lo, hi = CONFIG_LIMITS[key]
-        if v < lo or v > hi:
-            return E_BAD_VALUE, key
-        if wdt_ms and key in WAIT_KEYS and 2 * v > wdt_ms:
-            return E_BAD_VALUE, key
-    return 0, None
+            return E_BAD_FIELD
+        if v < bound(typ[:dots], limits) or v > bound(typ[dots + 2:], limits):
+            return E_BAD_VALUE
+        return 0
+    c = typ[0]
+    if c == "@":
+        values = _set_values(typ[1:])
+        if _is_int(values[0]):
+            if not _is_int(v):
+                return E_BAD_FIELD
+        elif not isinstance(v, str):
+            return E_BAD_FIELD
+        return 0 if v in values else E_BAD_VALUE
+    if c == "b":
+        return 0 if isinstance(v, bool) else E_BAD_FIELD
+    if c == "{":
+        if not isinstance(v, dict):
+            return E_BAD_FIELD
+        spec = fields_of(OBJECTS, typ[1:-1])
+        for key in v:
+            inner = field_type(spec, key)
+            if inner is None:
+                return E_BAD_FIELD, key, None
+        bad = check_fields(spec, v, limits)
+        if bad:
+            return bad[0], bad[2], field_type(spec, bad[2])
+        return 0
+    if c == "L":
+        return 0 if isinstance(v, str) and v.isalpha() and v.isupper() else E_BAD_FIELD
+    # s (text), u (a uid)
+    if not isinstance(v, str):
+        return E_BAD_FIELD
+    return 0 if c == "s" or is_uid(v) else E_BAD_VALUE
+
+
+def check_fields(spec, obj, limits):
+    """None when obj keeps to the field string `spec` (every field there of
+    its type and range, every required one present), else the refusal of
+    the first that does not: (err, why, field, lo, hi)."""
+    for item in spec.split():
+        colon = item.find(":")
+        name = item[:colon]
+        typ = item[colon + 1:]
+        if name not in obj:
+            if typ[-1] == "!":
+                return refusal(name, typ, E_BAD_FIELD, limits)
+            continue
+        code = _value_code(obj[name], typ[:-1] if typ[-1] == "!" else typ, limits)
+        if code == 0:
+            continue
+        if isinstance(code, tuple):  # a bad key inside an object: that key is named
+            code, inner, inner_typ = code
+            if inner_typ is None:
+                return code, WHY_CHOICE, inner, None, None
+            return refusal(inner, inner_typ, code, limits)
+        return refusal(name, typ, code, limits)
+    return None
+
+
+def object_problem(name, v, limits):
+    """None when v is a declared object `name` (every key one it declares,
+    each value of its type), else the refusal of its first bad key."""
+    return check_fields("o:{" + name + "}", {"o": v}, limits)
+
+
+def check_request(cmd, obj, limits):
+    """None when request `obj` keeps to command `cmd`'s declared fields,
+    else its refusal: (err, why, field, lo, hi)."""
+    return check_fields(fields_of(COMMAND_FIELDS, cmd) or "", obj, limits)
+
+
+def need(cmd, obj, name, limits):
+    """None when request `obj` has field `name` (required here by what the
+    request asks), else the refusal of a missing field of its declared type."""
+    if name in obj:
+        return None
+    return refusal(name, field_type(fields_of(COMMAND_FIELDS, cmd), name), E_BAD_FIELD, limits)

@@ -1,8 +1,10 @@
 """Every line the device sends, built from the protocol's declaration
-(protocol.EVENT_FIELDS, REPLY_FIELDS, OBJECTS): callers give the values in
-the declared order, None leaving a field out, and never name a field.
-Numbers only: an error, a fault or a lost exactness is its code; the host
-words it.
+(protocol.EVENT_FIELDS, REPLY_FIELDS, ERROR_FIELDS, OBJECTS): callers name
+each field they give, a field given None is left out, and a name the
+message does not declare raises (so a misspelt or swapped field never
+leaves the board). Numbers only: an error, a fault or a lost exactness is
+its code, why it happened a code and the values it names; the host words
+them.
 
 The per-card progress line is a preallocated template (template()), which
 the dealer fills in place: nothing is allocated in the card loop.
@@ -18,20 +20,25 @@ def use(link):
     _out = link
 
 
-def _fill(obj, spec, values):
-    """Set the fields `spec` declares from `values`, in order."""
-    start = 0
-    end = len(spec)
-    for v in values:
-        if start >= end:
-            raise ValueError("more values than declared fields")
-        colon = spec.find(":", start)
-        stop = spec.find(" ", colon)
-        if stop < 0:
-            stop = end
+def _declared(spec, name):
+    """Whether the field string `spec` declares field `name`."""
+    at = spec.find(name + ":")
+    while at >= 0:
+        if at == 0 or spec[at - 1] == " ":
+            return True
+        at = spec.find(name + ":", at + 1)
+    return False
+
+
+def _fill(obj, spec, fields):
+    """Set the fields given (by name) that are not None; each must be one
+    `spec` declares."""
+    for name in fields:
+        if not _declared(spec, name):
+            raise ValueError("undeclared field " + name)
+        v = fields[name]
         if v is not None:
-            obj[spec[start:colon]] = v
-        start = stop + 1
+            obj[name] = v
     return obj
 
 
@@ -42,9 +49,9 @@ def _spec(table, name):
     return spec
 
 
-def obj(name, *values):
-    """An object field (protocol.OBJECTS) of these values."""
-    return _fill({}, _spec(protocol.OBJECTS, name), values)
+def obj(name, **fields):
+    """An object field (protocol.OBJECTS) of these fields."""
+    return _fill({}, _spec(protocol.OBJECTS, name), fields)
 
 
 def _send(o):
@@ -62,29 +69,36 @@ def _send(o):
     out.send(o)
 
 
-def event(kind, *values):
+def event(kind, **fields):
     """An event of its declared fields."""
-    _send(_fill({protocol.F_EV: kind}, _spec(protocol.EVENT_FIELDS, kind), values))
+    _send(_fill({protocol.F_EV: kind}, _spec(protocol.EVENT_FIELDS, kind), fields))
 
 
-def reply(cmd, rid, *values):
+def reply(cmd, rid, **fields):
     """The reply to `cmd` (its id `rid`), of its declared fields."""
     o = {protocol.F_RE: cmd, protocol.F_OK: True}
     if rid is not None:
         o[protocol.F_ID] = rid
-    _send(_fill(o, _spec(protocol.REPLY_FIELDS, cmd), values))
+    _send(_fill(o, _spec(protocol.REPLY_FIELDS, cmd), fields))
 
 
-def error(cmd, rid, code, fault=None, why=None, field=None, lo=None, hi=None, part=None, n=None, by=None,
-          mv=None, meter_mv=None, proto=None, detail=None):
+def error(cmd, rid, code, **fields):
     """A refusal: the error's code and, when it helps, the fault that
     refused a pass, why (protocol.WHY_*) with the values it names, or an
-    internal error's own text."""
-    o = {protocol.F_RE: cmd, protocol.F_OK: False}
+    internal error's own text (detail)."""
+    o = {protocol.F_RE: cmd, protocol.F_OK: False, protocol.F_ERR: code}
     if rid is not None:
         o[protocol.F_ID] = rid
-    _send(_fill(o, protocol.ERROR_FIELDS, (code, fault, why, field, lo, hi, part, n, by, mv, meter_mv, proto,
-                                            detail or None)))
+    if not fields.get(protocol.F_DETAIL):
+        fields.pop(protocol.F_DETAIL, None)
+    _send(_fill(o, protocol.ERROR_FIELDS, fields))
+
+
+def refused(cmd, rid, bad):
+    """The refusal of a request's field, as protocol.check_request gives it:
+    (err, why, field, lo, hi)."""
+    code, why, field, lo, hi = bad
+    error(cmd, rid, code, why=why, field=field, lo=lo, hi=hi)
 
 
 def template(kind, count, width):

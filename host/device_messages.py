@@ -21,6 +21,9 @@ def pairs(table: tuple[Any, ...]) -> dict[Any, Any]:
 
 
 SETS: dict[str, tuple[Any, ...]] = pairs(protocol.SETS)
+# Bounds a board sets (firmware/protocol.py BOUNDS): a message is held to
+# the widest any board gives; the board's own figure is in its refusals.
+BOUNDS: dict[str, int] = pairs(protocol.BOUNDS)
 
 
 @dataclass(frozen=True)
@@ -34,6 +37,8 @@ class Rule:
     hi: int = 0
     values: tuple[Any, ...] = ()
     fields: "Fields | None" = None
+    lo_name: str = ""  # a bound the board sets (BOUNDS), where the declaration names one
+    hi_name: str = ""
 
 
 @dataclass(frozen=True)
@@ -52,7 +57,8 @@ def parse_type(text: str) -> Rule:
     """A declared type (firmware/protocol.py) as a Rule."""
     if ".." in text:
         lo, hi = text.split("..")
-        return Rule("int", int(lo), int(hi))
+        return Rule("int", _bound(lo), _bound(hi), lo_name="" if _is_number(lo) else lo,
+                    hi_name="" if _is_number(hi) else hi)
     if text.startswith("@"):
         return Rule("set", values=SETS[text[1:]])
     if text.startswith("{") and text.endswith("}"):
@@ -61,6 +67,18 @@ def parse_type(text: str) -> Rule:
     if text not in kinds:
         raise ValueError(f"firmware/protocol.py declares an unknown type {text!r}")
     return Rule(kinds[text])
+
+
+def _is_number(text: str) -> bool:
+    return text.lstrip("-").isdigit()
+
+
+def _bound(text: str) -> int:
+    if _is_number(text):
+        return int(text)
+    if text not in BOUNDS:
+        raise ValueError(f"firmware/protocol.py names a bound it does not declare: {text!r}")
+    return BOUNDS[text]
 
 
 def parse_fields(spec: str) -> Fields:
@@ -119,7 +137,11 @@ def _field_problem(key: str, v: Any, rule: Rule) -> str | None:
         if not isinstance(v, dict):
             return f"{key} is {v!r}, not an object"
         assert rule.fields is not None
-        return fields_problem(v, rule.fields)
+        why = fields_problem(v, rule.fields)
+        if why is None:
+            return None
+        # The object's name before what is wrong inside it: "routine.next: count is missing".
+        return f"{key}.{why}" if why.split(" ", 1)[0].endswith(":") else f"{key}: {why}"
     return None
 
 
@@ -167,20 +189,28 @@ def problem(msg: dict[str, Any]) -> str | None:
 # ----- typed views -------------------------------------------------------
 # One frozen record per declared event and reply, made from the same table:
 # its fields in order, each None where the message leaves it out, an object
-# field as its own record. The host reads these, never raw keys.
+# field as its own record. The host reads these, never raw keys. An event's
+# record also says which event it is (`kind`, the protocol's name), so the
+# guide can take it as one of its facts.
 
 def _class_name(name: str, suffix: str) -> str:
     return "".join(part.capitalize() for part in name.split("_")) + suffix
 
 
-def _record(name: str, fields: Fields, suffix: str) -> type:
+def _record(name: str, fields: Fields, suffix: str, kind: str | None = None) -> type:
+    namespace = {"kind": kind} if kind is not None else {}
     return make_dataclass(_class_name(name, suffix), [(f, Any, field(default=None)) for f in fields.names],
-                          frozen=True)
+                          frozen=True, namespace=namespace)
 
 
 OBJECT_VIEWS: dict[str, type] = {name: _record(name, f, "Object") for name, f in OBJECTS.items()}
-EVENT_VIEWS: dict[str, type] = {name: _record(name, f, "") for name, f in EVENTS.items()}
+EVENT_VIEWS: dict[str, type] = {name: _record(name, f, "", kind=name) for name, f in EVENTS.items()}
 REPLY_VIEWS: dict[str, type] = {name: _record(name, f, "Reply") for name, f in REPLIES.items()}
+
+# What a record is, for annotations: an event's (its class one of
+# EVENT_VIEWS), a reply's (REPLY_VIEWS) or an object's (OBJECT_VIEWS).
+Event = Any
+Reply = Any
 
 
 def _view(cls: type, msg: dict[str, Any], fields: Fields) -> Any:
@@ -226,3 +256,24 @@ def object_record(name: str, msg: dict[str, Any]) -> Any:
 def is_event(record: Any, ev: str) -> bool:
     """Whether `record` is the record of event `ev`."""
     return isinstance(record, EVENT_VIEWS[ev])
+
+
+def make_event(ev: str, **fields: Any) -> Any:
+    """The record of event `ev` with these fields, for what the host
+    learns another way (a status that shows a pass paused is a jam's
+    fault); the fields must keep to the declaration, as a device's must."""
+    msg = {protocol.F_EV: ev, **{k: v for k, v in fields.items() if v is not None}}
+    why = problem(msg)
+    if why is not None:
+        raise ValueError(f"not a {ev} event: {why}")
+    return event_view(msg)
+
+
+def make_reply(cmd: str, **fields: Any) -> Any:
+    """The record of a reply to `cmd` with these fields (an object field as a
+    dict), held to the declaration as a device's reply is."""
+    msg = {protocol.F_RE: cmd, protocol.F_OK: True, **{k: v for k, v in fields.items() if v is not None}}
+    why = problem(msg)
+    if why is not None:
+        raise ValueError(f"not a reply to {cmd}: {why}")
+    return reply_view(msg)

@@ -36,7 +36,7 @@ def test_read_gives_the_sensors_as_they_read_and_moves_nothing(fw_process: FwPro
     assert 10 <= r["card_ms"] <= 20 and 10 <= r["feed_ms"] <= 30  # the fast world, at 80 % duty
     assert fw_process.call("read", what="cal")["cal"] == {}  # the sim's factory figures are not stored
     bad = fw_process.call("read", what="codes")
-    assert bad["ok"] is False and bad["err"] == protocol.E_BAD_FIELD
+    assert bad["ok"] is False and bad["err"] == protocol.E_BAD_VALUE  # a string, not one of the declared set
 
 
 def test_feed_deals_n_cards_to_one_side_and_leaves_the_rest(fw_process: FwProcess) -> None:
@@ -57,7 +57,7 @@ def test_feed_deals_n_cards_to_one_side_and_leaves_the_rest(fw_process: FwProces
 @pytest.mark.parametrize("fields, err", [
     ({"n": 0, "side": "left"}, protocol.E_BAD_VALUE),
     ({"n": 2}, protocol.E_BAD_FIELD),
-    ({"n": 2, "side": "up"}, protocol.E_BAD_FIELD),
+    ({"n": 2, "side": "up"}, protocol.E_BAD_VALUE),  # a string, not one of the declared sides
     ({"n": "2", "side": "left"}, protocol.E_BAD_FIELD),
     ({"n": 9, "side": "left"}, protocol.E_BAD_VALUE),  # more than the tray's 5
 ])

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from firmware import protocol
+from host import device_messages
 from host import device_words
 
 DOC = (Path(__file__).resolve().parents[2] / "docs" / "protocol.md").read_text()
@@ -46,8 +47,9 @@ def test_every_command_event_and_config_key_is_documented() -> None:
         assert f"| `{name}` |" in DOC
     for name in protocol.EVENTS:
         assert f"| `{name}` |" in DOC
-    for key, (lo, hi) in protocol.CONFIG_LIMITS.items():
-        assert f"| `{key}` | {lo}-{hi} |" in DOC
+    for key, rule in device_messages.OBJECTS["config"].rules.items():
+        hi = f"`{rule.hi_name}`" if rule.hi_name else rule.hi
+        assert f"| `{key}` | {rule.lo}-{hi} |" in DOC
     assert f"At most {protocol.MAX_LINE} bytes" in DOC
     assert f"protocol version {protocol.PROTOCOL_VERSION}" in DOC
     # The handshake example speaks this version.

@@ -65,8 +65,8 @@ def exact_routine(dev: FwProcess, n: int, between: Callable[[int, str], None] | 
     kind = begun
     if begun is None:
         rep = dev.call("exact", n=n, **({"routine": routine} if routine else {}))
-        assert rep["ok"] is True and rep["n"] == n
-        kind = rep["routine"]
+        assert rep["ok"] is True and rep["routine"]["n"] == n
+        kind = rep["routine"]["kind"]
     route = exact_routes.route(n, capacity, kind)
     nxt = dev.event("exact_next")
     pack = start_pack if start_pack is not None else list(range(n))
@@ -168,7 +168,7 @@ def test_the_wire_says_the_same_whatever_the_codes(start_fw_process, tmp_path: P
     # Both ran a whole routine (the split: 12 cards into parts of 8 and 4) and answered every command.
     text = b"".join(transcripts[0])
     assert text.count(b'"ev": "exact_round"') == exact_routes.route(12, 8).rounds == 6 and b'"re": "status"' in text
-    assert b'"routine": "split"' in text
+    assert b'"kind": "split"' in text
 
 
 def exact_routine_with_a_stop(dev: FwProcess, n: int, at: tuple[int, str], k: int,
@@ -278,7 +278,8 @@ def test_a_restart_keeps_the_exact_routine_and_it_ends_in_the_predicted_order(st
     st = again.call("status")
     assert st["mode"] == "exact" and st["next"] == {"round": 1, "rounds": 14, "load": "B", "count": 81}
     held = again.call("exact", held=True)
-    assert (held["n"], held["routine"], held["load"], held["count"]) == (162, "split", "B", 81)
+    r = held["routine"]
+    assert (held["mode"], r["n"], r["kind"], r["next"]["load"], r["next"]["count"]) == ("exact", 162, "split", "B", 81)
     assert "dealt" not in held
     assert again.world is not None
     pack = list(range(162))
@@ -359,13 +360,15 @@ def test_begin_is_checked_and_cancel_ends_the_routine(start_fw_process, tmp_path
                         ({"n": 162, "routine": 2}, protocol.E_BAD_FIELD), ({"n": 52, "routine": "split"}, protocol.E_BAD_VALUE)):
         assert dev.call("exact", **fields)["err"] == err
     rep = dev.call("exact", n=162, routine="radix")
-    assert (rep["routine"], rep["loads"], rep["rounds"], rep["uneven"], rep["load"], rep["count"]) == \
-        ("radix", 2, 8, True, "A", 81)
+    r = rep["routine"]
+    assert (rep["mode"], r["kind"], r["loads"], r["rounds"], r["uneven"], r["next"]) == \
+        ("exact", "radix", 2, 8, True, {"round": 1, "load": "A", "count": 81})
     assert dev.call("status")["next"] == {"round": 1, "rounds": 8, "load": "A", "count": 81}
     rep = dev.call("exact", n=162)  # a fresh routine at any time: the device's choice, the split
-    assert (rep["routine"], rep["loads"], rep["rounds"], rep["uneven"], rep["load"], rep["count"]) == \
-        ("split", 2, 14, False, "A", 81)
-    assert dev.call("exact", n=52)["routine"] == "radix"  # a pack that fits the tray
+    r = rep["routine"]
+    assert (r["kind"], r["loads"], r["rounds"], r["uneven"], r["next"]) == \
+        ("split", 2, 14, False, {"round": 1, "load": "A", "count": 81})
+    assert dev.call("exact", n=52)["routine"]["kind"] == "radix"  # a pack that fits the tray
     dev.event("exact_next")
     assert dev.call("exact", cancel=True)["mode"] == "random"
     assert dev.event("exact_lost")["code"] == protocol.LOST_CANCELLED

@@ -34,9 +34,18 @@ def test_profiles_share_keys_and_config_defaults_are_in_range() -> None:
                                        "exit_blocked_level", "sensor_settle_ms"}
     for prof in (profile_esp32.PROFILE, profile_rp2.PROFILE):
         assert keys <= set(prof)
+    from host import device_messages
+    config = device_messages.OBJECTS["config"].rules
     for prof in (profile_sim.PROFILE, profile_esp32.PROFILE, profile_rp2.PROFILE):
-        assert protocol.check_config(prof["defaults"], prof["wdt_ms"]) == (0, None)
-        assert set(prof["defaults"]) == set(protocol.CONFIG_LIMITS)
+        limits = {"capacity": prof["capacity"], "exact_max": 512, "battery_min": prof["battery_min_mv"],
+                  "meter_max": prof["battery_max_mv"] + 2000, "wait_max": prof["wdt_ms"] // 2}
+        assert protocol.object_problem("config", prof["defaults"], limits) is None
+        assert set(prof["defaults"]) == set(config)
+        # Every wait ends within half the watchdog: a literal bound is under
+        # it on every board, or the bound is the board's own half (wait_max).
+        for key in protocol.WAIT_KEYS:
+            rule = config[key]
+            assert rule.hi_name == "wait_max" or rule.hi <= prof["wdt_ms"] // 2, (prof["name"], key)
 
 
 def test_power_budget_doc_quotes_the_script() -> None:

@@ -22,6 +22,7 @@ import load_cell  # noqa: E402
 import store  # noqa: E402
 from dealer import put_int  # noqa: E402
 from firmware import protocol  # noqa: E402
+from host import device_messages  # noqa: E402
 from host import device_words  # noqa: E402
 
 
@@ -98,14 +99,24 @@ def test_encode_refuses_over_long() -> None:
         protocol.encode({"ev": "x", "s": "a" * protocol.MAX_LINE})
 
 
-@given(st.dictionaries(st.sampled_from(sorted(protocol.CONFIG_LIMITS) + ["bogus"]),
+CONFIG = device_messages.OBJECTS["config"].rules
+SIM_LIMITS = {"capacity": 104, "exact_max": 512, "battery_min": 3000, "meter_max": 12500, "wait_max": 1000}
+
+
+def _in_range(key: str, v: object) -> bool:
+    rule = CONFIG[key]
+    lo = SIM_LIMITS[rule.lo_name] if rule.lo_name else rule.lo
+    hi = SIM_LIMITS[rule.hi_name] if rule.hi_name else rule.hi
+    return type(v) is int and lo <= v <= hi
+
+
+@given(st.dictionaries(st.sampled_from(sorted(CONFIG) + ["bogus"]),
                        st.one_of(st.integers(-100, 100000), st.booleans(), st.text(max_size=3)),
                        max_size=4))
-def test_check_config_accepts_exactly_in_range_integers(upd: dict) -> None:
-    code, _ = protocol.check_config(upd)
-    ok = all(k in protocol.CONFIG_LIMITS and type(v) is int
-             and protocol.CONFIG_LIMITS[k][0] <= v <= protocol.CONFIG_LIMITS[k][1] for k, v in upd.items())
-    assert (code == 0) == ok
+def test_a_config_object_is_taken_exactly_when_every_key_is_declared_and_in_range(upd: dict) -> None:
+    bad = protocol.object_problem("config", upd, SIM_LIMITS)
+    ok = all(k in CONFIG and _in_range(k, v) for k, v in upd.items())
+    assert (bad is None) == ok, (upd, bad)
 
 
 @given(st.integers(-1000, 10**6), st.integers(50, 5000), st.integers(0, 200))

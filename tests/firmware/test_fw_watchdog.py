@@ -10,13 +10,15 @@ import pytest
 from fwtest_support import FwProcess
 from firmware import profile_sim
 from firmware import protocol
+from host import device_messages
 
 pytestmark = [pytest.mark.micropython, pytest.mark.watchdog]
 
 WDT_MS = profile_sim.PROFILE["wdt_ms"]
 
 
-@pytest.mark.parametrize("key", [k for k in protocol.WAIT_KEYS if WDT_MS // 2 < protocol.CONFIG_LIMITS[k][1]])
+@pytest.mark.parametrize("key", [k for k in protocol.WAIT_KEYS
+                                 if device_messages.OBJECTS["config"].rules[k].hi_name == "wait_max"])
 def test_a_wait_longer_than_half_the_watchdog_is_refused(fw_process: FwProcess, key: str) -> None:
     too_long = WDT_MS // 2 + 1
     rep = fw_process.call("config", set={key: too_long})
