@@ -75,6 +75,25 @@ def lost_name(code: object) -> str:
     return _name(LOST, code)
 
 
+def event_name(ev: Any) -> str:
+    """The short name of an event record's code: a lost exactness's for
+    exact_lost, else a fault's (a fault or a warning)."""
+    if ev.kind == protocol.EV_EXACT_LOST:
+        return lost_name(ev.code)
+    return fault_name(ev.code) if ev.code is not None else ""
+
+
+def event_words(ev: Any) -> str:
+    """The sentence for an event record's code, and why, when it says (the
+    device sends numbers only)."""
+    if ev.kind == protocol.EV_EXACT_LOST:
+        return lost_words(ev.code)
+    if ev.code is None:
+        return ""
+    why = why_words(ev)
+    return fault_words(ev.code) + (f" ({why})" if why else "")
+
+
 def error_words(code: object) -> str:
     return _sentence(ERRORS, code, "error")
 

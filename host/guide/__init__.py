@@ -8,7 +8,7 @@ GuideStopped with one line saying why and where. The pieces:
 * machine.py, waiting.py, dealing.py, exact_events.py, ending.py: the machine;
 * routines.py: random and exact mode, the policies it consults;
 * notices.py: every status and warning, as data, worded once;
-* device.py, views.py: the shuffler as typed replies and events;
+* device.py: the shuffler, its replies and events as the records host/device_messages.py generates;
 * voice.py: what a front-end renders; diagram.py: the table, drawn.
 """
 from __future__ import annotations

@@ -13,10 +13,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from firmware import protocol
+from host import device_messages, device_words
+from host.device_messages import Event, Reply
 from host.guide import notices
-from host.guide import views
 from host.guide.device import Stop
-from host.guide.table import ONWARD, PASS_OVER, Closed, Do, Noise, Phase, Tick, on
+from host.guide.table import ONWARD, PASS_OVER, Closed, Do, Noise, Phase, Tick, on, refusal
 from host.guide.waiting import STALE, sensor_fix, sensor_name
 from host.device_link import REQUEST_TIMEOUT_S, LinkClosed, LinkTimeout
 from shuffling import steps
@@ -37,7 +38,7 @@ class DealingHandlers:
         self.bar = False
 
     # -- a part of the pass begins, goes on, ends ---------------------------------------------
-    def begin_part(self: Machine, ev: views.Event) -> None:
+    def begin_part(self: Machine, ev: Event) -> None:
         p = self.pass_
         assert p is not None
         n = ev.n or 0
@@ -92,11 +93,11 @@ class DealingHandlers:
             self.bar = False
 
     @on("loaded", Phase.DEALING, goes=(Phase.STOPPED,))
-    def loaded_in_pass(self: Machine, ev: views.Event) -> None:
+    def loaded_in_pass(self: Machine, ev: Event) -> None:
         raise self.protocol_fault(f"it began a pass of {ev.n} cards in the middle of another")
 
     @on("progress", *PASS, goes=(Phase.DEALING, Phase.STOPPED))
-    def progress(self: Machine, ev: views.Event) -> None:
+    def progress(self: Machine, ev: Event) -> None:
         p = self.pass_
         if p is None or p.part_n is None:
             return  # the rest of a part that was already ended
@@ -112,7 +113,7 @@ class DealingHandlers:
         self.voice.bar_update(p.through, p.total, left, right)
 
     @on("done", *PASS, goes=PASS_OVER + (Phase.STOPPED,))
-    def done(self: Machine, ev: views.Event) -> None:
+    def done(self: Machine, ev: Event) -> None:
         p = self.pass_
         if p is None:
             return
@@ -130,14 +131,14 @@ class DealingHandlers:
             self.pass_finished()
         self.advance()
 
-    def same_part(self: Machine, ev: views.Event, what: str) -> None:
+    def same_part(self: Machine, ev: Event, what: str) -> None:
         """An event about the part being dealt names that part's size."""
         p = self.pass_
         if p is not None and p.part_n is not None and ev.n is not None and ev.n != p.part_n:
             raise self.protocol_fault(f"{what} for a pass of {ev.n} cards while it deals {p.part_n}")
 
     @on("aborted", *PASS, goes=PASS_OVER + (Phase.STOPPED,))
-    def aborted(self: Machine, ev: views.Event) -> None:
+    def aborted(self: Machine, ev: Event) -> None:
         p = self.pass_
         if p is None:
             return
@@ -175,10 +176,10 @@ class DealingHandlers:
 
     # -- a fault stops the pass ---------------------------------------------------------------
     @on("fault", Phase.DEALING, goes=(Phase.PAUSED, Phase.HANDLING, Phase.STOPPED))
-    def fault_in_pass(self: Machine, ev: views.Event) -> None:
+    def fault_in_pass(self: Machine, ev: Event) -> None:
         p = self.pass_
         assert p is not None and self.place is not None
-        if ev.refusal:
+        if refusal(ev):
             return  # a second touch while dealing, refused: nothing changed
         self.same_part(ev, "a fault")
         k = ev.k or 0
@@ -203,11 +204,11 @@ class DealingHandlers:
         self.todo.extendleft([Do("count_rest"), Do("clear"), self.fault_fix(ev, p.total - p.dealt)])
         self.advance()
 
-    def fault_notice(self: Machine, ev: views.Event, dealt: int, of: int) -> notices.Notice:
+    def fault_notice(self: Machine, ev: Event, dealt: int, of: int) -> notices.Notice:
         where = self.place
         assert where is not None
         code = ev.code
-        self.note(f"{ev.name} during {where}")
+        self.note(f"{device_words.event_name(ev)} during {where}")
         if code == protocol.FAULT_DOUBLE_FEED:
             return notices.ExitBlocked(where, dealt, of)
         if code == protocol.FAULT_TRAY_EMPTIED:
@@ -216,9 +217,9 @@ class DealingHandlers:
             return notices.BatteryRanDown(where, dealt, of)
         if code == protocol.FAULT_SENSOR:
             return notices.SensorLost(sensor_name(ev), dealt, of)
-        return notices.DeviceFault(ev.words)
+        return notices.DeviceFault(device_words.event_words(ev))
 
-    def fault_fix(self: Machine, ev: views.Event, rest: int) -> steps.Step:
+    def fault_fix(self: Machine, ev: Event, rest: int) -> steps.Step:
         code = ev.code
         if code == protocol.FAULT_DOUBLE_FEED:
             return steps.Fix("exit")
@@ -232,7 +233,7 @@ class DealingHandlers:
 
     # -- a jam -----------------------------------------------------------------------------------
     @on("touch", Phase.PAUSED, goes=(Phase.DEALING,))
-    def touch_in_paused(self: Machine, ev: views.Event) -> None:
+    def touch_in_paused(self: Machine, ev: Event) -> None:
         if ev.state == protocol.ST_PAUSED:
             self.resumed()
 
@@ -254,11 +255,11 @@ class DealingHandlers:
             self.advance()
 
     @on("fault", Phase.PAUSED, goes=(Phase.PAUSED,))
-    def fault_in_paused(self: Machine, ev: views.Event) -> None:
+    def fault_in_paused(self: Machine, ev: Event) -> None:
         """The touch that should take the pass up again was refused (a card
         left in the exit would be counted as the next)."""
         exit_blocked = ev.part == protocol.PART_EXIT
-        self.tell(notices.ExitBlockedAtStart() if exit_blocked else notices.StartRefused(ev.words))
+        self.tell(notices.ExitBlockedAtStart() if exit_blocked else notices.StartRefused(device_words.event_words(ev)))
         if self.shown is not None and isinstance(self.shown.step, steps.Touch):
             self.todo.appendleft(self.shown.step)
             self.todo.appendleft(steps.Fix("exit_sensor") if exit_blocked else steps.Fix("jam"))
@@ -266,7 +267,7 @@ class DealingHandlers:
 
     # -- the device starts again ---------------------------------------------------------------
     @on("hello", goes=ONWARD)
-    def hello(self: Machine, ev: views.Event) -> None:
+    def hello(self: Machine, ev: Event) -> None:
         """A hello nobody asked for: the same shuffler, restarted; more than a
         few in one pass is a device at fault."""
         assert self.device is not None
@@ -325,7 +326,7 @@ class DealingHandlers:
         self.quiet_since = self.moved_at = self.last_line = self.clock()
         self.resync(st)
 
-    def resync(self: Machine, st: views.Status) -> None:
+    def resync(self: Machine, st: Reply) -> None:
         p = self.pass_
         if self.device_forgot(st):
             self.tell(notices.Restarted(None, unplugged=True))
@@ -341,7 +342,7 @@ class DealingHandlers:
             return
         self.resync_mid_part(st)
 
-    def resync_mid_part(self: Machine, st: views.Status) -> None:
+    def resync_mid_part(self: Machine, st: Reply) -> None:
         p = self.pass_
         assert p is not None
         if st.state == protocol.ST_DEALING:
@@ -350,10 +351,10 @@ class DealingHandlers:
             return
         if st.state == protocol.ST_PAUSED:
             self.phase = Phase.DEALING
-            self.fault_in_pass(views.Event(protocol.EV_FAULT, k=st.k or 0, n=st.n, code=protocol.FAULT_JAM, latched=True))
+            self.fault_in_pass(device_messages.make_event(protocol.EV_FAULT, k=st.k or 0, n=st.n, code=protocol.FAULT_JAM, latched=True))
             return
         if st.n == p.part_n and st.k == p.part_n:
-            self.done(views.Event(protocol.EV_DONE, k=st.k, n=st.n, left=st.left, right=st.right))
+            self.done(device_messages.make_event(protocol.EV_DONE, k=st.k, n=st.n, left=st.left, right=st.right))
             return
         self.tell(notices.Restarted(None, unplugged=True))
         self.note(f"the shuffler restarted during {self.place}")
@@ -405,27 +406,27 @@ class DealingHandlers:
         self.last_line = now
         self.status_in_pass(st, now)
 
-    def status_in_pass(self: Machine, st: views.Status, now: float) -> None:
+    def status_in_pass(self: Machine, st: Reply, now: float) -> None:
         p = self.pass_
         assert p is not None and self.device is not None
         if st.state == protocol.ST_DEALING:
             if st.k is not None and p.part_n is not None and st.k > p.k:
                 self.moved_at = now
-                self.progress(views.Event(protocol.EV_PROGRESS, k=st.k, n=p.part_n, left=st.left, right=st.right))
+                self.progress(device_messages.make_event(protocol.EV_PROGRESS, k=st.k, n=p.part_n, left=st.left, right=st.right))
             elif now - self.moved_at > self.device.wait_s(2 * self.stall_s):
                 raise self.protocol_fault(f"it says it is dealing, yet no card has gone through for "
                                           f"{now - self.moved_at:.0f} s and it sends no events"
                                           + (f" ({self.device.garbage} lines that are not protocol)"
                                              if self.device.garbage else ""))
         elif st.state == protocol.ST_PAUSED:
-            self.fault_in_pass(views.Event(protocol.EV_FAULT, k=st.k or 0, n=st.n, code=st.fault or protocol.FAULT_JAM, latched=True))
+            self.fault_in_pass(device_messages.make_event(protocol.EV_FAULT, k=st.k or 0, n=st.n, code=st.fault or protocol.FAULT_JAM, latched=True))
         elif st.state == protocol.ST_ALARM:
-            self.fault_in_pass(views.Event(protocol.EV_FAULT, k=st.k or 0, n=st.n, code=st.fault or protocol.FAULT_INTERNAL,
+            self.fault_in_pass(device_messages.make_event(protocol.EV_FAULT, k=st.k or 0, n=st.n, code=st.fault or protocol.FAULT_INTERNAL,
                                        latched=True, left=st.left, right=st.right))
         elif st.n == p.part_n and st.k == p.part_n:
-            self.done(views.Event(protocol.EV_DONE, k=st.k, n=st.n, left=st.left, right=st.right))
+            self.done(device_messages.make_event(protocol.EV_DONE, k=st.k, n=st.n, left=st.left, right=st.right))
 
-    def follow_stray_pass(self: Machine, ev: views.Event) -> None:
+    def follow_stray_pass(self: Machine, ev: Event) -> None:
         """A pass began where the routine has none: said once; the step on
         screen stays (its cards are the person's to put back)."""
         self.tell(notices.PassNotInRoutine(ev.n or 0))
@@ -437,10 +438,10 @@ class DealingHandlers:
         """Not protocol: counted (device.garbage), never shown, and no sign of life."""
 
     @on("warn")
-    def warn(self: Machine, ev: views.Event) -> None:
+    def warn(self: Machine, ev: Event) -> None:
         self.tell(notices.BatteryWarning(ev.mv))
 
     @on("stopped", goes=(Phase.STOPPED,))
-    def stopped_event(self: Machine, ev: views.Event) -> None:
+    def stopped_event(self: Machine, ev: Event) -> None:
         raise self.stop("the shuffler's firmware was interrupted and left for its prompt; unplug it and plug it in "
                         "again")

@@ -1,10 +1,11 @@
-"""The shuffler as the guide sees it: requests answered as typed views,
-events as typed records, and the port reopened when it goes away.
+"""The shuffler as the guide sees it: replies and events as the typed
+records generated from the protocol's declaration (host/device_messages.py),
+and the port reopened when it goes away.
 
-Everything the device sends is checked before it is read (host/device_link.py,
-host/guide/views.py); lines that are not protocol at all (a boot banner,
-the firmware's own debug output) are counted here and never shown to the
-person.
+Everything the device sends is checked against the declaration before it
+is read (host/device_link.py), its required fields included; lines that
+are not protocol at all (a boot banner, the firmware's own debug output)
+are counted here and never shown to the person.
 """
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from typing import Callable
 
 from firmware import protocol
 from host import device_messages
-from host.guide import views
+from host.device_messages import Event, Reply
 from host.device_link import (HANDSHAKE_S, REQUEST_TIMEOUT_S, BadMessage, DeviceError, Garbage, Link, LinkClosed, LinkError,
                        LinkTimeout, ProtocolFault)
 
@@ -40,7 +41,7 @@ class Device:
         return self.link.wait_s(seconds)
 
     # -- events --------------------------------------------------------------------
-    def next_event(self, timeout: float) -> views.Event | None | str:
+    def next_event(self, timeout: float) -> Event | None | str:
         """The next event, None after `timeout`, or "garbage" for a line that
         is not protocol. LinkClosed when the port has gone."""
         ev = self.link.next_event(timeout)
@@ -51,7 +52,7 @@ class Device:
             return "garbage"
         if isinstance(ev, BadMessage):
             raise ev.fault(self.name)
-        return views.event(ev)
+        return device_messages.event_view(ev)
 
     def drain(self) -> None:
         """Forget what the device said before the routine (a fault left over is read from its status)."""
@@ -60,14 +61,15 @@ class Device:
                 raise ev.fault(self.name)
 
     # -- requests ------------------------------------------------------------------
-    def status(self, timeout: float | None = None) -> views.Status:
-        return views.status(self.link.status(timeout=timeout), self.name)
+    def status(self, timeout: float | None = None) -> Reply:
+        """The status reply's record (StatusReply: state, fault, mode, k, n, left, right, mv, next)."""
+        return device_messages.reply_view(self.link.status(timeout=timeout))
 
     def count(self) -> int | None:
         """The tray's count, or None when the device cannot count now (a pass
         has begun, a fault is latched, no calibration). LinkClosed passes."""
         try:
-            return views.count(self.link.request(protocol.CMD_COUNT), self.name)
+            return int(device_messages.reply_view(self.link.request(protocol.CMD_COUNT)).n)
         except (DeviceError, LinkTimeout):
             return None
 
@@ -89,8 +91,12 @@ class Device:
             return False
         return True
 
-    def exact_begin(self, cards: int) -> views.ExactBegun:
-        return views.exact_begun(self.link.request(protocol.CMD_EXACT, n=cards), self.name)
+    def exact_begin(self, cards: int) -> Reply:
+        """The routine the device begins for `cards` (a RoutineObject: n, loads, uneven, kind, rounds, next)."""
+        routine = self._routine(self.link.request(protocol.CMD_EXACT, n=cards))
+        if routine is None:
+            raise ProtocolFault(f"{self.name} broke the protocol: it began no exact routine, yet said yes")
+        return routine
 
     def start(self) -> None:
         """Start a pass of what the tray holds (with an empty tray, after an
@@ -100,12 +106,21 @@ class Device:
         except (DeviceError, LinkTimeout):
             pass  # refused (its fault event says why) or unanswered (the status will tell)
 
-    def exact_held(self) -> views.ExactBegun | None:
-        """The exact routine the device holds (None: none), from the load it expects next."""
-        reply = self.link.request(protocol.CMD_EXACT, held=True)
-        if device_messages.reply_view(reply).mode == protocol.MODE_RANDOM:
+    def exact_held(self) -> Reply | None:
+        """The exact routine the device holds (None: none), from the load it
+        expects next, with how many of that load's cards are out (dealt)."""
+        return self._routine(self.link.request(protocol.CMD_EXACT, held=True))
+
+    def _routine(self, msg: dict[str, object]) -> Reply | None:
+        """The routine of a reply to exact: None in random mode; in exact
+        mode it must come with its routine (the declaration makes that
+        object's own fields required)."""
+        reply = device_messages.reply_view(msg)
+        if reply.mode != protocol.MODE_EXACT:
             return None
-        return views.exact_begun(reply, self.name)
+        if reply.routine is None:
+            raise ProtocolFault(f"{self.name} broke the protocol: it says exact mode and gives no routine")
+        return reply.routine
 
     def exact_cancel(self) -> None:
         self.link.request(protocol.CMD_EXACT, cancel=True)
@@ -119,7 +134,7 @@ class Device:
             pass
 
     # -- the port coming back ------------------------------------------------------------
-    def reconnect(self, within_s: float, why: str) -> views.Status:
+    def reconnect(self, within_s: float, why: str) -> Reply:
         """Wait up to within_s for the same shuffler (its uid) to answer on the
         port again; its status. Stop when it does not, or another answers."""
         self.link.close()
@@ -146,12 +161,12 @@ class Device:
                 time.sleep(min(REOPEN_PAUSE_S, max(0.0, deadline - self.clock())))
         raise Stop(f"the shuffler did not come back within {within_s:g} s ({last})")
 
-    def _greet(self, link: Link, deadline: float) -> views.Status:
+    def _greet(self, link: Link, deadline: float) -> Reply:
         left = max(0.2, deadline - self.clock())
         hello = link.handshake(timeout=min(link.wait_s(HANDSHAKE_S), left))
         self.check_uid(hello.get(protocol.F_UID))
-        st = views.status(link.status(timeout=min(link.wait_s(REQUEST_TIMEOUT_S), max(0.2, deadline - self.clock()))),
-                      self.name)
+        st = device_messages.reply_view(link.status(timeout=min(link.wait_s(REQUEST_TIMEOUT_S),
+                                                                max(0.2, deadline - self.clock()))))
         self.link = link
         return st
 

@@ -16,8 +16,9 @@ from typing import TYPE_CHECKING
 
 from firmware import protocol
 from host.guide import notices
+from host import device_messages, device_words
+from host.device_messages import Event, Reply
 from host.guide import routines
-from host.guide import views
 from host.guide.table import ONWARD, Do, Phase, Tick, on
 from host.device_link import LinkError, ProtocolFault
 from host.plan import make_plan
@@ -35,7 +36,7 @@ class ExactHandlers:
         self.exact_finished = False
         self.dealt_key: tuple[int, str] | None = None  # (round, load) of the exact pass just dealt
         self.after_pass_until = 0.0
-        self.running: views.Status | None = None  # resumed with a pass under way
+        self.running: Reply | None = None  # resumed with a pass under way
         self.part_dealt: int | None = None  # ... with this many of its cards out
 
     # -- beginning -----------------------------------------------------------------------------
@@ -53,7 +54,7 @@ class ExactHandlers:
         except ValueError as exc:  # a routine this guide would word otherwise (another firmware's plan)
             raise self.stop(f"the shuffler's exact routine does not fit this pack: {exc}") from None
 
-    def resumed_routine(self: Machine, st: views.Status) -> routines.ExactRoutine:
+    def resumed_routine(self: Machine, st: Reply) -> routines.ExactRoutine:
         """The routine the device holds, from the load it expects next."""
         dev = self.device
         assert dev is not None
@@ -63,9 +64,8 @@ class ExactHandlers:
                             "exactness was lost)")
         if held.n != self.plan.cards:
             raise self.stop(f"the shuffler's exact routine is for {held.n} cards, not the {self.plan.cards} given")
-        begun = views.ExactBegun(held.n, held.loads, held.uneven, held.rounds, st.next, routine=held.routine)
         try:
-            routine = routines.ExactRoutine(self.plan.cards, dev.capacity or self.plan.capacity, begun, resume_at=st.next)
+            routine = routines.ExactRoutine(self.plan.cards, dev.capacity or self.plan.capacity, held, resume_at=st.next)
         except ValueError as exc:
             raise self.stop(f"the shuffler's exact routine does not fit this pack: {exc}") from None
         if st.state in (protocol.ST_DEALING, protocol.ST_PAUSED) or held.dealt is not None:
@@ -94,34 +94,35 @@ class ExactHandlers:
         p.size, p.dealt = st.next.count, self.part_dealt or 0
         p.left = p.right = None  # the device keeps an exact pass's piles to itself
         if st.state in (protocol.ST_DEALING, protocol.ST_PAUSED):
-            self.begin_part(views.Event(protocol.EV_LOADED, n=st.n))
+            self.begin_part(device_messages.make_event(protocol.EV_LOADED, n=st.n))
             p.k = st.k or 0
             if st.state == protocol.ST_PAUSED:
-                self.fault_in_pass(views.Event(protocol.EV_FAULT, k=p.k, n=st.n, code=protocol.FAULT_JAM, latched=True))
+                self.fault_in_pass(device_messages.make_event(protocol.EV_FAULT, k=p.k, n=st.n, code=protocol.FAULT_JAM, latched=True))
             return
         # Part dealt and stopped: what is left goes in the tray, the count says where it stopped.
         self.todo.appendleft(steps.PutInTray(p.load, None, rest=True))
 
     # -- the device's words on its routine ----------------------------------------------------
     @on("exact_next", goes=ONWARD)
-    def exact_next(self: Machine, ev: views.Event) -> None:
+    def exact_next(self: Machine, ev: Event) -> None:
         if isinstance(self.routine, routines.ExactRoutine) and ev.round is not None and ev.count is not None:
-            self.routine.device_next = views.Next(ev.round, ev.load, ev.count, ev.rounds)
+            self.routine.device_next = device_messages.object_record(
+                "next", {"round": ev.round, "rounds": ev.rounds, "load": ev.load, "count": ev.count})
         self.after_pass_check()
 
     @on("exact_round")
-    def exact_round(self: Machine, ev: views.Event) -> None:
+    def exact_round(self: Machine, ev: Event) -> None:
         if self.lost is None:
             self.tell(notices.ExactRoundDealt(ev.round or 0, ev.rounds or 0))
 
     @on("exact_done", goes=ONWARD)
-    def exact_done(self: Machine, ev: views.Event) -> None:
+    def exact_done(self: Machine, ev: Event) -> None:
         self.exact_finished = True
         self.after_pass_check()
 
     @on("exact_lost", goes=ONWARD)
-    def exact_lost(self: Machine, ev: views.Event) -> None:
-        self.lose(ev.name or "unknown", load=ev.load or None, n=ev.n, expected=ev.expected)
+    def exact_lost(self: Machine, ev: Event) -> None:
+        self.lose(device_words.event_name(ev) or "unknown", load=ev.load or None, n=ev.n, expected=ev.expected)
         self.after_pass_check()
 
     def lose(self: Machine, reason: str, load: str | None = None, n: int | None = None,
@@ -149,7 +150,7 @@ class ExactHandlers:
         if st is None or self.device_forgot(st):
             self.lose("restart")
 
-    def device_forgot(self: Machine, st: views.Status) -> bool:
+    def device_forgot(self: Machine, st: Reply) -> bool:
         return (self.routine is not None and self.routine.exact and self.lost is None and not self.exact_finished
                 and st.mode != protocol.MODE_EXACT)
 
@@ -193,7 +194,7 @@ class ExactHandlers:
         self.go_on_after_exact_pass()
 
     @on("loaded", Phase.AFTER_PASS, goes=ONWARD)
-    def loaded_after_pass(self: Machine, ev: views.Event) -> None:
+    def loaded_after_pass(self: Machine, ev: Event) -> None:
         """The next pass began before the device's word arrived."""
         self.go_on_after_exact_pass()
         self.handle(ev)

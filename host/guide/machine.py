@@ -22,10 +22,10 @@ from dataclasses import dataclass
 from typing import Callable, Union
 
 from firmware import protocol
+from host import device_words
 from host import person as persons
 from host.guide import notices
 from host.guide import routines
-from host.guide import views
 from host.guide.dealing import DealingHandlers
 from host.guide.device import Device, Stop
 from host.guide.ending import Ending
@@ -175,7 +175,7 @@ class Machine(WaitingHandlers, DealingHandlers, ExactHandlers, Ending):
             return Closed(str(exc))
         if got == "garbage":
             return Noise()
-        return got if isinstance(got, views.Event) else Tick()
+        return Tick() if got is None else got
 
     @property
     def resumable(self) -> bool:
@@ -238,7 +238,7 @@ class Machine(WaitingHandlers, DealingHandlers, ExactHandlers, Ending):
         # Going on with an exact routine, a jammed pass is taken up, not cleared (that would abort it).
         takes_it_up = self.resume and st.mode == protocol.MODE_EXACT and st.state == protocol.ST_PAUSED
         if st.state in (protocol.ST_ALARM, protocol.ST_PAUSED) and not takes_it_up:
-            self.tell(notices.FaultLeftOver(st.fault_name or st.state))
+            self.tell(notices.FaultLeftOver(device_words.fault_name(st.fault) if st.fault else st.state))
             if not dev.clear():
                 self.tell(notices.ClearUnanswered())
         if self.mode == "random" and st.mode == protocol.MODE_EXACT:

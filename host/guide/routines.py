@@ -17,8 +17,8 @@ from dataclasses import dataclass
 from typing import Union
 
 from firmware import exact_routes as routes
+from host.device_messages import Reply
 from host.guide import notices
-from host.guide import views
 from host.plan import Plan, trade_steps
 from shuffling import steps as step_kinds
 from shuffling import time_model
@@ -171,15 +171,15 @@ class ExactRoutine:
 
     exact = True
 
-    def __init__(self, cards: int, capacity: int, begun: views.ExactBegun, resume_at: views.Next | None = None) -> None:
+    def __init__(self, cards: int, capacity: int, begun: Reply, resume_at: Reply | None = None) -> None:
         self.cards = cards
-        self.route = routes.route(cards, capacity, begun.routine)
+        self.route = routes.route(cards, capacity, begun.kind)
         if self.route.rounds != begun.rounds:
-            raise ValueError(f"the shuffler's {begun.routine} routine has {begun.rounds} rounds, this pack's "
+            raise ValueError(f"the shuffler's {begun.kind} routine has {begun.rounds} rounds, this pack's "
                              f"{self.route.rounds}")
         self.steps: list[ExactStep] = route_steps(self.route, begun.uneven)
         self.rounds = begun.rounds
-        self.device_next: views.Next | None = begun.next
+        self.device_next: Reply | None = begun.next
         self.i = 0
         self.round = 0  # the round of the pass in hand or next
         self.load = begun.next.load
@@ -198,7 +198,7 @@ class ExactRoutine:
             return self._resume(self.resume_at)
         return [notices.ExactIntro(self.rounds, self.of_passes), *self._stretch()]
 
-    def _resume(self, at: views.Next) -> list[Item]:
+    def _resume(self, at: Reply) -> list[Item]:
         """From the pass the device expects: the table work since the last pass, shown again."""
         put = next((j for j, es in enumerate(self.steps) if isinstance(es.step, step_kinds.PutInTray)
                     and (es.round, es.step.load) == (at.round, at.load)), None)

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Union
 
 from firmware import protocol
-from host.guide import views
+from host.device_messages import Event
 
 
 class Phase(enum.Enum):
@@ -84,7 +84,12 @@ class Settled:
     kind: str = "settled"
 
 
-Fact = Union[views.Event, Answer, Tray, Tick, Closed, Noise, Settled]
+Fact = Union[Event, Answer, Tray, Tick, Closed, Noise, Settled]
+
+
+def refusal(ev: Event) -> bool:
+    """A fault that only refused a pass: nothing moved, nothing latched."""
+    return ev.kind == protocol.EV_FAULT and (ev.latched is False or (ev.code in protocol.REFUSALS and ev.k is None))
 FACT_KINDS: tuple[str, ...] = tuple(protocol.EVENTS) + ("answer", "tray", "tick", "closed", "garbage", "settled")
 
 

@@ -15,10 +15,11 @@ from typing import TYPE_CHECKING
 
 from firmware import protocol
 from host import person as persons
+from host import device_words
+from host.device_messages import Event
 from host.guide import notices
 from host.guide import routines
-from host.guide import views
-from host.guide.table import ONWARD, Answer, Do, Phase, Tick, Tray, on
+from host.guide.table import ONWARD, Answer, Do, Phase, Tick, Tray, on, refusal
 from host.device_link import LinkClosed
 from shuffling import steps
 
@@ -213,7 +214,7 @@ class WaitingHandlers:
 
     # -- the touch -----------------------------------------------------------------------------
     @on("loaded", Phase.TOUCH, Phase.LOADING, goes=(Phase.DEALING, Phase.STOPPED))
-    def loaded_waiting(self: Machine, ev: views.Event) -> None:
+    def loaded_waiting(self: Machine, ev: Event) -> None:
         """The pass began (in LOADING: before the guide had judged the count)."""
         if self.phase is Phase.LOADING:
             assert self.pass_ is not None
@@ -222,7 +223,7 @@ class WaitingHandlers:
         self.begin_part(ev)
 
     @on("loaded", Phase.HANDLING, goes=(Phase.DEALING, Phase.STOPPED))
-    def loaded_out_of_turn(self: Machine, ev: views.Event) -> None:
+    def loaded_out_of_turn(self: Machine, ev: Event) -> None:
         """A pass began while table steps were on screen: if the routine has
         a pass ahead, those steps are done and this is its pass."""
         ahead = self.load_ahead()
@@ -253,7 +254,7 @@ class WaitingHandlers:
                 self.step_round = item.round
 
     @on("fault", Phase.TOUCH, goes=(Phase.HANDLING, Phase.TOUCH, Phase.LOADING, Phase.STOPPED))
-    def fault_waiting(self: Machine, ev: views.Event) -> None:
+    def fault_waiting(self: Machine, ev: Event) -> None:
         """A pass refused (nothing moved): say why and what to do, then the touch again."""
         p = self.pass_
         assert p is not None and self.shown is not None
@@ -263,7 +264,7 @@ class WaitingHandlers:
         self.todo.extendleft(reversed(items))
         self.advance()
 
-    def refusal_steps(self: Machine, p: Pass, ev: views.Event, touch: steps.Touch) -> list[Item]:
+    def refusal_steps(self: Machine, p: Pass, ev: Event, touch: steps.Touch) -> list[Item]:
         code = ev.code
         if code == protocol.FAULT_OVER_CAPACITY:
             return self.too_full(p, ev)
@@ -276,9 +277,9 @@ class WaitingHandlers:
             raise self.stop(f"the count sensor is not calibrated: run `shuffler setup --port {port}` first")
         if code == protocol.FAULT_SENSOR:
             return self.sensor_at_start(ev, touch)
-        return [notices.StartRefused(ev.words), steps.Touch("retry")]
+        return [notices.StartRefused(device_words.event_words(ev)), steps.Touch("retry")]
 
-    def too_full(self: Machine, p: Pass, ev: views.Event) -> list[Item]:
+    def too_full(self: Machine, p: Pass, ev: Event) -> list[Item]:
         n = ev.n or 0
         capacity = ev.capacity or self.plan.capacity
         assert self.routine is not None
@@ -291,30 +292,30 @@ class WaitingHandlers:
         p.aside = n - capacity
         return [notices.TooFullForTray(p.load, n, capacity), steps.SetAside(p.load, p.aside), steps.Touch("rest_in_tray")]
 
-    def sensor_at_start(self: Machine, ev: views.Event, touch: steps.Touch) -> list[Item]:
+    def sensor_at_start(self: Machine, ev: Event, touch: steps.Touch) -> list[Item]:
         """A sensor that does not answer: put right, then cleared (a sensor
         still lost would latch again at once), then the touch again."""
         return [*self.sensor_notice_and_fix(ev), Do("clear"), touch]
 
-    def sensor_notice_and_fix(self: Machine, ev: views.Event) -> list[Item]:
+    def sensor_notice_and_fix(self: Machine, ev: Event) -> list[Item]:
         if ev.part == protocol.PART_EXIT:
             return [notices.ExitBlockedAtStart(), steps.Fix("exit_sensor")]
         return [notices.SensorLost(sensor_name(ev)), steps.Fix(sensor_fix(ev))]
 
     @on("fault", Phase.HANDLING, Phase.LOADING, goes=ONWARD)
-    def fault_between(self: Machine, ev: views.Event) -> None:
+    def fault_between(self: Machine, ev: Event) -> None:
         """A touch out of turn that the device refused (nothing moved), or a
         sensor it found lost while idle: that is put right first."""
         if ev.code == protocol.FAULT_EMPTY:
             self.tell(notices.EmptyTouch())
-        elif ev.refusal:
-            self.tell(notices.StartRefused(ev.words))
+        elif refusal(ev):
+            self.tell(notices.StartRefused(device_words.event_words(ev)))
         elif ev.code == protocol.FAULT_SENSOR and self.shown is not None:
             again = self.shown.step  # shown again once the sensor is right
             self.todo.extendleft(reversed([*self.sensor_notice_and_fix(ev), Do("clear"), again]))
             self.advance()
         else:
-            self.tell(notices.DeviceFault(ev.words))
+            self.tell(notices.DeviceFault(device_words.event_words(ev)))
             self.clear()
 
     def clear(self: Machine) -> None:
@@ -379,10 +380,10 @@ SENSORS = {protocol.PART_EXIT: ("the exit sensor", "exit_sensor"), protocol.PART
            protocol.PART_TOUCH: ("the touch sensor", "touch_sensor"), protocol.PART_BATTERY: ("the battery sensor", "battery_sensor")}
 
 
-def sensor_name(ev: views.Event) -> str:
+def sensor_name(ev: Event) -> str:
     """Which sensor a fault names, in the guide's words."""
     return SENSORS.get(ev.part, ("a sensor", "sensor"))[0]
 
 
-def sensor_fix(ev: views.Event) -> str:
+def sensor_fix(ev: Event) -> str:
     return SENSORS.get(ev.part, ("a sensor", "sensor"))[1]

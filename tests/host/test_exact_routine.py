@@ -13,7 +13,7 @@ import pytest
 from firmware import exact_routes
 from firmware import protocol
 from host.guide import routines
-from host.guide import views
+from host import device_messages
 from shuffling import steps
 from simulator.virtual.table_person import commands
 
@@ -22,8 +22,9 @@ pytestmark = [pytest.mark.exact_mode]
 
 def split_routine(cards: int = 108) -> routines.ExactRoutine:
     route = exact_routes.route(cards, 104, protocol.ROUTINE_SPLIT)
-    begun = views.ExactBegun(cards, 2, False, route.rounds, views.Next(1, "A", cards // 2),
-                             routine=protocol.ROUTINE_SPLIT)
+    begun = device_messages.object_record("routine", {
+        "n": cards, "loads": 2, "uneven": False, "kind": protocol.ROUTINE_SPLIT, "rounds": route.rounds,
+        "next": {"round": 1, "load": "A", "count": cards // 2}})
     return routines.ExactRoutine(cards, 104, begun)
 
 

@@ -297,7 +297,8 @@ def test_a_device_whose_routine_the_guide_cannot_word_stops_it_in_one_line() -> 
 
     def answers(dev, req):  # type: ignore[no-untyped-def]
         if req["cmd"] == "exact":
-            dev.reply(req, n=162, loads=2, uneven=False, routine="split", round=1, rounds=9, load="A", count=81)
+            dev.reply(req, mode="exact", routine={"n": 162, "loads": 2, "uneven": False, "kind": "split", "rounds": 9,
+                                                  "next": {"round": 1, "load": "A", "count": 81}})
         else:
             fake._handle(dev, req)
     fake.dev.handler = answers

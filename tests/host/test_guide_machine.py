@@ -18,7 +18,7 @@ from firmware import protocol
 from host import plan as planlib
 from host.guide import diagram
 from host.guide import notices as notice_kinds
-from host.guide import views
+from host import device_messages
 from host.guide.device import Stop
 from host.guide.machine import Machine
 from host.guide.results import GuideStopped
@@ -38,6 +38,15 @@ class Clock:
         return self.now
 
 
+NEXT = {"round": 1, "rounds": 8, "load": "A", "count": 81}
+
+
+def routine(cards: int, nxt: dict[str, Any]) -> Any:
+    """The record of an exact routine as the device's reply gives it (whole-pack radix, 8 rounds)."""
+    return device_messages.object_record("routine", {"n": cards, "loads": 2, "uneven": True, "kind": "radix",
+                                                     "rounds": 8, "next": nxt})
+
+
 class FakeDevice:
     """The device's side as the machine sees it (host/guide/device.py),
     in memory: a tray, a state, an exact routine or none."""
@@ -51,7 +60,7 @@ class FakeDevice:
         self.tray = 0
         self.state = protocol.ST_IDLE
         self.mode = protocol.MODE_RANDOM
-        self.next = views.Next(1, "A", 81, 8)
+        self.next = NEXT
         self.closed = False
         self.gone = False  # the port is away and does not come back
 
@@ -64,9 +73,9 @@ class FakeDevice:
     def drain(self) -> None:
         pass
 
-    def status(self, timeout: float | None = None) -> views.Status:
-        return views.Status(self.state, mode=self.mode, next=self.next if self.mode == protocol.MODE_EXACT else None,
-                        k=0, n=0)
+    def status(self, timeout: float | None = None) -> Any:
+        return device_messages.make_reply(protocol.CMD_STATUS, state=self.state, mode=self.mode, k=0, n=0,
+                                          next=self.next if self.mode == protocol.MODE_EXACT else None)
 
     def count(self) -> int | None:
         return self.tray if self.state == protocol.ST_IDLE else None
@@ -81,13 +90,13 @@ class FakeDevice:
         self.state = protocol.ST_IDLE
         return True
 
-    def exact_begin(self, cards: int) -> views.ExactBegun:
+    def exact_begin(self, cards: int) -> Any:
         self.mode = protocol.MODE_EXACT
-        self.next = views.Next(1, "A", 81, 8)
-        return views.ExactBegun(cards, 2, True, 8, self.next)
+        self.next = NEXT
+        return routine(cards, self.next)
 
-    def exact_held(self) -> views.ExactBegun | None:
-        return views.ExactBegun(162, 2, True, 8, self.next) if self.mode == protocol.MODE_EXACT else None
+    def exact_held(self) -> Any:
+        return routine(162, self.next) if self.mode == protocol.MODE_EXACT else None
 
     def exact_cancel(self) -> None:
         self.mode = protocol.MODE_RANDOM
@@ -98,7 +107,7 @@ class FakeDevice:
     def keep_awake(self) -> None:
         pass
 
-    def reconnect(self, within_s: float, why: str) -> views.Status:
+    def reconnect(self, within_s: float, why: str) -> Any:
         if self.gone:
             raise Stop(f"the shuffler did not come back within {within_s:g} s ({why})")
         return self.status()
@@ -147,16 +156,22 @@ class Quiet:
         return out
 
 
-FAULTS = [views.Event(protocol.EV_FAULT, code=protocol.FAULT_JAM, k=30, n=81, latched=True),
-          views.Event(protocol.EV_FAULT, code=protocol.FAULT_DOUBLE_FEED, k=30, n=81, latched=True),
-          views.Event(protocol.EV_FAULT, code=protocol.FAULT_TRAY_EMPTIED, k=30, n=81, latched=True),
-          views.Event(protocol.EV_FAULT, code=protocol.FAULT_BATTERY_LOW, k=30, n=81, latched=True),
-          views.Event(protocol.EV_FAULT, code=protocol.FAULT_SENSOR, k=30, n=81, latched=True, part=protocol.PART_EXIT),
-          views.Event(protocol.EV_FAULT, code=protocol.FAULT_SENSOR, latched=True, part=protocol.PART_STACK),
-          views.Event(protocol.EV_FAULT, code=protocol.FAULT_EMPTY, n=0, latched=False),
-          views.Event(protocol.EV_FAULT, code=protocol.FAULT_OVER_CAPACITY, n=110, capacity=104, latched=False),
-          views.Event(protocol.EV_FAULT, code=protocol.FAULT_BATTERY_LOW, latched=False, mv=6000),
-          views.Event(protocol.EV_FAULT, code=protocol.FAULT_INTERNAL, k=3, n=81, latched=True)]
+FAULTS = [device_messages.make_event(protocol.EV_FAULT, code=protocol.FAULT_JAM, k=30, n=81, latched=True),
+          device_messages.make_event(protocol.EV_FAULT, code=protocol.FAULT_DOUBLE_FEED, k=30, n=81, latched=True),
+          device_messages.make_event(protocol.EV_FAULT, code=protocol.FAULT_TRAY_EMPTIED, k=30, n=81, latched=True),
+          device_messages.make_event(protocol.EV_FAULT, code=protocol.FAULT_BATTERY_LOW, k=30, n=81, latched=True),
+          device_messages.make_event(protocol.EV_FAULT, code=protocol.FAULT_SENSOR, k=30, n=81, latched=True, part=protocol.PART_EXIT),
+          device_messages.make_event(protocol.EV_FAULT, code=protocol.FAULT_SENSOR, latched=True, part=protocol.PART_STACK),
+          device_messages.make_event(protocol.EV_FAULT, code=protocol.FAULT_EMPTY, n=0, latched=False),
+          device_messages.make_event(protocol.EV_FAULT, code=protocol.FAULT_OVER_CAPACITY, n=110, capacity=104, latched=False),
+          device_messages.make_event(protocol.EV_FAULT, code=protocol.FAULT_BATTERY_LOW, latched=False, mv=6000),
+          device_messages.make_event(protocol.EV_FAULT, code=protocol.FAULT_INTERNAL, k=3, n=81, latched=True)]
+
+
+def hello(uid: str) -> Any:
+    """A hello nobody asked for, from the shuffler with this uid."""
+    return device_messages.make_event(protocol.EV_HELLO, proto=protocol.PROTOCOL_VERSION, capacity=104,
+                                      digest=device_messages.DIGEST, uid=uid)
 
 
 def facts(m: Machine) -> st.SearchStrategy[Any]:
@@ -168,18 +183,18 @@ def facts(m: Machine) -> st.SearchStrategy[Any]:
         st.builds(Answer, st.sampled_from([number, number - 1, number + 1])),
         st.builds(Tray, st.integers(0, 110)),
         st.sampled_from(FAULTS),
-        st.builds(lambda k: views.Event(protocol.EV_PROGRESS, k=k, n=n, left=k // 2, right=k - k // 2), st.integers(0, n)),
-        st.just(views.Event(protocol.EV_DONE, k=n, n=n, left=n // 2, right=n - n // 2)),
-        st.just(views.Event(protocol.EV_ABORTED, k=3, n=n, left=1, right=2)),
-        st.builds(lambda k: views.Event(protocol.EV_LOADED, n=k), st.integers(1, 104)),
-        st.sampled_from([views.Event(protocol.EV_TOUCH, state=protocol.ST_IDLE), views.Event(protocol.EV_TOUCH, state=protocol.ST_PAUSED)]),
-        st.sampled_from([views.Event(protocol.EV_HELLO, uid="5eed"), views.Event(protocol.EV_HELLO, uid="07e7")]),
-        st.just(views.Event(protocol.EV_WARN, code=4, mv=7000)), st.just(views.Event(protocol.EV_CLEARED)),
-        st.just(views.Event(protocol.EV_STOPPED)),
-        st.just(views.Event(protocol.EV_EXACT_NEXT, round=1, rounds=8, load="B", count=81)),
-        st.just(views.Event(protocol.EV_EXACT_ROUND, round=1, rounds=8)),
-        st.just(views.Event(protocol.EV_EXACT_DONE, rounds=8)),
-        st.builds(lambda code: views.Event(protocol.EV_EXACT_LOST, code=code, load="A", n=80,
+        st.builds(lambda k: device_messages.make_event(protocol.EV_PROGRESS, k=k, n=n, left=k // 2, right=k - k // 2), st.integers(0, n)),
+        st.just(device_messages.make_event(protocol.EV_DONE, k=n, n=n, left=n // 2, right=n - n // 2)),
+        st.just(device_messages.make_event(protocol.EV_ABORTED, k=3, n=n, left=1, right=2)),
+        st.builds(lambda k: device_messages.make_event(protocol.EV_LOADED, n=k), st.integers(1, 104)),
+        st.sampled_from([device_messages.make_event(protocol.EV_TOUCH, state=protocol.ST_IDLE), device_messages.make_event(protocol.EV_TOUCH, state=protocol.ST_PAUSED)]),
+        st.sampled_from([hello("5eed"), hello("07e7")]),
+        st.just(device_messages.make_event(protocol.EV_WARN, code=4, mv=7000)), st.just(device_messages.make_event(protocol.EV_CLEARED)),
+        st.just(device_messages.make_event(protocol.EV_STOPPED)),
+        st.just(device_messages.make_event(protocol.EV_EXACT_NEXT, round=1, rounds=8, load="B", count=81)),
+        st.just(device_messages.make_event(protocol.EV_EXACT_ROUND, round=1, rounds=8)),
+        st.just(device_messages.make_event(protocol.EV_EXACT_DONE, rounds=8)),
+        st.builds(lambda code: device_messages.make_event(protocol.EV_EXACT_LOST, code=code, load="A", n=80,
                                        expected=81), st.sampled_from(sorted(protocol.LOST_CODES))),
     )
 

@@ -25,6 +25,7 @@ from firmware import protocol
 from host import guide as guide_machine
 from host import person as persons
 from host import plan as planlib
+from host import device_messages
 from host.guide import notices as notice_kinds
 from host.guide.machine import Machine
 from host.guide.table import Answer, Phase, Tick
@@ -123,9 +124,8 @@ def at_a_table_step(read_s: float = 1.0) -> tuple[Machine, Clock, Record, Quiet,
     m.begin()  # the cut
     clock.now += 5
     m.handle(Answer(1))  # cut: load A's step
-    from host.guide import views
-    m.handle(views.Event(protocol.EV_LOADED, n=81))
-    m.handle(views.Event(protocol.EV_DONE, k=81, n=81, left=40, right=41))
+    m.handle(device_messages.make_event(protocol.EV_LOADED, n=81))
+    m.handle(device_messages.make_event(protocol.EV_DONE, k=81, n=81, left=40, right=41))
     assert m.phase is Phase.HANDLING and isinstance(m.shown.step, step_kinds.Lift)
     return m, clock, voice, person, device
 
@@ -223,7 +223,8 @@ def test_a_device_that_answers_but_deals_nothing_ends_in_one_line() -> None:
 class NoCountInExact(FakeShuffler):
     def _handle(self, dev: Any, req: dict[str, Any]) -> None:
         if req["cmd"] == "exact":
-            dev.reply(req, n=162, loads=2, uneven=True, round=1, rounds=8, load="A")  # no count
+            dev.reply(req, mode="exact", routine={"n": 162, "loads": 2, "uneven": True, "kind": "radix", "rounds": 8,
+                                                  "next": {"round": 1, "load": "A"}})  # no count
             return
         super()._handle(dev, req)
 
@@ -233,7 +234,7 @@ def test_a_reply_with_a_field_missing_is_a_protocol_fault_in_one_line() -> None:
     result, voice, _ = run_on_fake(fake, planlib.make_plan(planlib.choose_pack("samba", None), 104, "good"),
                                    mode="exact")
     assert isinstance(result, guide_machine.GuideStopped), voice.text
-    assert str(result).endswith("broke the protocol: its reply to exact has no count")
+    assert "broke the protocol: it sent" in str(result) and str(result).endswith("(routine.next: count is missing)")
 
 
 class TalksToItself(FakeShuffler):
