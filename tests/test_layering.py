@@ -94,3 +94,49 @@ def test_a_crossing_is_seen(path: str, source: str, found: str | None) -> None:
     """The check reads imports anywhere in a file, by package or by a board's bare module name."""
     wrong = crossings({path: source})
     assert (wrong == []) if found is None else (len(wrong) == 1 and found in wrong[0]), wrong
+
+
+def guide_imports() -> dict[str, set[str]]:
+    """host/guide's modules -> the modules of host/guide each imports, read
+    from the source (type-only imports and imports inside functions count:
+    a loop among them is a loop to read, whatever runs)."""
+    folder = REPO / "host" / "guide"
+    names = {p.stem for p in folder.glob("*.py") if p.stem != "__init__"}
+    graph: dict[str, set[str]] = {}
+    for name in names:
+        tree = ast.parse((folder / f"{name}.py").read_text())
+        found: set[str] = set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.module == "host.guide":
+                found |= {alias.name for alias in node.names if alias.name in names}
+            elif isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("host.guide."):
+                found.add(node.module.split(".")[2])
+            elif isinstance(node, ast.Import):
+                found |= {a.name.split(".")[2] for a in node.names if a.name.startswith("host.guide.")}
+        graph[name] = found - {name}
+    return graph
+
+
+def test_no_module_of_the_guide_imports_one_that_imports_it_back() -> None:
+    graph = guide_imports()
+    assert {"machine", "core", "table", "waiting", "dealing", "exact_events"} <= set(graph)
+
+    def loop_from(start: str) -> list[str] | None:
+        path, seen = [start], set()
+
+        def walk(node: str) -> list[str] | None:
+            for nxt in sorted(graph[node]):
+                if nxt == start:
+                    return path + [start]
+                if nxt not in seen:
+                    seen.add(nxt)
+                    path.append(nxt)
+                    found = walk(nxt)
+                    if found:
+                        return found
+                    path.pop()
+            return None
+        return walk(start)
+
+    loops = [loop for loop in (loop_from(name) for name in sorted(graph)) if loop]
+    assert not loops, "import loops among host/guide's modules: " + "; ".join(" -> ".join(x) for x in loops)

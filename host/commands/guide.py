@@ -255,8 +255,7 @@ def _guide(a: Args, p: planlib.Plan, voice: RichVoice, session: Any, feed: IO[st
     port = link.name if link is not None else None
     guide_obj = guide_machine.Guide(p, person, gvoice, link=link, reopen=(lambda: Link.open(port, link.slowdown)) if port else None,
                         from_round=a.from_round, mode=a.mode or "random", resume=a.resume, on_loss=a.on_loss,
-                        person_wait_s=a.wait_s, read_s=a.read_s)
-    guide_obj.machine.simulated = simulated
+                        person_wait_s=a.wait_s, read_s=a.read_s, simulated=simulated)
     if link is not None:
         stack.callback(lambda: _close(link, guide_obj))
     try:

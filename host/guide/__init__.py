@@ -4,8 +4,12 @@
 machine of host/guide/machine.py and returns its Summary, or raises
 GuideStopped with one line saying why and where. The pieces:
 
-* table.py: the phases, the facts that drive the machine, its handler table;
-* machine.py, waiting.py, dealing.py, exact_events.py, ending.py: the machine;
+* table.py: the phases (a record each), the facts that drive the machine,
+  its handler table;
+* machine.py: the loop; core.py: what the machine keeps and the services
+  its handlers share; waiting.py, dealing.py, exact_events.py: the
+  handlers, each returning the next phase; faults.py: a fault's notice and
+  fix, one row per code; ending.py: the summary;
 * routines.py: random and exact mode, the policies it consults;
 * notices.py: every status and warning, as data, worded once;
 * device.py: the shuffler, its replies and events as the records host/device_messages.py generates;
@@ -17,9 +21,10 @@ import time
 from typing import Callable
 
 from host import person as persons
-from host.guide.dealing import MAX_FRUITLESS_PARTS, MAX_RECONNECTS_PER_PASS, MAX_RESTARTS_PER_PASS
+from host.guide.core import (MAX_FRUITLESS_PARTS, MAX_RECONNECTS_PER_PASS, MAX_RESTARTS_PER_PASS, READ_S, RECONNECT_S,
+                             SETTLE_S, STALL_S)
 from host.guide.device import Device
-from host.guide.machine import READ_S, RECONNECT_S, SETTLE_S, STALL_S, Machine
+from host.guide.machine import Machine
 from host.guide.notices import Where
 from host.guide.results import GuideStopped, Summary
 from host.guide.routines import even_split, load_tolerance
@@ -42,13 +47,13 @@ class Guide:
                  reopen: Callable[[], Link] | None = None, from_round: int = 1, mode: str = "random",
                  resume: bool = False, on_loss: str = "exact", person_wait_s: float | None = None,
                  reconnect_s: float = RECONNECT_S, stall_s: float = STALL_S, settle_s: float = SETTLE_S,
-                 read_s: float = READ_S, clock: Callable[[], float] = time.monotonic) -> None:
+                 read_s: float = READ_S, simulated: bool = False, clock: Callable[[], float] = time.monotonic) -> None:
         if mode == "exact" and link is None:
             raise GuideStopped("exact mode needs the shuffler connected", None)
         device = Device(link, reopen, clock) if link is not None else None
         self.machine = Machine(plan, person, voice, device, mode=mode, from_round=from_round, resume=resume,
                                on_loss=on_loss, person_wait_s=person_wait_s, reconnect_s=reconnect_s,
-                               stall_s=stall_s, settle_s=settle_s, read_s=read_s, clock=clock)
+                               stall_s=stall_s, settle_s=settle_s, read_s=read_s, simulated=simulated, clock=clock)
         self.plan = plan
         self.mode = mode
 

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 # The handlers register themselves when the machine's modules are imported.
 from host.guide import machine as _machine  # noqa: F401
-from host.guide.table import ANY, ONWARD, TABLE, Phase
+from host.guide.table import ANY, ONWARD, PHASES, TABLE
 
-_NAME = {phase: phase.name.lower() for phase in Phase}
+_NAME = {phase: phase.key for phase in PHASES}
 
 
 def mermaid() -> str:
@@ -41,14 +41,14 @@ def defaults() -> list[tuple[str, str, str]]:
     for (phase, kind), t in sorted(TABLE.items(), key=lambda kv: kv[0][1]):
         if phase is ANY:
             goes = "the next step's phase" if set(t.goes) == set(ONWARD) else ", ".join(_NAME[g] for g in t.goes)
-            out.append((kind, t.handler, goes or "stays"))
+            out.append((kind, t.name, goes or "stays"))
     return out
 
 
 def markdown() -> str:
     rows = ["| fact | handler, in any phase without its own | may lead to |", "| --- | --- | --- |"]
     rows += [f"| `{kind}` | `{handler}` | {goes} |" for kind, handler, goes in defaults()]
-    phases = ", ".join(f"`{_NAME[p]}` ({p.value})" for p in Phase)
+    phases = ", ".join(f"`{p.key}` ({p.means})" for p in PHASES)
     note = ("Any fact may also stop the guide (a device that breaks the protocol or does not come back, a person "
             "who cannot go on): every phase leads to `stopped`. A fact a phase has no handler for is ignored.")
     return "\n".join(["```mermaid", mermaid(), "```", "", f"Phases: {phases}.", "", note, "", *rows])

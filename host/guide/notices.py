@@ -274,6 +274,7 @@ class ExitBlocked:
     where: Where
     dealt: int
     of: int
+    why: str = ""  # the shuffler's reason, in words (device_words.why_words)
 
 
 @dataclass(frozen=True)
@@ -301,6 +302,7 @@ class SensorLost:
     sensor: str  # "the exit sensor", "the count sensor", ... or the device's detail
     dealt: int | None = None
     of: int | None = None
+    why: str = ""  # the shuffler's reason, in words (device_words.why_words)
 
 
 @dataclass(frozen=True)
@@ -459,6 +461,11 @@ CLAIMS: dict[type, frozenset[str]] = {
 CONFLICTS: tuple[tuple[str, str], ...] = (("exactness lost", "exactness kept"),)
 
 
+# Notices said once for the step on screen, however often their cause
+# comes again while it is there (the machine keeps which it has said).
+ONCE: frozenset[type] = frozenset({TooSoon, StillWaiting, WaitingForLoad})
+
+
 def level(notice: Notice) -> str:
     return LEVELS.get(type(notice), PROBLEM)
 
@@ -604,7 +611,9 @@ def _connection_lost(n: ConnectionLost) -> str:
 
 def _sensor(n: SensorLost) -> str:
     at = f" after {n.dealt} of {n.of} cards" if n.dealt is not None and n.of is not None else ""
-    return f"{n.sensor[0].upper()}{n.sensor[1:]} does not answer{at}; the pass stopped."
+    stopped = "; the pass stopped" if n.dealt is not None else "; the pass did not start"
+    why = f" ({n.why})" if n.why else ""
+    return f"{n.sensor[0].upper()}{n.sensor[1:]} does not answer{at}{stopped}{why}."
 
 
 def _exact_lost(n: ExactLost) -> str:
@@ -664,7 +673,8 @@ _WORDING: dict[type, Any] = {
                                + ": replace it soon."),
     Jam: lambda n: f"A card is stuck in the feed ({n.where}, after {n.dealt} of {n.of} cards). The motor has stopped.",
     ExitBlocked: lambda n: (f"The exit stayed blocked too long ({n.where}, after {n.dealt} of {n.of} cards): two "
-                            "cards went through together or a card is caught in the exit. The pass stopped."),
+                            "cards went through together or a card is caught in the exit. The pass stopped"
+                            + (f" (the shuffler says: {n.why})." if n.why else ".")),
     ExitBlockedAtStart: lambda n: ("The exit sensor reads blocked before the pass: take out any card in the exit. "
                                    "If there is none, the sensor's receiver is unplugged or broken."),
     TrayEmptied: lambda n: (f"The tray ran out early ({n.where}): {n.dealt} of {n.of} cards were dealt and "

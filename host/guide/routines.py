@@ -191,6 +191,10 @@ class ExactRoutine:
             if isinstance(es.step, step_kinds.PutInTray):
                 self.round_sizes.setdefault(es.round, {})[es.step.load] = int(es.step.cards or 0)
         self.resume_at = resume_at
+        # What the device has said of the routine: it is done (exact_done),
+        # or exactness is lost and why (exact_lost, a restart that took the codes).
+        self.finished = False
+        self.lost: str | None = None
 
     # -- the stretches of work ---------------------------------------------------------
     def begin(self) -> list[Item]:

@@ -28,12 +28,13 @@ from host import plan as planlib
 from host import device_messages
 from host.guide import notices as notice_kinds
 from host.guide.machine import Machine
-from host.guide.table import Answer, Phase, Tick
+from host.guide.table import Answer, AwaitingTouch, Handling, Loading, Tick
 from firmware import exact_routes
 from route_record import check_route_record
 from hosttest_support import FakeShuffler, TextVoice, check_record, every_card_once_a_round, run_guided, run_on_fake
 from shuffling import steps as step_kinds
-from test_guide_machine import Clock, FakeDevice, Quiet, Record
+from guide_in_memory import MemoryDevice, Quiet, Record
+from suite import Clock
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -117,16 +118,16 @@ def test_in_exact_mode_going_on_without_enter_keeps_exactness(virtual_shuffler: 
 
 # -- Enters at the wrong moment ------------------------------------------------------------
 
-def at_a_table_step(read_s: float = 1.0) -> tuple[Machine, Clock, Record, Quiet, FakeDevice]:
+def at_a_table_step(read_s: float = 1.0) -> tuple[Machine, Clock, Record, Quiet, MemoryDevice]:
     """A random-mode machine on a fake device, the first load dealt, its lift on screen."""
-    clock, device, voice, person = Clock(), FakeDevice(), Record(), Quiet()
+    clock, device, voice, person = Clock(), MemoryDevice(), Record(), Quiet()
     m = Machine(plan(), person, voice, device, read_s=read_s, settle_s=0.5, clock=clock)
     m.begin()  # the cut
     clock.now += 5
     m.handle(Answer(1))  # cut: load A's step
     m.handle(device_messages.make_event(protocol.EV_LOADED, n=81))
     m.handle(device_messages.make_event(protocol.EV_DONE, k=81, n=81, left=40, right=41))
-    assert m.phase is Phase.HANDLING and isinstance(m.shown.step, step_kinds.Lift)
+    assert isinstance(m.phase, Handling) and isinstance(m.shown.step, step_kinds.Lift)
     return m, clock, voice, person, device
 
 
@@ -135,12 +136,12 @@ def test_quick_extra_enters_answer_only_the_step_on_screen_and_only_once_it_coul
     lift = m.shown
     clock.now += 2.0
     m.handle(Answer(lift.number))  # read and done: counts
-    assert m.phase is Phase.LOADING and isinstance(m.shown.step, step_kinds.PutInTray)
+    assert isinstance(m.phase, Loading) and isinstance(m.shown.step, step_kinds.PutInTray)
     put = m.shown.number
     for dt in (0.05, 0.05, 0.3):  # three more Enters, machine speed then a person's 0.4 s
         clock.now += dt
         m.handle(Answer(put))
-    assert m.shown.number == put and m.phase is Phase.LOADING  # the load's step, not answered by them
+    assert m.shown.number == put and isinstance(m.phase, Loading)  # the load's step, not answered by them
     assert [n for n in voice.notices if isinstance(n, notice_kinds.TooSoon)] == [notice_kinds.TooSoon(put)]  # said once
     assert not [n for n in voice.notices if isinstance(n, (notice_kinds.LoadShort, notice_kinds.LoadToMove))]
 
@@ -151,12 +152,12 @@ def test_an_enter_with_the_tray_empty_is_not_a_load_of_no_cards() -> None:
     device.tray = 0
     clock.now += 1
     m.handle(Answer(m.shown.number))  # "the cards are in", and they are not
-    assert m.phase is Phase.LOADING
+    assert isinstance(m.phase, Loading)
     assert notice_kinds.TrayStillEmpty("B") in voice.notices
     assert not [n for n in voice.notices if isinstance(n, (notice_kinds.LoadShort, notice_kinds.LoadToMove, notice_kinds.LoadLong))]
     device.tray = 81
     m.handle(Answer(m.shown.number))
-    assert m.phase is Phase.TOUCH
+    assert isinstance(m.phase, AwaitingTouch)
 
 
 @pytest.mark.light_sleep
@@ -179,7 +180,7 @@ def test_a_walk_away_has_no_time_limit_and_keeps_the_shuffler_awake() -> None:
     for _ in range(45 * 60):  # 45 minutes at the lift, a tick a second
         clock.now += 1
         m.handle(Tick())
-    assert m.phase is Phase.HANDLING and isinstance(m.shown.step, step_kinds.Lift)
+    assert isinstance(m.phase, Handling) and isinstance(m.shown.step, step_kinds.Lift)
     assert max(b - a for a, b in zip(heard, heard[1:] + [clock.now])) <= 21
     still = [n for n in voice.notices if isinstance(n, notice_kinds.StillWaiting)]
     assert len(still) == 1 and still[0].minutes == 5
@@ -298,9 +299,13 @@ def test_a_load_off_its_size_is_said_once_and_the_bar_fills_to_what_it_deals() -
 
 @pytest.mark.micropython
 @pytest.mark.parametrize("sensor, load, words", [
-    ("stack", "A", "The count sensor does not answer; the pass stopped."),  # not read mid-pass: found at B's start
-    ("exit", "B", "The exit sensor does not answer after"),
-    ("battery", "B", "The battery sensor does not answer after 21 of 81 cards")])
+    # not read mid-pass: found at B's start
+    ("stack", "A", "The count sensor does not answer; the pass did not start (the load cell does not answer)."),
+    # Each with the shuffler's own reason, worded as `shuffler check` words it.
+    ("exit", "B", "The exit sensor does not answer after 20 of 81 cards; the pass stopped (the exit beam is blocked "
+                  "with 1 card out of the tray: take out the card in the exit)."),
+    ("battery", "B", "The battery sensor does not answer after 21 of 81 cards; the pass stopped (the battery sensor "
+                     "reads what no working one reads (0 mV)).")])
 @pytest.mark.sensor_loss
 def test_each_sensor_lost_mid_pass_is_named(virtual_shuffler: Any, sensor: str, load: str, words: str) -> None:
     class LosesASensor(persons.ScriptedPerson):
