@@ -8,8 +8,6 @@ pack that is a permutation of the 162 cards."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -19,23 +17,15 @@ from firmware import exact_routes
 from route_record import check_route_record
 from shuffling.quality.riffle_distance import tv_riffle_exact
 from simulator.virtual import VirtualShuffler
+from suite import shuffler
 
 pytestmark = pytest.mark.micropython
 CARDS = 162
 
 
-def shuffler(*args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "host.cli", *args], capture_output=True, text=True,
-                          timeout=timeout, stdin=subprocess.DEVNULL)
-
 
 @pytest.fixture
-def runtime(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("SHUFFLER_RUNTIME_DIR", str(tmp_path_factory.mktemp("runtime")))
-
-
-@pytest.fixture
-def blank_virtual_shuffler(runtime: None) -> Iterator[VirtualShuffler]:
+def blank_virtual_shuffler() -> Iterator[VirtualShuffler]:
     dev = VirtualShuffler(time_scale=0.0)  # empty flash: boots to the REPL
     dev.start()
     yield dev
@@ -101,8 +91,7 @@ def test_flash_then_guide_a_full_samba_routine_on_the_port(blank_virtual_shuffle
     assert (counts["tray"], counts["left"], counts["right"]) == (0, 0, 0)
 
 
-def test_the_readme_command_runs_the_whole_exact_routine_and_prints_the_summary(runtime: None,
-                                                                              tmp_path: Path) -> None:
+def test_the_readme_command_runs_the_whole_exact_routine_and_prints_the_summary(tmp_path: Path) -> None:
     """Exact mode by default: for samba the split, 14 rounds in 15 passes (a
     round of two loads, then loads P of 98 and Q of 64 dealt on their own),
     every card of a round's stack dealt once in the round, the final pack a

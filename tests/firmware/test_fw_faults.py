@@ -9,16 +9,10 @@ import pytest
 from fwtest_support import FwProcess
 from firmware import protocol
 from host import device_words
+from suite import motor_off
 
 pytestmark = pytest.mark.micropython
 
-
-def motor_off(dev: FwProcess) -> bool:
-    assert dev.world is not None
-    q = dev.world.query()
-    m = q["motor"]
-    # Stopped, and the driver put to sleep (nSLEEP low).
-    return m["dir"] == 0 and m["duty"] == 0 and not q["driver_awake"]
 
 
 def all_cards(dev: FwProcess) -> list:

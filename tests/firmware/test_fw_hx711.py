@@ -22,7 +22,9 @@ PERIOD_US = 12500  # RATE high: 80 conversions a second
 PIN_US = 4  # one Pin.value() call of MicroPython on a 125 MHz RP2040, about
 
 
-class Clock:
+class TicksClock:
+    """The board's ticks, in microseconds, moved only by its waits."""
+
     def __init__(self) -> None:
         self.us = 0
 
@@ -45,7 +47,7 @@ class Chip:
     HX711 does). `age_us`: how long the first word has waited when the
     driver first looks; `stuck_low` / `absent` model wiring faults."""
 
-    def __init__(self, clock: Clock, value: int = 0, age_us: int = 0, absent: bool = False,
+    def __init__(self, clock: TicksClock, value: int = 0, age_us: int = 0, absent: bool = False,
                  stuck_low: bool = False) -> None:
         self.clock = clock
         self.word = value & 0xFFFFFF
@@ -83,7 +85,7 @@ class Chip:
             self.ready, self.edges, self.bit = False, 0, 1  # consumed: high until the next
 
 
-def load_driver(monkeypatch: pytest.MonkeyPatch) -> tuple[types.ModuleType, Clock]:
+def load_driver(monkeypatch: pytest.MonkeyPatch) -> tuple[types.ModuleType, TicksClock]:
     """firmware/hx711.py imported against a fake `machine` whose pins are
     wired to a Chip, with a fake clock."""
     chip_box: dict[str, Chip] = {}
@@ -109,19 +111,19 @@ def load_driver(monkeypatch: pytest.MonkeyPatch) -> tuple[types.ModuleType, Cloc
     monkeypatch.syspath_prepend(str(REPO / "firmware"))
     sys.modules.pop("hx711", None)
     import hx711
-    clock = Clock()
+    clock = TicksClock()
     monkeypatch.setattr(hx711, "time", clock)
     hx711.chip_box = chip_box  # type: ignore[attr-defined]
     return hx711, clock
 
 
 @pytest.fixture
-def hx(monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[types.ModuleType, Clock]]:
+def hx(monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[types.ModuleType, TicksClock]]:
     yield load_driver(monkeypatch)
     sys.modules.pop("hx711", None)
 
 
-def read(hx: tuple[types.ModuleType, Clock], value: int = 0, **chip_args: object) -> int | None:
+def read(hx: tuple[types.ModuleType, TicksClock], value: int = 0, **chip_args: object) -> int | None:
     mod, clock = hx
     chip = Chip(clock, value, **chip_args)  # type: ignore[arg-type]
     mod.chip_box["chip"] = chip

@@ -11,6 +11,7 @@ import pytest
 
 from fwtest_support import REPO, FwProcess
 from firmware import protocol
+from suite import motor_off
 
 pytestmark = [pytest.mark.sensor_loss]
 
@@ -25,11 +26,6 @@ def lose(dev: FwProcess, sensor: str) -> None:
     w.inject("sensor_missing", k=K, sensor=sensor)
     assert dev.call("start")["ok"] is True
 
-
-def motor_off(dev: FwProcess) -> bool:
-    assert dev.world is not None
-    q = dev.world.query()
-    return q["motor"]["dir"] == 0 and not q["driver_awake"]
 
 
 @pytest.mark.micropython

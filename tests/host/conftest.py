@@ -10,9 +10,8 @@ from simulator.virtual import VirtualShuffler
 
 
 @pytest.fixture
-def virtual_shuffler(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Iterator[VirtualShuffler]:
+def virtual_shuffler(tmp_path_factory: pytest.TempPathFactory) -> Iterator[VirtualShuffler]:
     """A virtual shuffler running the image `shuffler flash` would deploy for the sim board."""
-    monkeypatch.setenv("SHUFFLER_RUNTIME_DIR", str(tmp_path_factory.mktemp("runtime")))
     dev = VirtualShuffler(time_scale=0.0, keep_cards=True)  # a reset leaves the cards where they lie, as on a real machine
     build.install_to_dir(build.build_image("sim", tmp_path_factory.mktemp("image")), dev.flash_dir)
     dev.start()

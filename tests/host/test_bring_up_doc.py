@@ -12,7 +12,6 @@ from __future__ import annotations
 import os
 import random
 import re
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -23,6 +22,7 @@ from firmware import build
 from pty_screen import Screen, SimDevice, StepFeed, end_process, launch_sim_device, screen_lines
 from setup_person import PACK, SetupPerson, follow
 from simulator.virtual.world_client import WorldClient
+from suite import transcript as shuffler
 
 pytestmark = [pytest.mark.micropython, pytest.mark.slow]
 
@@ -30,11 +30,6 @@ DOC = Path(__file__).resolve().parents[2] / "docs" / "bring-up.md"
 BLOCKS = ("flash", "setup", "check", "wired wrong")
 PERSON = (0.0, 0.05)
 
-
-def shuffler(*args: str) -> list[str]:
-    out = subprocess.run([sys.executable, "-m", "host.cli", *args], capture_output=True, text=True, timeout=300,
-                         env=dict(os.environ))
-    return [f"$ shuffler {' '.join(args)}"] + (out.stdout + out.stderr).splitlines()
 
 
 def setup_session(dev: SimDevice, tmp: Path, seed: int, *extra: str) -> list[str]:

@@ -13,10 +13,6 @@ from host import ports
 from simulator.virtual import VirtualShuffler
 
 
-@pytest.fixture(autouse=True)
-def _private_registry(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("SHUFFLER_RUNTIME_DIR", str(tmp_path_factory.mktemp("runtime")))
-
 
 def port_info(device: str, vid: int | None, pid: int | None) -> SimpleNamespace:
     return SimpleNamespace(device=device, vid=vid, pid=pid, serial_number="SN1")

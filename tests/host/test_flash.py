@@ -34,10 +34,6 @@ def one_line_error(out: subprocess.CompletedProcess[str]) -> str:
     return lines[0]
 
 
-@pytest.fixture(autouse=True)
-def _private_registry(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("SHUFFLER_RUNTIME_DIR", str(tmp_path_factory.mktemp("runtime")))
-
 
 @pytest.fixture
 def blank_virtual_shuffler(tmp_path: Path) -> Iterator[VirtualShuffler]:

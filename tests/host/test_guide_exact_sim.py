@@ -64,7 +64,6 @@ def test_a_samba_split_by_the_guide_ends_in_the_order_its_codes_give(
     the cards in the order of their codes, and the guide said 15 passes."""
     random_file = tmp_path_factory.mktemp("random") / "random.bin"
     random_file.write_bytes(bytes((i * 167 + 29) % 256 for i in range(8192)))
-    monkeypatch.setenv("SHUFFLER_RUNTIME_DIR", str(tmp_path_factory.mktemp("runtime")))
     monkeypatch.setenv("SHUFFLER_SIM_RANDOM_FILE", str(random_file))
     dev = VirtualShuffler(time_scale=0.0, keep_cards=True)
     build.install_to_dir(build.build_image("sim", tmp_path_factory.mktemp("image")), dev.flash_dir)

@@ -24,13 +24,11 @@ import random
 import re
 import shlex
 import signal
-import shutil
-import subprocess
 import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any, Callable
 
 import pytest
 
@@ -166,40 +164,22 @@ def typed_at_the_command_line(person: TablePerson, step: Any) -> list[str]:
 
 # -- the virtual shuffler, as a person starts it ----------------------------------------
 
-@pytest.fixture
-def start_sim_device_process(sim_image_flash: Path, tmp_path: Path,
-                     monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[[float], SimDevice]]:
-    """Starts `shuffler sim-device` at a time scale, as a person would in a terminal."""
-    monkeypatch.setenv("SHUFFLER_RUNTIME_DIR", str(tmp_path / "runtime"))
-    procs: list[subprocess.Popen[bytes]] = []
-
-    def start(time_scale: float) -> SimDevice:
-        flash = tmp_path / f"flash{len(procs)}"
-        shutil.copytree(sim_image_flash, flash)
-        dev = launch_sim_device(flash, time_scale)
-        procs.append(dev.proc)
-        return dev
-
-    yield start
-    for proc in procs:  # every one, even when one will not stop: none is left running
-        end_process(proc)
-
 
 @pytest.fixture
-def sim_device_process(start_sim_device_process: Callable[[float], SimDevice]) -> SimDevice:
+def sim_device_process(sim_devices: Callable[..., SimDevice]) -> SimDevice:
     """A virtual shuffler that deals as fast as it can."""
-    return start_sim_device_process(0)
+    return sim_devices(time_scale=0)
 
 
 @pytest.fixture
-def sim_device_process_factory_env(start_sim_device_process: Callable[[float], SimDevice],
+def sim_device_process_factory_env(sim_devices: Callable[..., SimDevice],
                                    monkeypatch: pytest.MonkeyPatch) -> Callable[..., SimDevice]:
     """A virtual shuffler that deals as fast as it can, started with these
     variables in its environment (the board's random bytes, say)."""
     def start(**env: str) -> SimDevice:
         for name, value in env.items():
             monkeypatch.setenv(name, value)
-        return start_sim_device_process(0)
+        return sim_devices(time_scale=0)
     return start
 
 
@@ -363,9 +343,9 @@ def test_a_jam_mid_pass_is_put_right_at_the_table(sim_device_process, tmp_path):
 
 
 @pytest.mark.restart
-def test_a_power_cut_mid_pass_leaves_the_cards_where_they_lie_and_the_guide_deals_the_rest(start_sim_device_process,
+def test_a_power_cut_mid_pass_leaves_the_cards_where_they_lie_and_the_guide_deals_the_rest(sim_devices,
                                                                                            tmp_path):
-    dev = start_sim_device_process(1)  # in real time, so the cut comes in the middle of the pass
+    dev = sim_devices(time_scale=1)  # in real time, so the cut comes in the middle of the pass
 
     def unplug(step: dict[str, Any], person: TablePerson, when: str) -> None:
         if when == "after" and step["kind"] == "touch" and step["number"] < 4:

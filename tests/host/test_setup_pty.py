@@ -15,16 +15,15 @@ import re
 import subprocess
 import sys
 from pathlib import Path
-from typing import Callable, Iterator
 
 import pytest
 
 from firmware import protocol
-from firmware import build
-from pty_screen import Screen, SimDevice, StepFeed, end_process, launch_sim_device
+from pty_screen import Screen, SimDevice, StepFeed
 from setup_person import PACK, SetupPerson, follow
 from simulator.virtual.world_client import WorldClient
 from test_guide_person_pty import DELAYS, check_finished, guided
+from suite import shuffler
 
 pytestmark = [pytest.mark.micropython, pytest.mark.slow]
 
@@ -32,29 +31,6 @@ HUMAN = (0.1, 0.4)
 ROW = re.compile(r"check hardware/wiring-esp32\.md, rows? ")
 
 
-@pytest.fixture
-def start_sim_device_process(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[..., SimDevice]]:
-    """`shuffler sim-device` on a flash folder: blank, or holding the firmware."""
-    monkeypatch.setenv("SHUFFLER_RUNTIME_DIR", str(tmp_path / "runtime"))
-    procs: list[subprocess.Popen[bytes]] = []
-
-    def go(*args: str, blank: bool = False) -> SimDevice:
-        flash = tmp_path / f"flash{len(procs)}"
-        flash.mkdir()
-        if not blank:
-            build.install_to_dir(build.build_image("sim", tmp_path / f"image{len(procs)}"), flash)
-        dev = launch_sim_device(flash, 0, "--no-install", *args, firmware=not blank)
-        procs.append(dev.proc)
-        return dev
-
-    yield go
-    for proc in procs:
-        end_process(proc)
-
-
-def shuffler(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "host.cli", *args], capture_output=True, text=True, timeout=300,
-                          env=dict(os.environ))
 
 
 def set_up(dev: SimDevice, tmp_path: Path, seed: int, delays: tuple[float, float] = HUMAN,
@@ -78,8 +54,8 @@ def lines_about(text: str, name: str) -> list[str]:
     return [x.strip() for x in text.splitlines() if re.match(rf"^(ok  |warn|FAIL|--  ) {re.escape(name)}:", x.strip())]
 
 
-def test_a_blank_board_is_flashed_set_up_checked_and_shuffles_samba(start_sim_device_process, tmp_path: Path) -> None:
-    dev = start_sim_device_process(blank=True)
+def test_a_blank_board_is_flashed_set_up_checked_and_shuffles_samba(sim_devices, tmp_path: Path) -> None:
+    dev = sim_devices("--no-install", time_scale=0, image=False, firmware=False)
     flashed = shuffler("flash", "--port", dev.port)
     assert flashed.returncode == 0, flashed.stdout + flashed.stderr
     assert f"ok: firmware {protocol.FIRMWARE_VERSION} answers" in flashed.stdout
@@ -108,9 +84,9 @@ def test_a_blank_board_is_flashed_set_up_checked_and_shuffles_samba(start_sim_de
     ("--wiring=beam_receiver_missing", "exit beam", "unseen"),
     ("--fault=sensor_missing:stack", "load cell (HX711)", "does not answer"),  # no load cell at all
 ])
-def test_a_board_wired_wrong_is_named_by_setup_and_check(start_sim_device_process, tmp_path: Path, option: str, part: str,
+def test_a_board_wired_wrong_is_named_by_setup_and_check(sim_devices, tmp_path: Path, option: str, part: str,
                                                          verdict_words: str) -> None:
-    dev = start_sim_device_process(option)
+    dev = sim_devices("--no-install", option, time_scale=0)
     code, text, _ = set_up(dev, tmp_path, seed=3, delays=DELAYS, extra=("--touch-wait", "3"))
     assert code == 1, text[-3000:]
     named = [x for x in lines_about(text, part) if x.startswith("FAIL") and verdict_words in x]
@@ -125,8 +101,8 @@ def test_a_board_wired_wrong_is_named_by_setup_and_check(start_sim_device_proces
 
 
 @pytest.mark.exact_mode
-def test_a_reversed_motor_is_found_flipped_and_exact_mode_then_deals_right(start_sim_device_process, tmp_path: Path) -> None:
-    dev = start_sim_device_process("--wiring", "motor_reversed")
+def test_a_reversed_motor_is_found_flipped_and_exact_mode_then_deals_right(sim_devices, tmp_path: Path) -> None:
+    dev = sim_devices("--no-install", "--wiring", "motor_reversed", time_scale=0)
     code, text, done = set_up(dev, tmp_path, seed=4, delays=DELAYS)
     assert code == 0, text[-3000:]
     # Fed to the left, the cards landed on the right: the flip is stored, and

@@ -14,7 +14,6 @@ from __future__ import annotations
 import json
 import os
 import random
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -30,16 +29,13 @@ from simulator.pico.control import ControlServer
 from simulator.pico.emulator import SLOWDOWN
 from simulator.virtual import registry
 from simulator.virtual.world_client import WorldClient
+from suite import shuffler
 
 pytestmark = [pytest.mark.slow, pytest.mark.pico]
 
 BIN = Path(sys.executable).parent
 CARDS = 162  # Samba: three decks with jokers
 
-
-def shuffler(*args: str, timeout: float = 900) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([str(BIN / "shuffler"), *args], capture_output=True, text=True, timeout=timeout,
-                          env=dict(os.environ))
 
 
 @pytest.mark.timeout(2400)
@@ -53,7 +49,7 @@ def test_a_blank_pico_is_flashed_set_up_checked_and_deals_a_whole_exact_samba(st
     t0 = time.monotonic()
     try:
         flashed = shuffler("flash", "--port", pico.port, "--board", "rp2", "--connect-timeout", "60",
-                           "--hello-timeout", "120")
+                           "--hello-timeout", "120", timeout=900)
         assert flashed.returncode == 0, flashed.stdout + flashed.stderr
         assert f"ok: firmware {protocol.FIRMWARE_VERSION} answers on {pico.port} (board rp2" in flashed.stdout
         assert pico.boots == 1  # flash soft-resets; nothing reset the chip
@@ -78,7 +74,7 @@ def test_a_blank_pico_is_flashed_set_up_checked_and_deals_a_whole_exact_samba(st
             world.clear_table()
         t_setup = time.monotonic() - t0 - t_flash
 
-        checked = shuffler("check", "--port", pico.port, "--json")
+        checked = shuffler("check", "--port", pico.port, "--json", timeout=900)
         assert checked.returncode == 0, checked.stdout + checked.stderr
         report = json.loads(checked.stdout)
         assert report["ready"] is True and report["board"] == "rp2"

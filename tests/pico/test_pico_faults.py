@@ -7,6 +7,7 @@ import pytest
 
 from firmware import protocol
 from picotest_support import PicoClient, flashed_fs
+from suite import motor_off
 
 pytestmark = [pytest.mark.slow, pytest.mark.pico]
 
@@ -17,10 +18,6 @@ def booted(start_emulated_pico, open_pico_client, **kwargs) -> tuple[object, Pic
     host.hello()
     return pico, host
 
-
-def motor_off(pico) -> bool:
-    q = pico.query()
-    return q["motor"]["dir"] == 0 and q["driver_awake"] is False
 
 
 @pytest.mark.jam

@@ -54,10 +54,6 @@ class Console:
         self.ser.close()
 
 
-@pytest.fixture(autouse=True)
-def _private_registry(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("SHUFFLER_RUNTIME_DIR", str(tmp_path_factory.mktemp("runtime")))
-
 
 @pytest.fixture
 def flash(tmp_path: Path) -> Path:

@@ -6,8 +6,6 @@ import json
 import os
 import re
 import signal
-import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -15,15 +13,12 @@ import pytest
 import serial
 
 from firmware import protocol
-from pty_screen import end_process, launch_sim_device
+from suite import shuffler
 
 pytestmark = pytest.mark.micropython
 
 LINE = re.compile(r"^virtual shuffler on (\S+) \(flash (.+)\)$")
 
-
-def shuffler(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "host.cli", *args], capture_output=True, text=True, timeout=60)
 
 
 def devices_json() -> list[dict]:
@@ -35,21 +30,6 @@ def devices_json() -> list[dict]:
     assert result.exit_code == 0, result.output
     return json.loads(result.output)
 
-
-@pytest.fixture
-def start_sim_device_process():
-    procs: list[subprocess.Popen[bytes]] = []
-
-    def start(*args: str, flash: Path | None = None, firmware: bool = True) -> tuple[subprocess.Popen[bytes], str, Path]:
-        """The command, its port and the flash folder it names."""
-        dev = launch_sim_device(flash, None, *args, firmware=firmware)
-        procs.append(dev.proc)
-        assert LINE.match(dev.banner[0]), dev.banner
-        return dev.proc, dev.port, Path(dev.flash)
-
-    yield start
-    for proc in procs:
-        end_process(proc)
 
 
 def children_of(pid: int) -> list[int]:
@@ -77,8 +57,10 @@ def hello(port: str) -> dict:
         raise AssertionError(f"no hello reply: {buf[-300:]!r}")
 
 
-def test_prints_its_port_runs_the_firmware_and_is_listed(start_sim_device_process):
-    proc, port, flash = start_sim_device_process("--time-scale", "0")
+def test_prints_its_port_runs_the_firmware_and_is_listed(sim_devices):
+    dev = sim_devices("--time-scale", "0", image=None)
+    proc, port, flash = dev.proc, dev.port, Path(dev.flash)
+    assert LINE.match(dev.banner[0]), dev.banner
     assert os.path.exists(port)
     assert (flash / "main.py").exists() and (flash / "protocol.mpy").exists()  # firmware installed
     assert hello(port)["fw"] == protocol.FIRMWARE_VERSION
@@ -95,12 +77,14 @@ def test_prints_its_port_runs_the_firmware_and_is_listed(start_sim_device_proces
     assert all(d["port"] != port for d in devices_json())
 
 
-def test_keeps_a_given_flash_dir_and_its_files(start_sim_device_process, tmp_path):
+def test_keeps_a_given_flash_dir_and_its_files(sim_devices, tmp_path):
     flash = tmp_path / "myflash"
     flash.mkdir()
     (flash / "main.py").write_text("print('mine')\n")
-    proc, _port, shown = start_sim_device_process(flash=flash, firmware=False)  # its own main.py: no firmware
-    assert shown == flash.resolve()
+    dev = sim_devices(flash=flash, firmware=False)  # its own main.py: no firmware
+    proc = dev.proc
+    assert LINE.match(dev.banner[0]), dev.banner
+    assert Path(dev.flash) == flash.resolve()
     assert not (flash / "protocol.mpy").exists()  # a non-empty flash is not overwritten
     proc.send_signal(signal.SIGINT)
     assert proc.wait(timeout=10) == 0

@@ -5,37 +5,17 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
-import subprocess
 import time
-from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any
 
 import pytest
 import serial
 
 from firmware import protocol
 from host.cli import main
-from pty_screen import SimDevice, end_process, launch_sim_device
+from pty_screen import SimDevice
 
 pytestmark = pytest.mark.micropython
-
-@pytest.fixture
-def start_sim_device_process(sim_image_flash: Path, tmp_path: Path) -> Iterator[Callable[..., SimDevice]]:
-    procs: list[subprocess.Popen[bytes]] = []
-
-    def start(*args: str, flash: Path | None = None) -> SimDevice:
-        """A sim-device on a flash of its own, or on `flash` (a copy of the image the first time)."""
-        flash = flash or tmp_path / f"flash{len(procs)}"
-        if not flash.exists():
-            shutil.copytree(sim_image_flash, flash)
-        dev = launch_sim_device(flash, None, *args)
-        procs.append(dev.proc)
-        return dev
-
-    yield start
-    for proc in procs:
-        end_process(proc)
 
 
 def table(dev: SimDevice | None, *args: str, capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
@@ -66,8 +46,8 @@ def wait_until_dealt(dev: SimDevice, timeout: float = 30.0) -> dict[str, Any]:
             time.sleep(0.02)
 
 
-def test_sim_device_prints_its_control_endpoint_and_how_to_act_as_the_person(start_sim_device_process, capsys):
-    dev = start_sim_device_process("--time-scale", "0")
+def test_sim_device_prints_its_control_endpoint_and_how_to_act_as_the_person(sim_devices, capsys):
+    dev = sim_devices("--time-scale", "0")
     assert os.path.exists(dev.port)
     assert protocol.is_uid(dev.uid) and len(dev.uid) == 16
     for command in ("new", "put", "touch", "lift", "show"):
@@ -83,8 +63,8 @@ def test_sim_device_prints_its_control_endpoint_and_how_to_act_as_the_person(sta
     assert shown(dev, capsys)["check"]["ok"]
 
 
-def test_a_pass_done_by_hand_keeps_every_card(start_sim_device_process, capsys):
-    dev = start_sim_device_process("--time-scale", "0")
+def test_a_pass_done_by_hand_keeps_every_card(sim_devices, capsys):
+    dev = sim_devices("--time-scale", "0")
     assert table(dev, "new", "52", capsys=capsys)[1] == "pack: 52 cards\n"
     assert table(dev, "put", "pack", "40", capsys=capsys)[1] == "tray: 40 cards\n"
     t = shown(dev, capsys)
@@ -109,8 +89,8 @@ def test_a_pass_done_by_hand_keeps_every_card(start_sim_device_process, capsys):
                                 "check:   52 cards, every one once"]  # in the guide's words
 
 
-def test_stack_cut_and_move_rearrange_the_cards_as_said(start_sim_device_process, capsys):
-    dev = start_sim_device_process("--time-scale", "0")
+def test_stack_cut_and_move_rearrange_the_cards_as_said(sim_devices, capsys):
+    dev = sim_devices("--time-scale", "0")
     table(dev, "new", "10", "--name", "A", capsys=capsys)
     table(dev, "new", "6", "--name", "B", capsys=capsys)  # ids 10..15
     assert table(dev, "cut", "A", "3", capsys=capsys)[0] == 0
@@ -131,8 +111,8 @@ def test_stack_cut_and_move_rearrange_the_cards_as_said(start_sim_device_process
     assert t["stacks"] == {} and t["check"]["made"] == 0
 
 
-def test_cards_go_under_the_tray_and_the_top_of_the_tray_lifts_off(start_sim_device_process, capsys):
-    dev = start_sim_device_process("--time-scale", "0")
+def test_cards_go_under_the_tray_and_the_top_of_the_tray_lifts_off(sim_devices, capsys):
+    dev = sim_devices("--time-scale", "0")
     table(dev, "new", "10", capsys=capsys)
     table(dev, "put", "pack", "4", capsys=capsys)
     assert table(dev, "put", "pack", "2", "--under", capsys=capsys)[1] == "tray: 6 cards\n"
@@ -144,8 +124,8 @@ def test_cards_go_under_the_tray_and_the_top_of_the_tray_lifts_off(start_sim_dev
 
 
 @pytest.mark.jam
-def test_a_jam_stops_the_deal_at_its_card_until_cleared(start_sim_device_process, capsys):
-    dev = start_sim_device_process("--time-scale", "0")
+def test_a_jam_stops_the_deal_at_its_card_until_cleared(sim_devices, capsys):
+    dev = sim_devices("--time-scale", "0")
     table(dev, "new", "20", capsys=capsys)
     table(dev, "put", "pack", capsys=capsys)
     assert table(dev, "fault", "jam:5", capsys=capsys)[1] == "injected jam:5\n"
@@ -171,8 +151,8 @@ def test_a_jam_stops_the_deal_at_its_card_until_cleared(start_sim_device_process
     ("battery_low", lambda q: q["mv"] < 7000, lambda q: q["mv"] == 9000),
     ("sensor_missing:touch", lambda q: q["faults"]["missing"] == ["touch"], lambda q: q["faults"]["missing"] == []),
 ])
-def test_each_fault_is_injected_and_cleared(start_sim_device_process, capsys, spec, injected, cleared):
-    dev = start_sim_device_process("--time-scale", "0")
+def test_each_fault_is_injected_and_cleared(sim_devices, capsys, spec, injected, cleared):
+    dev = sim_devices("--time-scale", "0")
     with dev.world() as w:
         assert not injected(w.query())
         assert table(dev, "fault", spec, capsys=capsys)[0] == 0
@@ -198,8 +178,8 @@ def serial_call(ser: serial.Serial, cmd: str, rid: int, **fields: Any) -> dict[s
     raise AssertionError(f"no {cmd} reply")
 
 
-def test_save_fail_breaks_saving_until_cleared(start_sim_device_process, capsys):
-    dev = start_sim_device_process("--time-scale", "0")
+def test_save_fail_breaks_saving_until_cleared(sim_devices, capsys):
+    dev = sim_devices("--time-scale", "0")
     with serial.Serial(dev.port, timeout=0.1) as ser:
         assert serial_call(ser, "config", 1, set={"brake_ms": 9})["ok"] is True
         table(dev, "fault", "save_fail", capsys=capsys)
@@ -211,8 +191,8 @@ def test_save_fail_breaks_saving_until_cleared(start_sim_device_process, capsys)
 
 @pytest.mark.watchdog
 @pytest.mark.restart
-def test_a_hang_resets_the_board_and_the_cards_stay_where_they_lie(start_sim_device_process, capsys):
-    dev = start_sim_device_process("--time-scale", "0")
+def test_a_hang_resets_the_board_and_the_cards_stay_where_they_lie(sim_devices, capsys):
+    dev = sim_devices("--time-scale", "0")
     table(dev, "new", "30", capsys=capsys)
     table(dev, "put", "pack", "30", capsys=capsys)
     table(dev, "fault", "hang", capsys=capsys)
@@ -229,8 +209,8 @@ def test_a_hang_resets_the_board_and_the_cards_stay_where_they_lie(start_sim_dev
 
 
 @pytest.mark.restart
-def test_unplugged_mid_pass_the_dealt_cards_stay_in_their_piles(start_sim_device_process, capsys):
-    dev = start_sim_device_process("--time-scale", "1")
+def test_unplugged_mid_pass_the_dealt_cards_stay_in_their_piles(sim_devices, capsys):
+    dev = sim_devices("--time-scale", "1")
     table(dev, "new", "100", capsys=capsys)
     table(dev, "put", "pack", capsys=capsys)
     table(dev, "touch", capsys=capsys)
@@ -255,8 +235,8 @@ def test_unplugged_mid_pass_the_dealt_cards_stay_in_their_piles(start_sim_device
         assert w.query()["motor"]["dir"] == 0  # the board came back idle: nothing deals on its own
 
 
-def test_bad_input_is_one_clear_line_and_a_nonzero_exit(start_sim_device_process, capsys):
-    dev = start_sim_device_process("--time-scale", "0")
+def test_bad_input_is_one_clear_line_and_a_nonzero_exit(sim_devices, capsys):
+    dev = sim_devices("--time-scale", "0")
     table(dev, "new", "10", capsys=capsys)
     cases = [
         (("put", "nope"), "no stack nope"),
@@ -290,8 +270,8 @@ def test_without_a_device_the_table_says_so_in_one_line(capsys, tmp_path):
     assert code != 0 and len(err.strip().splitlines()) == 1 and "nothing answers" in err
 
 
-def test_two_running_devices_need_a_choice(start_sim_device_process, capsys):
-    first, second = start_sim_device_process("--time-scale", "0"), start_sim_device_process("--time-scale", "0")
+def test_two_running_devices_need_a_choice(sim_devices, capsys):
+    first, second = sim_devices("--time-scale", "0"), sim_devices("--time-scale", "0")
     code, _, err = table(None, "show", capsys=capsys)
     assert code != 0 and "2 virtual shufflers run" in err and "--port" in err
     capsys.readouterr()
@@ -299,38 +279,38 @@ def test_two_running_devices_need_a_choice(start_sim_device_process, capsys):
     assert shown(second, capsys)["check"]["made"] == 5 and shown(first, capsys)["check"]["made"] == 0
 
 
-def test_a_table_file_keeps_the_cards_across_runs_of_sim_device(start_sim_device_process, tmp_path, capsys):
+def test_a_table_file_keeps_the_cards_across_runs_of_sim_device(sim_devices, tmp_path, capsys):
     keep = tmp_path / "table.json"
-    first = start_sim_device_process("--time-scale", "0", "--table", str(keep))
+    first = sim_devices("--time-scale", "0", "--table", str(keep))
     table(first, "new", "12", capsys=capsys)
     table(first, "put", "pack", "5", capsys=capsys)
     table(first, "cut", "pack", "2", capsys=capsys)
     before = shown(first, capsys)
     first.proc.terminate()
     assert first.proc.wait(timeout=10) == 0
-    again = start_sim_device_process("--time-scale", "0", "--table", str(keep))
+    again = sim_devices("--time-scale", "0", "--table", str(keep))
     after = shown(again, capsys)
     assert after == before and after["stacks"] == {"pack": [7, 8, 9, 10, 11, 5, 6]}
 
 
 @pytest.mark.parametrize("junk", ['{"made": 3, "stacks": {"a/b": [1]}, "places": {}}', '{"made": "x"}', "[1, 2",
                                   '{"made": 2, "stacks": {}, "places": {"tray": 5}}'])
-def test_a_table_file_that_is_not_a_table_leaves_a_bare_table(start_sim_device_process, tmp_path, capsys, junk):
+def test_a_table_file_that_is_not_a_table_leaves_a_bare_table(sim_devices, tmp_path, capsys, junk):
     keep = tmp_path / "table.json"
     keep.write_text(junk)
-    dev = start_sim_device_process("--time-scale", "0", "--table", str(keep))
+    dev = sim_devices("--time-scale", "0", "--table", str(keep))
     t = shown(dev, capsys)
     assert t["stacks"] == {} and all(not v for v in t["places"].values()) and t["check"]["made"] == 0
     table(dev, "new", "4", capsys=capsys)  # and it works
     assert shown(dev, capsys)["stacks"] == {"pack": [0, 1, 2, 3]}
 
 
-def test_a_sim_device_on_a_flash_keeps_its_table_beside_it_and_says_what_comes_next(start_sim_device_process, tmp_path, capsys):
+def test_a_sim_device_on_a_flash_keeps_its_table_beside_it_and_says_what_comes_next(sim_devices, tmp_path, capsys):
     """Restarted on the same flash, the virtual shuffler finds its cards where
     they lay, with no --table given; its banner names the guide's command
     and where the cards are kept."""
     flash = tmp_path / "board"
-    first = start_sim_device_process("--time-scale", "0", flash=flash)
+    first = sim_devices("--time-scale", "0", flash=flash)
     assert f"guide a shuffle on it: shuffler guide --port {first.port} --pack samba" in first.banner
     kept = tmp_path / "board-table.json"
     assert f"the cards on its table are kept in {kept}, so they stay across restarts" in first.banner
@@ -340,18 +320,18 @@ def test_a_sim_device_on_a_flash_keeps_its_table_beside_it_and_says_what_comes_n
     first.proc.terminate()
     assert first.proc.wait(timeout=10) == 0
     assert not (flash / "board-table.json").exists()  # not on the board's own filesystem
-    again = start_sim_device_process("--time-scale", "0", flash=flash)
+    again = sim_devices("--time-scale", "0", flash=flash)
     assert shown(again, capsys) == before and before["check"]["made"] == 20
 
 
-def test_a_bare_table_passes_no_check(start_sim_device_process, capsys):
-    dev = start_sim_device_process("--time-scale", "0")
+def test_a_bare_table_passes_no_check(sim_devices, capsys):
+    dev = sim_devices("--time-scale", "0")
     code, out, _ = table(dev, "show", capsys=capsys)
     assert code == 1 and "check:   no cards on this table (`shuffler table new N` brings a pack)" in out
 
 
-def test_the_places_on_the_machine_go_by_the_guide_s_words(start_sim_device_process, capsys):
-    dev = start_sim_device_process("--time-scale", "0")
+def test_the_places_on_the_machine_go_by_the_guide_s_words(sim_devices, capsys):
+    dev = sim_devices("--time-scale", "0")
     table(dev, "new", "10", capsys=capsys)
     table(dev, "put", "pack", capsys=capsys)
     with dev.world() as w:

@@ -26,11 +26,6 @@ def driver(request: pytest.FixtureRequest) -> Iterator[Any]:
         quit_browser(d)
 
 
-@pytest.fixture
-def own_runtime(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A runtime folder of the test's own: no registry or server of another test is seen."""
-    monkeypatch.setenv("SHUFFLER_RUNTIME_DIR", str(tmp_path / "runtime"))
-
 
 @pytest.fixture
 def guides() -> Iterator[list[Guide]]:

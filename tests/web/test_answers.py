@@ -25,21 +25,9 @@ from host.web.server import PageServer
 from host.web.table import TableRefused
 from test_adapter import next_step, run_in_thread
 from web_support import base_of, page_says, url
+from suite import Clock
 
 READ_S = 1.0
-
-
-class Clock:
-    """A clock that moves only when told."""
-
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-    def advance(self, s: float) -> None:
-        self.now += s
 
 
 class Table:

@@ -87,14 +87,21 @@ def run_careless_person(d: Any, g: Guide, choices: list[int]) -> None:
     def page_matches_table() -> None:
         # The page's numbers against the table's, at one version of the state.
         def same(drv: Any) -> Any:
-            server = g.state()
             s = page_state(drv)
+            if s is not None and s["finished"]:
+                # The routine is over: the guide may have ended and taken its
+                # server with it, so there is no later version to compare.
+                return "finished"
+            server = g.state()
             if s is None or s["version"] != server["version"] or server["table"] is None:
                 return None
             chips = drv.execute_script("return [...document.querySelectorAll('.stack-chip')].map((b) => b.textContent);")
             machine = drv.execute_script("return document.getElementById('machine').textContent;")
             return chips, machine, server["table"]
-        chips, machine, table = until(d, same, "the page at the table's version")
+        got = until(d, same, "the page at the table's version, or the routine's end")
+        if got == "finished":
+            return
+        chips, machine, table = got
         if not table["stacks"] or d.execute_script("return !!state.summary;"):
             return
         assert chips == [f"{x['name']} ({x['count']})" for x in table["stacks"]]
