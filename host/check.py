@@ -13,7 +13,7 @@ from typing import Any
 from firmware import protocol
 from hardware import mechanism
 from host import device_messages, device_words
-from host.parts import FAIL, FIRMWARE, OK, SKIP, STATE, WARN, Finding, volts
+from host.parts import FAIL, FIRMWARE, OK, STATE, WARN, Finding, volts
 
 SETUP = "run `shuffler setup`"
 
@@ -218,6 +218,3 @@ def findings(s: Snapshot) -> list[Finding]:
     """One finding a part, in the order the parts are listed."""
     return [firmware(s), state(s), stack(s), touch(s), beam(s), motor(s), battery(s)]
 
-
-def not_checked(part: str, why: str) -> Finding:
-    return Finding(part, SKIP, "not read", "-", why)

@@ -67,9 +67,5 @@ def ready(findings: list[Finding]) -> bool:
     return not any(f.verdict == FAIL for f in findings)
 
 
-def in_order(findings: list[Finding]) -> list[Finding]:
-    return sorted(findings, key=lambda f: ORDER.index(f.part))
-
-
 def volts(mv: int) -> str:
     return f"{mv / 1000:.2f} V"

@@ -208,16 +208,17 @@ def make_plan(pack: PackChoice, capacity: int = DEFAULT_CAPACITY, quality: Quali
     elif (problem := out_of_range("--rounds", rounds, MIN_ROUNDS, MAX_ROUNDS)) is not None:
         raise PlanError(problem)  # checked first: a thousand rounds' figures would take minutes
     by_round = tuple(distance_after(pack.cards, capacity, r) for r in range(1, rounds + 1))
+    names = load_names(len(sizes))
     return Plan(
         pack=pack,
         capacity=capacity,
         quality=level,
         loads=tuple(sizes),
-        names=tuple(load_names(len(sizes))),
+        names=tuple(names),
         rounds=rounds,
         distance=by_round[-1] if by_round else distance_after(pack.cards, capacity, 0),
         by_round=by_round,
-        timing=timing(load_names(len(sizes)), sizes, rounds),
+        timing=timing(names, sizes, rounds),
     )
 
 
@@ -265,26 +266,33 @@ def exact_schedules(cards: int, capacity: int) -> list[ExactSchedule]:
     """Every exact routine for this pack on this tray (whole-pack radix, and
     the split where the pack does not fit the tray); none when the device
     cannot run exact mode for it."""
-    if not 2 <= cards <= EXACT_MAX_CARDS or -(-cards // capacity) > EXACT_MAX_LOADS:
+    if not exact_possible(cards, capacity):
         return []
     split = routes.split_route(cards, capacity)
     return [_schedule(r) for r in (routes.radix_route(cards, capacity), split) if r is not None]
 
 
+def exact_possible(cards: int, capacity: int) -> bool:
+    """Whether the device can run exact mode for this pack on this tray."""
+    return 2 <= cards <= EXACT_MAX_CARDS and -(-cards // capacity) <= EXACT_MAX_LOADS
+
+
 def exact_schedule(cards: int, capacity: int) -> ExactSchedule | None:
     """The exact routine the device takes, the one with the least modelled
     time at the table (the split on a tie), or None when it cannot run one."""
-    if not exact_schedules(cards, capacity):
+    if not exact_possible(cards, capacity):
         return None
     return _schedule(routes.route(cards, capacity))
 
 
 def exact_mode_dict(cards: int, capacity: int) -> dict[str, Any] | None:
     """The plan's exact mode as JSON: the device's routine, and every routine beside it."""
-    chosen = exact_schedule(cards, capacity)
-    if chosen is None:
+    every = exact_schedules(cards, capacity)
+    if not every:
         return None
-    return {**chosen.to_dict(), "routines": [x.to_dict() for x in exact_schedules(cards, capacity)]}
+    kind = routes.route(cards, capacity).kind
+    chosen = next(x for x in every if x.routine == kind)
+    return {**chosen.to_dict(), "routines": [x.to_dict() for x in every]}
 
 
 def preset_names() -> list[str]:

@@ -1,6 +1,6 @@
-"""The simulator: the shuffle mathematics and the devices it is checked against.
+"""The simulated shufflers the firmware runs on without the hardware.
 
-shuffling: the mathematics the host uses (no device code). virtual: the virtual
-shuffler (the firmware on MicroPython's unix port over a simulated board).
-pico: the emulated Raspberry Pi Pico running MicroPython's rp2 port.
+virtual: the virtual shuffler (the firmware on MicroPython's unix port over
+a simulated board). pico: the emulated Raspberry Pi Pico running
+MicroPython's rp2 port. The shuffle mathematics is shuffling/, beside it.
 """

@@ -1,6 +1,6 @@
 """The guide engine's Voice and Person for the page.
 
-Nothing here decides anything about the shuffle: the engine (host/guide.py)
+Nothing here decides anything about the shuffle: the engine (host/guide/)
 says and asks exactly what it says and asks on the console, and these two
 turn it into the page's state (host/web/page_state.py). The current step is
 `steps.to_dict` of the step itself, so the page draws from the same data the

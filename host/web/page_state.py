@@ -116,11 +116,6 @@ class PageState:
             return self._state[key]
 
     # -- the page's answers ---------------------------------------------------------------
-    def current_number(self) -> int:
-        with self._cond:
-            step = self._state["step"]
-            return int(step["number"]) if step else 0
-
     def answer(self, number: int) -> bool:
         """The page says step `number` is done; True when the answer counts
         (see `try_answer`)."""
@@ -186,17 +181,6 @@ class PageState:
             if step is not None and step["number"] == number and step.get("answered"):
                 self._state["step"] = {**step, "answered": False}
                 self._changed()
-
-    def wait_answer(self, number: int, timeout: float) -> bool:
-        """Block until step `number` is answered (True), the time is up or
-        the page state is closed (False)."""
-        with self._cond:
-            return self._cond.wait_for(lambda: self.answered >= number or self.closed is not None, timeout) \
-                and self.answered >= number
-
-    def is_answered(self, number: int) -> bool:
-        with self._cond:
-            return self.answered >= number
 
     def close(self, why: str) -> None:
         """Nobody answers any more (the command is stopping)."""
