@@ -13,12 +13,19 @@ Who may ask (every request, on every bind), each refusal one line:
 - a Host that names this machine (loopback names, its own names and
   addresses, with the port), so a site whose name is made to point here
   (DNS rebinding) is refused; an Origin, when sent, must be one of them too;
-- no framing (frame-ancestors, X-Frame-Options) and no Referer;
+- no framing (frame-ancestors, X-Frame-Options) and no Referer, on every
+  answer: aiohttp's own (a request it cannot read: one line, not the
+  request's text, and nothing on the console) and the over-cap lines too;
+  no version in Server;
 - at most MAX_CONNECTIONS connections and MAX_PAGES WebSockets at once,
   at most PER_PEER connections from one address (one device on the network
-  cannot take every place), a connection that sends no byte within SILENT_S
-  closed (held open and silent it only takes a place), and RATE messages a second on each WebSocket (a socket that keeps on
-  flooding is closed).
+  cannot take every place); when full, the oldest connection no request
+  with the secret has come on is closed for the newcomer, so strangers never
+  hold a place the person needs; a connection that sends no byte within
+  SILENT_S closed, a request's headers not whole HEADERS_S after their first
+  byte closed (a byte now and then does not keep a place), a connection
+  waiting IDLE_S for its next request closed; and RATE messages a second on
+  each WebSocket (a socket that keeps on flooding is closed).
 """
 from __future__ import annotations
 
@@ -47,8 +54,21 @@ MAX_CONNECTIONS = 64  # HTTP connections at once: a browser opens about 6 per pa
 MAX_PAGES = 16  # WebSockets at once: tabs and devices showing the guide
 PER_PEER = MAX_CONNECTIONS // 2  # connections from one address: a few tabs' worth
 SILENT_S = 10.0  # a connection that has sent nothing by then is closed
+HEADERS_S = 10.0  # a request's headers whole within this of their first byte (a browser's take milliseconds)
+IDLE_S = 30.0  # a connection waiting that long for its next whole request is closed (a browser opens another)
 RATE = 20  # messages a second a page may send (a person presses far fewer)
 FLOOD = 4 * RATE  # refused messages (refilled at RATE a second) before the socket is closed
+# On every answer, refusals and aiohttp's own included. Server: aiohttp's default names its
+# version and Python's, which tell a stranger what to try.
+SECURITY_HEADERS = {
+    "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'",
+    "X-Frame-Options": "DENY",
+    "Referrer-Policy": "no-referrer",
+    "X-Content-Type-Options": "nosniff",
+    "Cache-Control": "no-store",
+    "Server": "shuffler",
+}
+UNREADABLE = "the guide's page could not read this request\n"
 LOCAL_NAMES = ("localhost", "127.0.0.1", "::1")
 ANY_ADDRESS = ("0.0.0.0", "::", "")
 
@@ -168,38 +188,97 @@ class _Forwarding(asyncio.Protocol):
         self.inner.resume_writing()
 
 
-class _Counted(_Forwarding):
-    """One connection's aiohttp protocol, counted in `live` while it lasts;
-    closed when it has sent nothing within SILENT_S."""
+class _Handler(web.RequestHandler):
+    """aiohttp's protocol for one connection, answering a request it cannot
+    read (a line too long, too many headers, not HTTP) in one line of its
+    own: aiohttp's answer quotes the request (the secret, when it carried
+    it, and whatever the sender chose) and its logger prints that with a
+    traceback on the guide's console."""
 
-    def __init__(self, inner: asyncio.Protocol, live: set[_Counted]) -> None:
-        self.inner = inner
-        self.live = live
+    __slots__ = ()
+
+    def handle_error(self, request: web.BaseRequest, status: int = 500, exc: BaseException | None = None,
+                     message: str | None = None) -> web.StreamResponse:
+        if status >= 500:
+            # A fault of the page's own server (its code, not the request's text): worth its traceback.
+            self.logger.error("the guide's page failed on a request from %s", request.remote, exc_info=exc)
+            text = "the guide's page failed on this request\n"
+        else:
+            # The sender's doing: nothing on the console, which a stranger could fill.
+            self.logger.debug("refused a request it could not read from %s (%d)", request.remote, status)
+            text = UNREADABLE
+        if request.writer.output_size > 0:  # an answer had begun: only closing is left (as aiohttp does)
+            raise ConnectionError("an answer had begun")
+        response = web.Response(status=status, text=text, headers=SECURITY_HEADERS)
+        response.force_close()
+        return response
+
+
+class _Watched(_Forwarding):
+    """One connection, between the listening socket and aiohttp's protocol:
+    admitted by its site when it is made (the peer is known only then);
+    closed when it sends no byte within SILENT_S, or when a request's headers
+    are not whole HEADERS_S after their first byte. aiohttp reads a request
+    only once its headers are whole, so the deadline is kept here, where the
+    bytes arrive: every request's headers end with a blank line, CRLF CRLF
+    (aiohttp refuses bare LFs). A WebSocket, once upgraded, sends frames, not
+    requests, for as long as the page is open: no deadline."""
+
+    def __init__(self, handler: asyncio.Protocol, site: _CappedSite) -> None:
+        self.inner = self.handler = handler  # inner becomes _Busy for a connection refused
+        self.site = site
         self.peer: Any = None
+        self.transport: asyncio.Transport | None = None
+        self.trusted = False  # a request on it came with the secret (set by the guard)
+        self.upgraded = False
         self.heard = False
-        self.silence: asyncio.TimerHandle | None = None
-        live.add(self)
+        self.tail = b""  # the end of the last read, for a blank line split between two reads
+        self.timer: asyncio.TimerHandle | None = None  # the deadline running, if any
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        assert isinstance(transport, asyncio.Transport)  # a TCP connection's
+        self.transport = transport
         peer = transport.get_extra_info("peername")
         self.peer = peer[0] if isinstance(peer, tuple) and peer else peer
-        self.silence = asyncio.get_running_loop().call_later(SILENT_S, self._silent, transport)
+        refused = self.site.admit(self)
+        if refused is not None:
+            self.inner = _Busy(refused)
+        else:
+            self.timer = asyncio.get_running_loop().call_later(SILENT_S, self.cut)
         self.inner.connection_made(transport)
 
-    def _silent(self, transport: asyncio.BaseTransport) -> None:
-        if not self.heard:
-            transport.close()
-
-    def connection_lost(self, exc: Exception | None) -> None:
-        self.live.discard(self)
-        if self.silence is not None:
-            self.silence.cancel()
-        self.inner.connection_lost(exc)
-
     def data_received(self, data: bytes) -> None:
-        self.heard = True
+        if not self.upgraded and self.inner is self.handler:
+            self._watch(data)
         self.inner.data_received(data)
 
+    def _watch(self, data: bytes) -> None:
+        seen = self.tail + data
+        end = seen.rfind(b"\r\n\r\n")
+        if not self.heard or end >= 0:  # the silence is over, or a request's headers are whole
+            self.heard = True
+            self.stop()
+        rest = seen if end < 0 else seen[end + 4:]  # the next request's headers, begun
+        if rest and self.timer is None:
+            self.timer = asyncio.get_running_loop().call_later(HEADERS_S, self.cut)
+        self.tail = rest[-3:]
+
+    def stop(self) -> None:
+        if self.timer is not None:
+            self.timer.cancel()
+            self.timer = None
+
+    def cut(self) -> None:
+        """Its deadline passed (or a newcomer needs its place): closed, its place free at once."""
+        self.timer = None
+        self.site.live.pop(self.handler, None)
+        if self.transport is not None:
+            self.transport.abort()  # nothing owed: its request never arrived, or it lacked the secret
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.site.live.pop(self.handler, None)
+        self.stop()
+        self.inner.connection_lost(exc)
 
 
 class _Busy(asyncio.Protocol):
@@ -208,19 +287,22 @@ class _Busy(asyncio.Protocol):
     LINE = f"too many connections to the guide's page (at most {MAX_CONNECTIONS}): close some tabs\n".encode()
     PEER_LINE = (f"too many connections to the guide's page from one address (at most {PER_PEER}): "
                  "close some tabs\n").encode()
+    HEADERS = b"".join(b"%s: %s\r\n" % (k.encode(), v.encode()) for k, v in SECURITY_HEADERS.items())
 
     def __init__(self, line: bytes = LINE) -> None:
         self.line = line
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         assert isinstance(transport, asyncio.WriteTransport)
-        transport.write(b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\n"
-                        b"Content-Length: %d\r\nConnection: close\r\n\r\n%s" % (len(self.line), self.line))
+        transport.write(b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\n%s"
+                        b"Content-Length: %d\r\nConnection: close\r\n\r\n%s"
+                        % (self.HEADERS, len(self.line), self.line))
         transport.close()
 
 
 class _CappedSite(web.TCPSite):
-    """aiohttp's TCPSite, counting its connections and refusing those over the cap."""
+    """aiohttp's TCPSite, watching its connections (_Watched) and keeping them
+    within the caps."""
 
     def __init__(self, runner: web.AppRunner, host: str, port: int, cap: int) -> None:
         # reuse_address: a guide started again at once gets its address back
@@ -228,45 +310,59 @@ class _CappedSite(web.TCPSite):
         # listening socket still refuses it.
         super().__init__(runner, host, port, reuse_address=True)
         self.cap = cap
-        self.live: set[_Counted] = set()
+        self.live: dict[asyncio.Protocol, _Watched] = {}  # by aiohttp's protocol; oldest first
         self.refused = 0
+        self.evicted = 0
 
     def _protocol(self) -> asyncio.Protocol:
-        if len(self.live) >= self.cap:
-            self.refused += 1
-            return _Busy()
         server = self._runner.server
         assert server is not None
-        return _PeerCapped(_Counted(server(), self.live), self)
-
+        # As Server.__call__ of the pinned aiohttp makes its protocol, with the quiet answer.
+        return _Watched(_Handler(server, loop=asyncio.get_running_loop(), **server._kwargs), self)
 
     async def start(self) -> None:
-        # TCPSite.start of the pinned aiohttp, with the counting protocol factory.
+        # TCPSite.start of the pinned aiohttp, with the watching protocol factory.
         await web.BaseSite.start(self)  # registers the site with the runner
         loop = asyncio.get_running_loop()
         self._server = await loop.create_server(self._protocol, self._host, self._port, backlog=self._backlog,
                                                 reuse_address=self._reuse_address)
         self._bound_port = self._server.sockets[0].getsockname()[1] if self._server.sockets else self._port
 
+    def admit(self, conn: _Watched) -> bytes | None:
+        """Count a new connection in; the line it gets instead when there is no place.
+        A full cap closes the oldest connection no request with the secret has come
+        on: strangers never keep the person out, and only the person's own
+        connections can fill it."""
+        same = [c for c in self.live.values() if c.peer == conn.peer]
+        if len(same) >= PER_PEER and not self._make_room(same):  # room made by its own address first
+            self.refused += 1
+            return _Busy.LINE if len(self.live) >= self.cap else _Busy.PEER_LINE
+        if len(self.live) >= self.cap and not self._make_room(list(self.live.values())):
+            self.refused += 1
+            return _Busy.LINE
+        self.live[conn.handler] = conn
+        return None
 
-class _PeerCapped(_Forwarding):
-    """The peer is known only once the connection is made: over PER_PEER
-    from one address, the connection gets _Busy's line instead."""
+    def _make_room(self, among: list[_Watched]) -> bool:
+        for conn in among:  # oldest first
+            if not conn.trusted:
+                self.evicted += 1
+                conn.cut()
+                return True
+        return False
 
-    def __init__(self, counted: _Counted, site: _CappedSite) -> None:
-        self.counted = counted
-        self.site = site
-        self.inner: asyncio.Protocol = counted
+    def trust(self, handler: Any) -> None:
+        """A request on this connection came with the secret: it keeps its place."""
+        conn = self.live.get(handler)
+        if conn is not None:
+            conn.trusted = True
 
-    def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        peer = transport.get_extra_info("peername")
-        address = peer[0] if isinstance(peer, tuple) and peer else peer
-        same = sum(1 for c in self.site.live if c.peer == address and c is not self.counted)
-        if same >= PER_PEER:
-            self.site.live.discard(self.counted)
-            self.site.refused += 1
-            self.inner = _Busy(_Busy.PEER_LINE)
-        self.inner.connection_made(transport)
+    def upgraded(self, handler: Any) -> None:
+        """This connection is a WebSocket now: frames, not requests, with no deadline."""
+        conn = self.live.get(handler)
+        if conn is not None:
+            conn.upgraded = True
+            conn.stop()
 
 
 class PageServer:
@@ -374,13 +470,18 @@ class PageServer:
 
     async def _start(self) -> None:
         app = web.Application(middlewares=[self._guard], client_max_size=messages.MAX_BYTES * 4)
+        app.on_response_prepare.append(self._secure)
         app.router.add_get("/", self._index)
         app.router.add_get("/state", self._state)
         app.router.add_get("/ws", self._ws)
         app.router.add_static("/static/", self.static_dir, show_index=False, follow_symlinks=False)
         # shutdown_timeout: at a stop every page has had its last state and its
         # socket is closed; nothing is worth aiohttp's default wait of 60 s.
-        self.runner = web.AppRunner(app, access_log=None, handle_signals=False, shutdown_timeout=2.0)
+        # keepalive_timeout: aiohttp closes a connection that has not brought a
+        # whole request this long after it opened or after its last answer
+        # (its default, an hour, let a stranger keep a place all that time).
+        self.runner = web.AppRunner(app, access_log=None, handle_signals=False, shutdown_timeout=2.0,
+                                    keepalive_timeout=IDLE_S)
         await self.runner.setup()
         self.site = _CappedSite(self.runner, self.host, self.port, MAX_CONNECTIONS)
         try:
@@ -412,24 +513,23 @@ class PageServer:
         refused = self._refusal(request)
         if refused is not None:
             self.requests_refused += 1
-            response: web.StreamResponse = refused
-        elif request.path == "/" and "token" in request.query:
+            return refused
+        if self.site is not None:  # the person's: its connection keeps its place
+            self.site.trust(request.protocol)
+        if request.path == "/" and "token" in request.query:
             # The secret leaves the address bar (and the history): a cookie, and / again.
             response = web.Response(status=303, headers={"Location": "/"}, text="the guide's page: /\n")
             response.set_cookie(_cookie_name(self.port), self.secret, path="/", httponly=True, samesite="Strict")
-        else:
-            try:
-                response = await handler(request)
-            except web.HTTPException as exc:  # e.g. no such file: one line, with the headers below
-                response = web.Response(status=exc.status, text=f"{exc.reason.lower()}\n")
-        if not response.prepared:  # a WebSocket has sent its headers already
-            response.headers["Content-Security-Policy"] = ("default-src 'self'; img-src 'self' data:; "
-                                                           "frame-ancestors 'none'")
-            response.headers["X-Frame-Options"] = "DENY"
-            response.headers["Referrer-Policy"] = "no-referrer"
-            response.headers["X-Content-Type-Options"] = "nosniff"
-            response.headers["Cache-Control"] = "no-store"
-        return response
+            return response
+        try:
+            return await handler(request)
+        except web.HTTPException as exc:  # e.g. no such file: one line (with the headers of every answer)
+            return web.Response(status=exc.status, text=f"{exc.reason.lower()}\n")
+
+    async def _secure(self, request: web.Request, response: web.StreamResponse) -> None:
+        """Every answer the application makes, as its headers go out (a WebSocket's
+        handshake, a file, a refusal alike)."""
+        response.headers.update(SECURITY_HEADERS)
 
     def _refusal(self, request: web.Request) -> web.Response | None:
         """403 with one line for a request that may not be answered; None when it may."""
@@ -492,6 +592,8 @@ class PageServer:
     async def _page(self, request: web.Request) -> web.StreamResponse:
         ws = web.WebSocketResponse(max_msg_size=messages.MAX_BYTES * 4, heartbeat=30)
         await ws.prepare(request)
+        if self.site is not None:
+            self.site.upgraded(request.protocol)
         wake = asyncio.Event()
         self.wakers.add(wake)
         self.sockets.add(ws)

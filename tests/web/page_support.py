@@ -168,3 +168,51 @@ def overlapping_picture_texts(d: Any) -> list[str]:
             out.push(ts[i].textContent + ' / ' + ts[j].textContent);
         }
         return out;"""))
+
+
+# A finger's width (WCAG 2.5.5, and the platforms' own guides): every control on a phone at least this.
+FINGER_PX = 44
+# What a person can press or tap on the page: controls, labels (a tap on one focuses its
+# field) and anything the page gave a click handler of its own.
+CLICKABLE = "button, input, select, textarea, a[href], label, summary, [role='button'], [onclick]"
+
+
+def small_targets(d: Any, least: float = FINGER_PX) -> list[str]:
+    """Every visible clickable thing less than `least` CSS pixels tall or wide,
+    with its size: [] when none."""
+    return list(d.execute_script("""
+        const least = arguments[0], sel = arguments[1];
+        const all = new Set(document.querySelectorAll(sel));
+        for (const e of document.querySelectorAll('body *')) if (typeof e.onclick === 'function') all.add(e);
+        const out = [];
+        for (const e of all) {
+          const r = e.getBoundingClientRect();
+          if (r.width === 0 || r.height === 0 || getComputedStyle(e).visibility === 'hidden') continue;
+          if (r.width < least || r.height < least) {
+            const name = (e.id ? '#' + e.id : e.tagName.toLowerCase() + (e.className ? '.' + e.className : '')) +
+                         ' "' + (e.textContent || e.value || '').trim().slice(0, 30) + '"';
+            out.push(`${name} ${Math.round(r.width * 10) / 10}x${Math.round(r.height * 10) / 10}`);
+          }
+        }
+        return out;""", least, CLICKABLE))
+
+
+# axe-core, pinned in tests/web/package.json (.ci/run installs it with npm ci).
+AXE = Path(__file__).resolve().parent / "node_modules" / "axe-core" / "axe.min.js"
+
+
+def axe_faults(d: Any, impacts: tuple[str, ...] = ("serious", "critical")) -> list[str]:
+    """What axe-core finds on the page as it is now, of those impacts: one line a
+    rule, with the first few elements it found and why; [] when nothing."""
+    if not d.execute_script("return typeof window.axe === 'object';"):
+        # The driver's script is not the page's: the page's CSP (script-src 'self') does not apply.
+        d.execute_script(AXE.read_text())
+    d.set_script_timeout(PATIENCE)
+    found = d.execute_async_script("""
+        const done = arguments[arguments.length - 1], impacts = arguments[0];
+        axe.run(document, {resultTypes: ['violations']}).then(
+          (r) => done(r.violations.filter((v) => impacts.includes(v.impact)).map((v) =>
+            `${v.id} (${v.impact}): ${v.help}: ` +
+            v.nodes.slice(0, 3).map((n) => n.target.join(' ') + ' - ' + (n.failureSummary || '').replace(/\\s+/g, ' ')).join('; '))),
+          (e) => done(['axe-core failed: ' + e]));""", list(impacts))
+    return list(found)

@@ -1,8 +1,9 @@
 """`shuffler guide --web` as a command: the same engine on the virtual
 shuffler, its page's address printed, --json still only the JSON summary,
-a second --web on a busy address is one clear line, and a stop (on a
+a second --web on a busy address is one clear line, a stop (on a
 problem, Ctrl-C or SIGTERM) is one line on the console and the same line on
-the page before its server goes."""
+the page before its server goes, and a request the page cannot read leaves
+nothing on the console."""
 from __future__ import annotations
 
 import asyncio
@@ -132,3 +133,39 @@ async def _status(address: str) -> int:
     async with aiohttp.ClientSession() as s:
         async with s.get(address) as r:
             return r.status
+
+
+def test_a_request_the_page_cannot_read_leaves_the_console_alone() -> None:
+    # Each carries the secret and words of the sender's choosing; aiohttp's logger had
+    # printed the request line with a traceback, secret and words included.
+    g = Guide("--manual", "--rounds", "1")
+    try:
+        g.wait(lambda s: s["step"] is not None)
+        port = int(g.base.rsplit(":", 1)[1].rstrip("/"))
+        start = b"GET /state?token=%s" % str(g.token).encode()
+        host = b"Host: 127.0.0.1:%d\r\n" % port
+        said = b"SENT-BY-A-STRANGER"
+        sent = [start + b"&said=" + said * 600 + b" HTTP/1.1\r\n" + host + b"\r\n",
+                start + b" HTTP/1.1\r\n" + host + b"X-Said: " + said * 600 + b"\r\n\r\n",
+                start + b" HTTP/1.1\r\n" + host + b"".join(b"X-Said-%d: %s\r\n" % (i, said) for i in range(200))
+                + b"\r\n"]
+        answers = [asyncio.run(_raw(port, data)) for data in sent]
+        assert g.state()["step"]["kind"] == "cut"  # the guide goes on, its page served
+        console = g.stdout() + g.stderr()
+    finally:
+        g.kill()
+    for got in answers:
+        assert got.startswith(b"HTTP/1.") and b" 400 " in got.split(b"\r\n", 1)[0], got[:200]
+        assert got.endswith(b"\r\n\r\nthe guide's page could not read this request\n"), got[-200:]
+    assert "SENT-BY-A-STRANGER" not in console and "Traceback" not in console, console[-3000:]
+    # The secret only where the command printed the address.
+    assert [line for line in console.splitlines() if str(g.token) in line] == [f"The guide's page: {g.address}"]
+
+
+async def _raw(port: int, data: bytes) -> bytes:
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    try:
+        writer.write(data)
+        return await asyncio.wait_for(reader.read(), 60)  # the server answers and closes
+    finally:
+        writer.close()

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import time
 from typing import Any, Iterator
 
@@ -134,27 +135,131 @@ def test_a_foreign_origin_is_refused_on_every_bind(served: PageServer, origin: s
                                  headers={"Host": f"localhost:{served.port}"})) == 101
 
 
+def secured(headers: Any) -> list[str]:
+    """What an answer lacks of the headers every answer carries ([] when nothing)."""
+    h = {k.lower(): v for k, v in headers.items()}
+    lacks = [f"{k}: {v}" for k, v in (("x-frame-options", "DENY"), ("referrer-policy", "no-referrer"),
+                                      ("x-content-type-options", "nosniff"), ("cache-control", "no-store"))
+             if h.get(k) != v]
+    if "frame-ancestors 'none'" not in h.get("content-security-policy", ""):
+        lacks.append("content-security-policy with frame-ancestors 'none'")
+    if any(c.isdigit() for c in h.get("server", "")):
+        lacks.append(f"a server without a version (it is {h['server']!r})")
+    return lacks
+
+
+async def raw(port: int, data: bytes, until: bytes | None = None) -> bytes:
+    """`data` sent on a connection of its own from 127.0.0.1: what the server sends until it
+    closes (or up to `until`)."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    try:
+        writer.write(data)
+        # The limits only turn a server that never answers into a failure.
+        if until is not None:
+            return await asyncio.wait_for(reader.readuntil(until), 60)
+        return await asyncio.wait_for(reader.read(), 60)
+    finally:
+        writer.close()
+
+
+def answer(got: bytes) -> tuple[int, dict[str, str], str]:
+    """An HTTP answer as bytes: its status, headers (lower-case names) and body."""
+    head, _, body = got.partition(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    assert lines[0].startswith("HTTP/1."), got[:200]
+    headers = {k.strip().lower(): v.strip() for k, _, v in (line.partition(":") for line in lines[1:])}
+    return int(lines[0].split()[1]), headers, body.decode(errors="replace")
+
+
+def request(server: PageServer, path: str = "state", extra: bytes = b"") -> bytes:
+    """A whole GET of `path` with the run's secret, as a script sends it."""
+    return (b"GET /%s?token=%s HTTP/1.1\r\nHost: 127.0.0.1:%d\r\n%s\r\n"
+            % (path.encode(), server.secret.encode(), server.port, extra))
+
+
 def test_framing_and_referrers_are_refused_on_every_answer(served: PageServer) -> None:
     for address in (served.address, url(served.address, "state"), url(served.address, "static/app.js"),
                     served.base, url(served.address, "nothing")):
         _, headers, _ = get(address)
-        assert "frame-ancestors 'none'" in headers["Content-Security-Policy"]
-        assert headers["X-Frame-Options"] == "DENY"
-        assert headers["Referrer-Policy"] == "no-referrer"
+        assert secured(headers) == [], address
+    # The WebSocket's handshake, and an answer aiohttp itself makes (a request it cannot read).
+    upgrade = request(served, "ws", b"Connection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\n"
+                                    b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n")
+    status, headers, _ = answer(asyncio.run(raw(served.port, upgrade, until=b"\r\n\r\n")))
+    assert status == 101 and secured(headers) == []
+    status, headers, _ = answer(asyncio.run(raw(served.port, b"GET /" + b"x" * 10_000 + b" HTTP/1.1\r\n\r\n")))
+    assert status == 400 and secured(headers) == []
+
+
+def bad_requests(server: PageServer) -> dict[str, bytes]:
+    """Requests aiohttp cannot read, each carrying the secret and words of the sender's choosing."""
+    said = b"SENT-BY-A-STRANGER"
+    start = b"GET /state?token=%s" % server.secret.encode()
+    host = b"Host: 127.0.0.1:%d\r\n" % server.port
+    return {"long-url": start + b"&said=" + said * 600 + b" HTTP/1.1\r\n" + host + b"\r\n",
+            "long-header": start + b" HTTP/1.1\r\n" + host + b"X-Said: " + said * 600 + b"\r\n\r\n",
+            "many-headers": start + b" HTTP/1.1\r\n" + host + b"".join(b"X-Said-%d: %s\r\n" % (i, said)
+                                                                        for i in range(200)) + b"\r\n",
+            "not-http": start + b" HTTP/1.1\n" + said + b"\n\n"}
+
+
+@pytest.mark.parametrize("kind", ["long-url", "long-header", "many-headers", "not-http"])
+def test_a_request_it_cannot_read_is_one_line_and_nothing_on_the_console(
+        served: PageServer, kind: str, caplog: pytest.LogCaptureFixture, capfd: pytest.CaptureFixture[str]) -> None:
+    caplog.set_level(logging.DEBUG)  # whatever is logged, at any level
+    capfd.readouterr()
+    status, headers, body = answer(asyncio.run(raw(served.port, bad_requests(served)[kind])))
+    assert status == 400 and body == "the guide's page could not read this request\n"
+    assert secured(headers) == []
+    out, err = capfd.readouterr()
+    console = caplog.text + out + err
+    assert served.secret not in console and "SENT-BY-A-STRANGER" not in console, console[-3000:]
+    assert "Traceback" not in console and not any(r.exc_info for r in caplog.records), console[-3000:]
+    assert not [r.getMessage() for r in caplog.records if r.levelno >= logging.INFO]
+    assert get(url(served.address, "state"))[0] == 200  # the page is served as before
+
+
+async def trusted(server: PageServer) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+    """A connection from 127.0.0.1 that has made a request with the secret, kept alive."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
+    writer.write(request(server))
+    status, headers, _ = answer(await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 60))
+    assert status == 200
+    await asyncio.wait_for(reader.readexactly(int(headers["content-length"])), 60)
+    return reader, writer
+
+
+async def closed_by_the_server(reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
+                               trickle: float | None = None, limit: float = 60.0) -> tuple[float, bytes]:
+    """Wait (sending a byte every `trickle` seconds, if given) until the server closes the
+    connection: how long that took and what it sent first. AssertionError after `limit`."""
+    started = time.monotonic()
+    got = b""
+    while time.monotonic() - started < limit:
+        try:
+            part = await asyncio.wait_for(reader.read(4096), trickle or limit)
+        except asyncio.TimeoutError:
+            writer.write(b"x")
+            continue
+        except ConnectionError:
+            return time.monotonic() - started, got
+        if not part:
+            return time.monotonic() - started, got
+        got += part
+    raise AssertionError(f"the server did not close the connection within {limit} s (it sent {got[:200]!r})")
 
 
 def test_a_flood_of_connections_is_capped(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Every place held by a connection that came with the secret: only then is a newcomer refused.
     monkeypatch.setattr(srv, "PER_PEER", srv.MAX_CONNECTIONS)  # the whole cap from one address here
+    monkeypatch.setattr(srv, "IDLE_S", 600.0)  # kept while the others are made, on a busy machine too
     server = PageServer(PageState(), host="127.0.0.1", port=0)
     server.start()
 
     async def flood() -> tuple[bytes, int]:
-        held = [await asyncio.open_connection("127.0.0.1", server.port) for _ in range(srv.MAX_CONNECTIONS)]
+        held = [await trusted(server) for _ in range(srv.MAX_CONNECTIONS)]
         try:
-            reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
-            # The server answers and closes (the limit only turns a missing cap into a failure).
-            over = await asyncio.wait_for(reader.read(), 60)
-            writer.close()
+            over = await raw(server.port, b"")  # the server answers and closes
             async with aiohttp.ClientSession() as s:  # a real request over the cap is refused too
                 try:
                     async with s.get(url(server.address, "state")) as r:
@@ -168,9 +273,9 @@ def test_a_flood_of_connections_is_capped(monkeypatch: pytest.MonkeyPatch) -> No
 
     try:
         over, status = asyncio.run(flood())
-        assert over.startswith(b"HTTP/1.1 503 ")
-        assert over.endswith(f"too many connections to the guide's page (at most {srv.MAX_CONNECTIONS}): "
-                             "close some tabs\n".encode())
+        code, headers, body = answer(over)
+        assert code == 503 and secured(headers) == []
+        assert body == f"too many connections to the guide's page (at most {srv.MAX_CONNECTIONS}): close some tabs\n"
         assert status in (503, 0)
         assert server.site is not None and server.site.refused >= 1
         # The held connections gone, the page is served again.
@@ -182,17 +287,16 @@ def test_a_flood_of_connections_is_capped(monkeypatch: pytest.MonkeyPatch) -> No
         server.stop()
 
 
-def test_one_address_cannot_take_every_place() -> None:
-    # A device on the network holding connections open leaves room for the others.
+def test_one_address_cannot_take_every_place(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A device on the network holding connections open, even with the secret, leaves room for the others.
+    monkeypatch.setattr(srv, "IDLE_S", 600.0)
     server = PageServer(PageState(), host="0.0.0.0", port=0)
     server.start()
 
     async def hold() -> tuple[bytes, int | None]:
-        held = [await asyncio.open_connection("127.0.0.1", server.port) for _ in range(srv.PER_PEER)]
+        held = [await trusted(server) for _ in range(srv.PER_PEER)]
         try:
-            reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
-            over = await asyncio.wait_for(reader.read(), 60)
-            writer.close()
+            over = await raw(server.port, b"")
             other = None
             if LAN is not None:  # another address still gets the page
                 other = (await fetch(f"http://{LAN}:{server.port}/state?token={server.secret}"))[0]
@@ -203,11 +307,45 @@ def test_one_address_cannot_take_every_place() -> None:
 
     try:
         over, other = asyncio.run(hold())
-        assert over.startswith(b"HTTP/1.1 503 ")
-        assert over.endswith(f"from one address (at most {srv.PER_PEER}): close some tabs\n".encode())
+        code, headers, body = answer(over)
+        assert code == 503 and secured(headers) == []
+        assert body.endswith(f"from one address (at most {srv.PER_PEER}): close some tabs\n")
         assert other in (None, 200)
     finally:
         server.stop()
+
+
+@pytest.mark.parametrize("whole", [True, False], ids=["every-place", "one-address"])
+def test_strangers_make_room_for_the_page(served: PageServer, whole: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Places held without the secret, each way a stranger can: silent, a header begun, a
+    # refusal answered and the connection kept. The page's own request is served all the same,
+    # and the oldest stranger's connection is the one closed for it.
+    if whole:
+        monkeypatch.setattr(srv, "PER_PEER", srv.MAX_CONNECTIONS)
+    places = srv.MAX_CONNECTIONS if whole else srv.PER_PEER
+    begun = b"GET /state HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nX-Slow: " % served.port
+    refused = b"GET /state HTTP/1.1\r\nHost: 127.0.0.1:%d\r\n\r\n" % served.port
+
+    async def strangers() -> tuple[list[int], float, int]:
+        held = []
+        for i in range(places):
+            reader, writer = await asyncio.open_connection("127.0.0.1", served.port)
+            writer.write([b"", begun, refused][i % 3])
+            if i % 3 == 2:  # its refusal read: the connection is kept alive after it
+                await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 60)
+            held.append((reader, writer))
+        try:
+            statuses = [(await fetch(url(served.address, "state")))[0] for _ in range(3)]
+            took, _ = await closed_by_the_server(*held[0])  # the oldest stranger made room
+            return statuses, took, len(served.site.live) if served.site else -1
+        finally:
+            for _, w in held:
+                w.close()
+
+    statuses, _, live = asyncio.run(strangers())
+    assert statuses == [200, 200, 200]
+    assert served.site is not None and served.site.evicted >= 1 and served.site.refused == 0
+    assert live <= places
 
 
 def test_a_connection_that_sends_nothing_is_closed(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -232,6 +370,123 @@ def test_a_connection_that_sends_nothing_is_closed(monkeypatch: pytest.MonkeyPat
         assert get(url(server.address, "state"))[0] == 200  # one that asks is served
     finally:
         server.stop()
+
+
+def test_headers_that_never_end_are_cut_but_a_page_lives_on(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(srv, "HEADERS_S", 1.0)
+    server = PageServer(PageState(), host="127.0.0.1", port=0)
+    server.start()
+    origin = server.base.rstrip("/")
+
+    async def slow() -> tuple[tuple[float, bytes], tuple[float, bytes], dict[str, Any]]:
+        # A header begun and a byte every 0.2 s, never its end.
+        reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
+        writer.write(b"GET /state HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nX-Slow: " % server.port)
+        first = await closed_by_the_server(reader, writer, trickle=0.2)
+        writer.close()
+        # The same on a connection kept alive after a request with the secret.
+        reader, writer = await trusted(server)
+        writer.write(b"GET /state HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nX-Slow: " % server.port)
+        second = await closed_by_the_server(reader, writer, trickle=0.2)
+        writer.close()
+        # A page's WebSocket is not a request's headers: it outlives the deadline many times over.
+        async with aiohttp.ClientSession() as s:
+            async with s.ws_connect(url(server.address, "ws"), origin=origin) as ws:
+                await ws.receive_json()
+                await asyncio.sleep(3 * srv.HEADERS_S)
+                await ws.send_str(json.dumps({"op": "done", "step": 7}))
+                reply = await asyncio.wait_for(ws.receive_json(), 60)
+        return first, second, reply
+
+    try:
+        first, second, reply = asyncio.run(slow())
+    finally:
+        server.stop()
+    assert first[0] >= srv.HEADERS_S and first[1] == b"", first  # cut by the deadline, without an answer
+    assert second[0] >= srv.HEADERS_S and second[1] == b"", second
+    assert reply == {"error": "step 7 is not shown: nothing was answered"}
+
+
+def test_a_connection_idle_after_its_answer_is_closed(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(srv, "IDLE_S", 1.0)
+    server = PageServer(PageState(), host="127.0.0.1", port=0)
+    server.start()
+
+    async def idle() -> tuple[float, bytes]:
+        reader, writer = await trusted(server)
+        try:
+            return await closed_by_the_server(reader, writer)
+        finally:
+            writer.close()
+
+    try:
+        took, got = asyncio.run(idle())
+    finally:
+        server.stop()
+    assert got == b"" and took >= 0.5 * srv.IDLE_S, (took, got)
+
+
+SLOW = 40  # strangers at once, more than PER_PEER
+HOLD_S = 25.0  # how long they keep it up, longer than two header deadlines
+TRICKLE_S = 4.0  # a byte every 4 s: each keeps its connection from looking silent
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(600)
+def test_slow_strangers_never_keep_the_page_from_its_person(served: PageServer) -> None:
+    """40 connections from 127.0.0.1 without the secret, each sending a header it never ends,
+    a byte every 4 s, reopened when closed, for 25 s; meanwhile the page with its secret is
+    asked for every second from the same address. Every ask is served; every stranger's
+    connection is closed by the server, never answered."""
+    begun = b"GET / HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nX-Slow: " % served.port
+    ends = time.monotonic() + HOLD_S
+
+    async def stranger(closings: list[tuple[float, bytes]], opened: asyncio.Event) -> None:
+        while time.monotonic() < ends:
+            reader, writer = await asyncio.open_connection("127.0.0.1", served.port)
+            writer.write(begun)
+            opened.set()
+            try:
+                closings.append(await closed_by_the_server(reader, writer, trickle=TRICKLE_S,
+                                                           limit=max(0.0, ends - time.monotonic())))
+            except AssertionError:
+                return  # still open when the time was up
+            finally:
+                writer.close()
+            await asyncio.sleep(TRICKLE_S)  # back at the stranger's own pace
+
+    async def person() -> list[tuple[float, str]]:
+        asks = []
+        started = time.monotonic()
+        while time.monotonic() < ends:
+            # A connection of its own each time: each ask has to find a place.
+            async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(force_close=True),
+                                             timeout=aiohttp.ClientTimeout(total=60)) as s:
+                try:
+                    async with s.get(url(served.address, "state")) as r:
+                        asks.append((time.monotonic() - started, f"{r.status} {(await r.text())[:100]}"))
+                except (aiohttp.ClientError, asyncio.TimeoutError) as exc:
+                    asks.append((time.monotonic() - started, repr(exc)))
+            await asyncio.sleep(1.0)  # the person's pace, not a wait for anything
+        return asks
+
+    async def both() -> tuple[list[list[tuple[float, bytes]]], list[tuple[float, str]]]:
+        closings: list[list[tuple[float, bytes]]] = [[] for _ in range(SLOW)]
+        opened = [asyncio.Event() for _ in range(SLOW)]
+        tasks = [asyncio.ensure_future(stranger(c, o)) for c, o in zip(closings, opened)]
+        await asyncio.wait_for(asyncio.gather(*(o.wait() for o in opened)), 60)
+        asks = await person()
+        await asyncio.gather(*tasks)
+        return closings, asks
+
+    closings, asks = asyncio.run(both())
+    failed = [(round(at, 1), said) for at, said in asks if not said.startswith("200 ")]
+    assert asks and not failed, (f"the page with its secret was refused ({len(failed)} of {len(asks)} asks): "
+                                 f"{failed[:3]}")
+    never = [i for i, c in enumerate(closings) if not c]
+    assert not never, f"strangers {never} kept their first connection for all of {HOLD_S} s"
+    answered = [got[:80] for c in closings for _, got in c if got]
+    assert not answered, f"strangers were answered: {answered[:3]}"
 
 
 def test_too_many_pages_at_once_are_refused() -> None:

@@ -22,6 +22,9 @@ const READ_MS = 700;  // a new step is on screen this long before Done counts (a
 // The guide's own read time, when longer: Done waits for it rather than be refused.
 function readMs(s) { return Math.max(READ_MS, s && s.read_s ? s.read_s * 1000 : 0); }
 let readTimer = null;
+// Close takes the place of Done at the end: it too waits READ_MS, so the second
+// half of a double click on the last Done does not end the guide.
+let endedAt = 0;
 const LOST_AFTER_MS = 3000;  // "reconnecting…" for this long, then the guide is taken as gone
 const $ = (id) => document.getElementById(id);
 
@@ -90,6 +93,10 @@ function received(msg) {
     readTimer = setTimeout(render, readMs(msg) + 20);
   } else if (state.step.answered && !msg.step.answered) {
     pressed.keys.delete("done");  // the guide did not take the answer (too soon to read): it can be given again
+  }
+  if (msg.summary && !(state && state.summary)) {
+    endedAt = performance.now();
+    setTimeout(render, READ_MS + 20);
   }
   state = msg;
   render();
@@ -335,7 +342,7 @@ function renderBanner(s) {
 function setDisabled() {
   const off = lost || newRun || !state || (state.finished && !state.summary);
   for (const b of document.querySelectorAll("main button, main input, main select")) {
-    if (b.id === "close") { b.disabled = lost || newRun || !!b.dataset.waiting; continue; }
+    if (b.id === "close") { b.disabled = lost || newRun || !!b.dataset.waiting || performance.now() - endedAt < READ_MS; continue; }
     if (b.id === "done") { b.disabled = off || !canAnswer(); continue; }
     const key = b.dataset.key;
     const done = key && state && state.step && pressed.step === state.step.number && pressed.keys.has(key);
