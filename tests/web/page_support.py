@@ -5,6 +5,7 @@ is on the screen (text sizes, what is in sight)."""
 from __future__ import annotations
 
 import os
+import tempfile
 import time
 from pathlib import Path
 from typing import Any, Callable
@@ -17,7 +18,11 @@ LAPTOP = (1280, 900)
 # their condition holds, so a fast machine never waits this long. (Shorter
 # only to see these tests fail quickly against an older page.)
 PATIENCE = float(os.environ.get("PAGE_TEST_PATIENCE", "600"))
-SHOTS = Path(__file__).resolve().parents[2] / "docs" / "img"
+# Where the screenshots go: docs/img when asked for (SHUFFLER_DOCS_SHOTS=1:
+# the pictures docs/web.md shows, made anew), else a folder of this run's
+# own, so a test run leaves the checkout as it found it.
+SHOTS = (Path(__file__).resolve().parents[2] / "docs" / "img" if os.environ.get("SHUFFLER_DOCS_SHOTS")
+         else Path(tempfile.mkdtemp(prefix="shuffler-shots-")))
 
 
 def screen(d: Any, width: int, height: int) -> None:

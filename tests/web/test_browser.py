@@ -12,13 +12,14 @@ from typing import Any
 import pytest
 
 from page_support import done_enabled, press
+from page_support import SHOTS
 from web_support import CHROMEDRIVER, CHROMIUM, ROOT, Guide, page_state, screenshot, wait_page
 
 pytestmark = [pytest.mark.usefixtures("own_runtime"), pytest.mark.slow, pytest.mark.micropython,
               pytest.mark.skipif(not (CHROMIUM and CHROMEDRIVER),
                                  reason="needs Debian's chromium and chromium-driver (.ci/run installs them)")]
 
-DOCS_SHOT = ROOT / "docs" / "img" / "guide-web.png"
+DOCS_SHOT = SHOTS / "guide-web.png"
 TABLET = (820, 1180)
 LAPTOP = (1366, 900)
 

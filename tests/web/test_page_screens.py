@@ -1,6 +1,6 @@
 """Screenshots of the page at a phone's and a laptop's size for each kind of
 step (split, put, a pass dealing, a fault, lift, stack, the end), made anew
-by this test into docs/img/, with what docs/web.md says of them measured
+by this test (into docs/img/ with SHUFFLER_DOCS_SHOTS=1), with what docs/web.md says of them measured
 on each: the smallest text on the screen (at least 14 px on the phone), the
 step and Done in sight together, nothing wider than the screen, no two
 picture texts on top of one another."""
