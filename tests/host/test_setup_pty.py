@@ -57,10 +57,17 @@ def lines_about(text: str, name: str) -> list[str]:
 
 def test_a_blank_board_is_flashed_set_up_checked_and_shuffles_samba(sim_devices, tmp_path: Path) -> None:
     dev = sim_devices("--no-install", time_scale=0, image=False, firmware=False)
+    # Blank: only MicroPython, so the firmware and the bring-up come first.
+    assert (f"it is blank (only MicroPython): flash it, then bring it up: shuffler flash --port {dev.port}, "
+            f"then shuffler setup --port {dev.port}") in dev.banner
+    assert not any("guide a shuffle" in line for line in dev.banner)
     flashed = shuffler("flash", "--port", dev.port)
     assert flashed.returncode == 0, flashed.stdout + flashed.stderr
     assert f"ok: firmware {protocol.FIRMWARE_VERSION} answers" in flashed.stdout
     assert "kept" not in flashed.stdout  # a blank board has nothing to keep
+    # Nor any calibration, as a Pico fresh from its download page has none.
+    unset = json.loads(shuffler("check", "--port", dev.port, "--json").stdout)
+    assert [p["verdict"] for p in unset["parts"] if p["part"] == "stack"] == ["fail"], unset
     # The person repeats two steps, as one does when unsure.
     code, text, done = set_up(dev, tmp_path, seed=1, repeat={"secondcount", "meter"})
     assert code == 0, text[-3000:]
@@ -74,6 +81,12 @@ def test_a_blank_board_is_flashed_set_up_checked_and_shuffles_samba(sim_devices,
     assert checked.returncode == 0, checked.stdout + checked.stderr
     report = json.loads(checked.stdout)
     assert report["ready"] is True and {p["verdict"] for p in report["parts"]} == {"ok"}
+    # A reflash keeps the calibration, and says which settings file it kept and which the board had not.
+    cal = (Path(dev.flash) / "cal.json").read_text()
+    again = shuffler("flash", "--port", dev.port)
+    assert again.returncode == 0 and "kept the board's calibration (cal.json): the new firmware goes on with it; it " \
+        "had no configuration (config.json): the firmware's defaults" in again.stdout, again.stdout
+    assert (Path(dev.flash) / "cal.json").read_text() == cal
     run = guided(dev, tmp_path, ["--pack", "samba"], 162, DELAYS, seed=2)
     check_finished(run, 162)
     assert "distance from random: exactly 0" in run.screen
