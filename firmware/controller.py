@@ -782,42 +782,76 @@ class Controller:
         self.warn_battery()
         # dealer.hide marks an exact pass until the next begins (see pass_values).
         self.dealer.begin(src, n, self.cfg, p["battery_cutoff_mv"], p["poll_ms"], src is self.exact, tray)
+        if feed:
+            self.feed_wait()
         if cmd is not None:
             report.reply(cmd, rid, n=n)
         report.event(protocol.EV_LOADED, n=n)
         self.run_pass()
 
-    def refine_calibration(self):
-        """After a whole pass the exit has counted the cards exactly and the
-        tray is empty: its reading is a fresh tare, and the weight the pass
-        took out over the exact count refines the counts per card, which
-        counting 104 cards needs within half a percent."""
+    def feed_wait(self):
+        """A feed (a few cards to try the motor and the beam) waits for a
+        card jam_pct of the time one blocks the beam, which is longer than
+        its way to the beam, not the pass's longest wait: a beam that sees
+        nothing then lets out a card or two, not the tray."""
+        d, p = self.dealer, self.profile
+        cap = d.expected_ms() * p["jam_pct"] // 100
+        if cap < p["jam_min_ms"]:
+            cap = p["jam_min_ms"]
+        if cap < d.timeout_ms:
+            d.timeout_ms = cap
+
+    def weigh_pass(self, done):
+        """The pass weighed against the exit's count of it. The beam counts
+        the k cards exactly, so the weight they took out of the tray (its
+        reading at the start less its reading now) over k is a card's weight,
+        measured on far more cards than a deck counted by hand. A figure more
+        than 10 % from the stored one is cards added or taken by hand, not
+        the load cell, and is left alone. Otherwise: when the pass went as
+        the tray's count said (done, the tray empty), the figure refines the
+        stored one, weighted by cards; when the count was wrong (cards still
+        in the tray when the pass was done, or the tray empty before it, `done`
+        False), the stored figure is off by whole cards, far beyond the noise:
+        it is replaced, and said (a warn naming the load cell, before the
+        pass's end), once. An exact pass that held other cards than it
+        planned for has lost its order. True when the count was wrong."""
         raw0 = self.pass_raw
         self.pass_raw = None
-        k = self.dealer.k
-        c = self.cal
+        d, c = self.dealer, self.cal
+        k = d.k
         if raw0 is None or k < 8 or not (isinstance(c.get("tare"), int) and isinstance(c.get("per_card"), int)):
-            return
-        p = self.profile
-        raw1 = load_cell.average(self.read_stack, 4 * p["stack_samples"])
+            return False
+        raw1 = load_cell.average(self.read_stack, 4 * self.profile["stack_samples"])
         if raw1 is None:
-            return
+            return False
         old = c["per_card"]
-        if load_cell.count_from_raw(raw1, c["tare"], old) != 0:
-            return  # cards left in the tray: not a clean empty reading
         measured = load_cell.per_card_from(raw0, raw1, k)
         if measured * 10 < old * 9 or measured * 10 > old * 11:
-            return  # more than 10 % off: a card added or taken by hand, not drift
+            return False
+        held = load_cell.count_from_raw(raw1, c["tare"], measured)
+        if held < 0:
+            held = 0
+        if not done and held:
+            return False  # cards in the tray the beam never saw: not the load cell's count
+        wrong = held > 0 or not done
         new = dict(c)
-        # Weighted by cards: this pass's k cards against the CAL_WEIGHT the
-        # stored figure counts for.
-        new["per_card"] = (old * CAL_WEIGHT + measured * k + (CAL_WEIGHT + k) // 2) // (CAL_WEIGHT + k)
-        new["tare"] = raw1
+        if held == 0:
+            new["tare"] = raw1  # an empty tray: a fresh tare
+        if wrong:
+            new["per_card"] = measured
+        else:
+            new["per_card"] = (old * CAL_WEIGHT + measured * k + (CAL_WEIGHT + k) // 2) // (CAL_WEIGHT + k)
+        self.cal = new
         try:
             store.save(self.cal_path, new)
         except OSError:
-            return
-        self.cal = new
+            pass  # counted right until the board restarts
+        if wrong:
+            report.event(protocol.EV_WARN, code=protocol.FAULT_SENSOR, part=protocol.PART_STACK,
+                         why=protocol.WHY_MISCOUNTED, n=d.n, k=k, held=held, per_card=measured, was=old)
+            if d.hide:
+                self.lose_exact(protocol.LOST_COUNT, n=k + held, expected=d.n)
+        return wrong
 
     def refuse(self, cmd, rid, fault, n=None, capacity=None, mv=None, need_mv=None):
         if cmd is not None:
@@ -869,8 +903,8 @@ class Controller:
         f = self.pass_fields()
         if r == DONE:
             self.state = protocol.ST_IDLE
+            self.weigh_pass(True)  # before done: a host learns first what the load held
             report.event(protocol.EV_DONE, **f)
-            self.refine_calibration()
             if self.dealer.hide and self.exact.active:
                 self.exact_pass_done()
         elif r == R_ABORT:
@@ -934,6 +968,10 @@ class Controller:
             # passed the exit together.
             self.raise_fault(protocol.FAULT_DOUBLE_FEED, why=protocol.WHY_ONE_SHORT, pf=f)
             self.lose_exact_pass(protocol.LOST_EXIT_COUNT)
+        elif self.weigh_pass(False):
+            # The tray empty with every card counted out: the pass is whole,
+            # and the tray's count at its start was the load cell's mistake.
+            self.finish(DONE)
         else:
             self.raise_fault(protocol.FAULT_TRAY_EMPTIED, why=protocol.WHY_MISSING, out=out, pf=f)
             self.stop_exact_pass()

@@ -28,9 +28,11 @@ except ImportError:  # CPython: the host
 # error's own text only), 7 a request's fields checked on the board from
 # this declaration (check_request), with the bounds a board sets named
 # (BOUNDS), and the exact reply's routine as an object with its required
-# fields
-PROTOCOL_VERSION = 7
-FIRMWARE_VERSION = "0.3.0"
+# fields, 8 the load cell's count found wrong by the exit's at the end of a
+# pass, said in a `warn` naming it (WHY_MISCOUNTED: the counts, and the
+# per-card figure before and after)
+PROTOCOL_VERSION = 8
+FIRMWARE_VERSION = "0.4.0"
 MAX_LINE = 256  # bytes, newline included
 # The device's own input buffer: about two of the longest lines. A host keeps
 # one request outstanding (waits for its reply or its timeout before the
@@ -178,10 +180,14 @@ WHY_LONG_BLOCK = 21  # a card blocked the exit too long: two cards together
 WHY_EARLY_BLOCK = 22  # the exit was blocked before the card was fed
 WHY_TRAY_HOLDS = 23  # the tray holds only `n` cards
 WHY_SELF_TEST = 24  # the start-up check found the problems `found` (SELF_* bits)
+# The load cell counted `n` cards where the pass held `k` (the exit's count)
+# and `held` (left in the tray): its per-card figure `was` is now `per_card`.
+WHY_MISCOUNTED = 25
 WHY_CODES = (WHY_PAUSED, WHY_EXACT_RUNNING, WHY_NOTHING_TO_RESUME, WHY_NO_PASS, WHY_RANGE, WHY_CHOICE,
              WHY_NO_ANSWER, WHY_IMPLAUSIBLE, WHY_BLOCKED, WHY_MISSED, WHY_ONE_SHORT, WHY_MISSING,
              WHY_NOT_THE_LOAD, WHY_NO_ROUTINE, WHY_TARE_FIRST, WHY_FALLS, WHY_GROWS_LITTLE, WHY_NO_TOUCH,
-             WHY_NO_CARD, WHY_METER, WHY_LONG_BLOCK, WHY_EARLY_BLOCK, WHY_TRAY_HOLDS, WHY_SELF_TEST)
+             WHY_NO_CARD, WHY_METER, WHY_LONG_BLOCK, WHY_EARLY_BLOCK, WHY_TRAY_HOLDS, WHY_SELF_TEST,
+             WHY_MISCOUNTED)
 # The start-up check's findings (the bits of a fault's `found`).
 SELF_STACK_NO_ANSWER = 1
 SELF_STACK_RANGE = 2
@@ -313,7 +319,8 @@ EVENT_FIELDS = (
     EV_FAULT, "code:@fault! latched:b resume:b k:0..10000 n:0..10000 left:0..10000 right:0..10000"
         " capacity:1..10000 mv:0..100000 need_mv:0..100000 part:@part why:@why found:0..31 out:0..10000"
         " detail:s",
-    EV_WARN, "code:@fault! mv:0..100000",
+    EV_WARN, "code:@fault! mv:0..100000 part:@part why:@why n:0..10000 k:0..10000 held:0..10000"
+        " per_card:1..16777216 was:1..16777216",
     EV_CLEARED, "",
     EV_STOPPED, "reason:@stopped",
     EV_EXACT_NEXT, _NEXT,

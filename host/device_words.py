@@ -107,8 +107,8 @@ def lost_words(code: object) -> str:
 
 
 # why -> (short name, its words), the values it names in braces (the
-# refusal's or the fault's fields: field, lo, hi, part, n, by, mv,
-# meter_mv, out, found).
+# refusal's, the fault's or the warning's fields: field, lo, hi, part, n, by,
+# mv, meter_mv, out, found, k, held, per_card, was).
 WHYS: dict[int, tuple[str, str]] = {
     protocol.WHY_PAUSED: ("paused", "a pass is paused: resume or abort it"),
     protocol.WHY_EXACT_RUNNING: ("exact_running", "an exact routine is running: cancel it first"),
@@ -134,6 +134,8 @@ WHYS: dict[int, tuple[str, str]] = {
     protocol.WHY_EARLY_BLOCK: ("early_block", "the exit was blocked before the card was fed"),
     protocol.WHY_TRAY_HOLDS: ("tray_holds", "the tray holds only {n} cards"),
     protocol.WHY_SELF_TEST: ("self_test", "{found}"),
+    protocol.WHY_MISCOUNTED: ("miscounted", "the load cell counted {n} cards where the load held {cards} "
+                              "(the exit counted {k}{held_words}): its weight a card was {was}, now {per_card}"),
 }
 
 # The start-up check's findings, a bit each.
@@ -179,6 +181,8 @@ def why_words(msg: Any) -> str:
     mv = get("mv")
     out = get("out")
     by = get("by")
+    k = get("k")
+    held = get("held")
     values = {
         "field": get("field") or "a field", "lo": get("lo"), "hi": get("hi"), "n": get("n"), "by": by,
         "fall": -by if isinstance(by, int) else by, "mv": mv, "meter_mv": get("meter_mv"), "out": out,
@@ -187,5 +191,8 @@ def why_words(msg: Any) -> str:
         "cards_out": f" with {out} card{'s' * (out != 1)} out of the tray" if isinstance(out, int) else "",
         "choices": _choices(str(get(protocol.F_RE) or ""), str(get("field") or "")),
         "found": "; ".join(words for bit, words in SELF_TEST.items() if found & bit) or "a sensor reads implausibly",
+        "k": k, "was": get("was"), "per_card": get("per_card"),
+        "cards": (k or 0) + (held or 0),
+        "held_words": f", {held} left in the tray" if held else "",
     }
     return entry[1].format(**values)

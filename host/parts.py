@@ -47,6 +47,7 @@ class Finding:
     plausible: str  # what a working one reads
     diagnosis: str  # one sentence: what it means, what to do
     wiring: bool = False  # the diagnosis points at the wiring: name the table's rows
+    untried: str = ""  # not tried now: the command that tries it (its words say so too)
 
     def advice(self, board: str) -> str:
         if not self.wiring:
@@ -59,12 +60,30 @@ class Finding:
 
     def to_dict(self, board: str) -> dict[str, Any]:
         return {"part": self.part, "name": PARTS[self.part].name, "verdict": self.verdict, "value": self.value,
-                "plausible": self.plausible, "diagnosis": self.advice(board)}
+                "plausible": self.plausible, "diagnosis": self.advice(board), "untried": self.untried or None}
 
 
 def ready(findings: list[Finding]) -> bool:
     """Ready to shuffle: nothing failed."""
     return not any(f.verdict == FAIL for f in findings)
+
+
+def untried(findings: list[Finding]) -> str:
+    """The parts not tried now, each group with the command that tries it
+    ("" when every part was read or tried now)."""
+    groups: dict[str, list[str]] = {}
+    for f in findings:
+        if f.untried and f.verdict != FAIL:
+            groups.setdefault(f.untried, []).append(PARTS[f.part].name)
+    return "; ".join(f"{' and '.join(names)} (`{command}`)" for command, names in groups.items())
+
+
+def verdict_line(findings: list[Finding]) -> str:
+    """`shuffler check`'s last line: ready or not, and what was not tried now."""
+    if not ready(findings):
+        return "not ready to shuffle: see the lines marked FAIL"
+    left = untried(findings)
+    return f"ready to shuffle, as far as read now; not tried now: {left}" if left else "ready to shuffle"
 
 
 def volts(mv: int) -> str:

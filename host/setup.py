@@ -1,16 +1,23 @@
 """The bring-up of a board, step by step with the person at it: the
-firmware's version, the load cell (tare, a known count, a second count
-within one card), the touch pad (its baseline, then a touch), the exit beam
-and the motor's direction (cards fed, the person says where they landed; a
-flip is stored if they landed on the right), the battery against a meter.
+firmware's version, the load cell (tare, a known count, a second count of
+another number of cards that must agree with it), the touch pad (its
+baseline, then a touch), the exit beam and the motor's direction (cards
+fed, the person says where they landed; a flip is stored if they landed on
+the right), the battery against a meter.
 
 Each step says what to do (host/setup_steps.py), waits for the fact it
 needs (a steady reading, a touch, the fed cards' end) and can be done
 again; what it measures is stored on the board by `calibrate`, which
-`shuffler flash` leaves alone. What a step finds is a finding of
+`shuffler flash` leaves alone. The person's answers are judged against the
+physics before anything is stored: a per-card weight no card gives, two
+counts that disagree, a pad that reads a hand, cards said to land on one
+pile whichever way the motor turned are the person's slips, said as such
+and asked again; nothing they gave is stored. The board cannot see how
+many cards were put in, nor which pile they landed on: where it cannot
+tell, the person's answer is taken. What a step finds is a finding of
 host/check.py's kind, one line for each part, naming the wiring table's
 row when the part does not answer. At the end the board is read as
-`shuffler check` reads it.
+`shuffler check` reads it, with what this bring-up tried now.
 """
 from __future__ import annotations
 
@@ -18,6 +25,7 @@ import time
 from typing import Any, Callable, Protocol
 
 from firmware import protocol as wire
+from hardware import cards
 from host import check
 from host import device_messages
 from host import device_words
@@ -27,9 +35,17 @@ from host.device_link import DeviceError, Link, LinkError, LinkTimeout, Protocol
 from host.parts import FAIL, OK, SKIP, Finding, ready
 
 KNOWN = 52  # one deck: the known count
-SECOND_LEAST = 20
+# The second count: at least 80 cards, so that a 2 % error in the per-card
+# figure (one card in the deck of 52) reads 1.6 cards off or more, and still
+# more than half a card when the first deck is in the second count (28 or
+# more cards counted afresh with it). Judged to half a card.
+SECOND_LEAST = 80
+HALF_CARD = 0.5
+COUNT_TRIES = 3  # counts that disagree, asked again before the step gives up
+HAND_TRIES = 2  # asks to take a hand off the pad
 FEED_LEAST = 10
 FEED_CARDS = 2
+MAX_FEEDS = 4  # feeds of FEED_CARDS to find which way is left (FEED_LEAST + 2 cards hold them)
 TOUCH_WAIT_S = 30  # the person's time to touch the pad
 STEADY_WAIT_S = 30.0  # a reading that has not settled by then will not
 STEADY_READS = 3
@@ -62,6 +78,8 @@ class Bringup:
         self.open_link = open_link
         self.link: Link | None = None
         self.hello: dict[str, Any] = {}
+        self.touches_before: int | None = None  # the board's touch count before the touch was asked for
+        self.last_feed: Any = None  # the last feed's end: its Done or Fault event record, or check.Refused
 
     # -- the board ---------------------------------------------------------------
     @property
@@ -175,9 +193,14 @@ class Bringup:
 
     # -- the steps -------------------------------------------------------------------
     def counts(self) -> list[Finding]:
-        """Tare, a known count, then a second count that must read within one card."""
+        """Tare, a known count judged against what a card can weigh, then a
+        second count of another number of cards, which must read as typed
+        by the first count's weight. Only then is the per-card figure stored
+        (from the second count, the larger); two counts that disagree are
+        counted again, since the board cannot see which of them is wrong."""
         capacity = int(device_messages.hello_view(self.hello).capacity or 104)
         known = min(KNOWN, capacity)
+        least = min(SECOND_LEAST, capacity)
         stack = wire.PART_STACK
         self.person.ask(setup_steps.EmptyTray())
         r = self.steady()
@@ -188,61 +211,118 @@ class Bringup:
             return [check.stack(self.snapshot())]  # no answer: the same words as `shuffler check`
         tare = self.cal(wire.CAL_STACK, n=0).tare
         self.person.say(f"Empty tray: {tare} (the tare).")
-        self.person.ask(setup_steps.LoadCards(known))
-        r = self.steady()
-        if r is None or r.raw is None:
-            return [Finding(stack, FAIL, "moving" if r is None else "no answer", "a steady reading",
-                            "the reading does not settle with cards on it", wiring=True)]
-        try:
-            per_card = self.cal(wire.CAL_STACK, n=known).per_card
-        except DeviceError as exc:
-            if exc.code != wire.E_BAD_VALUE:
-                return [Finding(stack, FAIL, "refused", "a calibration", str(exc))]
+        lo, hi = cards.per_card_range()
+        least_growth = check.profile(self.board)["stack_per_card_min"]
+        value = "no count"
+        for attempt in range(COUNT_TRIES):
+            self.person.ask(setup_steps.LoadCards(known, again=attempt > 0))
+            r = self.steady()
+            if r is None or r.raw is None:
+                return [Finding(stack, FAIL, "moving" if r is None else "no answer", "a steady reading",
+                                "the reading does not settle with cards on it", wiring=True)]
             grew = r.raw - tare
-            if grew < 0:
-                why = f"the reading falls by {-grew} for {known} cards: its signal wires A+ and A- are swapped"
-            else:
-                why = (f"the reading grows by only {grew} for {known} cards: nothing presses on the load cell, "
-                       "or a wire is open")
-            return [Finding(stack, FAIL, f"raw {r.raw}, tare {tare}", "growing with every card", why, wiring=True)]
-        self.person.say(f"{known} cards: {per_card} a card.")
-        m = self.ask_number(setup_steps.SecondCount(SECOND_LEAST, capacity))
-        r = self.steady(per_card)
-        n = r.n if r is not None else None
-        value = f"{m} cards read as {n}"
-        if n is not None and abs(n - m) <= 1:
-            return [Finding(stack, OK, value, "within one card", f"calibrated: tare {tare}, {per_card} a card")]
-        return [Finding(stack, FAIL, value, "within one card",
-                        "count again: the known count may not have been exactly right", wiring=n is None)]
+            if grew < least_growth * known:
+                if grew < 0:
+                    why = f"the reading falls by {-grew} for {known} cards: its signal wires A+ and A- are swapped"
+                else:
+                    why = (f"the reading grows by only {grew} for {known} cards: nothing presses on the load cell, "
+                           "or a wire is open")
+                return [Finding(stack, FAIL, f"raw {r.raw}, tare {tare}", "growing with every card", why, wiring=True)]
+            first = grew / known
+            if not lo <= first <= hi:
+                value = f"{known} cards at {first:.0f} a card"
+                self.person.say(f"As {known} cards that is {first:.0f} a card, and a card of any stock weighs {lo} to "
+                                f"{hi} on this load cell: the tray does not hold {known} cards (or something presses "
+                                "on it). Count them again.")
+                continue
+            self.person.say(f"{known} cards: {first:.0f} a card (stored once a second count agrees).")
+            m = self.ask_number(setup_steps.SecondCount(least, capacity))
+            r = self.steady(int(first))
+            if r is None or r.raw is None:
+                return [Finding(stack, FAIL, "moving" if r is None else "no answer", "a steady reading",
+                                "the reading does not settle with cards on it", wiring=True)]
+            read = (r.raw - tare) / first
+            value = f"{m} cards read as {read:.1f} by the weight of the {known}"
+            if abs(read - m) < HALF_CARD:
+                per_card = self.cal(wire.CAL_STACK, n=m).per_card
+                return [Finding(stack, OK, value, "within half a card",
+                                f"calibrated: tare {tare}, {per_card} a card")]
+            off = abs(read - m)
+            self.person.say(f"{m} cards read as {read:.1f} by the weight of the {known}: the two counts disagree "
+                            f"by {off:.1f} card{'s' * (f'{off:.1f}' != '1.0')} ({off / m * 100:.1f} %). "
+                            "The board cannot see which count is off: count both again; nothing is stored yet.")
+        return [Finding(stack, FAIL, value, f"two counts that agree within half a card ({lo} to {hi} a card)",
+                        f"the counts disagreed {COUNT_TRIES} times, so nothing is stored: count each card one by one, "
+                        "and do this step again (r)")]
 
     def touch(self) -> list[Finding]:
-        """The baseline with no hand near, then a touch the board itself must see."""
+        """The baseline with no hand near, then a touch the board itself
+        must see. A pad that reads as touched when no hand should be near
+        is a hand, until the person says it is away: the person is asked
+        to take it away, and the wiring is named only when the pad still
+        reads so. A baseline taken with a hand near shows once the hand is
+        lifted (the pad then reads well above it): it is taken again."""
         part = wire.PART_TOUCH
         self.person.ask(setup_steps.HandsOff())
+        r = self.read()
+        for _ in range(HAND_TRIES):
+            if not r.touched:
+                break
+            self.person.ask(setup_steps.HandAway(r.touch))
+            r = self.read()
+        digital = check.profile(self.board)["touch_kind"] == "digital"
+        if r.touched and digital:
+            return [Finding(part, FAIL, f"reads {r.touch} (touched) with your hand away", "0 at rest, 1 touched",
+                            "it reads touched with no hand near: its output is held high (a short)", wiring=True)]
         try:
-            self.cal(wire.CAL_TOUCH)
+            base = self.cal(wire.CAL_TOUCH).touch_baseline
         except DeviceError:
             r = self.read()
             return [Finding(part, FAIL, f"reads {r.touch} at rest", "a steady reading at rest",
                             "no pad answers (a broken lead, or a short)", wiring=True)]
-        link = self.ln()
-        link.drain()
+        pct = int(device_messages.reply_view(self.ln().request(wire.CMD_CONFIG)).config.touch_pct or 70)
         wait = self.touch_wait_s
+        touches = int(self.read().touches or 0)
+        self.touches_before = touches
         self.person.ask(setup_steps.TouchPad(wait))
-        # the person's seconds, and a slow device's time to report the touch
-        seen = readings.wait_event(link, (wire.EV_TOUCH,), wait / link.slowdown + 2)
-        r = self.read()
-        if seen is None:
+        # The person's seconds, as a clock on the wall counts them: the board
+        # counts the touch itself, so a slow device answers for it later.
+        deadline = time.monotonic() + wait
+        seen = False
+        while True:
+            r = self.read()
+            if int(r.touches or 0) > touches:
+                seen = True
+                break
+            if not digital and isinstance(base, int) and r.touch is not None and base * 100 < r.touch * pct \
+                    and not r.touched:
+                # The rest reading reads as a touch against the pad now.
+                self.person.say(f"The pad read {base} when no hand was to be near and reads {r.touch} now: a hand "
+                                "was on it then, not a fault of the pad. Its rest reading is taken again.")
+                base = self.cal(wire.CAL_TOUCH).touch_baseline
+                touches = int(self.read().touches or 0)
+                self.person.ask(setup_steps.TouchPad(wait))
+                deadline = time.monotonic() + wait
+                continue
+            if time.monotonic() >= deadline:
+                break
+            time.sleep(POLL_S)
+        if not seen:
             return [Finding(part, FAIL, f"reads {r.touch}, no touch seen in {wait} s",
                             "a touch seen", "the pad does not answer a touch", wiring=True)]
         self.cal(wire.CAL_TOUCH, confirm=True)
         self.settle()  # the touch asked for a pass, which the empty tray refused
-        return [Finding(part, OK, f"reads {r.touch} at rest", "a touch seen", "a touch seen and confirmed")]
+        return [Finding(part, OK, f"reads {base} at rest", "a touch seen", "a touch seen and confirmed")]
 
     def feed(self) -> list[Finding]:
         """A few cards fed to the left: the exit beam counts them, the person
-        says where they landed, the direction is stored (flipped if they
-        landed on the right) and, once flipped, shown again."""
+        says where they landed. Cards that landed on the right are fed again
+        the other way (the motor wired the other way round), and the
+        direction is stored only once an answer says they landed on the
+        left and no answer before contradicts it: the motor turned both ways
+        (the beam counted every feed), so cards cannot land on one pile
+        both ways, and answers that say so are a slip, said as such and
+        asked again, never the wiring."""
         self.person.ask(setup_steps.FeedCards(FEED_LEAST, FEED_CARDS))
         r = self.steady()
         if r is not None and (r.n or 0) < 0:
@@ -251,35 +331,52 @@ class Bringup:
             n = None if r is None else r.n
             return [Finding(wire.PART_STACK, FAIL, f"the tray reads {n} cards", f"{FEED_LEAST} or more",
                             f"put {FEED_LEAST} or more cards in the tray")]
-        flip = int(r.flip or 0)
-        for _ in range(2):
-            end = self.fed()
+        stored = int(r.flip or 0)  # the board's direction now: nothing is stored until the answers agree
+        said: list[int] = []  # the direction each answer gives for the person's left (a flip)
+        side = wire.LEFT
+        beam = None
+        for _ in range(MAX_FEEDS):
+            end = self.fed(side)
+            self.last_feed = end  # what the board ends with says it, done or not
             if end is not None and not check.ended(end, wire.EV_DONE):
                 return self.feed_fault(end)
             if end is None:
                 return [Finding(wire.PART_MOTOR, FAIL, "no end to the feed", "the fed cards counted",
                                 "the board did not finish the feed", wiring=True)]
-            beam = self.cal(wire.CAL_BEAM).beam_ms
-            side = self.ask_side(setup_steps.WhereLanded(FEED_CARDS))
-            if side == LEFT:
-                self.cal(wire.CAL_MOTOR, flip=flip)
+            if beam is None:
+                beam = self.cal(wire.CAL_BEAM).beam_ms
+            answer = self.ask_side(setup_steps.WhereLanded(FEED_CARDS))
+            turned = stored ^ (side == wire.RIGHT)  # the flip this feed dealt by
+            says = turned if answer == LEFT else 1 - turned
+            if said and says != said[-1]:
+                self.person.say(f"Your answer and where the cards landed disagree: these {FEED_CARDS} cards went "
+                                f"the other way from the {FEED_CARDS} before (the exit beam counted both), so they "
+                                "cannot have landed on the same pile. One of the two answers was a slip: "
+                                f"{FEED_CARDS} more cards go the way your last answer puts on your left; look where "
+                                "they land.")
+            elif answer == LEFT:
+                if said:
+                    self.person.say("Your answers and where the cards landed agree now.")
+                self.cal(wire.CAL_MOTOR, flip=says)
                 s = self.snapshot(end)
                 return [Finding(wire.PART_EXIT, OK, f"saw the {FEED_CARDS} cards fed", "every card counted",
                                 f"{beam} ms a card in the beam"), check.motor(s)]
-            if flip != int(r.flip or 0):
-                break  # flipped already, and still on the right
-            flip = 1 - flip
-            self.cal(wire.CAL_MOTOR, flip=flip)
-            self.person.say("Stored the other direction: the next cards should land on your left.")
-        return [Finding(wire.PART_MOTOR, FAIL, "cards land on the right either way", "left for left",
-                        "the motor does not follow the direction it is given", wiring=True)]
+            else:
+                self.person.say(f"Then the motor is wired the other way round: the next {FEED_CARDS} cards go the "
+                                "other way and should land on your left.")
+            said.append(says)
+            side = wire.LEFT if says == stored else wire.RIGHT
+        return [Finding(wire.PART_MOTOR, FAIL, f"{len(said)} answers, {FEED_CARDS} cards each", "left for left",
+                        "your answers and where the cards landed disagree each time: the motor turned both ways (the "
+                        "exit beam counted every card), so cards cannot land on one pile both ways; nothing is stored: "
+                        "watch the piles as the cards land and do this step again (r)")]
 
-    def fed(self) -> Any:
+    def fed(self, side: str = wire.LEFT) -> Any:
         """The feed's end: its Done or Fault event record, check.Refused, or None."""
         try:
-            return readings.feed(self.ln(), FEED_CARDS, wire.LEFT)
+            return readings.feed(self.ln(), FEED_CARDS, side)
         except DeviceError as exc:
-            return check.Refused(str(exc))
+            return check.Refused.of(exc.reply)
 
     def feed_fault(self, end: Any) -> list[Finding]:
         s = self.snapshot(end)
@@ -332,7 +429,7 @@ class Bringup:
             for step in (self.counts, self.touch, self.feed, self.battery):
                 self.stage(step)
                 self.settle()
-            final = check.findings(self.snapshot())
+            final = check.findings(readings.snapshot(self.ln(), self.last_feed, touches_before=self.touches_before))
             self.person.say("The board now:")
             for f in final:
                 self.person.found(f, self.board)

@@ -35,14 +35,17 @@ class EmptyTray:
 
 @dataclass(frozen=True)
 class LoadCards:
-    """Put exactly `cards` cards in the tray: the known count."""
+    """Put exactly `cards` cards in the tray: the known count (`again`: after
+    a count the board's weight contradicted)."""
 
     cards: int
+    again: bool = False
 
 
 @dataclass(frozen=True)
 class SecondCount:
-    """Put any number of cards from `least` to `most` in the tray and type how many."""
+    """Count out another number of cards, from `least` to `most`, put them in
+    the tray and type how many: the check of the known count."""
 
     least: int
     most: int
@@ -51,6 +54,14 @@ class SecondCount:
 @dataclass(frozen=True)
 class HandsOff:
     """The tray empty and no hand near the touch pad: its baseline."""
+
+
+@dataclass(frozen=True)
+class HandAway:
+    """The pad reads as touched (`reading`) when no hand should be near:
+    take the hand away."""
+
+    reading: int
 
 
 @dataclass(frozen=True)
@@ -87,9 +98,10 @@ class Again:
     passed: bool
 
 
-Step = Union[FlashOffer, EmptyTray, LoadCards, SecondCount, HandsOff, TouchPad, FeedCards, WhereLanded, Meter, Again]
-STEP_TYPES: tuple[type, ...] = (FlashOffer, EmptyTray, LoadCards, SecondCount, HandsOff, TouchPad, FeedCards,
-                                WhereLanded, Meter, Again)
+Step = Union[FlashOffer, EmptyTray, LoadCards, SecondCount, HandsOff, HandAway, TouchPad, FeedCards, WhereLanded,
+             Meter, Again]
+STEP_TYPES: tuple[type, ...] = (FlashOffer, EmptyTray, LoadCards, SecondCount, HandsOff, HandAway, TouchPad,
+                                FeedCards, WhereLanded, Meter, Again)
 
 
 def words(step: Step) -> str:
@@ -103,12 +115,18 @@ def words(step: Step) -> str:
         return ("Take every card out of the tray and off the machine, keep your hands off it, "
                 "then press Enter.")
     if isinstance(step, LoadCards):
+        if step.again:
+            return (f"Take the cards out, count out exactly {cards(step.cards)} one by one and put them face down "
+                    "in the tray, then press Enter.")
         return f"Put exactly {cards(step.cards)} face down in the tray (one full deck), then press Enter."
     if isinstance(step, SecondCount):
-        return (f"Take them out and put in any other number of cards from {step.least} to {step.most}; "
-                "type how many, then press Enter.")
+        return (f"Take them out, count out another number of cards from {step.least} to {step.most} (a full "
+                "tray counts best) and put them in the tray; type how many, then press Enter.")
     if isinstance(step, HandsOff):
         return "Take the cards out of the tray, keep your hands away from the touch pad, then press Enter."
+    if isinstance(step, HandAway):
+        return (f"The pad reads as touched ({step.reading}): a hand is on it or near it. Take your hand away "
+                "from the pad, then press Enter.")
     if isinstance(step, TouchPad):
         return f"Touch the pad on the lid once (within {step.seconds} s)."
     if isinstance(step, FeedCards):

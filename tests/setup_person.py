@@ -4,7 +4,13 @@ writes with --steps-file) only once its words are on the screen, waits a
 human moment, does it with the cards on the virtual table (through the
 control endpoint `shuffler table` uses: the sim board's or the emulated
 Pico's), and types the answer: Enter, a count, the pile the cards landed
-on as seen on the table, the battery's voltage as a meter reads it."""
+on as seen on the table, the battery's voltage as a meter reads it.
+
+A person may make the ordinary slips once each (`slips`): a deck of two
+cards fewer put in as the known count ("miscount"), a hand left on the
+touch pad when asked to keep hands away ("hand_on_pad", lifted when the
+bring-up asks, or at the latest to touch the pad), and the wrong pile said
+for the first cards fed ("wrong_side")."""
 from __future__ import annotations
 
 import random
@@ -17,6 +23,8 @@ from simulator.virtual.world_client import WorldClient
 
 PACK = "pack"
 PLACES = ("tray", "left", "right", "throat")
+SLIPS = ("miscount", "hand_on_pad", "wrong_side")
+HAND_MS = 24 * 3600 * 1000  # a hand resting on the pad: until lifted
 
 
 @dataclass
@@ -25,6 +33,9 @@ class SetupPerson:
     rng: random.Random
     delays: tuple[float, float] = (0.1, 0.4)
     repeat: set[str] = field(default_factory=set)  # step kinds to do twice (typing r the first time)
+    slips: set[str] = field(default_factory=set)  # the slips still to make, once each (SLIPS)
+    made: list[str] = field(default_factory=list)  # the slips made, in order
+    hand_on: bool = False
     piles: dict[str, int] = field(default_factory=dict)
     done: list[dict[str, Any]] = field(default_factory=list)
 
@@ -35,17 +46,40 @@ class SetupPerson:
             if places[place]:
                 self.world.lift(place, PACK)
 
+    def slip(self, name: str) -> bool:
+        """Make slip `name` now, if it is still to be made."""
+        if name not in self.slips:
+            return False
+        self.slips.discard(name)
+        self.made.append(name)
+        return True
+
+    def lift_hand(self) -> None:
+        if self.hand_on:
+            self.world.touch(0)
+            self.hand_on = False
+            time.sleep(max(1.0, self.rng.uniform(*self.delays)))  # a moment before anything else
+
     def act(self, step: dict[str, Any]) -> str | None:
         """Do the step at the table; what to type (None: nothing)."""
         kind = step["kind"]
         if kind == "flashoffer":
             return "y\r"
-        if kind in ("emptytray", "handsoff"):
+        if kind == "emptytray":
             self.gather()
+            return "\r"
+        if kind == "handsoff":
+            self.gather()
+            if self.slip("hand_on_pad"):
+                self.world.touch(HAND_MS)  # resting there while Enter is pressed
+                self.hand_on = True
+            return "\r"
+        if kind == "handaway":
+            self.lift_hand()
             return "\r"
         if kind == "loadcards":
             self.gather()
-            self.world.put(PACK, step["cards"])
+            self.world.put(PACK, step["cards"] - 2 if self.slip("miscount") else step["cards"])
             return "\r"
         if kind == "secondcount":
             self.gather()
@@ -53,6 +87,7 @@ class SetupPerson:
             self.world.put(PACK, n)
             return f"{n}\r"
         if kind == "touchpad":
+            self.lift_hand()
             self.world.touch(150)
             return None
         if kind == "feedcards":
@@ -64,6 +99,8 @@ class SetupPerson:
             now = self.pile_sizes()
             side = "l" if now["left"] > self.piles["left"] else "r"
             self.piles = now
+            if self.slip("wrong_side"):
+                side = "r" if side == "l" else "l"
             return side + "\r"
         if kind == "meter":
             mv = self.world.query()["mv"] + self.rng.randint(-15, 15)  # a meter's last digit

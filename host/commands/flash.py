@@ -72,8 +72,21 @@ def _flash(port: str, board: str | None, connect_timeout: float, hello_timeout: 
             pass
     click.echo(f"ok: firmware {hello.get('fw')} answers on {port} (board {hello.get('board')}, protocol {hello.get('proto')})")
     if kept:
-        click.echo("kept the board's " + " and ".join(f"{flashing.SETTINGS[n]} ({n})" for n in kept)
-                   + ": the new firmware goes on with them")
+        click.echo(kept_words(kept))
+
+
+def kept_words(kept: list[str]) -> str:
+    """What flashing left on the board, each settings file named: the ones
+    kept, and the one the board did not have (its firmware's defaults)."""
+    names = " and ".join(f"{flashing.SETTINGS[n]} ({n})" for n in kept)
+    line = f"kept the board's {names}: the new firmware goes on with {'them' if len(kept) > 1 else 'it'}"
+    for n in flashing.SETTINGS:
+        if n not in kept:
+            line += f"; it had no {flashing.SETTINGS[n]} ({n}): " + MISSING_WORDS[n]
+    return line
+
+
+MISSING_WORDS = {"cal.json": "`shuffler setup` calibrates it", "config.json": "the firmware's defaults"}
 
 
 def _back_to_firmware(transport) -> None:  # type: ignore[no-untyped-def]

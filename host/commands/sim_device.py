@@ -14,14 +14,18 @@ from firmware.build import ImageError
 from simulator.virtual import faults as faultlib
 
 
-def person_hint(control: str, uid: str, port: str, table_file: Path | None) -> list[str]:
-    """How to go on with this shuffler, printed at start: the guide, and the
+def person_hint(control: str, uid: str, port: str, table_file: Path | None, blank: bool = False) -> list[str]:
+    """How to go on with this shuffler, printed at start: the guide (or, on
+    a blank board, the flash and the bring-up that come first), and the
     person's hands at its table."""
     kept = (f"the cards on its table are kept in {table_file}, so they stay across restarts" if table_file
             else "its flash and the cards on its table go when it stops (give --flash DIR to keep them)")
+    first = (f"it is blank (only MicroPython): flash it, then bring it up: shuffler flash --port {port}, "
+             f"then shuffler setup --port {port}" if blank
+             else f"guide a shuffle on it: shuffler guide --port {port} --pack samba")
     return [
         f"control endpoint {control} (uid {uid})",
-        f"guide a shuffle on it: shuffler guide --port {port} --pack samba",
+        first,
         kept,
         "act as the person from another terminal (shuffler table --help):",
         "  shuffler table new 52          # a pack on the table, stack 'pack'",
@@ -86,9 +90,14 @@ def sim_device(
         raise click.BadParameter(f"no folder {table_file.parent} for the table file", param_hint="--table")
     if table_file is None and flash is not None:
         table_file = flash.resolve().parent / f"{flash.resolve().name}-table.json"  # beside the flash, not on it
-    env = {"SHUFFLER_SIM_WIRING": ",".join(wiring)} if wiring else None
+    env = {"SHUFFLER_SIM_WIRING": ",".join(wiring)} if wiring else {}
+    # Started blank (no firmware put on an empty flash), the board is as a
+    # Pico from its download page: nothing calibrated it at a factory.
+    blank = empty and not install
+    if blank:
+        env["SHUFFLER_SIM_BLANK"] = "1"
     dev = VirtualShuffler(flash, time_scale=time_scale, seed=seed, faults=standing, heap_kib=heap_kib,
-                          table_file=table_file, keep_cards=True, env=env)
+                          table_file=table_file, keep_cards=True, env=env or None)
     try:
         if install:
             with tempfile.TemporaryDirectory(prefix="shuffler-image-") as tmp:
@@ -108,7 +117,7 @@ def sim_device(
     old = {s: signal.signal(s, on_signal) for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)}
     try:
         click.echo(f"virtual shuffler on {dev.port} (flash {dev.flash_dir})")
-        for line in person_hint(dev.control_address, dev.uid, dev.port, dev.table_file if flash else None):
+        for line in person_hint(dev.control_address, dev.uid, dev.port, dev.table_file if flash else None, blank):
             click.echo(line)
         while not done.wait(0.2):
             if not dev.running:

@@ -235,8 +235,8 @@ def move(ctx: click.Context, n: int, src: str, dst: str, from_bottom: bool, to_b
 @click.pass_context
 def fault(ctx: click.Context, spec: str) -> None:
     """Break the machine now: jam:K, double_feed:K[:overlap], empty_at:K,
-    battery_low, sensor_missing:SENSOR, hang, save_fail (K counts cards fed
-    since the last load, from 0)."""
+    battery_low (6.2 V, below the cut-off), sensor_missing:SENSOR, hang,
+    save_fail (K counts cards fed since the last load, from 0)."""
     try:
         f = faultlib.parse_fault(spec)
     except ValueError as exc:

@@ -364,7 +364,25 @@ def garbage(m: Core, fact: Noise) -> Phase:
 
 @on("warn")
 def warn(m: Core, ev: Event) -> Phase:
+    if ev.why == protocol.WHY_MISCOUNTED:
+        return miscounted(m, ev)
     m.tell(notices.BatteryWarning(ev.mv))
+    return m.phase
+
+
+def miscounted(m: Core, ev: Event) -> Phase:
+    """The load cell's count of the pass in hand was wrong (the device's
+    warn comes before its done): the load held what the exit counted and
+    what is left in the tray, and the pass deals that."""
+    held = (ev.k or 0) + (ev.held or 0)
+    m.tell(notices.LoadCellCorrected(ev.n or 0, held, ev.was, ev.per_card))
+    m.note(f"the load cell counted {ev.n} cards where the load held {held}: its weight a card was corrected"
+           + (f" from {ev.was} to {ev.per_card}" if ev.was and ev.per_card else ""))
+    p = m.pass_
+    if p is not None and p.part_n is not None:
+        p.size = p.dealt + held + p.aside
+        left, right = p.piles()
+        m.voice.bar_update(p.through, p.total, left, right)
     return m.phase
 
 

@@ -259,6 +259,17 @@ class BatteryWarning:
 
 
 @dataclass(frozen=True)
+class LoadCellCorrected:
+    """The load cell's count of a load was wrong by the exit's: the shuffler
+    corrected its weight a card (the device's warn, said once)."""
+
+    counted: int  # the load cell's count at the pass's start
+    held: int  # what the load held: the exit's count and any cards left in the tray
+    was: int | None
+    per_card: int | None
+
+
+@dataclass(frozen=True)
 class Jam:
     where: Where
     dealt: int
@@ -430,7 +441,7 @@ class StillWaiting:
 Notice = Union[RoutineHeader, DeviceFound, VirtualStarted, RoundStart, WaitingForLoad, TrayStillEmpty, LoadKept, LoadToMove, LoadShort, LoadLong,
                LoadDealtAsItIs, PassBeganOffSize, StacksSwapped, LoadsSwapped, RoundCountOff, StepsTakenAsDone,
                PassNotInRoutine, EmptyTouch, TrayReadsEmpty, TooFullForTray, BatteryTooLowToStart, StartRefused,
-               FaultLeftOver, BatteryWarning, Jam, ExitBlocked, ExitBlockedAtStart, TrayEmptied, BatteryRanDown,
+               FaultLeftOver, BatteryWarning, LoadCellCorrected, Jam, ExitBlocked, ExitBlockedAtStart, TrayEmptied, BatteryRanDown,
                SensorLost, DeviceFault, PassGoesOn, Restarted, PassBeganUnplugged, ConnectionLost, DeviceBack,
                NotAnswering, ClearUnanswered, ExactIntro, ExactRoundDealt, ExactLost, ExactNotConfirmed,
                FreshExactRun, FinishAtRandom, Resuming, TooSoon, StillWaiting]
@@ -671,6 +682,11 @@ _WORDING: dict[type, Any] = {
     FaultLeftOver: lambda n: f"The shuffler had a fault left over ({n.name}); clearing it.",
     BatteryWarning: lambda n: ("The battery is running low" + (f" ({n.mv / 1000:.1f} V)" if n.mv else "")
                                + ": replace it soon."),
+    LoadCellCorrected: lambda n: (f"The shuffler's load cell counted {n.counted} cards where the load held {n.held} "
+                                  "(the exit beam's count): "
+                                  + (f"its weight a card is corrected from {n.was} to {n.per_card}, "
+                                     if n.was and n.per_card else "its weight a card is corrected, ")
+                                  + "so the next loads count right."),
     Jam: lambda n: f"A card is stuck in the feed ({n.where}, after {n.dealt} of {n.of} cards). The motor has stopped.",
     ExitBlocked: lambda n: (f"The exit stayed blocked too long ({n.where}, after {n.dealt} of {n.of} cards): two "
                             "cards went through together or a card is caught in the exit. The pass stopped"

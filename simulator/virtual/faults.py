@@ -3,7 +3,9 @@
     jam:K               card K (feed order, from 0) sticks until fixed
     double_feed:K       cards K and K+1 feed together (":overlap": they pass as one)
     empty_at:K          the rest of the tray is lifted out before card K
-    battery_low         the battery reads 6.5 V
+    battery_low         the battery reads 6.5 V from power-on (too low for a pass);
+                        put in while it runs (`shuffler table fault`), 6.2 V,
+                        below the cut-off: a pass in hand stops
     sensor_missing:S    sensor S (stack, exit, touch, battery) does not answer
     hang                a driver call never returns (the watchdog resets the board)
     save_fail           the power fails between writing a settings file and renaming it

@@ -41,7 +41,8 @@ def test_every_reason_is_worded_from_its_values() -> None:
     names = [name for name, _ in device_words.WHYS.values()]
     assert len(set(names)) == len(names) and all(name.isidentifier() for name in names)
     given = {"re": "feed", "field": "side", "lo": 1, "hi": 104, "part": protocol.PART_STACK, "n": 52, "by": -3000,
-             "mv": 9000, "meter_mv": 7000, "out": 3, "found": sum(protocol.SELF_BITS)}
+             "mv": 9000, "meter_mv": 7000, "out": 3, "found": sum(protocol.SELF_BITS),
+             "k": 81, "held": 2, "per_card": 760, "was": 730}
     for code in protocol.WHY_CODES:
         for values in (given, {}):
             words = device_words.why_words(dict(values, why=code))
@@ -52,6 +53,9 @@ def test_every_reason_is_worded_from_its_values() -> None:
     assert device_words.why_words({"why": protocol.WHY_MISSED, "out": 3}) == "the exit beam missed 3 cards that left the tray"
     assert device_words.why_words({"err": protocol.E_INTERNAL, "detail": "OSError: 5"}) == "OSError: 5"
     assert device_words.why_words({"err": protocol.E_BUSY}) == ""
+    assert device_words.why_words({"why": protocol.WHY_MISCOUNTED, "n": 84, "k": 81, "held": 0, "per_card": 760,
+                                   "was": 730}) == ("the load cell counted 84 cards where the load held 81 (the exit "
+                                                    "counted 81): its weight a card was 730, now 760")
 
 
 def test_codes_are_stable() -> None:

@@ -1,6 +1,8 @@
 """docs/bring-up.md shows what the commands print: `shuffler flash` onto a
 blank board, `shuffler setup` with a person at the machine, `shuffler
-check`, and `shuffler setup` on a board whose exit beam has no receiver,
+check`, `shuffler setup` with a person who makes the ordinary slips (a
+miscounted deck, a hand on the pad, the wrong pile said), and `shuffler
+setup` on a board whose exit beam has no receiver,
 each run here on the unix-port virtual shuffler and compared line by line
 with the page (the numbers a run reads, a pseudo-terminal's name and the
 person's counts differ from run to run and are compared as numbers only).
@@ -20,19 +22,19 @@ import pytest
 
 from firmware import build
 from pty_screen import Screen, SimDevice, StepFeed, end_process, launch_sim_device, screen_lines
-from setup_person import PACK, SetupPerson, follow
+from setup_person import PACK, SLIPS, SetupPerson, follow
 from simulator.virtual.world_client import WorldClient
 from suite import transcript as shuffler
 
 pytestmark = [pytest.mark.micropython, pytest.mark.slow]
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "bring-up.md"
-BLOCKS = ("flash", "setup", "check", "wired wrong")
+BLOCKS = ("flash", "setup", "check", "slips", "wired wrong")
 PERSON = (0.0, 0.05)
 
 
 
-def setup_session(dev: SimDevice, tmp: Path, seed: int, *extra: str) -> list[str]:
+def setup_session(dev: SimDevice, tmp: Path, seed: int, *extra: str, slips: frozenset[str] = frozenset()) -> list[str]:
     with WorldClient.connect(dev.control, timeout=10) as world:
         world.clear_table()
         world.new(104, PACK)
@@ -41,26 +43,32 @@ def setup_session(dev: SimDevice, tmp: Path, seed: int, *extra: str) -> list[str
         screen = Screen([sys.executable, "-m", "host.cli", *argv, "--steps-file", str(steps)],
                         dict(os.environ, TERM="xterm-256color", COLUMNS="400"), cols=400)
         try:
-            follow(screen, StepFeed(steps), SetupPerson(world, random.Random(seed), PERSON), timeout=300)
+            person = SetupPerson(world, random.Random(seed), PERSON, slips=set(slips))
+            follow(screen, StepFeed(steps), person, timeout=300)
+            assert not person.slips, person.slips  # every slip made
         finally:
             screen.close()
     return [f"$ shuffler {' '.join(argv)}"] + [x for x in screen_lines(bytes(screen.raw)) if x.strip()]
 
 
 def sessions(tmp: Path) -> dict[str, list[str]]:
-    """The four sessions of the page, as a terminal leaves them."""
+    """The five sessions of the page, as a terminal leaves them."""
     blank = tmp / "blank"
     blank.mkdir()
     wrong = tmp / "wrong"
+    slipping = tmp / "slipping"
     build.install_to_dir(build.build_image("sim", tmp / "image"), wrong)
+    build.install_to_dir(build.build_image("sim", tmp / "image2"), slipping)
     devs = [launch_sim_device(blank, 0, "--no-install", firmware=False)]
     try:
         dev = devs[0]
         out = {"flash": shuffler("flash", "--port", dev.port)}
         out["setup"] = setup_session(dev, tmp, 1)
         out["check"] = shuffler("check", "--port", dev.port)
+        devs.append(launch_sim_device(slipping, 0, "--no-install"))
+        out["slips"] = setup_session(devs[-1], tmp, 3, slips=frozenset(SLIPS))
         devs.append(launch_sim_device(wrong, 0, "--no-install", "--wiring", "beam_receiver_missing"))
-        out["wired wrong"] = setup_session(devs[1], tmp, 2)
+        out["wired wrong"] = setup_session(devs[-1], tmp, 2)
     finally:
         for d in devs:
             end_process(d.proc)

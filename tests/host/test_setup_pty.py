@@ -21,6 +21,7 @@ import pytest
 from firmware import protocol
 from pty_screen import Screen, SimDevice, StepFeed
 from setup_person import PACK, SetupPerson, follow
+from simulator.virtual.board.sim_world import STACK_PER_CARD, TOUCH_BASE, TOUCH_NOISE
 from simulator.virtual.world_client import WorldClient
 from test_guide_person_pty import DELAYS, check_finished, guided
 from suite import shuffler
@@ -56,10 +57,17 @@ def lines_about(text: str, name: str) -> list[str]:
 
 def test_a_blank_board_is_flashed_set_up_checked_and_shuffles_samba(sim_devices, tmp_path: Path) -> None:
     dev = sim_devices("--no-install", time_scale=0, image=False, firmware=False)
+    # Blank: only MicroPython, so the firmware and the bring-up come first.
+    assert (f"it is blank (only MicroPython): flash it, then bring it up: shuffler flash --port {dev.port}, "
+            f"then shuffler setup --port {dev.port}") in dev.banner
+    assert not any("guide a shuffle" in line for line in dev.banner)
     flashed = shuffler("flash", "--port", dev.port)
     assert flashed.returncode == 0, flashed.stdout + flashed.stderr
     assert f"ok: firmware {protocol.FIRMWARE_VERSION} answers" in flashed.stdout
     assert "kept" not in flashed.stdout  # a blank board has nothing to keep
+    # Nor any calibration, as a Pico fresh from its download page has none.
+    unset = json.loads(shuffler("check", "--port", dev.port, "--json").stdout)
+    assert [p["verdict"] for p in unset["parts"] if p["part"] == "stack"] == ["fail"], unset
     # The person repeats two steps, as one does when unsure.
     code, text, done = set_up(dev, tmp_path, seed=1, repeat={"secondcount", "meter"})
     assert code == 0, text[-3000:]
@@ -73,6 +81,12 @@ def test_a_blank_board_is_flashed_set_up_checked_and_shuffles_samba(sim_devices,
     assert checked.returncode == 0, checked.stdout + checked.stderr
     report = json.loads(checked.stdout)
     assert report["ready"] is True and {p["verdict"] for p in report["parts"]} == {"ok"}
+    # A reflash keeps the calibration, and says which settings file it kept and which the board had not.
+    cal = (Path(dev.flash) / "cal.json").read_text()
+    again = shuffler("flash", "--port", dev.port)
+    assert again.returncode == 0 and "kept the board's calibration (cal.json): the new firmware goes on with it; it " \
+        "had no configuration (config.json): the firmware's defaults" in again.stdout, again.stdout
+    assert (Path(dev.flash) / "cal.json").read_text() == cal
     run = guided(dev, tmp_path, ["--pack", "samba"], 162, DELAYS, seed=2)
     check_finished(run, 162)
     assert "distance from random: exactly 0" in run.screen
@@ -141,3 +155,71 @@ def test_a_reversed_motor_is_found_flipped_and_exact_mode_then_deals_right(sim_d
     run = guided(dev, tmp_path, ["--pack", "canasta"], 108, DELAYS, seed=5)
     check_finished(run, 108)
     assert "distance from random: exactly 0" in run.screen
+
+
+class Watched(SetupPerson):
+    """The person, and what the board's flash held (cal.json) as each step came."""
+
+    def __init__(self, *args, flash: Path, **kw) -> None:  # type: ignore[no-untyped-def]
+        super().__init__(*args, **kw)
+        self.flash = flash
+        self.stored: list[tuple[str, dict]] = []
+
+    def act(self, step: dict) -> str | None:
+        cal = self.flash / "cal.json"
+        self.stored.append((step["kind"], json.loads(cal.read_text()) if cal.exists() else {}))
+        return super().act(step)
+
+
+def set_up_slipping(dev: SimDevice, tmp_path: Path, slips: set[str], seed: int) -> tuple[int, str, list[dict], Watched]:
+    with WorldClient.connect(dev.control, timeout=10) as world:
+        world.clear_table()
+        world.new(104, PACK)
+        steps = tmp_path / f"setup-steps-{seed}.jsonl"
+        screen = Screen([sys.executable, "-m", "host.cli", "setup", "--port", dev.port, "--steps-file", str(steps)],
+                        dict(os.environ, TERM="xterm-256color", COLUMNS="200"))
+        person = Watched(world, random.Random(seed), HUMAN, slips=set(slips), flash=Path(dev.flash))
+        try:
+            done = follow(screen, StepFeed(steps), person, timeout=300)
+        finally:
+            code = screen.close()
+        return code, screen.text(), done, person
+
+
+@pytest.mark.parametrize("slip", ["miscount", "hand_on_pad", "wrong_side"])
+def test_a_builder_s_slip_is_said_as_theirs_put_right_and_nothing_wrong_is_stored(sim_devices, tmp_path: Path,
+                                                                                 slip: str) -> None:
+    dev = sim_devices("--no-install", time_scale=0, image=False, firmware=False)
+    assert shuffler("flash", "--port", dev.port).returncode == 0
+    code, text, done, person = set_up_slipping(dev, tmp_path, {slip}, seed=11)
+    assert person.made == [slip], (person.made, text[-3000:])
+    # The board ends ready, and no line blames the wiring for the person's slip.
+    assert code == 0 and "Ready to shuffle" in text, text[-4000:]
+    assert "check hardware/wiring" not in text, text[-4000:]
+    kinds = [s["kind"] for s in done]
+    cal = json.loads((Path(dev.flash) / "cal.json").read_text())
+    if slip == "miscount":
+        # 50 cards put in as 52: a second count shows it, both are counted again.
+        assert "the two counts disagree" in text and "The board cannot see which count is off" in text
+        assert kinds.count("loadcards") == 2 and kinds.count("secondcount") == 2
+        # Nothing from the miscounted deck was stored: not at any step, nor at the end.
+        for c in [c for _, c in person.stored] + [cal]:
+            assert abs(c.get("per_card", STACK_PER_CARD) - STACK_PER_CARD) <= 0.005 * STACK_PER_CARD, person.stored
+        assert "per_card" in cal
+    elif slip == "hand_on_pad":
+        assert "a hand is on it or near it" in text and "handaway" in kinds
+        assert abs(cal["touch_baseline"] - TOUCH_BASE) <= 3 * TOUCH_NOISE and cal["touch_seen"] == 1, cal
+    else:
+        # Fed left, landed left, said "right": the next two go the other way and
+        # land right, said truly; the answers contradict the physics, and a
+        # third feed settles it. The stored direction is the true one.
+        assert "Your answer and where the cards landed disagree" in text
+        assert kinds.count("wherelanded") == 3
+        assert cal["flip"] == 0, cal
+        with WorldClient.connect(dev.control) as world:
+            world.clear_table()
+            world.new(10, PACK)
+            world.put(PACK)
+            fed = shuffler("check", "--port", dev.port, "--feed")
+            assert fed.returncode == 0, fed.stdout
+            assert world.query()["left"] == [9] and world.query()["right"] == []  # the person's left

@@ -10,6 +10,9 @@ Environment (read once at start):
   SHUFFLER_SIM_BATTERY_MV  battery voltage at boot (default 9000)
   SHUFFLER_DATA_DIR     where calibration and configuration are kept (default .)
   SHUFFLER_SIM_CAPACITY cards the simulated tray deals (default: the profile's 104)
+  SHUFFLER_SIM_BLANK    a board that came blank (only MicroPython, as a Pico from
+                        its download page): no factory figures for the load cell,
+                        so it counts nothing until `shuffler setup` calibrates it
   SHUFFLER_SIM_WDT_MS   tests only: the watchdog timeout (default: the profile's)
   SHUFFLER_SIM_MECHANISM  plausible (hardware/mechanism.py's speeds, the default)
                         or fast (twice that, for long routines in tests)
@@ -61,6 +64,8 @@ class Board:
         cap = os.getenv("SHUFFLER_SIM_CAPACITY")
         if cap:
             profile["capacity"] = int(cap)  # a smaller machine, for small-pack tests
+        if os.getenv("SHUFFLER_SIM_BLANK"):
+            profile["stack_cal_default"] = None  # nothing calibrated it at a factory
         self.profile = profile
         self.name = profile["name"]
         self.data_dir = _env("SHUFFLER_DATA_DIR", ".")
