@@ -343,12 +343,41 @@ def _row_cells(text, routine, round_):
 
 
 def test_the_distance_column_shows_a_rigorous_bound_where_the_simulated_one_is_unresolved(capsys):
+    from shuffling.quality import stack_trade_laws
+    from shuffling.quality.words import bound_figure
+
     code, out, err = run(capsys, "quality", "--pack", "samba", "--routine", "stack-trade", "--no-plot",
                          "--samples", "400", "--rounds", "16")
     assert code == 0, err
-    # 400 shuffles cannot resolve the last rounds; the exact law of one position still proves a little.
-    assert _row_cells(out, "stack-trade", 15)[2] == "at least 0.00066 (exact law of the card at position 80)"
-    assert _row_cells(out, "stack-trade", 16)[2] == "at least 0.00033 (exact law of the card at position 80)"
+    # 400 shuffles cannot resolve the last rounds; the exact law of two positions still proves a little.
+    chain = stack_trade_laws.exact_bounds(162, 104, 16)
+    assert chain is not None
+    for r in (15, 16):
+        assert chain[r - 1].pair_positions == (80, 161) and chain[r - 1].pair > chain[r - 1].one_card
+        figure = bound_figure(chain[r - 1].value)
+        assert _row_cells(out, "stack-trade", r)[2] == f"at least {figure} (exact law of the cards at positions 80 and 161)"
+    assert [bound_figure(chain[r].value) for r in (14, 15)] == ["0.00094", "0.00049"]  # as the docs say
     assert "at least 0 (unresolved)" not in out
     text = " ".join(out.split())
-    assert "15: 0.00066, 16: 0.00033 (card at position 80)." in text
+    assert "15: 0.00094, 16: 0.00049 (cards at positions 80 and 161)." in text
+
+
+def test_the_json_carries_the_pair_chain_through_round_16_and_the_stronger_bound_each_round(capsys):
+    from shuffling.quality import stack_trade_laws
+
+    code, out, err = run(capsys, "quality", "--pack", "samba", "--routine", "stack-trade", "--no-plot", "--json",
+                         "--samples", "400", "--rounds", "16")
+    assert code == 0, err
+    rounds = json.loads(out)["routines"][0]["rounds"]
+    assert len(rounds) == 16
+    for row, chain in zip(rounds, stack_trade_laws.exact_bounds(162, 104, 16)):
+        pair, law = row["pair_bound"], row["exact_lower_bound"]
+        assert pair is not None and pair["kind"] == "lower-bound", row["round"]
+        assert (pair["value"], tuple(pair["positions"])) == (chain.pair, chain.pair_positions)
+        # The stronger of the pair's and one card's bound, saying which.
+        assert law["kind"] == "lower-bound" and law["stderr"] == 0
+        assert law["value"] == max(chain.pair, chain.one_card)
+        a, b = chain.pair_positions
+        assert law["method"] == f"exact law of the cards at positions {a} and {b}", row["round"]
+    # Where the chain used to stop (below 0.1, after round 8), the pair stays the stronger.
+    assert [r["pair_bound"]["positions"] for r in rounds[8:]] == [[80, 161]] * 8
