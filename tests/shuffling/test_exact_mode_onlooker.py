@@ -146,3 +146,27 @@ def test_counts_entropy_is_the_joint_law_of_the_slices() -> None:
             assert counts_entropy(9, left, slices) == pytest.approx(_entropy(law, total), abs=1e-12)
     with pytest.raises(ValueError):
         counts_entropy(9, 3, [4, 4])
+
+
+def test_the_docs_onlooker_table_is_what_the_routines_give() -> None:
+    text = (ROOT / "docs" / "exact-mode.md").read_text()
+    table = text.split("| pack | cards | a random order holds | the split tells | whole-pack radix tells |", 1)[1]
+    rows = [ln for ln in table.split("\n\n", 1)[0].splitlines() if ln.startswith("| ") and "---" not in ln]
+    assert len(rows) == 5
+
+    def said(seen) -> str:  # type: ignore[no-untyped-def]
+        if seen.fixed:
+            return "0 (one load: every count fixed)"
+        rounds = [r.round for r in seen.rounds]
+        runs = (f"rounds {rounds[0]} to {rounds[-1]}" if len(rounds) > 3 and rounds == list(range(1, len(rounds) + 1))
+                else ("round " if len(rounds) == 1 else "rounds ") + ", ".join(str(r) for r in rounds))
+        return f"{seen.bits:.1f} bits ({runs})"
+
+    for row in rows:
+        _, cards, holds, split, radix = [c.strip() for c in row.strip("|").split("|")]
+        n = int(cards)
+        radix_seen = onlooker(routes.radix_route(n, 104))
+        assert holds == f"{radix_seen.order_bits:.1f} bits"
+        assert radix == said(radix_seen), n
+        found = routes.split_route(n, 104)
+        assert split == ("(fits the tray)" if found is None else said(onlooker(found))), n
