@@ -205,11 +205,13 @@ def passes_needed(
     rounds); `shuffles` is False for a machine whose rounds have no
     randomness; `seconds(r)` the modelled time at the table to the end of
     round r."""
+    passes_to: Callable[[int], int]
     if isinstance(passes, int):
         per_round = passes
 
-        def passes_to(r: int) -> int:
+        def by_round(r: int) -> int:
             return r * per_round
+        passes_to = by_round
     else:
         passes_to = passes
     out = []
