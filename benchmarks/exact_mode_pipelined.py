@@ -1,35 +1,63 @@
-"""Pipelined exact routines: what they would ask of the device, on the one spelled out.
+"""Pipelined exact routines: what they would ask of the device, on two spelled out.
 
     python benchmarks/exact_mode_pipelined.py     # a few seconds
 
 A pipelined routine feeds a pass a new part of the pack together with a
-pile of an earlier pass, so that passes run full. The one examined here
-deals 7 cards on a 5-card tray in 4 passes, where the split and whole-pack
-radix take 6 (the counting bound is 3): the loads are the top 5 cards; the
-last 2 on top of pass 1's left pile; pass 1's right pile on top of pass 2's
-left pile; pass 3's left pile on top of pass 2's right pile; the pack is then
-pass 4's left pile, pass 3's right pile and pass 4's right pile, top to
-bottom. Every side of every card is tried, with every load within the tray.
+pile of an earlier pass, so that passes run full.
 
-Prints how many of the 7! orders it reaches; how many it reaches with any
-one set of pile counts (how many cards each pass sends left), the most for
-any set, and how many sets it takes to reach them all. Where no one set
-reaches every order, the counts of some pass depend on the order dealt: the
-routine cannot say its loads' counts before they are dealt (the guide's
-counts, the device's checks against a plan fixed in advance) without
-telling part of the order, and no fixed code set drives it (the device would
-have to draw the order and work the sides out from it).
+1. 7 cards on a 5-card tray in 4 passes, where the split and whole-pack
+   radix take 6 (the counting bound is 3): the loads are the top 5 cards;
+   the last 2 on top of pass 1's left pile; pass 1's right pile on top of
+   pass 2's left pile; pass 3's left pile on top of pass 2's right pile; the
+   pack is then pass 4's left pile, pass 3's right pile and pass 4's right
+   pile, top to bottom. Every side of every card is tried, with every load
+   within the tray. Prints how many of the 7! orders it reaches; how many it
+   reaches with any one set of pile counts (how many cards each pass sends
+   left), the most for any set, and how many sets it takes to reach them all.
+
+2. A canasta pack, 108 cards on a 104-card tray, in 10 passes (the split
+   takes 11, whole-pack radix 14, the counting bound is 6), by `held_out`
+   below: the device draws the final order, uniformly, and works every side
+   out from it. Pass 1 deals the top 104 cards (load A) and sends right the
+   4 cards that are to end in a run of 4 places of the final pack where none
+   of the bottom 4 cards (load B) ends, the rest left; load B on top of pass
+   1's left pile (104 cards) is then sorted alone in 7 passes, its left pile
+   on its right pile between them, its last two piles lifted apart; the 4
+   cards held out are sorted in 2 passes; the pack is the last left pile,
+   the 4 sorted cards, the last right pile, top to bottom. The 104 cards are
+   sorted by codes of 7 bits in which the k cards above the run of 4 have the
+   top bit 0 and the others 1, so k must lie in 104 - 64 to 64 (or be 0 or
+   104, the run at an end): among places 40 to 67 at most 4 hold B's cards,
+   so the other 24 or more fall in at most 5 runs and one run is 5 long: a
+   run of 4 always starts at a place k from 40 to 64. The benchmark checks
+   every placement of B's cards among places 40 to 67 (where alone they
+   matter), deals uniformly random final orders and orders chosen to be hard
+   (B's cards spread over that stretch, or every order reversed) card by card
+   through the passes, each ending in its final order with every load within
+   the tray, and the same construction for every order of small packs, by
+   enumeration.
+
+Where no one set of pile counts reaches every order, the counts of some
+pass depend on the order dealt: the routine cannot say its loads' counts
+before they are dealt (the guide's counts, the device's checks against a
+plan fixed in advance) without telling part of the order, and no fixed code
+set drives it (the device would have to draw the order and work the sides
+out from it). The canasta routine is of that kind: its codes, and so its
+piles' counts, follow the run it holds out, which follows the order; the
+benchmark counts the different sets of counts its runs show.
 """
 from __future__ import annotations
 
 import itertools
 import math
+import random
 import sys
 from collections import defaultdict
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from firmware import exact_codes  # noqa: E402
 from firmware import exact_routes as routes  # noqa: E402
 
 N, TRAY = 7, 5
@@ -61,7 +89,7 @@ def outcomes() -> dict[tuple[int, ...], set[tuple[int, ...]]]:
     return reached
 
 
-def main() -> None:
+def seven_on_five() -> None:
     reached = outcomes()
     total = math.factorial(N)
     by_counts: dict[tuple[int, ...], set[tuple[int, ...]]] = defaultdict(set)
@@ -83,6 +111,154 @@ def main() -> None:
     print(f"  sets of pile counts used: {len(by_counts)}; the most orders any one reaches: {len(best)} "
           f"(counts left {best_counts}); sets needed to reach every order: at most {chosen}")
     print(f"  so no one set of pile counts reaches every order: {total - len(best)} orders need other counts")
+
+
+# ----- the held-out run: N = C + h cards, h <= C ------------------------------------------------
+
+
+def places_for_the_run(n: int, tray: int) -> list[int]:
+    """Where the run of the h cards held out may start (k cards of the sorted 104 above it):
+    at either end, or where the sort's last pass can split its cards k : tray - k."""
+    half = 1 << (exact_codes.n_bits(tray) - 1)
+    return sorted({0, tray} | set(range(max(0, tray - half), min(tray, half) + 1)))
+
+
+def run_start(from_b: list[bool], n: int, tray: int) -> int | None:
+    """The first place k (places_for_the_run) where h places in a row hold none of B's cards, or None."""
+    h = n - tray
+    for k in places_for_the_run(n, tray):
+        if not any(from_b[k:k + h]):
+            return k
+    return None
+
+
+def passes_of(n: int, tray: int) -> int:
+    return 1 + exact_codes.n_bits(tray) + exact_codes.n_bits(n - tray)
+
+
+def held_out(final: list[int], n: int, tray: int) -> tuple[list[int], list[int], list[int]]:
+    """Deal the pack 0..n-1 (top first: load A the top `tray` cards, load B the rest) so that it
+    ends in the order `final` (top first), card by card: the pack at the end, each pass's load
+    size and each pass's left count."""
+    h = n - tray
+    from_b = [card >= tray for card in final]
+    k = run_start(from_b, n, tray)
+    if k is None:
+        raise ValueError("no run of places for the cards held out")
+    held = set(final[k:k + h])
+    assert not held & set(range(tray, n))
+    rest = [c for c in final if c not in held]  # the sorted load: its cards in their final order
+    bits = exact_codes.n_bits(tray)
+    half = 1 << (bits - 1)
+    middle = 0 < k < tray
+    code = {c: (i if not middle or i < k else half + i - k) for i, c in enumerate(rest)}
+    held_code = {c: i for i, c in enumerate(final[k:k + h])}
+    sizes: list[int] = []
+    lefts: list[int] = []
+
+    def one_pass(load: tuple[int, ...], side_of) -> tuple[tuple[int, ...], tuple[int, ...]]:  # type: ignore[no-untyped-def]
+        assert len(load) <= tray, "a load over the tray"
+        sides = tuple(side_of(c) for c in reversed(load))  # the bottom card is fed first
+        left, right = deal_fed(load, sides)
+        sizes.append(len(load))
+        lefts.append(len(left))
+        return left, right
+
+    pack = tuple(range(n))
+    l1, r1 = one_pass(pack[:tray], lambda c: 1 if c in held else 0)
+    load = pack[tray:] + l1  # load B on top of pass 1's left pile
+    for bit in range(bits):
+        left, right = one_pass(load, lambda c, b=bit: (code[c] >> b) & 1)
+        load = left + right
+    top, bottom = left, right  # the last pass's piles, lifted apart
+    run = r1
+    for bit in range(exact_codes.n_bits(h)):
+        left, right = one_pass(run, lambda c, b=bit: (held_code[c] >> b) & 1)
+        run = left + right
+    if not middle:
+        sorted_load = top + bottom
+        out = list(run + sorted_load) if k == 0 else list(sorted_load + run)
+    else:
+        out = list(top + run + bottom)
+    return out, sizes, lefts
+
+
+def deal_fed(load: tuple[int, ...], fed: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """A pass by the sides of the cards as fed (the bottom card first): each card lands on top of its
+    pile, so each pile, read top to bottom, keeps the load's order."""
+    left: list[int] = []
+    right: list[int] = []
+    for card, side in zip(reversed(load), fed):
+        (left if side == 0 else right).append(card)
+    return tuple(reversed(left)), tuple(reversed(right))
+
+
+def small_packs() -> None:
+    """The held-out routine for every order of small packs."""
+    for n, tray in ((7, 6), (8, 6), (8, 7)):
+        counts = set()
+        for final in itertools.permutations(range(n)):
+            out, sizes, lefts = held_out(list(final), n, tray)
+            assert out == list(final) and max(sizes) <= tray
+            counts.add(tuple(lefts))
+        split = routes.split_route(n, tray)
+        assert split is not None
+        print(f"  {n} cards on a {tray}-card tray: all {math.factorial(n)} orders in {passes_of(n, tray)} passes "
+              f"(the split: {split.passes()}); {len(counts)} different sets of pile counts")
+
+
+def canasta(samples: int = 2000, seed: int = 0) -> None:
+    n, tray = 108, 104
+    h = n - tray
+    split, radix = routes.split_route(n, tray), routes.radix_route(n, tray)
+    assert split is not None
+    bound = math.ceil(math.lgamma(n + 1) / math.log(2) / tray)
+    print(f"{n} cards on a {tray}-card tray, held out: {passes_of(n, tray)} passes (the split: {split.passes()}, "
+          f"whole-pack radix: {radix.passes()}; counting bound: {bound})")
+    # Every placement of B's cards among places 40 to 67, where alone they matter to the middle run.
+    places = places_for_the_run(n, tray)
+    lo, hi = min(p for p in places if 0 < p < tray), max(p for p in places if 0 < p < tray)
+    window = range(lo, hi + h)
+    checked = 0
+    for m in range(h + 1):
+        for chosen in itertools.combinations(window, m):
+            from_b = [False] * n
+            for p in chosen:
+                from_b[p] = True
+            assert any(not any(from_b[k:k + h]) for k in range(lo, hi + 1)), chosen
+            checked += 1
+    print(f"  a run of {h} places with none of load B's cards starts at some place {lo} to {hi}: every one of the "
+          f"{checked:,} placements of at most {h} of B's cards among places {lo} to {hi + h - 1} leaves one")
+    rng = random.Random(seed)
+    finals = []
+    for _ in range(samples):
+        final = list(range(n))
+        rng.shuffle(final)
+        finals.append(final)
+    finals.append(list(reversed(range(n))))
+    for spread in ((44, 49, 54, 59), (41, 46, 51, 56), (40, 45, 50, 55), (63, 58, 53, 48)):
+        others = list(reversed(range(tray)))
+        final = []
+        b_cards = iter(range(tray, n))
+        for place in range(n):
+            final.append(next(b_cards) if place in spread else others.pop())
+        finals.append(final)
+    counts = set()
+    for final in finals:
+        out, sizes, lefts = held_out(final, n, tray)
+        assert out == final and max(sizes) <= tray and len(sizes) == passes_of(n, tray)
+        counts.add(tuple(lefts))
+    print(f"  {len(finals):,} final orders ({samples:,} uniformly random, the reversed pack and four with B's cards "
+          f"spread over places {lo} to {hi + h - 1}) dealt card by card: every one ends in its order, every load "
+          f"within the tray")
+    print(f"  their piles' counts: {len(counts):,} different sets of left counts, so the counts depend on the "
+          f"order dealt")
+    small_packs()
+
+
+def main() -> None:
+    seven_on_five()
+    canasta()
 
 
 if __name__ == "__main__":

@@ -1,7 +1,8 @@
 """Time the default `shuffler quality --pack samba` and print its figures.
 
 Runs the real command (100,000 shuffles per point, default rounds, every
-routine: stack-trade, pile-trade and exact mode) in a subprocess and reports
+routine: stack-trade, pile-trade, exact mode as the shuffler runs it and the
+other exact routine beside it) in a subprocess and reports
 wall time, CPU time, the peak memory of the largest process, and the
 headline figures. Side by side in the same run it times the command with the
 two random-side routines only, to show what exact mode adds. Then it builds
@@ -44,10 +45,11 @@ def run_command(pack: str, samples: int, extra: tuple[str, ...] = ()) -> tuple[d
 def side_by_side(samples: int) -> None:
     from shuffling.packs import get_pack
     from shuffling.quality.report import Settings, build_report, default_rounds
-    from shuffling.report_catalogue import report_routines
+    from shuffling.quality.routines import Machine
+    from shuffling.report_catalogue import default_routines
 
     settings = Settings(pack=get_pack("samba"), n_cards=162, rounds=default_rounds(162), samples=samples,
-                        routines=report_routines())
+                        routines=default_routines(162, 104, Machine()))
     times = {}
     for workers in (1, None):
         t0 = time.perf_counter()
@@ -106,7 +108,16 @@ def main() -> None:
             else:
                 print(f"    distance <= {row['threshold']:g}: not before pass {row['not_before_pass']} (lower bound)")
         if routine.get("exact_rounds") is not None:
-            print(f"    exactly uniform after {routine['exact_rounds']} rounds; random rounds after that")
+            ex = routine["exact_routine"]
+            whose = "the shuffler's routine" if ex["chosen"] else "the other routine"
+            print(f"    {ex['name']} ({whose}): "
+                  f"exactly uniform after {routine['exact_rounds']} rounds, {ex['passes']} passes, "
+                  f"{ex['seconds']:.0f} s at the table; random rounds after that; "
+                  f"counting its piles tells {ex['onlooker_bits']:.2f} bits")
+        for r in (routine["rounds"][0]["pair_bound"] and routine["rounds"]) or ():
+            law, pair = r["exact_lower_bound"], r["pair_bound"]
+            print(f"    round {r['round']:>2}: rigorous bound {law['value']:.6f} ({law['method']}); strongest pair "
+                  f"{pair['value']:.6f} at {tuple(pair['positions'])}")
         for r in routine["rounds"]:
             d, g = r["distance"], r["guessing"]
             kind = ("exact" if d["kind"] == "exact" else f"at least, ± {d['stderr']:.4f}" if d["stderr"] > 0

@@ -20,6 +20,7 @@ from firmware import exact_routes as routes
 from shuffling import steps
 from shuffling import time_model
 from shuffling.round_steps import first_cut, round_steps, trade_steps
+from shuffling.exact_mode.onlooker import Onlooker, onlooker
 from shuffling.exact_mode.physical import device_steps
 from shuffling.limits import (MAX_EXACT_MODE_CARDS, MAX_EXACT_MODE_LOADS, MAX_PACK_CARDS, MAX_ROUNDS,
                              MAX_SEARCH_ROUNDS, MIN_ROUNDS, out_of_range)
@@ -156,6 +157,7 @@ class Plan:
     distance: float  # exact, after `rounds` rounds
     by_round: tuple[float, ...]  # exact distance after 1..rounds rounds
     timing: Timing
+    exact_routine: str | None = None  # the exact routine asked for (routes.KINDS); None: the shuffler's choice
 
     @property
     def cards(self) -> int:
@@ -192,15 +194,17 @@ class Plan:
                      "assumption": timing_assumption(self.loads)},
             "home_game": {"rounds": HOME_GAME_ROUNDS, "passes": HOME_GAME_ROUNDS * len(self.loads),
                           "distance": distance_after(self.cards, self.capacity, HOME_GAME_ROUNDS)},
-            "exact_mode": exact_mode_dict(self.cards, self.capacity),
+            "exact_mode": exact_mode_dict(self.cards, self.capacity, self.exact_routine),
         }
 
 
 def make_plan(pack: PackChoice, capacity: int = DEFAULT_CAPACITY, quality: QualityLevel | str = DEFAULT_QUALITY,
-              rounds: int | None = None) -> Plan:
+              rounds: int | None = None, exact_routine: str | None = None) -> Plan:
     """The routine for `pack` on a machine of `capacity`: `rounds` if given,
-    else the fewest that reach the quality level."""
+    else the fewest that reach the quality level; `exact_routine` the exact
+    routine the plan describes (None: the one the shuffler takes)."""
     check_capacity(capacity)
+    check_exact_routine(pack.cards, capacity, exact_routine)
     level = quality if isinstance(quality, QualityLevel) else quality_level(quality)
     sizes = load_sizes(pack.cards, capacity)
     if rounds is None:
@@ -219,6 +223,7 @@ def make_plan(pack: PackChoice, capacity: int = DEFAULT_CAPACITY, quality: Quali
         distance=by_round[-1] if by_round else distance_after(pack.cards, capacity, 0),
         by_round=by_round,
         timing=timing(names, sizes, rounds),
+        exact_routine=exact_routine,
     )
 
 
@@ -232,7 +237,8 @@ EXACT_NAMES = {routes.RADIX: "whole-pack radix", routes.SPLIT: "split"}
 @dataclass(frozen=True)
 class ExactSchedule:
     """One exact routine for a pack (firmware/exact_routes.py): its rounds
-    and passes, then exactly uniform; its modelled time from its steps."""
+    and passes, then exactly uniform; its modelled time from its steps; what
+    an onlooker who counts its piles learns (shuffling/exact_mode/onlooker.py)."""
 
     routine: str  # routes.RADIX or routes.SPLIT
     rounds: int
@@ -241,6 +247,7 @@ class ExactSchedule:
     parts: tuple[int, ...]  # the split's parts, top of the pack first; () for radix
     part_names: tuple[str, ...]  # the loads they make
     timing: Timing
+    onlooker: Onlooker
     distance: float = 0.0
 
     @property
@@ -252,14 +259,15 @@ class ExactSchedule:
                 "parts": [{"load": x, "cards": n} for x, n in zip(self.part_names, self.parts)],
                 "distance": {"value": self.distance, "kind": "exact", "method": EXACT_METHOD},
                 "time": {"total_s": round(self.timing.total_s, 3), "machine_s": round(self.timing.machine_s, 3),
-                         "handling_s": round(self.timing.handling_s, 3)}}
+                         "handling_s": round(self.timing.handling_s, 3)},
+                "onlooker": self.onlooker.to_dict()}
 
 
 def _schedule(route: routes.Route) -> ExactSchedule:
     return ExactSchedule(routine=route.kind, rounds=route.rounds, passes=route.passes(), loads=route.loads[0],
                          parts=tuple(route.part_size), part_names=tuple(route.part_name(i) for i in
                                                                         range(len(route.part_size))),
-                         timing=time_model.timing(x.step for x in device_steps(route)))
+                         timing=time_model.timing(x.step for x in device_steps(route)), onlooker=onlooker(route))
 
 
 def exact_schedules(cards: int, capacity: int) -> list[ExactSchedule]:
@@ -277,22 +285,47 @@ def exact_possible(cards: int, capacity: int) -> bool:
     return 2 <= cards <= EXACT_MAX_CARDS and -(-cards // capacity) <= EXACT_MAX_LOADS
 
 
-def exact_schedule(cards: int, capacity: int) -> ExactSchedule | None:
-    """The exact routine the device takes, the one with the least modelled
-    time at the table (the split on a tie), or None when it cannot run one."""
+def check_exact_routine(cards: int, capacity: int, routine: str | None) -> None:
+    """PlanError, in one line, unless `routine` (None: the shuffler's choice) is an
+    exact routine the device can run for this pack on this tray."""
+    if routine is None:
+        return
+    if routine not in routes.KINDS:
+        raise PlanError(f"--routine must be {' or '.join(routes.KINDS)}, not {routine!r}")
     if not exact_possible(cards, capacity):
+        raise PlanError(f"--routine {routine}: exact mode is not available for {cards} cards on a {capacity}-card "
+                        f"machine (at most {EXACT_MAX_CARDS} cards in at most {EXACT_MAX_LOADS} loads)")
+    try:
+        routes.route(cards, capacity, routine)
+    except ValueError as exc:
+        raise PlanError(f"--routine {routine}: {exc} ({cards} cards on a {capacity}-card machine); "
+                        f"its exact routine is whole-pack radix") from None
+
+
+def exact_schedule(cards: int, capacity: int, routine: str | None = None) -> ExactSchedule | None:
+    """The exact routine `routine` (routes.KINDS), or (None) the one the device
+    takes, the one with the least modelled time at the table (the split on a
+    tie); None when the device cannot run one. PlanError for a routine the
+    pack does not have (check_exact_routine)."""
+    if not exact_possible(cards, capacity):
+        if routine is not None:
+            check_exact_routine(cards, capacity, routine)
         return None
-    return _schedule(routes.route(cards, capacity))
+    check_exact_routine(cards, capacity, routine)
+    return _schedule(routes.route(cards, capacity, routine))
 
 
-def exact_mode_dict(cards: int, capacity: int) -> dict[str, Any] | None:
-    """The plan's exact mode as JSON: the device's routine, and every routine beside it."""
+def exact_mode_dict(cards: int, capacity: int, routine: str | None = None) -> dict[str, Any] | None:
+    """The plan's exact mode as JSON: the routine it describes (`routine`, or the
+    device's choice), which one the device takes, and every routine beside it."""
     every = exact_schedules(cards, capacity)
     if not every:
         return None
-    kind = routes.route(cards, capacity).kind
-    chosen = next(x for x in every if x.routine == kind)
-    return {**chosen.to_dict(), "routines": [x.to_dict() for x in every]}
+    device = routes.route(cards, capacity).kind
+    kind = device if routine is None else routine
+    described = next(x for x in every if x.routine == kind)
+    return {**described.to_dict(), "device_choice": device, "asked": routine,
+            "routines": [x.to_dict() for x in every]}
 
 
 def preset_names() -> list[str]:

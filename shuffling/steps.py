@@ -272,8 +272,9 @@ class RoundSummary:
     """A whole round of a routine in one sentence, for the quality report:
     every load (`sizes`) dealt, then gathered the routine's way. routine:
     stack-trade (each load's left pile on its right pile, then the top
-    `trade` cards of each load moved on), pile-trade, or exact (the device's
-    exact mode, `rounds` rounds)."""
+    `trade` cards of each load moved on), pile-trade, exact (the device's
+    exact mode, whole-pack radix, `rounds` rounds), or exact-split (the
+    split: `sizes` its parts, top of the pack first, `rounds` its passes)."""
 
     routine: str
     sizes: tuple[int, ...]
@@ -501,7 +502,7 @@ def _top(n: int) -> str:
 
 def _round_summary(step: RoundSummary) -> str:
     sizes = list(step.sizes)
-    loads = loads_phrase(sizes)
+    loads = "" if step.routine == "exact-split" else loads_phrase(sizes)  # a split's parts differ
     if step.routine == "exact":
         gather = ("put the left pile on top of the right pile" if len(sizes) == 1
                   else "stack all the left piles on top of all the right piles, as pile-trade does, "
@@ -510,6 +511,14 @@ def _round_summary(step: RoundSummary) -> str:
         return (f"The device sends each card to the side one bit of its random code names; run every load "
                 f"({loads}) and {gather}: exactly random after {number(b)} "
                 f"{'round' if b == 1 else 'rounds'}, at random after that.")
+    if step.routine == "exact-split":
+        parts = " and ".join([", ".join(str(x) for x in sizes[:-1]), str(sizes[-1])] if len(sizes) > 1
+                             else [str(sizes[0])])
+        p = step.rounds
+        return (f"The pack is dealt into {number(len(sizes))} parts that each fit the tray ({parts} cards, top "
+                f"first), and each part is then dealt on its own, its left pile on its right pile between passes; "
+                f"the device sends each card to the side its place in the final pack names: exactly random after "
+                f"{number(p)} {'pass' if p == 1 else 'passes'}, at random after that.")
     if step.routine == "stack-trade":
         if len(sizes) == 1:
             return f"{_ONE_LOAD}; with one load there is nothing to trade."

@@ -24,9 +24,9 @@ def pack_options(f):  # type: ignore[no-untyped-def]
 
 
 def build_plan(pack: str | None, cards: int | None, capacity: int, quality: str,
-               rounds: int | None = None) -> planlib.Plan:
+               rounds: int | None = None, exact_routine: str | None = None) -> planlib.Plan:
     try:
-        return planlib.make_plan(planlib.choose_pack(pack, cards), capacity, quality, rounds)
+        return planlib.make_plan(planlib.choose_pack(pack, cards), capacity, quality, rounds, exact_routine)
     except planlib.PlanError as exc:
         raise click.UsageError(str(exc)) from None  # bad input: the same exit code as every command
 
@@ -111,21 +111,48 @@ def describe(p: planlib.Plan) -> list[str]:
 
 
 def describe_exact(p: planlib.Plan) -> list[str]:
-    """Exact mode next to random mode: every exact routine, the shuffler's choice first."""
-    chosen = planlib.exact_schedule(p.cards, p.capacity)
-    if chosen is None:
+    """Exact mode next to random mode: every exact routine, the one the plan
+    describes first (the shuffler's choice, or the one asked for with --routine)."""
+    device = planlib.exact_schedule(p.cards, p.capacity)
+    if device is None:
         return ["", f"Exact mode: not available for {p.cards} cards on a {p.capacity}-card machine "
                 f"(at most {planlib.EXACT_MAX_CARDS} cards in at most {planlib.EXACT_MAX_LOADS} loads)."]
-    others = [x for x in planlib.exact_schedules(p.cards, p.capacity) if x.routine != chosen.routine]
+    every = planlib.exact_schedules(p.cards, p.capacity)
+    kind = p.exact_routine or device.routine
+    described = next(x for x in every if x.routine == kind)
+    others = [x for x in every if x is not described]
     out = ["", "Exact mode (needs the shuffler connected; `shuffler guide` uses it by default): after the last "
                "pass every order is equally likely, distance from random exactly 0 (proofs in docs/exact-mode.md)."]
-    for ex in [chosen, *others]:
-        which = " (the shuffler's choice: the least time at the table)" if ex is chosen and others else ""
+    for ex in [described, *others]:
+        which = ""
+        if ex.routine == device.routine and others:
+            which = " (the shuffler's choice: the least time at the table)"
+        if ex is described and p.exact_routine is not None and ex.routine != device.routine:
+            which = f" (asked for with --routine {ex.routine}; the shuffler's own choice is the {device.name})"
         out.append(f"  {ex.name[0].upper()}{ex.name[1:]}{which}: {count(ex.passes, 'pass', 'passes')}, "
                    f"about {minutes(ex.timing.total_s)} ({minutes(ex.timing.machine_s)} dealing, "
                    f"{minutes(ex.timing.handling_s)} handling)")
         out.append(f"    {exact_how(ex)}")
+        out.append(f"    {onlooker_line(ex)}")
+    if all(not ex.onlooker.fixed for ex in every):
+        out.append("  No exact routine here keeps every pile's count fixed: each deals its first loads cut from a "
+                   "pack whose codes lie in random order (only a pack that fits the tray, dealt as one load, does). "
+                   "Both end exactly random for anyone who does not count the piles.")
     return out
+
+
+def onlooker_line(ex: planlib.ExactSchedule) -> str:
+    """What someone who counts the routine's piles learns of the order."""
+    seen = ex.onlooker
+    if seen.fixed:
+        return "Every pile's count is fixed by the routine: counting the piles tells nothing of the order."
+    rounds = [r.round for r in seen.rounds]
+    where = ("its first round's piles" if rounds == [1] else
+             f"the piles of its rounds {', '.join(str(r) for r in rounds[:-1])} and {rounds[-1]}" if len(rounds) > 1
+             else f"the piles of its round {rounds[0]}")
+    return (f"The counts of {where} depend on the order: someone who counts them learns {seen.bits:.1f} bits of "
+            f"it (of the {seen.order_bits:.1f} bits of a random order), and every order that gives those counts "
+            f"stays equally likely.")
 
 
 def exact_how(ex: planlib.ExactSchedule) -> str:
@@ -138,8 +165,8 @@ def exact_how(ex: planlib.ExactSchedule) -> str:
         return (f"{count(ex.rounds, 'pass', 'passes')} of the whole pack, reloaded whole between passes (its left "
                 "pile on its right pile: one step).")
     if ex.loads == 2:
-        return (f"{count(ex.rounds, 'round')} of two loads; the loads are the left and right stacks as they come, "
-                "so their counts are fixed: no evening out between rounds.")
+        return (f"{count(ex.rounds, 'round')} of two loads; from round 2 the loads are the left and right stacks as "
+                "they come, so their sizes are fixed: no evening out between rounds.")
     return (f"{count(ex.rounds, 'round')} of {count(ex.loads, 'load')}; after each round the loads are cut from "
             "the left and right stacks where the guide says.")
 
@@ -147,11 +174,14 @@ def exact_how(ex: planlib.ExactSchedule) -> str:
 @click.command("plan")
 @pack_options
 @click.option("--rounds", type=int, default=None, help="Use this many rounds instead of the quality's count.")
+@click.option("--routine", "exact_routine", default=None, metavar="radix|split",
+              help="The exact routine the plan describes first (default: the one the shuffler takes): "
+                   "radix, whole-pack radix, or split.")
 @click.option("--json", "as_json", is_flag=True, help="Print the plan as JSON.")
 def plan(pack: str | None, cards: int | None, capacity: int, quality: str, rounds: int | None,
-         as_json: bool) -> None:
+         exact_routine: str | None, as_json: bool) -> None:
     """The routine for a pack: loads, passes, trades, rounds and time."""
-    p = build_plan(pack, cards, capacity, quality, rounds)
+    p = build_plan(pack, cards, capacity, quality, rounds, exact_routine)
     if as_json:
         click.echo(json.dumps(p.to_dict(), indent=2))
         return

@@ -41,11 +41,13 @@ def _check_unit(name: str, value: float, *, open_ends: bool) -> None:
 @click.option("--cards", type=int, default=None, help="Any other number of cards, instead of --pack.")
 @click.option("--capacity", type=int, default=104, show_default=True, help="Cards the machine holds.")
 @click.option("--rounds", type=int, default=None,
-              help="Rounds to simulate (every load once per round); default: enough to converge, up to 16.")
+              help="Rounds to simulate (every load once per round; for the split, a split round or one pass "
+                   "of a part); default: enough to converge, up to 16.")
 @click.option("--samples", type=int, default=100_000, show_default=True, help="Shuffles simulated per point.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Random seed.")
 @click.option("--routine", "routines", multiple=True,
-              help="Routine to report: stack-trade, pile-trade, exact (repeatable; default all).")
+              help="Routine to report: stack-trade, pile-trade, exact (the exact routine the shuffler runs), "
+                   "exact-radix, exact-split (repeatable; default the first three and the other exact routine).")
 @click.option("--threshold", "thresholds", type=float, multiple=True,
               help="Distance threshold (repeatable; default 0.5 0.25 0.1 0.05).")
 @click.option("--bias", type=float, default=0.5, show_default=True, help="Chance a card goes to the left pile.")
@@ -113,7 +115,7 @@ def quality(
     # Heavy imports here, so the rest of `shuffler` starts quickly.
     from shuffling.quality.report import DEFAULT_THRESHOLDS, Settings, default_rounds
     from shuffling.quality.routines import Machine
-    from shuffling.report_catalogue import REPORT_ROUTINES
+    from shuffling.report_catalogue import REPORT_ROUTINES, default_routines
 
     for name in routines:
         if name not in REPORT_ROUTINES:
@@ -126,9 +128,12 @@ def quality(
             why = routine.refuses(machine)
             if why is not None:
                 _fail(f"--routine {routine.name} cannot be combined with these settings: {why}")
+            why = routine.refuses_pack(n, capacity)
+            if why is not None:
+                _fail(f"--routine {routine.name}: {why}")
     else:
-        # Every routine the machine's settings apply to.
-        chosen = tuple(r for r in REPORT_ROUTINES.values() if r.refuses(machine) is None)
+        # Every routine the machine's settings apply to; exact mode as the shuffler runs it, and its other routine.
+        chosen = default_routines(n, capacity, machine)
 
     thresholds = tuple(sorted(set(thresholds), reverse=True)) or DEFAULT_THRESHOLDS
     settings = Settings(
@@ -282,10 +287,9 @@ def _print_tables(report: Report) -> None:
             console.print(words.upper_bounds_line(routine.name, upper))
         if not routine.shuffles:
             console.print(words.never_note())
-        if routine.device_routine is not None:
-            whole = [r for r in routine.rounds if r.round == routine.exact_rounds]
-            console.print(words.device_routine_line(routine.name, routine.device_routine,
-                                                    whole[0] if whole else None))
+        if routine.exact_routine is not None:
+            console.print(words.exact_routine_line(routine.name, routine.exact_routine,
+                                                   routine.exact_routine.kind == "split"))
     console.print("What the columns say (lower is better in every one):")
     fitted = [routine.name for routine in report.routines
               if any(r.guessing.method.endswith(f"{PICKED})") for r in routine.rounds)]

@@ -8,5 +8,6 @@ Modules: codes (code set, load sizes, the unbiased code draw), physical (the
 pass and gathering as docs/mechanism.md fixes them, and the person's steps),
 uniformity (exhaustive proofs for small packs), mistakes (what a fault costs),
 quality (per-round distance from uniform, exact mode against random mode),
-report_routine (exact mode as a routine of the quality report).
+report_routine (exact mode as a routine of the quality report), onlooker
+(what counting a routine's piles tells of the order).
 """

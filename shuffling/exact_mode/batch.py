@@ -12,9 +12,10 @@ from collections.abc import Iterator
 import numpy as np
 from numpy.typing import NDArray
 
-from shuffling.exact_mode.codes import device_code_set, loads_for_round, n_bits
+from firmware import exact_routes as routes
+from shuffling.exact_mode.codes import device_code_set, loads_for_round, n_bits, route_code_set
 from shuffling.exact_mode.physical import Fault
-from shuffling.quality.kernels import identity_decks, inverse_riffle, partition_by_key_bit
+from shuffling.quality.kernels import identity_decks, inverse_riffle, partition_by_key_bit, partition_span_by_key
 
 IntArray = NDArray[np.integer]
 BoolArray = NDArray[np.bool_]
@@ -143,6 +144,68 @@ def sorted_rounds(codes_by_position: NDArray[np.integer], n_rounds: int) -> Iter
         yield decks
 
 
+def route_rounds(codes_by_position: NDArray[np.integer], route: routes.Route, n_rounds: int) -> Iterator[IntArray]:
+    """The packs after each of the first `n_rounds` rounds of an exact routine
+    (firmware/exact_routes.py), by the codes at each starting position.
+
+    A round deals the cards at positions [lo, lo + size) and leaves its left
+    cards, then its right cards, each in order (exact_routes.partition); the
+    split's stacks and parts lie apart on the table, and the pack here is
+    them put together in order, top part first: the order they make at the
+    end. Whole-pack radix is sorted_rounds (the same packs: a SORT round of
+    the whole pack by bit r). Tests check both against physical.run_route,
+    card by card.
+    """
+    if route.kind == routes.RADIX:
+        yield from sorted_rounds(codes_by_position, n_rounds)
+        return
+    codes: NDArray[np.integer] = np.ascontiguousarray(codes_by_position, dtype=np.int32)
+    decks = identity_decks(*codes.shape)
+    every = np.arange(route.n)
+    for r in range(n_rounds):
+        kind, lo, size, param = route.kinds[r], route.lo[r], route.size[r], route.param[r]
+        # The split's codes are places in the final pack, so the round's stack
+        # holds exactly the codes lo..lo + size - 1 (codes outside are never read).
+        right = np.array([routes.round_side(c - lo, kind, param) if lo <= c < lo + size else 0 for c in every],
+                         dtype=np.bool_)
+        decks = partition_span_by_key(decks, codes, right, lo, lo + size)
+        yield decks
+
+
+def simulate_route(
+    route: routes.Route,
+    rounds: int,
+    samples: int,
+    rng: np.random.Generator,
+    chunk: int = 10_000,
+) -> Iterator[tuple[int, IntArray]]:
+    """`samples` correct runs of an exact routine, `chunk` at a time, yielding
+    (r, decks) after every round.
+
+    Each run draws its own uniformly random arrangement of the code set the
+    device takes for the routine (codes.route_code_set) and starts from the
+    order 0..N-1, so labels are positions in the starting order. Rounds 1..R
+    are the routine's; after them the device deals at random, so any later
+    round is one random pile-trade round: a fair inverse riffle of the whole
+    pack. Memory is bounded by the chunk, not by `samples`.
+    """
+    if rounds < 0 or samples < 1 or chunk < 1:
+        raise ValueError("need rounds >= 0, samples >= 1 and chunk >= 1")
+    codes = route_code_set(route)
+    exact_rounds = min(rounds, route.rounds)
+    done = 0
+    while done < samples:
+        m = min(chunk, samples - done)
+        decks: IntArray = np.broadcast_to(np.arange(route.n, dtype=np.int32), (m, route.n)).copy()
+        assignment = random_assignments(codes, m, rng)
+        for r, decks in enumerate(route_rounds(assignment, route, exact_rounds), 1):
+            yield r, decks
+        for r in range(exact_rounds + 1, rounds + 1):
+            decks = inverse_riffle(decks, rng)
+            yield r, decks
+        done += m
+
+
 def simulate_exact_mode(
     n_cards: int,
     capacity: int,
@@ -151,28 +214,12 @@ def simulate_exact_mode(
     rng: np.random.Generator,
     chunk: int = 10_000,
 ) -> Iterator[tuple[int, IntArray]]:
-    """`samples` correct exact-mode shuffles, `chunk` at a time, yielding (r, decks) after every round.
-
-    Each shuffle draws its own uniformly random arrangement of the device's
-    code set (codes.device_code_set) and starts from the order 0..N-1, so
-    labels are positions in the starting order. Rounds 1..b are exact mode;
-    after round b the routine is over and the device deals at random, so
-    any later round is one random pile-trade round: a fair inverse riffle of
-    the whole pack. Memory is bounded by the chunk, not by `samples`. The
-    exact rounds come from sorted_rounds, which equals run_batch_rounds.
-    """
+    """simulate_route for whole-pack radix, with the device's code set
+    (codes.device_code_set): rounds 1..b are exact mode, then random
+    pile-trade rounds. The exact rounds come from sorted_rounds, which equals
+    run_batch_rounds."""
     if rounds < 0 or samples < 1 or chunk < 1:
         raise ValueError("need rounds >= 0, samples >= 1 and chunk >= 1")
-    codes, _ = device_code_set(n_cards, capacity)
-    exact_rounds = min(rounds, n_bits(n_cards))
-    done = 0
-    while done < samples:
-        m = min(chunk, samples - done)
-        decks: IntArray = np.broadcast_to(np.arange(n_cards, dtype=np.int32), (m, n_cards)).copy()
-        assignment = random_assignments(codes, m, rng)
-        for r, decks in enumerate(sorted_rounds(assignment, exact_rounds), 1):
-            yield r, decks
-        for r in range(exact_rounds + 1, rounds + 1):
-            decks = inverse_riffle(decks, rng)
-            yield r, decks
-        done += m
+    route = routes.radix_route(n_cards, capacity)
+    assert route.rounds == n_bits(n_cards) and route_code_set(route) == device_code_set(n_cards, capacity)[0]
+    return simulate_route(route, rounds, samples, rng, chunk)

@@ -10,6 +10,7 @@ from fractions import Fraction
 from typing import Callable
 
 from firmware import exact_codes as portable
+from firmware import exact_routes as routes
 
 RandBytes = Callable[[int], bytes]
 
@@ -73,6 +74,15 @@ def device_code_set(n_cards: int, capacity: int) -> tuple[list[int], bool]:
         return code_set(n_cards, capacity, uneven=True), True
     except ValueError:
         return code_set(n_cards, capacity), False
+
+
+def route_code_set(route: routes.Route) -> list[int]:
+    """The codes the device takes for a routine (firmware/exact.py): the split's
+    are each card's place in the final pack, 0 to N - 1; whole-pack radix's
+    the uneven set where it fits, the balanced one otherwise."""
+    if route.kind == routes.SPLIT:
+        return list(range(route.n))
+    return device_code_set(route.n, route.capacity)[0]
 
 
 def bit_counts(codes: list[int], bit: int) -> tuple[int, int]:

@@ -20,6 +20,7 @@ from collections import Counter
 from dataclasses import dataclass
 from fractions import Fraction
 
+from firmware import exact_routes as routes
 from shuffling.exact_mode.codes import code_set, n_bits
 from shuffling.limits import MAX_SEARCH_ROUNDS
 from shuffling.quality.bounds import StatAccumulator, best_lower_bound
@@ -47,6 +48,37 @@ def exact_mode_tv(codes: list[int], k: int) -> Fraction:
 def exact_mode_log2_gap(codes: list[int], k: int) -> float:
     """log2 of 1 - TV = -sum log2(m_j!): how far TV is below 1, readable when TV rounds to 1."""
     return -sum(math.lgamma(m + 1) for m in class_sizes(codes, k)) / math.log(2)
+
+
+def route_class_sizes(route: routes.Route, codes: list[int], k: int) -> list[int]:
+    """Sizes of the classes of codes that share their history over the first k
+    rounds of an exact routine: the same stacks, and the same side in every
+    round that dealt them. Cards whose codes share a history keep their
+    starting order; two whose histories part were put in a fixed order, by
+    codes, where they parted. For whole-pack radix a history is the low k bits
+    (class_sizes); for the split, the pack is its stacks and parts put
+    together in order."""
+    if not 0 <= k <= route.rounds:
+        raise ValueError(f"the routine has {route.rounds} rounds, not {k}")
+    history: dict[int, tuple[tuple[int, int], ...]] = {c: () for c in codes}
+    for r in range(k):
+        kind, lo, size, param = route.kinds[r], route.lo[r], route.size[r], route.param[r]
+        # The round deals the positions [lo, lo + size), which hold the codes of
+        # one history-set of stacks: for the split the codes lo..lo + size - 1,
+        # for radix every code.
+        for c in codes:
+            if route.kind == routes.RADIX or lo <= c < lo + size:
+                history[c] += ((r, routes.round_side(c - lo, kind, param)),)
+    return sorted(Counter(history.values()).values(), reverse=True)
+
+
+def route_tv(route: routes.Route, codes: list[int], k: int) -> Fraction:
+    """Exact distance from uniform after k rounds of an exact routine, the
+    split's parts put together: 1 - 1 / prod(m_j!), over route_class_sizes."""
+    prod = 1
+    for m in route_class_sizes(route, codes, k):
+        prod *= math.factorial(m)
+    return 1 - Fraction(1, prod)
 
 
 @dataclass(frozen=True)
@@ -93,5 +125,5 @@ def rounds_to_reach(n_cards: int, target: float, limit: int = MAX_SEARCH_ROUNDS)
     raise ValueError("target not reached within the limit")
 
 
-__all__ = ["class_sizes", "exact_mode_tv", "exact_mode_log2_gap", "QualityRow", "quality_table", "rounds_to_reach",
+__all__ = ["class_sizes", "exact_mode_tv", "route_class_sizes", "route_tv", "exact_mode_log2_gap", "QualityRow", "quality_table", "rounds_to_reach",
            "passes_lower_bound"]

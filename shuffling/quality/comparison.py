@@ -11,6 +11,12 @@ bound, simulated by coupling (coupling.py), lies below the exact distance;
 at 162 cards that bound stays above pile-trade's in every round, so no upper
 bound below pile-trade's is known (docs/mathematics.md). Every other round
 is "not known", and the words say so.
+
+Rounds are paired by machine passes: each round of the routine with lower
+bounds against the exact routine's last round that ends at as many passes
+or fewer (the same round, for routines whose rounds take the same passes;
+for the split, whose rounds take one pass or a stack's loads, its pack at
+that pass or the one before it).
 """
 from __future__ import annotations
 
@@ -64,7 +70,11 @@ def compare(first: RoutineResult, second: RoutineResult) -> list[Verdict]:
     if not second.exact:
         raise ValueError(f"{second.name} has no exact distances to compare with")
     out = []
-    for a, b in zip(first.rounds, second.rounds):
+    for a in first.rounds:
+        before = [b for b in second.rounds if b.passes <= a.passes]
+        if not before:
+            continue  # the exact routine has no round over yet: nothing to compare with
+        b = before[-1]
         e = b.distance.value
         if first.exact:
             x = a.distance.value

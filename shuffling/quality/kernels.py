@@ -30,6 +30,7 @@ __all__ = [
     "segmented_partition",
     "fair_partition",
     "partition_by_key_bit",
+    "partition_span_by_key",
     "inverse_riffle",
     "riffle",
     "inverse_riffle_reference",
@@ -241,6 +242,57 @@ def partition_by_key_bit(decks: IntArray, keys: IntArray, bit: int) -> IntArray:
     out = np.empty_like(decks)
     if s and n:
         _partition_by_key_bit(decks, keys, bit, out)
+    return out
+
+
+@numba.njit(cache=True, nogil=True)
+def _partition_span_by_key(decks, keys, right, lo, hi, out):  # type: ignore[no-untyped-def]
+    # As _partition_by_key_bit, within positions [lo, hi) only; the side is a
+    # table lookup by key, so any rule of the key costs the same.
+    n = decks.shape[1]
+    buf = np.empty(n, dtype=decks.dtype)
+    for r in range(decks.shape[0]):
+        for j in range(lo):
+            out[r, j] = decks[r, j]
+        for j in range(hi, n):
+            out[r, j] = decks[r, j]
+        nl, nr = lo, 0
+        for j in range(lo, hi):
+            c = decks[r, j]
+            is_left = 1 - np.intp(right[keys[r, c]])
+            out[r, nl] = c
+            buf[nr] = c
+            nl += is_left
+            nr += 1 - is_left
+        for k in range(nr):
+            out[r, nl + k] = buf[k]
+
+
+def partition_span_by_key(decks: IntArray, keys: IntArray, right: ArrayLike, lo: int, hi: int) -> IntArray:
+    """Each row's cards at positions [lo, hi): those whose key k has right[k] false, in
+    order, then the rest, in order; every other position as it was.
+
+    keys (S, N) gives every label of each row a key in 0..len(right) - 1, as for
+    partition_by_key_bit; `right` is the side of each key (true: the right
+    pile). One round of an exact routine that deals only part of the pack
+    (firmware/exact_routes.py: a split round, or a part's pass). Returns a new
+    array of decks' dtype.
+    """
+    decks = np.ascontiguousarray(decks)
+    keys = np.ascontiguousarray(keys)
+    table = np.ascontiguousarray(right, dtype=np.bool_)
+    s, n = decks.shape
+    if keys.shape != decks.shape:
+        raise ValueError(f"keys shape {keys.shape} does not match decks shape {decks.shape}")
+    if not 0 <= lo <= hi <= n:
+        raise ValueError(f"the span [{lo}, {hi}) must lie within 0..{n}")
+    if decks.size and (decks.min() < 0 or decks.max() >= n):
+        raise ValueError(f"labels must lie in 0..{n - 1}")
+    if keys.size and (keys.min() < 0 or keys.max() >= table.size):
+        raise ValueError(f"keys must lie in 0..{table.size - 1}")
+    out = np.empty_like(decks)
+    if s and n:
+        _partition_span_by_key(decks, keys, table, lo, hi, out)
     return out
 
 

@@ -83,6 +83,10 @@ def _draw_routine(ax: Axes, routine: RoutineResult, colour: str) -> None:
     if routine.exact:
         values = [r.distance.value for r in routine.rounds]
         what = "never shuffles (exact)" if not routine.shuffles else "exact distance"
+        device = routine.exact_routine
+        if device is not None:  # exact mode: which routine, and whether the shuffler runs it
+            whose = "the shuffler's" if device.chosen else "the other routine"
+            title = f"exact mode, {title} ({whose})"
         # A marker per round; the thin dashed joins only link them: between rounds no pack is gathered.
         (line,) = ax.plot(passes, values, linestyle=_JOIN, marker="o", color=colour, linewidth=1.0, markersize=5,
                           label=f"{title}: {what}", zorder=3)
@@ -162,6 +166,11 @@ def _draw_marks(fig: Figure, ax: Axes, report: Report, colours: dict[str, str], 
         dots.set_gid(f"{kind}:{name}")
 
 
+def _either(names: list[str]) -> str:
+    """'a', 'a or b', 'a, b or c'."""
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
+
+
 def band_note(report: Report) -> str | None:
     """What a band means, for the routines drawn as one: the legend's title."""
     banded = [r for r in report.routines if not r.exact]
@@ -171,7 +180,7 @@ def band_note(report: Report) -> str | None:
     lines = []
     for r in banded:
         top = "its upper edge" if all(x.upper_bound is not None for x in r.rounds) else "1"
-        below = f" below {' or '.join(others)}'s markers" if others else ""
+        below = f" below the markers of {_either(others)}" if others else ""
         lines.append(f"{r.title}: the true distance lies anywhere in its band, from its lower edge up to {top};\n"
                      f"where the lower edge runs{below}, {r.title} is not shown to be closer to random.")
     return "\n".join(lines)
@@ -185,7 +194,7 @@ def _legend_extras(report: Report) -> list[Artist]:
     extras: list[Artist] = []
     if any(r.exact for r in report.routines):
         extras.append(Line2D([], [], linestyle=_JOIN, marker="o", color="grey", linewidth=1.0, markersize=5,
-                             label="exact: a marker per round (a gathered pack); joins only guide the eye"))
+                             label="exact: a marker at the end of each round; joins only guide the eye"))
     if any(not r.exact for r in report.routines):
         extras.append(Line2D([], [], linestyle="--", color="grey", linewidth=0.9,
                              label="edge of a shaded region: the lower bound less two errors, at least 0"))

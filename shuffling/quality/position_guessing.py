@@ -293,9 +293,12 @@ def guessing_for(routine_name: str, n_cards: int, capacity: int, rounds: int,
     Stack-trade on two or more loads gets the position-checked strategies
     (with its exact position law for each round) where that law is known
     (independent sides, N <= MAX_EXACT_LAW_CARDS). Every other routine
-    (pile-trade, exact mode, one load) is a succession of inverse riffles,
-    for which the inverse-riffle strategy is the better one: it equals the
-    enumerated optimum on the small packs checked (test_position_guessing.py).
+    (pile-trade, one load) is a succession of inverse riffles, for which the
+    inverse-riffle strategy is the better one: it equals the enumerated
+    optimum on the small packs checked (test_position_guessing.py). Exact
+    mode's rounds, whole-pack radix's or the split's, are stable two-way
+    partitions too, and its player follows their runs the same way (not
+    shown to be the best there).
     """
     if (routine_name == "stack-trade" and len(load_sizes(n_cards, capacity)) > 1 and covered(machine)
             and n_cards <= MAX_EXACT_LAW_CARDS):

@@ -4,7 +4,9 @@
 `Report` (results.py; `to_dict()` is the JSON):
 
 * per routine and round (a round is every load through the machine once, so
-  round r ends at machine pass r x loads): the distance from uniform, exact
+  round r ends at machine pass r x loads; the split's rounds are a split
+  round's loads or one pass of a part, and each routine says where its
+  rounds end, ReportRoutine.passes): the distance from uniform, exact
   where the routine knows it and otherwise the best lower bound ("at
   least"): Monte Carlo, or for stack-trade the rigorous bound of an exact
   position law (stack_trade_laws.py) wherever it is larger than the Monte Carlo
@@ -27,8 +29,9 @@
   question both exactly and by simulation of uniform decks.
 
 Every routine is a ReportRoutine (report_routine.py) and is treated alike:
-stack-trade and pile-trade, and exact mode, the device's default, which
-lives with the rest of exact mode (shuffling/exact_mode/report_routine.py).
+stack-trade and pile-trade, and exact mode, the device's default, as the
+shuffler runs it for the pack and its other routine beside it, which live
+with the rest of exact mode (shuffling/exact_mode/report_routine.py).
 shuffling/report_catalogue.py names them all.
 """
 from __future__ import annotations
@@ -191,15 +194,26 @@ def _uniform_decks(samples: int, n: int, rng: np.random.Generator) -> np.ndarray
 
 
 def passes_needed(
-    thresholds: Sequence[float], passes_per_round: int, distances: Sequence[Estimate],
+    thresholds: Sequence[float], passes: int | Callable[[int], int], distances: Sequence[Estimate],
     exact: Callable[[int], float] | None, shuffles: bool = True,
     seconds: Callable[[int], float] | None = None,
 ) -> tuple[PassesNeeded, ...]:
-    """When each threshold is reached. `distances[r - 1]` is round r's figure;
-    `exact(r)` the exact distance after r rounds, where it is known (then the
-    search goes past the simulated rounds); `shuffles` is False for a machine
-    whose rounds have no randomness; `seconds(r)` the modelled time at the
-    table to the end of round r."""
+    """When each threshold is reached. `passes`: the machine passes of a round,
+    or `passes(r)` those to the end of round r where rounds differ (the split);
+    `distances[r - 1]` is round r's figure; `exact(r)` the exact distance after
+    r rounds, where it is known (then the search goes past the simulated
+    rounds); `shuffles` is False for a machine whose rounds have no
+    randomness; `seconds(r)` the modelled time at the table to the end of
+    round r."""
+    passes_to: Callable[[int], int]
+    if isinstance(passes, int):
+        per_round = passes
+
+        def by_round(r: int) -> int:
+            return r * per_round
+        passes_to = by_round
+    else:
+        passes_to = passes
     out = []
     for t in thresholds:
         if exact is not None:
@@ -209,7 +223,7 @@ def passes_needed(
             if hit is None and not shuffles:
                 out.append(PassesNeeded(t, "never"))
             else:
-                out.append(PassesNeeded(t, "exact", round=hit, passes=None if hit is None else hit * passes_per_round,
+                out.append(PassesNeeded(t, "exact", round=hit, passes=None if hit is None else passes_to(hit),
                                         distance=None if hit is None else exact(hit),
                                         seconds=None if hit is None or seconds is None else seconds(hit)))
         else:
@@ -217,7 +231,7 @@ def passes_needed(
             above = [r for r, d in enumerate(distances, 1) if d.value - SIGNIFICANCE * d.stderr > t]
             last = max(above, default=0)
             out.append(PassesNeeded(t, "lower-bound", not_before_round=last + 1,
-                                    not_before_pass=(last + 1) * passes_per_round,
+                                    not_before_pass=passes_to(last + 1),
                                     simulated_rounds=len(distances)))
     return tuple(out)
 
@@ -233,7 +247,9 @@ def _run_routine(
     """Simulate one routine and collect its figures round by round."""
     routine = s.routines[index]
     n = s.n_cards
-    passes_per_round = len(load_sizes(n, s.capacity))
+
+    def passes(r: int) -> int:
+        return routine.passes(n, s.capacity, r)
     bits = routine.bits_per_round(n, s.capacity, s.machine)
     shuffles = bits != 0
     exact: Callable[[int], Estimate | None]
@@ -268,7 +284,7 @@ def _run_routine(
             best = law_bound  # rigorous, no simulation error, and larger than what the simulated bound shows
         known = exact(r)
         rows.append(RoundResult(
-            round=r, passes=r * passes_per_round, distance=best if known is None else known,
+            round=r, passes=passes(r), distance=best if known is None else known,
             lower_bound=lower, statistics=bounds[r], guessing=observers[r].guessing(),
             deal=observers[r].dealing(), exact_lower_bound=law_bound,
             pair_bound=None if law is None else law.pair_bound(),
@@ -280,16 +296,19 @@ def _run_routine(
     distances = [row.distance for row in rows]
 
     def needed(thresholds: Sequence[float]) -> tuple[PassesNeeded, ...]:
-        return passes_needed(thresholds, passes_per_round, distances, exact_value, shuffles,
+        return passes_needed(thresholds, passes, distances, exact_value, shuffles,
                              lambda r: routine.seconds(n, s.capacity, r))
 
-    home = rows[HOME_GAME_PASSES - 1] if s.rounds >= HOME_GAME_PASSES else None
+    # Three passes of each load: the row at that many machine passes, where there is one.
+    loads = len(load_sizes(n, s.capacity))
+    home = next((row for row in rows if row.passes == HOME_GAME_PASSES * loads), None)
     seven = float(tv_riffle_exact(SINGLE_DECK, SINGLE_DECK_PASSES))
+    even = all(row.passes == row.round * loads for row in rows)
     return RoutineResult(
         name=routine.name,
-        title=routine.title,
+        title=routine.title(n, s.capacity),
         description=routine.description(n, s.capacity),
-        passes_per_round=passes_per_round,
+        passes_per_round=loads if even else None,
         exact=is_exact,
         rounds=tuple(rows),
         thresholds=needed(s.thresholds),
@@ -299,8 +318,8 @@ def _run_routine(
             single_deck_seven=needed((seven,))[0],
         ),
         shuffles=shuffles,
-        exact_rounds=routine.exact_rounds(n),
-        device_routine=routine.device_routine(n, s.capacity),
+        exact_rounds=routine.exact_rounds(n, s.capacity),
+        exact_routine=routine.exact_routine(n, s.capacity),
     )
 
 
@@ -422,7 +441,7 @@ def build_report(
     if not s.routines:
         raise ValueError("a report needs at least one routine")
     for routine in s.routines:
-        why = routine.refuses(s.machine)
+        why = routine.refuses(s.machine) or routine.refuses_pack(n, s.capacity)
         if why is not None:
             raise ValueError(f"{routine.name}: {why}")
     if s.start == "samba" and n != s.pack.cards:

@@ -1,11 +1,12 @@
 """What the quality report asks of a routine, and the two routines with random sides.
 
 The report (report.py) treats every routine alike through `ReportRoutine`:
-a name and a description, whether the machine's settings apply to it, its
-exact distance where theory gives one, how many random bits a round has (for
-the counting bound, and to tell a machine that never shuffles), its modelled
-time at the table (shuffling/time_model.py, on the routine's
-steps), and a simulation that yields the packs round by round. Stack-trade and pile-trade
+a name, a title and a description, whether the machine's settings and the
+pack apply to it, its exact distance where theory gives one, how many random
+bits a round has (for the counting bound, and to tell a machine that never
+shuffles), the machine passes and the modelled time at the table to the end
+of each round (shuffling/time_model.py, on the routine's steps), and a
+simulation that yields the packs round by round. Stack-trade and pile-trade
 live here; exact mode, the device's own routine, lives with the rest of
 exact mode (shuffling/exact_mode/report_routine.py), and
 shuffling/report_catalogue.py lists them all. The report imports neither.
@@ -25,7 +26,7 @@ from shuffling.limits import MAX_EXACT_DISTANCE_CARDS
 from shuffling.round_steps import first_cut, round_steps, stack_trade_round_steps
 
 from .estimate import Estimate
-from .results import DeviceRoutine
+from .results import ExactRoutine
 from .routines import ROUTINES, Machine, Routine, exact_tv, fixed_trade, load_sizes, simulate
 
 __all__ = ["ReportRoutine", "RandomSideRoutine", "STACK_TRADE", "PILE_TRADE", "side_bits"]
@@ -39,9 +40,8 @@ class ReportRoutine(Protocol):
     @property
     def name(self) -> str: ...
 
-    @property
-    def title(self) -> str:
-        """How a legend calls it."""
+    def title(self, n_cards: int, capacity: int) -> str:
+        """How a legend calls it, for this pack on this machine."""
         ...
 
     def description(self, n_cards: int, capacity: int) -> str:
@@ -52,6 +52,10 @@ class ReportRoutine(Protocol):
         """None when the routine can be reported on `machine`, else why not (one line)."""
         ...
 
+    def refuses_pack(self, n_cards: int, capacity: int) -> str | None:
+        """None when the routine exists for this pack on this machine, else why not (one line)."""
+        ...
+
     def exact_distance(self, n_cards: int, capacity: int, rounds: int, machine: Machine) -> Estimate | None:
         """The exact distance from uniform after `rounds` rounds, or None where it is not known."""
         ...
@@ -60,16 +64,20 @@ class ReportRoutine(Protocol):
         """At most 2**bits arrangements come out of one round from a given order; None: not counted."""
         ...
 
-    def exact_rounds(self, n_cards: int) -> int | None:
+    def exact_rounds(self, n_cards: int, capacity: int) -> int | None:
         """The round from which the pack is exactly uniform, for a routine that gets there."""
+        ...
+
+    def passes(self, n_cards: int, capacity: int, rounds: int) -> int:
+        """The machine passes of the first `rounds` rounds."""
         ...
 
     def seconds(self, n_cards: int, capacity: int, rounds: int) -> float:
         """The modelled time at the table of the first `rounds` rounds."""
         ...
 
-    def device_routine(self, n_cards: int, capacity: int) -> DeviceRoutine | None:
-        """The routine a device runs where it is not the one the rounds model (exact mode), else None."""
+    def exact_routine(self, n_cards: int, capacity: int) -> ExactRoutine | None:
+        """Which exact routine the rounds are (exact mode), else None."""
         ...
 
     def simulate(
@@ -104,8 +112,7 @@ class RandomSideRoutine:
     def name(self) -> str:
         return self.routine.name
 
-    @property
-    def title(self) -> str:
+    def title(self, n_cards: int, capacity: int) -> str:
         return self.routine.name
 
     def description(self, n_cards: int, capacity: int) -> str:
@@ -113,6 +120,9 @@ class RandomSideRoutine:
 
     def refuses(self, machine: Machine) -> str | None:
         return None  # the knobs describe exactly these routines' random sides
+
+    def refuses_pack(self, n_cards: int, capacity: int) -> str | None:
+        return None
 
     def exact_distance(self, n_cards: int, capacity: int, rounds: int, machine: Machine) -> Estimate | None:
         if n_cards > MAX_EXACT_DISTANCE_CARDS:
@@ -127,8 +137,11 @@ class RandomSideRoutine:
             bits += math.ceil(math.log2(min(load_sizes(n_cards, capacity)) + 1))
         return bits
 
-    def exact_rounds(self, n_cards: int) -> None:
+    def exact_rounds(self, n_cards: int, capacity: int) -> None:
         return None
+
+    def passes(self, n_cards: int, capacity: int, rounds: int) -> int:
+        return rounds * len(load_sizes(n_cards, capacity))
 
     def seconds(self, n_cards: int, capacity: int, rounds: int) -> float:
         sizes = load_sizes(n_cards, capacity)
@@ -139,7 +152,7 @@ class RandomSideRoutine:
             one = round_steps(names, sizes)
         return time_model.timing(first_cut(names, sizes) + one * rounds).total_s
 
-    def device_routine(self, n_cards: int, capacity: int) -> None:
+    def exact_routine(self, n_cards: int, capacity: int) -> None:
         return None
 
     def simulate(

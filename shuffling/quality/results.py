@@ -17,7 +17,7 @@ from .estimate import Estimate
 from .routines import Machine
 
 __all__ = [
-    "PassesNeeded", "RoundResult", "HomeGame", "DeviceRoutine", "Landmarks", "RoutineResult", "DealRules", "Section",
+    "PassesNeeded", "RoundResult", "HomeGame", "ExactRoutine", "Landmarks", "RoutineResult", "DealRules", "Section",
     "MeldSummary", "StartSummary", "RandomDeal", "Landmark", "Reference", "ReportSettings", "Report", "PairBound",
     "UpperBound",
     "pack_to_dict", "pack_from_dict",
@@ -170,21 +170,31 @@ class RoundResult:
 
 
 @dataclass(frozen=True)
-class DeviceRoutine:
-    """The routine a device runs for the pack, where the report's rounds
-    model another (exact mode: the split, the rounds whole-pack radix): its
-    passes and modelled time at the table, then exactly uniform."""
+class ExactRoutine:
+    """The exact routine a routine's rounds are (exact mode: whole-pack radix or the
+    split, firmware/exact_routes.py): its passes and modelled time at the table,
+    after which the pack is exactly uniform; whether the device chooses it for
+    this pack (`chosen`); and what an onlooker who counts its piles learns of
+    the order, in bits (shuffling/exact_mode/onlooker.py), of the `order_bits`
+    a uniform order holds."""
 
-    name: str
+    kind: str  # "radix" or "split"
+    name: str  # "whole-pack radix" or "the split"
+    chosen: bool
     passes: int
     seconds: float
+    onlooker_bits: float
+    order_bits: float
 
     def to_dict(self) -> dict[str, Any]:
-        return {"name": self.name, "passes": self.passes, "seconds": self.seconds, "distance": 0.0}
+        return {"kind": self.kind, "name": self.name, "chosen": self.chosen, "passes": self.passes,
+                "seconds": self.seconds, "distance": 0.0, "onlooker_bits": self.onlooker_bits,
+                "order_bits": self.order_bits}
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> DeviceRoutine:
-        return cls(d["name"], d["passes"], d["seconds"])
+    def from_dict(cls, d: dict[str, Any]) -> ExactRoutine:
+        return cls(d["kind"], d["name"], d["chosen"], d["passes"], d["seconds"], d["onlooker_bits"],
+                   d["order_bits"])
 
 
 @dataclass(frozen=True)
@@ -227,20 +237,23 @@ class RoutineResult:
     whose rounds have no randomness at all (a coin that always says the same
     side): the pack then only ever takes one order. exact_rounds: the round
     from which the pack is exactly uniform, for a routine that gets there
-    (exact mode), else None.
+    (exact mode), else None; exact_routine: which exact routine the rounds
+    are. passes_per_round: None where rounds take different numbers of
+    passes (the split: a split round deals every load of its stack, a part's
+    round one pass); every round carries its passes.
     """
 
     name: str
     title: str
     description: str
-    passes_per_round: int
+    passes_per_round: int | None
     exact: bool
     rounds: tuple[RoundResult, ...]
     thresholds: tuple[PassesNeeded, ...]
     landmarks: Landmarks
     shuffles: bool = True
     exact_rounds: int | None = None
-    device_routine: DeviceRoutine | None = None
+    exact_routine: ExactRoutine | None = None
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -253,8 +266,8 @@ class RoutineResult:
         }
         if self.exact_rounds is not None:
             out["exact_rounds"] = self.exact_rounds
-        if self.device_routine is not None:
-            out["device_routine"] = self.device_routine.to_dict()
+        if self.exact_routine is not None:
+            out["exact_routine"] = self.exact_routine.to_dict()
         out.update(
             rounds=[r.to_dict() for r in self.rounds],
             thresholds=[t.to_dict() for t in self.thresholds],
@@ -270,7 +283,7 @@ class RoutineResult:
             thresholds=tuple(PassesNeeded.from_dict(t) for t in d["thresholds"]),
             landmarks=Landmarks.from_dict(d["landmarks"]), shuffles=d["shuffles"],
             exact_rounds=d.get("exact_rounds"),
-            device_routine=None if d.get("device_routine") is None else DeviceRoutine.from_dict(d["device_routine"]),
+            exact_routine=None if d.get("exact_routine") is None else ExactRoutine.from_dict(d["exact_routine"]),
         )
 
 

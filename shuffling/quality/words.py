@@ -9,10 +9,10 @@ from shuffling.time_model import duration
 
 if TYPE_CHECKING:
     from .estimate import Estimate
-    from .results import DeviceRoutine, RoundResult, UpperBound
+    from .results import ExactRoutine, UpperBound
 
 __all__ = ["number", "loads_phrase", "distance_note", "guessing_note", "deal_note", "passes_note", "never_note",
-           "device_routine_line", "duration"]
+           "exact_routine_line", "duration"]
 
 # What each column of the report's tables says, written once for the screen
 # and the docs. Every column reads "lower is better": 0 distance, the guessing
@@ -25,13 +25,24 @@ def distance_note() -> str:
             "error) and may be much more; \"at least x (method)\" is a lower bound with no simulation error.")
 
 
-def device_routine_line(routine: str, device: DeviceRoutine, whole: RoundResult | None) -> str:
-    """Where the shuffler runs another exact routine than the one the rounds model; `whole`: the
-    round at which the modelled one is exactly random, if the table reaches it."""
-    radix = "" if whole is None else f" ({whole.passes} passes, about {duration(whole.seconds)} to exactly random)"
-    return (f"For this pack the shuffler runs the {device.name} ({device.passes} passes, about "
-            f"{duration(device.seconds)} at the table), exactly random after its last pass; before it its parts "
-            f"lie apart, so no pack is measured. The rounds of {routine} above are whole-pack radix{radix}.")
+def exact_routine_line(routine: str, exact: ExactRoutine, parts_apart: bool) -> str:
+    """Under an exact routine's table: which routine its rounds are, whether the shuffler
+    runs it for this pack, its passes and time, and what an onlooker who counts its piles
+    learns; `parts_apart`: its stacks lie apart until its last pass (the split)."""
+    whose = ("the shuffler runs it for this pack" if exact.chosen
+             else "the shuffler runs the other routine for this pack; this one is run when asked for")
+    text = (f"The rounds of {routine} are {exact.name} ({whose}): {exact.passes} passes, about "
+            f"{duration(exact.seconds)} at the table, then exactly random.")
+    if parts_apart:
+        text += (" Until its last pass its stacks and parts lie apart; each round's figures are for the pack "
+                 "they make put together in order, top part first.")
+    if exact.onlooker_bits > 0:
+        text += (f" Its piles' counts depend on the order: someone who counts them learns "
+                 f"{exact.onlooker_bits:.1f} bits of it (of {exact.order_bits:.1f}), and every order that "
+                 f"gives those counts stays equally likely.")
+    else:
+        text += " Every pile's count is fixed by the routine: counting them tells nothing of the order."
+    return text
 
 
 def guessing_note(n_cards: int, h_n: float) -> str:

@@ -57,6 +57,10 @@ def test_json_plan_matches_the_simulator() -> None:
     (("--pack", "samba", "--cards", "52"), "not both"),
     (("--quality", "perfect"), "unknown quality"),
     (("--rounds", "0"), "--rounds"),
+    (("--routine", "pipelined"), "--routine must be radix or split, not 'pipelined'"),
+    (("--pack", "bridge", "--routine", "split"), "--routine split: no split: the pack fits the tray"),
+    (("--cards", "600", "--routine", "radix"), "exact mode is not available for 600 cards"),
+    (("--routine",), "--routine"),
 ])
 def test_bad_input_is_one_line_and_nonzero(args: tuple[str, ...], word: str) -> None:
     out = run(*args)

@@ -71,3 +71,53 @@ def test_shuffler_flash_deploys_exact_mode_for_every_board(tmp_path) -> None:  #
         image = build.build_image(board, tmp_path / board)
         remote = {f.remote for f in image}
         assert {"exact.mpy", "exact_codes.mpy", "controller.mpy"} <= remote, board
+
+
+def test_the_plan_says_what_counting_the_piles_tells_from_each_routines_own_code_set() -> None:
+    from shuffling.exact_mode.onlooker import onlooker
+
+    out = CliRunner().invoke(plan, ["--pack", "samba"])
+    assert out.exit_code == 0
+    data = json.loads(CliRunner().invoke(plan, ["--pack", "samba", "--json"]).output)["exact_mode"]
+    for entry in data["routines"]:
+        seen = onlooker(exact_routes.route(162, 104, entry["routine"]))
+        assert entry["onlooker"] == seen.to_dict() and entry["onlooker"]["fixed"] is False
+        assert [r["round"] for r in entry["onlooker"]["rounds"]] == [1]  # the first round's piles, nothing after
+        # In words, to the precision docs/exact-mode.md states: 3.7 bits of the 960.3 of a random order.
+        assert f"{seen.bits:.1f}" == "3.7" and f"{seen.order_bits:.1f}" == "960.3"
+    text = " ".join(out.output.split())
+    assert text.count("The counts of its first round's piles depend on the order: someone who counts them learns "
+                      "3.7 bits of it (of the 960.3 bits of a random order), and every order that gives those "
+                      "counts stays equally likely.") == 2
+    assert "No exact routine here keeps every pile's count fixed" in text
+    # A pack that fits the tray is dealt as one load: every count fixed, nothing told.
+    one = json.loads(CliRunner().invoke(plan, ["--pack", "bridge", "--json"]).output)["exact_mode"]
+    assert one["onlooker"] == {"bits": 0.0, "order_bits": pytest.approx(225.58, abs=0.01), "fixed": True,
+                               "rounds": []}
+    assert ("Every pile's count is fixed by the routine: counting the piles tells nothing of the order."
+            in CliRunner().invoke(plan, ["--pack", "bridge"]).output)
+
+
+def test_routine_chooses_which_exact_routine_the_plan_describes() -> None:
+    data = json.loads(CliRunner().invoke(plan, ["--pack", "samba", "--routine", "radix", "--json"]).output)
+    ex = data["exact_mode"]
+    assert (ex["routine"], ex["passes"], ex["asked"], ex["device_choice"]) == ("radix", 16, "radix", "split")
+    default = json.loads(CliRunner().invoke(plan, ["--pack", "samba", "--json"]).output)["exact_mode"]
+    assert (default["routine"], default["asked"], default["device_choice"]) == ("split", None, "split")
+    assert ex["routines"] == default["routines"]  # both routines beside it, whichever is described
+    out = CliRunner().invoke(plan, ["--pack", "samba", "--routine", "radix"]).output
+    lines = out.split("Exact mode (", 1)[1].splitlines()
+    assert lines[1].startswith("  Whole-pack radix (asked for with --routine radix; the shuffler's own choice "
+                               "is the split): 16 passes")
+    assert any(ln.startswith("  Split (the shuffler's choice: the least time at the table): 15 passes") for ln in lines)
+    split = json.loads(CliRunner().invoke(plan, ["--pack", "canasta", "--routine", "split", "--json"]).output)
+    assert (split["exact_mode"]["routine"], split["exact_mode"]["passes"]) == ("split", 11)
+    # The exact routine does not change random mode's plan.
+    assert {k: v for k, v in data.items() if k != "exact_mode"} == {
+        k: v for k, v in json.loads(CliRunner().invoke(plan, ["--pack", "samba", "--json"]).output).items()
+        if k != "exact_mode"}
+    # What the guide will take: the schedule of the routine asked for.
+    assert planlib.exact_schedule(162, 104, "radix").routine == "radix"
+    assert planlib.exact_schedule(162, 104).routine == "split"
+    with pytest.raises(planlib.PlanError, match="no split"):
+        planlib.exact_schedule(52, 104, "split")

@@ -87,8 +87,11 @@ def test_json_output_and_plot(capsys, tmp_path):
     report = json.loads(out)
     assert report["pack"]["cards"] == 108
     assert report["settings"]["samples"] == 400
-    assert [r["name"] for r in report["routines"]] == ["stack-trade", "pile-trade", "exact"]
+    # Exact mode as the shuffler runs it for canasta (the split), whole-pack radix beside it.
+    assert [r["name"] for r in report["routines"]] == ["stack-trade", "pile-trade", "exact", "exact-radix"]
     assert report["routines"][2]["exact"] and report["routines"][2]["rounds"][0]["guessing"]["stderr"] > 0
+    assert [(r["exact_routine"]["kind"], r["exact_routine"]["chosen"]) for r in report["routines"][2:]] == [
+        ("split", True), ("radix", False)]
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert report["plot"] == str(png)
 
@@ -210,16 +213,30 @@ def test_exact_mode_alone(capsys):
                          "--no-plot")
     assert code == 0, err
     text = " ".join(out.split())
-    assert "exact: The device sends each card" in text and "stack-trade" not in text
-    assert "exactly random after eight rounds" in text
-    # Rounds 1-7 are 1 - 1/prod(m_j!), round 8 on exactly 0; each with the time model's time to it.
+    # The routine the shuffler runs for Samba: the split, its 14 rounds in 15 passes, then random rounds.
+    assert "exact: The pack is dealt into two parts that each fit the tray (98 and 64 cards" in text
+    assert "stack-trade" not in text and "exactly random after 15 passes" in text
+    assert "│ 1 │ 2 │ 1.000 (exact)" in text and "│ 2 │ 3 │ 1.000 (exact)" in text
+    assert "│ 13 │ 14 │ 1.000 (exact)" in text and "│ 14 │ 15 │ 0 (exact)" in text and "│ 16 │ 19 │ 0 (exact)" in text
+    split = time_model.timing(es.step for es in split_steps(exact_routes.split_route(162, 104))).total_s
+    assert f"pass 15 (round 14, exact 0), about {time_model.duration(split)}" in text
+    assert (f"The rounds of exact are the split (the shuffler runs it for this pack): 15 passes, about "
+            f"{time_model.duration(split)} at the table, then exactly random.") in text
+    assert "someone who counts them learns 3.7 bits of it (of 960.3)" in text
+    # Whole-pack radix asked for by name: 8 rounds of two loads, and what it is to the shuffler.
+    code, out, err = run(capsys, "quality", "--pack", "samba", "--routine", "exact-radix", "--samples", "400",
+                         "--no-plot")
+    assert code == 0, err
+    text = " ".join(out.split())
     radix = time_model.timing(es.step for es in exact_steps(162, 104, uneven=True)).total_s
     assert "│ 8 │ 16 │ 0 (exact)" in text and "│ 7 │ 14 │ 1.000 (exact)" in text
     assert f"pass 16 (round 8, exact 0), about {time_model.duration(radix)}" in text
-    # The shuffler's own routine for Samba, the split, with its passes and time.
-    split = time_model.timing(es.step for es in split_steps(exact_routes.split_route(162, 104))).total_s
-    assert f"For this pack the shuffler runs the split (15 passes, about {time_model.duration(split)} at the table)" in text
-    assert f"whole-pack radix (16 passes, about {time_model.duration(radix)} to exactly random)" in text
+    assert ("The rounds of exact-radix are whole-pack radix (the shuffler runs the other routine for this pack; "
+            "this one is run when asked for)") in text
+    # A pack that fits the tray has no split: one line, and nothing simulated.
+    code, out, err = run(capsys, "quality", "--pack", "bridge", "--routine", "exact-split", *SMALL)
+    assert code != 0 and err.strip().splitlines() == [
+        "shuffler: --routine exact-split: no split: the pack fits the tray (52 cards on a 104-card tray)"]
 
 
 @pytest.mark.exact_mode
@@ -230,8 +247,9 @@ def test_exact_mode_json_has_every_figure(capsys):
     routine = json.loads(out)["routines"][0]
     assert routine["name"] == "exact" and routine["exact_rounds"] == 6
     assert [r["distance"]["value"] for r in routine["rounds"]][5:] == [0.0, 0.0]
-    # 60 cards fit the tray: the shuffler runs the routine the rounds model, whose time each round carries.
-    assert "device_routine" not in routine
+    # 60 cards fit the tray: the shuffler runs whole-pack radix, whose time each round carries.
+    assert (routine["exact_routine"]["kind"], routine["exact_routine"]["chosen"]) == ("radix", True)
+    assert routine["exact_routine"]["onlooker_bits"] == 0.0  # one load: every count fixed
     times = [r["seconds"] for r in routine["rounds"]]
     assert times == sorted(times) and times[5] == pytest.approx(
         time_model.timing(es.step for es in exact_steps(60, 104)).total_s)
@@ -343,12 +361,41 @@ def _row_cells(text, routine, round_):
 
 
 def test_the_distance_column_shows_a_rigorous_bound_where_the_simulated_one_is_unresolved(capsys):
+    from shuffling.quality import stack_trade_laws
+    from shuffling.quality.words import bound_figure
+
     code, out, err = run(capsys, "quality", "--pack", "samba", "--routine", "stack-trade", "--no-plot",
                          "--samples", "400", "--rounds", "16")
     assert code == 0, err
-    # 400 shuffles cannot resolve the last rounds; the exact law of one position still proves a little.
-    assert _row_cells(out, "stack-trade", 15)[2] == "at least 0.00066 (exact law of the card at position 80)"
-    assert _row_cells(out, "stack-trade", 16)[2] == "at least 0.00033 (exact law of the card at position 80)"
+    # 400 shuffles cannot resolve the last rounds; the exact law of two positions still proves a little.
+    chain = stack_trade_laws.exact_bounds(162, 104, 16)
+    assert chain is not None
+    for r in (15, 16):
+        assert chain[r - 1].pair_positions == (80, 161) and chain[r - 1].pair > chain[r - 1].one_card
+        figure = bound_figure(chain[r - 1].value)
+        assert _row_cells(out, "stack-trade", r)[2] == f"at least {figure} (exact law of the cards at positions 80 and 161)"
+    assert [bound_figure(chain[r].value) for r in (14, 15)] == ["0.00094", "0.00049"]  # as the docs say
     assert "at least 0 (unresolved)" not in out
     text = " ".join(out.split())
-    assert "15: 0.00066, 16: 0.00033 (card at position 80)." in text
+    assert "15: 0.00094, 16: 0.00049 (cards at positions 80 and 161)." in text
+
+
+def test_the_json_carries_the_pair_chain_through_round_16_and_the_stronger_bound_each_round(capsys):
+    from shuffling.quality import stack_trade_laws
+
+    code, out, err = run(capsys, "quality", "--pack", "samba", "--routine", "stack-trade", "--no-plot", "--json",
+                         "--samples", "400", "--rounds", "16")
+    assert code == 0, err
+    rounds = json.loads(out)["routines"][0]["rounds"]
+    assert len(rounds) == 16
+    for row, chain in zip(rounds, stack_trade_laws.exact_bounds(162, 104, 16)):
+        pair, law = row["pair_bound"], row["exact_lower_bound"]
+        assert pair is not None and pair["kind"] == "lower-bound", row["round"]
+        assert (pair["value"], tuple(pair["positions"])) == (chain.pair, chain.pair_positions)
+        # The stronger of the pair's and one card's bound, saying which.
+        assert law["kind"] == "lower-bound" and law["stderr"] == 0
+        assert law["value"] == max(chain.pair, chain.one_card)
+        a, b = chain.pair_positions
+        assert law["method"] == f"exact law of the cards at positions {a} and {b}", row["round"]
+    # Where the chain used to stop (below 0.1, after round 8), the pair stays the stronger.
+    assert [r["pair_bound"]["positions"] for r in rounds[8:]] == [[80, 161]] * 8

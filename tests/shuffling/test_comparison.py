@@ -81,3 +81,20 @@ def test_a_simulated_upper_bound_below_the_exact_distance_shows_closer_and_above
     assert ("after rounds 1 and 3, whether stack-trade is closer to random than pile-trade is NOT KNOWN: "
             "stack-trade's lower bounds stay at or below pile-trade's exact distance, and no upper bound below "
             "pile-trade's is known") in note
+
+
+def test_rounds_of_other_passes_are_paired_by_the_passes_dealt() -> None:
+    """The split's rounds end at passes 2, 3, 4, 5 (a split round, then one pass a round):
+    stack-trade's round at pass 4 meets the split's pack at pass 4, at pass 6 its pack at pass 5."""
+    split = _routine("exact", _exact(1.0, 1.0, 0.7, 0.0))
+    split = RoutineResult(**{**split.__dict__, "passes_per_round": None,
+                             "rounds": tuple(RoundResult(**{**r.__dict__, "passes": p})
+                                             for r, p in zip(split.rounds, (2, 3, 4, 5)))})
+    mc = [_mc(0.999, 0.001), _mc(0.71, 0.01), _mc(0.5, 0.01)]
+    stack = _routine("stack-trade", mc)  # passes 2, 4, 6: against 1.0 (pass 2), 0.7 (pass 4), 0.0 (pass 5)
+    verdicts = compare(stack, split)
+    assert [(v.round, v.how) for v in verdicts] == [(1, "both far"), (2, "not known"), (3, "further (simulated)")]
+    # Nothing to compare with before the exact routine's first round is over.
+    late = RoutineResult(**{**split.__dict__, "rounds": tuple(RoundResult(**{**r.__dict__, "passes": r.passes + 2})
+                                                              for r in split.rounds)})
+    assert [v.round for v in compare(stack, late)] == [2, 3]

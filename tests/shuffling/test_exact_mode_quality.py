@@ -55,3 +55,26 @@ def test_quality_table_shape_and_kinds() -> None:
     # random pile trade is still far from uniform when exact mode is done
     assert rows[7].random_pile_trade > 0.5
     assert math.isclose(rows[6].exact_mode_log2_gap, -34.0)
+
+
+@pytest.mark.parametrize("n, cap", [(5, 3), (6, 4), (7, 2), (7, 6)])
+def test_the_route_formula_matches_enumeration_every_round_of_both_routines(n: int, cap: int) -> None:
+    """route_tv against every arrangement of the routine's codes run card by card through its first k
+    rounds (the split's stacks and parts put together in order): the law of the pack, exactly."""
+    import itertools
+
+    from firmware import exact_routes as routes
+    from shuffling.exact_mode.codes import route_code_set
+    from shuffling.exact_mode.physical import run_route
+    from shuffling.exact_mode.quality import route_tv
+
+    for kind in routes.KINDS:
+        route = routes.route(n, cap, kind)
+        codes = route_code_set(route)
+        for k in range(route.rounds + 1):
+            short = routes.Route(route.kind, n, cap)
+            for r in range(k):
+                short.add(route.kinds[r], route.lo[r], route.size[r], route.loads[r], route.param[r], route.first[r])
+            law = Counter(tuple(run_route(list(range(n)), list(a), short)) for a in itertools.permutations(codes))
+            assert tv_from_uniform(law, n) == route_tv(route, codes, k), (kind, k)
+        assert route_tv(route, codes, route.rounds) == 0

@@ -18,6 +18,7 @@ from shuffling.quality.kernels import (
     inverse_riffle_argsort,
     inverse_riffle_reference,
     partition_by_key_bit,
+    partition_span_by_key,
     riffle,
     riffle_reference,
     segmented_partition,
@@ -280,3 +281,33 @@ def test_partition_by_key_bit_refuses_bad_input() -> None:
         partition_by_key_bit(decks + 1, np.zeros((2, 5), dtype=np.uint16), 0)
     with pytest.raises(ValueError, match="negative"):
         partition_by_key_bit(decks, np.full((2, 5), -1, dtype=np.int64), 0)
+
+
+@settings(max_examples=30, deadline=None)
+@given(n=st.integers(1, 60), rows=st.integers(1, 4), seed=st.integers(0, 2**16), data=st.data())
+def test_partition_span_by_key_moves_only_the_span(n: int, rows: int, seed: int, data: st.DataObject) -> None:
+    rng = np.random.default_rng(seed)
+    lo = data.draw(st.integers(0, n))
+    hi = data.draw(st.integers(lo, n))
+    decks = rng.permuted(identity_decks(rows, n), axis=1)
+    keys = rng.permuted(identity_decks(rows, n), axis=1).astype(np.int32)  # a code per card
+    right = rng.integers(0, 2, size=n).astype(bool)
+    out = partition_span_by_key(decks, keys, right, lo, hi)
+    for row in range(rows):
+        order = decks[row].tolist()
+        span = order[lo:hi]
+        # By hand: outside the span nothing moves; inside, its left cards then its right cards, each in order.
+        left = [c for c in span if not right[keys[row, c]]]
+        assert out[row].tolist() == order[:lo] + left + [c for c in span if right[keys[row, c]]] + order[hi:]
+    assert out.dtype == decks.dtype
+
+
+def test_partition_span_by_key_refuses_bad_input() -> None:
+    decks = identity_decks(2, 5)
+    keys = np.zeros((2, 5), dtype=np.int32)
+    with pytest.raises(ValueError, match="shape"):
+        partition_span_by_key(decks, keys[:, :4], [False] * 5, 0, 5)
+    with pytest.raises(ValueError, match="span"):
+        partition_span_by_key(decks, keys, [False] * 5, 3, 2)
+    with pytest.raises(ValueError, match="keys"):
+        partition_span_by_key(decks, keys + 5, [False] * 5, 0, 5)

@@ -12,14 +12,15 @@ from shuffling.quality.results import PassesNeeded, UpperBound
 from shuffling.quality.plot import PlotNameError, bound_edge, draw_report, plot_file, plot_report
 from shuffling.quality.report import Settings, build_report
 from shuffling.quality.routines import Machine
-from shuffling.report_catalogue import report_routines
+from shuffling.report_catalogue import default_routines, report_routines
 
 
 @pytest.fixture(scope="module")
 def report():
-    # Two loads of 30: stack-trade has lower bounds only, pile-trade and exact mode exact distances.
+    # Two loads of 30: stack-trade has lower bounds only, pile-trade and exact mode exact distances;
+    # exact mode as the shuffler runs it (the split) and whole-pack radix beside it.
     settings = Settings(pack=custom_pack(60), n_cards=60, capacity=30, rounds=8, samples=400, seed=2,
-                        start="new", routines=report_routines())
+                        start="new", routines=default_routines(60, 30, Machine()))
     return build_report(settings, workers=1)
 
 
@@ -49,7 +50,7 @@ def test_exact_distances_are_a_marker_per_round_with_dashed_joins(report):
     # Between rounds no pack is gathered: no solid line may read as a value at an odd pass.
     fig = draw_report(report)
     curves = _by_gid(fig, "exact")
-    assert set(curves) == {"pile-trade", "exact"}
+    assert set(curves) == {"pile-trade", "exact", "exact-radix"}
     for name, line in curves.items():
         routine = report.routine(name)
         assert isinstance(line, Line2D) and line.get_linestyle() == "--" and line.get_marker() == "o"
@@ -58,7 +59,12 @@ def test_exact_distances_are_a_marker_per_round_with_dashed_joins(report):
     solid = [ln for ln in fig.axes[0].lines if ln.get_linestyle() == "-" and len(ln.get_xdata()) > 2]
     assert solid == []
     texts = [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
-    assert "exact: a marker per round (a gathered pack); joins only guide the eye" in texts
+    assert "exact: a marker at the end of each round; joins only guide the eye" in texts
+    # Exact mode's two routines, each labelled: the shuffler's at its own passes, the other beside it.
+    assert curves["exact"].get_label() == "exact mode, the split (the shuffler's): exact distance"
+    assert curves["exact-radix"].get_label() == "exact mode, whole-pack radix (the other routine): exact distance"
+    split = report.routine("exact")
+    assert [r.passes for r in split.rounds] == [2, 3, 4, 5, 6, 7, 8, 9]  # a split round, then a part's passes
 
 
 def test_a_lower_bound_is_a_shaded_band_from_a_dashed_edge_up_to_the_upper_bound(report):
@@ -111,8 +117,8 @@ def test_the_band_ends_at_the_simulated_upper_bound_labelled_with_its_confidence
 def test_the_legend_says_the_truth_lies_anywhere_in_the_band(report):
     title = " ".join(draw_report(report).axes[0].get_legend().get_title().get_text().split())
     assert title == ("stack-trade: the true distance lies anywhere in its band, from its lower edge up to its "
-                     "upper edge; where the lower edge runs below pile-trade or exact mode's markers, stack-trade "
-                     "is not shown to be closer to random.")
+                     "upper edge; where the lower edge runs below the markers of pile-trade, the split or "
+                     "whole-pack radix, stack-trade is not shown to be closer to random.")
     exact_only = replace(report, routines=tuple(r for r in report.routines if r.exact))
     assert draw_report(exact_only).axes[0].get_legend().get_title().get_text() == ""
 
@@ -196,7 +202,7 @@ def test_the_legend_explains_the_shading_and_the_marks(report):
     texts = [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
     assert "stack-trade: at least this far from random, simulated (shaded)" in texts
     assert any(t.startswith("edge of a shaded region: the lower bound less two errors") for t in texts)
-    assert "pile-trade: exact distance" in texts and "exact mode: exact distance" in texts
+    assert "pile-trade: exact distance" in texts and "exact mode, the split (the shuffler's): exact distance" in texts
     assert "first pass at or below a threshold (exact)" in texts
     assert "not before this pass (lower bound)" in texts
 
@@ -211,10 +217,14 @@ def test_the_passes_each_threshold_needs_are_marked(report):
                            if t.kind == "lower-bound" and t.not_before_pass <= last)
         for gid, points in (("reached", reached), ("not-before", ruled_out)):
             assert _marks(fig, f"{gid}:{routine.name}") == [(float(x), y) for x, y in points], (routine.name, gid)
-    # Exact mode reaches every threshold at its last exact round: one mark per threshold there.
-    exact = report.routine("exact")
-    assert sorted(x for x, _ in _marks(fig, "reached:exact")) == (
-        [exact.exact_rounds * exact.passes_per_round] * len(report.settings.thresholds))
+    # Exact mode reaches every threshold at its routine's last pass: one mark per threshold there.
+    for name in ("exact", "exact-radix"):
+        exact = report.routine(name)
+        assert exact.exact_routine is not None
+        # (found beyond the rounds simulated where need be: the split of 60 cards has more than 8 rounds)
+        assert {t.passes for t in exact.thresholds} == {exact.exact_routine.passes}
+        assert sorted(x for x, _ in _marks(fig, f"reached:{name}")) == (
+            [exact.exact_routine.passes] * len(report.settings.thresholds))
 
 
 @pytest.mark.parametrize("rounds", [1, 3, 30])

@@ -1,11 +1,14 @@
 """The report's figures: exact where known, honest lower bounds elsewhere."""
 import json
 import math
+from collections import Counter
+from fractions import Fraction
 
 import pytest
 
 from firmware import exact_routes
 from shuffling import time_model
+from shuffling.exact_mode.onlooker import onlooker_bits
 from shuffling.exact_mode.physical import device_steps
 from shuffling.limits import MAX_EXACT_DISTANCE_CARDS, MAX_PACK_CARDS
 from shuffling.packs import custom_pack, get_pack
@@ -14,7 +17,7 @@ from shuffling.quality.guessing import harmonic
 from shuffling.quality.estimate import Estimate, shown_lower_bound
 from shuffling.quality.report import Settings, build_report, default_rounds, passes_needed
 from shuffling.quality.results import Report
-from shuffling.report_catalogue import report_routines
+from shuffling.report_catalogue import default_routines, report_routines
 from shuffling.quality.routines import Machine
 
 # Bayer and Diaconis (1992), table for 52 cards after k riffles, k = 1..10.
@@ -23,8 +26,9 @@ BAYER_DIACONIS_52 = [1.000, 1.000, 1.000, 1.000, 0.924, 0.614, 0.334, 0.167, 0.0
 
 @pytest.fixture(scope="module")
 def samba():
-    settings = Settings(pack=get_pack("samba"), n_cards=162, rounds=12, samples=3000, seed=4,
-                        routines=report_routines())
+    # The default set: exact mode as the shuffler runs it for Samba (the split), whole-pack radix beside it.
+    settings = Settings(pack=get_pack("samba"), n_cards=162, rounds=16, samples=3000, seed=4,
+                        routines=default_routines(162, 104, Machine()))
     return build_report(settings)
 
 
@@ -39,8 +43,9 @@ def test_report_is_json(samba):
     again = json.loads(json.dumps(samba.to_dict()))
     assert again["pack"]["cards"] == 162
     assert again["settings"]["loads"] == [81, 81]
-    assert again["settings"]["routines"] == ["stack-trade", "pile-trade", "exact"]
-    assert again["routines"][2]["exact_rounds"] == 8 and "exact_rounds" not in again["routines"][0]
+    assert again["settings"]["routines"] == ["stack-trade", "pile-trade", "exact", "exact-radix"]
+    assert again["routines"][2]["exact_rounds"] == 14 and "exact_rounds" not in again["routines"][0]
+    assert again["routines"][3]["exact_rounds"] == 8
     assert again["routines"][0]["rounds"][0]["deal"]["3"] == samba.routines[0].rounds[0].deal[3].to_dict()
 
 
@@ -111,15 +116,21 @@ def test_stack_trade_has_only_lower_bounds(samba):
 
 def test_passes_count_every_load(samba):
     for routine in samba.routines:
+        if routine.name == "exact":  # the split: a round of two loads, then one pass a round, then random rounds
+            assert routine.passes_per_round is None
+            assert [r.passes for r in routine.rounds] == [*range(2, 16), 17, 19]
+            continue
         assert routine.passes_per_round == 2
-        assert [r.passes for r in routine.rounds] == [2 * k for k in range(1, 13)]
+        assert [r.passes for r in routine.rounds] == [2 * k for k in range(1, 17)]
 
 
-def test_home_game_landmark_is_round_three(samba):
+def test_home_game_landmark_is_three_passes_of_each_load(samba):
     for routine in samba.routines:
         home = routine.landmarks.home_game
         assert home.passes == 6
-        assert home.distance == routine.rounds[2].distance
+        at = next(r for r in routine.rounds if r.passes == 6)  # round 3, or the split's round 5
+        assert at.round == (5 if routine.name == "exact" else 3)
+        assert home.distance == at.distance and home.distance.method == at.distance.method
 
 
 def test_guessing_falls_towards_the_random_figure(samba):
@@ -288,8 +299,9 @@ def test_exact_mode_distances_are_the_code_set_formula(samba, bridge):
     from shuffling.exact_mode.codes import device_code_set
     from shuffling.exact_mode.quality import exact_mode_tv
 
-    for report, n in ((samba, 162), (bridge, 52)):
-        routine = _exact_mode(report)
+    # Whole-pack radix: beside the split for Samba, the shuffler's own routine for one deck.
+    for report, n, name in ((samba, 162, "exact-radix"), (bridge, 52, "exact")):
+        routine = report.routine(name)
         codes, _ = device_code_set(n, 104)
         b = math.ceil(math.log2(n))
         assert routine.exact and routine.exact_rounds == b
@@ -312,15 +324,50 @@ def test_exact_mode_distances_are_the_code_set_formula(samba, bridge):
             assert row.to_dict() == {"threshold": row.threshold, "kind": "exact", "round": b,
                                      "passes": b * routine.passes_per_round, "distance": 0.0,
                                      "seconds": pytest.approx(radix)}
-        # The shuffler's own routine where it is not the one the rounds model: the split for Samba.
-        split = exact_routes.split_route(n, 104)
-        if split is None:
-            assert routine.device_routine is None
-        else:
-            assert (routine.device_routine.name, routine.device_routine.passes) == ("split", 15)
-            assert routine.device_routine.seconds == pytest.approx(
-                time_model.timing(es.step for es in device_steps(split)).total_s)
-            assert routine.device_routine.seconds < radix
+        assert routine.exact_routine.kind == "radix" and routine.exact_routine.passes == b * routine.passes_per_round
+        assert routine.exact_routine.chosen == (name == "exact")
+    assert [r.name for r in bridge.routines] == ["stack-trade", "pile-trade", "exact"]  # no split for one deck
+
+
+def test_the_report_shows_the_split_the_shuffler_runs_for_samba(samba):
+    """Exact mode's rows, thresholds and JSON are the routine the device chooses
+    (firmware/exact_routes.route), with whole-pack radix beside it, labelled."""
+    split, radix = samba.routine("exact"), samba.routine("exact-radix")
+    route = exact_routes.route(162, 104)
+    assert route.kind == "split" and (split.title, radix.title) == ("the split", "whole-pack radix")
+    # Counted afresh from the parts: round 1 splits P (98) from Q (64); P's seven
+    # passes then sort P by its codes' low bits, Q's six Q's, each class keeping its order.
+    (p_lo, q_lo), (p_size, q_size) = route.part_lo, route.part_size
+    assert (p_lo, p_size, q_lo, q_size) == (0, 98, 98, 64)
+
+    def classes(k: int) -> list[int]:
+        if k == 0:
+            return [162]
+        p = Counter(c % 2 ** min(k - 1, 7) for c in range(p_size))
+        q = Counter(c % 2 ** max(0, k - 8) for c in range(q_size))
+        return [*p.values(), *q.values()]
+
+    for row in split.rounds:
+        prod = math.prod(math.factorial(m) for m in classes(min(row.round, 14)))
+        assert row.distance.kind == "exact" and row.distance.value == float(1 - Fraction(1, prod)), row.round
+    assert split.rounds[13].distance.value == 0.0 and split.rounds[12].distance.value > 0.5
+    assert split.exact_rounds == 14 and split.rounds[13].passes == 15
+    # Passes needed and their time: the split's own steps.
+    seconds = time_model.timing(es.step for es in device_steps(route)).total_s
+    for row in split.thresholds:
+        assert (row.kind, row.round, row.passes, row.distance) == ("exact", 14, 15, 0.0)
+        assert row.seconds == pytest.approx(seconds)
+    assert split.rounds[13].seconds == pytest.approx(seconds)
+    # Which routine each is, in the JSON: the shuffler's, the other, with what counting the piles tells.
+    d = json.loads(json.dumps(samba.to_dict()))["routines"]
+    assert d[2]["exact_routine"] == {
+        "kind": "split", "name": "the split", "chosen": True, "passes": 15, "seconds": pytest.approx(seconds),
+        "distance": 0.0, "onlooker_bits": pytest.approx(onlooker_bits(route)),
+        "order_bits": pytest.approx(math.lgamma(163) / math.log(2))}
+    assert (d[3]["exact_routine"]["kind"], d[3]["exact_routine"]["chosen"], d[3]["exact_routine"]["passes"]) == (
+        "radix", False, 16)
+    assert d[3]["exact_routine"]["seconds"] > seconds
+    assert d[2]["passes_per_round"] is None and [r["passes"] for r in d[2]["rounds"]][:3] == [2, 3, 4]
 
 
 def test_every_round_carries_its_time_at_the_table_as_the_plan_times_it(bridge: Report) -> None:
@@ -340,22 +387,26 @@ def test_exact_mode_lower_bound_stays_below_the_exact_distance(samba):
 
 
 def test_exact_mode_guessing_reaches_h_n_at_round_b_and_not_before(samba):
-    n, b = 162, 8
-    rounds = _exact_mode(samba).rounds
-    for r in rounds[b - 1:]:  # exactly uniform from round b on
-        g = r.guessing
-        assert abs(g.value - harmonic(n)) < 4 * g.stderr, r.round
-    first = rounds[0].guessing
-    # One round leaves two increasing runs, which the player reads off.
-    assert first.value > 100 and first.value - harmonic(n) > 100 * first.stderr
+    n = 162
+    for name, b in (("exact", 14), ("exact-radix", 8)):  # the split's rounds, then radix's
+        rounds = samba.routine(name).rounds
+        for r in rounds[b - 1:]:  # exactly uniform from round b on
+            g = r.guessing
+            assert abs(g.value - harmonic(n)) < 4 * g.stderr, (name, r.round)
+        first = rounds[0].guessing
+        # One round leaves two increasing runs, which the player reads off.
+        assert first.value > 100 and first.value - harmonic(n) > 100 * first.stderr
+        # One round short the old order still shows (the split: Q's last pass leaves pairs).
+        assert rounds[b - 2].guessing.value - harmonic(n) > 10 * rounds[b - 2].guessing.stderr, name
 
 
 def test_exact_mode_deal_after_the_last_round_is_the_random_deal(samba):
-    last = _exact_mode(samba).rounds[-1].deal
-    for m, v in samba.reference.deal_random.items():
-        assert abs(last[m].value - v.exact) < 4 * last[m].stderr, m
-    first = _exact_mode(samba).rounds[0].deal[3]
-    assert first.value + 4 * first.stderr < samba.reference.deal_random[3].exact
+    for name in ("exact", "exact-radix"):
+        last = samba.routine(name).rounds[-1].deal
+        for m, v in samba.reference.deal_random.items():
+            assert abs(last[m].value - v.exact) < 4 * last[m].stderr, (name, m)
+        first = samba.routine(name).rounds[0].deal[3]
+        assert first.value + 4 * first.stderr < samba.reference.deal_random[3].exact
 
 
 def test_exact_mode_refuses_a_machine_it_does_not_run_on():
@@ -372,14 +423,22 @@ def test_exact_mode_refuses_a_machine_it_does_not_run_on():
 
 
 def test_exact_mode_alone_on_a_pack_of_many_loads():
-    settings = Settings(pack=get_pack("hand-and-foot"), n_cards=270, rounds=9, samples=300, seed=5,
-                        routines=report_routines("exact"))
+    settings = Settings(pack=get_pack("hand-and-foot"), n_cards=270, rounds=27, samples=300, seed=5,
+                        routines=report_routines("exact", "exact-radix"))
     report = build_report(settings, workers=1)
-    routine = report.routines[0]
-    assert routine.passes_per_round == 3 and routine.exact_rounds == 9
-    assert [r.passes for r in routine.rounds] == [3 * k for k in range(1, 10)]
-    assert routine.rounds[-1].distance.value == 0.0
-    assert routine.rounds[-2].distance.value > 0.99
+    split, radix = report.routines
+    # Whole-pack radix: nine rounds of three loads.
+    assert radix.passes_per_round == 3 and radix.exact_rounds == 9
+    assert [r.passes for r in radix.rounds] == [3 * k for k in range(1, 28)]
+    assert radix.rounds[8].distance.value == 0.0 and radix.rounds[7].distance.value > 0.99
+    # The split: three parts after two split rounds (three loads, then two), 25 passes in all.
+    route = exact_routes.route(270, 104)
+    assert split.exact_routine.kind == "split" and split.exact_rounds == route.rounds
+    assert [r.passes for r in split.rounds][:3] == [3, 5, 6]
+    assert split.rounds[route.rounds - 1].passes == route.passes() == 25
+    assert split.rounds[route.rounds - 1].distance.value == 0.0
+    assert split.rounds[route.rounds - 2].distance.value > 0.99
+    assert [r.passes for r in split.rounds][route.rounds:] == [25 + 3 * k for k in range(1, 28 - route.rounds)]
 
 
 def test_a_machine_that_never_shuffles_never_reaches_a_threshold():
@@ -415,7 +474,7 @@ def test_stack_trade_carries_its_exact_law_bounds_and_fitted_guessing(samba):
 
     stack = next(r for r in samba.routines if r.name == "stack-trade")
     pile = next(r for r in samba.routines if r.name == "pile-trade")
-    expected = stack_trade_laws.exact_law_bounds("stack-trade", 162, 104, 12)
+    expected = stack_trade_laws.exact_law_bounds("stack-trade", 162, 104, 16)
     for row, bound in zip(stack.rounds, expected):
         law = row.exact_lower_bound
         assert law == bound.estimate() and law.kind == "lower-bound" and law.stderr == 0

@@ -53,6 +53,7 @@ SAMPLES: list[steps.Step] = [
     *[steps.Fix(what, 37, Q) for what in steps.FIX_WHATS], steps.Collect(37),
     *[steps.RoundSummary(routine, sizes, trade=37, rounds=7) for routine in ("stack-trade", "pile-trade", "exact")
       for sizes in ((91,), (91, 90), (91, 90, 90))],
+    *[steps.RoundSummary("exact-split", sizes, rounds=37) for sizes in ((91, 19), (91, 19, 83))],
 ]
 
 
