@@ -50,6 +50,7 @@ LOST: dict[int, tuple[str, str]] = {
     protocol.LOST_CANCELLED: ("cancelled", "The exact routine was cancelled."),
     protocol.LOST_EXIT_COUNT: ("exit_count", "The exit counted one card fewer than the tray held: two went through as one."),
     protocol.LOST_REST: ("rest", "After the pass stopped, the tray held more cards than the pass had left."),
+    protocol.LOST_HAND: ("hand", "Cards of the load were moved by hand: where they lie is not known."),
 }
 
 
@@ -134,6 +135,7 @@ WHYS: dict[int, tuple[str, str]] = {
     protocol.WHY_EARLY_BLOCK: ("early_block", "the exit was blocked before the card was fed"),
     protocol.WHY_TRAY_HOLDS: ("tray_holds", "the tray holds only {n} cards"),
     protocol.WHY_SELF_TEST: ("self_test", "{found}"),
+    protocol.WHY_NO_PART: ("no_part", "the load in hand is no part dealt alone: it cannot be dealt again alone"),
 }
 
 # The start-up check's findings, a bit each.
