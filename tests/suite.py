@@ -53,6 +53,6 @@ def motor_off(board: Any) -> bool:
     `query` (the emulated Pico, a world's client), or a firmware process
     with its world."""
     if not isinstance(board, dict):
-        board = (board.world if getattr(board, "world", None) is not None else board).query()
+        board = (board if hasattr(board, "query") else board.world).query()
     m = board["motor"]
     return m["dir"] == 0 and m["duty"] == 0 and board["driver_awake"] is False

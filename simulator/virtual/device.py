@@ -30,6 +30,7 @@ from simulator.virtual.serial_bridge import SerialBridge
 from simulator.virtual.world_client import BOARD_PATH, WorldClient, WorldError
 
 MP_LIB_DIR = Path(__file__).resolve().parent / "mp_lib"
+STANDING_S = 60.0  # the longest a booting board may take to take its standing faults (a busy machine)
 
 
 def flash_uid(flash_dir: Path) -> str:
@@ -90,6 +91,8 @@ class VirtualShuffler:
         self._port: PtyPort | None = None
         self._bridge: SerialBridge | None = None
         self._stopping = threading.Event()
+        self._standing = threading.Event()  # the machine's standing faults are in (none: at once)
+        self._standing.set()
 
     # -- life cycle -----------------------------------------------------------
     def start(self) -> "VirtualShuffler":
@@ -148,23 +151,31 @@ class VirtualShuffler:
     def _after_boot(self) -> None:
         live = [f for f in self.faults if not f.at_boot]
         if live:
+            self._standing.clear()
             threading.Thread(target=self._inject_standing, args=(live,), daemon=True).start()
 
     def _inject_standing(self, live: list[faultlib.Fault]) -> None:
-        # The endpoint comes up once the firmware has opened the board; after a
-        # raw-REPL reset main.py does not run, so nothing answers: give up.
+        # The endpoint comes up once the firmware has opened the board (on a
+        # busy machine that may take a while); after a raw-REPL reset main.py
+        # does not run, so nothing answers: give up at the deadline. Until
+        # then the world waits (world()): a card loaded or a touch made
+        # before the machine's standing faults are in would meet a machine
+        # without them.
         try:
-            client = WorldClient.connect(self.control_address, timeout=5.0)
-        except OSError:
-            return
-        with client:
-            for f in live:
-                if self._stopping.is_set():
-                    return
-                try:
-                    client.inject(f.name, f.k, mode=f.mode if f.name == "double_feed" else "")
-                except (OSError, WorldError, ValueError):
-                    return
+            try:
+                client = WorldClient.connect(self.control_address, timeout=STANDING_S)
+            except OSError:
+                return
+            with client:
+                for f in live:
+                    if self._stopping.is_set():
+                        return
+                    try:
+                        client.inject(f.name, f.k, mode=f.mode if f.name == "double_feed" else "")
+                    except (OSError, WorldError, ValueError):
+                        return
+        finally:
+            self._standing.set()
 
     # -- what a user sees -----------------------------------------------------
     @property
@@ -219,7 +230,9 @@ class VirtualShuffler:
 
     # -- the simulated world (needs the firmware running) ------------------------
     def world(self, timeout: float = 5.0) -> WorldClient:
-        """A fresh connection to the world's control endpoint; close it after use."""
+        """A fresh connection to the world's control endpoint, once the
+        machine's standing faults are in; close it after use."""
+        self._standing.wait(STANDING_S)
         return WorldClient.connect(self.control_address, timeout=timeout)
 
     def _world_call(self, method: str, *args: Any, **kwargs: Any) -> Any:
