@@ -1,7 +1,7 @@
 """Standing faults of a virtual shuffler, written as "name[:arg[:mode]]".
 
     jam:K               card K (feed order, from 0) sticks until fixed
-    double_feed:K       cards K and K+1 feed together (":overlap": they pass as one)
+    double_feed:K       cards K and K+1 feed together (":overlap": they pass as one, once)
     empty_at:K          the rest of the tray is lifted out before card K
     battery_low         the battery reads 6.5 V
     sensor_missing:S    sensor S (stack, exit, touch, battery) does not answer
