@@ -21,6 +21,11 @@ CAL_FILE = "cal.json"
 CONFIG_FILE = "config.json"
 EXACT_FILE = "exact.json"  # the exact routine while it runs (a restart keeps it)
 CAL_WEIGHT = 26  # cards the stored counts-per-card figure counts for when a pass refines it
+# Losses a part of the split survives by being dealt again: the cards in
+# hand are certainly the part's own, only where they lie is not known. A
+# load whose count is not the part's (LOST_COUNT), or cards come into a pass
+# from elsewhere (LOST_REST), may mix two parts: the routine is lost.
+REPAIRABLE = (protocol.LOST_DOUBLE_FEED, protocol.LOST_ABORTED, protocol.LOST_EXIT_COUNT, protocol.LOST_HAND)
 
 
 def device_uid():
@@ -213,14 +218,39 @@ class Controller:
     def send_exact_next(self):
         report.event(protocol.EV_EXACT_NEXT, **self.exact_next())
 
-    def lose_exact(self, reason, n=None, expected=None):
-        """Exactness is gone: forget the codes, say why, deal at random from now on."""
+    def lose_exact(self, reason, n=None, expected=None, after=False):
+        """Exactness is gone from the load in hand. A part of the split is
+        dealt again from fresh codes (repair_part); else the routine ends:
+        its codes forgotten, why said, dealt at random from now on. after:
+        a pass of the load is in hand (it goes on at random)."""
         e = self.exact
         if not e.active:
+            return
+        if reason in REPAIRABLE and self.repair_part(reason, n, expected, after):
             return
         rnd, load = e.round + 1, e.load_name()
         self.end_exact()
         report.event(protocol.EV_EXACT_LOST, code=reason, round=rnd, load=load, n=n, expected=expected)
+
+    def repair_part(self, reason, n=None, expected=None, after=False, cmd=None, rid=None):
+        """The part in hand is dealt again from its first round with fresh
+        codes (ExactRoutine.repair); said with exact_repair, then (once the
+        pass in hand is over, when there is one) exact_next. cmd, rid: the
+        request that asked for it, answered first. False where the load in
+        hand is no part of the split."""
+        e = self.exact
+        part = e.load_name()
+        if not e.repair(self.randbytes):
+            return False
+        e.random_rest = after
+        self.save_exact()
+        if cmd is not None:
+            report.reply(cmd, rid, mode=protocol.MODE_EXACT, routine=self.routine_obj())
+        report.event(protocol.EV_EXACT_REPAIR, part=part, code=reason, round=e.round + 1, rounds=e.rounds,
+                     after=after or None, n=n, expected=expected)
+        if not after:
+            self.send_exact_next()
+        return True
 
     def end_exact(self):
         """The routine is over: its codes wiped, in memory and in flash."""
@@ -249,6 +279,8 @@ class Controller:
         the rest of a pass that stopped part way), else random sides, with
         exactness lost and the evidence said."""
         e = self.exact
+        if e.random_rest:
+            return self.sides  # the pass in hand before a part dealt again: its cards go at random
         if e.in_pass:
             start = e.rest_start(n)
             if start >= 0:
@@ -257,9 +289,9 @@ class Controller:
                 return e
             why = protocol.LOST_DOUBLE_FEED if start == REST_MORE else protocol.LOST_REST
             if e.stopped_at >= 0:
-                self.lose_exact(why, n=n, expected=e.pass_n - e.stopped_at)
+                self.lose_exact(why, n=n, expected=e.pass_n - e.stopped_at, after=True)
             else:
-                self.lose_exact(why, n=n)
+                self.lose_exact(why, n=n, after=True)
             return self.sides
         if e.check(n):
             e.prepare(n)
@@ -267,7 +299,7 @@ class Controller:
             return e
         # A load out of turn, a swapped stack or pile, a lost card: the
         # tracked order no longer holds. This pass is dealt at random.
-        self.lose_exact(protocol.LOST_COUNT, n=n, expected=e.expected())
+        self.lose_exact(protocol.LOST_COUNT, n=n, expected=e.expected(), after=True)
         return self.sides
 
     def stop_exact_pass(self):
@@ -310,6 +342,15 @@ class Controller:
                 # The load in hand is part dealt: how many of its cards are known to be out.
                 dealt = ex.stopped_at if ex.stopped_at >= 0 else ex.offset
             report.reply(cmd, rid, mode=protocol.MODE_EXACT, routine=self.routine_obj(dealt))
+            return
+        if obj.get("repair") is True:
+            # The person moved cards of the load in hand by hand (the host
+            # saw its count off): where they lie is not known.
+            if self.refused_unless_idle(cmd, rid):
+                return
+            after = self.exact.in_pass  # a pass of it stopped part way: its rest goes at random
+            if not self.repair_part(protocol.LOST_HAND, after=after, cmd=cmd, rid=rid):
+                report.error(cmd, rid, protocol.E_STATE, why=protocol.WHY_NO_PART)
             return
         if obj.get("cancel") is True:
             if self.state == protocol.ST_PAUSED:
@@ -541,9 +582,15 @@ class Controller:
         self.lose_exact_pass(protocol.LOST_ABORTED)
 
     def lose_exact_pass(self, reason):
-        """The exact pass in hand ended early."""
+        """The exact pass in hand ended early (a random pass before a part
+        dealt again: that part comes next)."""
+        e = self.exact
         if self.dealer.hide:
             self.lose_exact(reason)
+        elif e.active and e.random_rest:
+            e.random_rest = False
+            self.save_exact()
+            self.send_exact_next()
 
     def cmd_clear(self, cmd, rid, obj):
         if self.state == protocol.ST_PAUSED:
@@ -905,8 +952,14 @@ class Controller:
             self.state = protocol.ST_IDLE
             self.weigh_pass(True)  # before done: a host learns first what the load held
             report.event(protocol.EV_DONE, **f)
-            if self.dealer.hide and self.exact.active:
+            e = self.exact
+            if self.dealer.hide and e.active:
                 self.exact_pass_done()
+            elif e.active and e.random_rest:
+                # The pass before a part dealt again is over: that part comes next.
+                e.random_rest = False
+                self.save_exact()
+                self.send_exact_next()
         elif r == R_ABORT:
             self.end_aborted()
         elif r == R_BLOCKED or r == R_LONG:

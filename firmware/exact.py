@@ -74,6 +74,9 @@ class ExactRoutine:
         self.in_pass = False  # a pass of the load in hand has begun and not finished
         self.offset = 0  # cards of that load dealt before the part being dealt now
         self.stopped_at = -1  # the pass stopped after this many of its cards (-1: not known)
+        # A part is dealt again (repair) once the pass in hand is over: that
+        # pass goes on at random meanwhile (its order is lost anyway).
+        self.random_rest = False
         # The round in hand, read by every card: its kind, first position, rule and loads.
         self.kind = exact_routes.SORT_ROUND
         self.lo = 0
@@ -116,6 +119,7 @@ class ExactRoutine:
 
     def end(self):
         """Forget the codes (overwritten, not just dropped)."""
+        self.random_rest = False
         for i in range(len(self.codes)):
             self.codes[i] = 0
         for i in range(len(self.scratch)):
@@ -242,6 +246,44 @@ class ExactRoutine:
             return ALL_DONE
         self._plan_round()
         return ROUND_DONE
+
+    # ----- a part dealt again ------------------------------------------------
+    def part_first_round(self):
+        """The first round of the part in hand (-1: none). In the split, a
+        part is dealt alone, one load a round, its rounds one after another;
+        whole-pack radix and a split round have no part of their own."""
+        rt, r = self.route, self.round
+        if not self.active or rt.kind != exact_routes.SPLIT or r >= self.rounds or rt.kinds[r] != exact_routes.SORT_ROUND:
+            return -1
+        while r > 0 and rt.kinds[r - 1] == exact_routes.SORT_ROUND and rt.lo[r - 1] == rt.lo[r]:
+            r -= 1
+        return r
+
+    def repair(self, randbytes):
+        """The part in hand lost its tracked order (cards moved by hand, a
+        pass that went wrong): fresh codes for its cards, drawn now, and its
+        rounds dealt again from its first. The split fixed which cards are
+        the part (the codes lo to lo + size - 1, a card's code its place in
+        the final pack); which of them lies where is all that went wrong,
+        and fresh codes, drawn independently of anything done at the table,
+        make every order of them equally likely again (docs/exact-mode.md,
+        "A part dealt again"). False, and nothing changed, with no part to
+        repair."""
+        first = self.part_first_round()
+        if first < 0:
+            return False
+        lo, size = self.route.lo[first], self.route.size[first]
+        codes = self.codes
+        for i in range(size):
+            codes[lo + i] = lo + i
+        exact_codes.shuffle_codes(memoryview(codes)[lo:lo + size], randbytes)
+        self.round = first
+        self.load = 0
+        self.in_pass = False
+        self.offset = 0
+        self.stopped_at = -1
+        self._plan_round()
+        return True
 
     # ----- kept in flash -----------------------------------------------------
     def to_dict(self):

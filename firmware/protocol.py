@@ -30,7 +30,9 @@ except ImportError:  # CPython: the host
 # (BOUNDS), and the exact reply's routine as an object with its required
 # fields, 8 the load cell's count found wrong by the exit's at the end of a
 # pass, said in a `warn` naming it (WHY_MISCOUNTED: the counts, and the
-# per-card figure before and after)
+# per-card figure before and after), and a part of the split dealt again
+# from fresh codes when its order is lost (exact's `repair`, the
+# exact_repair event, LOST_HAND)
 PROTOCOL_VERSION = 8
 FIRMWARE_VERSION = "0.4.0"
 MAX_LINE = 256  # bytes, newline included
@@ -96,6 +98,7 @@ EV_EXACT_NEXT = "exact_next"  # the load the exact routine expects next
 EV_EXACT_ROUND = "exact_round"  # a round of the exact routine is complete
 EV_EXACT_DONE = "exact_done"  # the exact routine is complete: the pack is uniform
 EV_EXACT_LOST = "exact_lost"  # exactness lost; the device deals at random from now on
+EV_EXACT_REPAIR = "exact_repair"  # a part's order lost: it is dealt again from fresh codes, the routine goes on
 # EVENTS: every event's name, from the declaration (EVENT_FIELDS below).
 
 # Dealing modes reported by status.
@@ -183,11 +186,12 @@ WHY_SELF_TEST = 24  # the start-up check found the problems `found` (SELF_* bits
 # The load cell counted `n` cards where the pass held `k` (the exit's count)
 # and `held` (left in the tray): its per-card figure `was` is now `per_card`.
 WHY_MISCOUNTED = 25
+WHY_NO_PART = 26  # the load in hand is no part dealt alone (radix, a split round): it cannot be dealt again alone
 WHY_CODES = (WHY_PAUSED, WHY_EXACT_RUNNING, WHY_NOTHING_TO_RESUME, WHY_NO_PASS, WHY_RANGE, WHY_CHOICE,
              WHY_NO_ANSWER, WHY_IMPLAUSIBLE, WHY_BLOCKED, WHY_MISSED, WHY_ONE_SHORT, WHY_MISSING,
              WHY_NOT_THE_LOAD, WHY_NO_ROUTINE, WHY_TARE_FIRST, WHY_FALLS, WHY_GROWS_LITTLE, WHY_NO_TOUCH,
              WHY_NO_CARD, WHY_METER, WHY_LONG_BLOCK, WHY_EARLY_BLOCK, WHY_TRAY_HOLDS, WHY_SELF_TEST,
-             WHY_MISCOUNTED)
+             WHY_MISCOUNTED, WHY_NO_PART)
 # The start-up check's findings (the bits of a fault's `found`).
 SELF_STACK_NO_ANSWER = 1
 SELF_STACK_RANGE = 2
@@ -203,7 +207,8 @@ LOST_ABORTED = 3
 LOST_CANCELLED = 4
 LOST_EXIT_COUNT = 5
 LOST_REST = 6
-LOST_CODES = (LOST_DOUBLE_FEED, LOST_COUNT, LOST_ABORTED, LOST_CANCELLED, LOST_EXIT_COUNT, LOST_REST)
+LOST_HAND = 7  # cards of the load in hand were moved by hand: where they lie is not known (the host says)
+LOST_CODES = (LOST_DOUBLE_FEED, LOST_COUNT, LOST_ABORTED, LOST_CANCELLED, LOST_EXIT_COUNT, LOST_REST, LOST_HAND)
 
 # Pile names used in events and by the simulated world.
 LEFT = "left"
@@ -327,6 +332,10 @@ EVENT_FIELDS = (
     EV_EXACT_ROUND, "round:1..1000! rounds:1..1000",
     EV_EXACT_DONE, "rounds:1..1000",
     EV_EXACT_LOST, "code:@lost! round:0..1000 load:s n:0..10000 expected:0..10000",
+    # A part's order lost (code, and the load count that showed it): `part` is
+    # dealt again from its first round, `round`, with fresh codes, once the
+    # pass in hand is over (`after`: a pass is in hand, dealt at random).
+    EV_EXACT_REPAIR, "part:L! code:@lost! round:1..1000! rounds:1..1000! after:b n:0..10000 expected:0..10000",
 )
 # Replies (device -> host, "re" and "ok": true), by command.
 REPLY_FIELDS = (
@@ -366,7 +375,7 @@ COMMAND_FIELDS = (
     CMD_CLEAR, "",
     CMD_CALIBRATE, "what:@calibrate! n:0..capacity confirm:b flip:@flip mv:battery_min..meter_max",
     CMD_CONFIG, "set:{config}",
-    CMD_EXACT, "n:2..exact_max routine:@routine held:b cancel:b",
+    CMD_EXACT, "n:2..exact_max routine:@routine held:b cancel:b repair:b",
     CMD_COUNT, "",
     CMD_READ, "what:@read",
     CMD_FEED, "n:1..capacity! side:@side!",

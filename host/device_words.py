@@ -43,13 +43,21 @@ FAULTS: dict[int, tuple[str, str]] = {
     protocol.FAULT_INTERNAL: ("internal", "An unexpected error stopped the pass; the motor is off; send clear."),
 }
 
+# Why exactness went, and the evidence: the person's words (the guide says
+# "Exactness is lost: <this>"; the summary keeps it).
 LOST: dict[int, tuple[str, str]] = {
-    protocol.LOST_DOUBLE_FEED: ("double_feed", "More cards went out than the beam counted: one may be on the wrong pile."),
-    protocol.LOST_COUNT: ("count", "The load in the tray is not the one the exact routine expects (wrong count)."),
-    protocol.LOST_ABORTED: ("aborted", "The pass was aborted before its last card."),
+    protocol.LOST_DOUBLE_FEED: ("double_feed", "More cards went out of the tray than the exit counted (the tray's count "
+                                               "after the stop shows it): one of them may lie on the wrong pile."),
+    protocol.LOST_COUNT: ("count", "The load in the tray is not the one the exact routine expects (its count is "
+                                   "another): a stack or a pile was swapped, a load came in out of turn, or a card "
+                                   "went missing."),
+    protocol.LOST_ABORTED: ("aborted", "A pass was aborted before its last card."),
     protocol.LOST_CANCELLED: ("cancelled", "The exact routine was cancelled."),
-    protocol.LOST_EXIT_COUNT: ("exit_count", "The exit counted one card fewer than the tray held: two went through as one."),
-    protocol.LOST_REST: ("rest", "After the pass stopped, the tray held more cards than the pass had left."),
+    protocol.LOST_EXIT_COUNT: ("exit_count", "The exit counted one card fewer than the tray held: two cards went "
+                                             "through as one somewhere in the pass."),
+    protocol.LOST_REST: ("rest", "After the pass stopped, the tray held more cards than the pass had left: cards "
+                                 "that were dealt came back in, or others joined them."),
+    protocol.LOST_HAND: ("hand", "Cards of the load were moved by hand: where they lie is not known."),
 }
 
 
@@ -77,8 +85,8 @@ def lost_name(code: object) -> str:
 
 def event_name(ev: Any) -> str:
     """The short name of an event record's code: a lost exactness's for
-    exact_lost, else a fault's (a fault or a warning)."""
-    if ev.kind == protocol.EV_EXACT_LOST:
+    exact_lost and exact_repair, else a fault's (a fault or a warning)."""
+    if ev.kind in (protocol.EV_EXACT_LOST, protocol.EV_EXACT_REPAIR):
         return lost_name(ev.code)
     return fault_name(ev.code) if ev.code is not None else ""
 
@@ -86,7 +94,7 @@ def event_name(ev: Any) -> str:
 def event_words(ev: Any) -> str:
     """The sentence for an event record's code, and why, when it says (the
     device sends numbers only)."""
-    if ev.kind == protocol.EV_EXACT_LOST:
+    if ev.kind in (protocol.EV_EXACT_LOST, protocol.EV_EXACT_REPAIR):
         return lost_words(ev.code)
     if ev.code is None:
         return ""
@@ -136,6 +144,7 @@ WHYS: dict[int, tuple[str, str]] = {
     protocol.WHY_SELF_TEST: ("self_test", "{found}"),
     protocol.WHY_MISCOUNTED: ("miscounted", "the load cell counted {n} cards where the load held {cards} "
                               "(the exit counted {k}{held_words}): its weight a card was {was}, now {per_card}"),
+    protocol.WHY_NO_PART: ("no_part", "the load in hand is no part dealt alone: it cannot be dealt again alone"),
 }
 
 # The start-up check's findings, a bit each.

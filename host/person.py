@@ -251,6 +251,15 @@ class ScriptedPerson:
             self.world.load(ids)
             self._note({"op": "put_back", "round": r, "load": self.in_tray, "ids": ids})
         elif step.what in ("battery", "battery_idle"):
+            if step.what == "battery":
+                caught = self.world.take("throat")
+                if caught:
+                    self.world.load(self.world.take("tray") + caught[::-1])
             self.world.set_battery(self.FRESH_BATTERY_MV)
+        elif step.what == "regather":
+            ids = self.world.take("left") + self.world.take("right") + self.world.take("tray")
+            self.table[step.load or ""] = ids
+            self.in_tray = None
+            self._note({"op": "regather", "round": r, "load": step.load, "ids": ids})
         else:  # jam, sensor
             self.world.fix()

@@ -237,7 +237,7 @@ class SetAside:
 
 
 FIX_WHATS = ("jam", "exit", "put_back", "battery", "battery_idle", "sensor", "exit_sensor", "count_sensor",
-             "touch_sensor", "battery_sensor", "missing", "extra")
+             "touch_sensor", "battery_sensor", "missing", "extra", "anywhere", "regather")
 
 
 @dataclass(frozen=True)
@@ -247,7 +247,10 @@ class Fix:
     battery, battery_idle (before a pass), sensor (one the device did not
     name), exit_sensor, count_sensor, touch_sensor, battery_sensor, missing
     (`cards` missing from `load` go under it), extra (`cards` too many come
-    off its bottom)."""
+    off its bottom), anywhere (`cards` missing from `load` go into it
+    anywhere: it is dealt again from fresh codes), regather (`load`'s piles
+    and whatever of it is in the tray into one stack, any order: it is dealt
+    again from fresh codes)."""
 
     what: str
     cards: int | None = None
@@ -470,7 +473,8 @@ def _fix(step: Fix) -> str:
         return (f"Find the {cards(step.cards or 0)} that came out of the tray and put them back in the tray "
                 "in the same order.")
     if step.what == "battery":
-        return "Replace the battery; leave the piles and the cards in the tray as they are."
+        return ("Replace the battery, and put any card caught in the exit back under the cards in the tray; leave "
+                "the piles as they are.")
     if step.what == "battery_idle":
         return "Replace the battery; leave the load in the tray."
     if step.what == "sensor":
@@ -489,6 +493,14 @@ def _fix(step: Fix) -> str:
                 f"the machine) and put them at its bottom.")
     if step.what == "extra":
         return f"Take {cards(step.cards or 0)} off the bottom of load {step.load} and keep them apart."
+    if step.what == "anywhere":
+        return (f"Find the {cards(step.cards or 0)} missing from load {step.load} (on the table, in the exit, under "
+                f"the machine) and put them into it anywhere: load {step.load} is dealt again from fresh codes, so "
+                "where they go does not matter.")
+    if step.what == "regather":
+        return (f"Take load {step.load}'s piles off the machine and put them together with any of its cards left in "
+                f"the tray into one stack, face down, in any order: load {step.load} is dealt again from fresh "
+                "codes, so the order does not matter.")
     raise ValueError(f"no such fix: {step.what!r}")
 
 

@@ -39,6 +39,7 @@ class MemoryDevice:
         self.next = NEXT
         self.closed = False
         self.gone = False  # the port is away and does not come back
+        self.k, self.n = 0, 0  # the pass in hand's count, as its status gives it
 
     def wait_s(self, seconds: float) -> float:
         return seconds
@@ -50,7 +51,7 @@ class MemoryDevice:
         pass
 
     def status(self, timeout: float | None = None) -> Any:
-        return device_messages.make_reply(protocol.CMD_STATUS, state=self.state, mode=self.mode, k=0, n=0,
+        return device_messages.make_reply(protocol.CMD_STATUS, state=self.state, mode=self.mode, k=self.k, n=self.n,
                                           next=self.next if self.mode == protocol.MODE_EXACT else None)
 
     def count(self) -> int | None:

@@ -193,10 +193,11 @@ def guide(**options: Any) -> None:
             if session is not None:
                 session.show_stop(exc.format_message())
             raise
-        except KeyboardInterrupt:  # before the guide began (starting the virtual shuffler)
+        except KeyboardInterrupt as exc:  # before the guide began (starting the virtual shuffler)
+            line = Resume(a).stopped("interrupted", None)
             if session is not None:
-                session.show_stop(Resume(a).stopped("interrupted", None))
-            raise
+                session.show_stop(line)
+            raise _interrupted(line, exc) from None
     _print_summary(voice, p, summary, exact)
     if a.as_json:
         click.echo(json.dumps(summary.to_dict()))
@@ -255,7 +256,8 @@ def _guide(a: Args, p: planlib.Plan, voice: RichVoice, session: Any, feed: IO[st
     port = link.name if link is not None else None
     guide_obj = guide_machine.Guide(p, person, gvoice, link=link, reopen=(lambda: Link.open(port, link.slowdown)) if port else None,
                         from_round=a.from_round, mode=a.mode or "random", resume=a.resume, on_loss=a.on_loss,
-                        person_wait_s=a.wait_s, read_s=a.read_s, simulated=simulated)
+                        person_wait_s=a.wait_s, read_s=a.read_s, simulated=simulated,
+                        resume_hint=how.command("--resume") if a.port else None)
     if link is not None:
         stack.callback(lambda: _close(link, guide_obj))
     try:
@@ -266,10 +268,10 @@ def _guide(a: Args, p: planlib.Plan, voice: RichVoice, session: Any, feed: IO[st
     except (guide_machine.GuideStopped, StepFeedError, LinkError) as exc:
         voice.bar_end()
         raise click.ClickException(how.stopped(str(exc), guide_obj)) from None
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as exc:
         voice.bar_end()  # the message starts on a line of its own
         voice.console.print()
-        raise click.ClickException(how.stopped("interrupted", guide_obj)) from None
+        raise _interrupted(how.stopped("interrupted", guide_obj), exc) from None
     return summary
 
 
@@ -343,11 +345,28 @@ def _start_sim(time_scale: float, voice: RichVoice, stack: ExitStack, quiet_stdo
     return dev.port, dev
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, taken as Ctrl-C is (its exit status is the shell's for SIGTERM)."""
+
+
+class Interrupted(click.ClickException):
+    """The guide stopped by Ctrl-C (exit status 130, as a shell reports it)
+    or SIGTERM (143): one line, with the way on."""
+
+    def __init__(self, message: str, signum: int = signal.SIGINT) -> None:
+        super().__init__(message)
+        self.exit_code = 128 + int(signum)
+
+
+def _interrupted(message: str, exc: KeyboardInterrupt) -> Interrupted:
+    return Interrupted(message, signal.SIGTERM if isinstance(exc, Terminated) else signal.SIGINT)
+
+
 def _terminate_as_interrupt() -> Callable[[], None]:
     """SIGTERM stops the guide as Ctrl-C does: its stop line with the way on,
     and what it started (a virtual shuffler) ended. Returns the undo."""
     def interrupt(signum: int, frame: FrameType | None) -> None:
-        raise KeyboardInterrupt
+        raise Terminated
 
     try:
         old = signal.signal(signal.SIGTERM, interrupt)
@@ -443,9 +462,12 @@ def _print_summary(voice: RichVoice, p: planlib.Plan, s: guide_machine.Summary, 
     if s.simulated:
         real = exact.timing.total_s if exact is not None else p.timing.total_s
         took += f" (a simulated shuffler, faster than a real one: about {duration(real)} at a real table)"
+    if s.resumed:
+        took += " (this run's: it went on with a routine begun in an earlier one)"
     voice.say(f"  mode: {s.mode}; rounds: {s.rounds}, passes: {s.passes}, time: {took}")
     if s.distance_kind == "exact" and s.distance == 0.0:
-        voice.say(f"  distance from random: exactly 0 ({s.method})")
+        voice.say(f"  distance from random: exactly 0, {s.condition} ({s.method})" if s.condition else
+                  f"  distance from random: exactly 0 ({s.method})")
     else:
         kind = "at most " if s.distance_kind == "at most" else ""
         voice.say(f"  distance from random: {kind}{s.distance:.4f} ({s.method}), "
@@ -453,7 +475,9 @@ def _print_summary(voice: RichVoice, p: planlib.Plan, s: guide_machine.Summary, 
     if s.distance > p.quality.threshold:
         need = planlib.rounds_for(p.cards, p.capacity, p.quality.threshold)
         voice.say(f"  [bold red]short of '{p.quality.name}'[/bold red]: it needs {need} rounds")
+    for entry in s.exactness:
+        voice.say(f"  exactness: {_escape(entry['words'])}")
     for n in s.notes:
         voice.say(f"  note: {_escape(n)}")
-    if s.notes and s.mode != "exact":
+    if s.notes and s.distance > 0:  # a random routine's figure; exact mode's claim says its own condition
         voice.say("  (the figure assumes every card went through a fair pass each round)")

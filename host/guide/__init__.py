@@ -47,13 +47,15 @@ class Guide:
                  reopen: Callable[[], Link] | None = None, from_round: int = 1, mode: str = "random",
                  resume: bool = False, on_loss: str = "exact", person_wait_s: float | None = None,
                  reconnect_s: float = RECONNECT_S, stall_s: float = STALL_S, settle_s: float = SETTLE_S,
-                 read_s: float = READ_S, simulated: bool = False, clock: Callable[[], float] = time.monotonic) -> None:
+                 read_s: float = READ_S, simulated: bool = False, resume_hint: str | None = None,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         if mode == "exact" and link is None:
             raise GuideStopped("exact mode needs the shuffler connected", None)
         device = Device(link, reopen, clock) if link is not None else None
         self.machine = Machine(plan, person, voice, device, mode=mode, from_round=from_round, resume=resume,
                                on_loss=on_loss, person_wait_s=person_wait_s, reconnect_s=reconnect_s,
-                               stall_s=stall_s, settle_s=settle_s, read_s=read_s, simulated=simulated, clock=clock)
+                               stall_s=stall_s, settle_s=settle_s, read_s=read_s, simulated=simulated,
+                               resume_hint=resume_hint, clock=clock)
         self.plan = plan
         self.mode = mode
 

@@ -25,6 +25,7 @@ from host import person as persons
 from host.device_link import LinkClosed, LinkError, ProtocolFault
 from host.device_messages import Event, Reply
 from host.guide import ending
+from host.guide import ledger as proof
 from host.guide import notices
 from host.guide import routines
 from host.guide.device import Device, Stop
@@ -64,6 +65,7 @@ class Pass:
     k_left: int | None = 0
     k_right: int | None = 0
     aside: int = 0  # cards lifted off an over-full load, dealt last
+    aside_coming: bool = False  # the part begun next is those cards (they come in, nothing came back)
     fruitless: int = 0  # parts in a row that ended before their first card
     restarts: int = 0
     reconnects: int = 0
@@ -112,7 +114,7 @@ class Core:
                  from_round: int = 1, resume: bool = False, on_loss: str = "exact",
                  person_wait_s: float | None = None, reconnect_s: float = RECONNECT_S, stall_s: float = STALL_S,
                  settle_s: float = SETTLE_S, read_s: float = READ_S, simulated: bool = False,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 resume_hint: str | None = None, clock: Callable[[], float] = time.monotonic) -> None:
         self.plan, self.person, self.voice, self.device = plan, person, voice, device
         self.mode, self.from_round, self.resume, self.on_loss = mode, from_round, resume, on_loss
         self.person_wait_s, self.reconnect_s, self.stall_s, self.settle_s = person_wait_s, reconnect_s, stall_s, settle_s
@@ -120,6 +122,7 @@ class Core:
         # person's answer to it: only for someone who reads the steps.
         self.read_s = read_s if getattr(person, "reads", False) else 0.0
         self.simulated = simulated  # the device is a simulated one, faster than real time
+        self.resume_hint = resume_hint  # the command that goes on with a routine the device holds
         self.clock = clock
         self.phase: Phase = Handling()
         self.todo: deque[Item] = deque()
@@ -137,7 +140,9 @@ class Core:
         self.last_line = clock()  # the last line to the device (it is kept awake)
         self.tray = TrayWatch(since=clock())
         self.said: set[tuple[type, int]] = set()  # notices said once per step (their ONCE), and for which
+        self.ledger = proof.Ledger()  # exact mode's proof: what became of it, where
         self.bar = False  # the live pass is shown
+        self.own_start_refused = 0  # the guide's own starts refused (an empty tray): their fault events are not touches
 
     @property
     def summary(self) -> Summary | None:
@@ -371,11 +376,24 @@ class Core:
             if p.dealt == 0:
                 self.check_loaded(n)
         elif n > p.total - p.aside - p.dealt:
-            p.size = p.dealt + n + p.aside  # cards came in: the device's count is the fact
+            if n <= p.total - p.aside and not p.aside_coming:
+                # Cards counted out came back (a card caught in the exit, put
+                # back under the tray's cards): fewer went through than counted.
+                p.dealt = p.total - p.aside - n
+                p.left = p.right = None
+            else:
+                p.size = p.dealt + n + p.aside  # cards came in (those set aside): the device's count is the fact
         elif n < p.total - p.aside - p.dealt:
             p.dealt = p.total - p.aside - n  # more went through than counted: the tray's count is the fact
             p.left = p.right = None
         p.part_n, p.k, p.k_left, p.k_right = n, 0, 0, 0
+        p.aside_coming = False
+        r = self.routine
+        if p.parts and isinstance(r, routines.ExactRoutine) and r.lost is None and not r.rewound:
+            # The device took the rest up by its codes (it says so by losing nothing).
+            self.ledger.add(self.place, f"the pass stopped after {p.dealt} of {p.total} cards", proof.KEPT,
+                            "the rest was dealt on from the tray's count, which shows the shuffler where each card "
+                            "of it belongs")
         now = self.clock()
         self.voice.bar_start(f"load {p.load}", p.total, p.dealt, p.left, p.right)
         self.bar = True
@@ -473,8 +491,21 @@ class Core:
                 dev.exact_cancel()
             except Exception as exc:  # a refusal or no answer: the stop says which
                 raise self.stop(f"the shuffler could not leave the exact routine it was in: {exc}") from None
+        if self.mode == "exact" and not self.resume and st.mode == protocol.MODE_EXACT:
+            self.drop_held(st)
         if self.mode == "exact":
             self.routine = self.resumed_routine(st) if self.resume else self.exact_routine()
+
+    def drop_held(self, st: Reply) -> None:
+        """The shuffler holds an exact routine from an earlier run: this run
+        begins a fresh one, and says so first (with how to go on with the
+        held one instead); its cards on the table go back into the pack."""
+        assert self.device is not None
+        held = self.device.exact_held()
+        nxt = st.next
+        self.tell(notices.HeldRoutineDropped(nxt.round if nxt else None, held.rounds if held else None,
+                                             nxt.load if nxt else None, self.resume_hint))
+        self.todo.append(steps.Collect(self.plan.cards))
 
     def finish(self) -> Finished:
         """The last step is done: the summary."""
@@ -483,8 +514,10 @@ class Core:
         if isinstance(routine, routines.ExactRoutine) and self.device is not None and not routine.finished:
             self.tell(notices.ExactNotConfirmed())
             self.note("the shuffler did not confirm the end of exact mode")
-        summary = ending.summary(routine, self.earlier, self.plan, self.clock() - self.started, self.notes)
+        summary = ending.summary(routine, self.earlier, self.plan, self.clock() - self.started, self.notes,
+                                 self.ledger if self.mode == "exact" else None)
         summary.simulated = self.simulated
+        summary.resumed = self.resume
         return Finished(summary)
 
     @property
@@ -559,18 +592,21 @@ class Core:
         self.todo.appendleft(steps.PutInTray(p.load, None, rest=True))
         return None
 
-    def lose(self, reason: str, load: str | None = None, n: int | None = None, expected: int | None = None) -> Phase:
+    def lose(self, reason: str, load: str | None = None, n: int | None = None, expected: int | None = None,
+             walk: bool = True) -> Phase:
         """Exactness is gone: say why, once. The pass in hand goes on (at
-        random); after it, or now between passes, the pack is gathered."""
+        random); after it, or now between passes, the pack is gathered (and,
+        with `walk`, its steps shown: an action already walking says no)."""
         r = self.routine
         if not isinstance(r, routines.ExactRoutine) or r.lost is not None:
             return self.phase
         r.lost = reason
-        self.tell(notices.ExactLost(self.place, reason, load, n, expected))
-        self.note(f"exactness lost during {self.place}: {reason}")
-        if self.pass_ is None and isinstance(self.phase, Handling):
+        notice = notices.ExactLost(self.place, reason, load, n, expected)
+        self.tell(notice)
+        self.ledger.add(self.place, notices.words(notice).split(": ", 1)[-1].rstrip("."), proof.LOST)
+        if self.pass_ is None and (isinstance(self.phase, Handling) or not walk):
             self.after_loss()
-            return self.advance()
+            return self.advance() if walk else self.phase
         return self.phase
 
     def after_device_restart(self) -> Phase:
@@ -586,6 +622,41 @@ class Core:
         if st is None or self.device_forgot(st):
             return self.lose("restart")
         return self.phase
+
+    def repaired(self, part: str, first: int, reason: str, after: bool, want: int | None = None,
+                 n: int | None = None, regather: bool = True) -> None:
+        """The part in hand is dealt again from its first round: said, kept in
+        the ledger, and the routine's steps walk on from there (regather:
+        after a step that puts its piles together, any order)."""
+        r = self.routine
+        assert isinstance(r, routines.ExactRoutine)
+        passes = r.part_passes(first)
+        notice = notices.PartDealtAgain(self.place, part, reason, passes, r.part_seconds(first), after, want, n)
+        self.tell(notice)
+        why = notices.words(notice).split(": ", 1)[1].split(". Its cards", 1)[0]
+        self.ledger.add(self.place, why, proof.REPAIRED,
+                        f"load {part} was dealt again from fresh codes ({passes} passes)")
+        r.repair(first, regather=regather)
+
+    def request_repair(self, want: int, n: int, fix: list[steps.Step]) -> Phase | None:
+        """Cards left the load in hand, a part of the split, and are put back
+        by hand where nobody knows: the device deals the part again from
+        fresh codes (an action of the walk); `fix`, the steps that put the
+        cards back, come before the part's first load again."""
+        assert self.device is not None and isinstance(self.routine, routines.ExactRoutine)
+        load = self.pass_.load if self.pass_ is not None else self.routine.load
+        try:
+            held = self.device.exact_repair()
+        except LinkError as exc:
+            raise self.stop(f"the shuffler could not deal load {load} again: {exc}") from None
+        self.routine.awaiting_repair += 1  # its exact_repair event is this one, said here
+        self.routine.device_next = held.next
+        self.repaired(load, held.next.round, notices.HAND, False, want, n, regather=False)
+        self.pass_ = None  # its pass was never dealt
+        self.todo.clear()
+        self.todo.extend(fix)
+        self.todo.extend(self.routine.after_pass())
+        return None
 
     def device_forgot(self, st: Reply) -> bool:
         r = self.routine
@@ -605,8 +676,9 @@ class Core:
         r = self.routine
         assert isinstance(r, routines.ExactRoutine)
         nxt = r.device_next
-        fresh = nxt is not None and (nxt.round, nxt.load) != waiting.dealt
+        fresh = nxt is not None and ((nxt.round, nxt.load) != waiting.dealt or r.next_is_repair)
         if fresh or r.finished or r.lost is not None:
+            r.next_is_repair = False
             self.go_on_after()
             return Handling()
         return waiting
@@ -621,10 +693,12 @@ class Core:
         self.earlier.append(self.routine)
         if self.on_loss == "exact":
             self.routine = self.exact_routine()
+            self.ledger.then(f"the whole pack went through a fresh exact routine ({self.routine.rounds} rounds)")
             self.tell(notices.FreshExactRun(self.routine.rounds, self.routine.of_passes))
             self.todo.extend(item for item in self.routine.begin() if not isinstance(item, notices.ExactIntro))
             return
         rest = make_plan(self.plan.pack, self.plan.capacity, self.plan.quality)
         self.routine = routines.RandomRoutine(rest, counted=True, seconds_per_round=self.seconds_per_round())
+        self.ledger.then(f"random rounds finished the pack ({rest.rounds} rounds)")
         self.tell(notices.FinishAtRandom(rest.rounds, rest.distance, rest.quality.name, rest.quality.threshold))
         self.todo.extend(self.routine.begin())

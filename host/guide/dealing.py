@@ -17,6 +17,7 @@ from host.device_link import REQUEST_TIMEOUT_S, LinkClosed, LinkTimeout
 from host.device_messages import Event, Reply
 from host.guide import faults
 from host.guide import notices
+from host.guide import routines
 from host.guide.core import MAX_RECONNECTS_PER_PASS, MAX_RESTARTS_PER_PASS, STALE, Core
 from host.guide.device import Stop
 from host.guide.table import (ONWARD, PASS_OVER, Answer, Closed, Dealing, Do, Handling, Loading, Noise, Paused, Phase,
@@ -41,9 +42,10 @@ def progress(m: Core, ev: Event) -> Phase:
         raise m.protocol_fault(f"progress for a pass of {ev.n} cards while it deals {p.part_n}")
     dealing = resumed(m) if isinstance(m.phase, Paused) else m.phase
     assert isinstance(dealing, Dealing)
-    dealing.quiet_since = m.clock()
     if (ev.k or 0) > p.k:
-        dealing.moved_at = m.clock()
+        # A card went through: a sign of life. The same count again is not
+        # one (a device repeating itself is asked, and found out, as a silent one).
+        dealing.quiet_since = dealing.moved_at = m.clock()
     p.k, p.k_left, p.k_right = ev.k or 0, ev.left, ev.right
     left, right = p.piles()
     m.voice.bar_update(p.through, p.total, left, right)
@@ -61,6 +63,7 @@ def done(m: Core, ev: Event) -> Phase:
     if p.aside:
         # The cards lifted off the top are dealt last, onto the same piles.
         count, p.aside = p.aside, 0
+        p.aside_coming = True
         m.todo.extendleft([steps.Touch("aside"), steps.PutInTray(steps.ASIDE, count)])
         return m.advance(Handling())
     if p.dealt < p.total:
@@ -103,10 +106,14 @@ def count_rest(m: Core) -> Phase | None:
         p.left = p.right = None
         rest = n
     if rest <= 0:
-        if m.routine is not None and m.routine.exact and m.device is not None and p.parts:
+        r = m.routine
+        if (isinstance(r, routines.ExactRoutine) and r.lost is None and not r.rewound and m.device is not None
+                and p.parts):
             # The device still waits for the rest of its stopped pass: an
-            # empty tray's start tells it the pass is whole.
-            m.device.start()
+            # empty tray's start tells it the pass is whole. Its refusal (the
+            # pass was whole already) is the guide's own start, not a touch.
+            if not m.device.start():
+                m.own_start_refused += 1
         return m.pass_finished()
     if p.dealt:
         m.tell(notices.PassGoesOn(p.load, p.dealt, rest))
@@ -127,20 +134,22 @@ def fault_in_pass(m: Core, ev: Event) -> Phase:
     if ev.code in protocol.RESUMABLE:
         p.k = k
         m.tell(notices.Jam(m.place, p.dealt + k, p.total))
-        m.note(f"jam during {m.place}")
+        m.note(f"a card stuck in the feed during {m.place}; freed, the pass went on")
         m.todo.extendleft([steps.Touch("go_on"), steps.Fix("jam")])
         return m.advance(Paused())
     if ev.k is None:
         k = p.k  # a fault that does not say: the last card the device reported
     kind = faults.fault_kind(ev)
-    m.note(f"{device_words.event_name(ev)} during {m.place}")
-    m.tell(kind.notice(m.place, p.dealt + k, p.total, ev))
+    notice = kind.notice(m.place, p.dealt + k, p.total, ev)
+    m.note(notices.words(notice))
+    m.tell(notice)
     if p.part_n is not None:
         m.end_part(k, ev.left if ev.k is not None else None, ev.right if ev.k is not None else None)
     if ev.code == protocol.FAULT_DOUBLE_FEED:
         p.left = p.right = None  # what went where is the tray's count to tell
     # Cleared once put right (a sensor still lost would latch again at once), then the tray counted.
-    m.todo.extendleft([Do(lambda: count_rest(m), "count_rest"), Do(m.clear, "clear"), kind.fix(ev)])
+    fix = kind.fix(ev)
+    m.todo.extendleft([Do(lambda: count_rest(m), "count_rest"), Do(m.clear, "clear"), *([fix] if fix else [])])
     return m.advance(Handling())
 
 

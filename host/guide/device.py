@@ -98,13 +98,17 @@ class Device:
             raise ProtocolFault(f"{self.name} broke the protocol: it began no exact routine, yet said yes")
         return routine
 
-    def start(self) -> None:
+    def start(self) -> bool:
         """Start a pass of what the tray holds (with an empty tray, after an
-        exact pass stopped at its last card: that pass is whole)."""
+        exact pass stopped at its last card: that pass is whole). False when
+        refused (its fault event follows and says why)."""
         try:
             self.link.request(protocol.CMD_START)
-        except (DeviceError, LinkTimeout):
-            pass  # refused (its fault event says why) or unanswered (the status will tell)
+        except DeviceError:
+            return False
+        except LinkTimeout:
+            pass  # unanswered: the status will tell
+        return True
 
     def exact_held(self) -> Reply | None:
         """The exact routine the device holds (None: none), from the load it
@@ -121,6 +125,15 @@ class Device:
         if reply.routine is None:
             raise ProtocolFault(f"{self.name} broke the protocol: it says exact mode and gives no routine")
         return reply.routine
+
+    def exact_repair(self) -> Reply:
+        """The part in hand is dealt again from fresh codes (cards of its load
+        moved by hand): the routine as the device now runs it. DeviceError when
+        the load in hand is no part of the split."""
+        routine = self._routine(self.link.request(protocol.CMD_EXACT, repair=True))
+        if routine is None:
+            raise ProtocolFault(f"{self.name} broke the protocol: it dealt a part again and left exact mode")
+        return routine
 
     def exact_cancel(self) -> None:
         self.link.request(protocol.CMD_EXACT, cancel=True)

@@ -6,15 +6,28 @@ from typing import Sequence, Union
 from host.guide import routines
 from host.guide.results import (EXACT, EXACT_AGAIN, EXACT_METHOD, EXACT_THEN_RANDOM, RANDOM_AFTER_LOSS_METHOD,
                                 Summary)
+from host.guide.ledger import CONDITION, Ledger
 from host.plan import Plan, distance_after
 
 Routine = Union[routines.RandomRoutine, routines.ExactRoutine]
 
 
-def summary(routine: Routine, earlier: Sequence[Routine], plan: Plan, seconds: float, notes: list[str]) -> Summary:
+def summary(routine: Routine, earlier: Sequence[Routine], plan: Plan, seconds: float, notes: list[str],
+            ledger: Ledger | None = None) -> Summary:
     """The summary of a run that ended with `routine`, after the routines
     given up before it (`earlier`: exactness lost). `notes` is the run's
-    list of notes; a note the summary needs is added to it."""
+    list of notes; a note the summary needs is added to it. A run that ends
+    exact claims exactly 0 on the ledger's condition (what the shuffler
+    cannot see) and shows the ledger."""
+    out = _summary(routine, earlier, plan, seconds, notes)
+    if ledger is not None:
+        out.exactness = ledger.to_list()
+    if isinstance(routine, routines.ExactRoutine):
+        out.condition = CONDITION
+    return out
+
+
+def _summary(routine: Routine, earlier: Sequence[Routine], plan: Plan, seconds: float, notes: list[str]) -> Summary:
     earlier_passes = sum(r.passes for r in earlier)
     earlier_rounds = sum(max(0, r.round - 1) for r in earlier)
     loads = [row for r in earlier for row in r.per_round] + list(routine.per_round)

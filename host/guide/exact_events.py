@@ -32,6 +32,26 @@ def exact_next(m: Core, ev: Event) -> Phase:
     return checked_after_pass(m)
 
 
+@on("exact_repair", goes=ONWARD)
+def exact_repair(m: Core, ev: Event) -> Phase:
+    """The device deals a part again from fresh codes (its order lost, its
+    cards still its own): said, kept in the ledger, and the steps walk on
+    from the part's first round once the pass in hand, if any, is over."""
+    r = m.routine
+    if not isinstance(r, routines.ExactRoutine):
+        return m.phase
+    if r.awaiting_repair:
+        r.awaiting_repair -= 1  # one the guide asked for: said when it asked
+        return m.phase
+    m.repaired(ev.part, ev.round, device_words.event_name(ev), bool(ev.after))
+    r.next_is_repair = True
+    if m.pass_ is None and isinstance(m.phase, Handling):
+        m.todo.clear()
+        m.todo.extend(r.after_pass())
+        return m.advance()
+    return m.phase
+
+
 @on("exact_round")
 def exact_round(m: Core, ev: Event) -> Phase:
     if isinstance(m.routine, routines.ExactRoutine) and m.routine.lost is None:

@@ -37,16 +37,23 @@ def missing(ev: Event) -> int:
 
 @dataclass(frozen=True)
 class FaultKind:
-    """notice(where, dealt, of, ev): what to say; fix(ev): the step that puts it right."""
+    """notice(where, dealt, of, ev): what to say; fix(ev): the step that puts
+    it right (None: nothing to put right)."""
 
     notice: Callable[[notices.Where, int, int, Event], notices.Notice]
-    fix: Callable[[Event], steps.Step]
+    fix: Callable[[Event], steps.Step | None]
+
+
+def _double_feed(where: notices.Where, dealt: int, of: int, ev: Event) -> notices.Notice:
+    if ev.why == protocol.WHY_ONE_SHORT:
+        # Found at the pass's end: two cards went through as one; nothing is caught.
+        return notices.TwoAsOne(where, ev.k or 0, ev.n or of)
+    return notices.ExitBlocked(where, dealt, of, device_words.why_words(ev))
 
 
 FAULTS: dict[int, FaultKind] = {
     protocol.FAULT_DOUBLE_FEED: FaultKind(
-        lambda where, dealt, of, ev: notices.ExitBlocked(where, dealt, of, device_words.why_words(ev)),
-        lambda ev: steps.Fix("exit")),
+        _double_feed, lambda ev: None if ev.why == protocol.WHY_ONE_SHORT else steps.Fix("exit")),
     protocol.FAULT_TRAY_EMPTIED: FaultKind(
         lambda where, dealt, of, ev: notices.TrayEmptied(where, dealt, of, missing(ev)),
         lambda ev: steps.Fix("put_back", missing(ev))),

@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Any, Union
 
+from host import device_words
 from shuffling import steps as step_kinds
 
 INFO = "info"
@@ -289,6 +290,16 @@ class ExitBlocked:
 
 
 @dataclass(frozen=True)
+class TwoAsOne:
+    """At a pass's end the tray was empty one card before the exit's count:
+    two cards went through as one somewhere in it. Nothing is caught."""
+
+    where: Where
+    counted: int
+    of: int
+
+
+@dataclass(frozen=True)
 class ExitBlockedAtStart:
     """A start refused: the exit reads blocked before any card moved."""
 
@@ -389,10 +400,26 @@ class ExactLost:
     """Exactness is gone, and the evidence that shows it."""
 
     where: Where | None
-    reason: str  # a key of LOST_REASONS
+    reason: str  # a reason name (reason_words)
     load: str | None = None
     n: int | None = None
     expected: int | None = None
+
+
+@dataclass(frozen=True)
+class PartDealtAgain:
+    """A part of the split lost its order while its cards stayed its own: it
+    is dealt again from fresh codes (docs/exact-mode.md, "A part dealt
+    again"). want, n: the load's count that showed it (cards gone by hand)."""
+
+    where: Where | None
+    part: str
+    reason: str  # why its order went: a reason name (reason_words)
+    passes: int
+    seconds: float
+    after: bool = False  # a pass of it is in hand: it goes on at random first
+    want: int | None = None
+    n: int | None = None
 
 
 @dataclass(frozen=True)
@@ -414,6 +441,17 @@ class FinishAtRandom:
     distance: float
     quality: str
     threshold: float
+
+
+@dataclass(frozen=True)
+class HeldRoutineDropped:
+    """A fresh exact run on a shuffler that holds a routine from an earlier
+    run (stopped part way): that routine is dropped, said first."""
+
+    round: int | None
+    of_rounds: int | None
+    load: str | None
+    resume: str | None  # the command that goes on with it instead
 
 
 @dataclass(frozen=True)
@@ -441,10 +479,10 @@ class StillWaiting:
 Notice = Union[RoutineHeader, DeviceFound, VirtualStarted, RoundStart, WaitingForLoad, TrayStillEmpty, LoadKept, LoadToMove, LoadShort, LoadLong,
                LoadDealtAsItIs, PassBeganOffSize, StacksSwapped, LoadsSwapped, RoundCountOff, StepsTakenAsDone,
                PassNotInRoutine, EmptyTouch, TrayReadsEmpty, TooFullForTray, BatteryTooLowToStart, StartRefused,
-               FaultLeftOver, BatteryWarning, LoadCellCorrected, Jam, ExitBlocked, ExitBlockedAtStart, TrayEmptied, BatteryRanDown,
+               FaultLeftOver, BatteryWarning, LoadCellCorrected, Jam, ExitBlocked, TwoAsOne, ExitBlockedAtStart, TrayEmptied, BatteryRanDown,
                SensorLost, DeviceFault, PassGoesOn, Restarted, PassBeganUnplugged, ConnectionLost, DeviceBack,
-               NotAnswering, ClearUnanswered, ExactIntro, ExactRoundDealt, ExactLost, ExactNotConfirmed,
-               FreshExactRun, FinishAtRandom, Resuming, TooSoon, StillWaiting]
+               NotAnswering, ClearUnanswered, ExactIntro, ExactRoundDealt, ExactLost, PartDealtAgain, ExactNotConfirmed,
+               FreshExactRun, FinishAtRandom, HeldRoutineDropped, Resuming, TooSoon, StillWaiting]
 
 NOTICE_TYPES: tuple[type, ...] = Notice.__args__  # type: ignore[attr-defined]
 
@@ -465,6 +503,7 @@ CLAIMS: dict[type, frozenset[str]] = {
     FreshExactRun: frozenset({"exactness lost"}),
     FinishAtRandom: frozenset({"exactness lost"}),
     ExactRoundDealt: frozenset({"exactness kept"}),
+    PartDealtAgain: frozenset({"exactness kept"}),
     Resuming: frozenset({"exactness kept"}),
     StacksSwapped: frozenset({"exactness kept"}),
     LoadsSwapped: frozenset({"exactness kept"}),
@@ -481,20 +520,20 @@ def level(notice: Notice) -> str:
     return LEVELS.get(type(notice), PROBLEM)
 
 
-# Why exactness went (the device's reason names, firmware/protocol.py LOST), and its evidence.
-LOST_REASONS = {
-    "double_feed": "more cards went out of the tray than the exit counted (the tray's count after the stop shows "
-                   "it), so one of them may lie on the wrong pile",
-    "exit_count": "the exit counted one card fewer than the tray held, so two cards went through as one somewhere "
-                  "in the pass",
-    "count": "the load in the tray is not the one the shuffler expected: a stack or a pile was swapped, "
-             "a load came in out of turn, or a card went missing",
-    "rest": "after the pass stopped, the tray held more cards than the pass had left, so cards that were dealt "
-            "came back in or others joined them",
-    "aborted": "a pass was aborted before its last card",
-    "cancelled": "exact mode was cancelled",
-    "restart": "the shuffler restarted and its codes are gone",
-}
+HAND = "hand"  # cards of the load in hand moved by hand (the host saw its count off)
+RESTART = "restart"  # exactness lost with the codes in a restart (the host's own reason; the device's are device_words.LOST)
+
+
+def reason_words(reason: str) -> str:
+    """Why exactness (or a part's order) went, as the guide says it after
+    "Exactness is lost:": the device's reason by its name, in the one table
+    of its words (host/device_words.py)."""
+    if reason == RESTART:
+        return "the shuffler restarted and its codes are gone"
+    for name, sentence in device_words.LOST.values():
+        if name == reason:
+            return sentence[0].lower() + sentence[1:].rstrip(".")
+    return f"the shuffler reports {reason}"
 
 
 # -- the words -------------------------------------------------------------------------------
@@ -633,8 +672,21 @@ def _exact_lost(n: ExactLost) -> str:
         why = (f"load {n.load or '?'} holds {n.n} cards, not the {n.expected} the shuffler expected: a stack or a "
                "pile was swapped, a load came in out of turn, or a card went missing")
     else:
-        why = LOST_REASONS.get(n.reason, f"the shuffler reports {n.reason}")
+        why = reason_words(n.reason)
     return f"Exactness is lost{during}: {why}."
+
+
+def _part_again(n: PartDealtAgain) -> str:
+    during = f" during {n.where}" if n.where else ""
+    if n.want is not None and n.n is not None:
+        why = (f"load {n.part} should hold {n.want} and holds {n.n}: {_cards(n.want - n.n)} left it, and the shuffler "
+               "cannot know where they go back")
+    else:
+        why = reason_words(n.reason)
+    after = " once this pass is over (the rest of it goes at random)" if n.after else ""
+    return (f"Load {n.part}'s order is lost{during}: {why}. Its cards are still its own, so load {n.part} alone is "
+            f"dealt again from fresh codes{after}: {_plural(n.passes, 'pass', 'passes')}, about {duration(n.seconds)}. "
+            "Every order of the pack is then equally likely again.")
 
 
 def _fresh(n: FreshExactRun) -> str:
@@ -646,6 +698,15 @@ def _fresh(n: FreshExactRun) -> str:
 def _finish_random(n: FinishAtRandom) -> str:
     return (f"Finishing at random: {n.rounds} rounds bring any pack within {n.distance:.4f} of random "
             f"('{n.quality}' asks for at most {n.threshold:g}).")
+
+
+def _held_dropped(n: HeldRoutineDropped) -> str:
+    at = (f", at round {n.round} of {n.of_rounds}, load {n.load} next" if n.round is not None and n.of_rounds
+          else "")
+    instead = (f" To go on with it instead (the cards left as they lie), stop now with Ctrl-C and run `{n.resume}`."
+               if n.resume else "")
+    return (f"The shuffler holds an exact routine from an earlier run{at}: this run drops it and begins a fresh "
+            f"one, so every card on the table and on the machine goes back into the pack.{instead}")
 
 
 def _resuming(n: Resuming) -> str:
@@ -691,6 +752,9 @@ _WORDING: dict[type, Any] = {
     ExitBlocked: lambda n: (f"The exit stayed blocked too long ({n.where}, after {n.dealt} of {n.of} cards): two "
                             "cards went through together or a card is caught in the exit. The pass stopped"
                             + (f" (the shuffler says: {n.why})." if n.why else ".")),
+    TwoAsOne: lambda n: (f"Two cards went through the exit as one somewhere in the pass ({n.where}): it counted "
+                         f"{n.counted} of the {n.of} cards the tray held. Nothing is caught in the exit; every card "
+                         "of the load is on a pile."),
     ExitBlockedAtStart: lambda n: ("The exit sensor reads blocked before the pass: take out any card in the exit. "
                                    "If there is none, the sensor's receiver is unplugged or broken."),
     TrayEmptied: lambda n: (f"The tray ran out early ({n.where}): {n.dealt} of {n.of} cards were dealt and "
@@ -713,10 +777,12 @@ _WORDING: dict[type, Any] = {
                            "which pile goes on top matters."),
     ExactRoundDealt: lambda n: f"every load of round {n.round} of {n.of_rounds} dealt",
     ExactLost: _exact_lost,
+    PartDealtAgain: _part_again,
     ExactNotConfirmed: lambda n: "The shuffler did not confirm the end of exact mode.",
     FreshExactRun: _fresh,
     FinishAtRandom: _finish_random,
     Resuming: _resuming,
+    HeldRoutineDropped: _held_dropped,
     TooSoon: lambda n: (f"({n.via} came before step {n.number} could be read, so it does not count: press "
                         f"{n.via} once the step is done)"),
     StillWaiting: lambda n: (f"Still at step {n.number} after {n.minutes} min; the shuffler is kept awake, take "

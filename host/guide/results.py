@@ -39,9 +39,13 @@ class Summary:
     distance_kind: str = "exact"  # "exact", or "at most" (an upper bound)
     method: str = METHOD
     simulated: bool = False  # the time is a simulated shuffler's, faster than a real one
+    exactness: list[dict[str, Any]] = field(default_factory=list)  # exact mode's ledger (host/guide/ledger.py)
+    condition: str = ""  # what the claim rests on that the shuffler cannot see ("" outside exact mode)
+    resumed: bool = False  # the run went on with a routine begun earlier: its time and passes are this run's
 
     def to_dict(self) -> dict[str, Any]:
         return {"mode": self.mode, "rounds": self.rounds, "passes": self.passes, "seconds": round(self.seconds, 2),
                 "simulated": self.simulated,
                 "distance": {"value": self.distance, "kind": self.distance_kind, "method": self.method},
-                "cards": self.cards, "loads": self.loads, "notes": self.notes}
+                "cards": self.cards, "loads": self.loads, "notes": self.notes, "exactness": self.exactness,
+                "condition": self.condition, "resumed": self.resumed}

@@ -195,6 +195,11 @@ class ExactRoutine:
         # or exactness is lost and why (exact_lost, a restart that took the codes).
         self.finished = False
         self.lost: str | None = None
+        self.extra_passes = 0  # passes added by parts dealt again
+        self.rewound = False  # the pass in hand's part is dealt again after it (no rest owed to its routine)
+        self.regather: str | None = None  # the part whose piles go together first, once its pass is over
+        self.awaiting_repair = 0  # repairs the host asked for whose exact_repair events are still to come
+        self.next_is_repair = False  # the device's next load is a part dealt again (it may name the round just dealt)
 
     # -- the stretches of work ---------------------------------------------------------
     def begin(self) -> list[Item]:
@@ -257,11 +262,59 @@ class ExactRoutine:
 
     def record(self, result: PassResult) -> None:
         self.passes += 1
+        self.rewound = False
         if self.per_round:
             self.per_round[-1].append(result.cards)
 
+    # -- a part dealt again ----------------------------------------------------------
+    def part_first_round(self) -> int | None:
+        """The first round (1-based) of the part in hand, where the split
+        deals it alone; None for whole-pack radix or a split round."""
+        r = max(self.round, 1) - 1
+        rt = self.route
+        if rt.kind != routes.SPLIT or rt.kinds[r] != routes.SORT_ROUND or rt.loads[r] != 1:
+            return None
+        while r > 0 and rt.kinds[r - 1] == routes.SORT_ROUND and rt.lo[r - 1] == rt.lo[r]:
+            r -= 1
+        return r + 1
+
+    def part_passes(self, first: int) -> int:
+        """The passes of the part whose first round is `first`: one a round."""
+        rt = self.route
+        r = first - 1
+        count = 0
+        while r < rt.rounds and rt.kinds[r] == routes.SORT_ROUND and rt.lo[r] == rt.lo[first - 1]:
+            count += 1
+            r += 1
+        return count
+
+    def part_seconds(self, first: int) -> float:
+        """The time model's time for the part dealt again from its first round."""
+        passes = self.part_passes(first)
+        block = [es.step for es in self.steps if first <= es.round < first + passes]
+        return time_model.timing(block).total_s
+
+    def repair(self, first: int, regather: bool) -> None:
+        """The part in hand is dealt again from its first round (1-based):
+        the steps walk on from that round's load, after (regather) a step
+        that puts its piles together in any order."""
+        put = next(j for j, es in enumerate(self.steps) if es.round == first and isinstance(es.step, step_kinds.PutInTray))
+        # The part's passes dealt so far are dealt again, and the pass of it
+        # in hand, which went wrong (regather: its piles are on the machine),
+        # is one more.
+        done = self.round - first + (1 if regather else 0)
+        self.i = put
+        self.round = first - 1  # the round starts again (its heading said again)
+        self.extra_passes += done
+        self.rewound = True
+        self.regather = self.load if regather else None
+
     def after_pass(self) -> list[Item]:
-        return self._stretch()
+        first: list[Item] = []
+        if self.regather:
+            first.append(step_kinds.Fix("regather", load=self.regather))
+            self.regather = None
+        return first + self._stretch()
 
     @property
     def done(self) -> bool:
@@ -313,4 +366,4 @@ class ExactRoutine:
 
     @property
     def of_passes(self) -> int:
-        return self.route.passes()
+        return self.route.passes() + self.extra_passes

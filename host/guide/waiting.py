@@ -14,8 +14,10 @@ from __future__ import annotations
 from firmware import protocol
 from host import device_words
 from host import person as persons
+from host.device_link import LinkError
 from host.device_messages import Event
 from host.guide import faults
+from host.guide import ledger as proof
 from host.guide import notices
 from host.guide import routines
 from host.guide.core import STALE, Core, Item, Pass
@@ -113,11 +115,28 @@ def put_right(m: Core, p: Pass, n: int) -> list[Item]:
     again = steps.PutInTray(p.load, p.want, again=True)
     nxt = m.routine.next_load(p.load)
     if isinstance(m.routine, routines.ExactRoutine):
-        other = m.routine.swapped_with(p.load, n)
+        r = m.routine
+        other = r.swapped_with(p.load, n)
         if other is not None:
-            return [m.routine.swap_notice(p.load, p.want, n, other), steps.Unload(p.load),
-                    steps.Swap(p.load, other), again]
-        if not m.routine.by_eye():
+            m.ledger.add(m.place, f"load {p.load} held load {other}'s count ({n} cards): the two looked taken for "
+                                  "one another", proof.KEPT, "swapped back before either was dealt")
+            return [r.swap_notice(p.load, p.want, n, other), steps.Unload(p.load), steps.Swap(p.load, other), again]
+        if r.round > 1:
+            # Cards left a load the shuffler has sorted, or came into it: where
+            # they belong is not known. A part of the split keeps its cards'
+            # set if only cards went missing (found and put back anywhere):
+            # it is dealt again from fresh codes. Anything else ends the
+            # routine's claim: a fresh routine follows.
+            if r.part_first_round() is not None and n < p.want:
+                fix = [steps.Unload(p.load), steps.Fix("anywhere", p.want - n, p.load)]
+                return [Do(lambda: m.request_repair(p.want, n, fix), "request_repair")]
+            return [Do(lambda: lose_by_hand(m, p, n), "lose_by_hand")]
+        # The routine's first round: none of these cards is dealt yet, so
+        # where they go back does not matter (the codes are a uniformly
+        # random arrangement of the positions not yet dealt).
+        m.ledger.add(m.place, f"load {p.load} held {n} cards, not {p.want}", proof.KEPT,
+                     "put right before any of its cards was dealt, where it does not matter")
+        if not r.by_eye():
             nxt = None  # the stacks of a two-load round: nothing to trade with
     if nxt is not None:
         move = steps.Move(abs(n - p.want), p.load, nxt, down=n > p.want)
@@ -128,6 +147,20 @@ def put_right(m: Core, p: Pass, n: int) -> list[Item]:
                 again]
     return [notices.LoadLong(p.load, p.want, n, capacity), steps.Unload(p.load), steps.Fix("extra", n - p.want, p.load),
             again]
+
+
+def lose_by_hand(m: Core, p: Pass, n: int) -> None:
+    """A load of a sorted round held the wrong count: the order the proof
+    needs is gone, and the routine with it (the device is told); the pack is
+    gathered for a fresh one."""
+    assert m.device is not None
+    try:
+        m.device.exact_cancel()
+    except LinkError as exc:
+        raise m.stop(f"the shuffler could not leave its exact routine: {exc}") from None
+    m.pass_ = None  # its pass was never dealt
+    m.todo.clear()
+    m.lose("count", load=p.load, n=n, expected=p.want, walk=False)  # (an action of the walk: it walks on)
 
 
 def judge_rest(m: Core, phase: Phase, n: int | None) -> Phase:
@@ -234,7 +267,9 @@ def sensor_notice_and_fix(ev: Event) -> list[Item]:
 def fault_between(m: Core, ev: Event) -> Phase:
     """A touch out of turn that the device refused (nothing moved), or a
     sensor it found lost while idle: that is put right first."""
-    if ev.code == protocol.FAULT_EMPTY:
+    if ev.code == protocol.FAULT_EMPTY and m.own_start_refused:
+        m.own_start_refused -= 1  # the guide's own start on an empty tray: nobody touched
+    elif ev.code == protocol.FAULT_EMPTY:
         m.tell(notices.EmptyTouch())
     elif refusal(ev):
         m.tell(notices.StartRefused(device_words.event_words(ev)))

@@ -1,7 +1,7 @@
 """Standing faults of a virtual shuffler, written as "name[:arg[:mode]]".
 
     jam:K               card K (feed order, from 0) sticks until fixed
-    double_feed:K       cards K and K+1 feed together (":overlap": they pass as one)
+    double_feed:K       cards K and K+1 feed together (":overlap": they pass as one, once)
     empty_at:K          the rest of the tray is lifted out before card K
     battery_low         the battery reads 6.5 V from power-on (too low for a pass);
                         put in while it runs (`shuffler table fault`), 6.2 V,

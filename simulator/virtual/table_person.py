@@ -94,10 +94,14 @@ def commands(step: steps.Step, table: dict[str, Any]) -> list[Command]:
         return out + [("stack", name, steps.PACK) for name in stacks if name != steps.PACK]
     if isinstance(step, steps.Fix):
         out = []
-        if step.what in ("exit", "exit_sensor") and places["throat"]:
+        if step.what in ("exit", "exit_sensor", "battery") and places["throat"]:
             out += [("lift", "throat", CAUGHT), ("put", CAUGHT, "--under")]
         elif step.what == "put_back" and places["removed"]:
             out += [("lift", "removed", BACK), ("put", BACK)]
+        elif step.what == "regather" and step.load:
+            out += [("lift", place, step.load, *(("--under",) if i else ())) for i, place in
+                    enumerate(p for p in ("left", "right", "tray") if places[p])]
+            return out
         return out + [("clear",)]
     raise TypeError(f"not a step: {step!r}")
 

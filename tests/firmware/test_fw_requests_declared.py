@@ -15,7 +15,7 @@ import pytest
 
 from firmware import profile_sim
 from firmware import protocol
-from firmware.exact import MAX_CARDS
+from shuffling.limits import MAX_EXACT_MODE_CARDS as MAX_CARDS  # firmware/exact.py MAX_CARDS (held equal by tests/shuffling/test_limits.py)
 from fwtest_support import FwProcess
 from host import device_messages
 

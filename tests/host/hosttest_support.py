@@ -71,7 +71,7 @@ class FakeShuffler:
     """A world and a device in one: a touch deals the tray into two piles
     (bottom card first, each card on top of its pile) and reports it over the
     pty. `trouble(k)` may interrupt the pass after card k: return "restart",
-    "unplug", "silent" or None."""
+    "unplug", "silent", "stuck" or None."""
 
     def __init__(self, trouble: Callable[[int, int], str | None] = lambda k, n: None, uid: str = "5eed") -> None:
         self.tray: list[Any] = []
@@ -174,6 +174,8 @@ class FakeShuffler:
             if what == "silent":
                 self.silent = True
                 return
+            if what == "stuck":
+                return  # it says it deals (status: dealing at card k) and deals no card more
             if what == "garbage":
                 self.dev.emit(b"\x00\x01 noise on the line\n")
         self.state = "idle"

@@ -286,6 +286,31 @@ def test_garbage_without_end_does_not_keep_the_guide_waiting() -> None:
     assert "has not answered for a while" in voice.text
 
 
+def test_a_device_repeating_the_same_progress_is_found_out_as_a_silent_one() -> None:
+    """Stuck at card 9 of 81, it says so again every half second and its
+    status says it deals: the same count again is no sign of life, and the
+    guide ends in one line within a minute (the default stall time)."""
+    def stuck(k: int, p: int) -> str | None:
+        if (p, k) == (1, 9):
+            def repeat() -> None:
+                dev = fake.dev
+                for _ in range(400):  # longer than the test may take
+                    if dev._stop.is_set():
+                        return
+                    dev.emit(b'{"ev":"progress","k":9,"n":81,"left":4,"right":5}\n')
+                    time.sleep(0.5)
+            threading.Thread(target=repeat, daemon=True).start()
+            return "stuck"
+        return None
+
+    fake = FakeShuffler(stuck)
+    t0 = time.monotonic()
+    result, voice, _ = run(fake, stall_s=guide_machine.STALL_S)
+    assert time.monotonic() - t0 < 60
+    assert isinstance(result, guide_machine.GuideStopped)
+    assert "it says it is dealing, yet no card has gone through for" in str(result) and "\n" not in str(result)
+
+
 def test_a_hello_flood_mid_pass_is_a_protocol_fault() -> None:
     def flood(k: int, p: int) -> str | None:
         if (p, k) == (1, 30):

@@ -103,6 +103,16 @@ class TwoAsOneInRoundThree(DoubleFeedInRoundThree):
     mode = "overlap"
 
 
+class TwoAsOneInRoundOne(persons.ScriptedPerson):
+    """Round 1 (the split round, load A): two cards go through the exit as one."""
+
+    def do(self, step: steps.Step, number: int, round: int | None = None) -> None:
+        if isinstance(step, steps.Touch) and round == 1 and self.in_tray == "A" and not getattr(self, "done_it", False):
+            self.done_it = True
+            self.world.inject("double_feed", 10, "overlap", "")
+        super().do(step, number, round)
+
+
 @pytest.mark.double_feed
 @pytest.mark.exit_sensor
 def test_a_double_feed_caught_in_the_exit_and_put_back_keeps_exactness(virtual_shuffler: VirtualShuffler) -> None:
@@ -115,28 +125,52 @@ def test_a_double_feed_caught_in_the_exit_and_put_back_keeps_exactness(virtual_s
     check_route_record(person.log, SAMBA)
 
 
-def test_exactness_lost_is_finished_by_a_fresh_exact_routine(virtual_shuffler: VirtualShuffler) -> None:
+def test_a_part_whose_pass_went_wrong_is_dealt_again_and_the_routine_goes_on(virtual_shuffler: VirtualShuffler) -> None:
+    """Two cards through the exit as one in load P's second pass: the device
+    cannot tell their sides, but they are P's own cards. P alone is dealt
+    again from fresh codes (7 passes), the routine goes on, and the summary
+    claims exactly 0 on its condition, with what happened."""
     summary, voice, person = run_exact(virtual_shuffler, 162, TwoAsOneInRoundThree)
-    assert "Exactness is lost during round 3 of 14" in voice.text
+    assert "Load P's order is lost during round 3 of 14" in voice.text
+    assert "the exit counted one card fewer than the tray held" in voice.text
+    assert "load P alone is dealt again from fresh codes: 7 passes" in voice.text
+    assert steps.words(steps.Fix("regather", load="P")) in voice.text
+    assert "Exactness is lost" not in voice.text
+    assert (summary.mode, summary.distance, summary.distance_kind) == ("exact", 0.0, "exact")
+    assert summary.passes == 15 + 2  # P's two passes dealt so far, dealt again
+    assert summary.condition and "cannot see a stack's order" in summary.condition
+    assert [e["outcome"] for e in summary.exactness] == ["repaired"]
+    final = [e for e in person.log if e["op"] == "final"]
+    assert len(final) == 1 and sorted(final[0]["pack"]) == list(range(162))
+
+
+def test_exactness_lost_is_finished_by_a_fresh_exact_routine(virtual_shuffler: VirtualShuffler) -> None:
+    """The same slip in the split round: no part to deal again. The pack is
+    gathered and goes through a fresh exact routine."""
+    summary, voice, person = run_exact(virtual_shuffler, 162, TwoAsOneInRoundOne)
+    assert "Exactness is lost during round 1 of 14" in voice.text
     assert "the exit counted one card fewer than the tray held" in voice.text
     assert "The pack goes through a fresh exact routine: 14 rounds (15 passes)" in voice.text
     assert steps.words(steps.Collect(162)) in voice.text
     assert (summary.mode, summary.distance, summary.distance_kind) == ("exact, started again", 0.0, "exact")
-    assert (summary.rounds, summary.passes) == (2 + 14, 4 + 15)
+    assert (summary.rounds, summary.passes) == (0 + 14, 1 + 15)
+    assert [(e["outcome"], e["then"]) for e in summary.exactness] == \
+        [("lost", "the whole pack went through a fresh exact routine (14 rounds)")]
     final = [e for e in person.log if e["op"] == "final"]
     assert len(final) == 1 and sorted(final[0]["pack"]) == list(range(162))
 
 
 def test_exactness_lost_is_finished_by_random_rounds_on_request(virtual_shuffler: VirtualShuffler) -> None:
-    summary, voice, person = run_exact(virtual_shuffler, 162, TwoAsOneInRoundThree, on_loss="random")
+    summary, voice, person = run_exact(virtual_shuffler, 162, TwoAsOneInRoundOne, on_loss="random")
     random_rounds = planlib.rounds_for(162, 104, 0.25)
-    assert "Exactness is lost during round 3 of 14" in voice.text
+    assert "Exactness is lost during round 1 of 14" in voice.text
     assert f"Finishing at random: {random_rounds} rounds" in voice.text
     assert summary.mode == "exact, then random" and summary.distance_kind == "at most"
     assert summary.distance == planlib.distance_after(162, 104, random_rounds) <= 0.25
-    assert summary.rounds == 2 + random_rounds
-    assert summary.passes == 4 + 2 * random_rounds
-    assert any("exactness lost" in n for n in summary.notes)
+    assert summary.rounds == 0 + random_rounds
+    assert summary.passes == 1 + 2 * random_rounds
+    assert [(e["outcome"], e["then"]) for e in summary.exactness] == \
+        [("lost", f"random rounds finished the pack ({random_rounds} rounds)")]
     final = [e for e in person.log if e["op"] == "final"]
     assert len(final) == 1 and sorted(final[0]["pack"]) == list(range(162))
 

@@ -28,7 +28,7 @@ from host import plan as planlib
 from host import device_messages
 from host.guide import notices as notice_kinds
 from host.guide.machine import Machine
-from host.guide.table import Answer, AwaitingTouch, Handling, Loading, Tick
+from host.guide.table import Answer, AwaitingTouch, Handling, Loading, Paused, Tick
 from firmware import exact_routes
 from route_record import check_route_record
 from hosttest_support import FakeShuffler, TextVoice, check_record, every_card_once_a_round, run_guided, run_on_fake
@@ -342,3 +342,40 @@ def test_a_simulated_shuffler_s_time_is_labelled_and_the_enters_are_the_steps_it
     assert (len(steps), len(asked)) == (38, 8)
     assert {s["kind"] for s in steps} >= {"putintray", "reload", "touch"}
     assert {s["kind"] for s in asked} == {"cut", "lift", "stack", "gather"}
+
+
+def test_resumed_while_a_jam_holds_the_pass_the_fix_waits_for_its_own_answer() -> None:
+    """`--resume` on a shuffler whose exact pass is paused by a jam: the
+    guide says the jam and shows its fix, and shows the touch that takes the
+    pass up again only once the fix is answered, never both at once."""
+    clock, device, voice, person = Clock(), MemoryDevice(), Record(), Quiet()
+    device.mode, device.state, device.k, device.n = protocol.MODE_EXACT, protocol.ST_PAUSED, 30, 81
+    m = Machine(plan(1), person, voice, device, mode="exact", resume=True, read_s=0, settle_s=0.5, clock=clock)
+    m.begin()
+    while m.pending:  # what the machine learned from the status (the jam), as the loop hands it on
+        m.handle(m.pending.popleft())
+    shown = [s.step for s in voice.steps]
+    assert shown[-1] == step_kinds.Fix("jam") and isinstance(m.phase, Paused), shown
+    assert not any(isinstance(s, step_kinds.Touch) for s in shown), shown
+    assert any(isinstance(n, notice_kinds.Jam) for n in voice.notices)
+    m.handle(Answer(m.shown.number))
+    assert isinstance(m.shown.step, step_kinds.Touch) and m.shown.step.why == "go_on"
+
+
+def test_a_fresh_exact_run_on_a_shuffler_holding_a_routine_says_so_and_how_to_go_on_with_it() -> None:
+    """A new `shuffler guide` (no --resume) on a shuffler that still holds an
+    exact routine from a run stopped part way: it names the held routine,
+    says this run drops it and how to go on with it instead, and has every
+    card gathered before the fresh routine's cut."""
+    clock, device, voice, person = Clock(), MemoryDevice(), Record(), Quiet()
+    device.mode = protocol.MODE_EXACT
+    m = Machine(plan(1), person, voice, device, mode="exact", read_s=0, settle_s=0.5, clock=clock,
+                resume_hint="shuffler guide --port /dev/fake --pack samba --resume")
+    m.begin()
+    held = [n for n in voice.notices if isinstance(n, notice_kinds.HeldRoutineDropped)]
+    assert len(held) == 1
+    words = notice_kinds.words(held[0])
+    assert "at round 1 of 8, load A next" in words and "`shuffler guide --port /dev/fake --pack samba --resume`" in words
+    assert isinstance(m.shown.step, step_kinds.Collect)  # every card into the pack first
+    m.handle(Answer(m.shown.number))
+    assert isinstance(m.shown.step, step_kinds.Cut)

@@ -169,6 +169,10 @@ class World:
             self.fed += 1
             if self.double_long:
                 self.block_need = self.double_um
+            else:
+                # Two cards through as one leave nothing behind to free: it
+                # happens once (caught cards stay until the person frees them).
+                self.double_at = -1
         self.tray_n = n - self.throat_n
         self.fed += 1
         self.moves += 1
