@@ -67,7 +67,7 @@ class MemoryDevice:
         self.state = protocol.ST_IDLE
         return True
 
-    def exact_begin(self, cards: int) -> Any:
+    def exact_begin(self, cards: int, kind: str | None = None) -> Any:
         self.mode = protocol.MODE_EXACT
         self.next = NEXT
         return routine(cards, self.next)

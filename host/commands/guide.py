@@ -123,6 +123,7 @@ class Args:
     bind: str = "127.0.0.1:8765"
     resume: bool = False
     on_loss: str = "exact"
+    routine: str | None = None
     read_s: float = guide_machine.READ_S
 
 
@@ -144,6 +145,9 @@ class Args:
               help="Start at this round (to go on after the guide stopped).")
 @click.option("--resume", is_flag=True,
               help="Go on with the exact routine the shuffler still holds (after a stop), cards as they lie.")
+@click.option("--routine", type=click.Choice(["radix", "split"]), default=None,
+              help="Exact mode's routine (default: the one with the least time at the table, as `shuffler plan` "
+                   "shows); the plan says what counting each one's piles tells of the order.")
 @click.option("--on-loss", "on_loss", type=click.Choice(["exact", "random"]), default="exact", show_default=True,
               help="Should exactness be lost: a fresh exact routine, or random rounds for the quality.")
 @click.option("--time-scale", type=click.FloatRange(min=0), default=SIM_TIME_SCALE, show_default=True,
@@ -169,7 +173,10 @@ def guide(**options: Any) -> None:
     p = build_plan(a.pack, a.cards, a.capacity, a.quality, a.rounds)
     if not 1 <= a.from_round <= p.rounds:
         raise click.UsageError(f"--from-round must be between 1 and {p.rounds}, not {a.from_round}")
-    exact = planlib.exact_schedule(p.cards, p.capacity) if a.mode == "exact" else None
+    try:
+        exact = planlib.exact_schedule(p.cards, p.capacity, a.routine) if a.mode == "exact" else None
+    except planlib.PlanError as exc:
+        raise click.UsageError(str(exc)) from None
     if a.mode == "exact" and exact is None:
         raise click.UsageError(f"exact mode takes at most {planlib.EXACT_MAX_CARDS} cards in at most "
                                f"{planlib.EXACT_MAX_LOADS} loads; use --mode random")
@@ -228,6 +235,8 @@ def _check_options(a: Args) -> None:
     if a.mode == "exact" and (a.rounds is not None or a.from_round != 1):
         raise click.UsageError("--rounds and --from-round go with --mode random "
                                "(exact mode always runs its whole routine)")
+    if a.routine is not None and a.mode != "exact":
+        raise click.UsageError("--routine chooses exact mode's routine: it goes with --mode exact")
     if a.resume and (a.mode != "exact" or not a.port):
         raise click.UsageError("--resume goes on with an exact routine on a shuffler: use it with --port "
                                "(in random mode, --from-round goes on)")
@@ -257,7 +266,7 @@ def _guide(a: Args, p: planlib.Plan, voice: RichVoice, session: Any, feed: IO[st
     guide_obj = guide_machine.Guide(p, person, gvoice, link=link, reopen=(lambda: Link.open(port, link.slowdown)) if port else None,
                         from_round=a.from_round, mode=a.mode or "random", resume=a.resume, on_loss=a.on_loss,
                         person_wait_s=a.wait_s, read_s=a.read_s, simulated=simulated,
-                        resume_hint=how.command("--resume") if a.port else None)
+                        resume_hint=how.command("--resume") if a.port else None, routine=a.routine)
     if link is not None:
         stack.callback(lambda: _close(link, guide_obj))
     try:
@@ -455,6 +464,17 @@ def _close(link: Link | None, guide_obj: guide_machine.Guide | None) -> None:
             candidate.close()
 
 
+def _onlooker_words(seen: dict[str, Any]) -> str:
+    """What someone who counted the routine's piles learned of the order."""
+    if seen["fixed"]:
+        return "every pile's count was fixed by the routine: counting them told nothing of the order"
+    rounds = [r["round"] for r in seen["rounds"]]
+    where = f"round {rounds[0]}" if len(rounds) == 1 else "rounds " + ", ".join(str(r) for r in rounds)
+    return (f"someone who counted the piles of {where} learned {seen['bits']:.1f} bits of the order (of the "
+            f"{seen['order_bits']:.1f} a random order holds); every order that gives those counts stayed equally "
+            "likely (`--routine` and `shuffler plan` say what each routine's counts tell)")
+
+
 def _print_summary(voice: RichVoice, p: planlib.Plan, s: guide_machine.Summary, exact: planlib.ExactSchedule | None) -> None:
     voice.say("")
     voice.say("[bold]Summary[/bold]")
@@ -466,7 +486,7 @@ def _print_summary(voice: RichVoice, p: planlib.Plan, s: guide_machine.Summary, 
         took += " (this run's: it went on with a routine begun in an earlier one)"
     voice.say(f"  mode: {s.mode}; rounds: {s.rounds}, passes: {s.passes}, time: {took}")
     if s.distance_kind == "exact" and s.distance == 0.0:
-        voice.say(f"  distance from random: exactly 0, {s.condition} ({s.method})" if s.condition else
+        voice.say(f"  distance from random: exactly 0 ({s.method}), {s.condition}" if s.condition else
                   f"  distance from random: exactly 0 ({s.method})")
     else:
         kind = "at most " if s.distance_kind == "at most" else ""
@@ -477,6 +497,8 @@ def _print_summary(voice: RichVoice, p: planlib.Plan, s: guide_machine.Summary, 
         voice.say(f"  [bold red]short of '{p.quality.name}'[/bold red]: it needs {need} rounds")
     for entry in s.exactness:
         voice.say(f"  exactness: {_escape(entry['words'])}")
+    if s.onlooker is not None:
+        voice.say(f"  secrecy: {_onlooker_words(s.onlooker)}")
     for n in s.notes:
         voice.say(f"  note: {_escape(n)}")
     if s.notes and s.distance > 0:  # a random routine's figure; exact mode's claim says its own condition

@@ -48,6 +48,7 @@ class Guide:
                  resume: bool = False, on_loss: str = "exact", person_wait_s: float | None = None,
                  reconnect_s: float = RECONNECT_S, stall_s: float = STALL_S, settle_s: float = SETTLE_S,
                  read_s: float = READ_S, simulated: bool = False, resume_hint: str | None = None,
+                 routine: str | None = None,
                  clock: Callable[[], float] = time.monotonic) -> None:
         if mode == "exact" and link is None:
             raise GuideStopped("exact mode needs the shuffler connected", None)
@@ -55,7 +56,7 @@ class Guide:
         self.machine = Machine(plan, person, voice, device, mode=mode, from_round=from_round, resume=resume,
                                on_loss=on_loss, person_wait_s=person_wait_s, reconnect_s=reconnect_s,
                                stall_s=stall_s, settle_s=settle_s, read_s=read_s, simulated=simulated,
-                               resume_hint=resume_hint, clock=clock)
+                               resume_hint=resume_hint, routine=routine, clock=clock)
         self.plan = plan
         self.mode = mode
 

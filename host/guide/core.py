@@ -114,7 +114,8 @@ class Core:
                  from_round: int = 1, resume: bool = False, on_loss: str = "exact",
                  person_wait_s: float | None = None, reconnect_s: float = RECONNECT_S, stall_s: float = STALL_S,
                  settle_s: float = SETTLE_S, read_s: float = READ_S, simulated: bool = False,
-                 resume_hint: str | None = None, clock: Callable[[], float] = time.monotonic) -> None:
+                 resume_hint: str | None = None, routine: str | None = None,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self.plan, self.person, self.voice, self.device = plan, person, voice, device
         self.mode, self.from_round, self.resume, self.on_loss = mode, from_round, resume, on_loss
         self.person_wait_s, self.reconnect_s, self.stall_s, self.settle_s = person_wait_s, reconnect_s, stall_s, settle_s
@@ -123,6 +124,7 @@ class Core:
         self.read_s = read_s if getattr(person, "reads", False) else 0.0
         self.simulated = simulated  # the device is a simulated one, faster than real time
         self.resume_hint = resume_hint  # the command that goes on with a routine the device holds
+        self.routine_kind = routine  # exact mode's routine asked for (None: the device's choice)
         self.clock = clock
         self.phase: Phase = Handling()
         self.todo: deque[Item] = deque()
@@ -533,11 +535,13 @@ class Core:
         dev = self.device
         assert dev is not None
         try:
-            begun = dev.exact_begin(self.plan.cards)
+            begun = dev.exact_begin(self.plan.cards, self.routine_kind)
         except ProtocolFault:
             raise
         except LinkError as exc:
             raise self.stop(f"the shuffler cannot run exact mode for {self.plan.cards} cards: {exc}") from None
+        if self.routine_kind is not None and begun.kind != self.routine_kind:
+            raise self.protocol_fault(f"asked for the {self.routine_kind} routine, it began {begun.kind}")
         try:
             return routines.ExactRoutine(self.plan.cards, dev.capacity or self.plan.capacity, begun)
         except ValueError as exc:  # a routine this guide would word otherwise (another firmware's plan)
@@ -553,6 +557,9 @@ class Core:
                             "exactness was lost)")
         if held.n != self.plan.cards:
             raise self.stop(f"the shuffler's exact routine is for {held.n} cards, not the {self.plan.cards} given")
+        if self.routine_kind is not None and held.kind != self.routine_kind:
+            raise self.stop(f"the shuffler holds the {held.kind} routine, not the {self.routine_kind} asked for: "
+                            "leave out --routine to go on with it")
         try:
             routine = routines.ExactRoutine(self.plan.cards, dev.capacity or self.plan.capacity, held,
                                             resume_at=st.next)

@@ -91,9 +91,11 @@ class Device:
             return False
         return True
 
-    def exact_begin(self, cards: int) -> Reply:
-        """The routine the device begins for `cards` (a RoutineObject: n, loads, uneven, kind, rounds, next)."""
-        routine = self._routine(self.link.request(protocol.CMD_EXACT, n=cards))
+    def exact_begin(self, cards: int, kind: str | None = None) -> Reply:
+        """The routine the device begins for `cards` (a RoutineObject: n, loads,
+        uneven, kind, rounds, next): `kind` (radix or split), or its own choice."""
+        fields = {"routine": kind} if kind is not None else {}
+        routine = self._routine(self.link.request(protocol.CMD_EXACT, n=cards, **fields))
         if routine is None:
             raise ProtocolFault(f"{self.name} broke the protocol: it began no exact routine, yet said yes")
         return routine
