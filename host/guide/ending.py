@@ -8,6 +8,7 @@ from host.guide.results import (EXACT, EXACT_AGAIN, EXACT_METHOD, EXACT_THEN_RAN
                                 Summary)
 from host.guide.ledger import CONDITION, Ledger
 from host.plan import Plan, distance_after
+from shuffling.exact_mode.onlooker import onlooker
 
 Routine = Union[routines.RandomRoutine, routines.ExactRoutine]
 
@@ -24,6 +25,7 @@ def summary(routine: Routine, earlier: Sequence[Routine], plan: Plan, seconds: f
         out.exactness = ledger.to_list()
     if isinstance(routine, routines.ExactRoutine):
         out.condition = CONDITION
+        out.onlooker = onlooker(routine.route).to_dict()
     return out
 
 

@@ -7,7 +7,7 @@ from typing import Any
 from host.guide.notices import Where
 from host.plan import METHOD
 
-EXACT_METHOD = "exact mode: every order equally likely, by the radix-sort proof in docs/exact-mode.md"
+EXACT_METHOD = "exact mode: every order equally likely, by the proofs in docs/exact-mode.md"
 RANDOM_AFTER_LOSS_METHOD = ("at most the exact Bayer-Diaconis figure of the random rounds, "
                             "which holds from any starting state")
 
@@ -42,10 +42,11 @@ class Summary:
     exactness: list[dict[str, Any]] = field(default_factory=list)  # exact mode's ledger (host/guide/ledger.py)
     condition: str = ""  # what the claim rests on that the shuffler cannot see ("" outside exact mode)
     resumed: bool = False  # the run went on with a routine begun earlier: its time and passes are this run's
+    onlooker: dict[str, Any] | None = None  # exact mode: what counting its piles told (shuffling/exact_mode/onlooker.py)
 
     def to_dict(self) -> dict[str, Any]:
         return {"mode": self.mode, "rounds": self.rounds, "passes": self.passes, "seconds": round(self.seconds, 2),
                 "simulated": self.simulated,
                 "distance": {"value": self.distance, "kind": self.distance_kind, "method": self.method},
                 "cards": self.cards, "loads": self.loads, "notes": self.notes, "exactness": self.exactness,
-                "condition": self.condition, "resumed": self.resumed}
+                "condition": self.condition, "resumed": self.resumed, "onlooker": self.onlooker}

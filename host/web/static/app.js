@@ -350,14 +350,25 @@ function setDisabled() {
   }
 }
 
+// The claim as the console says it: exactly 0 only with its condition (what
+// the shuffler cannot see), host/guide/ledger.py.
+function distanceWords(sum) {
+  const d = sum.distance;
+  if (d.kind === "exact" && d.value === 0) return sum.condition ? `exactly 0, ${sum.condition}` : "exactly 0";
+  return `${d.kind === "at most" ? "at most " : ""}${fmt(d.value, 4)}`;
+}
+
 function renderSummary(s) {
   const sum = s.summary;
   $("summary").hidden = !sum;
   if (!sum) return;
   $("summary-head").textContent = ready(s) ? "Shuffled: ready to deal" : `Short of ${s.verdict.level}`;
   const rows = [["mode", sum.mode], ["rounds", sum.rounds], ["passes", sum.passes], ["time", `${Math.round(sum.seconds)} s`],
-    ["distance from random", sum.mode === "exact" ? "exactly 0" : `${sum.distance.kind === "at most" ? "at most " : ""}${fmt(sum.distance.value, 4)}`],
+    ["distance from random", distanceWords(sum)],
     ["cards", sum.cards]];
+  for (const e of sum.exactness || []) rows.push(["exactness", e.words]);
+  if (sum.onlooker) rows.push(["secrecy", sum.onlooker.fixed ? "every pile's count was fixed: counting them told nothing"
+    : `counting the piles told ${fmt(sum.onlooker.bits, 1)} bits of the order (of ${fmt(sum.onlooker.order_bits, 1)})`]);
   if (s.table) {
     const c = s.table.check;
     rows.push(["cards checked", c.ok ? `every one of ${c.made} is there once` : `${c.missing} missing, ${c.twice} twice, ${c.stray} stray`]);
