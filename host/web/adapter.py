@@ -16,12 +16,28 @@ from host import guide as guide_machine
 from host import person as persons
 from host import plan as planlib
 from host.guide import notices
-from host.web.page_state import LOG_LINES, PageState
+from host.web.page_state import LOG_LINES, PageState, put_table
 from shuffling import steps
 
 
 # Steps that start a new stage of the work: a problem said before them is over.
 _NEW_STAGE = (steps.Lift, steps.Cut, steps.Draw, steps.Gather)
+
+# Problems whose cause ends before their stage does. "tray": the tray read
+# empty; it goes once the tray holds cards (the virtual table shows it) or
+# the step it was said at is over. "judged": a load of the wrong size; it
+# goes once the load is judged right, which is when its touch is shown.
+_UNTIL: dict[type, str] = {notices.TrayStillEmpty: "tray", notices.EmptyTouch: "tray",
+                           notices.LoadToMove: "judged", notices.LoadShort: "judged", notices.LoadLong: "judged"}
+
+
+def _begins_a_pass(step: steps.Step) -> bool:
+    """A step that comes before a pass none of whose cards is dealt yet: the
+    pass card of the one before is history (its piles are lifted, or go back
+    in the tray)."""
+    if isinstance(step, steps.PutInTray):
+        return not step.rest and step.load != steps.ASIDE
+    return isinstance(step, steps.Touch) and step.why == "start"
 
 
 @functools.lru_cache(maxsize=64)
@@ -41,16 +57,18 @@ class WebVoice(guide_machine.Voice):
         self.guide: guide_machine.Guide | None = None
         self.watching = False  # someone else (the scripted person) answers: the page only watches
         self.table: Any = None  # the virtual table (host/web/table.py), whose controls each step gets
+        # Looks at the virtual table (with --sim): a pass's end shows the piles it left.
+        self.look: Callable[[], dict[str, Any]] | None = None
 
     def attach(self, guide: guide_machine.Guide) -> None:
         self.guide = guide
 
-    def _log(self, line: str, problem: bool = False) -> None:
+    def _log(self, line: str, problem: bool = False, until: str | None = None) -> None:
         def add(state: dict[str, Any]) -> None:
             state["log"] = (state["log"] + [{"text": line, "problem": problem}])[-LOG_LINES:]
-            if problem:
+            if problem and all(p["text"] != line for p in state["problems"]):  # said again: still one line
                 number = state["step"]["number"] if state["step"] else 0
-                state["problems"] = state["problems"] + [{"text": line, "after_step": number}]
+                state["problems"] = state["problems"] + [{"text": line, "after_step": number, "until": until}]
             state.update(where(self.guide))
         self.page.edit(add)
 
@@ -65,7 +83,13 @@ class WebVoice(guide_machine.Voice):
             self.also.notice(notice)
         if isinstance(notice, notices.TooSoon):
             self.page.unanswer(notice.number)
-        self._log(page_words(notice), problem=notices.level(notice) == notices.PROBLEM)
+        if isinstance(notice, notices.TrayStillEmpty):
+            # "The cards are in" with the tray reading empty is not taken: the
+            # button is given back, with this notice as the reason.
+            shown = self.page.get("step")
+            if shown is not None:
+                self.page.unanswer(int(shown["number"]))
+        self._log(page_words(notice), problem=notices.level(notice) == notices.PROBLEM, until=_UNTIL.get(type(notice)))
 
     def step(self, shown: guide_machine.Shown) -> None:
         if self.also is not None:
@@ -83,6 +107,12 @@ class WebVoice(guide_machine.Voice):
             state["log"] = (state["log"] + [{"text": f"{shown.number}. {data['words']}", "problem": False}])[-LOG_LINES:]
             if isinstance(step, _NEW_STAGE):
                 state["problems"] = []
+            # A new step: the problems tied to the step before are over, and a
+            # load's size problems once its touch shows it was judged right.
+            state["problems"] = [p for p in state["problems"] if p.get("until") != "tray"
+                                 and not (p.get("until") == "judged" and isinstance(step, steps.Touch))]
+            if _begins_a_pass(step):
+                state["pass"] = None
             bar = state["pass"]
             if (isinstance(step, steps.Lift) and step.left is not None and step.right is not None and bar is not None
                     and bar.get("label") == f"load {step.load}"):
@@ -116,7 +146,27 @@ class WebVoice(guide_machine.Voice):
             self.also.bar_end()
         old = self.page.get("pass")
         if old is not None and old.get("active"):
-            self.page.update(**{"pass": {**old, "active": False}, "doing": None})
+            # The table looked at as the pass ends, in the same change: the
+            # page never shows the pass over beside the piles as they were
+            # before it (the table is not looked at while it deals).
+            seen = self._look()
+
+            def end(state: dict[str, Any]) -> None:
+                state["pass"] = {**old, "active": False}
+                # Until the next step: what the shuffler did, not the touch that began it.
+                over = "has dealt" if old["dealt"] >= old["total"] else "has stopped dealing"
+                state["doing"] = f"The shuffler {over} {old['label']}."
+                if seen is not None:
+                    put_table(state, seen)
+            self.page.edit(end)
+
+    def _look(self) -> dict[str, Any] | None:
+        if self.look is None:
+            return None
+        try:
+            return self.look()
+        except (OSError, ValueError, RuntimeError):
+            return None  # the table cannot be seen now: it is looked at again with the next step
 
 
 def page_words(notice: notices.Notice) -> str:
@@ -168,7 +218,7 @@ class WebPerson:
         self.unattended = inner is not None and inner.unattended
         self.reads = inner is None  # a person reading the page
         self.after_step = after_step  # e.g. look at the virtual table again
-        self.reported = 0  # the last answer handed to the guide
+        self.reported = 0  # the page's answers handed to the guide (PageState.counted)
         if table is not None and inner is None:
             voice.table = table
 
@@ -189,11 +239,12 @@ class WebPerson:
             return self.inner.answers()
         if self.page.closed is not None:
             raise persons.PersonGaveUp(self.page.closed)
-        number = self.page.answered
-        if number < self.reported:
-            self.reported = number  # the guide gave an answer back (too soon to read): the next one counts
-        if number <= self.reported:
+        # Counted answers, not step numbers: an answer the guide gave back
+        # (too soon to read, or the tray read empty) and given again before
+        # this is asked is still a new answer.
+        counted, number = self.page.last_answer()
+        if counted <= self.reported:
             return []
-        self.reported = number
+        self.reported = counted
         self._after()
         return [persons.Said(number, "Done")]

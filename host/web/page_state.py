@@ -39,7 +39,7 @@ def fresh_state() -> dict[str, Any]:
         "place": None,  # round, of_rounds, load, pass, of_passes
         "pass": None,  # the live pass: label, dealt, total, left, right, active
         "distance": None,  # from random so far
-        "problems": [],  # faults and refusals in plain words, newest last
+        "problems": [],  # faults and refusals in plain words, newest last; "until": what ends one early
         "log": [],  # the last lines said
         "summary": None,
         "verdict": None,  # at the end: ready (as random as the plan asks), level, threshold, needs (rounds)
@@ -49,6 +49,15 @@ def fresh_state() -> dict[str, Any]:
         "table_error": None,
         "sim": False,
     }
+
+
+def put_table(state: dict[str, Any], table: dict[str, Any]) -> None:
+    """The virtual table as just looked at, into `state` (under its lock):
+    a problem whose cause the table shows gone goes with it (the tray read
+    empty and now holds cards), so no state shows both."""
+    state["table"] = table
+    if (table.get("places") or {}).get("tray"):
+        state["problems"] = [p for p in state["problems"] if p.get("until") != "tray"]
 
 
 class PageState:
@@ -64,6 +73,7 @@ class PageState:
         self._text = json.dumps({"version": 0, **self._state})
         self._listeners: list[Callable[[], None]] = []
         self.answered = 0  # the highest step number the page said is done
+        self.counted = 0  # answers that counted, ever: each is handed to the guide once
         self.closed: str | None = None  # why nobody will answer any more
         self.quit = threading.Event()  # the page's "close" after the summary
         self._shown = 0  # the step number on screen, and since when (by clock)
@@ -143,9 +153,15 @@ class PageState:
                 return (f"step {number} has been on screen only {up:.1f} s: done counts once it has been up "
                         f"{self.read_s:g} s (read it, then press done)")
             self.answered = number
+            self.counted += 1
             self._state["step"] = {**step, "answered": True}
             self._changed()
             return None
+
+    def last_answer(self) -> tuple[int, int]:
+        """How many answers have counted, and the step the last one answered."""
+        with self._cond:
+            return self.counted, self.answered
 
     def claim(self, number: int, control: Hashable) -> str | None:
         """A table control (the op and its arguments) pressed at step `number`:
@@ -173,13 +189,17 @@ class PageState:
 
     def unanswer(self, number: int) -> None:
         """The guide did not take the answer to step `number` (it came before
-        the step could be read): the page shows it waiting again."""
+        the step could be read, or the tray it says the cards are in reads
+        empty): the page shows it waiting again."""
         with self._cond:
             step = self._state["step"]
             if self.answered == number:
                 self.answered = number - 1
             if step is not None and step["number"] == number and step.get("answered"):
-                self._state["step"] = {**step, "answered": False}
+                # `returned` counts the answers given back, so a page that
+                # never saw the step answered (the newest state only reaches
+                # a slow page) still knows its press was given back.
+                self._state["step"] = {**step, "answered": False, "returned": int(step.get("returned", 0)) + 1}
                 self._changed()
 
     def close(self, why: str) -> None:

@@ -90,6 +90,7 @@ class WebSession:
             self.table.bring_pack(cards)
             self.server.refresh_table()
         self.voice.watching = inner is not None
+        self.voice.look = self.table.snapshot if self.table is not None else None
         return WebPerson(self.page, self.voice, inner=inner,
                          after_step=self.server.refresh_table if self.table is not None else None, table=self.table)
 

@@ -44,8 +44,8 @@ from typing import Any, Awaitable, Callable
 from aiohttp import WSMsgType, web
 
 from host.web import messages
-from host.web.page_state import PageState
-from host.web.table import TableRefused, WebTable
+from host.web.page_state import PageState, put_table
+from host.web.table import SEES_DONE, TableRefused, WebTable, not_done
 
 STATIC_DIR = Path(__file__).resolve().parent / "static"
 DEFAULT_HOST = "127.0.0.1"
@@ -644,7 +644,9 @@ class PageServer:
         except messages.Refused as exc:
             return {"error": str(exc)}
         if msg.op == "done":
-            why = self.page.try_answer(msg.args["step"])
+            why = await self._table_says_not_done(msg.args["step"])
+            if why is None:
+                why = self.page.try_answer(msg.args["step"])
             return {"ok": f"step {msg.args['step']} done"} if why is None else {"error": why}
         if msg.op == "close":
             if not self.page.get("finished"):
@@ -672,14 +674,30 @@ class PageServer:
         await asyncio.get_running_loop().run_in_executor(None, self.refresh_table)
         return {"ok": said}
 
+    async def _table_says_not_done(self, number: int) -> str | None:
+        """Why the virtual table shows step `number` is not done (its piles
+        still on the machine), looked at now; None when it cannot tell, and
+        the guide's own checks decide."""
+        step, table = self.page.get("step"), self.table
+        if (table is None or step is None or step.get("number") != number or step.get("answer") != "done"
+                or step.get("answered") or step.get("kind") not in SEES_DONE):
+            return None  # the page's own checks say why not, if not
+        try:
+            seen = await asyncio.get_running_loop().run_in_executor(None, table.snapshot)
+        except (OSError, ValueError, RuntimeError):
+            return None
+        return not_done(step, seen)
+
     def refresh_table(self) -> None:
         """Look at the virtual table again and put it in the state."""
         if self.table is None:
             return
         try:
-            self.page.update(table=self.table.snapshot())
+            seen = self.table.snapshot()
         except (OSError, ValueError, RuntimeError) as exc:
             self.page.update(table_error=f"cannot see the virtual table: {exc}")
+            return
+        self.page.edit(lambda state: put_table(state, seen))
 
 
 class _Bucket:

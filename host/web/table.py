@@ -199,6 +199,28 @@ def control(command: Command) -> dict[str, Any]:
     raise ValueError(f"not a table command: {name}")
 
 
+# The steps whose end the table sees: the piles off the machine, the load out of the tray.
+SEES_DONE = ("lift", "unload")
+
+
+def not_done(step: dict[str, Any], table: dict[str, Any]) -> str | None:
+    """Why the table (`describe`d) shows that `step` (the page's step, as
+    data) is not done, in one line with what to do; None when it may be."""
+    places = table.get("places") or {}
+    number = step.get("number")
+    if step.get("kind") == "lift":
+        still = [f"the {side} pile ({steps.cards(places[side])})" for side in ("left", "right") if places.get(side)]
+        if len(still) == 1:
+            return f"step {number} is not done: {still[0]} is still on the machine; lift it off, then press Done"
+        if still:
+            return (f"step {number} is not done: {still[0]} and {still[1]} are still on the machine; "
+                    "lift them off, then press Done")
+    if step.get("kind") == "unload" and places.get("tray"):
+        return (f"step {number} is not done: the tray still holds {steps.cards(places['tray'])}; "
+                "take them out, then press Done")
+    return None
+
+
 def describe(shown: dict[str, Any], start_ids: list[Any]) -> dict[str, Any]:
     stacks = [{"name": name, "count": len(ids), "top": ids[0] if ids else None}
               for name, ids in shown["stacks"].items() if not name.startswith("_")]

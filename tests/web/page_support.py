@@ -66,6 +66,93 @@ def press_done(d: Any, number: int) -> None:
         d.find_element("id", "done").click()
 
 
+# Words of the code that a person must never read on the page.
+INTERNAL = ("PUTINTRAY", "UNLOAD", "SETASIDE", "EVENOUT", "press Enter", "Enter when")
+
+
+def open_page(d: Any, g: Guide, size: tuple[int, int] = LAPTOP) -> dict[str, Any]:
+    d.get(g.address)
+    screen(d, *size)
+    # Every message the page sends, kept for the test to count.
+    d.execute_script("window.sentOps = []; const real = WebSocket.prototype.send;"
+                     "WebSocket.prototype.send = function (m) { window.sentOps.push(JSON.parse(m)); return real.call(this, m); };")
+    return state_when(d, lambda s: s["step"] is not None and s["table"] is not None, "the first step")
+
+
+def sent(d: Any, op: str) -> list[dict[str, Any]]:
+    return [m for m in d.execute_script("return window.sentOps;") if m["op"] == op]
+
+
+class Player:
+    """Does each step with its own controls and Done; `to(ok)` stops at the
+    first state where ok(state) holds, that step not yet done, so the next
+    call starts there."""
+
+    def __init__(self, d: Any, g: Guide) -> None:
+        self.d, self.g, self.number = d, g, 0
+
+    def to(self, ok: Any) -> dict[str, Any]:
+        d = self.d
+        while True:
+            s = step_after(d, self.number)
+            if s["finished"] or ok(s):
+                return s
+            step = s["step"]
+            self.number = step["number"]
+            for text in INTERNAL:
+                assert text not in page_text(d), (text, step)
+            if step["kind"] == "touch":
+                press(d, "touch")
+                continue
+            if step["kind"] != "putintray" or not step["rest"]:
+                do_step_by_its_controls(d, self.g, step)
+            if step["answer"]:
+                press_done(d, self.number)
+
+
+def play_to(d: Any, g: Guide, ok: Any) -> dict[str, Any]:
+    return Player(d, g).to(ok)
+
+
+# What a person sees after each time the page draws itself, kept in the page:
+# every moment, not only those a test happens to look at.
+RECORD_RENDERS = """
+if (!window.renders) {
+  window.renders = [];
+  const drawn = render;
+  render = function () {
+    drawn();
+    const s = state;
+    if (!s) return;
+    const e = (id) => document.getElementById(id);
+    const seen = (id) => !e(id).closest('[hidden]');
+    const st = s.step;
+    window.renders.push({
+      version: s.version,
+      step: st ? {number: st.number, kind: st.kind, why: st.why || null, answer: st.answer, answered: st.answered} : null,
+      words: e('step-text').textContent, pass: s.pass, tray: s.table ? s.table.places.tray : null,
+      problems: seen('problems') ? e('problem-list').textContent : '',
+      card: seen('pass') ? {label: e('pass-label').textContent, count: e('pass-count').textContent,
+                            piles: e('pass-piles').textContent} : null,
+      machine: seen('vtable') ? e('machine').textContent : null,
+      hint: seen('step-controls') ? e('step-controls-hint').textContent : null,
+      controls: seen('step-controls') ? [...document.querySelectorAll('#step-buttons button')].map((b) => b.textContent) : [],
+      done: {text: e('done').textContent, disabled: e('done').disabled, hidden: e('done').hidden},
+    });
+  };
+}"""
+
+
+def record_renders(d: Any) -> None:
+    """From now on the page keeps what it showed each time it drew itself (see `renders`)."""
+    d.execute_script(RECORD_RENDERS)
+
+
+def renders(d: Any) -> list[dict[str, Any]]:
+    """What the page showed each time it drew itself since the last call."""
+    return list(d.execute_script("const r = window.renders || []; window.renders = []; return r;"))
+
+
 def table_counts(g: Guide) -> dict[str, int]:
     """The virtual table's stacks and the machine's places, as the table itself has them now."""
     t = g.state()["table"]
@@ -92,9 +179,16 @@ def do_step_by_its_controls(d: Any, g: Guide, step: dict[str, Any]) -> None:
     for i in range(len(controls)):
         until(d, lambda drv: drv.execute_script(f"const b = document.querySelectorAll('#step-buttons button')[{i}];"
                                                 "return b && !b.disabled;"), f"step button {i + 1}")
-        step_buttons(d)[i].click()
+        tap(d, step_buttons(d)[i])
         until(d, lambda drv: drv.execute_script(f"const b = document.querySelectorAll('#step-buttons button')[{i}];"
                                                 "return b && b.disabled;") and replies_in(drv), f"step button {i + 1} done")
+
+
+def tap(d: Any, element: Any) -> None:
+    """Click an element as a person does on a phone: scrolled to the middle of
+    the screen first, clear of the step's bar fixed at the bottom."""
+    d.execute_script("arguments[0].scrollIntoView({block: 'center', inline: 'nearest'});", element)
+    element.click()
 
 
 def replies_in(d: Any) -> bool:
@@ -108,7 +202,7 @@ def press(d: Any, name: str) -> None:
     for _ in range(50):
         try:
             until(d, lambda drv: not drv.find_element("id", name).get_attribute("disabled"), f"{name} enabled")
-            d.find_element("id", name).click()
+            tap(d, d.find_element("id", name))
             return
         except StaleElementReferenceException:  # the page redrew it
             time.sleep(0.05)

@@ -21,7 +21,7 @@ from host.guide.machine import Machine
 from host.guide.table import Answer
 from host.web import messages
 from host.web.adapter import WebPerson, WebVoice, page_words
-from host.web.page_state import PageState
+from host.web.page_state import PageState, put_table
 from host.web.table import WebTable
 from shuffling import steps
 from simulator.virtual.world_client import WorldError
@@ -150,6 +150,66 @@ def test_problems_stay_until_their_stage_is_over() -> None:
     assert page.get("pass")["active"] is False
 
 
+def test_a_problem_goes_when_its_cause_does() -> None:
+    page = PageState()
+    voice = WebVoice(page)
+    person = WebPerson(page, voice)
+    voice.step(guide_machine.Shown(steps.PutInTray("A", 81), 2, 1, "ready", 0.0))
+    assert page.answer(2) and person.answers() == [persons.Said(2, "Done")]
+    voice.notice(notices.TrayStillEmpty("A"))  # the shuffler reads the tray: empty
+    voice.notice(notices.TrayStillEmpty("A"))
+    empty = notices.words(notices.TrayStillEmpty("A"))
+    assert [p["text"] for p in page.get("problems")] == [empty]  # said twice, one line
+    # Not taken: the button is given back (and a page that missed the answered state can tell).
+    assert not page.get("step")["answered"] and page.get("step")["returned"] == 1
+    assert page.answer(2) and person.answers() == [persons.Said(2, "Done")]
+    # The virtual table shows cards in the tray: the problem goes in the same change.
+    page.edit(lambda state: put_table(state, {"stacks": [], "places": {"tray": 0}}))
+    assert [p["text"] for p in page.get("problems")] == [empty]
+    page.edit(lambda state: put_table(state, {"stacks": [], "places": {"tray": 81}}))
+    assert page.get("problems") == [] and page.get("table")["places"]["tray"] == 81
+    # Without a table to see it: it goes with its step.
+    voice.notice(notices.TrayStillEmpty("A"))
+    voice.step(guide_machine.Shown(steps.Touch("start"), 3, 1, None, 0.0))
+    assert page.get("problems") == []
+
+
+def test_a_loads_size_problem_goes_once_its_load_is_judged_right() -> None:
+    page = PageState()
+    voice = WebVoice(page)
+    move = steps.Move(30, "A", "B", down=True)
+    voice.notice(notices.LoadToMove("A", 81, 111, True, 104, move))
+    voice.notice(notices.Jam(guide_machine.Where(1, 2, "A", 1, 4), 30, 81))
+    for number, step in enumerate((steps.Unload("A"), move, steps.PutInTray("A", 81, again=True)), start=3):
+        voice.step(guide_machine.Shown(step, number, 1, "done", 0.0))
+        assert len(page.get("problems")) == 2, step  # being put right: still the matter in hand
+    voice.step(guide_machine.Shown(steps.Touch("start"), 6, 1, None, 0.0))
+    assert [p["text"] for p in page.get("problems")] == [notices.words(notices.Jam(guide_machine.Where(1, 2, "A", 1, 4), 30, 81))]
+
+
+def test_the_pass_card_is_one_pass_at_one_moment() -> None:
+    page = PageState()
+    voice = WebVoice(page)
+    looks = {"places": {"tray": 0, "left": 0, "right": 0}}
+    voice.look = lambda: {"stacks": [], **looks}
+    voice.bar_start("load A", 52)
+    voice.bar_update(52, 52, None, None)  # exact mode: the device keeps the piles to itself
+    looks["places"] = {"tray": 0, "left": 30, "right": 22}  # as the pass leaves them
+    voice.bar_end()
+    # The pass over and the table as it left the piles, in one change; the step says what was done.
+    assert page.get("pass")["active"] is False and page.get("table")["places"]["left"] == 30
+    assert page.get("doing") == "The shuffler has dealt load A."
+    # The next pass's load (its piles go back in the tray) and its touch: no card of the pass before.
+    voice.step(guide_machine.Shown(steps.Reload("A", 52), 4, 2, "ready", 0.0))
+    assert page.get("pass") is None and page.get("doing") is None
+    voice.bar_start("load A", 52, 30, 14, 16)  # a pass stopped part way goes on: its card stays
+    voice.bar_end()
+    voice.step(guide_machine.Shown(steps.Touch("rest", "A", 22), 5, 2, None, 0.0))
+    assert page.get("pass")["dealt"] == 30
+    voice.step(guide_machine.Shown(steps.Touch("start"), 6, 2, None, 0.0))
+    assert page.get("pass") is None
+
+
 def test_an_answer_too_soon_leaves_the_step_waiting_on_the_page() -> None:
     page = PageState()
     voice = WebVoice(page)
@@ -211,7 +271,8 @@ def test_while_a_pass_deals_the_page_says_what_the_shuffler_does_not_the_touch()
     voice.bar_start("load A", 81)
     assert "dealing load A" in page.get("doing") and "Touch" not in page.get("doing")
     voice.bar_end()
-    assert page.get("doing") is None  # stopped: the next step says what to do
+    # Stopped part way: said so (not the touch) until the next step says what to do.
+    assert page.get("doing") == "The shuffler has stopped dealing load A."
     voice.bar_start("load A", 81, 30, 14, 16)
     voice.step(guide_machine.Shown(steps.Lift("A", 40, 41), 6, 1, "done", 0.0))
     assert page.get("doing") is None

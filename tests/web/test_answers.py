@@ -36,6 +36,7 @@ class Table:
     def __init__(self) -> None:
         self.did: list[tuple[str, dict[str, Any]]] = []
         self.refuse = False
+        self.places: dict[str, int] = {}  # what the machine holds, as the table sees it
 
     def do(self, msg: Message, current_step: dict[str, Any] | None) -> str:
         if self.refuse:
@@ -44,7 +45,7 @@ class Table:
         return f"did {msg.op}"
 
     def snapshot(self) -> dict[str, Any]:
-        return {"stacks": [], "places": {}, "check": {"ok": True}}
+        return {"stacks": [], "places": dict(self.places), "check": {"ok": True}}
 
 
 @pytest.fixture
@@ -234,3 +235,31 @@ def test_a_step_the_page_does_not_answer_is_refused_in_one_line(
     page.update(step={"number": 6, "kind": "touch", "words": "Touch", "answer": None, "answered": False})
     assert says(server, done(6)) == [{"error": "step 6 does not wait for done on the page"}]
     assert page.answered == 0 and not page.get("step")["answered"]
+
+
+def test_done_on_a_lift_is_refused_while_the_table_shows_its_piles_on_the_machine(
+        with_table: tuple[PageServer, PageState, Table]) -> None:
+    """The virtual table sees the piles: Done at a lift counts only once they are off."""
+    server, page, table = with_table
+    table.places = {"tray": 0, "left": 43, "right": 38}
+    assert says(server, done(5)) == [{"error": "step 5 is not done: the left pile (43 cards) and the right pile "
+                                               "(38 cards) are still on the machine; lift them off, then press Done"}]
+    table.places["left"] = 0
+    assert says(server, done(5)) == [{"error": "step 5 is not done: the right pile (38 cards) is still on the "
+                                               "machine; lift it off, then press Done"}]
+    assert page.answered == 0 and not page.get("step")["answered"]
+    table.places["right"] = 0
+    assert says(server, done(5)) == [{"ok": "step 5 done"}]
+    assert page.answered == 5
+
+
+def test_done_on_taking_a_load_out_is_refused_while_the_tray_holds_it(
+        with_table: tuple[PageServer, PageState, Table]) -> None:
+    server, page, table = with_table
+    page.update(step={"number": 6, "kind": "unload", "load": "A", "words": "Take load A out", "answer": "done",
+                      "answered": False})
+    table.places = {"tray": 111, "left": 0, "right": 0}
+    assert says(server, done(6)) == [{"error": "step 6 is not done: the tray still holds 111 cards; take them out, "
+                                               "then press Done"}]
+    table.places["tray"] = 0
+    assert says(server, done(6)) == [{"ok": "step 6 done"}]

@@ -13,60 +13,14 @@ from typing import Any
 
 import pytest
 
-from page_support import (replies_in, PHONE, LAPTOP, do_step_by_its_controls, done_enabled, in_sight, page_text, picture_numbers,
-                          press, press_done, screen, smallest_text_px, state_when, step_after, table_counts, until)
+from page_support import (INTERNAL, LAPTOP, PHONE, Player, do_step_by_its_controls, done_enabled, in_sight, open_page,
+                          page_text, picture_numbers, play_to, press, press_done, replies_in, screen, sent,
+                          smallest_text_px, state_when, step_after, table_counts, until)
 from web_support import CHROMEDRIVER, CHROMIUM, Guide, page_state
 
 pytestmark = [pytest.mark.usefixtures("own_runtime"), pytest.mark.slow, pytest.mark.micropython,
               pytest.mark.skipif(not (CHROMIUM and CHROMEDRIVER),
                                  reason="needs Debian's chromium and chromium-driver (.ci/run installs them)")]
-
-INTERNAL = ("PUTINTRAY", "UNLOAD", "SETASIDE", "EVENOUT", "press Enter", "Enter when")
-
-
-def open_page(d: Any, g: Guide, size: tuple[int, int] = LAPTOP) -> dict[str, Any]:
-    d.get(g.address)
-    screen(d, *size)
-    # Every message the page sends, kept for the test to count.
-    d.execute_script("window.sentOps = []; const real = WebSocket.prototype.send;"
-                     "WebSocket.prototype.send = function (m) { window.sentOps.push(JSON.parse(m)); return real.call(this, m); };")
-    return state_when(d, lambda s: s["step"] is not None and s["table"] is not None, "the first step")
-
-
-def sent(d: Any, op: str) -> list[dict[str, Any]]:
-    return [m for m in d.execute_script("return window.sentOps;") if m["op"] == op]
-
-
-class Player:
-    """Does each step with its own controls and Done; `to(ok)` stops at the
-    first state where ok(state) holds, that step not yet done, so the next
-    call starts there."""
-
-    def __init__(self, d: Any, g: Guide) -> None:
-        self.d, self.g, self.number = d, g, 0
-
-    def to(self, ok: Any) -> dict[str, Any]:
-        d = self.d
-        while True:
-            s = step_after(d, self.number)
-            if s["finished"] or ok(s):
-                return s
-            step = s["step"]
-            self.number = step["number"]
-            for text in INTERNAL:
-                assert text not in page_text(d), (text, step)
-            if step["kind"] == "touch":
-                press(d, "touch")
-                continue
-            if step["kind"] != "putintray" or not step["rest"]:
-                do_step_by_its_controls(d, self.g, step)
-            if step["answer"]:
-                press_done(d, self.number)
-
-
-def play_to(d: Any, g: Guide, ok: Any) -> dict[str, Any]:
-    return Player(d, g).to(ok)
-
 
 def double_click(d: Any, name: str) -> None:
     from selenium.webdriver.common.action_chains import ActionChains

@@ -91,8 +91,11 @@ function received(msg) {
     pressed = { step: msg.step ? msg.step.number : 0, keys: new Set(), shownAt: performance.now() };
     clearTimeout(readTimer);
     readTimer = setTimeout(render, readMs(msg) + 20);
-  } else if (state.step.answered && !msg.step.answered) {
-    pressed.keys.delete("done");  // the guide did not take the answer (too soon to read): it can be given again
+  } else if ((state.step.answered && !msg.step.answered) || (msg.step.returned || 0) !== (state.step.returned || 0)) {
+    // The guide did not take the answer (too soon to read, or the tray reads
+    // empty): it can be given again. `returned` tells even a page that never
+    // saw the step answered.
+    pressed.keys.delete("done");
   }
   if (msg.summary && !(state && state.summary)) {
     endedAt = performance.now();
@@ -247,9 +250,11 @@ function render() {
   const p = s.pass;
   const f = machineFacts(s);
   // The pass card stays while its piles are the matter in hand (dealing,
-  // stopped part way, being lifted); once they are lifted it is history.
-  const about = step && (["touch", "lift", "fix", "reload"].includes(step.kind) || (step.kind === "putintray" && step.rest));
-  $("pass").hidden = !p || !!s.summary || !(p.active || about);
+  // stopped part way, being lifted); once they are lifted it is history,
+  // and a count of cards dealt is never shown beside empty piles.
+  const about = step && (["touch", "lift", "fix"].includes(step.kind) || (step.kind === "putintray" && step.rest));
+  const lifted = p && !p.active && p.dealt > 0 && f.left === 0 && f.right === 0;
+  $("pass").hidden = !p || !!s.summary || lifted || !(p.active || about);
   if (p) {
     $("pass-label").textContent = p.active ? `Dealing ${p.label}` : (p.dealt < p.total ? `Stopped: ${p.label}` : `Dealt ${p.label}`);
     $("pass-count").textContent = `${p.dealt} of ${p.total} cards`;
@@ -267,7 +272,7 @@ function render() {
   $("stopped").hidden = !s.stopped;
   $("stopped-text").textContent = s.stopped || "";
   renderStepControls(s);
-  renderTable(s);
+  renderTable(s, f);
   const log = $("log");
   log.replaceChildren(...(s.log || []).map((l) => { const li = document.createElement("li"); li.textContent = l.text; if (l.problem) li.className = "problem"; return li; }));
   log.scrollTop = log.scrollHeight;
@@ -296,7 +301,8 @@ function renderStep(s) {
   else words = step ? step.words : "Waiting for the guide…";
   if (text.textContent !== words) text.textContent = words;
   $("step-number").textContent = step && !s.summary ? `Step ${step.number}` : "";
-  $("step-kind").textContent = step && !s.summary ? (s.doing ? "dealing" : (KIND_LABELS[step.kind] || "")) : "";
+  const dealing = !!(s.doing && s.pass && s.pass.active);
+  $("step-kind").textContent = step && !s.summary ? (s.doing ? (dealing ? "dealing" : "pass over") : (KIND_LABELS[step.kind] || "")) : "";
   const done = $("done");
   done.hidden = !!s.summary;
   const sent = step && (step.answered || (pressed.step === step.number && pressed.keys.has("done")));
@@ -304,8 +310,8 @@ function renderStep(s) {
   $("close").hidden = !s.summary;
   let hint = "";
   if (s.summary) hint = "the guide has finished";
-  else if (step && step.answer) hint = "or press the space bar";
-  else if (s.doing) hint = "the shuffler stops by itself";
+  else if (step && step.answer) hint = sent ? "the guide has the answer" : "or press the space bar";
+  else if (s.doing) hint = dealing ? "the shuffler stops by itself" : "wait for the next step";
   else if (step) hint = "the shuffler sees this step itself";
   $("done-hint").textContent = hint;
 }
@@ -409,16 +415,24 @@ function renderStepControls(s) {
       return b;
     }));
   }
-  const whole = controls.some((c) => !c.msg);
-  let hint = controls.length ? "Press them in order, then Done." : "Nothing to move on the table for this step.";
-  if (whole) hint = "A part here is done only by Do this step for me.";
-  if (step.kind === "fix" && step.what === "jam") hint = "Clear faults frees the stuck card; then Done, then touch the sensor.";
-  $("step-controls-hint").textContent = hint;
+  $("step-controls-hint").textContent = controlsHint(step, controls);
   $("do-step").dataset.key = "do_step";
   for (const b of box.querySelectorAll("button")) if (!b.onclick) b.dataset.whole = "1";
 }
 
-function renderTable(s) {
+// What to do with the step's own controls, saying Done only where Done answers
+// the step (a touch or a load is seen by the shuffler itself).
+function controlsHint(step, controls) {
+  if (step.kind === "fix" && step.what === "jam") return "Clear faults frees the stuck card; then Done, then touch the sensor.";
+  if (!controls.length) return "Nothing to move on the table for this step" + (step.answer === "done" ? ": press Done." : ".");
+  let how = controls.length === 1 ? "Press it" : "Press them in order";
+  if (controls.some((c) => !c.msg)) how = "A part here is done only by Do this step for me";
+  if (step.answer === "done") return `${how}, then Done.`;
+  if (step.answer === "ready") return `${how}: the shuffler counts the cards in the tray itself.`;
+  return `${how}: the shuffler sees it itself.`;
+}
+
+function renderTable(s, f) {
   $("vtable").hidden = !s.sim || !!s.summary;
   if (!s.sim || !s.table) return;
   const box = $("stacks");
@@ -434,15 +448,17 @@ function renderTable(s) {
     b.dataset.name = st.name;
     b.setAttribute("aria-pressed", st.name === chosen ? "true" : "false");
     b.textContent = `${st.name} (${st.count})`;
-    b.onclick = () => { chosen = st.name; renderTable(state); setDisabled(); };
+    b.onclick = () => { chosen = st.name; renderTable(state, machineFacts(state)); setDisabled(); };
     return b;
   });
   const same = chips.length === box.children.length && chips.every((c, i) => box.children[i] === c);
   if (!same) box.replaceChildren(...chips);
   if (had && byName[had] && document.activeElement !== byName[had]) byName[had].focus();
-  const pl = s.table.places;
-  $("machine").textContent = `tray ${pl.tray} · left pile ${pl.left} · right pile ${pl.right}` +
-    (pl.throat ? ` · caught in the exit ${pl.throat}` : "") + (pl.removed ? ` · lifted out ${pl.removed}` : "");
+  // The machine's numbers are the picture's: the live pass's while it deals
+  // (the table is looked at again when it stops), else the table's.
+  const known = (x) => (x === null || x === undefined ? "?" : x);
+  $("machine").textContent = `tray ${known(f.tray)} · left pile ${known(f.left)} · right pile ${known(f.right)}` +
+    (f.throat ? ` · caught in the exit ${f.throat}` : "") + (f.removed ? ` · lifted out ${f.removed}` : "");
   const c = s.table.check;
   const ch = $("check");
   ch.textContent = c.ok ? `${c.made} cards, every one there once` : `${c.made} cards: ${c.missing} missing, ${c.twice} there twice, ${c.stray} stray`;
