@@ -265,9 +265,12 @@ class Fix:
 class Collect:
     """Put every card together into one pack, in any order: the piles on the
     machine, the cards in the tray and in the exit, and every stack and load
-    on the table. What follows does not depend on the order."""
+    on the table. What follows does not depend on the order. missing:
+    cards a load was found short of (`load`), to be looked for too."""
 
     cards: int
+    missing: int = 0
+    load: str | None = None
 
 
 @dataclass(frozen=True)
@@ -367,7 +370,9 @@ def words(step: Step) -> str:
         return _fix(step)
     if isinstance(step, Collect):
         return (f"Put all {cards(step.cards)} together face down into one pack, in any order: both piles on the "
-                "machine, any cards in the tray or caught in the exit, and every stack and load on the table.")
+                "machine, any cards in the tray or caught in the exit, and every stack and load on the table."
+                + (f" Load {step.load} was {cards(step.missing)} short: look for {'them' if step.missing > 1 else 'it'} "
+                   "in the other stacks, in the exit and under the machine too." if step.missing else ""))
     if isinstance(step, RoundSummary):
         return _round_summary(step)
     raise TypeError(f"not a step: {step!r}")
@@ -495,12 +500,12 @@ def _fix(step: Fix) -> str:
         return f"Take {cards(step.cards or 0)} off the bottom of load {step.load} and keep them apart."
     if step.what == "anywhere":
         return (f"Find the {cards(step.cards or 0)} missing from load {step.load} (on the table, in the exit, under "
-                f"the machine) and put them into it anywhere: load {step.load} is dealt again from fresh codes, so "
-                "where they go does not matter.")
+                f"the machine) and put them into it anywhere: its codes are drawn afresh, so where they go does not "
+                "matter.")
     if step.what == "regather":
         return (f"Take load {step.load}'s piles off the machine and put them together with any of its cards left in "
-                f"the tray into one stack, face down, in any order: load {step.load} is dealt again from fresh "
-                "codes, so the order does not matter.")
+                f"the tray into one stack, face down, in any order: its codes are drawn afresh, so the order does "
+                "not matter.")
     raise ValueError(f"no such fix: {step.what!r}")
 
 

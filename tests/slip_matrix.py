@@ -161,6 +161,10 @@ class SlippingPerson(persons.ScriptedPerson):
             self.table[step.load or ""] = ids[:at] + back + ids[at:]
             return
         super().carry_out(step)
+        if isinstance(step, steps.Collect) and step.missing and self.in_hand:
+            # Told a load was short: the card is looked for, and found.
+            self.table[steps.PACK] = self.table[steps.PACK] + self.in_hand
+            self.in_hand = []
 
 
 def catalogue(route: exact_routes.Route) -> tuple[Slip, ...]:

@@ -612,7 +612,8 @@ class Core:
         self.tell(notice)
         self.ledger.add(self.place, notices.words(notice).split(": ", 1)[-1].rstrip("."), proof.LOST)
         if self.pass_ is None and (isinstance(self.phase, Handling) or not walk):
-            self.after_loss()
+            short = expected - n if reason == "count" and n is not None and expected is not None else 0
+            self.after_loss(max(0, short), load)
             return self.advance() if walk else self.phase
         return self.phase
 
@@ -690,10 +691,12 @@ class Core:
             return Handling()
         return waiting
 
-    def after_loss(self) -> None:
-        """Every card into one pack, in any order, then a fresh routine."""
+    def after_loss(self, missing: int = 0, load: str | None = None) -> None:
+        """Every card into one pack, in any order (with any a load was found
+        short of), then a fresh routine."""
         self.todo.clear()
-        self.todo.extend([steps.Collect(self.plan.cards), Do(self.start_fresh, "start_fresh")])
+        self.todo.extend([steps.Collect(self.plan.cards, missing, load if missing else None),
+                          Do(self.start_fresh, "start_fresh")])
 
     def start_fresh(self) -> None:
         assert self.routine is not None

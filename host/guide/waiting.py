@@ -124,10 +124,14 @@ def put_right(m: Core, p: Pass, n: int) -> list[Item]:
         if r.round > 1:
             # Cards left a load the shuffler has sorted, or came into it: where
             # they belong is not known. A part of the split keeps its cards'
-            # set if only cards went missing (found and put back anywhere):
-            # it is dealt again from fresh codes. Anything else ends the
-            # routine's claim: a fresh routine follows.
-            if r.part_first_round() is not None and n < p.want:
+            # set if only cards went missing from it after its first pass
+            # (found and put back anywhere): it is dealt again from fresh
+            # codes. At a part's first pass (or again at it, after such a
+            # repair) a short count is what piles stacked into the wrong part
+            # look like: its set may be wrong, which no repair mends. Anything
+            # but a repair ends the routine's claim: a fresh routine follows.
+            first = r.part_first_round()
+            if first is not None and first < r.round and n < p.want:
                 fix = [steps.Unload(p.load), steps.Fix("anywhere", p.want - n, p.load)]
                 return [Do(lambda: m.request_repair(p.want, n, fix), "request_repair")]
             return [Do(lambda: lose_by_hand(m, p, n), "lose_by_hand")]

@@ -224,6 +224,12 @@ def small_machine(tmp_path_factory: pytest.TempPathFactory) -> Iterator[VirtualS
         dev.stop()  # the interpreter ends with the module, whatever happened
 
 
+# The slips of the person at the machine, and how many chances of each kind
+# one of them may fall on.
+SLIPS = (("ctrl-c", 150), ("miscut", 2), ("puts load Q for load P", 3), ("gathers A's piles the wrong way", 2),
+         ("keeps cards back", 3))
+
+
 class CarelessAtTheMachine(persons.ScriptedPerson):
     """A person who may take one load of the split for another or gather a
     load's piles the wrong way in exact mode, cut badly, keep cards back or
@@ -241,17 +247,21 @@ class CarelessAtTheMachine(persons.ScriptedPerson):
         self.passes = 0
         self.wrong = False
         self.dealt_wrong = False
-        self.chosen: dict[str, set[int]] = {}
-        self.seen: dict[str, int] = {}
+        # Every choice drawn now, the same draws whatever the run does: how a
+        # run goes depends on the machine's timing too, and hypothesis needs
+        # an example's draws to be the same each time it is run.
+        self.chosen: dict[str, set[int]] = {
+            what: data.draw(st.sets(st.integers(1, chances), max_size=1), label=what) for what, chances in SLIPS}
+        self.seen: dict[str, int] = dict.fromkeys(self.chosen, 0)
+        self.cut_off_by = data.draw(st.integers(-8, 8), label="cut off by")
+        self.kept_back = data.draw(st.integers(1, 4), label="cards kept back")
         self.done: set[tuple[int | None, steps.Step]] = set()  # the table steps carried out, by round
 
-    def slip(self, what: str, chances: int) -> bool:
+    def slip(self, what: str) -> bool:
         """Whether the person slips at this chance of the kind `what`: which
-        of the first `chances` chances are slips is drawn once (few draws, so
-        a whole routine fits in what hypothesis draws for one example)."""
-        if what not in self.chosen:
-            self.chosen[what] = self.data.draw(st.sets(st.integers(1, chances), max_size=1), label=what)
-            self.seen[what] = 0
+        of its first chances (SLIPS) are slips was drawn at the start (few
+        draws, so a whole routine fits in what hypothesis draws for one
+        example)."""
         self.seen[what] += 1
         if self.seen[what] in self.chosen[what]:
             event(f"slip: {what}")
@@ -285,7 +295,13 @@ class CarelessAtTheMachine(persons.ScriptedPerson):
 
     careful = False  # after a stop: no more slips
 
+    # Far more steps than a routine, a fresh one after it and every fix take
+    # (about 120 for this pack): more means the guide goes round in circles.
+    MAX_STEPS = 1000
+
     def do(self, step: steps.Step, number: int, round: int | None = None) -> None:
+        self.steps_done = getattr(self, "steps_done", 0) + 1
+        assert self.steps_done <= self.MAX_STEPS, f"the guide went round in circles: {self.steps_done} steps"
         if self.careful:
             # Going on after a stop: a step shown again that was done before is only answered.
             done_before = (round, step) in self.done and not isinstance(step, steps.MACHINE_SEES)
@@ -296,17 +312,17 @@ class CarelessAtTheMachine(persons.ScriptedPerson):
                 return
             super().do(step, number, round)
             return
-        if self.slip("ctrl-c", 150):  # at any step of a routine
+        if self.slip("ctrl-c"):  # at any step of a routine
             raise Interrupted
-        if isinstance(step, steps.Cut) and step.first and len(step.sizes) == 2 and self.slip("miscut", 2):
-            off = self.data.draw(st.integers(-8, 8), label="cut off by")
+        if isinstance(step, steps.Cut) and step.first and len(step.sizes) == 2 and self.slip("miscut"):
+            off = self.cut_off_by
             a = max(1, min(SMALL - 1, step.sizes[0] + off))
             step = steps.Cut(step.source, step.names, (a, SMALL - a), step.by_eye, step.counted, step.first)
         if (self.exact and type(step) is steps.PutInTray and not (step.again or step.rest)
-                and (other := self.other_load(step.load)) is not None and self.slip("puts load Q for load P", 3)):
+                and (other := self.other_load(step.load)) is not None and self.slip("puts load Q for load P")):
             self.swap(step.load, other)
         if (self.exact and isinstance(step, steps.Stack) and step.parts and step.parts[0] == steps.left_of("A")
-                and self.piles_the_wrong_way(step) and self.slip("gathers A's piles the wrong way", 2)):
+                and self.piles_the_wrong_way(step) and self.slip("gathers A's piles the wrong way")):
             self.table[steps.left_of("A")], self.table[steps.right_of("A")] = \
                 self.table[steps.right_of("A")], self.table[steps.left_of("A")]
             self.wrong = True  # no swap puts this right: the loads no longer hold their cards
@@ -317,9 +333,9 @@ class CarelessAtTheMachine(persons.ScriptedPerson):
             self.dealt_wrong |= self.wrong
             self.strike()
         super().do(step, number, round)
-        if isinstance(step, steps.Cut) and step.first and self.slip("keeps cards back", 3):
+        if isinstance(step, steps.Cut) and step.first and self.slip("keeps cards back"):
             last = step.names[-1]
-            keep = self.data.draw(st.integers(1, 4), label="cards kept back")
+            keep = self.kept_back
             self.hand, self.table[last] = self.table[last][-keep:], self.table[last][:-keep]
         if isinstance(step, steps.Fix) and step.what == "missing" and self.hand and step.load in self.table:
             self.table[step.load] = self.table[step.load] + self.hand

@@ -187,6 +187,36 @@ def test_the_cli_refuses_exact_mode_without_a_device() -> None:
     assert "Traceback" not in out.output
 
 
+class GathersAsPilesTheWrongWay(persons.ScriptedPerson):
+    """After the split round the person makes load P with A's right pile
+    instead of its left (and Q with the left): P holds another part's cards,
+    and its count (A's piles differ in size: 81 is odd) shows it at P's
+    first pass."""
+
+    def do(self, step: steps.Step, number: int, round: int | None = None) -> None:
+        if (isinstance(step, steps.Stack) and step.parts[0] == steps.left_of("A")
+                and not getattr(self, "done_it", False)):
+            self.done_it = True
+            a_left, a_right = steps.left_of("A"), steps.right_of("A")
+            self.table[a_left], self.table[a_right] = self.table[a_right], self.table[a_left]
+        super().do(step, number, round)
+
+
+def test_a_part_made_of_the_wrong_piles_is_not_dealt_again_but_the_routine_starts_afresh(
+        virtual_shuffler: VirtualShuffler) -> None:
+    """Dealing P again from fresh codes would order the wrong set of cards:
+    no repair can mend a part's set, so exactness is lost, said once, and a
+    fresh routine follows (once, not the same fix over and over)."""
+    summary, voice, person = run_exact(virtual_shuffler, 162, GathersAsPilesTheWrongWay)
+    assert "Exactness is lost during round 2 of 14" in voice.text
+    assert "order is lost" not in voice.text  # no part dealt again
+    assert voice.text.count("Exactness is lost") == 1
+    assert (summary.mode, summary.distance, summary.distance_kind) == ("exact, started again", 0.0, "exact")
+    assert [e["outcome"] for e in summary.exactness] == ["lost"]
+    final = [e for e in person.log if e["op"] == "final"]
+    assert len(final) == 1 and sorted(final[0]["pack"]) == list(range(162))
+
+
 class TakesQForP(persons.ScriptedPerson):
     """After the split the person picks up load Q (64 cards) for load P (98):
     a mistake the count catches before the touch."""

@@ -50,7 +50,7 @@ SAMPLES: list[steps.Step] = [
     steps.Gather((Q,)), steps.Gather((steps.LEFT_STACK, steps.RIGHT_STACK)),
     steps.Gather((steps.LEFT_STACK, steps.RIGHT_STACK), "casino"), steps.Gather((Q,), "casino"),
     steps.Swap(Q, R), steps.Unload(Q), steps.SetAside(Q, 37),
-    *[steps.Fix(what, 37, Q) for what in steps.FIX_WHATS], steps.Collect(37),
+    *[steps.Fix(what, 37, Q) for what in steps.FIX_WHATS], steps.Collect(37), steps.Collect(37, 2, Q),
     *[steps.RoundSummary(routine, sizes, trade=37, rounds=7) for routine in ("stack-trade", "pile-trade", "exact")
       for sizes in ((91,), (91, 90), (91, 90, 90))],
     *[steps.RoundSummary("exact-split", sizes, rounds=37) for sizes in ((91, 19), (91, 19, 83))],
