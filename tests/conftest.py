@@ -64,3 +64,13 @@ def sim_devices(sim_image_flash: Path, tmp_path: Path) -> Iterator[Callable[...,
     yield start
     for proc in procs:
         end_process(proc)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """A property test's time limit ends its worker (the thread method): the
+    signal method's failure is an error hypothesis would shrink, running the
+    example again with no limit left, so a hang would hang the whole run."""
+    for item in items:
+        test = getattr(item, "obj", None)
+        if getattr(test, "is_hypothesis_test", False) and item.get_closest_marker("timeout") is None:
+            item.add_marker(pytest.mark.timeout(method="thread"))
