@@ -19,8 +19,10 @@ BOOT = (
     "from controller import Controller\r\n"
     "from link import Link\r\n"
     "p = boardsel.load_profile(boardsel.profile_name()); b = boardsel.open_board(p); "
-    "c = Controller(b, p, Link()); c.boot()\r\n"
+    "c = Controller(b, p, Link()); c.boot(); b.wdt_release()\r\n"
 )
+# The watchdog released: at the REPL no loop beats it, and a reset part way
+# through a measurement would hand the lines typed next to the firmware.
 
 
 def wait(ser: serial.Serial, seen: bytearray, pattern: bytes, pico: EmulatedPico, timeout: float) -> None:

@@ -135,7 +135,7 @@ class GuideWalk(RuleBasedStateMachine):
         assert 0 <= p.dealt and (p.size is None or p.dealt <= p.size + p.aside), p
 
 
-GuideWalk.TestCase.settings = settings(max_examples=int(__import__("os").environ.get("GUIDE_WALK_EXAMPLES", "150")), stateful_step_count=40, deadline=None,
+GuideWalk.TestCase.settings = settings(max_examples=int(__import__("os").environ.get("GUIDE_WALK_EXAMPLES", "80")), stateful_step_count=40, deadline=None,
                                        suppress_health_check=list(HealthCheck))
 test_the_guide_takes_every_fact_in_every_phase = GuideWalk.TestCase
 

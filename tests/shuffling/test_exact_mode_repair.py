@@ -21,7 +21,7 @@ def cases(n: int) -> list[tuple[object, int, repair.Slip]]:
             for slip in repair.SLIPS]
 
 
-@pytest.mark.parametrize("n", [4, 5, 6, 7])
+@pytest.mark.parametrize("n", [4, 5, 6])
 def test_every_slip_at_every_pass_of_a_part_then_its_repair_leaves_the_pack_uniform(n: int) -> None:
     found = cases(n)
     assert found, f"no split for {n} cards"
