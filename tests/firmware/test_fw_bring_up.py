@@ -201,3 +201,24 @@ def test_every_bad_calibration_is_answered(fw_process: FwProcess, fields: dict) 
     assert rep["ok"] is False and rep["err"] in (protocol.E_BAD_FIELD, protocol.E_BAD_VALUE, protocol.E_STATE)
     assert rep["why"] in protocol.WHY_CODES and device_words.why_words(rep)
     assert fw_process.call("status")["state"] == "idle"
+
+
+def test_a_quick_touch_is_felt_while_a_host_asks_for_readings_back_to_back(fw_process: FwProcess) -> None:
+    """Set-up's wait for a touch and `check --watch` ask for readings one
+    after another, and each averages the load cell over a tenth of a second.
+    A tap of 80 ms (a quick, real one) that falls among them is still
+    counted: the pad is felt between the load cell's readings too."""
+    w = fw_process.world
+    assert w is not None
+    before = fw_process.call("read")["touches"]
+    mark = len(fw_process.seen)
+    # The readings are queued on the line before the tap, so the board is
+    # inside one or another of them for a second of its time, whenever the
+    # tap comes.
+    ids = [fw_process.send("read") for _ in range(12)]
+    w.touch(80)
+    replies = [fw_process.reply(i) for i in ids]
+    assert all(r["ok"] for r in replies)
+    after = fw_process.call("read")["touches"]
+    assert after == before + 1, [r["touches"] for r in replies]
+    assert [e["state"] for e in fw_process.events_between(mark) if e["ev"] == "touch"] == ["idle"]
