@@ -129,13 +129,7 @@ def test_a_reversed_motor_is_found_flipped_and_exact_mode_then_deals_right(sim_d
     assert "wired the other way round; the stored flip turns it" in checked.stdout
     # --feed: one card to the left, counted by the beam, on the person's left.
     with WorldClient.connect(dev.control) as world:
-        world.clear_table()
-        world.new(10, PACK)
-        world.put(PACK)
-        fed = shuffler("check", "--port", dev.port, "--feed")
-        assert fed.returncode == 0, fed.stdout
-        assert "saw the 1 card fed" in fed.stdout
-        assert world.query()["left"] == [9] and world.query()["right"] == []
+        assert "saw the 1 card fed" in check_feeds_one_card_left(dev, world)
         # --watch: a touch while it watches is seen (on an empty tray, so it deals nothing).
         world.lift("tray", PACK)
         watch = subprocess.Popen([sys.executable, "-m", "host.cli", "check", "--port", dev.port, "--watch",
@@ -155,6 +149,19 @@ def test_a_reversed_motor_is_found_flipped_and_exact_mode_then_deals_right(sim_d
     run = guided(dev, tmp_path, ["--pack", "canasta"], 108, DELAYS, seed=5)
     check_finished(run, 108)
     assert "distance from random: exactly 0" in run.screen
+
+
+def check_feeds_one_card_left(dev: SimDevice, world: WorldClient) -> str:
+    """`shuffler check --feed` with ten cards in the tray of a cleared table:
+    it exits 0 and the one card it feeds lands on the person's left. Its
+    output."""
+    world.clear_table()
+    world.new(10, PACK)
+    world.put(PACK)
+    fed = shuffler("check", "--port", dev.port, "--feed")
+    assert fed.returncode == 0, fed.stdout
+    assert world.query()["left"] == [9] and world.query()["right"] == []
+    return fed.stdout
 
 
 class Watched(SetupPerson):
@@ -217,9 +224,4 @@ def test_a_builder_s_slip_is_said_as_theirs_put_right_and_nothing_wrong_is_store
         assert kinds.count("wherelanded") == 3
         assert cal["flip"] == 0, cal
         with WorldClient.connect(dev.control) as world:
-            world.clear_table()
-            world.new(10, PACK)
-            world.put(PACK)
-            fed = shuffler("check", "--port", dev.port, "--feed")
-            assert fed.returncode == 0, fed.stdout
-            assert world.query()["left"] == [9] and world.query()["right"] == []  # the person's left
+            check_feeds_one_card_left(dev, world)

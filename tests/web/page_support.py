@@ -315,3 +315,51 @@ def axe_faults(d: Any, impacts: tuple[str, ...] = ("serious", "critical")) -> li
             v.nodes.slice(0, 3).map((n) => n.target.join(' ') + ' - ' + (n.failureSummary || '').replace(/\\s+/g, ' ')).join('; '))),
           (e) => done(['axe-core failed: ' + e]));""", list(impacts))
     return list(found)
+
+
+# The moments of a whole routine a walk stops at, by the step kind that first shows each.
+MOMENTS = {"cut": "split", "putintray": "load", "touch": "touch", "lift": "lift", "stack": "stack",
+           "gather": "stack", "fix": "jam"}
+
+
+def walk_a_routine(d: Any, g: Guide, at: Callable[[str], None]) -> dict[str, Any]:
+    """Play the guide's routine on the page by its controls, as a person
+    would, calling at(moment) the first time each moment is on screen: the
+    first step of each kind (MOMENTS), a jam made part way through the
+    first pass ("jam", its fix step), the pass dealing again after it
+    ("dealing"). Returns the page's state at the summary."""
+    d.get(g.address)
+    seen: set[str] = set()
+
+    def first(moment: str) -> None:
+        if moment not in seen:
+            seen.add(moment)
+            at(moment)
+
+    number = 0
+    while True:
+        s = step_after(d, number)
+        if s["finished"]:
+            break
+        step = s["step"]
+        number = step["number"]
+        if step["kind"] in MOMENTS:
+            first(MOMENTS[step["kind"]])
+        if step["kind"] == "touch":
+            if "jam" not in seen:
+                # A jam part way through the first pass: the fault's own screen.
+                d.execute_script("send({op: 'fault', spec: 'jam:30'});")
+                state_when(d, lambda s: s["table"] is not None, "the table")
+            press(d, "touch")
+            if "dealing" not in seen and step["why"] == "go_on":
+                state_when(d, lambda s: bool(s["pass"] and s["pass"]["active"] and s["pass"]["dealt"] > 32),
+                           "the pass dealing again after the jam")
+                first("dealing")
+            continue
+        if step["kind"] != "putintray" or not step["rest"]:
+            do_step_by_its_controls(d, g, step)
+        if step["answer"]:
+            press_done(d, number)
+    missing = {"split", "load", "touch", "jam", "dealing", "lift", "stack"} - seen
+    assert not missing, f"the walk never showed {sorted(missing)}"
+    return state_when(d, lambda s: s["summary"] is not None, "the summary")

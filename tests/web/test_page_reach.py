@@ -11,17 +11,12 @@ from typing import Any
 
 import pytest
 
-from page_support import (AXE, LAPTOP, PHONE, FINGER_PX, axe_faults, do_step_by_its_controls, done_enabled, press,
-                          press_done, screen, small_targets, state_when, step_after, until)
+from page_support import AXE, FINGER_PX, LAPTOP, PHONE, axe_faults, done_enabled, screen, small_targets, until, walk_a_routine
 from web_support import CHROMEDRIVER, CHROMIUM, Guide
 
 pytestmark = [pytest.mark.usefixtures("own_runtime"), pytest.mark.slow, pytest.mark.micropython,
               pytest.mark.skipif(not (CHROMIUM and CHROMEDRIVER),
                                  reason="needs Debian's chromium and chromium-driver (.ci/run installs them)")]
-
-KINDS = {"cut": "split", "putintray": "load", "touch": "touch", "lift": "lift", "stack": "stack",
-         "gather": "stack", "fix": "jam"}
-
 
 def look(d: Any, where: str, seen: dict[str, dict[str, Any]]) -> None:
     """What the two tests measure, at one moment of the routine."""
@@ -47,33 +42,7 @@ def routine(driver: Any, tmp_path_factory: pytest.TempPathFactory) -> dict[str, 
     g = Guide("--sim", "--mode", "random", "--rounds", "1", "--time-scale", "0.5")
     seen: dict[str, dict[str, Any]] = {}
     try:
-        driver.get(g.address)
-        number = 0
-        while True:
-            s = step_after(driver, number)
-            if s["finished"]:
-                break
-            step = s["step"]
-            number = step["number"]
-            kind = KINDS.get(step["kind"])
-            if kind and kind not in seen:
-                look(driver, kind, seen)
-            if step["kind"] == "touch" and "jam" not in seen:
-                # A jam part way through the first pass: the fault's own screen.
-                driver.execute_script("send({op: 'fault', spec: 'jam:30'});")
-                state_when(driver, lambda s: s["table"] is not None, "the table")
-            if step["kind"] == "touch":
-                press(driver, "touch")
-                if "dealing" not in seen and step["why"] == "go_on":
-                    state_when(driver, lambda s: bool(s["pass"] and s["pass"]["active"] and s["pass"]["dealt"] > 32),
-                               "the pass dealing again after the jam")
-                    look(driver, "dealing", seen)
-                continue
-            if step["kind"] != "putintray" or not step["rest"]:
-                do_step_by_its_controls(driver, g, step)
-            if step["answer"]:
-                press_done(driver, number)
-        state_when(driver, lambda s: s["summary"] is not None, "the summary")
+        walk_a_routine(driver, g, lambda moment: look(driver, moment, seen))
         look(driver, "end", seen)
     finally:
         g.kill()

@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from page_support import (LAPTOP, done_enabled, until, PHONE, SHOTS, do_step_by_its_controls, in_sight, overlapping_picture_texts,
-                          press, press_done, screen, smallest_text_px, state_when, step_after)
+from page_support import (LAPTOP, PHONE, SHOTS, done_enabled, in_sight, overlapping_picture_texts, screen,
+                          smallest_text_px, until, walk_a_routine)
 from web_support import CHROMEDRIVER, CHROMIUM, Guide, screenshot
 
 pytestmark = [pytest.mark.usefixtures("own_runtime"), pytest.mark.slow, pytest.mark.micropython,
@@ -42,40 +42,16 @@ def test_each_kind_of_step_at_phone_and_laptop_size(driver: Any) -> None:
     # Half of real speed, so that a pass is on screen long enough to be caught dealing.
     g = Guide("--sim", "--mode", "random", "--rounds", "1", "--time-scale", "0.5")
     measured: dict[str, float] = {}
+    names = {"load": "put", "jam": "fault"}  # the screenshots' names in docs/img
+    seen: list[str] = []
+
+    def at(moment: str) -> None:
+        if moment != "touch":  # the same screen as a load's, with the touch's words
+            seen.append(names.get(moment, moment))
+            shoot(driver, names.get(moment, moment), measured)
+            screen(driver, *LAPTOP)
     try:
-        driver.get(g.address)
-        seen: set[str] = set()
-        number = 0
-        while True:
-            s = step_after(driver, number)
-            if s["finished"]:
-                break
-            step = s["step"]
-            number = step["number"]
-            kind = {"cut": "split", "putintray": "put", "lift": "lift", "stack": "stack", "gather": "stack",
-                    "fix": "fault"}.get(step["kind"])
-            if kind and kind not in seen:
-                seen.add(kind)
-                shoot(driver, kind, measured)
-                screen(driver, *LAPTOP)
-            if step["kind"] == "touch" and "fault" not in seen:
-                # A jam part way through the first pass: the fault's own screen.
-                driver.execute_script("send({op: 'fault', spec: 'jam:30'});")
-                state_when(driver, lambda s: s["table"] is not None, "the table")
-            if step["kind"] == "touch":
-                press(driver, "touch")
-                if "dealing" not in seen and step["why"] == "go_on":
-                    state_when(driver, lambda s: bool(s["pass"] and s["pass"]["active"] and s["pass"]["dealt"] > 32),
-                               "the pass dealing again after the jam")
-                    seen.add("dealing")
-                    shoot(driver, "dealing", measured)
-                    screen(driver, *LAPTOP)
-                continue
-            if step["kind"] != "putintray" or not step["rest"]:
-                do_step_by_its_controls(driver, g, step)
-            if step["answer"]:
-                press_done(driver, number)
-        end = state_when(driver, lambda s: s["summary"] is not None, "the summary")
+        end = walk_a_routine(driver, g, at)
         shoot(driver, "end", measured)
         # One random round leaves 162 cards far from random: the end says so, not "ready to deal".
         assert end["verdict"] == {"ready": False, "level": "good", "threshold": 0.25,
@@ -85,7 +61,7 @@ def test_each_kind_of_step_at_phone_and_laptop_size(driver: Any) -> None:
         for shown in ("step-text", "summary-head", "where", "table-picture"):
             el = driver.find_element("id", shown)
             assert "ready to deal" not in (el.text + str(el.get_attribute("aria-label"))), shown
-        assert seen >= {"split", "put", "lift", "stack", "fault", "dealing"}, seen
+        assert set(seen) >= {"split", "put", "lift", "stack", "fault", "dealing"}, seen
         assert min(v for k, v in measured.items() if k.endswith("phone")) >= 14, measured
     finally:
         g.kill()

@@ -40,13 +40,25 @@ def problems(d: Any) -> str:
                                 "return p.hidden ? '' : document.getElementById('problem-list').textContent;"))
 
 
-def test_the_tray_read_empty_is_said_then_gone_once_the_load_is_in(driver: Any, guides: list[Guide]) -> None:
-    # Exact mode, 52 cards: load A's first load, then load A again after each pass (its piles put back).
-    g = Guide("--sim", "--mode", "exact", "--cards", "52")
+EXACT_52 = ("--sim", "--mode", "exact", "--cards", "52")
+ONE_ROUND = ("--sim", "--mode", "random", "--rounds", "1")
+
+
+def on_a_phone(driver: Any, guides: list[Guide], args: tuple[str, ...], watch: bool = False) -> tuple[Guide, Player]:
+    """A guide started with `args`, its page open on a phone's screen (every
+    render recorded, with `watch`), and a player of its steps."""
+    g = Guide(*args)
     guides.append(g)
     open_page(driver, g, PHONE)
-    record_renders(driver)
-    s = Player(driver, g).to(lambda s: s["step"]["kind"] == "reload")
+    if watch:
+        record_renders(driver)
+    return g, Player(driver, g)
+
+
+def test_the_tray_read_empty_is_said_then_gone_once_the_load_is_in(driver: Any, guides: list[Guide]) -> None:
+    # Exact mode, 52 cards: load A's first load, then load A again after each pass (its piles put back).
+    g, player = on_a_phone(driver, guides, EXACT_52, watch=True)
+    s = player.to(lambda s: s["step"]["kind"] == "reload")
     number = s["step"]["number"]
     assert places(g)["tray"] == 0, places(g)  # the piles are still on the machine: the tray is empty
     until(driver, done_enabled, f"The cards are in at step {number}")
@@ -71,10 +83,8 @@ def test_the_tray_read_empty_is_said_then_gone_once_the_load_is_in(driver: Any, 
 
 def test_the_cards_are_in_with_an_empty_tray_is_answered_with_why_and_can_be_pressed_again(
         driver: Any, guides: list[Guide]) -> None:
-    g = Guide("--sim", "--mode", "random", "--rounds", "1")
-    guides.append(g)
-    open_page(driver, g, PHONE)
-    s = Player(driver, g).to(lambda s: s["step"]["kind"] == "putintray")
+    g, player = on_a_phone(driver, guides, ONE_ROUND)
+    s = player.to(lambda s: s["step"]["kind"] == "putintray")
     number, load = s["step"]["number"], s["step"]["load"]
     assert places(g)["tray"] == 0
     for _ in range(2):  # pressed again while it is still empty: the same answer, and the button still usable
@@ -96,10 +106,8 @@ def test_the_cards_are_in_with_an_empty_tray_is_answered_with_why_and_can_be_pre
 
 
 def test_done_on_a_lift_is_refused_while_the_piles_are_on_the_machine(driver: Any, guides: list[Guide]) -> None:
-    g = Guide("--sim", "--mode", "random", "--rounds", "1")
-    guides.append(g)
-    open_page(driver, g, PHONE)
-    s = Player(driver, g).to(lambda s: s["step"]["kind"] == "lift")
+    g, player = on_a_phone(driver, guides, ONE_ROUND)
+    s = player.to(lambda s: s["step"]["kind"] == "lift")
     number = s["step"]["number"]
     at_start = places(g)
     assert at_start["left"] + at_start["right"] == 81, at_start
@@ -135,11 +143,7 @@ COUNT = re.compile(r"(\d+) of (\d+) cards")
 def test_the_pass_card_never_shows_a_count_dealt_beside_empty_piles(driver: Any, guides: list[Guide]) -> None:
     # Exact mode, 52 cards: six passes of load A, each one's piles put straight back in the tray for
     # the next, then lifted off at the end.
-    g = Guide("--sim", "--mode", "exact", "--cards", "52")
-    guides.append(g)
-    open_page(driver, g, PHONE)
-    record_renders(driver)
-    player = Player(driver, g)
+    g, player = on_a_phone(driver, guides, EXACT_52, watch=True)
     shown: list[dict[str, Any]] = []
     lifts = 0
     while True:
@@ -184,11 +188,7 @@ def test_the_pass_card_never_shows_a_count_dealt_beside_empty_piles(driver: Any,
 
 
 def test_each_hint_names_only_what_can_be_pressed(driver: Any, guides: list[Guide]) -> None:
-    g = Guide("--sim", "--mode", "random", "--rounds", "1")
-    guides.append(g)
-    open_page(driver, g, PHONE)
-    record_renders(driver)
-    player = Player(driver, g)
+    g, player = on_a_phone(driver, guides, ONE_ROUND, watch=True)
     player.to(lambda s: s["step"]["kind"] == "lift" and s["step"]["load"] == "B")
     seen = [r for r in renders(driver) if r["hint"] is not None and r["step"]]
     kinds = {r["step"]["kind"] for r in seen}
