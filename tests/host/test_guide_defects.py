@@ -455,3 +455,34 @@ def test_a_pass_that_keeps_stopping_before_its_first_card_stops_the_guide_in_one
     # Nothing was dealt, so each try is the pass's start again.
     touches = [line for line in voice.lines if "Touch the sensor to start the pass." in line]
     assert len(touches) == guide_machine.MAX_FRUITLESS_PARTS
+
+
+def test_a_faults_reason_is_in_the_console_s_words() -> None:
+    """The device says why a pass stopped (the exit beam missed 3 cards);
+    the console prints that reason in the words `shuffler check` uses
+    (host/device_words.py), as the page does
+    (test_adapter.py::test_a_faults_reason_reaches_the_page_in_the_words_check_uses)."""
+    import io
+
+    from rich.console import Console
+
+    from guide_in_memory import MemoryDevice, Quiet
+    from host import device_messages, device_words
+    from host.commands.guide import RichVoice
+    from host.guide.machine import Machine
+    from host.guide.table import Answer
+    from suite import Clock
+
+    out = io.StringIO()
+    voice = RichVoice(Console(file=out, width=200))
+    plan = planlib.make_plan(planlib.choose_pack("samba", None), 104, "good", rounds=1)
+    m = Machine(plan, Quiet(), voice, MemoryDevice(), read_s=0, settle_s=0.5, clock=Clock())
+    m.begin()
+    m.handle(Answer(1))  # the cut: load A's step
+    m.handle(device_messages.make_event(protocol.EV_LOADED, n=81))
+    fault = device_messages.make_event(protocol.EV_FAULT, code=protocol.FAULT_SENSOR, latched=True, k=40, n=81,
+                                       part=protocol.PART_EXIT, why=protocol.WHY_MISSED, out=3)
+    m.handle(fault)
+    assert device_words.why_words(fault) == "the exit beam missed 3 cards that left the tray"
+    printed = " ".join(out.getvalue().split())
+    assert "the exit beam missed 3 cards that left the tray" in printed, printed
