@@ -131,3 +131,24 @@ class Quiet:
     def answers(self) -> list[Said]:
         out, self.queue = self.queue, []
         return out
+
+
+def exit_beam_missed_three(voice: Voice) -> Any:
+    """A one-round Samba guide on an in-memory device, with `voice`: load A
+    cut and in the tray, then the device's fault mid-pass, the exit beam
+    having missed 3 cards that left the tray (its reason, `why`, with the
+    count, `out`). Returns the fault as the machine was handed it."""
+    from host import plan as planlib
+    from host.guide.machine import Machine
+    from host.guide.table import Answer
+    from suite import Clock
+
+    plan = planlib.make_plan(planlib.choose_pack("samba", None), 104, "good", rounds=1)
+    m = Machine(plan, Quiet(), voice, MemoryDevice(), read_s=0, settle_s=0.5, clock=Clock())
+    m.begin()
+    m.handle(Answer(1))  # the cut: load A's step
+    m.handle(device_messages.make_event(protocol.EV_LOADED, n=81))
+    fault = device_messages.make_event(protocol.EV_FAULT, code=protocol.FAULT_SENSOR, latched=True, k=40, n=81,
+                                       part=protocol.PART_EXIT, why=protocol.WHY_MISSED, out=3)
+    m.handle(fault)
+    return fault

@@ -466,23 +466,12 @@ def test_a_faults_reason_is_in_the_console_s_words() -> None:
 
     from rich.console import Console
 
-    from guide_in_memory import MemoryDevice, Quiet
-    from host import device_messages, device_words
+    from guide_in_memory import exit_beam_missed_three
+    from host import device_words
     from host.commands.guide import RichVoice
-    from host.guide.machine import Machine
-    from host.guide.table import Answer
-    from suite import Clock
 
     out = io.StringIO()
-    voice = RichVoice(Console(file=out, width=200))
-    plan = planlib.make_plan(planlib.choose_pack("samba", None), 104, "good", rounds=1)
-    m = Machine(plan, Quiet(), voice, MemoryDevice(), read_s=0, settle_s=0.5, clock=Clock())
-    m.begin()
-    m.handle(Answer(1))  # the cut: load A's step
-    m.handle(device_messages.make_event(protocol.EV_LOADED, n=81))
-    fault = device_messages.make_event(protocol.EV_FAULT, code=protocol.FAULT_SENSOR, latched=True, k=40, n=81,
-                                       part=protocol.PART_EXIT, why=protocol.WHY_MISSED, out=3)
-    m.handle(fault)
+    fault = exit_beam_missed_three(RichVoice(Console(file=out, width=200)))
     assert device_words.why_words(fault) == "the exit beam missed 3 cards that left the tray"
     printed = " ".join(out.getvalue().split())
     assert "the exit beam missed 3 cards that left the tray" in printed, printed

@@ -10,22 +10,18 @@ from typing import Any
 
 import pytest
 
-from firmware import protocol
-from guide_in_memory import MemoryDevice, Quiet
-from host import device_messages, device_words
+from guide_in_memory import exit_beam_missed_three
+from host import device_words
 from host import guide as guide_machine
 from host import person as persons
 from host import plan as planlib
 from host.guide import notices
-from host.guide.machine import Machine
-from host.guide.table import Answer
 from host.web import messages
 from host.web.adapter import WebPerson, WebVoice, page_words
 from host.web.page_state import PageState, put_table
 from host.web.table import WebTable
 from shuffling import steps
 from simulator.virtual.world_client import WorldError
-from suite import Clock
 
 
 def manual_guide(rounds: int = 2, wait_s: float = 30.0) -> tuple[PageState, guide_machine.Guide, WebPerson]:
@@ -415,16 +411,7 @@ def test_a_faults_reason_reaches_the_page_in_the_words_check_uses() -> None:
     the guide's notice on the page carries that reason, worded as `shuffler
     check` words it (host/device_words.py), not just "a sensor"."""
     page = PageState()
-    voice = WebVoice(page)
-    clock = Clock()
-    plan = planlib.make_plan(planlib.choose_pack("samba", None), 104, "good", rounds=1)
-    m = Machine(plan, Quiet(), voice, MemoryDevice(), read_s=0, settle_s=0.5, clock=clock)
-    m.begin()
-    m.handle(Answer(1))  # the cut: load A's step
-    m.handle(device_messages.make_event(protocol.EV_LOADED, n=81))
-    fault = device_messages.make_event(protocol.EV_FAULT, code=protocol.FAULT_SENSOR, latched=True, k=40, n=81,
-                                       part=protocol.PART_EXIT, why=protocol.WHY_MISSED, out=3)
-    m.handle(fault)
+    fault = exit_beam_missed_three(WebVoice(page))
     reason = device_words.why_words(fault)
     assert reason == "the exit beam missed 3 cards that left the tray"
     assert any(reason in p["text"] for p in page.get("problems")), page.get("problems")
