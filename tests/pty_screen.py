@@ -23,13 +23,23 @@ PORT_LINE = re.compile(r"^virtual shuffler on (\S+) \(flash (.+)\)$", re.M)
 CONTROL_LINE = re.compile(r"^control endpoint (\S+) \(uid ([0-9a-f]+)\)$", re.M)
 ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07]*\x07|\x1b[()][A-Za-z0-9]|\r")
 
+# The program as a terminal starts it, where Ctrl-C interrupts: a shell that
+# starts a job in the background (`&`, nohup) has it ignore SIGINT, a child
+# keeps that, and Python then never raises KeyboardInterrupt; so the suite,
+# however it was started, would see the program ignore the Ctrl-C a test
+# sends. SIGINT is set back to its default before the program is run.
+AS_AT_A_TERMINAL = [sys.executable, "-c",
+                    "import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); "
+                    "os.execvp(sys.argv[1], sys.argv[1:])"]
+
+
 class Screen:
     """A program on a pseudo-terminal, as a person sees it: the text so far
     (escape codes removed), and a keyboard."""
 
     def __init__(self, argv: list[str], env: dict[str, str], cols: int = 160, rows: int = 50) -> None:
         master, slave = open_pty(cols=cols, rows=rows)
-        self.proc = subprocess.Popen(argv, stdin=slave, stdout=slave, stderr=slave, env=env,
+        self.proc = subprocess.Popen([*AS_AT_A_TERMINAL, *argv], stdin=slave, stdout=slave, stderr=slave, env=env,
                                      start_new_session=True, close_fds=True)
         os.close(slave)
         self.master = master
