@@ -3,11 +3,21 @@ folder's tests share the support modules kept here (suite.py, pty_screen.py,
 setup_person.py, device_client.py), and the fixtures they share."""
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 from typing import Callable, Iterator
 
 import pytest
+from hypothesis import settings
+
+# The property tests draw the same examples on every run (from a seed made
+# of each test's name), so whether the suite passes never rests on which
+# examples a run happened to draw; HYPOTHESIS_PROFILE=explore draws new
+# ones each run, to look for failures no run has met yet.
+settings.register_profile("suite", derandomize=True, database=None)
+settings.register_profile("explore", derandomize=False)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "suite"))
 
 from pty_screen import SimDevice, end_process, launch_sim_device
 
