@@ -11,6 +11,8 @@ from typing import Callable, Iterator
 import pytest
 from hypothesis import settings
 
+from pty_screen import SimDevice, end_process, launch_sim_device
+
 # The property tests draw the same examples on every run (from a seed made
 # of each test's name), so whether the suite passes never rests on which
 # examples a run happened to draw; HYPOTHESIS_PROFILE=explore draws new
@@ -18,8 +20,6 @@ from hypothesis import settings
 settings.register_profile("suite", derandomize=True, database=None)
 settings.register_profile("explore", derandomize=False)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "suite"))
-
-from pty_screen import SimDevice, end_process, launch_sim_device
 
 
 @pytest.fixture(autouse=True)

@@ -19,6 +19,8 @@ from urllib.parse import parse_qs, urlsplit
 
 import aiohttp
 
+from pty_screen import AS_AT_A_TERMINAL
+
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 CHROMEDRIVER = shutil.which("chromedriver")
@@ -44,11 +46,8 @@ def url(address: str, path: str = "") -> str:
 
 
 # `python -m host.cli` as a person starts it in a terminal, where Ctrl-C raises
-# KeyboardInterrupt. A shell that starts a job in the background (`&`,
-# nohup) has it ignore SIGINT, and a child keeps that; so the suite, however
-# it was started, would see the guide ignore the Ctrl-C these tests send.
-AT_A_TERMINAL = (sys.executable, "-c", "import runpy, signal; signal.signal(signal.SIGINT, signal.default_int_handler); "
-                 "runpy.run_module('host.cli', run_name='__main__', alter_sys=True)")
+# KeyboardInterrupt (pty_screen.AS_AT_A_TERMINAL says why it must be so).
+AT_A_TERMINAL = (*AS_AT_A_TERMINAL, sys.executable, "-m", "host.cli")
 
 
 class Guide:
