@@ -350,7 +350,8 @@ class Controller:
             if self.refused_unless_idle(cmd, rid):
                 return
             after = self.exact.in_pass  # a pass of it stopped part way: its rest goes at random
-            if not self.repair_part(protocol.LOST_HAND, after=after, cmd=cmd, rid=rid):
+            # No routine held (none since the board started, say): no part in hand.
+            if not self.exact.active or not self.repair_part(protocol.LOST_HAND, after=after, cmd=cmd, rid=rid):
                 report.error(cmd, rid, protocol.E_STATE, why=protocol.WHY_NO_PART)
             return
         if obj.get("cancel") is True:

@@ -50,6 +50,23 @@ F_OK = "ok"
 F_EV = "ev"
 F_ERR = "err"
 F_DETAIL = "detail"
+# A field name echoed in a refusal (`field`) is the host's own key: one
+# the declaration does not know may be long or not ASCII, so it is echoed
+# shortened to FIELD_ECHO_MAX characters ending in "..." and with "?" for
+# anything but printable ASCII, and the refusal keeps its `field`
+# (docs/protocol.md, "Reasons").
+F_FIELD = "field"
+FIELD_ECHO_MAX = 40
+
+
+def echo_name(name):
+    """A field name as a refusal echoes it (F_FIELD above)."""
+    out = ""
+    for ch in name[:FIELD_ECHO_MAX]:
+        out += ch if 32 <= ord(ch) < 127 else "?"
+    if len(name) > FIELD_ECHO_MAX:
+        out = out[:FIELD_ECHO_MAX - 3] + "..."
+    return out
 F_DIGEST = "digest"  # hello: the digest() of the declaration table the device was built with
 F_UID = "uid"  # hello: the board's stable identity, hex of machine.unique_id()
 UID_MAX = 32  # hex digits; "" where the port has no unique id

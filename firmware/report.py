@@ -91,6 +91,9 @@ def error(cmd, rid, code, **fields):
         o[protocol.F_ID] = rid
     if not fields.get(protocol.F_DETAIL):
         fields.pop(protocol.F_DETAIL, None)
+    name = fields.get(protocol.F_FIELD)
+    if isinstance(name, str):
+        fields[protocol.F_FIELD] = protocol.echo_name(name)
     _send(_fill(o, protocol.ERROR_FIELDS, fields))
 
 
