@@ -133,7 +133,7 @@ class Link:
         # This link's own id space: a random start, so stale replies match nothing.
         self._ids = itertools.count(random.SystemRandom().randrange(1, protocol.MAX_ID // 2))
         self._waiting: dict[int, tuple[str, queue.Queue[dict[str, Any] | BadMessage | LinkClosed]]] = {}
-        self._greet_id: int | None = None  # the hello whose reply ends what came before
+        self._greet_ids: set[int] = set()  # the hellos whose reply ends what came before
         self._lock = threading.Lock()
         self._closed = threading.Event()
         self.error: LinkClosed | None = None
@@ -192,7 +192,7 @@ class Link:
                 entry = self._waiting.get(rid) if isinstance(rid, int) and not isinstance(rid, bool) else None
             if entry is None or entry[0] != msg.get(protocol.F_RE):
                 return  # a reply nobody waits for (late, stale, or to someone else's line): drop it
-            if rid == self._greet_id and why is None and msg.get(protocol.F_OK):
+            if rid in self._greet_ids and why is None and msg.get(protocol.F_OK):
                 self._forget_earlier()
             entry[1].put(BadMessage(line[:protocol.MAX_LINE], why) if why else msg)
             return
@@ -249,8 +249,7 @@ class Link:
             pass
         self._reader.join(timeout=1.0)
 
-    def request(self, cmd: str, timeout: float | None = None, greet: bool = False,
-                **fields: Any) -> dict[str, Any]:
+    def request(self, cmd: str, timeout: float | None = None, **fields: Any) -> dict[str, Any]:
         """Send a request and wait for its reply (REQUEST_TIMEOUT_S for a real
         board by default); DeviceError when the reply says no, ProtocolFault
         when it breaks the protocol."""
@@ -264,8 +263,6 @@ class Link:
             rid = next(self._ids) % protocol.MAX_ID
             with self._lock:
                 self._waiting[rid] = (cmd, box)
-                if greet:
-                    self._greet_id = rid
             try:
                 self._write(cmd, rid, fields)
                 try:
@@ -275,6 +272,11 @@ class Link:
             finally:
                 with self._lock:
                     self._waiting.pop(rid, None)
+        return self._answer(got)
+
+    def _answer(self, got: dict[str, Any] | BadMessage | LinkClosed) -> dict[str, Any]:
+        """A reply as the caller takes it: raised when it says no, breaks
+        the protocol or the port went."""
         if isinstance(got, LinkClosed):
             raise got
         if isinstance(got, BadMessage):
@@ -283,43 +285,67 @@ class Link:
             raise DeviceError(got)
         return got
 
+    def _hello(self, timeout: float, attempts_every: float) -> dict[str, Any]:
+        """hello asked every `attempts_every` until one is answered or
+        `timeout`: every attempt's id stays waiting until the end, so a
+        reply that comes late (a board busy booting, a slow port) to an
+        earlier attempt is taken as well as one to the last."""
+        box: queue.Queue[dict[str, Any] | BadMessage | LinkClosed] = queue.Queue()
+        deadline = time.monotonic() + timeout
+        sent: list[int] = []
+        with self._turn:
+            try:
+                while True:
+                    if self.error is not None:
+                        raise self.error
+                    left = deadline - time.monotonic()
+                    if left <= 0:
+                        raise LinkTimeout(f"{self.name} did not answer hello within {timeout:g} s: "
+                                          "is the shuffler firmware on it? (see `shuffler flash`)")
+                    rid = next(self._ids) % protocol.MAX_ID
+                    with self._lock:
+                        self._waiting[rid] = (protocol.CMD_HELLO, box)
+                        self._greet_ids.add(rid)
+                    sent.append(rid)
+                    self._write(protocol.CMD_HELLO, rid, {"proto": protocol.PROTOCOL_VERSION})
+                    try:
+                        return self._answer(box.get(timeout=min(attempts_every, left)))
+                    except queue.Empty:
+                        continue
+            finally:
+                with self._lock:
+                    for rid in sent:
+                        self._waiting.pop(rid, None)
+                        self._greet_ids.discard(rid)
+
     def handshake(self, timeout: float | None = None, attempts_every: float | None = None) -> dict[str, Any]:
         """hello with our protocol version, asked again until `timeout`; checks
         that the device speaks the same version."""
         timeout = self.wait_s(HANDSHAKE_S) if timeout is None else timeout
         attempts_every = self.wait_s(HELLO_EVERY_S) if attempts_every is None else attempts_every
-        deadline = time.monotonic() + timeout
-        while True:
-            left = deadline - time.monotonic()
-            if left <= 0:
-                raise LinkTimeout(f"{self.name} did not answer hello within {timeout:g} s: "
-                                  "is the shuffler firmware on it? (see `shuffler flash`)")
-            try:
-                reply = self.request(protocol.CMD_HELLO, timeout=min(attempts_every, left), greet=True,
-                                     proto=protocol.PROTOCOL_VERSION)
-            except LinkTimeout:
-                continue
-            except DeviceError as exc:
-                if exc.code == protocol.E_PROTO:
-                    raise ProtocolMismatch(
-                        f"{self.name} speaks another protocol version (it speaks {exc.reply.get('proto', 'another')}); "
-                        f"this tool speaks {protocol.PROTOCOL_VERSION}: flash the firmware that comes with it "
-                        "(`shuffler flash`)") from None
-                raise
-            # Read raw, not as a typed record: the records are made from this
-            # tool's table, which a device is held to only once it agrees.
-            proto = reply.get("proto")
-            if proto != protocol.PROTOCOL_VERSION:
+        try:
+            reply = self._hello(timeout, attempts_every)
+        except DeviceError as exc:
+            if exc.code == protocol.E_PROTO:
                 raise ProtocolMismatch(
-                    f"{self.name} speaks protocol version {proto}, this tool speaks {protocol.PROTOCOL_VERSION}: "
-                    "flash the firmware that comes with it (`shuffler flash`)")
-            digest = reply.get(protocol.F_DIGEST)
-            if digest != device_messages.DIGEST:
-                raise ProtocolMismatch(
-                    f"{self.name} declares its messages differently (table {digest}, this tool's "
-                    f"{device_messages.DIGEST}): flash the firmware that comes with this tool (`shuffler flash`)")
-            self.hello = reply
-            return reply
+                    f"{self.name} speaks another protocol version (it speaks {exc.reply.get('proto', 'another')}); "
+                    f"this tool speaks {protocol.PROTOCOL_VERSION}: flash the firmware that comes with it "
+                    "(`shuffler flash`)") from None
+            raise
+        # Read raw, not as a typed record: the records are made from this
+        # tool's table, which a device is held to only once it agrees.
+        proto = reply.get("proto")
+        if proto != protocol.PROTOCOL_VERSION:
+            raise ProtocolMismatch(
+                f"{self.name} speaks protocol version {proto}, this tool speaks {protocol.PROTOCOL_VERSION}: "
+                "flash the firmware that comes with it (`shuffler flash`)")
+        digest = reply.get(protocol.F_DIGEST)
+        if digest != device_messages.DIGEST:
+            raise ProtocolMismatch(
+                f"{self.name} declares its messages differently (table {digest}, this tool's "
+                f"{device_messages.DIGEST}): flash the firmware that comes with this tool (`shuffler flash`)")
+        self.hello = reply
+        return reply
 
     def status(self, timeout: float | None = None) -> dict[str, Any]:
         return self.request(protocol.CMD_STATUS, timeout=timeout)

@@ -295,3 +295,24 @@ def test_one_request_is_outstanding_at_a_time_whatever_the_threads(make_fake_dev
         assert seen_at_arrival == [0, 0, 0, 0]  # nothing else unanswered when each arrived
     finally:
         link.close()
+
+
+@pytest.mark.parametrize("late_s", [0.6, 1.3])
+def test_a_hello_answered_late_inside_the_deadline_is_taken(make_fake_device: Any, late_s: float) -> None:
+    """A board that answers every hello `late_s` after it was asked (a slow
+    boot, a busy port): each attempt waits HELLO_EVERY_S, and the late reply
+    to an earlier attempt is still taken."""
+    def late(dev: FakeDevice, req: dict[str, Any]) -> None:
+        timer = threading.Timer(late_s, FakeDevice.idle_shuffler, (dev, req))
+        timer.daemon = True
+        timer.start()
+    dev = make_fake_device(late)
+    link = Link.open(dev.port)
+    try:
+        hello = link.handshake(timeout=5)
+        assert hello["proto"] == protocol.PROTOCOL_VERSION
+        hellos = [r["id"] for r in dev.requests if r["cmd"] == "hello"]
+        assert len(hellos) >= 2 and hello["id"] == hellos[0]  # asked again, and the first answer taken
+        assert link.status(timeout=3)["state"] == "idle"  # the turn is free again
+    finally:
+        link.close()
