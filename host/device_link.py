@@ -130,6 +130,7 @@ class Link:
         self.events: queue.Queue[dict[str, Any] | Garbage | BadMessage | LinkClosed] = queue.Queue()
         self.garbage: list[bytes] = []
         self.hello: dict[str, Any] | None = None
+        self.offered: dict[str, Any] | None = None  # the last hello answered, agreed or not (what a mismatch offered)
         # This link's own id space: a random start, so stale replies match nothing.
         self._ids = itertools.count(random.SystemRandom().randrange(1, protocol.MAX_ID // 2))
         self._waiting: dict[int, tuple[str, queue.Queue[dict[str, Any] | BadMessage | LinkClosed]]] = {}
@@ -327,6 +328,7 @@ class Link:
             reply = self._hello(timeout, attempts_every)
         except DeviceError as exc:
             if exc.code == protocol.E_PROTO:
+                self.offered = {"proto": exc.reply.get("proto")}
                 raise ProtocolMismatch(
                     f"{self.name} speaks another protocol version (it speaks {exc.reply.get('proto', 'another')}); "
                     f"this tool speaks {protocol.PROTOCOL_VERSION}: flash the firmware that comes with it "
@@ -334,6 +336,7 @@ class Link:
             raise
         # Read raw, not as a typed record: the records are made from this
         # tool's table, which a device is held to only once it agrees.
+        self.offered = reply
         proto = reply.get("proto")
         if proto != protocol.PROTOCOL_VERSION:
             raise ProtocolMismatch(

@@ -205,3 +205,25 @@ def why_words(msg: Any) -> str:
         "held_words": f", {held} left in the tray" if held else "",
     }
     return entry[1].format(**values)
+
+
+# What the shuffler said that cannot be true (the guide checks every fact
+# against the cards, the session and the routine: host/guide/belief.py):
+# a fault of the device, named plainly. name -> its words, the values it
+# names in braces.
+CONTRADICTIONS: dict[str, str] = {
+    "more_out": "the shuffler counted {out} cards out of a load of {load}",
+    "round_over": "the shuffler counted {out} cards out this round, of a pack of {pack}",
+    "tray_over": "the shuffler began a pass of {out} cards on a tray that holds {capacity}",
+    "count_back": "the shuffler's count of the pass went back from {was} to {now} cards",
+    "done_early": "the shuffler said its exact routine was done after {passes} of its {of} passes",
+    "done_rounds": "the shuffler said its exact routine of {was} rounds was done after {now} rounds",
+    "next_rounds": "the shuffler's exact routine of {was} rounds became one of {now} rounds",
+    "next_load": "the shuffler expects load {load} of round {round}, which its routine of {rounds} rounds does not have",
+    "reflash": "the shuffler started again with other firmware ({changes})",
+}
+
+
+def contradiction_words(name: str, **values: object) -> str:
+    """The words for a fact of the device that cannot be true."""
+    return CONTRADICTIONS[name].format(**values)

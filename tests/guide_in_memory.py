@@ -31,6 +31,7 @@ class MemoryDevice:
     uid = "5eed"
     capacity = 104
     garbage = 0
+    firmware = None  # the session's firmware (version, protocol, digest): None, not compared here
 
     def __init__(self) -> None:
         self.tray = 0

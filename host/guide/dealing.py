@@ -15,6 +15,7 @@ from host import device_messages
 from host import device_words
 from host.device_link import REQUEST_TIMEOUT_S, LinkClosed, LinkTimeout
 from host.device_messages import Event, Reply
+from host.guide import belief
 from host.guide import faults
 from host.guide import notices
 from host.guide import routines
@@ -42,9 +43,10 @@ def progress(m: Core, ev: Event) -> Phase:
         raise m.protocol_fault(f"progress for a pass of {ev.n} cards while it deals {p.part_n}")
     dealing = resumed(m) if isinstance(m.phase, Paused) else m.phase
     assert isinstance(dealing, Dealing)
-    if (ev.k or 0) > p.k:
+    if belief.count_grows(m, ev.k or 0):
         # A card went through: a sign of life. The same count again is not
-        # one (a device repeating itself is asked, and found out, as a silent one).
+        # one (a device repeating itself is asked, and found out, as a silent
+        # one); a smaller one is a fault of the device.
         dealing.quiet_since = dealing.moved_at = m.clock()
     p.k, p.k_left, p.k_right = ev.k or 0, ev.left, ev.right
     left, right = p.piles()
@@ -59,6 +61,8 @@ def done(m: Core, ev: Event) -> Phase:
         return m.phase
     if p.part_n is not None and ev.n != p.part_n:
         raise m.protocol_fault(f"done for a pass of {ev.n} cards while it dealt {p.part_n}")
+    if p.part_n is not None:
+        belief.count_grows(m, ev.k or 0)
     m.end_part(ev.k or 0, ev.left, ev.right)
     if p.aside:
         # The cards lifted off the top are dealt last, onto the same piles.
@@ -200,7 +204,7 @@ def hello(m: Core, ev: Event) -> Phase:
     """A hello nobody asked for: the same shuffler, restarted; more than a
     few in one pass is a device at fault."""
     assert m.device is not None
-    m.device.check_uid(ev.uid)
+    belief.same_device(m, ev)
     m.end_bar()
     p = m.pass_
     if p is not None:
@@ -343,7 +347,7 @@ def status_in_pass(m: Core, dealing: Dealing, st: Reply, now: float) -> Phase:
     p = m.pass_
     assert p is not None and m.device is not None
     if st.state == protocol.ST_DEALING:
-        if st.k is not None and p.part_n is not None and st.k > p.k:
+        if st.k is not None and p.part_n is not None and belief.count_grows(m, st.k):
             dealing.moved_at = now
             return progress(m, device_messages.make_event(protocol.EV_PROGRESS, k=st.k, n=p.part_n, left=st.left,
                                                           right=st.right))

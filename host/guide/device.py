@@ -14,9 +14,10 @@ from typing import Callable
 
 from firmware import protocol
 from host import device_messages
+from host import device_words
 from host.device_messages import Event, Reply
 from host.device_link import (HANDSHAKE_S, REQUEST_TIMEOUT_S, BadMessage, DeviceError, Garbage, Link, LinkClosed, LinkError,
-                       LinkTimeout, ProtocolFault)
+                       LinkTimeout, ProtocolFault, ProtocolMismatch)
 
 REOPEN_PAUSE_S = 0.5
 
@@ -34,6 +35,8 @@ class Device:
         self.name = link.name
         hello = device_messages.hello_view(link.hello) if link.hello else None
         self.uid = hello.uid if hello else None
+        # The firmware the session began with: a hello with another is a reflash.
+        self.firmware = (hello.fw, hello.proto, hello.digest) if hello else None
         self.capacity = (hello.capacity if hello else 0) or None
         self.garbage = 0  # lines that were not protocol: never shown, said only when they stop the guide
 
@@ -164,6 +167,11 @@ class Device:
                 continue
             try:
                 return self._greet(link, deadline)
+            except ProtocolMismatch:  # it came back speaking another protocol: reflashed
+                link.close()
+                got = link.offered or {}
+                self.check_firmware(got.get("fw"), got.get("proto"), got.get(protocol.F_DIGEST), partial=True)
+                raise Stop(self.reflashed("another protocol")) from None
             except ProtocolFault as exc:  # something answers, and not as a shuffler does
                 link.close()
                 raise Stop(str(exc)) from None
@@ -180,6 +188,7 @@ class Device:
         left = max(0.2, deadline - self.clock())
         hello = link.handshake(timeout=min(link.wait_s(HANDSHAKE_S), left))
         self.check_uid(hello.get(protocol.F_UID))
+        self.check_firmware(hello.get("fw"), hello.get("proto"), hello.get(protocol.F_DIGEST))
         st = device_messages.reply_view(link.status(timeout=min(link.wait_s(REQUEST_TIMEOUT_S),
                                                                 max(0.2, deadline - self.clock()))))
         self.link = link
@@ -189,6 +198,30 @@ class Device:
         if self.uid is not None and uid != self.uid:
             raise Stop(f"another shuffler answers on {self.name} (uid {uid or 'none'}, not {self.uid}): the guide "
                        "will not go on with a device it did not start with")
+
+    def check_firmware(self, fw: object, proto: object, digest: object, partial: bool = False) -> None:
+        """The shuffler answers with the firmware the session began with
+        (its version, protocol and declaration's digest), or Stop: it was
+        reflashed, and nothing it holds or says belongs to this run.
+        partial: a refusal gave only some of them (the others not compared)."""
+        if self.firmware is None:
+            return
+        was_fw, was_proto, was_digest = self.firmware
+        changes = []
+        if proto != was_proto:
+            changes.append(f"protocol {was_proto}, now {proto}")
+        if digest != was_digest and not (partial and digest is None):
+            changes.append(f"message table {was_digest}, now {digest}")
+        if fw != was_fw and not (partial and fw is None):
+            changes.append(f"version {was_fw}, now {fw}")
+        if changes:
+            raise Stop(self.reflashed("; ".join(changes)))
+
+    def reflashed(self, changes: str) -> str:
+        """The one line of a reflash: what changed, and what to run."""
+        return (device_words.contradiction_words("reflash", changes=changes) + ": this run claims nothing of the "
+                f"pack's order; flash the firmware that comes with this tool (`shuffler flash --port {self.name}`), "
+                "then start the guide again")
 
     def close(self) -> None:
         self.link.close()

@@ -18,6 +18,7 @@ from host import device_messages
 from host import device_words
 from host.device_link import LinkError
 from host.device_messages import Event
+from host.guide import belief
 from host.guide import notices
 from host.guide import routines
 from host.guide.core import Core
@@ -26,6 +27,7 @@ from host.guide.table import ONWARD, AfterPass, Handling, Phase, Tick, on
 
 @on("exact_next", goes=ONWARD)
 def exact_next(m: Core, ev: Event) -> Phase:
+    belief.next_load(m, ev)
     if isinstance(m.routine, routines.ExactRoutine) and ev.round is not None and ev.count is not None:
         m.routine.device_next = device_messages.object_record(
             "next", {"round": ev.round, "rounds": ev.rounds, "load": ev.load, "count": ev.count})
@@ -61,6 +63,7 @@ def exact_round(m: Core, ev: Event) -> Phase:
 
 @on("exact_done", goes=ONWARD)
 def exact_done(m: Core, ev: Event) -> Phase:
+    belief.routine_done(m, ev)
     if isinstance(m.routine, routines.ExactRoutine):
         m.routine.finished = True
     return checked_after_pass(m)

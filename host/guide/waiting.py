@@ -16,6 +16,7 @@ from host import device_words
 from host import person as persons
 from host.device_link import LinkError
 from host.device_messages import Event
+from host.guide import belief
 from host.guide import faults
 from host.guide import ledger as proof
 from host.guide import notices
@@ -188,6 +189,12 @@ def loaded_waiting(m: Core, ev: Event) -> Phase:
         assert m.pass_ is not None
         m.tell(notices.StepsTakenAsDone("pass", m.pass_.load, 0))
         m.drop_to_touch()
+    return begins(m, ev)
+
+
+def begins(m: Core, ev: Event) -> Phase:
+    """A part of the pass begins: its count checked against the cards first."""
+    belief.pass_begins(m, ev.n or 0)
     return m.begin_part(ev)
 
 
@@ -198,7 +205,7 @@ def loaded_out_of_turn(m: Core, ev: Event) -> Phase:
     ahead = m.load_ahead()
     if ahead is None and m.pass_ is not None and m.pass_.part_n is None:
         m.drop_to_touch()  # the rest of a pass, touched before the guide asked
-        return m.begin_part(ev)
+        return begins(m, ev)
     if ahead is None:
         # A pass where the routine has none: said once; the step on screen
         # stays (its cards are the person's to put back).
@@ -211,7 +218,7 @@ def loaded_out_of_turn(m: Core, ev: Event) -> Phase:
     m.tell(notices.StepsTakenAsDone("pass", put.load, skipped))
     m.start_or_continue_pass(put)
     m.drop_to_touch()
-    return m.begin_part(ev)
+    return begins(m, ev)
 
 
 @on("fault", AwaitingTouch, goes=(Handling, AwaitingTouch, Loading, Stopped))
