@@ -82,8 +82,9 @@ def pass_begins(m: Core, n: int) -> None:
     pack = pack_cards(m)
     if n <= capacity and out <= pack:
         return
-    if m.tray.n is not None and m.tray.n < n:
-        raise device_fault(m, "more_out", out=n, load=m.tray.n)  # the load as the tray counted it
+    load = p.counted if p.counted is not None else p.want  # the load as the tray counted it
+    if p.dealt == 0 and load < n:
+        raise device_fault(m, "more_out", out=n, load=load)
     if n > capacity:
         raise device_fault(m, "tray_over", out=n, capacity=capacity)
     raise device_fault(m, "round_over", out=out, pack=pack)

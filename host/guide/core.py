@@ -71,6 +71,7 @@ class Pass:
     reconnects: int = 0
     recounts: int = 0
     off_said: bool = False  # a count off the plan was said once
+    counted: int | None = None  # the tray's count the load was last judged by
 
     @property
     def through(self) -> int:

@@ -90,6 +90,7 @@ def judge(m: Core, phase: Phase, n: int | None, step: steps.Step | None = None) 
     p = m.pass_
     assert p is not None and m.shown is not None and m.routine is not None
     step = step or m.shown.step
+    p.counted = n
     if isinstance(step, steps.PutInTray) and (step.rest or step.load == steps.ASIDE):
         return judge_rest(m, phase, n)
     tolerance = m.routine.tolerance(p.load)

@@ -85,6 +85,7 @@ class FakeShuffler:
         self.silent = False
         self.fault = 0
         self.uid = uid
+        self.reboot_hello: dict[str, Any] = {}  # what its hello says after a restart (a reflash: other firmware)
         self.dev = FakeDevice(self._handle, uid=uid)
 
     def replug(self, restarted: bool = True, uid: str | None = None) -> FakeDevice:
@@ -166,7 +167,8 @@ class FakeShuffler:
                 self.last = {"k": 0, "n": 0, "left": 0, "right": 0}
                 self.dev.emit(b"MPY: soft reboot\r\n")
                 self.dev.emit({"ev": "hello", "fw": "0.1.0", "proto": protocol.PROTOCOL_VERSION, "board": "fake",
-                               "capacity": 104, "state": "idle", "uid": self.uid, "digest": protocol.digest()})
+                               "capacity": 104, "state": "idle", "uid": self.uid, "digest": protocol.digest(),
+                               **self.reboot_hello})
                 return
             if what == "unplug":
                 self.dev.unplug()

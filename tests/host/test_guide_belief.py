@@ -1,0 +1,201 @@
+"""The guide believes only what adds up (docs/guide.md, "What the guide
+believes"): devices that say what cannot be true, each met once. A board
+reflashed mid-session (another message table, another protocol, another
+firmware version), a pass of more cards than its load held, a count that
+goes back, a device that repeats one count for ever, an exact routine done
+early, done with other rounds, or whose rounds change. Each stops the guide
+with one line naming the fault (the exit of `shuffler guide` is then
+non-zero: tests/host/test_guide_cli.py), holds the pass, and claims nothing
+the device did not earn: no summary, exactness lost in the ledger, no
+`--resume` offered."""
+from __future__ import annotations
+
+import threading
+import time
+from typing import Any
+
+import pytest
+
+from firmware import protocol
+from host import device_messages
+from host import guide as guide_machine
+from host import plan as planlib
+from host.guide import ledger as proof
+from host.guide.machine import Machine
+from host.guide.table import AfterPass, Answer, Dealing, Stopped, Tick
+from hosttest_support import FakeShuffler, run_on_fake
+from guide_in_memory import MemoryDevice, Quiet, Record
+from suite import Clock
+
+
+def plan(rounds: int = 2) -> planlib.Plan:
+    return planlib.make_plan(planlib.choose_pack("samba", None), 104, "good", rounds=rounds)
+
+
+def claims_nothing(result: Any, text: str) -> None:
+    assert isinstance(result, guide_machine.GuideStopped), text
+    assert "exactly 0" not in text and "Shuffled" not in text
+
+
+# -- on a scripted device on a pty ------------------------------------------------------------
+
+OTHER_DIGEST = (protocol.digest() + 1) % 4194302
+
+
+@pytest.mark.restart
+@pytest.mark.parametrize("changed, words", [
+    ({"digest": OTHER_DIGEST}, f"message table {protocol.digest()}, now {OTHER_DIGEST}"),
+    ({"proto": protocol.PROTOCOL_VERSION + 1}, f"protocol {protocol.PROTOCOL_VERSION}, now {protocol.PROTOCOL_VERSION + 1}"),
+    ({"fw": "0.2.0"}, "version 0.1.0, now 0.2.0"),
+])
+def test_a_board_reflashed_mid_session_stops_the_guide_in_one_line(changed: dict[str, Any], words: str) -> None:
+    fake = FakeShuffler(lambda k, p: "restart" if (p, k) == (2, 30) else None)
+    fake.reboot_hello = changed
+    result, voice, _ = run_on_fake(fake, plan())
+    claims_nothing(result, voice.text)
+    line = str(result)
+    assert f"the shuffler started again with other firmware ({words})" in line, line
+    assert "`shuffler flash --port " in line and "claims nothing" in line and "\n" not in line
+    assert "restarted" not in voice.text  # not taken for the same shuffler starting again
+    assert fake.passes == 2  # no pass after it
+
+
+class Inflating(FakeShuffler):
+    """Its second pass says it holds 39 cards more than its tray does."""
+
+    def _pass(self) -> None:
+        if self.passes == 1:
+            self.passes += 1
+            self.dev.emit({"ev": "touch", "state": "idle"})
+            self.dev.emit({"ev": "loaded", "n": len(self.tray) + 39})
+            self.state = "dealing"
+            return
+        super()._pass()
+
+
+def test_more_cards_out_than_the_load_held_is_a_fault_of_the_device() -> None:
+    fake = Inflating()
+    result, voice, person = run_on_fake(fake, plan())
+    claims_nothing(result, voice.text)
+    assert "a fault of the shuffler: the shuffler counted 120 cards out of a load of 81; the pass is held" in str(result)
+    assert result.place is not None and (result.place.round, result.place.load) == (1, "B")
+    assert fake.passes == 2 and len(fake.tray) == 81  # held: none of load B dealt, no pass after
+
+
+# -- the machine in memory --------------------------------------------------------------------------
+
+def dealing(mode: str = "random") -> tuple[Machine, MemoryDevice, Record, Clock]:
+    """Load A's pass begun (81 cards), in `mode`."""
+    clock, device, voice = Clock(), MemoryDevice(), Record()
+    m = Machine(plan(1), Quiet(), voice, device, mode=mode, read_s=0, settle_s=0.5, stall_s=8, clock=clock)
+    m.begin()
+    m.handle(Answer(m.shown.number))  # the cut: load A's step
+    m.handle(device_messages.make_event(protocol.EV_LOADED, n=81))
+    device.state, device.n = protocol.ST_DEALING, 81
+    assert isinstance(m.phase, Dealing)
+    return m, device, voice, clock
+
+
+def progress(k: int, n: int = 81) -> Any:
+    return device_messages.make_event(protocol.EV_PROGRESS, k=k, n=n)
+
+
+def stop_of(m: Machine, fact: Any) -> str:
+    with pytest.raises(guide_machine.GuideStopped) as stopped:
+        m.handle(fact)
+    assert isinstance(m.phase, Stopped) and m.summary is None
+    return str(stopped.value)
+
+
+def test_a_count_that_goes_back_is_a_fault_of_the_device_not_a_card() -> None:
+    """A device repeating an older progress while its status counts on:
+    the older count is not believed (it set the count back, and the status
+    one higher then read as a new card every few seconds, for ever)."""
+    m, device, voice, clock = dealing()
+    m.handle(progress(10))
+    clock.advance(9)  # quiet past stall_s: the guide asks the status
+    device.k = 11
+    m.handle(Tick())
+    assert m.pass_ is not None and m.pass_.k == 11
+    line = stop_of(m, progress(10))
+    assert "the shuffler's count of the pass went back from 11 to 10 cards; the pass is held" in line
+
+
+def test_a_device_repeating_one_count_for_ever_ends_in_one_line_not_a_hang() -> None:
+    m, device, voice, clock = dealing()
+    device.k = 10
+    m.handle(progress(10))
+    with pytest.raises(guide_machine.GuideStopped) as stopped:
+        for _ in range(200):  # 200 s of the device repeating itself, a progress and a tick a second
+            clock.advance(1)
+            m.handle(progress(10))
+            m.handle(Tick())
+    assert clock.now - 1000 <= 3 * 8 + 2  # counted from the last real progress: a repeat is none
+    assert "no card has gone through" in str(stopped.value)
+
+
+def exact_after_load_a() -> tuple[Machine, MemoryDevice, Record, Clock]:
+    """Exact mode (whole-pack radix, 8 rounds of loads A and B): load A of
+    round 1 dealt, the guide waiting for the device's word on its routine."""
+    m, device, voice, clock = dealing("exact")
+    m.handle(device_messages.make_event(protocol.EV_DONE, k=81, n=81))
+    assert isinstance(m.phase, AfterPass)
+    return m, device, voice, clock
+
+
+def lost_and_claimless(m: Machine) -> None:
+    assert m.ledger.lost and m.ledger.entries[-1].outcome == proof.LOST
+    assert not m.resumable  # no --resume offered: the device's routine is not believed
+
+
+@pytest.mark.exact_mode
+def test_an_exact_routine_done_early_is_a_fault_of_the_device() -> None:
+    m, _, _, _ = exact_after_load_a()
+    line = stop_of(m, device_messages.make_event(protocol.EV_EXACT_DONE, rounds=8))
+    assert "the shuffler said its exact routine was done after 1 of its 16 passes" in line
+    assert "exactness is lost: nothing is claimed of the pack's order" in line
+    lost_and_claimless(m)
+
+
+@pytest.mark.exact_mode
+def test_an_exact_routine_done_with_other_rounds_is_a_fault_of_the_device() -> None:
+    m, _, _, _ = exact_after_load_a()
+    line = stop_of(m, device_messages.make_event(protocol.EV_EXACT_DONE, rounds=1))
+    assert "the shuffler said its exact routine of 8 rounds was done after 1 rounds" in line
+    lost_and_claimless(m)
+
+
+@pytest.mark.exact_mode
+def test_an_exact_routine_whose_rounds_change_is_a_fault_of_the_device() -> None:
+    m, _, _, _ = exact_after_load_a()
+    line = stop_of(m, device_messages.make_event(protocol.EV_EXACT_NEXT, round=1, rounds=12, load="B", count=81))
+    assert "the shuffler's exact routine of 8 rounds became one of 12 rounds" in line
+    lost_and_claimless(m)
+
+
+@pytest.mark.exact_mode
+def test_the_routine_s_own_next_load_is_believed() -> None:
+    """The check that refuses a changed routine takes the one it began with."""
+    m, _, _, _ = exact_after_load_a()
+    m.handle(device_messages.make_event(protocol.EV_EXACT_NEXT, round=1, rounds=8, load="B", count=81))
+    assert not isinstance(m.phase, Stopped) and not m.ledger.lost
+
+
+# -- a late hello, end to end on the link the guide opens ----------------------------------------
+
+def test_a_guide_on_a_board_that_answers_hello_late_begins() -> None:
+    fake = FakeShuffler()
+    answer = fake.dev.handler
+
+    def late(dev: Any, req: dict[str, Any]) -> None:
+        if req["cmd"] == "hello":
+            timer = threading.Timer(0.6, answer, (dev, req))
+            timer.daemon = True
+            timer.start()
+            return
+        answer(dev, req)
+    fake.dev.handler = late
+    t0 = time.monotonic()
+    result, voice, _ = run_on_fake(fake, plan(1))
+    assert isinstance(result, guide_machine.Summary), voice.text
+    assert result.loads == [[81, 81]] and time.monotonic() - t0 < 60
