@@ -256,6 +256,14 @@ class ScriptedPerson:
                 if caught:
                     self.world.load(self.world.take("tray") + caught[::-1])
             self.world.set_battery(self.FRESH_BATTERY_MV)
+        elif step.what == "foreign":
+            # Cards that were never in the pack it began with are another pack's: taken out of the load.
+            own = set(self.log[0]["pack"])
+            load = self.table.get(step.load or "", [])
+            found = [c for c in load if c not in own][:step.cards or 0]
+            self.table[step.load or ""] = [c for c in load if c not in found]
+            self.kept_apart = getattr(self, "kept_apart", []) + found
+            self._note({"op": "foreign", "round": r, "load": step.load, "ids": found})
         elif step.what == "regather":
             ids = self.world.take("left") + self.world.take("right") + self.world.take("tray")
             self.table[step.load or ""] = ids

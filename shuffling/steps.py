@@ -237,7 +237,7 @@ class SetAside:
 
 
 FIX_WHATS = ("jam", "exit", "put_back", "battery", "battery_idle", "sensor", "exit_sensor", "count_sensor",
-             "touch_sensor", "battery_sensor", "missing", "extra", "anywhere", "regather")
+             "touch_sensor", "battery_sensor", "missing", "extra", "anywhere", "regather", "foreign")
 
 
 @dataclass(frozen=True)
@@ -250,7 +250,8 @@ class Fix:
     off its bottom), anywhere (`cards` missing from `load` go into it
     anywhere: it is dealt again from fresh codes), regather (`load`'s piles
     and whatever of it is in the tray into one stack, any order: it is dealt
-    again from fresh codes)."""
+    again from fresh codes), foreign (`cards` of another pack looked for in
+    `load` and kept apart)."""
 
     what: str
     cards: int | None = None
@@ -498,6 +499,9 @@ def _fix(step: Fix) -> str:
                 f"the machine) and put them at its bottom.")
     if step.what == "extra":
         return f"Take {cards(step.cards or 0)} off the bottom of load {step.load} and keep them apart."
+    if step.what == "foreign":
+        return (f"Look through load {step.load} for {cards(step.cards or 0)} of another pack (a back or a face unlike "
+                "the rest), take them out and put them away from the table: they are not this pack's.")
     if step.what == "anywhere":
         return (f"Find the {cards(step.cards or 0)} missing from load {step.load} (on the table, in the exit, under "
                 f"the machine) and put them into it anywhere: its codes are drawn afresh, so where they go does not "

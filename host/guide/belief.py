@@ -101,8 +101,8 @@ def round_out(m: Core) -> int:
 
 
 def pack_cards(m: Core) -> int:
-    """The cards the pack holds, as counted (the game's, until a count says otherwise)."""
-    return int(getattr(m, "pack_held", None) or m.plan.cards)
+    """The cards the pack holds, as counted (the game's, until a count says otherwise: host/guide/pack.py)."""
+    return m.plan.cards
 
 
 def count_grows(m: Core, k: int) -> bool:

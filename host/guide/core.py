@@ -146,6 +146,8 @@ class Core:
         self.ledger = proof.Ledger()  # exact mode's proof: what became of it, where
         self.bar = False  # the live pass is shown
         self.own_start_refused = 0  # the guide's own starts refused (an empty tray): their fault events are not touches
+        self.pack_asked = False  # the person was asked once about a pack off its count (host/guide/pack.py)
+        self.foreign = 0  # cards of another pack looked for, until a count shows them gone
 
     @property
     def summary(self) -> Summary | None:

@@ -158,6 +158,26 @@ class LoadLong:
 
 
 @dataclass(frozen=True)
+class OtherPackCard:
+    """The last load of a round holds more than the pack has left for it:
+    not a card gone missing, one come in (a card of another pack)."""
+
+    load: str
+    want: int
+    n: int
+
+
+@dataclass(frozen=True)
+class PackHolds:
+    """The pack is not the game's: asked once for the cards, it is shuffled
+    as the pack it is (`fresh`: exact mode's fresh routine for it)."""
+
+    held: int
+    game: int
+    fresh: bool = False
+
+
+@dataclass(frozen=True)
 class LoadDealtAsItIs:
     """Put right several times and still off: dealt as it is."""
 
@@ -477,7 +497,7 @@ class StillWaiting:
 
 
 Notice = Union[RoutineHeader, DeviceFound, VirtualStarted, RoundStart, WaitingForLoad, TrayStillEmpty, LoadKept, LoadToMove, LoadShort, LoadLong,
-               LoadDealtAsItIs, PassBeganOffSize, StacksSwapped, LoadsSwapped, RoundCountOff, StepsTakenAsDone,
+               OtherPackCard, PackHolds, LoadDealtAsItIs, PassBeganOffSize, StacksSwapped, LoadsSwapped, RoundCountOff, StepsTakenAsDone,
                PassNotInRoutine, EmptyTouch, TrayReadsEmpty, TooFullForTray, BatteryTooLowToStart, StartRefused,
                FaultLeftOver, BatteryWarning, LoadCellCorrected, Jam, ExitBlocked, TwoAsOne, ExitBlockedAtStart, TrayEmptied, BatteryRanDown,
                SensorLost, DeviceFault, PassGoesOn, Restarted, PassBeganUnplugged, ConnectionLost, DeviceBack,
@@ -603,6 +623,18 @@ def _load_long(n: LoadLong) -> str:
             "Another load or pile may have gone in with it: take the extra cards off its bottom.")
 
 
+def _other_pack(n: OtherPackCard) -> str:
+    extra = n.n - n.want
+    return (f"Load {n.load} should hold {n.want} and holds {n.n}: {_cards(extra)} more than the pack has, so "
+            f"{'a card' if extra == 1 else 'cards'} of another pack may have come in.")
+
+
+def _pack_holds(n: PackHolds) -> str:
+    found = "the missing cards were not found" if n.held < n.game else "no card of another pack was found"
+    then = (f" Every card goes back into one pack for a fresh exact routine of {n.held} cards." if n.fresh else "")
+    return f"The pack holds {n.held} cards, not {n.game}: {found}, so it is shuffled as the pack it is.{then}"
+
+
 def _began_off(n: PassBeganOffSize) -> str:
     return (f"Load {n.load} should hold {n.want} and the pass began with {n.n}: "
             f"{'cards are missing' if n.n < n.want else 'extra cards came in'}; the guide carries on and counts "
@@ -669,8 +701,9 @@ def _sensor(n: SensorLost) -> str:
 def _exact_lost(n: ExactLost) -> str:
     during = f" during {n.where}" if n.where else ""
     if n.reason == "count" and n.n is not None and n.expected is not None:
+        gone = "a card went missing" if n.n < n.expected else "a card of another pack came in"
         why = (f"load {n.load or '?'} holds {n.n} cards, not the {n.expected} the shuffler expected: a stack or a "
-               "pile was swapped, a load came in out of turn, or a card went missing")
+               f"pile was swapped, a load came in out of turn, or {gone}")
     else:
         why = reason_words(n.reason)
     return f"Exactness is lost{during}: {why}."
@@ -727,6 +760,8 @@ _WORDING: dict[type, Any] = {
     LoadToMove: _load_to_move,
     LoadShort: _load_short,
     LoadLong: _load_long,
+    OtherPackCard: _other_pack,
+    PackHolds: _pack_holds,
     LoadDealtAsItIs: lambda n: f"Load {n.load} still holds {n.n} cards, not {n.want}; it is dealt as it is.",
     PassBeganOffSize: _began_off,
     StacksSwapped: _swapped,

@@ -20,6 +20,7 @@ from host.guide import belief
 from host.guide import faults
 from host.guide import ledger as proof
 from host.guide import notices
+from host.guide import pack
 from host.guide import routines
 from host.guide.core import STALE, Core, Item, Pass
 from host.guide.table import (ONWARD, Answer, AwaitingTouch, Dealing, Do, Handling, Loading, Paused, Phase, Stopped,
@@ -94,11 +95,17 @@ def judge(m: Core, phase: Phase, n: int | None, step: steps.Step | None = None) 
     if isinstance(step, steps.PutInTray) and (step.rest or step.load == steps.ASIDE):
         return judge_rest(m, phase, n)
     tolerance = m.routine.tolerance(p.load)
+    if n is not None:
+        pack.found(m, p, n)
     if n is None or abs(n - p.want) <= tolerance:
         nxt = m.routine.next_load(p.load)
         if n is not None and n != p.want and nxt is not None and not p.off_said:
             p.off_said = True
             m.tell(notices.LoadKept(p.load, p.want, n, nxt))
+        return m.advance(phase)
+    the_pack = pack.last_load_off(m, p, n)
+    if the_pack is not None:
+        m.todo.extendleft(reversed(the_pack))
         return m.advance(phase)
     p.recounts += 1
     if p.recounts > MAX_RECOUNTS:

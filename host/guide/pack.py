@@ -1,0 +1,111 @@
+"""The pack is a fact: how many cards it holds is what the tray counted.
+
+The last load of a round holds what the pack has left for it. The first
+time it is off, the person is asked once: for the cards missing from it (on
+the table, in the exit, under the machine), or, with too many, for cards of
+another pack (never "a card went missing"); cards found and kept apart are
+named in the summary. Asked once and still off, the pack is the pack it is:
+the guide says how many cards it holds and shuffles that many (exact mode:
+a fresh routine for them, the one begun for the game's count given up
+before any order was claimed), never asking again in a loop
+(docs/guide.md, "What the guide believes").
+"""
+from __future__ import annotations
+
+from host.device_link import LinkError
+from host.guide import ledger as proof
+from host.guide import notices
+from host.guide import routines
+from host.guide.core import Core, Item, Pass
+from host.guide.table import Do
+from host.plan import choose_pack, make_plan
+from shuffling import steps
+
+
+def last_load_off(m: Core, p: Pass, n: int) -> list[Item] | None:
+    """What to do about the last load of a round holding n cards, not
+    p.want: None where the usual putting right applies (a load with one
+    below it to trade with, a sorted round of exact mode, the first ask for
+    missing cards)."""
+    r = m.routine
+    assert r is not None
+    if r.next_load(p.load) is not None or (isinstance(r, routines.ExactRoutine) and r.round > 1):
+        return None
+    if not m.pack_asked:
+        m.pack_asked = True
+        return None if n < p.want else other_pack(m, p, n)
+    return as_it_is(m, p, n)
+
+
+def other_pack(m: Core, p: Pass, n: int) -> list[Item]:
+    """One too many: a card of another pack came in. Looked for in the
+    load; in exact mode's first round in the whole pack (it may be among the
+    cards dealt already), which then begins a fresh routine."""
+    extra = n - p.want
+    m.foreign = extra
+    notice = notices.OtherPackCard(p.load, p.want, n)
+    again = steps.PutInTray(p.load, p.want, again=True)
+    if isinstance(m.routine, routines.RandomRoutine):
+        return [notice, steps.Unload(p.load), steps.Fix("foreign", extra, p.load), again]
+    game = m.plan.cards
+    return [notice, Do(lambda: give_up(m, f"load {p.load} held {n} cards, not {p.want}",
+                                       f"every card was looked through for {steps.cards(extra)} of another pack"),
+                       "give_up"),
+            steps.Collect(game + extra), steps.Fix("foreign", extra, steps.PACK), Do(lambda: fresh(m), "fresh")]
+
+
+def found(m: Core, p: Pass, n: int) -> None:
+    """The last load holds its count after the person looked for cards of
+    another pack: they were found and kept apart, and the summary says so."""
+    r = m.routine
+    if m.foreign and n == p.want and r is not None and r.next_load(p.load) is None:
+        m.note(f"{steps.cards(m.foreign)} of another pack {'was' if m.foreign == 1 else 'were'} found and kept "
+               "apart: not in the shuffled pack")
+        m.foreign = 0
+
+
+def as_it_is(m: Core, p: Pass, n: int) -> list[Item]:
+    """Asked once and still off: the pack holds what the tray counted."""
+    game = m.plan.cards
+    held = game + n - p.want
+    exact = isinstance(m.routine, routines.ExactRoutine)
+    m.tell(notices.PackHolds(held, game, fresh=exact))
+    m.note(f"the pack holds {held} cards, not {game}: it was shuffled as the pack it is")
+    if m.foreign:
+        m.note("no card of another pack was found: none was kept apart")
+        m.foreign = 0
+    new_plan = make_plan(choose_pack(None, held), m.plan.capacity, m.plan.quality, rounds=m.plan.rounds)
+    m.plan = new_plan
+    r = m.routine
+    if isinstance(r, routines.RandomRoutine):
+        # The rounds after this one are cut for the pack as it is; this load is dealt as it is.
+        r.plan, r.sizes = new_plan, list(new_plan.loads)
+        return []
+    return [Do(lambda: give_up(m, f"the pack holds {held} cards, not {game}",
+                               f"the whole pack of {held} cards went through a fresh exact routine"), "give_up"),
+            steps.Collect(held), Do(lambda: fresh(m), "fresh")]
+
+
+def give_up(m: Core, what: str, then: str) -> None:
+    """Exact mode: the routine begun for another count is given up before
+    any order was claimed (an action of the walk); the steps after it
+    gather the pack for a fresh one."""
+    r = m.routine
+    assert isinstance(r, routines.ExactRoutine) and m.device is not None
+    try:
+        m.device.exact_cancel()
+    except LinkError as exc:
+        raise m.stop(f"the shuffler could not leave its exact routine: {exc}") from None
+    r.lost = "pack"  # its cancel's word is then no news
+    m.ledger.add(m.place, what, proof.KEPT, then)
+    m.pass_ = None  # its pass was never dealt
+    # What follows up to the fresh routine stays; the old routine's steps go.
+    while m.todo and not (isinstance(m.todo[-1], Do) and m.todo[-1].name == "fresh"):
+        m.todo.pop()
+
+
+def fresh(m: Core) -> None:
+    assert m.routine is not None
+    m.earlier.append(m.routine)
+    m.routine = m.exact_routine()
+    m.todo.extend(m.routine.begin())
