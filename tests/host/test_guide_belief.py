@@ -22,6 +22,7 @@ from host import guide as guide_machine
 from host import plan as planlib
 from host.guide import ledger as proof
 from host.guide.machine import Machine
+from host.device_link import Link
 from host.guide.table import AfterPass, Answer, Dealing, Stopped, Tick
 from hosttest_support import FakeShuffler, run_on_fake
 from guide_in_memory import MemoryDevice, Quiet, Record
@@ -58,6 +59,26 @@ def test_a_board_reflashed_mid_session_stops_the_guide_in_one_line(changed: dict
     assert "`shuffler flash --port " in line and "claims nothing" in line and "\n" not in line
     assert "restarted" not in voice.text  # not taken for the same shuffler starting again
     assert fake.passes == 2  # no pass after it
+
+
+@pytest.mark.restart
+def test_a_board_back_after_the_cable_with_another_protocol_stops_the_guide_in_one_line() -> None:
+    """The fourth form: unplugged, reflashed, plugged back in."""
+    fake = FakeShuffler(lambda k, p: "unplug" if (p, k) == (1, 34) else None)
+
+    def reopen() -> Link:
+        if fake.dev._stop.is_set():
+            fake.replug(restarted=True)
+            fake.dev.proto = protocol.PROTOCOL_VERSION + 1
+        return Link.open(fake.dev.port)
+
+    t0 = time.monotonic()
+    result, voice, _ = run_on_fake(fake, plan(), reopen=reopen, reconnect_s=20)
+    claims_nothing(result, voice.text)
+    line = str(result)
+    assert (f"the shuffler started again with other firmware (protocol {protocol.PROTOCOL_VERSION}, now "
+            f"{protocol.PROTOCOL_VERSION + 1})") in line, line
+    assert "`shuffler flash --port " in line and time.monotonic() - t0 < 20  # said at once, not after waiting it out
 
 
 class Inflating(FakeShuffler):
