@@ -27,6 +27,9 @@ from host.guide.results import GuideStopped, Summary
 from shuffling import steps
 
 
+FOREIGN = "a card of another pack"
+
+
 @dataclass(frozen=True)
 class Slip:
     """One slip: `name` says it; `round` is where (the routine's round);
@@ -99,7 +102,7 @@ class SlippingPerson(persons.ScriptedPerson):
         self.number_now = number
         if not self.slipped and round == self.slip.round and self.slip_now(step):
             self.slipped = True
-            if self.slip.kind != "swapped":  # (done as believed: answered already)
+            if self.slip.kind not in ("swapped", "short_pack", "foreign"):  # (done as believed: answered already)
                 self.answer_after(step, number, round)
             return
         super().do(step, number, round)
@@ -138,6 +141,15 @@ class SlippingPerson(persons.ScriptedPerson):
             left, right = self.world.take("left"), self.world.take("right")
             self.world.load(right + left)  # right pile on the left pile
             self.in_tray = load
+            return True
+        if kind in ("short_pack", "foreign") and isinstance(step, steps.Cut) and step.first:
+            # The pack is not the game's: two of its cards were never there
+            # (the bottom of load B), or a card of another pack lies on load A.
+            super().do(step, self.number_now, self.slip.round)
+            if kind == "short_pack":
+                self.table["B"] = self.table["B"][:-2]
+            else:
+                self.table["A"] = [FOREIGN] + self.table["A"]
             return True
         if kind == "swapped" and isinstance(step, steps.PutInTray) and step.load == load and not step.again:
             # The other part's stack taken for this one: the labels in the
@@ -183,6 +195,8 @@ def catalogue(route: exact_routes.Route) -> tuple[Slip, ...]:
         Slip(f"two cards through the exit as one in {p}'s second pass", "overlap", p1 + 1, p, True),
         Slip("two cards through the exit as one in the split round", "overlap", 1, "A", True),
         Slip(f"load {q} put in for load {p}", "swapped", p1, p, True),
+        Slip("the pack is two cards short (load B's bottom two never there)", "short_pack", 1, "B", True),
+        Slip("a card of another pack lies on load A", "foreign", 1, "A", True),
         Slip(f"the split's stack for {p} put together the wrong way round", "stack_order", 1, p, False),
         Slip(f"{p}'s piles put back right on left between its passes", "reload_wrong", p1 + 1, p, False),
     )
