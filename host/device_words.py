@@ -213,7 +213,6 @@ def why_words(msg: Any) -> str:
 # names in braces.
 CONTRADICTIONS: dict[str, str] = {
     "more_out": "the shuffler counted {out} cards out of a load of {load}",
-    "round_over": "the shuffler counted {out} cards out this round, of a pack of {pack}",
     "tray_over": "the shuffler began a pass of {out} cards on a tray that holds {capacity}",
     "count_back": "the shuffler's count of the pass went back from {was} to {now} cards",
     "done_early": "the shuffler said its exact routine was done after {passes} of its {of} passes",

@@ -220,3 +220,12 @@ def test_a_guide_on_a_board_that_answers_hello_late_begins() -> None:
     result, voice, _ = run_on_fake(fake, plan(1))
     assert isinstance(result, guide_machine.Summary), voice.text
     assert result.loads == [[81, 81]] and time.monotonic() - t0 < 60
+
+
+def test_a_pass_of_more_cards_than_the_tray_holds_is_a_fault_of_the_device() -> None:
+    clock, device, voice = Clock(), MemoryDevice(), Record()
+    m = Machine(plan(1), Quiet(), voice, device, read_s=0, settle_s=0.5, clock=clock)
+    m.begin()
+    m.handle(Answer(m.shown.number))  # the cut: load A's step
+    line = stop_of(m, device_messages.make_event(protocol.EV_LOADED, n=device.capacity + 1))
+    assert f"the shuffler began a pass of {device.capacity + 1} cards on a tray that holds {device.capacity}" in line
