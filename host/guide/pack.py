@@ -18,7 +18,7 @@ from host.guide import notices
 from host.guide import routines
 from host.guide.core import Core, Item, Pass
 from host.guide.table import Do
-from host.plan import choose_pack, make_plan
+from host.plan import PlanError, choose_pack, make_plan
 from shuffling import steps
 
 
@@ -68,13 +68,16 @@ def as_it_is(m: Core, p: Pass, n: int) -> list[Item]:
     """Asked once and still off: the pack holds what the tray counted."""
     game = m.plan.cards
     held = game + n - p.want
+    try:
+        new_plan = make_plan(choose_pack(None, held), m.plan.capacity, m.plan.quality, rounds=m.plan.rounds)
+    except PlanError as exc:
+        raise m.stop(f"the pack holds {held} cards: {exc}") from None
     exact = isinstance(m.routine, routines.ExactRoutine)
     m.tell(notices.PackHolds(held, game, fresh=exact))
     m.note(f"the pack holds {held} cards, not {game}: it was shuffled as the pack it is")
     if m.foreign:
         m.note("no card of another pack was found: none was kept apart")
         m.foreign = 0
-    new_plan = make_plan(choose_pack(None, held), m.plan.capacity, m.plan.quality, rounds=m.plan.rounds)
     m.plan = new_plan
     r = m.routine
     if isinstance(r, routines.RandomRoutine):
