@@ -229,3 +229,29 @@ def test_a_pass_of_more_cards_than_the_tray_holds_is_a_fault_of_the_device() -> 
     m.handle(Answer(m.shown.number))  # the cut: load A's step
     line = stop_of(m, device_messages.make_event(protocol.EV_LOADED, n=device.capacity + 1))
     assert f"the shuffler began a pass of {device.capacity + 1} cards on a tray that holds {device.capacity}" in line
+
+
+@pytest.mark.restart
+def test_shuffler_guide_on_a_board_reflashed_under_it_exits_non_zero_with_one_line() -> None:
+    """`shuffler guide --port` as a person runs it: the board answers its
+    status, then says hello with another protocol (reflashed under the
+    guide). One line on stderr, what changed and what to run; exit 1."""
+    from hosttest_support import FakeDevice
+    from suite import shuffler
+
+    def reflashed(dev: FakeDevice, req: dict[str, Any]) -> None:
+        dev.idle_shuffler(req)
+        if req["cmd"] == "status" and not getattr(dev, "said", False):
+            dev.said = True  # type: ignore[attr-defined]
+            dev.emit({"ev": "hello", "fw": "0.1.0", "proto": protocol.PROTOCOL_VERSION + 1, "board": "fake",
+                      "capacity": 104, "state": "idle", "uid": dev.uid, "digest": protocol.digest()})
+    dev = FakeDevice(reflashed)
+    try:
+        out = shuffler("guide", "--port", dev.port, "--pack", "samba", "--mode", "random", "--wait", "60", timeout=120)
+    finally:
+        dev.close()
+    lines = out.stderr.strip().splitlines()
+    assert out.returncode == 1 and len(lines) == 1, out.stderr
+    assert f"other firmware (protocol {protocol.PROTOCOL_VERSION}, now {protocol.PROTOCOL_VERSION + 1})" in lines[0]
+    assert f"`shuffler flash --port {dev.port}`" in lines[0] and "Traceback" not in out.stderr
+    assert "exactly" not in out.stdout and "Shuffled" not in out.stdout
