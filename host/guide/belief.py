@@ -140,5 +140,5 @@ def routine_done(m: Core, ev: Event) -> None:
     if ev.rounds is not None and ev.rounds != r.rounds:
         raise device_fault(m, "done_rounds", was=r.rounds, now=ev.rounds)
     ahead = any(isinstance(es.step, steps.PutInTray) for es in r.steps[r.i:])
-    if ahead or m.pass_ is not None:
+    if ahead or (m.pass_ is not None and m.pass_.part_n is not None):  # a load to come, or one mid-pass
         raise device_fault(m, "done_early", passes=r.passes, of=r.of_passes)

@@ -255,3 +255,12 @@ def test_shuffler_guide_on_a_board_reflashed_under_it_exits_non_zero_with_one_li
     assert f"other firmware (protocol {protocol.PROTOCOL_VERSION}, now {protocol.PROTOCOL_VERSION + 1})" in lines[0]
     assert f"`shuffler flash --port {dev.port}`" in lines[0] and "Traceback" not in out.stderr
     assert "exactly" not in out.stdout and "Shuffled" not in out.stdout
+
+
+@pytest.mark.exact_mode
+def test_an_exact_routine_done_in_the_middle_of_its_first_pass_is_a_fault_of_the_device() -> None:
+    m, _, _, _ = dealing("exact")
+    m.handle(progress(40))
+    line = stop_of(m, device_messages.make_event(protocol.EV_EXACT_DONE, rounds=8))
+    assert "the shuffler said its exact routine was done after 0 of its 16 passes" in line
+    lost_and_claimless(m)
