@@ -25,6 +25,7 @@ from host import person as persons
 from host.device_link import LinkClosed, LinkError, ProtocolFault
 from host.device_messages import Event, Reply
 from host.guide import ending
+from host.guide import faults
 from host.guide import ledger as proof
 from host.guide import notices
 from host.guide import routines
@@ -592,7 +593,7 @@ class Core:
             dealing = self.begin_part(device_messages.make_event(protocol.EV_LOADED, n=st.n))
             p.k = st.k or 0
             if st.state == protocol.ST_PAUSED:
-                self.learned(device_messages.make_event(protocol.EV_FAULT, code=protocol.FAULT_JAM, latched=True,
+                self.learned(device_messages.make_event(protocol.EV_FAULT, code=faults.paused_by(st), latched=True,
                                                         k=p.k, n=st.n))
             return dealing
         # Part dealt and stopped: what is left goes in the tray, the count says where it stopped.
