@@ -531,6 +531,9 @@ CLAIMS: dict[type, frozenset[str]] = {
 CONFLICTS: tuple[tuple[str, str], ...] = (("exactness lost", "exactness kept"),)
 
 
+# Notices whose words name how the person answers (words()'s `answer`).
+_ANSWERED: frozenset[type] = frozenset({Resuming})
+
 # Notices said once for the step on screen, however often their cause
 # comes again while it is there (the machine keeps which it has said).
 ONCE: frozenset[type] = frozenset({TooSoon, StillWaiting, WaitingForLoad})
@@ -558,12 +561,16 @@ def reason_words(reason: str) -> str:
 
 # -- the words -------------------------------------------------------------------------------
 
-def words(n: Notice) -> str:
-    """The one English wording of a notice."""
+ENTER = "Enter"  # how the person says a step is done at the console; the page's is its Done button
+
+
+def words(n: Notice, answer: str = ENTER) -> str:
+    """The one English wording of a notice, for a front-end whose person
+    says a step is done with `answer` (the console's Enter, the page's Done)."""
     fn = _WORDING.get(type(n))
     if fn is None:
         raise TypeError(f"not a notice: {n!r}")
-    return fn(n)
+    return fn(n, answer) if type(n) in _ANSWERED else fn(n)
 
 
 def _header(n: RoutineHeader) -> str:
@@ -747,10 +754,10 @@ def _held_dropped(n: HeldRoutineDropped) -> str:
             f"one, so every card on the table and on the machine goes back into the pack.{instead}")
 
 
-def _resuming(n: Resuming) -> str:
+def _resuming(n: Resuming, answer: str) -> str:
     return (f"Going on with the shuffler's exact routine at round {n.round} of {n.of_rounds}, load {n.load} "
             f"({_plural(n.passes_left, 'pass', 'passes')} left). The steps since the last pass are shown again: "
-            f"press Enter for those you have done, or put load {n.load} in the tray to skip them all.")
+            f"press {answer} for those you have done, or put load {n.load} in the tray to skip them all.")
 
 
 _WORDING: dict[type, Any] = {
