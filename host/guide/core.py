@@ -29,7 +29,8 @@ from host.guide import faults
 from host.guide import ledger as proof
 from host.guide import notices
 from host.guide import routines
-from host.guide.device import Device, Stop
+from host.guide.device import Stop
+from host.guide.device_side import ShufflerSide
 from host.guide.results import GuideStopped, Summary
 from host.guide.table import (HOLD, WALKING, AfterPass, AwaitingTouch, Closed, Dealing, Do, Fact, Finished, Handling,
                               Loading, Noise, Paused, Phase, Settled, Stopped, Tick, transition)
@@ -111,7 +112,7 @@ Routine = Union[routines.RandomRoutine, routines.ExactRoutine]
 
 
 class Core:
-    def __init__(self, plan: Plan, person: persons.Person, voice: Voice, device: Device | None, mode: str = "random",
+    def __init__(self, plan: Plan, person: persons.Person, voice: Voice, device: ShufflerSide | None, mode: str = "random",
                  from_round: int = 1, resume: bool = False, on_loss: str = "exact",
                  person_wait_s: float | None = None, reconnect_s: float = RECONNECT_S, stall_s: float = STALL_S,
                  settle_s: float = SETTLE_S, read_s: float = READ_S, simulated: bool = False,
