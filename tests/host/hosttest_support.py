@@ -189,7 +189,7 @@ class TextVoice(guide_machine.Voice):
     def __init__(self) -> None:
         self.lines: list[str] = []
         self.notices: list[Any] = []
-        self.shown: list[Any] = []
+        self.steps_shown: list[Any] = []
 
     def say(self, text: str) -> None:
         self.lines.append(text)
@@ -199,7 +199,7 @@ class TextVoice(guide_machine.Voice):
         super().notice(notice)
 
     def step(self, shown: Any) -> None:
-        self.shown.append(shown.step)
+        self.steps_shown.append(shown.step)
         super().step(shown)
 
     @property

@@ -54,7 +54,7 @@ def test_a_jam_mid_pass_is_freed_and_the_pass_goes_on(virtual_shuffler: VirtualS
     summary, voice, person = run_guide(virtual_shuffler, JamOnce)
     jams = [n for n in voice.notices if isinstance(n, notice_kinds.Jam)]
     assert [(n.where.round, n.where.load, n.where.pass_number, n.dealt, n.of) for n in jams] == [(2, "A", 3, 30, 81)]
-    assert steps.Fix("jam") in voice.shown and steps.Touch("go_on") in voice.shown
+    assert steps.Fix("jam") in voice.steps_shown and steps.Touch("go_on") in voice.steps_shown
     assert summary.passes == 4 and summary.loads == [[81, 81], [81, 81]]
     assert summary.distance == planlib.distance_after(162, 104, ROUNDS)
     check_record(person.log, 162, ROUNDS, 2)
@@ -109,7 +109,7 @@ class LowBattery(persons.ScriptedPerson):
 def test_a_refused_pass_for_a_low_battery_asks_for_a_new_one(virtual_shuffler: VirtualShuffler) -> None:
     summary, voice, person = run_guide(virtual_shuffler, LowBattery)
     assert any(isinstance(n, notice_kinds.BatteryTooLowToStart) for n in voice.notices)
-    assert steps.Fix("battery_idle") in voice.shown
+    assert steps.Fix("battery_idle") in voice.steps_shown
     check_record(person.log, 162, ROUNDS, 2)
 
 
