@@ -18,7 +18,7 @@ from typing import Any
 
 from firmware import protocol
 from hardware import mechanism
-from host import device_messages, device_words
+from host import device_messages, device_words, fault_catalogue
 from host.parts import FAIL, FIRMWARE, OK, SKIP, STATE, WARN, Finding, volts
 
 SETUP = "run `shuffler setup`"
@@ -101,12 +101,13 @@ def firmware(s: Snapshot) -> Finding:
 
 def state(s: Snapshot) -> Finding:
     st = s.status.state
+    fault = s.status.fault
     if st == protocol.ST_ALARM:
-        return Finding(STATE, FAIL, f"alarm ({device_words.fault_name(s.status.fault)} latched)", "idle",
-                       f"put right what the other lines say, then `{CLEAR}` (the board tests its sensors again)")
+        return Finding(STATE, FAIL, f"alarm ({device_words.fault_name(fault)} latched)", "idle",
+                       fault_catalogue.advice(fault))
     if st == protocol.ST_PAUSED:
-        return Finding(STATE, WARN, "paused (a jammed pass)", "idle",
-                       f"resume or abort the pass first (`{CLEAR}` ends it)")
+        return Finding(STATE, WARN, f"paused ({device_words.fault_name(fault)})", "idle",
+                       fault_catalogue.advice(fault))
     return Finding(STATE, OK, str(st), "idle", "nothing latched")
 
 

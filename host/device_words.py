@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from firmware import protocol
-from host import device_messages
+from host import device_messages, fault_catalogue
 
 # code -> (short name, sentence). Numbers never change.
 ERRORS: dict[int, tuple[str, str]] = {
@@ -31,17 +31,9 @@ ERRORS: dict[int, tuple[str, str]] = {
     protocol.E_OVERFLOW: ("overflow", "Input came faster than the device reads it; lines were dropped."),
 }
 
-FAULTS: dict[int, tuple[str, str]] = {
-    protocol.FAULT_JAM: ("jam", "No card reached the exit in time; free the card, then touch or send resume."),
-    protocol.FAULT_DOUBLE_FEED: ("double_feed", "Two cards fed together; take the piles and send clear."),
-    protocol.FAULT_TRAY_EMPTIED: ("tray_emptied", "The tray ran out before the loaded count; take the piles and send clear."),
-    protocol.FAULT_BATTERY_LOW: ("battery_low", "The battery is low; replace it."),
-    protocol.FAULT_SENSOR: ("sensor", "A sensor is missing or reads implausibly; check the wiring and send clear."),
-    protocol.FAULT_EMPTY: ("empty", "The tray is empty."),
-    protocol.FAULT_OVER_CAPACITY: ("over_capacity", "The tray holds more cards than the machine can deal."),
-    protocol.FAULT_NOT_CALIBRATED: ("not_calibrated", "The stack sensor is not calibrated."),
-    protocol.FAULT_INTERNAL: ("internal", "An unexpected error stopped the pass; the motor is off; send clear."),
-}
+# The faults' names and sentences are the catalogue's (host/fault_catalogue.py), the one place a fault is worded.
+FAULTS: dict[int, tuple[str, str]] = {code: (f.name, fault_catalogue.what_happened(code))
+                                      for code, f in fault_catalogue.FAULTS.items()}
 
 # Why exactness went, and the evidence: the person's words (the guide says
 # "Exactness is lost: <this>"; the summary keeps it).
@@ -76,7 +68,7 @@ def error_name(code: object) -> str:
 
 
 def fault_name(code: object) -> str:
-    return _name(FAULTS, code)
+    return fault_catalogue.name(code)
 
 
 def lost_name(code: object) -> str:
@@ -107,7 +99,7 @@ def error_words(code: object) -> str:
 
 
 def fault_words(code: object) -> str:
-    return _sentence(FAULTS, code, "fault")
+    return fault_catalogue.what_happened(code)
 
 
 def lost_words(code: object) -> str:

@@ -228,14 +228,48 @@ def after_samba_hand(pack: Pack, seed: int = 0, players: int = 4) -> StartOrder:
     faces = pack_faces(pack)
     rng = np.random.default_rng(seed)
     pool = _Pool(faces, rng)
-    scale = max(1, round(pack.decks / 3))
+    melds, table = _lay_melds(pool, rng, faces, max(1, round(pack.decks / 3)))
+    # The draws below come after the melds' so a seed gives the same hand as ever.
+    discard = pool.rest(int(rng.integers(4, 21)))
+    out_player = int(rng.choice(range(0, players, 2)))
+    hand_sizes = [0 if p == out_player else int(rng.integers(3, 19)) for p in range(players)]
+    hand_cards = pool.rest(min(sum(hand_sizes), len(pool.left)))
+    stock = pool.rest(len(pool.left))
+    rng.shuffle(stock)
+
+    gathered = _Gathering()
+    for section, cards, meld in table:
+        gathered.put(section, cards, meld)
+    gathered.put("discard pile", discard, -1)
+    gathered.put("stock", stock, -1)
+    at = 0
+    for p, size in enumerate(hand_sizes):
+        take = hand_cards[at:at + size]
+        at += len(take)
+        if take:
+            gathered.put(f"hand {p}", take, -1)
+    return StartOrder(
+        "samba",
+        faces,
+        np.array(gathered.face_of_label, dtype=np.int64),
+        np.array(gathered.meld_of_label, dtype=np.int64),
+        tuple(melds),
+        tuple(gathered.sections),
+    )
+
+
+def _lay_melds(pool: "_Pool", rng: np.random.Generator, faces: Faces,
+               scale: int) -> tuple[list[Meld], list[tuple[str, list[int], int]]]:
+    """Both teams' melds and red threes as they lie on the table: the melds,
+    and the table's sections in gathering order (section, cards, meld index
+    or -1)."""
     plan = [
         # (team, sambas, canastas, short melds)
         (0, int(rng.integers(1, 3)) * scale, int(rng.integers(1, 3)) * scale, int(rng.integers(0, 3)) * scale),
         (1, int(rng.integers(0, 2)) * scale, int(rng.integers(0, 3)) * scale, int(rng.integers(1, 4)) * scale),
     ]
     melds: list[Meld] = []
-    table: list[tuple[str, list[int], int]] = []  # (section, cards, meld index or -1)
+    table: list[tuple[str, list[int], int]] = []
     red_threes = [c for c in range(faces.cards) if faces.is_red_three(c)]
     for team, n_samba, n_canasta, n_short in plan:
         made: list[Meld | None] = []
@@ -255,45 +289,25 @@ def after_samba_hand(pack: Pack, seed: int = 0, players: int = 4) -> StartOrder:
         mine = [c for c in red_threes if c in pool.left and rng.random() < 0.3]
         if mine:
             table.append((f"team {team} red threes", pool.take(mine), -1))
-    discard = pool.rest(int(rng.integers(4, 21)))
-    out_player = int(rng.choice(range(0, players, 2)))
-    hand_sizes = [0 if p == out_player else int(rng.integers(3, 19)) for p in range(players)]
-    hand_total = min(sum(hand_sizes), len(pool.left))
-    hand_cards = pool.rest(hand_total)
-    stock = pool.rest(len(pool.left))
-    rng.shuffle(stock)
+    return melds, table
 
-    face_of_label: list[int] = []
-    meld_of_label: list[int] = []
-    sections: list[tuple[str, int, int]] = []
 
-    def put(section: str, cards: list[int], meld: int) -> None:
-        start = len(face_of_label)
-        face_of_label.extend(cards)
-        meld_of_label.extend([meld] * len(cards))
-        if sections and sections[-1][0] == section:
-            sections[-1] = (section, sections[-1][1], len(face_of_label))
+class _Gathering:
+    """The pack as it is gathered, section by section, top first."""
+
+    def __init__(self) -> None:
+        self.face_of_label: list[int] = []
+        self.meld_of_label: list[int] = []
+        self.sections: list[tuple[str, int, int]] = []
+
+    def put(self, section: str, cards: list[int], meld: int) -> None:
+        start = len(self.face_of_label)
+        self.face_of_label.extend(cards)
+        self.meld_of_label.extend([meld] * len(cards))
+        if self.sections and self.sections[-1][0] == section:
+            self.sections[-1] = (section, self.sections[-1][1], len(self.face_of_label))
         else:
-            sections.append((section, start, len(face_of_label)))
-
-    for section, cards, meld in table:
-        put(section, cards, meld)
-    put("discard pile", discard, -1)
-    put("stock", stock, -1)
-    at = 0
-    for p, size in enumerate(hand_sizes):
-        take = hand_cards[at:at + size]
-        at += len(take)
-        if take:
-            put(f"hand {p}", take, -1)
-    return StartOrder(
-        "samba",
-        faces,
-        np.array(face_of_label, dtype=np.int64),
-        np.array(meld_of_label, dtype=np.int64),
-        tuple(melds),
-        tuple(sections),
-    )
+            self.sections.append((section, start, len(self.face_of_label)))
 
 
 START_ORDERS = ("new", "samba", "random")

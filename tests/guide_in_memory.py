@@ -76,6 +76,12 @@ class MemoryDevice:
     def exact_held(self) -> Any:
         return routine(162, self.next) if self.mode == protocol.MODE_EXACT else None
 
+    def exact_repair(self) -> Any:
+        """The part in hand dealt again from fresh codes: the routine goes on from where it is."""
+        if self.mode != protocol.MODE_EXACT:
+            raise Stop("the shuffler holds no exact routine to deal a part of again")
+        return routine(162, self.next)
+
     def exact_cancel(self) -> None:
         self.mode = protocol.MODE_RANDOM
 

@@ -16,7 +16,10 @@ if TYPE_CHECKING:
     from shuffling.packs import Pack
     from shuffling.quality.estimate import Estimate
     from shuffling.quality.report import Settings
-    from shuffling.quality.results import PassesNeeded, Report
+    from rich.console import Console
+
+    from shuffling.quality.results import PassesNeeded, Report, RoutineResult
+    from shuffling.quality.routines import Machine
 
 
 def _fail(message: str) -> NoReturn:
@@ -69,36 +72,8 @@ def quality(
 ) -> None:
     """Distance from random after each pass, passes needed, the guessing game and the deal."""
     # Light imports first: every setting is checked before numpy loads.
-    from shuffling.limits import (
-        MAX_CAPACITY,
-        MAX_PACK_CARDS,
-        MAX_ROUNDS,
-        MAX_SAMPLES,
-        MIN_CAPACITY,
-        MIN_PACK_CARDS,
-        MIN_ROUNDS,
-        MIN_SAMPLES,
-        out_of_range,
-    )
-    from shuffling.packs import UnknownPackError, custom_pack, get_pack
-
-    if pack_name is not None and cards is not None:
-        _fail("give --pack or --cards, not both")
-    if cards is not None:
-        _refuse(out_of_range("--cards", cards, MIN_PACK_CARDS, MAX_PACK_CARDS))
-        pack = custom_pack(cards)
-    else:
-        try:
-            pack = get_pack(pack_name or "samba")
-        except UnknownPackError as exc:
-            _fail(str(exc))
-    n = pack.cards
-    _refuse(out_of_range("--capacity", capacity, MIN_CAPACITY, MAX_CAPACITY, "cards"))
-    _refuse(out_of_range("--samples", samples, MIN_SAMPLES, MAX_SAMPLES))
-    if rounds is not None:
-        _refuse(out_of_range("--rounds", rounds, MIN_ROUNDS, MAX_ROUNDS))
-    if seed < 0:
-        _fail(f"--seed must be a whole number >= 0, not {seed}")
+    pack = _pack_asked(pack_name, cards)
+    _check_numbers(capacity, samples, rounds, seed)
     path = None if no_plot else _plot_path(plot_path, pack)
     for t in thresholds:
         _check_unit("--threshold", t, open_ends=True)
@@ -106,41 +81,19 @@ def quality(
         _check_unit(opt, value, open_ends=False)
     if not (math.isfinite(trade_sd) and trade_sd >= 0):
         _fail(f"--trade-sd must be a number of cards >= 0, not {trade_sd:g}")
-    if start is None:
-        start = "samba" if pack.decks >= 2 else "new"
-    if start == "samba" and pack.decks < 2:
-        what = f"--cards {n} has no decks" if pack.loose else f"{pack.name} has {pack.decks}"
-        _fail(f"--start samba needs a pack of at least two decks; {what}")
+    start = _start_order(start, pack)
 
     # Heavy imports here, so the rest of `shuffler` starts quickly.
     from shuffling.quality.report import DEFAULT_THRESHOLDS, Settings, default_rounds
     from shuffling.quality.routines import Machine
-    from shuffling.report_catalogue import REPORT_ROUTINES, default_routines
-
-    for name in routines:
-        if name not in REPORT_ROUTINES:
-            _fail(f"unknown routine {name!r}; valid routines: {', '.join(REPORT_ROUTINES)}")
 
     machine = Machine(p=bias, clump=clump, double_feed=double_feed, trade_sd=trade_sd)
-    if routines:
-        chosen = tuple(REPORT_ROUTINES[name] for name in dict.fromkeys(routines))
-        for routine in chosen:
-            why = routine.refuses(machine)
-            if why is not None:
-                _fail(f"--routine {routine.name} cannot be combined with these settings: {why}")
-            why = routine.refuses_pack(n, capacity)
-            if why is not None:
-                _fail(f"--routine {routine.name}: {why}")
-    else:
-        # Every routine the machine's settings apply to; exact mode as the shuffler runs it, and its other routine.
-        chosen = default_routines(n, capacity, machine)
-
     thresholds = tuple(sorted(set(thresholds), reverse=True)) or DEFAULT_THRESHOLDS
     settings = Settings(
-        pack=pack, n_cards=n, capacity=capacity,
-        rounds=rounds if rounds is not None else default_rounds(n, thresholds),
+        pack=pack, n_cards=pack.cards, capacity=capacity,
+        rounds=rounds if rounds is not None else default_rounds(pack.cards, thresholds),
         samples=samples, seed=seed,
-        routines=chosen,
+        routines=_routines_asked(routines, machine, pack.cards, capacity),
         thresholds=thresholds,
         machine=machine,
         start=start,
@@ -158,6 +111,72 @@ def quality(
         click.echo(json.dumps(report.to_dict()))
     else:
         _print_tables(report)
+
+
+def _pack_asked(pack_name: str | None, cards: int | None) -> Pack:
+    """The pack of --pack or --cards (Samba when neither is given)."""
+    from shuffling.limits import MAX_PACK_CARDS, MIN_PACK_CARDS, out_of_range
+    from shuffling.packs import UnknownPackError, custom_pack, get_pack
+
+    if pack_name is not None and cards is not None:
+        _fail("give --pack or --cards, not both")
+    if cards is not None:
+        _refuse(out_of_range("--cards", cards, MIN_PACK_CARDS, MAX_PACK_CARDS))
+        return custom_pack(cards)
+    try:
+        return get_pack(pack_name or "samba")
+    except UnknownPackError as exc:
+        _fail(str(exc))
+
+
+def _check_numbers(capacity: int, samples: int, rounds: int | None, seed: int) -> None:
+    from shuffling.limits import (
+        MAX_CAPACITY,
+        MAX_ROUNDS,
+        MAX_SAMPLES,
+        MIN_CAPACITY,
+        MIN_ROUNDS,
+        MIN_SAMPLES,
+        out_of_range,
+    )
+
+    _refuse(out_of_range("--capacity", capacity, MIN_CAPACITY, MAX_CAPACITY, "cards"))
+    _refuse(out_of_range("--samples", samples, MIN_SAMPLES, MAX_SAMPLES))
+    if rounds is not None:
+        _refuse(out_of_range("--rounds", rounds, MIN_ROUNDS, MAX_ROUNDS))
+    if seed < 0:
+        _fail(f"--seed must be a whole number >= 0, not {seed}")
+
+
+def _start_order(start: str | None, pack: Pack) -> str:
+    """The order before shuffling: as asked, else Samba's gathered hand for multi-deck packs."""
+    if start is None:
+        return "samba" if pack.decks >= 2 else "new"
+    if start == "samba" and pack.decks < 2:
+        what = f"--cards {pack.cards} has no decks" if pack.loose else f"{pack.name} has {pack.decks}"
+        _fail(f"--start samba needs a pack of at least two decks; {what}")
+    return start
+
+
+def _routines_asked(names: tuple[str, ...], machine: Machine, n: int, capacity: int) -> tuple:
+    """The routines of --routine, each checked against the machine and the pack; by default every
+    routine the machine's settings apply to, exact mode as the shuffler runs it and its other routine."""
+    from shuffling.report_catalogue import REPORT_ROUTINES, default_routines
+
+    for name in names:
+        if name not in REPORT_ROUTINES:
+            _fail(f"unknown routine {name!r}; valid routines: {', '.join(REPORT_ROUTINES)}")
+    if not names:
+        return default_routines(n, capacity, machine)
+    chosen = tuple(REPORT_ROUTINES[name] for name in dict.fromkeys(names))
+    for routine in chosen:
+        why = routine.refuses(machine)
+        if why is not None:
+            _fail(f"--routine {routine.name} cannot be combined with these settings: {why}")
+        why = routine.refuses_pack(n, capacity)
+        if why is not None:
+            _fail(f"--routine {routine.name}: {why}")
+    return chosen
 
 
 def _plot_path(given: str | None, pack: Pack) -> Path:
@@ -249,57 +268,77 @@ _START_WORDS = {"new": "new decks", "samba": "as gathered after a hand of Samba"
 
 def _print_tables(report: Report) -> None:
     from rich.console import Console
-    from rich.table import Table
 
     from shuffling.quality import words
-    from shuffling.quality.comparison import SMALL_PACK_NOTE, comparison_notes
-    from shuffling.quality.position_guessing import PICKED
 
     console = Console(width=None if Console().is_terminal else 140)
     s = report.settings
     pack = report.pack
-    ref = report.reference
     console.print(f"[bold]{pack.title}[/bold]: {s.cards} cards ({pack.notes}).")
     start = "" if report.start is None else f" Starting order: {_START_WORDS[s.start]}."
     console.print(
         f"The machine holds {s.capacity} cards: {words.loads_phrase(list(s.loads))}.{start} "
         f"{s.samples:,} shuffles per point, seed {s.seed}."
     )
-    deal = ref.deal_random if s.deal else None
     for routine in report.routines:
-        table = Table(title=f"{routine.name}: {routine.description}", title_justify="left")
-        table.add_column("round", justify="right")
-        table.add_column("passes", justify="right")
-        table.add_column("distance from random")
-        table.add_column(f"guessing game (random: {ref.guessing_random:.2f})", justify="right")
-        for m in deal or ():
-            table.add_column(f"≥{m} of one meld: gap to random", justify="right")
-        for r in routine.rounds:
-            cells = [str(r.round), str(r.passes), _distance(r.distance, routine.shuffles), _pm(r.guessing, 2)]
-            cells += [_gap(r.deal[m] if r.deal else None, v.exact) for m, v in (deal or {}).items()]
-            table.add_row(*cells)
-        console.print(table)
-        law = [r.exact_lower_bound for r in routine.rounds]
-        if any(e is not None for e in law):
-            console.print(words.law_bounds_line(routine.name, law))
-        upper = [r.upper_bound for r in routine.rounds]
-        if any(u is not None for u in upper):
-            console.print(words.upper_bounds_line(routine.name, upper))
-        if not routine.shuffles:
-            console.print(words.never_note())
-        if routine.exact_routine is not None:
-            console.print(words.exact_routine_line(routine.name, routine.exact_routine,
-                                                   routine.exact_routine.kind == "split"))
+        _print_routine(console, report, routine)
+    _print_column_notes(console, report)
+    _print_passes_needed(console, report)
+    _print_reference(console, report)
+
+
+def _print_routine(console: Console, report: Report, routine: RoutineResult) -> None:
+    """One routine's table, round by round, and the lines that qualify its figures."""
+    from rich.table import Table
+
+    from shuffling.quality import words
+
+    ref = report.reference
+    deal = ref.deal_random if report.settings.deal else None
+    table = Table(title=f"{routine.name}: {routine.description}", title_justify="left")
+    table.add_column("round", justify="right")
+    table.add_column("passes", justify="right")
+    table.add_column("distance from random")
+    table.add_column(f"guessing game (random: {ref.guessing_random:.2f})", justify="right")
+    for m in deal or ():
+        table.add_column(f"≥{m} of one meld: gap to random", justify="right")
+    for r in routine.rounds:
+        cells = [str(r.round), str(r.passes), _distance(r.distance, routine.shuffles), _pm(r.guessing, 2)]
+        cells += [_gap(r.deal[m] if r.deal else None, v.exact) for m, v in (deal or {}).items()]
+        table.add_row(*cells)
+    console.print(table)
+    law = [r.exact_lower_bound for r in routine.rounds]
+    if any(e is not None for e in law):
+        console.print(words.law_bounds_line(routine.name, law))
+    upper = [r.upper_bound for r in routine.rounds]
+    if any(u is not None for u in upper):
+        console.print(words.upper_bounds_line(routine.name, upper))
+    if not routine.shuffles:
+        console.print(words.never_note())
+    if routine.exact_routine is not None:
+        console.print(words.exact_routine_line(routine.name, routine.exact_routine,
+                                               routine.exact_routine.kind == "split"))
+
+
+def _print_column_notes(console: Console, report: Report) -> None:
+    """What each column says, and which routine is closer to random."""
+    from shuffling.quality import words
+    from shuffling.quality.comparison import SMALL_PACK_NOTE, comparison_notes
+    from shuffling.quality.position_guessing import PICKED
+
+    s = report.settings
+    ref = report.reference
+    rounds = [r for routine in report.routines for r in routine.rounds]
     console.print("What the columns say (lower is better in every one):")
     fitted = [routine.name for routine in report.routines
               if any(r.guessing.method.endswith(f"{PICKED})") for r in routine.rounds)]
     notes = [words.distance_note(), words.guessing_note(s.cards, ref.guessing_random) + " "
              + words.strategy_note(fitted)]
-    if deal and s.deal:
-        notes.append(words.deal_note({m: v.exact for m, v in deal.items()}, s.deal.players, s.deal.hand))
-    if any(r.exact_lower_bound is not None for routine in report.routines for r in routine.rounds):
+    if ref.deal_random and s.deal:
+        notes.append(words.deal_note({m: v.exact for m, v in ref.deal_random.items()}, s.deal.players, s.deal.hand))
+    if any(r.exact_lower_bound is not None for r in rounds):
         notes.append(words.law_bound_note())
-    if any(r.upper_bound is not None for routine in report.routines for r in routine.rounds):
+    if any(r.upper_bound is not None for r in rounds):
         notes.append(words.upper_bound_note())
     for note in notes:
         console.print(f"  {note}")
@@ -309,18 +348,30 @@ def _print_tables(report: Report) -> None:
         for note in [*comparison, SMALL_PACK_NOTE]:
             console.print(f"  {note}")
 
+
+def _print_passes_needed(console: Console, report: Report) -> None:
+    from rich.table import Table
+
+    from shuffling.quality import words
+
+    s = report.settings
     table = Table(title="Passes needed to reach each distance", title_justify="left")
     table.add_column("distance ≤", justify="right")
     for routine in report.routines:
         table.add_column(routine.name)
     for i, t in enumerate(s.thresholds):
         table.add_row(f"{t:g}", *[_reached(r.thresholds[i]) for r in report.routines])
-    seven = ref.single_deck_seven_passes
+    seven = report.reference.single_deck_seven_passes
     table.add_row(f"{seven.distance:.3f}*", *[_reached(r.landmarks.single_deck_seven) for r in report.routines])
     console.print(table)
     console.print(f"* a single {seven.cards}-card deck after {seven.passes} riffles is "
                   f"{seven.distance:.3f} from random (exact).")
     console.print(words.passes_note({t.kind for r in report.routines for t in r.thresholds}))
+
+
+def _print_reference(console: Console, report: Report) -> None:
+    """The home game's figure, a truly random pack's and deal's, and where the plot went."""
+    ref = report.reference
     for routine in report.routines:
         home = routine.landmarks.home_game
         if home is not None:

@@ -25,10 +25,12 @@ from host import person as persons
 from host.device_link import LinkClosed, LinkError, ProtocolFault
 from host.device_messages import Event, Reply
 from host.guide import ending
+from host.guide import faults
 from host.guide import ledger as proof
 from host.guide import notices
 from host.guide import routines
-from host.guide.device import Device, Stop
+from host.guide.device import Stop
+from host.guide.device_side import ShufflerSide
 from host.guide.results import GuideStopped, Summary
 from host.guide.table import (HOLD, WALKING, AfterPass, AwaitingTouch, Closed, Dealing, Do, Fact, Finished, Handling,
                               Loading, Noise, Paused, Phase, Settled, Stopped, Tick, transition)
@@ -111,7 +113,7 @@ Routine = Union[routines.RandomRoutine, routines.ExactRoutine]
 
 
 class Core:
-    def __init__(self, plan: Plan, person: persons.Person, voice: Voice, device: Device | None, mode: str = "random",
+    def __init__(self, plan: Plan, person: persons.Person, voice: Voice, device: ShufflerSide | None, mode: str = "random",
                  from_round: int = 1, resume: bool = False, on_loss: str = "exact",
                  person_wait_s: float | None = None, reconnect_s: float = RECONNECT_S, stall_s: float = STALL_S,
                  settle_s: float = SETTLE_S, read_s: float = READ_S, simulated: bool = False,
@@ -595,7 +597,7 @@ class Core:
             dealing = self.begin_part(device_messages.make_event(protocol.EV_LOADED, n=st.n))
             p.k = st.k or 0
             if st.state == protocol.ST_PAUSED:
-                self.learned(device_messages.make_event(protocol.EV_FAULT, code=protocol.FAULT_JAM, latched=True,
+                self.learned(device_messages.make_event(protocol.EV_FAULT, code=faults.paused_by(st), latched=True,
                                                         k=p.k, n=st.n))
             return dealing
         # Part dealt and stopped: what is left goes in the tray, the count says where it stopped.

@@ -13,6 +13,7 @@ from __future__ import annotations
 from firmware import protocol
 from host import device_messages
 from host import device_words
+from host import fault_catalogue
 from host.device_link import REQUEST_TIMEOUT_S, LinkClosed, LinkTimeout
 from host.device_messages import Event, Reply
 from host.guide import belief
@@ -21,6 +22,7 @@ from host.guide import notices
 from host.guide import routines
 from host.guide.core import MAX_RECONNECTS_PER_PASS, MAX_RESTARTS_PER_PASS, STALE, Core
 from host.guide.device import Stop
+from host.guide.results import GuideStopped
 from host.guide.table import (ONWARD, PASS_OVER, Answer, Closed, Dealing, Do, Handling, Loading, Noise, Paused, Phase,
                               Stopped, Tick, on, refusal)
 from shuffling import steps
@@ -135,16 +137,17 @@ def fault_in_pass(m: Core, ev: Event) -> Phase:
     same_part(m, ev, "a fault")
     k = ev.k or 0
     m.end_bar()
-    if ev.code in protocol.RESUMABLE:
+    if not faults.is_known(ev):
+        raise hold_for_unknown(m, ev)
+    if fault_catalogue.pauses(ev.code):
         p.k = k
         m.tell(notices.Jam(m.place, p.dealt + k, p.total))
         m.note(f"a card stuck in the feed during {m.place}; freed, the pass went on")
-        m.todo.extendleft([steps.Touch("go_on"), steps.Fix("jam")])
+        m.todo.extendleft([steps.Touch("go_on"), *filter(None, [fault_catalogue.fix_in_pass(ev)])])
         return m.advance(Paused())
     if ev.k is None:
         k = p.k  # a fault that does not say: the last card the device reported
-    kind = faults.fault_kind(ev)
-    notice = kind.notice(m.place, p.dealt + k, p.total, ev)
+    notice = faults.stopped_pass(m.place, p.dealt + k, p.total, ev)
     m.note(notices.words(notice))
     m.tell(notice)
     if p.part_n is not None:
@@ -152,7 +155,7 @@ def fault_in_pass(m: Core, ev: Event) -> Phase:
     if ev.code == protocol.FAULT_DOUBLE_FEED:
         p.left = p.right = None  # what went where is the tray's count to tell
     # Cleared once put right (a sensor still lost would latch again at once), then the tray counted.
-    fix = kind.fix(ev)
+    fix = faults.fix(ev)
     m.todo.extendleft([Do(lambda: count_rest(m), "count_rest"), Do(m.clear, "clear"), *([fix] if fix else [])])
     return m.advance(Handling())
 
@@ -185,10 +188,12 @@ def answer_in_paused(m: Core, fact: Answer) -> Phase:
     return m.phase
 
 
-@on("fault", Paused, goes=(Paused,))
+@on("fault", Paused, goes=(Paused, Stopped))
 def fault_in_paused(m: Core, ev: Event) -> Phase:
     """The touch that should take the pass up again was refused (a card
     left in the exit would be counted as the next)."""
+    if not faults.is_known(ev):
+        raise hold_for_unknown(m, ev)
     exit_blocked = ev.part == protocol.PART_EXIT
     m.tell(notices.ExitBlockedAtStart() if exit_blocked else notices.StartRefused(device_words.event_words(ev)))
     if m.shown is not None and isinstance(m.shown.step, steps.Touch):
@@ -288,7 +293,7 @@ def resync_mid_part(m: Core, st: Reply) -> Phase:
         return m.phase
     if st.state == protocol.ST_PAUSED:
         # The jam's fault, as if it had come while dealing.
-        return fault_in_pass(m, device_messages.make_event(protocol.EV_FAULT, code=protocol.FAULT_JAM, latched=True,
+        return fault_in_pass(m, device_messages.make_event(protocol.EV_FAULT, code=faults.paused_by(st), latched=True,
                                                            k=st.k or 0, n=st.n))
     if st.n == p.part_n and st.k == p.part_n:
         return done(m, device_messages.make_event(protocol.EV_DONE, k=st.k, n=st.n, left=st.left, right=st.right))
@@ -357,7 +362,7 @@ def status_in_pass(m: Core, dealing: Dealing, st: Reply, now: float) -> Phase:
                                    + (f" ({m.device.garbage} lines that are not protocol)" if m.device.garbage else ""))
         return dealing
     if st.state == protocol.ST_PAUSED:
-        return fault_in_pass(m, device_messages.make_event(protocol.EV_FAULT, code=st.fault or protocol.FAULT_JAM,
+        return fault_in_pass(m, device_messages.make_event(protocol.EV_FAULT, code=faults.paused_by(st),
                                                            latched=True, k=st.k or 0, n=st.n))
     if st.state == protocol.ST_ALARM:
         return fault_in_pass(m, device_messages.make_event(protocol.EV_FAULT, code=st.fault or protocol.FAULT_INTERNAL,
@@ -377,9 +382,13 @@ def garbage(m: Core, fact: Noise) -> Phase:
 
 @on("warn")
 def warn(m: Core, ev: Event) -> Phase:
-    if ev.why == protocol.WHY_MISCOUNTED:
+    kind = fault_catalogue.warning_kind(ev.code, ev.why)
+    if kind == fault_catalogue.LOAD_CELL_CORRECTED:
         return miscounted(m, ev)
-    m.tell(notices.BatteryWarning(ev.mv))
+    if kind == fault_catalogue.BATTERY_RUNNING_LOW:
+        m.tell(notices.BatteryWarning(ev.mv))
+    else:
+        m.tell(faults.unknown(ev))  # said as it came; nothing stopped, nothing guessed
     return m.phase
 
 
@@ -402,3 +411,16 @@ def miscounted(m: Core, ev: Event) -> Phase:
 @on("stopped", goes=(Stopped,))
 def stopped_event(m: Core, ev: Event) -> Phase:
     raise m.stop("the shuffler's firmware was interrupted and left for its prompt; unplug it and plug it in again")
+
+
+def hold_for_unknown(m: Core, ev: Event) -> GuideStopped:
+    """A fault the catalogue does not know: said with its code, part and
+    reason, and the guide holds where it is (the shuffler's routine stays
+    held for `--resume`); it is never taken for another fault."""
+    m.end_bar()
+    m.tell(faults.unknown(ev))
+    m.note(f"the shuffler reported fault {ev.code}, which this tool does not know, during {m.place}")
+    port = m.device.name if m.device is not None else "PORT"
+    return m.stop(f"the shuffler reports fault {ev.code}, which this tool does not know; "
+                  f"{fault_catalogue.advice(ev.code)} (`shuffler check --port {port}`), then "
+                  "`shuffler guide --resume` goes on")

@@ -1,73 +1,63 @@
-"""What the guide says and has done about a fault that stopped a pass part
-way, one row per fault code: its notice (what happened, where, and the
-device's own reason, worded as `shuffler check` words it) and its fix
-(the step that puts it right). A jam is the one fault that pauses the pass
-instead (host/guide/dealing.py); a fault that only refuses a pass is a
-refusal (host/guide/waiting.py)."""
+"""What the guide says about a fault the shuffler reports, as notices, from
+the catalogue (host/fault_catalogue.py: what happened, the fix, what becomes
+of the pass). A fault that stopped a pass part way is told where it stopped;
+a jam is the one that pauses the pass instead (host/guide/dealing.py); a
+fault that only refuses a pass is a refusal (host/guide/waiting.py). A code
+the catalogue does not know holds the guide (UnknownFault), never taken for
+another fault."""
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Callable
+from typing import Any
 
 from firmware import protocol
-from host import device_words
+from host import device_words, fault_catalogue
 from host.device_messages import Event
 from host.guide import notices
 from shuffling import steps
 
-# A sensor fault's part (firmware/protocol.py PARTS): its name in the guide's words, and its fix.
-SENSORS = {protocol.PART_EXIT: ("the exit sensor", "exit_sensor"), protocol.PART_STACK: ("the count sensor", "count_sensor"),
-           protocol.PART_TOUCH: ("the touch sensor", "touch_sensor"),
-           protocol.PART_BATTERY: ("the battery sensor", "battery_sensor")}
 
-
-def sensor_name(ev: Event) -> str:
-    """Which sensor a fault names, in the guide's words."""
-    return SENSORS.get(ev.part, ("a sensor", "sensor"))[0]
-
-
-def sensor_fix(ev: Event) -> str:
-    return SENSORS.get(ev.part, ("a sensor", "sensor"))[1]
-
-
-def missing(ev: Event) -> int:
-    """Cards a tray-emptied fault says left the tray and never reached the exit."""
-    return ev.out if ev.out is not None else (ev.n or 0) - (ev.k or 0)
-
-
-@dataclass(frozen=True)
-class FaultKind:
-    """notice(where, dealt, of, ev): what to say; fix(ev): the step that puts
-    it right (None: nothing to put right)."""
-
-    notice: Callable[[notices.Where, int, int, Event], notices.Notice]
-    fix: Callable[[Event], steps.Step | None]
-
-
-def _double_feed(where: notices.Where, dealt: int, of: int, ev: Event) -> notices.Notice:
-    if ev.why == protocol.WHY_ONE_SHORT:
+def stopped_pass(where: notices.Where, dealt: int, of: int, ev: Event) -> notices.Notice:
+    """The notice for a known fault that stopped a pass part way."""
+    code = ev.code
+    if code == protocol.FAULT_DOUBLE_FEED and ev.why == protocol.WHY_ONE_SHORT:
         # Found at the pass's end: two cards went through as one; nothing is caught.
         return notices.TwoAsOne(where, ev.k or 0, ev.n or of)
-    return notices.ExitBlocked(where, dealt, of, device_words.why_words(ev))
+    if code == protocol.FAULT_DOUBLE_FEED:
+        return notices.ExitBlocked(where, dealt, of, device_words.why_words(ev))
+    if code == protocol.FAULT_TRAY_EMPTIED:
+        return notices.TrayEmptied(where, dealt, of, fault_catalogue.missing(ev))
+    if code == protocol.FAULT_BATTERY_LOW:
+        return notices.BatteryRanDown(where, dealt, of)
+    if code == protocol.FAULT_SENSOR:
+        return notices.SensorLost(fault_catalogue.sensor_name(ev.part), dealt, of, device_words.why_words(ev))
+    return notices.DeviceFault(code, where, dealt, of, device_words.why_words(ev))
 
 
-FAULTS: dict[int, FaultKind] = {
-    protocol.FAULT_DOUBLE_FEED: FaultKind(
-        _double_feed, lambda ev: None if ev.why == protocol.WHY_ONE_SHORT else steps.Fix("exit")),
-    protocol.FAULT_TRAY_EMPTIED: FaultKind(
-        lambda where, dealt, of, ev: notices.TrayEmptied(where, dealt, of, missing(ev)),
-        lambda ev: steps.Fix("put_back", missing(ev))),
-    protocol.FAULT_BATTERY_LOW: FaultKind(
-        lambda where, dealt, of, ev: notices.BatteryRanDown(where, dealt, of),
-        lambda ev: steps.Fix("battery")),
-    protocol.FAULT_SENSOR: FaultKind(
-        lambda where, dealt, of, ev: notices.SensorLost(sensor_name(ev), dealt, of, device_words.why_words(ev)),
-        lambda ev: steps.Fix(sensor_fix(ev))),
-}
-# Any other (an internal stop): the device's words; whatever is caught in the exit goes back.
-OTHER = FaultKind(lambda where, dealt, of, ev: notices.DeviceFault(device_words.event_words(ev)),
-                  lambda ev: steps.Fix("exit"))
+def paused_by(st: Any) -> int:
+    """The fault that holds a paused pass, from a status: the one it names;
+    a status that names none is held by the declaration's one pausing fault
+    (protocol.RESUMABLE), as a paused state means nothing else."""
+    return st.fault if st.fault else protocol.RESUMABLE[0]
 
 
-def fault_kind(ev: Event) -> FaultKind:
-    return FAULTS.get(ev.code, OTHER)
+def fix(ev: Event) -> steps.Fix | None:
+    return fault_catalogue.fix_in_pass(ev)
+
+
+def unknown(ev: Event) -> notices.UnknownFault:
+    """A fault the catalogue does not know: its code, part and reason, as sent."""
+    return notices.UnknownFault(ev.kind, ev.code, ev.part, device_words.why_words(ev))
+
+
+def is_known(ev: Event) -> bool:
+    return fault_catalogue.known(ev.code) is not None
+
+
+def sensor_notice_and_fix(ev: Event) -> list[notices.Notice | steps.Fix]:
+    """A sensor lost before any card moved: what is wrong, then its fix."""
+    if ev.part == protocol.PART_EXIT:
+        return [notices.ExitBlockedAtStart(), steps.Fix("exit_sensor")]
+    fix = fault_catalogue.fix_at_start(ev)
+    return [notices.SensorLost(fault_catalogue.sensor_name(ev.part), why=device_words.why_words(ev)),
+            *([fix] if fix else [])]
+

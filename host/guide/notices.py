@@ -14,7 +14,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Any, Union
 
-from host import device_words
+from firmware import protocol
+from host import device_words, fault_catalogue
 from shuffling import steps as step_kinds
 
 INFO = "info"
@@ -349,7 +350,26 @@ class SensorLost:
 
 @dataclass(frozen=True)
 class DeviceFault:
-    what: str
+    """A fault of the catalogue's with no notice of its own (an internal
+    stop), said in its words, with where it stopped the pass when it did."""
+
+    code: int
+    where: Where | None = None
+    dealt: int | None = None
+    of: int | None = None
+    why: str = ""  # the shuffler's reason, in words (device_words.why_words)
+
+
+@dataclass(frozen=True)
+class UnknownFault:
+    """A fault or warning this tool does not know (another firmware's, or a
+    device that breaks the protocol): its code, part and reason as sent. A
+    fault holds the guide; nothing is guessed about it."""
+
+    event: str  # "fault" or "warn": the event that carried it
+    code: int | None
+    part: str | None = None
+    why: str = ""
 
 
 @dataclass(frozen=True)
@@ -500,7 +520,7 @@ Notice = Union[RoutineHeader, DeviceFound, VirtualStarted, RoundStart, WaitingFo
                OtherPackCard, PackHolds, LoadDealtAsItIs, PassBeganOffSize, StacksSwapped, LoadsSwapped, RoundCountOff, StepsTakenAsDone,
                PassNotInRoutine, EmptyTouch, TrayReadsEmpty, TooFullForTray, BatteryTooLowToStart, StartRefused,
                FaultLeftOver, BatteryWarning, LoadCellCorrected, Jam, ExitBlocked, TwoAsOne, ExitBlockedAtStart, TrayEmptied, BatteryRanDown,
-               SensorLost, DeviceFault, PassGoesOn, Restarted, PassBeganUnplugged, ConnectionLost, DeviceBack,
+               SensorLost, DeviceFault, UnknownFault, PassGoesOn, Restarted, PassBeganUnplugged, ConnectionLost, DeviceBack,
                NotAnswering, ClearUnanswered, ExactIntro, ExactRoundDealt, ExactLost, PartDealtAgain, ExactNotConfirmed,
                FreshExactRun, FinishAtRandom, HeldRoutineDropped, Resuming, TooSoon, StillWaiting]
 
@@ -531,6 +551,9 @@ CLAIMS: dict[type, frozenset[str]] = {
 CONFLICTS: tuple[tuple[str, str], ...] = (("exactness lost", "exactness kept"),)
 
 
+# Notices whose words name how the person answers (words()'s `answer`).
+_ANSWERED: frozenset[type] = frozenset({Resuming})
+
 # Notices said once for the step on screen, however often their cause
 # comes again while it is there (the machine keeps which it has said).
 ONCE: frozenset[type] = frozenset({TooSoon, StillWaiting, WaitingForLoad})
@@ -558,12 +581,16 @@ def reason_words(reason: str) -> str:
 
 # -- the words -------------------------------------------------------------------------------
 
-def words(n: Notice) -> str:
-    """The one English wording of a notice."""
+ENTER = "Enter"  # how the person says a step is done at the console; the page's is its Done button
+
+
+def words(n: Notice, answer: str = ENTER) -> str:
+    """The one English wording of a notice, for a front-end whose person
+    says a step is done with `answer` (the console's Enter, the page's Done)."""
     fn = _WORDING.get(type(n))
     if fn is None:
         raise TypeError(f"not a notice: {n!r}")
-    return fn(n)
+    return fn(n, answer) if type(n) in _ANSWERED else fn(n)
 
 
 def _header(n: RoutineHeader) -> str:
@@ -691,6 +718,24 @@ def _connection_lost(n: ConnectionLost) -> str:
             f"are; waiting up to {n.wait_s:g} s for it to come back.")
 
 
+def _in_pass(code: int, where: Where | None, dealt: int | None, of: int | None) -> str:
+    """A fault's sentence from the catalogue, with where it stopped the pass."""
+    happened = fault_catalogue.what_happened(code)
+    return happened if where is None else f"{happened[:-1]} ({where}, after {dealt} of {of} cards)."
+
+
+def _device_fault(n: DeviceFault) -> str:
+    return _in_pass(n.code, n.where, n.dealt, n.of) + (f" The shuffler says: {n.why}." if n.why else "")
+
+
+def _unknown_fault(n: UnknownFault) -> str:
+    what = "a warning" if n.event == "warn" else "a fault"
+    part = f", part {n.part}" if n.part else ""
+    why = f": {n.why}" if n.why else ""
+    held = "" if n.event == "warn" else " Nothing is guessed about it: the guide stops here."
+    return f"The shuffler reports {what} this tool does not know (code {n.code}{part}{why}).{held}"
+
+
 def _sensor(n: SensorLost) -> str:
     at = f" after {n.dealt} of {n.of} cards" if n.dealt is not None and n.of is not None else ""
     stopped = "; the pass stopped" if n.dealt is not None else "; the pass did not start"
@@ -742,10 +787,10 @@ def _held_dropped(n: HeldRoutineDropped) -> str:
             f"one, so every card on the table and on the machine goes back into the pack.{instead}")
 
 
-def _resuming(n: Resuming) -> str:
+def _resuming(n: Resuming, answer: str) -> str:
     return (f"Going on with the shuffler's exact routine at round {n.round} of {n.of_rounds}, load {n.load} "
             f"({_plural(n.passes_left, 'pass', 'passes')} left). The steps since the last pass are shown again: "
-            f"press Enter for those you have done, or put load {n.load} in the tray to skip them all.")
+            f"press {answer} for those you have done, or put load {n.load} in the tray to skip them all.")
 
 
 _WORDING: dict[type, Any] = {
@@ -773,7 +818,7 @@ _WORDING: dict[type, Any] = {
     TrayReadsEmpty: lambda n: f"The shuffler reads an empty tray: check that load {n.load} sits flat in it.",
     TooFullForTray: lambda n: (f"Load {n.load} holds {n.n} cards, more than the {n.capacity} the tray takes: "
                                "it is dealt in two parts onto the same piles."),
-    BatteryTooLowToStart: lambda n: "The battery is too low for a pass.",
+    BatteryTooLowToStart: lambda n: fault_catalogue.what_happened(protocol.FAULT_BATTERY_LOW),
     StartRefused: lambda n: f"The shuffler refused the pass: {n.reason}.",
     FaultLeftOver: lambda n: f"The shuffler had a fault left over ({n.name}); clearing it.",
     BatteryWarning: lambda n: ("The battery is running low" + (f" ({n.mv / 1000:.1f} V)" if n.mv else "")
@@ -783,7 +828,7 @@ _WORDING: dict[type, Any] = {
                                   + (f"its weight a card is corrected from {n.was} to {n.per_card}, "
                                      if n.was and n.per_card else "its weight a card is corrected, ")
                                   + "so the next loads count right."),
-    Jam: lambda n: f"A card is stuck in the feed ({n.where}, after {n.dealt} of {n.of} cards). The motor has stopped.",
+    Jam: lambda n: _in_pass(protocol.FAULT_JAM, n.where, n.dealt, n.of),
     ExitBlocked: lambda n: (f"The exit stayed blocked too long ({n.where}, after {n.dealt} of {n.of} cards): two "
                             "cards went through together or a card is caught in the exit. The pass stopped"
                             + (f" (the shuffler says: {n.why})." if n.why else ".")),
@@ -794,9 +839,10 @@ _WORDING: dict[type, Any] = {
                                    "If there is none, the sensor's receiver is unplugged or broken."),
     TrayEmptied: lambda n: (f"The tray ran out early ({n.where}): {n.dealt} of {n.of} cards were dealt and "
                             f"{_cards(n.missing)} {_are(n.missing)} not in the tray any more."),
-    BatteryRanDown: lambda n: f"The battery ran down during the pass ({n.where}, after {n.dealt} of {n.of} cards).",
+    BatteryRanDown: lambda n: _in_pass(protocol.FAULT_BATTERY_LOW, n.where, n.dealt, n.of),
     SensorLost: _sensor,
-    DeviceFault: lambda n: f"The shuffler reports a fault: {n.what}.",
+    DeviceFault: _device_fault,
+    UnknownFault: _unknown_fault,
     PassGoesOn: lambda n: (f"The tray holds the {_cards(n.rest)} of load {n.load} not yet dealt: the pass goes on "
                            f"from card {n.dealt + 1}."),
     Restarted: _restarted,

@@ -23,6 +23,7 @@ from host.guide import notices
 from host.guide import pack
 from host.guide import routines
 from host.guide.core import STALE, Core, Item, Pass
+from host.guide.dealing import hold_for_unknown
 from host.guide.table import (ONWARD, Answer, AwaitingTouch, Dealing, Do, Handling, Loading, Paused, Phase, Stopped,
                               Tick, Tray, on, refusal)
 from shuffling import steps
@@ -253,6 +254,8 @@ def refusal_steps(m: Core, p: Pass, ev: Event, touch: steps.Touch) -> list[Item]
         raise m.stop(f"the count sensor is not calibrated: run `shuffler setup --port {port}` first")
     if code == protocol.FAULT_SENSOR:
         return sensor_at_start(m, ev, touch)
+    if not faults.is_known(ev):
+        raise hold_for_unknown(m, ev)
     return [notices.StartRefused(device_words.event_words(ev)), steps.Touch("retry")]
 
 
@@ -277,9 +280,7 @@ def sensor_at_start(m: Core, ev: Event, again: steps.Step) -> list[Item]:
 
 
 def sensor_notice_and_fix(ev: Event) -> list[Item]:
-    if ev.part == protocol.PART_EXIT:
-        return [notices.ExitBlockedAtStart(), steps.Fix("exit_sensor")]
-    return [notices.SensorLost(faults.sensor_name(ev), why=device_words.why_words(ev)), steps.Fix(faults.sensor_fix(ev))]
+    return list(faults.sensor_notice_and_fix(ev))
 
 
 @on("fault", Handling, Loading, goes=ONWARD)
@@ -295,8 +296,10 @@ def fault_between(m: Core, ev: Event) -> Phase:
     elif ev.code == protocol.FAULT_SENSOR and m.shown is not None:
         m.todo.extendleft(reversed(sensor_at_start(m, ev, m.shown.step)))  # shown again once the sensor is right
         return m.advance()
+    elif not faults.is_known(ev):
+        raise hold_for_unknown(m, ev)
     else:
-        m.tell(notices.DeviceFault(device_words.event_words(ev)))
+        m.tell(notices.DeviceFault(ev.code, why=device_words.why_words(ev)))
         m.clear()
     return m.phase
 

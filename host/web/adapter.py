@@ -176,7 +176,7 @@ def page_words(notice: notices.Notice) -> str:
         notice = dataclasses.replace(notice, via="Done")
     if isinstance(notice, notices.WaitingForLoad):
         notice = dataclasses.replace(notice, keyboard=False)  # the page's answer is its own button
-    return notices.words(notice).replace("press Enter", "press Done")
+    return notices.words(notice, answer="Done")
 
 
 def where(guide: guide_machine.Guide | None) -> dict[str, Any]:

@@ -185,11 +185,24 @@ class FakeShuffler:
 
 
 class TextVoice(guide_machine.Voice):
+    """The console's lines as text, and the records they were made from
+    (the notices and the steps shown), for tests to assert on."""
+
     def __init__(self) -> None:
         self.lines: list[str] = []
+        self.notices: list[Any] = []
+        self.steps_shown: list[Any] = []
 
     def say(self, text: str) -> None:
         self.lines.append(text)
+
+    def notice(self, notice: Any) -> None:
+        self.notices.append(notice)
+        super().notice(notice)
+
+    def step(self, shown: Any) -> None:
+        self.steps_shown.append(shown.step)
+        super().step(shown)
 
     @property
     def text(self) -> str:
