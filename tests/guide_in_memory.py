@@ -100,6 +100,10 @@ class MemoryDevice:
         if uid != self.uid:
             raise Stop(f"another shuffler answers on {self.name} (uid {uid}, not {self.uid})")
 
+    def check_firmware(self, fw: object, proto: object, digest: object, partial: bool = False) -> None:
+        if proto != protocol.PROTOCOL_VERSION or (digest is not None and digest != protocol.digest()):
+            raise Stop(f"the shuffler on {self.name} was reflashed under the guide (protocol {proto}, digest {digest})")
+
     def close(self) -> None:
         self.closed = True
 

@@ -171,7 +171,7 @@ class Device:
                 link.close()
                 got = link.offered or {}
                 self.check_firmware(got.get("fw"), got.get("proto"), got.get(protocol.F_DIGEST), partial=True)
-                raise Stop(self.reflashed("another protocol")) from None
+                raise Stop(self._reflashed("another protocol")) from None
             except ProtocolFault as exc:  # something answers, and not as a shuffler does
                 link.close()
                 raise Stop(str(exc)) from None
@@ -215,9 +215,9 @@ class Device:
         if fw != was_fw and not (partial and fw is None):
             changes.append(f"version {was_fw}, now {fw}")
         if changes:
-            raise Stop(self.reflashed("; ".join(changes)))
+            raise Stop(self._reflashed("; ".join(changes)))
 
-    def reflashed(self, changes: str) -> str:
+    def _reflashed(self, changes: str) -> str:
         """The one line of a reflash: what changed, and what to run."""
         return (device_words.contradiction_words("reflash", changes=changes) + ": this run claims nothing of the "
                 f"pack's order; flash the firmware that comes with this tool (`shuffler flash --port {self.name}`), "
