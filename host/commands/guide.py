@@ -23,6 +23,7 @@ from host import guide as guide_machine
 from host import plan as planlib
 from host import ports
 from host import terminal
+from host.guide import game_words
 from host.guide import notices as notice_kinds
 from host.guide.notices import duration
 from host.device_link import Link, LinkError
@@ -209,7 +210,7 @@ def guide(**options: Any) -> None:
             if session is not None:
                 session.show_stop(line)
             raise _interrupted(line, exc) from None
-    _print_summary(voice, p, summary, exact)
+    _print_summary(voice, p, summary, exact, first_run=a.sim)
     if a.as_json:
         click.echo(json.dumps(summary.to_dict()))
     if session is not None:
@@ -486,18 +487,9 @@ def _close(link: Link | None, guide_obj: guide_machine.Guide | None) -> None:
             candidate.close()
 
 
-def _onlooker_words(seen: dict[str, Any]) -> str:
-    """What someone who counted the routine's piles learned of the order."""
-    if seen["fixed"]:
-        return "every pile's count was fixed by the routine: counting them told nothing of the order"
-    rounds = [r["round"] for r in seen["rounds"]]
-    where = f"round {rounds[0]}" if len(rounds) == 1 else "rounds " + ", ".join(str(r) for r in rounds)
-    return (f"someone who counted the piles of {where} learned {seen['bits']:.1f} bits of the order (of the "
-            f"{seen['order_bits']:.1f} a random order holds); every order that gives those counts stayed equally "
-            "likely (`--routine` and `shuffler plan` say what each routine's counts tell)")
-
-
-def _print_summary(voice: RichVoice, p: planlib.Plan, s: guide_machine.Summary, exact: planlib.ExactSchedule | None) -> None:
+def _print_summary(voice: RichVoice, p: planlib.Plan, s: guide_machine.Summary, exact: planlib.ExactSchedule | None,
+                   first_run: bool = False) -> None:
+    """The summary; after a run on a virtual shuffler of its own (`--sim`, README's first run), what to run next."""
     voice.say("")
     voice.say("[bold]Summary[/bold]")
     took = duration(s.seconds)
@@ -519,9 +511,17 @@ def _print_summary(voice: RichVoice, p: planlib.Plan, s: guide_machine.Summary, 
         voice.say(f"  [bold red]short of '{p.quality.name}'[/bold red]: it needs {need} rounds")
     for entry in s.exactness:
         voice.say(f"  exactness: {_escape(entry['words'])}")
+    exact_end = s.distance_kind == "exact" and s.distance == 0.0
+    on = ", on that condition" if exact_end and s.condition else ""
+    voice.say(f"  for the deal{on}: {game_words.for_the_deal(s.cards, exact_end, s.distance)}")
     if s.onlooker is not None:
-        voice.say(f"  secrecy: {_onlooker_words(s.onlooker)}")
+        voice.say(f"  secrecy: {game_words.secrecy(s.onlooker)}")
     for n in s.notes:
         voice.say(f"  note: {_escape(n)}")
     if s.notes and s.distance > 0:  # a random routine's figure; exact mode's claim says its own condition
         voice.say("  (the figure assumes every card went through a fair pass each round)")
+    if first_run:
+        voice.say("")
+        voice.say("[bold]What next[/bold]")
+        for line in game_words.what_next(None if p.pack.name == "custom" else p.pack.name, p.cards):
+            voice.say(f"  {_escape(line)}")
