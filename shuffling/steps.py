@@ -468,25 +468,30 @@ def _draw(step: Draw) -> str:
     return " ".join(out)
 
 
+# Cards caught in the exit go back in the order they had in the tray: the
+# codes (and the piles of a random pass) are dealt by place in the load, and
+# the card fed first, the tray's bottom card, lies lowest in the exit.
+_CAUGHT = ("Take any cards caught in the exit out together, face down, keeping them as they lay (the lowest one "
+           "left the tray first and stays lowest: the order they had in the tray), and slide them under the cards "
+           "in the tray")
+
+
 def _fix(step: Fix) -> str:
     if step.what == "jam":
         return "Free the stuck card and push it back under the load; do not touch the piles."
     if step.what == "exit":
-        return ("Take any card caught in the exit and put it back under the cards in the tray, in the same order; "
-                "do not touch the piles.")
+        return f"{_CAUGHT}; do not touch the piles."
     if step.what == "put_back":
         return (f"Find the {cards(step.cards or 0)} that came out of the tray and put them back in the tray "
                 "in the same order.")
     if step.what == "battery":
-        return ("Replace the battery, and put any card caught in the exit back under the cards in the tray; leave "
-                "the piles as they are.")
+        return f"Replace the battery. {_CAUGHT}; leave the piles as they are."
     if step.what == "battery_idle":
         return "Replace the battery; leave the load in the tray."
     if step.what == "sensor":
         return "Check the sensors' wiring and plugs; leave the cards as they are."
     if step.what == "exit_sensor":
-        return ("Take any card caught in the exit and put it back under the cards in the tray, in the same order. "
-                "If the exit is empty, check the exit sensor's wiring and plug. Do not touch the piles.")
+        return f"{_CAUGHT}. If the exit is empty, check the exit sensor's wiring and plug. Do not touch the piles."
     if step.what == "count_sensor":
         return "Check the count sensor's (load cell's) wiring and plug; leave the cards as they are."
     if step.what == "touch_sensor":
