@@ -121,7 +121,10 @@ class PutInTray:
 class Reload(PutInTray):
     """After a pass of `load` dealt on its own: its left pile on top of its
     right pile, straight back in the tray for the next pass (one step: the
-    piles never reach the table)."""
+    piles never reach the table). after_stop: shown again when the guide
+    goes on after a stop, when its piles may be off the machine already."""
+
+    after_stop: bool = False
 
 
 TOUCH_WHYS = ("start", "go_on", "rest", "aside", "rest_in_tray", "again", "retry", "manual")
@@ -236,13 +239,14 @@ class SetAside:
     cards: int
 
 
-FIX_WHATS = ("jam", "exit", "put_back", "battery", "battery_idle", "sensor", "exit_sensor", "count_sensor",
+FIX_WHATS = ("stopped", "jam", "exit", "put_back", "battery", "battery_idle", "sensor", "exit_sensor", "count_sensor",
              "touch_sensor", "battery_sensor", "missing", "extra", "anywhere", "regather")
 
 
 @dataclass(frozen=True)
 class Fix:
-    """Put a fault right. what: jam, exit (cards caught in the exit go back
+    """Put a fault right. what: stopped (a guide going on after a stop asks
+    whether the cards were touched meanwhile), jam, exit (cards caught in the exit go back
     under the tray's cards), put_back (`cards` that left the tray go back in),
     battery, battery_idle (before a pass), sensor (one the device did not
     name), exit_sensor, count_sensor, touch_sensor, battery_sensor, missing
@@ -315,6 +319,9 @@ def words(step: Step) -> str:
     """The one English wording of a step."""
     if isinstance(step, Cut):
         return _cut(step)
+    if isinstance(step, Reload) and step.after_stop:  # its piles may be off the machine already
+        return (f"Put load {step.load} back in the tray, face down{_count(step.cards)}: its left pile on top of its "
+                "right pile, if they still lie apart on the machine.")
     if isinstance(step, Reload):
         return (f"Put {step.load}'s left pile on top of its right pile and put them straight back in the tray, "
                 f"face down{_count(step.cards)}.")
@@ -477,6 +484,11 @@ _CAUGHT = ("Take any cards caught in the exit out together, face down, keeping t
 
 
 def _fix(step: Fix) -> str:
+    if step.what == "stopped":
+        return ("The guide was stopped: did anyone touch the cards since, on the table or on the machine? If not, "
+                "press Enter and answer the steps below as the cards lie. If they were moved, put them back as they "
+                "lay when the guide stopped, then press Enter; if that cannot be done, press Ctrl-C, gather every "
+                "card into one pack and run the guide again without --resume (a fresh routine).")
     if step.what == "jam":
         return "Free the stuck card and push it back under the load; do not touch the piles."
     if step.what == "exit":

@@ -220,7 +220,9 @@ class ExactRoutine:
         self.passes = sum(1 for es in self.steps[:put] if isinstance(es.step, step_kinds.PutInTray))
         self.per_round = [[] for _ in range(at.round)]
         left = self.of_passes - self.passes
-        return [notices.Resuming(at.round, self.rounds, at.load, left), *self._stretch(resumed=True)]
+        # What the guide cannot know about the table after a stop: asked first.
+        return [notices.Resuming(at.round, self.rounds, at.load, left), step_kinds.Fix("stopped"),
+                *self._stretch(resumed=True)]
 
     def _stretch(self, resumed: bool = False) -> list[Item]:
         """The steps from here to the next touch (or to the end)."""
@@ -240,7 +242,10 @@ class ExactRoutine:
                         self.per_round.append([])
                     out.append(self._round_start())
                 self.load = step.load
-                out.append(dataclasses.replace(step, cards=self.want(es.round, step.load, step.cards)))
+                shown = dataclasses.replace(step, cards=self.want(es.round, step.load, step.cards))
+                if resumed and isinstance(step, step_kinds.Reload):
+                    shown = dataclasses.replace(shown, after_stop=True)  # its piles may be off the machine already
+                out.append(shown)
                 continue
             # A pile's count is never sent in exact mode: the steps say which
             # piles may have no card (shuffling/exact_mode/physical.py).
