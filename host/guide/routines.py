@@ -294,9 +294,12 @@ class ExactRoutine:
         return count
 
     def part_seconds(self, first: int) -> float:
-        """The time model's time for the part dealt again from its first round."""
+        """The time model's time for the part dealt again from its first round
+        (not the routine's last step, the gather, which its last round holds
+        and which comes once either way)."""
         passes = self.part_passes(first)
-        block = [es.step for es in self.steps if first <= es.round < first + passes]
+        block = [es.step for es in self.steps if first <= es.round < first + passes
+                 and not isinstance(es.step, step_kinds.Gather)]
         return time_model.timing(block).total_s
 
     def repair(self, first: int, regather: bool) -> None:

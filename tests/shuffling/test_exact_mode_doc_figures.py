@@ -72,3 +72,4 @@ def test_the_rounds_table_gives_both_code_sets(rounds: int) -> None:
     assert n_bits(162) == 8 > rounds
     words = [f"{-g:.1f}".removesuffix(".0") for g in (balanced, uneven)]
     assert row.group(1).strip() == f"1 - 2^-{words[0]} (balanced set; 1 - 2^-{words[1]} with the device's uneven set)"
+
