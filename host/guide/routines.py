@@ -242,10 +242,11 @@ class ExactRoutine:
                         self.per_round.append([])
                     out.append(self._round_start())
                 self.load = step.load
-                shown = dataclasses.replace(step, cards=self.want(es.round, step.load, step.cards))
-                if resumed and isinstance(step, step_kinds.Reload):
-                    shown = dataclasses.replace(shown, after_stop=True)  # its piles may be off the machine already
-                out.append(shown)
+                cards = self.want(es.round, step.load, step.cards)
+                if resumed and isinstance(step, step_kinds.Reload):  # its piles may be off the machine already
+                    out.append(dataclasses.replace(step, cards=cards, after_stop=True))
+                else:
+                    out.append(dataclasses.replace(step, cards=cards))
                 continue
             # A pile's count is never sent in exact mode: the steps say which
             # piles may have no card (shuffling/exact_mode/physical.py).
