@@ -6,7 +6,6 @@ import io
 import json
 import shlex
 import signal
-import sys
 from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path

@@ -7,7 +7,6 @@ from __future__ import annotations
 import io
 import json
 import os
-import re
 import subprocess
 import sys
 from pathlib import Path
@@ -16,8 +15,6 @@ import pytest
 from rich.console import Console
 
 from pty_screen import Screen, screen_lines
-
-STEP = re.compile(r"^(\d+\. )")
 
 
 def guide_on_a_terminal(tmp_path: Path, cols: int, no_color: bool) -> tuple[bytes, list[dict[str, object]]]:
