@@ -21,7 +21,7 @@ from shuffling.exact_mode.mistakes import (
     monte_carlo_fault_cost,
 )
 from shuffling.exact_mode.physical import FAULT_KINDS
-from shuffling.exact_mode.quality import quality_table
+from shuffling.exact_mode.quality import exact_mode_log2_gap, exact_mode_tv, quality_table
 
 KIND_WORDS = {
     "swap_piles": "one load's piles swapped",
@@ -53,12 +53,20 @@ def main() -> None:
     b = n_bits(n)
     print(f"{n} cards, capacity {cap}: {n_loads(n, cap)} loads, exact mode needs b = {b} rounds")
     print()
-    print("Distance from uniform (total variation) after k rounds")
-    print(f"{'k':>3}  {'exact mode':<24} {'random, pile trade':<20} random, stack-then-trade")
+    try:  # the set the device takes where it fits (docs/exact-mode.md, "The code set")
+        uneven: list[int] | None = code_set(n, cap, uneven=True)
+    except ValueError:
+        uneven = None
+    print("Distance from uniform (total variation) after k rounds (exact mode: the balanced code set, then the "
+          "device's uneven one)")
+    print(f"{'k':>3}  {'exact mode':<24} {'uneven set':<24} {'random, pile trade':<20} random, stack-then-trade")
     for row in quality_table(n, cap, b + 7, args.samples, seed=args.seed):
+        k = min(row.rounds, b)
+        device = "-" if uneven is None else show_exact_mode_tv(float(exact_mode_tv(uneven, k)),
+                                                               exact_mode_log2_gap(uneven, k))
         print(
             f"{row.rounds:>3}  {show_exact_mode_tv(float(row.exact_mode), row.exact_mode_log2_gap):<24} "
-            f"{row.random_pile_trade:<.4f} (exact)       {row.stack_then_trade}"
+            f"{device:<24} {row.random_pile_trade:<.4f} (exact)       {row.stack_then_trade}"
         )
     print()
     print("Random bytes the code draw reads (exact expectation)")
@@ -89,10 +97,8 @@ def main() -> None:
     for kind in FAULT_KINDS:
         caught = [monte_carlo_detection(n, cap, kind, r, args.detect_samples, seed=args.seed + r) for r in range(b)]
         print(f"  {KIND_WORDS[kind]:<36} " + "  ".join(f"{e.value:.2f}±{e.stderr:.2f}" for e in caught))
-    try:
-        uneven = code_set(n, cap, uneven=True)
-    except ValueError as exc:
-        print(f"  (no uneven code set: {exc})")
+    if uneven is None:
+        print("  (no uneven code set for this pack and tray)")
     else:
         print(f"  with the uneven code set ({bit_counts(uneven, 0)[0]} : {bit_counts(uneven, 0)[1]} at every bit):")
         for kind in ("swap_piles", "swap_round"):

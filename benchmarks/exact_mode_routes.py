@@ -101,7 +101,8 @@ def main() -> None:
             print(f"    {label:<17} {rounds:>2} rounds, {passes:>2} passes ({passes - bound:+d} on the bound): "
                   f"{t.machine_s:6.1f} + {t.handling_s:6.1f} = {t.total_s:6.1f} s ({time_model.duration(t.total_s)})"
                   + ("  <- the device's" if r.kind == routes.route(cards, CAPACITY).kind else ""))
-    radix_better, more_passes = [], []
+    radix_better: list[tuple[int, int]] = []
+    more_passes: dict[int, list[int]] = {}  # passes more than whole-pack radix -> pack sizes
     for capacity in range(2, 200):
         top = min(512, 26 * capacity)
         if top <= capacity:
@@ -114,14 +115,16 @@ def main() -> None:
             elif capacity == CAPACITY:
                 split = routes.split_route(cards, capacity)
                 assert split is not None and split.ms == split_ms
-                if split.passes() > routes.radix_route(cards, capacity).passes():
-                    more_passes.append(cards)
+                extra = split.passes() - routes.radix_route(cards, capacity).passes()
+                if extra > 0:
+                    more_passes.setdefault(extra, []).append(cards)
     print()
     print(f"Packs of up to 512 cards bigger than trays of 2 to 199 (within 26 loads) where whole-pack radix takes "
           f"less time than the split: {len(radix_better)} {radix_better[:10]}")
-    runs = [f"{a}-{b}" if a != b else str(a) for a, b in _runs(more_passes)]
-    print(f"On a {CAPACITY}-card tray the split takes a pass more than whole-pack radix, yet less time, at "
-          f"{len(more_passes)} pack sizes: {', '.join(runs)}")
+    for extra, sizes in sorted(more_passes.items()):
+        runs = [f"{a}-{b}" if a != b else str(a) for a, b in _runs(sizes)]
+        print(f"On a {CAPACITY}-card tray the split takes {extra} more pass{'es' if extra > 1 else ''} than "
+              f"whole-pack radix, yet less time, at {len(sizes)} pack sizes: {', '.join(runs)}")
     t0 = time.perf_counter()
     for _ in range(20):
         routes.route(432, CAPACITY)

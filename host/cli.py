@@ -12,6 +12,8 @@ import sys
 
 import click
 
+from firmware import protocol
+
 # Subcommand name -> ("module:attribute" of its click.Command, its short
 # help). The short help is kept here so that `shuffler --help` lists the
 # commands without importing one (numpy, numba and mpremote take seconds);
@@ -74,7 +76,11 @@ class _LazyGroup(click.Group):
 
 
 @click.group(cls=_LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="lotus-shuffler", prog_name="shuffler")
+# The project's one version (the firmware's, which pyproject.toml reads too)
+# and the protocol it speaks: a board answering hello with other numbers is
+# not this tool's.
+@click.version_option(protocol.FIRMWARE_VERSION, prog_name="shuffler",
+                      message=f"%(prog)s %(version)s (protocol {protocol.PROTOCOL_VERSION})")
 def cli() -> None:
     """Plan, run and judge shuffles on a two-pile card shuffler."""
 

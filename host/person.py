@@ -240,6 +240,8 @@ class ScriptedPerson:
 
     def _fix(self, step: step_kinds.Fix) -> None:
         r = self.round
+        if step.what == "stopped":  # nobody touched the cards while the guide was stopped
+            return
         if step.what in ("exit", "exit_sensor"):
             caught = self.world.take("throat")  # first fed first: it was the lowest
             if caught:

@@ -170,8 +170,22 @@ class Plan:
     def trade(self) -> list[steps.Step]:
         return trade_steps(list(self.names), list(self.loads))
 
+    def guide_runs(self) -> dict[str, Any]:
+        """What `shuffler guide` runs with the shuffler connected: the exact
+        routine where the device has one, else random mode's rounds."""
+        exact = exact_schedule(self.cards, self.capacity, self.exact_routine)
+        if exact is not None:
+            return {"mode": "exact", **exact.to_dict()}
+        return {"mode": "random", "routine": ROUTINE, "rounds": self.rounds, "passes": self.passes,
+                "distance": {"value": self.distance, "kind": "exact", "method": METHOD},
+                "time": {"total_s": round(self.timing.total_s, 3), "machine_s": round(self.timing.machine_s, 3),
+                         "handling_s": round(self.timing.handling_s, 3)}}
+
     def to_dict(self) -> dict[str, Any]:
+        """The plan as JSON: what the guide runs first; then random mode's
+        routine (the alternative) and every exact routine (`exact_mode`)."""
         return {
+            "guide_runs": self.guide_runs(),
             "pack": {"name": self.pack.name, "title": self.pack.title, "cards": self.cards},
             "capacity": self.capacity,
             "routine": ROUTINE,
@@ -248,6 +262,7 @@ class ExactSchedule:
     part_names: tuple[str, ...]  # the loads they make
     timing: Timing
     onlooker: Onlooker
+    segments: tuple[tuple[tuple[str, ...], int], ...] = ()  # (the loads of a round, rounds in a row dealing them)
     distance: float = 0.0
 
     @property
@@ -257,6 +272,7 @@ class ExactSchedule:
     def to_dict(self) -> dict[str, Any]:
         return {"routine": self.routine, "rounds": self.rounds, "passes": self.passes,
                 "parts": [{"load": x, "cards": n} for x, n in zip(self.part_names, self.parts)],
+                "passes_in_order": [{"loads": list(names), "each": n} for names, n in self.segments],
                 "distance": {"value": self.distance, "kind": "exact", "method": EXACT_METHOD},
                 "time": {"total_s": round(self.timing.total_s, 3), "machine_s": round(self.timing.machine_s, 3),
                          "handling_s": round(self.timing.handling_s, 3)},
@@ -267,7 +283,21 @@ def _schedule(route: routes.Route) -> ExactSchedule:
     return ExactSchedule(routine=route.kind, rounds=route.rounds, passes=route.passes(), loads=route.loads[0],
                          parts=tuple(route.part_size), part_names=tuple(route.part_name(i) for i in
                                                                         range(len(route.part_size))),
-                         timing=time_model.timing(x.step for x in device_steps(route)), onlooker=onlooker(route))
+                         timing=time_model.timing(x.step for x in device_steps(route)), onlooker=onlooker(route),
+                         segments=segments(route))
+
+
+def segments(route: routes.Route) -> tuple[tuple[tuple[str, ...], int], ...]:
+    """The route's passes in the order dealt, rounds that deal the same loads
+    run together: Samba's split is ((A, B), 1), ((P,), 7), ((Q,), 6)."""
+    out: list[tuple[tuple[str, ...], int]] = []
+    for r in range(route.rounds):
+        names = tuple(route.name(r, j) for j in range(route.loads[r]))
+        if out and out[-1][0] == names and route.kinds[r] == routes.SORT_ROUND:
+            out[-1] = (names, out[-1][1] + 1)
+        else:
+            out.append((names, 1))
+    return tuple(out)
 
 
 def exact_schedules(cards: int, capacity: int) -> list[ExactSchedule]:

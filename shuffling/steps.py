@@ -121,7 +121,10 @@ class PutInTray:
 class Reload(PutInTray):
     """After a pass of `load` dealt on its own: its left pile on top of its
     right pile, straight back in the tray for the next pass (one step: the
-    piles never reach the table)."""
+    piles never reach the table). after_stop: shown again when the guide
+    goes on after a stop, when its piles may be off the machine already."""
+
+    after_stop: bool = False
 
 
 TOUCH_WHYS = ("start", "go_on", "rest", "aside", "rest_in_tray", "again", "retry", "manual")
@@ -236,13 +239,14 @@ class SetAside:
     cards: int
 
 
-FIX_WHATS = ("jam", "exit", "put_back", "battery", "battery_idle", "sensor", "exit_sensor", "count_sensor",
+FIX_WHATS = ("stopped", "jam", "exit", "put_back", "battery", "battery_idle", "sensor", "exit_sensor", "count_sensor",
              "touch_sensor", "battery_sensor", "missing", "extra", "anywhere", "regather", "foreign")
 
 
 @dataclass(frozen=True)
 class Fix:
-    """Put a fault right. what: jam, exit (cards caught in the exit go back
+    """Put a fault right. what: stopped (a guide going on after a stop asks
+    whether the cards were touched meanwhile), jam, exit (cards caught in the exit go back
     under the tray's cards), put_back (`cards` that left the tray go back in),
     battery, battery_idle (before a pass), sensor (one the device did not
     name), exit_sensor, count_sensor, touch_sensor, battery_sensor, missing
@@ -316,6 +320,9 @@ def words(step: Step) -> str:
     """The one English wording of a step."""
     if isinstance(step, Cut):
         return _cut(step)
+    if isinstance(step, Reload) and step.after_stop:  # its piles may be off the machine already
+        return (f"Put load {step.load} back in the tray, face down{_count(step.cards)}: its left pile on top of its "
+                "right pile, if they still lie apart on the machine.")
     if isinstance(step, Reload):
         return (f"Put {step.load}'s left pile on top of its right pile and put them straight back in the tray, "
                 f"face down{_count(step.cards)}.")
@@ -469,25 +476,35 @@ def _draw(step: Draw) -> str:
     return " ".join(out)
 
 
+# Cards caught in the exit go back in the order they had in the tray: the
+# codes (and the piles of a random pass) are dealt by place in the load, and
+# the card fed first, the tray's bottom card, lies lowest in the exit.
+_CAUGHT = ("Take any cards caught in the exit out together, face down, keeping them as they lay (the lowest one "
+           "left the tray first and stays lowest: the order they had in the tray), and slide them under the cards "
+           "in the tray")
+
+
 def _fix(step: Fix) -> str:
+    if step.what == "stopped":
+        return ("The guide was stopped: did anyone touch the cards since, on the table or on the machine? If not, "
+                "press Enter and answer the steps below as the cards lie. If they were moved, put them back as they "
+                "lay when the guide stopped, then press Enter; if that cannot be done, press Ctrl-C, gather every "
+                "card into one pack and run the guide again without --resume (a fresh routine).")
     if step.what == "jam":
         return "Free the stuck card and push it back under the load; do not touch the piles."
     if step.what == "exit":
-        return ("Take any card caught in the exit and put it back under the cards in the tray, in the same order; "
-                "do not touch the piles.")
+        return f"{_CAUGHT}; do not touch the piles."
     if step.what == "put_back":
         return (f"Find the {cards(step.cards or 0)} that came out of the tray and put them back in the tray "
                 "in the same order.")
     if step.what == "battery":
-        return ("Replace the battery, and put any card caught in the exit back under the cards in the tray; leave "
-                "the piles as they are.")
+        return f"Replace the battery. {_CAUGHT}; leave the piles as they are."
     if step.what == "battery_idle":
         return "Replace the battery; leave the load in the tray."
     if step.what == "sensor":
         return "Check the sensors' wiring and plugs; leave the cards as they are."
     if step.what == "exit_sensor":
-        return ("Take any card caught in the exit and put it back under the cards in the tray, in the same order. "
-                "If the exit is empty, check the exit sensor's wiring and plug. Do not touch the piles.")
+        return f"{_CAUGHT}. If the exit is empty, check the exit sensor's wiring and plug. Do not touch the piles."
     if step.what == "count_sensor":
         return "Check the count sensor's (load cell's) wiring and plug; leave the cards as they are."
     if step.what == "touch_sensor":

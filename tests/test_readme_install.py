@@ -28,7 +28,7 @@ def readme_install(venv: Path) -> list[str]:
     first = re.search(r"```sh\n(.+?)\n```", text, re.S)
     assert first is not None
     steps = [s.strip() for s in first.group(1).split("&&")]
-    install = [s for s in steps if "shuffler" not in s.split()[0]]
+    install = [s for s in steps if "shuffler" not in s.split()[0] and s.split()[0] != "echo"]
     assert install == ["python3 -m venv .venv", ".venv/bin/pip install -q -e ."], install
     return [s.replace(".venv", str(venv)) for s in install]
 

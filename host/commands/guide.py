@@ -2,10 +2,10 @@
 from __future__ import annotations
 
 import contextlib
+import io
 import json
 import shlex
 import signal
-import sys
 from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,6 +21,8 @@ from host import device_messages
 from host import guide as guide_machine
 from host import plan as planlib
 from host import ports
+from host import terminal
+from host.guide import game_words
 from host.guide import notices as notice_kinds
 from host.guide.notices import duration
 from host.device_link import Link, LinkError
@@ -45,7 +47,9 @@ class RichVoice(guide_machine.Voice):
         self.show_piles = True  # exact mode: the device sends no pile counts
 
     def say(self, text: str) -> None:
-        (self.progress.console if self.progress is not None else self.console).print(text)
+        target = self.progress.console if self.progress is not None else self.console
+        for line in terminal.lines(target, text):
+            target.print(line)
 
     def notice(self, notice: notice_kinds.Notice) -> None:
         self.say(STYLE[notice_kinds.level(notice)].format(_escape(notice_kinds.words(notice))))
@@ -59,7 +63,7 @@ class RichVoice(guide_machine.Voice):
                   right: int | None = 0) -> None:
         self.bar_end()
         self.bar = {"label": label, "done": done, "total": total, "left": left, "right": right}
-        if self.console.is_terminal:
+        if terminal.live(self.console):
             piles = [TextColumn("{task.fields[piles]}")] if self.show_piles else []
             self.progress = Progress(TextColumn("   dealing {task.description}"), BarColumn(), MofNCompleteColumn(),
                                      *piles, console=self.console)
@@ -81,7 +85,7 @@ class RichVoice(guide_machine.Voice):
             # Exact mode reports no pile counts (they would tell the codes).
             piles = (f": left {b['left']}, right {b['right']}" if self.show_piles and b["left"] is not None
                      and b["right"] is not None and b["left"] + b["right"] else "")
-            self.console.print(f"   dealt {b['done']} of {b['total']} ({b['label']}){piles}")
+            self.say(f"   dealt {b['done']} of {b['total']} ({_escape(b['label'])}){piles}")
         self.bar = None
 
 
@@ -182,7 +186,7 @@ def guide(**options: Any) -> None:
                                f"{planlib.EXACT_MAX_LOADS} loads; use --mode random")
     feed = _open_steps_file(a.steps_file) if a.steps_file is not None else None
     # With --json, stdout carries the JSON alone; the transcript goes to stderr.
-    voice = RichVoice(Console(highlight=False, soft_wrap=True, stderr=a.as_json))
+    voice = RichVoice(terminal.console(stderr=a.as_json))
     voice.show_piles = exact is None
     voice.notice(_header(p, exact, a.on_loss))
     session = _web_session(a.bind, a.no_browser, voice, p, a.read_s) if a.web else None
@@ -205,7 +209,7 @@ def guide(**options: Any) -> None:
             if session is not None:
                 session.show_stop(line)
             raise _interrupted(line, exc) from None
-    _print_summary(voice, p, summary, exact)
+    _print_summary(voice, p, summary, exact, first_run=a.sim)
     if a.as_json:
         click.echo(json.dumps(summary.to_dict()))
     if session is not None:
@@ -292,7 +296,7 @@ def _open(a: Args, voice: RichVoice, stack: ExitStack) -> tuple[Link | None, Any
     world_client: Any = None
     port = a.port
     if a.sim:
-        port, dev = _start_sim(a.time_scale, voice, stack, quiet_stdout=a.as_json)
+        port, dev = _start_sim(a.time_scale, voice, stack)
         if a.unattended or a.web:
             world_client = dev.world(timeout=10.0)
             stack.callback(world_client.close)
@@ -335,7 +339,7 @@ def _open_device(port: str, voice: RichVoice) -> Link:
     return link
 
 
-def _start_sim(time_scale: float, voice: RichVoice, stack: ExitStack, quiet_stdout: bool = False) -> tuple[str, Any]:
+def _start_sim(time_scale: float, voice: RichVoice, stack: ExitStack) -> tuple[str, Any]:
     """A fresh virtual shuffler, flashed through the same code as `shuffler flash`."""
     from firmware.build import ImageError
     from host.commands import flash as flash_cmd
@@ -346,12 +350,30 @@ def _start_sim(time_scale: float, voice: RichVoice, stack: ExitStack, quiet_stdo
     dev.start()
     voice.notice(notice_kinds.VirtualStarted(dev.port))
     try:
-        # With --json the flashing report joins the transcript on stderr.
-        with contextlib.redirect_stdout(sys.stderr) if quiet_stdout else contextlib.nullcontext():
+        # The flashing report joins the transcript (on stderr with --json),
+        # wrapped as the guide's own lines are.
+        with contextlib.redirect_stdout(_SaidLines(voice)):
             flash_cmd._flash(dev.port, "sim", 5.0, 10.0, protocol.FIRMWARE_VERSION)
     except ImageError as exc:
         raise click.ClickException(f"could not flash the virtual shuffler: {exc}") from None
     return dev.port, dev
+
+
+class _SaidLines(io.TextIOBase):
+    """A text stream whose every line the voice says."""
+
+    def __init__(self, voice: RichVoice) -> None:
+        self.voice = voice
+        self.partial = ""
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        *done, self.partial = (self.partial + text).split("\n")
+        for line in done:
+            self.voice.say(_escape(line))
+        return len(text)
 
 
 class Terminated(KeyboardInterrupt):
@@ -464,18 +486,9 @@ def _close(link: Link | None, guide_obj: guide_machine.Guide | None) -> None:
             candidate.close()
 
 
-def _onlooker_words(seen: dict[str, Any]) -> str:
-    """What someone who counted the routine's piles learned of the order."""
-    if seen["fixed"]:
-        return "every pile's count was fixed by the routine: counting them told nothing of the order"
-    rounds = [r["round"] for r in seen["rounds"]]
-    where = f"round {rounds[0]}" if len(rounds) == 1 else "rounds " + ", ".join(str(r) for r in rounds)
-    return (f"someone who counted the piles of {where} learned {seen['bits']:.1f} bits of the order (of the "
-            f"{seen['order_bits']:.1f} a random order holds); every order that gives those counts stayed equally "
-            "likely (`--routine` and `shuffler plan` say what each routine's counts tell)")
-
-
-def _print_summary(voice: RichVoice, p: planlib.Plan, s: guide_machine.Summary, exact: planlib.ExactSchedule | None) -> None:
+def _print_summary(voice: RichVoice, p: planlib.Plan, s: guide_machine.Summary, exact: planlib.ExactSchedule | None,
+                   first_run: bool = False) -> None:
+    """The summary; after a run on a virtual shuffler of its own (`--sim`, README's first run), what to run next."""
     voice.say("")
     voice.say("[bold]Summary[/bold]")
     took = duration(s.seconds)
@@ -497,9 +510,17 @@ def _print_summary(voice: RichVoice, p: planlib.Plan, s: guide_machine.Summary, 
         voice.say(f"  [bold red]short of '{p.quality.name}'[/bold red]: it needs {need} rounds")
     for entry in s.exactness:
         voice.say(f"  exactness: {_escape(entry['words'])}")
+    exact_end = s.distance_kind == "exact" and s.distance == 0.0
+    on = ", on that condition" if exact_end and s.condition else ""
+    voice.say(f"  for the deal{on}: {game_words.for_the_deal(s.cards, exact_end, s.distance)}")
     if s.onlooker is not None:
-        voice.say(f"  secrecy: {_onlooker_words(s.onlooker)}")
+        voice.say(f"  secrecy: {game_words.secrecy(s.onlooker)}")
     for n in s.notes:
         voice.say(f"  note: {_escape(n)}")
     if s.notes and s.distance > 0:  # a random routine's figure; exact mode's claim says its own condition
         voice.say("  (the figure assumes every card went through a fair pass each round)")
+    if first_run:
+        voice.say("")
+        voice.say("[bold]What next[/bold]")
+        for line in game_words.what_next(None if p.pack.name == "custom" else p.pack.name, p.cards):
+            voice.say(f"  {_escape(line)}")

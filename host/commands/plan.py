@@ -78,11 +78,23 @@ def home_game_line(p: planlib.Plan) -> str:
 
 
 def describe(p: planlib.Plan) -> list[str]:
-    """The plan as lines a person can follow."""
+    """The plan as lines a person can follow: what `shuffler guide` runs
+    first (the exact routine, with the shuffler connected), then random mode
+    as the alternative."""
+    return [header(p), "", *describe_exact(p), "", *describe_random(p)]
+
+
+def describe_random(p: planlib.Plan) -> list[str]:
+    """Random mode: the loads, a round's passes and trade, the rounds the
+    quality needs and their time."""
+    if planlib.exact_schedule(p.cards, p.capacity) is None:
+        lead = "What `shuffler guide` runs here: random mode, random sides for the quality's rounds"
+    else:
+        lead = ("Random mode instead (`shuffler guide --mode random`, and always with `--manual`, without the "
+                "shuffler): random sides for the quality's rounds, close to random but never exactly")
     out = [
-        header(p),
+        lead,
         loads_line(p),
-        "",
         f"Each round ({count(len(p.loads), 'pass', 'passes')}):",
     ]
     for n, s in zip(p.names, p.loads):
@@ -91,7 +103,6 @@ def describe(p: planlib.Plan) -> list[str]:
     out.append("  then the pile trade:")
     out += [f"  - {steps.words(step)}" for step in p.trade()]
     out += [
-        "",
         f"Quality '{p.quality.name}' ({p.quality.meaning}): distance from random at most "
         f"{p.quality.threshold:g}",
         f"Rounds: {p.rounds} ({count(p.passes, 'pass', 'passes')}); "
@@ -106,39 +117,61 @@ def describe(p: planlib.Plan) -> list[str]:
         f"({minutes(p.timing.machine_s)} dealing, {minutes(p.timing.handling_s)} handling)",
         f"  assuming {planlib.timing_assumption(p.loads)}",
     ]
-    out += describe_exact(p)
     return out
 
 
 def describe_exact(p: planlib.Plan) -> list[str]:
-    """Exact mode next to random mode: every exact routine, the one the plan
-    describes first (the shuffler's choice, or the one asked for with --routine)."""
+    """What the guide runs with the shuffler connected: the exact routine
+    (the shuffler's choice, or the one asked for with --routine), its passes
+    and its time at a real table; then every other exact routine."""
     device = planlib.exact_schedule(p.cards, p.capacity)
     if device is None:
-        return ["", f"Exact mode: not available for {p.cards} cards on a {p.capacity}-card machine "
+        return [f"Exact mode: not available for {p.cards} cards on a {p.capacity}-card machine "
                 f"(at most {planlib.EXACT_MAX_CARDS} cards in at most {planlib.EXACT_MAX_LOADS} loads)."]
     every = planlib.exact_schedules(p.cards, p.capacity)
     kind = p.exact_routine or device.routine
-    described = next(x for x in every if x.routine == kind)
-    others = [x for x in every if x is not described]
-    out = ["", "Exact mode (needs the shuffler connected; `shuffler guide` uses it by default): after the last "
-               "pass every order is equally likely, distance from random exactly 0 (proofs in docs/exact-mode.md)."]
-    for ex in [described, *others]:
-        which = ""
-        if ex.routine == device.routine and others:
-            which = " (the shuffler's choice: the least time at the table)"
-        if ex is described and p.exact_routine is not None and ex.routine != device.routine:
-            which = f" (asked for with --routine {ex.routine}; the shuffler's own choice is the {device.name})"
-        out.append(f"  {ex.name[0].upper()}{ex.name[1:]}{which}: {count(ex.passes, 'pass', 'passes')}, "
-                   f"about {minutes(ex.timing.total_s)} ({minutes(ex.timing.machine_s)} dealing, "
-                   f"{minutes(ex.timing.handling_s)} handling)")
-        out.append(f"    {exact_how(ex)}")
-        out.append(f"    {onlooker_line(ex)}")
-    if all(not ex.onlooker.fixed for ex in every):
-        out.append("  No exact routine here keeps every pile's count fixed: each deals its first loads cut from a "
+    ex = next(x for x in every if x.routine == kind)
+    others = [x for x in every if x is not ex]
+    command = "shuffler guide" if p.exact_routine is None else f"shuffler guide --routine {ex.routine}"
+    which = ""
+    if ex.routine != device.routine:
+        which = f" (the shuffler's own choice is the {device.name})"
+    elif others:
+        which = " (the shuffler's choice: the least time at the table)"
+    out = [f"What `{command}` runs with the shuffler connected: exact mode, the {ex.name}{which}",
+           f"  {count(ex.passes, 'pass', 'passes')}, about {minutes(ex.timing.total_s)} at a real table "
+           f"({minutes(ex.timing.machine_s)} dealing, {minutes(ex.timing.handling_s)} handling)",
+           f"  Its passes: {passes_words(ex)}.",
+           f"  {exact_how(ex)}",
+           "  After the last pass every order of the pack is equally likely: distance from random exactly 0 "
+           "(proofs in docs/exact-mode.md).",
+           f"  {onlooker_line(ex)}",
+           f"  assuming {planlib.timing_assumption(ex.parts or (-(-p.cards // ex.loads),))}"]
+    for other in others:
+        out.append(f"Also exact, with `--routine {other.routine}`: the {other.name}, "
+                   f"{count(other.passes, 'pass', 'passes')}, about {minutes(other.timing.total_s)} "
+                   f"({minutes(other.timing.machine_s)} dealing, {minutes(other.timing.handling_s)} handling)")
+        out.append(f"  {exact_how(other)}")
+        out.append(f"  {onlooker_line(other)}")
+    if all(not x.onlooker.fixed for x in every):
+        out.append("No exact routine here keeps every pile's count fixed: each deals its first loads cut from a "
                    "pack whose codes lie in random order (only a pack that fits the tray, dealt as one load, does). "
-                   "Both end exactly random for anyone who does not count the piles.")
+                   "Each ends exactly random for anyone who does not count the piles.")
     return out
+
+
+def times(n: int) -> str:
+    return {1: "once", 2: "twice"}.get(n, f"{n} times")
+
+
+def passes_words(ex: planlib.ExactSchedule) -> str:
+    """The routine's passes in the order dealt: 'A and B once each, then P 7
+    times, then Q 6 times'."""
+    said = []
+    for names, n in ex.segments:
+        loads = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+        said.append(f"{loads} {times(n)}{' each' if len(names) > 1 else ''}")
+    return ", then ".join(said)
 
 
 def onlooker_line(ex: planlib.ExactSchedule) -> str:

@@ -200,8 +200,10 @@ def _run(settings: Settings) -> Report:
 
     from shuffling.quality.report import build_report, total_work
 
+    from host import terminal
+
     console = Console(stderr=True)
-    if not console.is_terminal:
+    if not console.is_terminal or terminal.no_color():  # NO_COLOR: no escape codes, so no live bar
         return build_report(settings)
     with Progress(TextColumn("[progress.description]{task.description}"), BarColumn(),
                   TextColumn("{task.percentage:>3.0f}%"), TimeElapsedColumn(),
@@ -271,7 +273,10 @@ def _print_tables(report: Report) -> None:
 
     from shuffling.quality import words
 
-    console = Console(width=None if Console().is_terminal else 140)
+    from host import terminal
+
+    console = Console(width=None if Console().is_terminal else 140,
+                      color_system=None if terminal.no_color() else "auto")  # NO_COLOR: not even bold
     s = report.settings
     pack = report.pack
     console.print(f"[bold]{pack.title}[/bold]: {s.cards} cards ({pack.notes}).")

@@ -23,6 +23,7 @@ from host.guide import notices
 from host.guide import routines
 from host.guide.core import Core
 from host.guide.table import ONWARD, AfterPass, Handling, Phase, Tick, on
+from shuffling.exact_mode.round_loads import round_loads
 
 
 @on("exact_next", goes=ONWARD)
@@ -57,7 +58,13 @@ def exact_repair(m: Core, ev: Event) -> Phase:
 @on("exact_round")
 def exact_round(m: Core, ev: Event) -> Phase:
     if isinstance(m.routine, routines.ExactRoutine) and m.routine.lost is None:
-        m.tell(notices.ExactRoundDealt(ev.round or 0, ev.rounds or 0))
+        try:
+            dealt = round_loads(m.routine.route, ev.round or 0)
+        except ValueError:  # a round the routine has not: said without its loads
+            m.tell(notices.ExactRoundDealt(ev.round or 0, ev.rounds or 0))
+            return m.phase
+        m.tell(notices.ExactRoundDealt(ev.round or 0, ev.rounds or 0, dealt.dealt, dealt.source, dealt.part_pass,
+                                       dealt.part_passes, dealt.aside, dealt.done))
     return m.phase
 
 

@@ -431,8 +431,19 @@ class ExactIntro:
 
 @dataclass(frozen=True)
 class ExactRoundDealt:
+    """A round of the exact routine dealt: its loads (place names), the
+    stack they were cut from (None: the pack), a part's pass number among
+    its passes, and what waits aside (`done`: the parts among it already
+    dealt); shuffling/exact_mode/round_loads.py."""
+
     round: int
     of_rounds: int
+    dealt: tuple[str, ...] = ()
+    source: str | None = None
+    part_pass: int | None = None
+    part_passes: int | None = None
+    aside: tuple[str, ...] = ()
+    done: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -606,6 +617,32 @@ def _header(n: RoutineHeader) -> str:
              f"then distance from random {n.distance:.3f}, short of '{n.quality}' (at most {n.threshold:g})")
     return (f"{n.title}: {_cards(n.cards)}, loads {' / '.join(str(x) for x in n.loads)}, "
             f"{_plural(n.rounds, 'round')} ({_plural(n.passes, 'pass', 'passes')}) {reach}.{time}")
+
+
+def _listed(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
+
+
+def _exact_round_dealt(n: ExactRoundDealt) -> str:
+    """'round 2 of 14 dealt: load P, its pass 1 of 7; load Q waits aside'."""
+    head = f"round {n.round} of {n.of_rounds} dealt"
+    if not n.dealt:
+        return head
+    if n.part_pass is not None:
+        what = f"{step_kinds.place(n.dealt[0])}, its pass {n.part_pass} of {n.part_passes}"
+    else:
+        what = (step_kinds.place(n.dealt[0]) if len(n.dealt) == 1
+                else "loads " + _listed(list(n.dealt)))
+        if n.source is not None:
+            what += f", cut from {step_kinds.place(n.source)}"
+    if not n.aside:
+        return f"{head}: {what}"
+    marked = [(x, " (done)" if x in n.done else "") for x in n.aside]
+    if len(marked) > 1 and all(step_kinds.place(x) == f"load {x}" for x, _ in marked):
+        aside = "loads " + _listed([x + done for x, done in marked])  # 'loads P (done) and Q'
+    else:
+        aside = _listed([step_kinds.place(x) + done for x, done in marked])
+    return f"{head}: {what}; {aside} {'waits' if len(marked) == 1 else 'wait'} aside"
 
 
 def _round_start(n: RoundStart) -> str:
@@ -856,7 +893,7 @@ _WORDING: dict[type, Any] = {
                            "The shuffler chose a secret code for every card and deals each card by its code; after "
                            "the last round every order of the pack is equally likely. Follow the steps exactly: "
                            "which pile goes on top matters."),
-    ExactRoundDealt: lambda n: f"every load of round {n.round} of {n.of_rounds} dealt",
+    ExactRoundDealt: _exact_round_dealt,
     ExactLost: _exact_lost,
     PartDealtAgain: _part_again,
     ExactNotConfirmed: lambda n: "The shuffler did not confirm the end of exact mode.",

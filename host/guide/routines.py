@@ -220,7 +220,9 @@ class ExactRoutine:
         self.passes = sum(1 for es in self.steps[:put] if isinstance(es.step, step_kinds.PutInTray))
         self.per_round = [[] for _ in range(at.round)]
         left = self.of_passes - self.passes
-        return [notices.Resuming(at.round, self.rounds, at.load, left), *self._stretch(resumed=True)]
+        # What the guide cannot know about the table after a stop: asked first.
+        return [notices.Resuming(at.round, self.rounds, at.load, left), step_kinds.Fix("stopped"),
+                *self._stretch(resumed=True)]
 
     def _stretch(self, resumed: bool = False) -> list[Item]:
         """The steps from here to the next touch (or to the end)."""
@@ -240,7 +242,11 @@ class ExactRoutine:
                         self.per_round.append([])
                     out.append(self._round_start())
                 self.load = step.load
-                out.append(dataclasses.replace(step, cards=self.want(es.round, step.load, step.cards)))
+                cards = self.want(es.round, step.load, step.cards)
+                if resumed and isinstance(step, step_kinds.Reload):  # its piles may be off the machine already
+                    out.append(dataclasses.replace(step, cards=cards, after_stop=True))
+                else:
+                    out.append(dataclasses.replace(step, cards=cards))
                 continue
             # A pile's count is never sent in exact mode: the steps say which
             # piles may have no card (shuffling/exact_mode/physical.py).
@@ -289,9 +295,12 @@ class ExactRoutine:
         return count
 
     def part_seconds(self, first: int) -> float:
-        """The time model's time for the part dealt again from its first round."""
+        """The time model's time for the part dealt again from its first round
+        (not the routine's last step, the gather, which its last round holds
+        and which comes once either way)."""
         passes = self.part_passes(first)
-        block = [es.step for es in self.steps if first <= es.round < first + passes]
+        block = [es.step for es in self.steps if first <= es.round < first + passes
+                 and not isinstance(es.step, step_kinds.Gather)]
         return time_model.timing(block).total_s
 
     def repair(self, first: int, regather: bool) -> None:

@@ -400,6 +400,16 @@ def piles_stack(names: Sequence[str], chances: Sequence[float], pile: Callable[[
     return step_kinds.Stack(parts, result, cards, maybe)
 
 
+def split_place(route: routes.Route, lo: int, size: int) -> str:
+    """The split's stack of places lo to lo + size - 1, as a place on the
+    table (steps.place): the pack, a load (a part), or the stack for the
+    loads it will be split into."""
+    if lo == 0 and size == route.n:
+        return step_kinds.PACK
+    inside = [route.part_name(i) for i in range(len(route.part_lo)) if lo <= route.part_lo[i] < lo + size]
+    return inside[0] if len(inside) == 1 else step_kinds.group(inside[0], inside[-1])
+
+
 def split_steps(route: routes.Route) -> list[ExactStep]:
     """Every instruction of the split (firmware/exact_routes.py), round by round.
 
@@ -413,14 +423,10 @@ def split_steps(route: routes.Route) -> list[ExactStep]:
     """
     if route.kind != routes.SPLIT:
         raise ValueError("not a split")
-    n = route.n
     parts = [(route.part_lo[i], route.part_size[i], route.part_name(i)) for i in range(len(route.part_lo))]
 
     def place_of(lo: int, size: int) -> str:
-        inside = [name for p_lo, _, name in parts if lo <= p_lo < lo + size]
-        if lo == 0 and size == n:
-            return step_kinds.PACK
-        return inside[0] if len(inside) == 1 else step_kinds.group(inside[0], inside[-1])
+        return split_place(route, lo, size)
 
     steps: list[ExactStep] = []
     for r in range(route.rounds):

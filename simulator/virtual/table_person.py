@@ -93,6 +93,8 @@ def commands(step: steps.Step, table: dict[str, Any]) -> list[Command]:
         out = [("lift", place, steps.PACK) for place in ("left", "right", "tray", "throat", "removed") if places[place]]
         return out + [("stack", name, steps.PACK) for name in stacks if name != steps.PACK]
     if isinstance(step, steps.Fix):
+        if step.what == "stopped":  # a question after a stop: nothing to do at the table
+            return []
         out = []
         if step.what in ("exit", "exit_sensor", "battery") and places["throat"]:
             out += [("lift", "throat", CAUGHT), ("put", CAUGHT, "--under")]

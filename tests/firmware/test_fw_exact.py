@@ -214,6 +214,20 @@ def test_a_double_feed_caught_and_put_back_goes_on_exactly(start_fw_process, tmp
     assert dev.call("status")["mode"] == "random"
 
 
+@pytest.mark.double_feed
+def test_two_caught_cards_put_back_the_other_way_round_leave_the_routine_s_order(start_fw_process,
+                                                                                  tmp_path: Path) -> None:
+    """Why the guide says which way the caught cards go back (as they lay in
+    the exit, the first fed lowest: their order in the tray): the device
+    deals by place in the load and cannot see two cards swapped, so put back
+    the other way round they take each other's codes and the pack is no
+    longer in its codes' order; no count shows it."""
+    dev = start(start_fw_process, tmp_path, seed=11)
+    final, lost = exact_routine_with_a_stop(dev, 162, (3, "P"), 20, lambda caught: caught[::-1])
+    assert lost == []
+    assert sorted(final) == list(range(162)) and final != split_order(tmp_path, 11, 162)
+
+
 def test_the_card_being_fed_gone_on_to_its_pile_goes_on_and_two_gone_out_end_exactness(start_fw_process,
                                                                                      tmp_path: Path) -> None:
     """The tray's count after the stop is the evidence: one card past the

@@ -101,3 +101,16 @@ def test_samba_is_told_no_such_thing() -> None:
         shown += routine.after_pass()
     stacks = [s for s in shown if isinstance(s, steps.Stack)]
     assert len(stacks) == 2 and all(s.may_be_empty == () for s in stacks)
+
+
+def test_a_part_dealt_again_is_timed_as_the_firmware_times_it() -> None:
+    """The notice of a part dealt again says the part's own time at the table,
+    the firmware's model's (exact_routes.part_ms): Q's last round also holds
+    the gather that ends the routine, which comes once either way and is no
+    part of dealing Q again (it said 1 min 11 s for Samba's Q, 3 s too many)."""
+    routine = split_routine(162)
+    route = routine.route
+    for part, size in enumerate(route.part_size):
+        first = next(r + 1 for r in range(route.rounds) if route.kinds[r] == exact_routes.SORT_ROUND
+                     and route.lo[r] == route.part_lo[part] and route.size[r] == size)
+        assert routine.part_seconds(first) == pytest.approx(exact_routes.part_ms(size) / 1000)

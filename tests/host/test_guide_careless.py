@@ -26,6 +26,7 @@ happens:
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import io
 import json
 import os
@@ -308,8 +309,10 @@ class CarelessAtTheMachine(persons.ScriptedPerson):
         self.steps_done = getattr(self, "steps_done", 0) + 1
         assert self.steps_done <= self.MAX_STEPS, f"the guide went round in circles: {self.steps_done} steps"
         if self.careful:
-            # Going on after a stop: a step shown again that was done before is only answered.
-            done_before = (round, step) in self.done and not isinstance(step, steps.MACHINE_SEES)
+            # Going on after a stop: a step shown again that was done before is only answered
+            # (a reload shown again is worded for piles that may be off the machine: the same step).
+            given = dataclasses.replace(step, after_stop=False) if isinstance(step, steps.Reload) else step
+            done_before = (round, given) in self.done and not isinstance(step, steps.MACHINE_SEES)
             in_already = (isinstance(step, steps.PutInTray) and not isinstance(step, steps.Reload)
                           and step.load == self.in_tray and step.load not in self.table)
             if done_before or in_already:

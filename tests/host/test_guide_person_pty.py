@@ -199,7 +199,10 @@ def guided(dev: SimDevice, tmp_path: Path, args: list[str], cards: int, delays: 
             world.clear_table()
             world.new(cards, "pack")  # the pack in hand, top card first
         steps_file = tmp_path / f"steps{len(list(tmp_path.glob('steps*.jsonl')))}.jsonl"
-        env = dict(os.environ, TERM="xterm-256color", COLUMNS="160")
+        # A terminal wide enough that no line of the guide's wraps: the
+        # session is compared line by line with docs/table.md's, and a step
+        # is found on the screen by its words (test_guide_console.py wraps).
+        env = dict(os.environ, TERM="xterm-256color", COLUMNS="1000")
         screen = Screen([sys.executable, "-m", "host.cli", "guide", "--port", dev.port, "--wait", "120",
                          "--steps-file", str(steps_file), *args], env)
         person = TablePerson(world)

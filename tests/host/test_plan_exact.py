@@ -25,9 +25,10 @@ def test_samba_plan_offers_the_split_in_15_passes_beside_whole_pack_radix_in_16(
     split = time_model.timing(x.step for x in split_steps(exact_routes.split_route(162, 104))).total_s
     radix = time_model.timing(x.step for x in exact_steps(162, 104, uneven=True)).total_s
     assert split < radix
-    assert f"Split (the shuffler's choice: the least time at the table): 15 passes, about {minutes(split)}" \
+    assert "exact mode, the split (the shuffler's choice: the least time at the table)\n" \
+        f"  15 passes, about {minutes(split)} at a real table" in out.output
+    assert f"Also exact, with `--routine radix`: the whole-pack radix, 16 passes, about {minutes(radix)}" \
         in out.output
-    assert f"Whole-pack radix: 16 passes, about {minutes(radix)}" in out.output
     assert "P (98 cards), Q (64 cards)" in out.output
     data = json.loads(CliRunner().invoke(plan, ["--pack", "samba", "--json"]).output)
     ex = data["exact_mode"]
@@ -106,16 +107,18 @@ def test_routine_chooses_which_exact_routine_the_plan_describes() -> None:
     assert (default["routine"], default["asked"], default["device_choice"]) == ("split", None, "split")
     assert ex["routines"] == default["routines"]  # both routines beside it, whichever is described
     out = CliRunner().invoke(plan, ["--pack", "samba", "--routine", "radix"]).output
-    lines = out.split("Exact mode (", 1)[1].splitlines()
-    assert lines[1].startswith("  Whole-pack radix (asked for with --routine radix; the shuffler's own choice "
-                               "is the split): 16 passes")
-    assert any(ln.startswith("  Split (the shuffler's choice: the least time at the table): 15 passes") for ln in lines)
+    lines = out.splitlines()
+    assert lines[2] == ("What `shuffler guide --routine radix` runs with the shuffler connected: exact mode, "
+                        "the whole-pack radix (the shuffler's own choice is the split)")
+    assert lines[3].startswith("  16 passes, about ")
+    assert any(ln.startswith("Also exact, with `--routine split`: the split, 15 passes") for ln in lines)
     split = json.loads(CliRunner().invoke(plan, ["--pack", "canasta", "--routine", "split", "--json"]).output)
     assert (split["exact_mode"]["routine"], split["exact_mode"]["passes"]) == ("split", 11)
     # The exact routine does not change random mode's plan.
-    assert {k: v for k, v in data.items() if k != "exact_mode"} == {
+    assert {k: v for k, v in data.items() if k not in ("exact_mode", "guide_runs")} == {
         k: v for k, v in json.loads(CliRunner().invoke(plan, ["--pack", "samba", "--json"]).output).items()
-        if k != "exact_mode"}
+        if k not in ("exact_mode", "guide_runs")}
+    assert (data["guide_runs"]["mode"], data["guide_runs"]["routine"]) == ("exact", "radix")  # what the guide runs
     # What the guide will take: the schedule of the routine asked for.
     assert planlib.exact_schedule(162, 104, "radix").routine == "radix"
     assert planlib.exact_schedule(162, 104).routine == "split"

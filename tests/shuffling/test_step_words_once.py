@@ -36,6 +36,7 @@ SAMPLES: list[steps.Step] = [
     steps.Cut(steps.PACK, (Q, R), (37, 41), by_eye=True), steps.Cut(steps.PACK, (Q, R), (37, 41), by_eye=True, counted=True),
     steps.PutInTray(Q, 37), steps.PutInTray(Q, 37, about=True), steps.PutInTray(Q, 37, again=True), steps.PutInTray(Q, None),
     steps.PutInTray(Q, None, rest=True), steps.PutInTray(steps.ASIDE, 37), steps.Reload(Q, 37),
+    steps.Reload(Q, 37, after_stop=True),
     *[steps.Touch(why, Q, 37) for why in steps.TOUCH_WHYS],
     steps.Lift(Q), steps.Lift(Q, 37, 41), steps.Lift(Q, rows=True), steps.Lift(Q, stacked=True),
     steps.Stack((steps.left_of(Q), steps.right_of(Q)), Q, 37), steps.Stack((steps.LEFT_STACK, steps.RIGHT_STACK), steps.PACK),

@@ -1,0 +1,94 @@
+"""The guide's console on a real pseudo-terminal, as a person sees it: every
+line wrapped between words to the terminal's width (down to 40 columns),
+a step's continuation lines indented under its text; with NO_COLOR not one
+escape code (no colour, no bold, no live bar). Piped, a line stays one line."""
+from __future__ import annotations
+
+import io
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from rich.console import Console
+
+from pty_screen import Screen, screen_lines
+
+
+def guide_on_a_terminal(tmp_path: Path, cols: int, no_color: bool) -> tuple[bytes, list[dict[str, object]]]:
+    """README's first run, `shuffler guide --sim --unattended --pack samba`, on
+    a terminal `cols` wide; its screen's bytes and the steps it showed."""
+    env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES", "NO_COLOR", "FORCE_COLOR")}
+    env["TERM"] = "xterm-256color"
+    if no_color:
+        env["NO_COLOR"] = "1"
+    steps = tmp_path / "steps.jsonl"
+    screen = Screen([sys.executable, "-m", "host.cli", "guide", "--sim", "--unattended", "--pack", "samba",
+                     "--steps-file", str(steps)], env, cols=cols, rows=50)
+    try:
+        screen.proc.wait(timeout=180)  # the whole routine, on a busy machine
+    except subprocess.TimeoutExpired:
+        pass  # ended below; its exit status fails the test
+    code = screen.close()
+    assert code == 0, screen.text()[-3000:]
+    return bytes(screen.raw), [json.loads(line) for line in steps.read_text().splitlines()]
+
+
+def _flat(text: str) -> str:
+    return " ".join(text.split())
+
+
+@pytest.mark.parametrize("cols", [40, 57])
+def test_without_colour_no_escape_code_and_every_line_fits_the_terminal(tmp_path: Path, cols: int) -> None:
+    raw, steps = guide_on_a_terminal(tmp_path, cols, no_color=True)
+    assert b"\x1b" not in raw  # no colour, no bold, no cursor codes
+    lines = screen_lines(raw)
+    assert max(len(line) for line in lines) <= cols, [line for line in lines if len(line) > cols]
+    flat = _flat("\n".join(lines))
+    for step in steps:  # every step's words, in full, on the screen
+        assert _flat(f"{step['number']}. {step['words']}") in flat, step
+    assert "Summary" in lines
+    # A step that takes several lines goes on under its text, not under its number.
+    long = next(i for i, line in enumerate(lines) if line.startswith("4. Take out A's piles"))
+    assert lines[long + 1].startswith("   ") and not lines[long + 1].startswith("    ")
+
+
+def test_with_colour_the_steps_are_bold_and_still_wrapped(tmp_path: Path) -> None:
+    raw, steps = guide_on_a_terminal(tmp_path, 40, no_color=False)
+    assert b"\x1b[1m" in raw  # bold: the terminal is not asked for NO_COLOR
+    lines = screen_lines(raw)
+    assert max(len(line) for line in lines) <= 40, [line for line in lines if len(line) > 40]
+    assert _flat(f"4. {steps[3]['words']}") in _flat("\n".join(lines))
+
+
+def test_piped_a_line_stays_one_line() -> None:
+    from host import terminal
+
+    long = "12. " + "word " * 60
+    console = Console(file=io.StringIO(), width=40, color_system=None)
+    assert [t.plain for t in terminal.lines(console, long)] == [long]
+
+
+def test_on_a_narrower_terminal_it_wraps_at_40() -> None:
+    from host import terminal
+
+    console = Console(file=io.StringIO(), width=20, force_terminal=True, color_system=None)
+    shown = [t.plain for t in terminal.lines(console, "! " + "a card caught in the exit " * 6)]
+    assert len(shown) > 1 and max(len(x) for x in shown) <= 40 and max(len(x) for x in shown) > 20
+    assert all(x.startswith("  ") for x in shown[1:])  # under the problem's text, not its "!"
+
+
+def test_the_quality_report_under_no_color_has_no_escape_code(tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES", "FORCE_COLOR")}
+    env.update(TERM="xterm-256color", NO_COLOR="1")
+    screen = Screen([sys.executable, "-m", "host.cli", "quality", "--pack", "samba", "--routine", "exact",
+                     "--samples", "400", "--no-plot"], env, cols=120, rows=50)
+    try:
+        screen.proc.wait(timeout=180)
+    except subprocess.TimeoutExpired:
+        pass
+    assert screen.close() == 0, screen.text()[-3000:]
+    assert "Samba" in screen.text()
+    assert b"\x1b" not in bytes(screen.raw)  # the title was bold, the bar a live one
