@@ -63,9 +63,11 @@ def test_an_unplugged_device_stops_the_guide_at_its_place_without_hanging() -> N
     assert time.monotonic() - t0 < 15
     assert isinstance(result, guide.GuideStopped)
     assert result.place is not None and (result.place.round, result.place.load) == (1, "B")
-    lost = re.search(r"Lost the connection to the shuffler during round 1 of 2, load B \(pass 2 of 4\), "
-                     r"after (\d+) of 81 cards", voice.text)
-    assert lost is not None and int(lost.group(1)) <= 30  # events still in flight when the cable went are lost
+    lost = re.search(r"Lost the connection to the shuffler during round 1 of 2, load B \(pass 2 of 4\)"
+                     r"(, after (\d+) of 81 cards)?\.", voice.text)
+    # Events still in flight when the cable went are lost: on a busy machine
+    # even the pass's start may be, and then no count is claimed at all.
+    assert lost is not None and (lost.group(2) is None or int(lost.group(2)) <= 30)
     assert "did not come back within 1.5 s" in str(result)
 
 
