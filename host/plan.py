@@ -231,7 +231,7 @@ def make_plan(pack: PackChoice, capacity: int = DEFAULT_CAPACITY, quality: Quali
 EXACT_MAX_CARDS = MAX_EXACT_MODE_CARDS
 EXACT_MAX_LOADS = MAX_EXACT_MODE_LOADS
 EXACT_METHOD = "exact: every order equally likely, by the proofs in docs/exact-mode.md"
-EXACT_NAMES = {routes.RADIX: "whole-pack radix", routes.SPLIT: "split"}
+EXACT_NAMES = {routes.RADIX: "whole-pack radix", routes.SPLIT: "split", routes.PIPELINED: "pipelined"}
 
 
 @dataclass(frozen=True)
@@ -240,7 +240,7 @@ class ExactSchedule:
     and passes, then exactly uniform; its modelled time from its steps; what
     an onlooker who counts its piles learns (shuffling/exact_mode/onlooker.py)."""
 
-    routine: str  # routes.RADIX or routes.SPLIT
+    routine: str  # routes.KINDS
     rounds: int
     passes: int
     loads: int  # in its first round
@@ -277,7 +277,8 @@ def exact_schedules(cards: int, capacity: int) -> list[ExactSchedule]:
     if not exact_possible(cards, capacity):
         return []
     split = routes.split_route(cards, capacity)
-    return [_schedule(r) for r in (routes.radix_route(cards, capacity), split) if r is not None]
+    pipe = routes.pipelined_route(cards, capacity)
+    return [_schedule(r) for r in (routes.radix_route(cards, capacity), split, pipe) if r is not None]
 
 
 def exact_possible(cards: int, capacity: int) -> bool:

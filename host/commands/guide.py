@@ -145,7 +145,7 @@ class Args:
               help="Start at this round (to go on after the guide stopped).")
 @click.option("--resume", is_flag=True,
               help="Go on with the exact routine the shuffler still holds (after a stop), cards as they lie.")
-@click.option("--routine", type=click.Choice(["radix", "split"]), default=None,
+@click.option("--routine", type=click.Choice(["radix", "split", "pipelined"]), default=None,
               help="Exact mode's routine (default: the one with the least time at the table, as `shuffler plan` "
                    "shows); the plan says what counting each one's piles tells of the order.")
 @click.option("--on-loss", "on_loss", type=click.Choice(["exact", "random"]), default="exact", show_default=True,

@@ -337,14 +337,14 @@ class ExactRoutine:
         radix's first round or a round of three loads or more."""
         r = max(self.round, 1) - 1
         if self.route.kinds[r] == routes.SPLIT_ROUND:
-            return True
+            return self.route.kind == routes.SPLIT  # the pipelined routine's load A is counted exactly
         return self.route.kind == routes.RADIX and self.route.loads[r] > 1 and (r == 0 or self.route.loads[r] >= 3)
 
     def swapped_with(self, load: str, n: int) -> str | None:
         """The load the tray's count shows instead of `load`, if a mix-up can
         explain it: the other stack of a two-load radix round, or another
         part of the split."""
-        if self.by_eye():
+        if self.by_eye() or self.route.kinds[max(self.round, 1) - 1] == routes.SPLIT_ROUND:
             return None
         if self.route.kind == routes.RADIX:
             sizes = self.round_sizes.get(self.round, {})

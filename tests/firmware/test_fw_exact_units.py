@@ -111,6 +111,28 @@ def test_the_device_split_gives_the_order_of_its_codes(n: int, capacity: int, se
     assert not ex.active and set(ex.codes) <= {0}
 
 
+@settings(max_examples=60, deadline=None)
+@given(capacity=st.integers(2, 300), h=st.integers(1, 12), seed=st.integers(0, 2**32))
+def test_the_device_pipelined_routine_gives_the_order_of_its_places(capacity: int, h: int, seed: int) -> None:
+    n = capacity + h
+    route = exact_routes.pipelined_route(n, capacity)
+    if route is None or n > exact.MAX_CARDS:
+        with pytest.raises(ValueError):
+            exact.ExactRoutine(capacity).begin(n, byte_stream(seed), exact_routes.PIPELINED)
+        return
+    model, counts, ex = run_device_routine(n, capacity, seed, exact_routes.PIPELINED)
+    places = code_sets.uniform_assignment(n, byte_stream(seed))
+    codes = list(places)
+    k = exact_routes.held_codes(codes, n, capacity)
+    # Q (the model's first h positions) and P each sorted by place: the gathering is the order of the places.
+    assert model == run_route(list(range(n)), codes, route)
+    gathered = model[h:h + k] + model[:h] + model[h + k:]
+    assert gathered == sorted(range(n), key=lambda i: places[i])
+    # Every load's count is the routine's own: A, then P's passes, then Q's, one load each.
+    assert counts == [[capacity]] * (1 + code_sets.n_bits(capacity)) + [[h]] * code_sets.n_bits(h)
+    assert not ex.active and set(ex.codes) <= {0}
+
+
 def test_the_device_takes_the_routine_the_host_plans() -> None:
     for n, capacity in ((162, 104), (108, 104), (52, 104), (270, 104), (432, 104), (7, 3), (52, 30)):
         ex = exact.ExactRoutine(capacity)

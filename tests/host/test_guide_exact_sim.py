@@ -85,6 +85,42 @@ def test_a_samba_split_by_the_guide_ends_in_the_order_its_codes_give(
     assert (summary.mode, summary.passes, summary.distance) == ("exact", 15, 0.0)
 
 
+def test_canasta_by_the_guide_takes_the_pipelined_routine_and_ends_in_the_order_drawn(
+        tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """108 cards on a 104-card tray: 10 passes, every load's count fixed
+    (104 eight times, then 4 twice); the board's random bytes from a file,
+    so the test knows each card's place in the final pack without the wire
+    telling it, and the pack the person ends with is the cards in that
+    order."""
+    random_file = tmp_path_factory.mktemp("random") / "random.bin"
+    random_file.write_bytes(bytes((i * 131 + 7) % 256 for i in range(8192)))
+    monkeypatch.setenv("SHUFFLER_SIM_RANDOM_FILE", str(random_file))
+    dev = VirtualShuffler(time_scale=0.0, keep_cards=True)
+    build.install_to_dir(build.build_image("sim", tmp_path_factory.mktemp("image")), dev.flash_dir)
+    dev.start()
+    try:
+        summary, voice, person = run_exact(dev, 108)
+    finally:
+        dev.stop()
+    data = random_file.read_bytes()
+    at = [0]
+
+    def take(k: int) -> bytes:
+        at[0] += k
+        return data[at[0] - k:at[0]]
+    places = uniform_assignment(108, take)
+    route = exact_routes.route(108, 104)
+    assert route.kind == exact_routes.PIPELINED
+    final = check_route_record(person.log, route)
+    assert final == sorted(range(108), key=lambda card: places[card])
+    takes = [e for e in person.log if e["op"] == "take"]
+    assert [len(e["left"]) + len(e["right"]) for e in takes] == [104] * 8 + [4, 4]
+    assert (summary.mode, summary.passes, summary.distance) == ("exact", 10, 0.0)
+    assert summary.notes == []
+    said = [steps.words(step) for step in table_steps(108)]
+    assert said and all(line in voice.text for line in said)
+
+
 class DoubleFeedInRoundThree(persons.ScriptedPerson):
     """Round 3 (load P's second pass): two cards feed together at card 11.
     Caught in the exit (the beam reads them too long), or, overlapping,
