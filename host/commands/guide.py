@@ -480,7 +480,8 @@ def _print_summary(voice: RichVoice, p: planlib.Plan, s: guide_machine.Summary, 
     voice.say("[bold]Summary[/bold]")
     took = duration(s.seconds)
     if s.simulated:
-        real = exact.timing.total_s if exact is not None else p.timing.total_s
+        real = s.table_seconds if s.table_seconds is not None else (
+            exact.timing.total_s if exact is not None else p.timing.total_s)
         took += f" (a simulated shuffler, faster than a real one: about {duration(real)} at a real table)"
     if s.resumed:
         took += " (this run's: it went on with a routine begun in an earlier one)"

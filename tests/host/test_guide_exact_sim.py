@@ -14,6 +14,7 @@ import pytest
 from host import guide as guide_machine
 from host import person as persons
 from shuffling import steps
+from shuffling import time_model
 from host import plan as planlib
 from firmware import exact_routes
 from firmware import build
@@ -56,6 +57,8 @@ def test_a_whole_exact_routine_keeps_every_card(virtual_shuffler: VirtualShuffle
     assert said and all(line in voice.text for line in said)
     assert "left 0" not in voice.text  # no pile counts: the device does not send them
     assert virtual_shuffler.query()["counts"]["tray"] == 0
+    # The time at a real table is the time model's for the routine's steps, every pass dealt once.
+    assert summary.table_seconds == pytest.approx(time_model.timing(es.step for es in device_steps(route)).total_s)
 
 
 def test_a_samba_split_by_the_guide_ends_in_the_order_its_codes_give(
@@ -174,6 +177,10 @@ def test_a_part_whose_pass_went_wrong_is_dealt_again_and_the_routine_goes_on(vir
     assert "Exactness is lost" not in voice.text
     assert (summary.mode, summary.distance, summary.distance_kind) == ("exact", 0.0, "exact")
     assert summary.passes == 15 + 2  # P's two passes dealt so far, dealt again
+    # The time at a real table counts them too: more than the routine's, less than P's seven passes more.
+    plain = time_model.timing(es.step for es in device_steps(SAMBA)).total_s
+    p_alone = time_model.timing(es.step for es in device_steps(SAMBA) if 2 <= es.round <= 8).total_s
+    assert summary.table_seconds is not None and plain < summary.table_seconds < plain + p_alone
     assert summary.condition and "cannot see a stack's order" in summary.condition
     assert [e["outcome"] for e in summary.exactness] == ["repaired"]
     final = [e for e in person.log if e["op"] == "final"]
@@ -190,6 +197,9 @@ def test_exactness_lost_is_finished_by_a_fresh_exact_routine(virtual_shuffler: V
     assert steps.words(steps.Collect(162)) in voice.text
     assert (summary.mode, summary.distance, summary.distance_kind) == ("exact, started again", 0.0, "exact")
     assert (summary.rounds, summary.passes) == (0 + 14, 1 + 15)
+    # The time at a real table counts the pass of the routine given up as well as the fresh routine's.
+    plain = time_model.timing(es.step for es in device_steps(SAMBA)).total_s
+    assert summary.table_seconds is not None and summary.table_seconds > plain + time_model.pass_s(81)
     assert [(e["outcome"], e["then"]) for e in summary.exactness] == \
         [("lost", "the whole pack went through a fresh exact routine (14 rounds)")]
     final = [e for e in person.log if e["op"] == "final"]
