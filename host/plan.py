@@ -231,7 +231,7 @@ def make_plan(pack: PackChoice, capacity: int = DEFAULT_CAPACITY, quality: Quali
 EXACT_MAX_CARDS = MAX_EXACT_MODE_CARDS
 EXACT_MAX_LOADS = MAX_EXACT_MODE_LOADS
 EXACT_METHOD = "exact: every order equally likely, by the proofs in docs/exact-mode.md"
-EXACT_NAMES = {routes.RADIX: "whole-pack radix", routes.SPLIT: "split", routes.PIPELINED: "pipelined"}
+EXACT_NAMES = {routes.RADIX: "whole-pack radix", routes.SPLIT: "split", routes.PIPELINED: "pipelined routine"}
 
 
 @dataclass(frozen=True)
@@ -299,8 +299,9 @@ def check_exact_routine(cards: int, capacity: int, routine: str | None) -> None:
     try:
         routes.route(cards, capacity, routine)
     except ValueError as exc:
+        own = EXACT_NAMES[routes.route(cards, capacity).kind]
         raise PlanError(f"--routine {routine}: {exc} ({cards} cards on a {capacity}-card machine); "
-                        f"its exact routine is whole-pack radix") from None
+                        f"its exact routine is {'the ' if own != 'whole-pack radix' else ''}{own}") from None
 
 
 def exact_schedule(cards: int, capacity: int, routine: str | None = None) -> ExactSchedule | None:
