@@ -257,10 +257,10 @@ def test_after_a_restart_the_count_alone_says_where_the_pass_stopped() -> None:
     assert back.rest_start(n - 9) == 9 and back.rest_start(n - 5) == 5 and back.rest_start(n - 4) == exact.REST_COUNT
 
 
-@pytest.mark.parametrize("kind", [exact_routes.SPLIT, exact_routes.RADIX])
-def test_a_routine_kept_in_flash_comes_back_whole_and_a_spoilt_one_is_refused(kind: str) -> None:
+@pytest.mark.parametrize("kind, n", [(exact_routes.SPLIT, 162), (exact_routes.RADIX, 162), (exact_routes.PIPELINED, 108)])
+def test_a_routine_kept_in_flash_comes_back_whole_and_a_spoilt_one_is_refused(kind: str, n: int) -> None:
     ex = exact.ExactRoutine(104)
-    ex.begin(162, byte_stream(7), kind)
+    ex.begin(n, byte_stream(7), kind)
     for _ in range(3):
         ex.prepare(ex.expected())
         ex.pass_done()
@@ -280,7 +280,7 @@ def test_a_routine_kept_in_flash_comes_back_whole_and_a_spoilt_one_is_refused(ki
         if results[0] == exact.ALL_DONE:
             break
     for spoil in ({"v": 99}, {"codes": [1, 2]}, {"round": saved["rounds"]}, {"rounds": 3}, {"n": "x"},
-                  {"codes": None}, {"routine": "other"}, {"start": 163}, {"load": 2}):
+                  {"codes": None}, {"routine": "other"}, {"start": n + 1}, {"load": 2}):
         other = exact.ExactRoutine(104)
         assert not other.from_dict({**saved, **spoil}) and not other.active
     assert not exact.ExactRoutine(52).from_dict(saved)  # a routine for another tray
