@@ -24,27 +24,38 @@ pile of an earlier pass, so that passes run full.
    1's left pile (104 cards) is then sorted alone in 7 passes, its left pile
    on its right pile between them, its last two piles lifted apart; the 4
    cards held out are sorted in 2 passes; the pack is the last left pile,
-   the 4 sorted cards, the last right pile, top to bottom. The 104 cards are
-   sorted by codes of 7 bits in which the k cards above the run of 4 have the
-   top bit 0 and the others 1, so k must lie in 104 - 64 to 64 (or be 0 or
-   104, the run at an end): among places 40 to 67 at most 4 hold B's cards,
-   so the other 24 or more fall in at most 5 runs and one run is 5 long: a
-   run of 4 always starts at a place k from 40 to 64. The benchmark checks
-   every placement of B's cards among places 40 to 67 (where alone they
-   matter), deals uniformly random final orders and orders chosen to be hard
-   (B's cards spread over that stretch, or every order reversed) card by card
-   through the passes, each ending in its final order with every load within
-   the tray, and the same construction for every order of small packs, by
-   enumeration.
+   the 4 sorted cards, the last right pile, top to bottom (or, with the run
+   at the top, the 4 on the sorted 104). The 104 cards are sorted by codes
+   of 7 bits in which the k cards above the run of 4 have the top bit 0 and
+   the others 1, so k must lie in 104 - 64 to 64 (or be 0 or 104, the run
+   at an end): among places 40 to 67 at most 4 hold B's cards, so the other
+   24 or more fall in at most 5 runs and one run is 5 long: a run of 4
+   always starts at a place k from 40 to 64. The benchmark checks every
+   placement of B's cards among places 40 to 67 (where alone they matter),
+   deals uniformly random final orders and orders chosen to be hard (B's
+   cards spread over that stretch, or every order reversed) card by card
+   through the passes, each ending in its final order with every load
+   within the tray, and the same construction for every order of small
+   packs, by enumeration.
 
-Where no one set of pile counts reaches every order, the counts of some
-pass depend on the order dealt: the routine cannot say its loads' counts
-before they are dealt (the guide's counts, the device's checks against a
-plan fixed in advance) without telling part of the order, and no fixed code
-set drives it (the device would have to draw the order and work the sides
-out from it). The canasta routine is of that kind: its codes, and so its
-piles' counts, follow the run it holds out, which follows the order; the
-benchmark counts the different sets of counts its runs show.
+   Every load's count is fixed (104, 104 seven times, 4 twice); only the
+   piles vary, with k. This routine tries the run at the top first (k = 0,
+   chance 0.858), and its counts tell an onlooker 0.70 bits (exactly, over
+   every set of B's places); but k = 0 and k = 64 give the same counts and
+   different gatherings, so its last step would depend on the order. The
+   routine the device runs (firmware/exact_routes.py, pipelined_route)
+   keeps the run inside, k from 40 to 64, one gathering for every order,
+   and tells 0.93 bits (shuffling/exact_mode/onlooker.py).
+
+3. A search of every preset pack (shuffling/packs.py) on a 104-card tray
+   for a pipelined routine with less modelled time than the split: the
+   whole pack dealt as the device's pipelined routine, or any split whose
+   stacks may each be dealt that way instead of split again, every first
+   part size tried. Only canasta's 108 cards gain; its routine is built.
+
+In the first, no one set of pile counts reaches every order: the counts of
+some pass depend on more of the order than one number, and no fixed code
+set drives it.
 """
 from __future__ import annotations
 
@@ -256,9 +267,71 @@ def canasta(samples: int = 2000, seed: int = 0) -> None:
     small_packs()
 
 
+def audit_bits(n: int = 108, tray: int = 104) -> tuple[float, float]:
+    """What the piles of `held_out` tell (its run tried at the top first), exactly, over every
+    set of load B's places; and what the device's routine tells (onlooker.py)."""
+    from collections import Counter
+
+    from shuffling.exact_mode.onlooker import onlooker_bits
+    from shuffling.exact_mode.pipelined import pile_counts
+
+    h, half = n - tray, 1 << (exact_codes.n_bits(tray) - 1)
+    starts = places_for_the_run(n, tray)
+    # Only B's places among those a run tried before the middle ones can cover matter.
+    matter = sorted({p for k in starts if k < tray for p in range(k, k + h)})
+    law: Counter = Counter()
+    for m in range(h + 1):
+        weight = math.comb(n - len(matter), h - m)
+        for chosen in itertools.combinations(matter, m):
+            from_b = [False] * n
+            for p in chosen:
+                from_b[p] = True
+            k = run_start(from_b, n, tray)
+            assert k is not None
+            # With the run at an end the 104 are sorted by codes 0 to 103: the counts of k = half.
+            law[pile_counts(tray, k if 0 < k < tray else half)] += weight
+    whole = math.comb(n, h)
+    assert sum(law.values()) == whole
+    bits = -sum(c / whole * math.log2(c / whole) for c in law.values())
+    return bits, onlooker_bits(routes.route(n, tray, routes.PIPELINED))
+
+
+def search_presets(tray: int = 104) -> None:
+    """Each preset pack: the split against the best routine whose stacks may be dealt pipelined."""
+    from shuffling.packs import PACKS
+
+    print(f"every preset pack on a {tray}-card tray: the split against the best with pipelined stacks")
+    for cards in sorted({p.cards for p in PACKS.values()}):
+        names = ", ".join(sorted(k for k, p in PACKS.items() if p.cards == cards))
+        split = routes.split_route(cards, tray)
+        if split is None:
+            print(f"  {cards} ({names}): fits the tray, no split")
+            continue
+        best, passes = [0] * (cards + 1), [0] * (cards + 1)
+        for m in range(1, cards + 1):
+            if m <= tray:
+                best[m], passes[m] = routes.part_ms(m), exact_codes.n_bits(m)
+                continue
+            a = min(range(1, m), key=lambda x: best[x] + best[m - x])
+            best[m] = routes.split_ms(m, tray) + best[a] + best[m - a]
+            passes[m] = exact_codes.n_loads(m, tray) + passes[a] + passes[m - a]
+            if routes.held_window(m, tray) is not None:
+                pipe = routes.pipelined_ms(m, tray) - routes.table_time.HANDLING_MS["gather"]
+                if pipe < best[m]:
+                    best[m], passes[m] = pipe, 1 + exact_codes.n_bits(tray) + exact_codes.n_bits(m - tray)
+        full = best[cards] + routes.table_time.HANDLING_MS["gather"]
+        gain = "beats the split" if full < split.ms else "no gain"
+        print(f"  {cards} ({names}): the split {split.passes()} passes, {split.ms / 1000:.1f} s; with pipelined "
+              f"stacks {passes[cards]} passes, {full / 1000:.1f} s: {gain}")
+
+
 def main() -> None:
     seven_on_five()
     canasta()
+    audit, built = audit_bits()
+    print(f"  what its piles tell: {audit:.2f} bits (the run tried at the top first: k = 0 and k = 64 give the "
+          f"same counts, different gatherings); the device's routine, the run inside: {built:.2f} bits")
+    search_presets()
 
 
 if __name__ == "__main__":

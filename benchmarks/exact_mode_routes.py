@@ -93,11 +93,12 @@ def main() -> None:
         bound = passes_lower_bound(cards, CAPACITY)
         print(f"  {PACKS[name].title}, {cards} cards: counting lower bound {bound} passes "
               f"(log2({cards}!) = {math.lgamma(cards + 1) / math.log(2):.1f} bits, {CAPACITY} cards a pass)")
-        for r in (routes.radix_route(cards, CAPACITY), routes.split_route(cards, CAPACITY)):
+        for r in (routes.radix_route(cards, CAPACITY), routes.split_route(cards, CAPACITY),
+                  routes.pipelined_route(cards, CAPACITY)):
             if r is None:
                 continue
             rounds, passes, t = row(r)
-            label = "whole-pack radix" if r.kind == routes.RADIX else "split"
+            label = {routes.RADIX: "whole-pack radix", routes.SPLIT: "split", routes.PIPELINED: "pipelined"}[r.kind]
             print(f"    {label:<17} {rounds:>2} rounds, {passes:>2} passes ({passes - bound:+d} on the bound): "
                   f"{t.machine_s:6.1f} + {t.handling_s:6.1f} = {t.total_s:6.1f} s ({time_model.duration(t.total_s)})"
                   + ("  <- the device's" if r.kind == routes.route(cards, CAPACITY).kind else ""))

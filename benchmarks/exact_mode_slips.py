@@ -40,9 +40,11 @@ def main() -> None:
         build.install_to_dir(build.build_image("sim", Path(tempfile.mkdtemp())), dev.flash_dir)
         dev.start()
         try:
-            for slip in catalogue(exact_routes.route(cards, TRAY)):
+            # The catalogue is the split's (canasta's device choice is the pipelined routine: asked for the split).
+            kind = exact_routes.SPLIT if exact_routes.split_route(cards, TRAY) else None
+            for slip in catalogue(exact_routes.route(cards, TRAY, kind)):
                 t0 = time.perf_counter()
-                got = run(dev, slip, cards, TRAY)
+                got = run(dev, slip, cards, TRAY, kind)
                 claim = got.claim + (", on its condition" if got.conditional else ", unconditionally")
                 truth = "in code order" if got.truth else "not in code order"
                 print(f"{slip.name[:66]:<66} | {got.did[:70]:<70} | {claim:<28} | {truth} "

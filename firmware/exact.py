@@ -3,10 +3,12 @@
 The device gives every pack position a code from a fixed code set in a
 uniformly random arrangement (Fisher-Yates on its own random bytes,
 exact_codes.shuffle_codes) and deals each card by its code, round by round,
-in one of the two routines of exact_routes.py: whole-pack radix (bit r of
-the code in round r, pile trade, b = ceil(log2 N) rounds) or the split
+in one of the routines of exact_routes.py: whole-pack radix (bit r of
+the code in round r, pile trade, b = ceil(log2 N) rounds), the split
 (the pack split into parts that fit the tray by the codes' ranges, each
-part then sorted on its own). Either ends in an exactly uniform order
+part then sorted on its own) or the pipelined routine (a few cards held
+out of a full load; its codes worked out from the places drawn,
+exact_routes.held_codes). Either ends in an exactly uniform order
 (docs/exact-mode.md). Unless told which, it takes the one with the least
 modelled time at the table.
 
@@ -93,7 +95,7 @@ class ExactRoutine:
         route = exact_routes.route(n, self.capacity, kind)
         self.end()
         uneven = False
-        if route.kind == exact_routes.SPLIT:
+        if route.kind != exact_routes.RADIX:
             codes = array("H", range(n))  # a card's code is its place in the final pack
         else:
             # The uneven set lets the count sensor catch a swapped stack or pile;
@@ -104,6 +106,8 @@ class ExactRoutine:
             except ValueError:
                 codes = exact_codes.code_set(n, self.capacity, False)
         exact_codes.shuffle_codes(codes, randbytes)
+        if route.kind == exact_routes.PIPELINED:
+            exact_routes.held_codes(codes, n, self.capacity)  # the sides follow from the places drawn
         self.route = route
         self.codes = codes
         self.scratch = array("H", codes)

@@ -5,6 +5,11 @@ Both end in an exactly uniform pack (docs/exact-mode.md):
 * radix: every round deals the whole pack, in L = ceil(N/C) loads gathered
   by pile trade, each card by bit r of its code (exact_codes.code_set), for
   b = ceil(log2 N) rounds.
+* pipelined (a pack a few cards bigger than the tray, n = C + h): one
+  pass of the top C cards (load A) holds out h of them, its left pile;
+  its right pile on top of the bottom h cards (load B) is one load of C,
+  part P, sorted alone; the h held out, part Q, are sorted alone; the
+  pack is P's last left pile, Q, P's last right pile (held_codes).
 * split: a card's code is its place in the final pack, 0 to N - 1. A split
   round deals a stack (a range of codes) in as many loads as it takes and
   sends a card left when its code falls in the range's first part; all left
@@ -46,6 +51,7 @@ except ImportError:  # CPython
 
 RADIX = protocol.ROUTINE_RADIX
 SPLIT = protocol.ROUTINE_SPLIT
+PIPELINED = protocol.ROUTINE_PIPELINED
 KINDS = protocol.EXACT_ROUTINES
 SORT_ROUND = const(0)
 SPLIT_ROUND = const(1)
@@ -243,6 +249,11 @@ def route(n, capacity, kind=None):
     the split on a tie. ValueError when there is no such routine."""
     if kind == RADIX:
         return radix_route(n, capacity)
+    if kind == PIPELINED:
+        pipe = pipelined_route(n, capacity)
+        if pipe is None:
+            raise ValueError("no pipelined routine: the pack is not a few cards bigger than the tray")
+        return pipe
     if kind not in (None, SPLIT):
         raise ValueError("no such exact routine")
     split = split_route(n, capacity)
@@ -250,6 +261,99 @@ def route(n, capacity, kind=None):
         if kind == SPLIT:
             raise ValueError("no split: the pack fits the tray" if n <= capacity else "too many parts to split")
         return radix_route(n, capacity)
+    if kind is None:
+        pipe = pipelined_route(n, capacity)
+        if pipe is not None and pipe.ms < split.ms and pipe.ms < radix_ms(n, capacity):
+            return pipe
     if kind == SPLIT or split.ms <= radix_ms(n, capacity):
         return split
     return radix_route(n, capacity)
+
+
+# ----- the pipelined routine: n = C + h, a few cards held out ----------------------
+
+def held_window(n, capacity):
+    """(lo, hi): where the run of the h = n - C places of part Q may start in
+    the final pack, or None when the routine cannot always place it.
+
+    P's C cards are sorted by codes of b = ceil(log2 C) bits, the k above
+    Q's run 0 to k - 1 and the rest half + 0, half + 1, ... (half = 2^(b-1)),
+    so P's last pass leaves the k above the run on its left pile and the
+    rest on its right: k lies in lo = C - half to hi = half. The run must
+    hold none of load B's h cards (they are in P). Among the places lo to
+    hi + h - 1, hi - lo + h of them, B's cards leave hi - lo free places in
+    at most h + 1 runs, so some free run is at least
+    ceil((hi - lo) / (h + 1)) long, and B's cards can make every run that
+    short: the routine exists exactly when that is at least h."""
+    h = n - capacity
+    if h < 1 or capacity < 2:
+        return None
+    half = 1 << (exact_codes.n_bits(capacity) - 1)
+    lo, hi = capacity - half, half
+    if (hi - lo + h) // (h + 1) < h:
+        return None
+    return lo, hi
+
+
+def pipelined_ms(n, capacity):
+    """Cut off load B; deal load A and lift its piles; two stacks make P and
+    Q; P and Q each dealt alone; the gathering."""
+    h = table_time.HANDLING_MS
+    return (h["cut"] + h["putintray"] + h["touch"] + h["lift"] + 2 * h["stack"] + pass_ms(capacity)
+            + part_ms(capacity) + part_ms(n - capacity) + h["gather"])
+
+
+def pipelined_route(n, capacity):
+    """The pipelined routine, or None where held_window has no room.
+
+    Round 1 deals load A (positions 0 to C - 1) and sends left the cards
+    held out (codes below h), which leaves them at positions 0 to h - 1, A's
+    other cards after them, then load B: positions h to n - 1 are part P,
+    sorted next by bits of (code - h); then part Q, positions 0 to h - 1."""
+    if held_window(n, capacity) is None:
+        return None
+    h = n - capacity
+    base = part_base(n, capacity)
+    route = Route(PIPELINED, n, capacity)
+    route.add(SPLIT_ROUND, 0, capacity, 1, h, 0)
+    for part, (lo, size) in enumerate(((h, capacity), (0, h))):
+        route.part_lo.append(lo)
+        route.part_size.append(size)
+        for bit in range(exact_codes.n_bits(size)):
+            route.add(SORT_ROUND, lo, size, 1, bit, base + part)
+    route.ms = pipelined_ms(n, capacity)
+    return route
+
+
+def held_codes(codes, n, capacity):
+    """Turn `codes`, each pack position's place in the final pack (a
+    uniformly random arrangement), into the pipelined routine's codes, in
+    place: Q's run starts at the first place k from lo (held_window) where h
+    places in a row hold none of load B's cards (positions C to n - 1);
+    a card whose place p is in the run gets p - k (held out, then sorted by
+    it); any other card h + its code in P (p, less h past the run: below
+    half for the k above the run, half and up for the rest). The pack then
+    ends in the order of the places: P's left pile (places 0 to k - 1), Q,
+    P's right pile. Returns k."""
+    h = n - capacity
+    lo, hi = held_window(n, capacity)
+    half = 1 << (exact_codes.n_bits(capacity) - 1)
+    from_b = bytearray(n)
+    for pos in range(capacity, n):
+        from_b[codes[pos]] = 1
+    k = lo
+    while k <= hi:
+        j = 0
+        while j < h and not from_b[k + j]:
+            j += 1
+        if j == h:
+            break
+        k += 1
+    for pos in range(n):
+        p = codes[pos]
+        if k <= p < k + h:
+            codes[pos] = p - k
+        else:
+            i = p if p < k else p - h
+            codes[pos] = h + (i if i < k else half + i - k)
+    return k

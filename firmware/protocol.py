@@ -124,7 +124,8 @@ MODE_EXACT = "exact"
 # The exact routines (firmware/exact_routes.py): the `routine` of the exact command and its replies.
 ROUTINE_RADIX = "radix"
 ROUTINE_SPLIT = "split"
-EXACT_ROUTINES = (ROUTINE_RADIX, ROUTINE_SPLIT)
+ROUTINE_PIPELINED = "pipelined"
+EXACT_ROUTINES = (ROUTINE_RADIX, ROUTINE_SPLIT, ROUTINE_PIPELINED)
 
 # Machine states reported by status.
 ST_IDLE = "idle"

@@ -245,7 +245,7 @@ def make_plan(pack: PackChoice, capacity: int = DEFAULT_CAPACITY, quality: Quali
 EXACT_MAX_CARDS = MAX_EXACT_MODE_CARDS
 EXACT_MAX_LOADS = MAX_EXACT_MODE_LOADS
 EXACT_METHOD = "exact: every order equally likely, by the proofs in docs/exact-mode.md"
-EXACT_NAMES = {routes.RADIX: "whole-pack radix", routes.SPLIT: "split"}
+EXACT_NAMES = {routes.RADIX: "whole-pack radix", routes.SPLIT: "split", routes.PIPELINED: "pipelined routine"}
 
 
 @dataclass(frozen=True)
@@ -254,7 +254,7 @@ class ExactSchedule:
     and passes, then exactly uniform; its modelled time from its steps; what
     an onlooker who counts its piles learns (shuffling/exact_mode/onlooker.py)."""
 
-    routine: str  # routes.RADIX or routes.SPLIT
+    routine: str  # routes.KINDS
     rounds: int
     passes: int
     loads: int  # in its first round
@@ -307,7 +307,8 @@ def exact_schedules(cards: int, capacity: int) -> list[ExactSchedule]:
     if not exact_possible(cards, capacity):
         return []
     split = routes.split_route(cards, capacity)
-    return [_schedule(r) for r in (routes.radix_route(cards, capacity), split) if r is not None]
+    pipe = routes.pipelined_route(cards, capacity)
+    return [_schedule(r) for r in (routes.radix_route(cards, capacity), split, pipe) if r is not None]
 
 
 def exact_possible(cards: int, capacity: int) -> bool:
@@ -328,8 +329,9 @@ def check_exact_routine(cards: int, capacity: int, routine: str | None) -> None:
     try:
         routes.route(cards, capacity, routine)
     except ValueError as exc:
+        own = EXACT_NAMES[routes.route(cards, capacity).kind]
         raise PlanError(f"--routine {routine}: {exc} ({cards} cards on a {capacity}-card machine); "
-                        f"its exact routine is whole-pack radix") from None
+                        f"its exact routine is {'the ' if own != 'whole-pack radix' else ''}{own}") from None
 
 
 def exact_schedule(cards: int, capacity: int, routine: str | None = None) -> ExactSchedule | None:

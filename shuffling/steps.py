@@ -540,7 +540,7 @@ def _top(n: int) -> str:
 
 def _round_summary(step: RoundSummary) -> str:
     sizes = list(step.sizes)
-    loads = "" if step.routine == "exact-split" else loads_phrase(sizes)  # a split's parts differ
+    loads = "" if step.routine in ("exact-split", "exact-pipelined") else loads_phrase(sizes)  # parts differ
     if step.routine == "exact":
         gather = ("put the left pile on top of the right pile" if len(sizes) == 1
                   else "stack all the left piles on top of all the right piles, as pile-trade does, "
@@ -557,6 +557,13 @@ def _round_summary(step: RoundSummary) -> str:
                 f"first), and each part is then dealt on its own, its left pile on its right pile between passes; "
                 f"the device sends each card to the side its place in the final pack names: exactly random after "
                 f"{number(p)} {'pass' if p == 1 else 'passes'}, at random after that.")
+    if step.routine == "exact-pipelined":
+        whole, held = sizes[0], sizes[1]
+        return (f"One pass of the top {whole} cards holds {number(held)} of them out; the rest, on top of the "
+                f"bottom {number(held)}, are dealt on their own, then the {number(held)} held out, each load's left "
+                f"pile on its right pile between passes, and the held-out cards go between the last two piles; the "
+                f"device sends each card to the side its place in the final pack names: exactly random after "
+                f"{number(step.rounds)} passes, at random after that.")
     if step.routine == "stack-trade":
         if len(sizes) == 1:
             return f"{_ONE_LOAD}; with one load there is nothing to trade."

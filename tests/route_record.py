@@ -31,6 +31,12 @@ def check_route_record(log: list[dict[str, Any]], route: Any) -> list[Any]:
                     f"round {r + 1}, load {e['load']}: a pile is out of the load's order"
         current = current[:lo] + [c for e in mine for c in e["left"]] + [c for e in mine for c in e["right"]] \
             + current[lo + size:]
+    if route.kind == "pipelined":
+        # Q (positions 0 to h - 1) goes between P's last two piles.
+        h = route.part_size[1]
+        p_last = max(r for r in range(route.rounds) if route.lo[r] == route.part_lo[0])
+        k = len(next(e for e in takes if e["round"] == p_last + 1)["left"])
+        current = current[h:h + k] + current[:h] + current[h + k:]
     final = [e for e in log if e["op"] == "final"]
     assert len(final) == 1 and final[0]["pack"] == current
     assert sorted(current) == pack

@@ -5,8 +5,11 @@ it, what it claimed at the end, and the truth.
 The truth is what the guide never sees: the codes the virtual board keeps in
 its flash (exact.json), read as the routine goes, and the pack the person
 ends with. A card's code goes with the card: read for the whole pack when a
-routine begins (its cut), and for a part's cards when that part is dealt
-again from fresh codes (when its first repaired load goes in). The pack is
+routine begins (its cut), for a part's cards by the place each lies in when
+the part's first pass goes in (a card put back in the stack before then
+takes its place's code: docs/exact-mode.md, *Mended in place*), and when
+that part is dealt again from fresh codes (when its first repaired load
+goes in). The pack is
 "in code order" when its j-th card has code j: what the routine's proof says
 it ends in. Exactly 0 is true when it is in code order.
 
@@ -72,6 +75,15 @@ class SlippingPerson(persons.ScriptedPerson):
                 return self.route.part_lo[i], self.route.part_size[i]
         return None
 
+    def first_pass(self, load: str, round: int | None) -> bool:
+        """Whether round (1-based) is the first pass of the split's part `load`."""
+        at = self.part_lo(load)
+        if at is None or round is None or self.route.kind != exact_routes.SPLIT:
+            return False
+        first = next(r for r in range(self.route.rounds)
+                     if self.route.kinds[r] == exact_routes.SORT_ROUND and self.route.lo[r] == at[0])
+        return round == first + 1
+
     def in_code_order(self, pack: list[Any]) -> bool:
         return [self.card_code.get(c) for c in pack] == list(range(len(pack)))
 
@@ -90,6 +102,11 @@ class SlippingPerson(persons.ScriptedPerson):
             ids = [c for name in sorted(self.first_loads) for c in self.first_loads[name]]
             self.card_code.update(zip(ids, self.start_codes))
             self.first_loads = {}
+        if isinstance(step, steps.PutInTray) and not isinstance(step, steps.Reload) and self.first_pass(step.load, round):
+            # A part's first pass reads its codes by position: a card put back
+            # in its stack before then takes the code of the place it lies in
+            # (docs/exact-mode.md, *Mended in place* (a)).
+            self.fresh.add(step.load)
         if isinstance(step, steps.PutInTray) and step.load in self.fresh and step.load in self.table:
             at = self.part_lo(step.load)
             if at is not None:

@@ -149,7 +149,7 @@ class Args:
               help="Start at this round (to go on after the guide stopped).")
 @click.option("--resume", is_flag=True,
               help="Go on with the exact routine the shuffler still holds (after a stop), cards as they lie.")
-@click.option("--routine", type=click.Choice(["radix", "split"]), default=None,
+@click.option("--routine", type=click.Choice(["radix", "split", "pipelined"]), default=None,
               help="Exact mode's routine (default: the one with the least time at the table, as `shuffler plan` "
                    "shows); the plan says what counting each one's piles tells of the order.")
 @click.option("--on-loss", "on_loss", type=click.Choice(["exact", "random"]), default="exact", show_default=True,
@@ -493,7 +493,8 @@ def _print_summary(voice: RichVoice, p: planlib.Plan, s: guide_machine.Summary, 
     voice.say("[bold]Summary[/bold]")
     took = duration(s.seconds)
     if s.simulated:
-        real = exact.timing.total_s if exact is not None else p.timing.total_s
+        real = s.table_seconds if s.table_seconds is not None else (
+            exact.timing.total_s if exact is not None else p.timing.total_s)
         took += f" (a simulated shuffler, faster than a real one: about {duration(real)} at a real table)"
     if s.resumed:
         took += " (this run's: it went on with a routine begun in an earlier one)"

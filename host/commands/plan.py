@@ -153,7 +153,7 @@ def describe_exact(p: planlib.Plan) -> list[str]:
                    f"({minutes(other.timing.machine_s)} dealing, {minutes(other.timing.handling_s)} handling)")
         out.append(f"  {exact_how(other)}")
         out.append(f"  {onlooker_line(other)}")
-    if all(not x.onlooker.fixed for x in every):
+    if all(not x.onlooker.fixed and x.routine != "pipelined" for x in every):
         out.append("No exact routine here keeps every pile's count fixed: each deals its first loads cut from a "
                    "pack whose codes lie in random order (only a pack that fits the tray, dealt as one load, does). "
                    "Each ends exactly random for anyone who does not count the piles.")
@@ -194,6 +194,11 @@ def exact_how(ex: planlib.ExactSchedule) -> str:
         parts = ", ".join(f"{name} ({count(size, 'card')})" for name, size in zip(ex.part_names, ex.parts))
         return (f"The pack is split into loads that fit the tray, {parts}; each is then dealt on its own, "
                 "reloaded whole between its passes (its left pile on its right pile: one step).")
+    if ex.routine == "pipelined":
+        (p, whole), (q, held) = zip(ex.part_names, ex.parts)
+        return (f"One pass of the top {count(whole, 'card')} holds {count(held, 'card')} out ({q}); the rest, on "
+                f"top of the bottom {held}, is {p}, dealt on its own, then {q}, each reloaded whole between its "
+                f"passes; {q} goes between {p}'s last two piles. Every load's count is fixed.")
     if ex.loads == 1:
         return (f"{count(ex.rounds, 'pass', 'passes')} of the whole pack, reloaded whole between passes (its left "
                 "pile on its right pile: one step).")

@@ -21,6 +21,8 @@ def summary(routine: Routine, earlier: Sequence[Routine], plan: Plan, seconds: f
     exact claims exactly 0 on the ledger's condition (what the shuffler
     cannot see) and shows the ledger."""
     out = _summary(routine, earlier, plan, seconds, notes)
+    # Every pass dealt: a routine given up, a part dealt again, as well as the routine it ends with.
+    out.table_seconds = sum(r.table_seconds() for r in (*earlier, routine))
     if ledger is not None:
         out.exactness = ledger.to_list()
     if isinstance(routine, routines.ExactRoutine):

@@ -43,6 +43,7 @@ class Summary:
     condition: str = ""  # what the claim rests on that the shuffler cannot see ("" outside exact mode)
     resumed: bool = False  # the run went on with a routine begun earlier: its time and passes are this run's
     onlooker: dict[str, Any] | None = None  # exact mode: what counting its piles told (shuffling/exact_mode/onlooker.py)
+    table_seconds: float | None = None  # the time model's time at a real table for every pass dealt
 
     def to_dict(self) -> dict[str, Any]:
         return {"mode": self.mode, "rounds": self.rounds, "passes": self.passes, "seconds": round(self.seconds, 2),

@@ -162,6 +162,10 @@ class RandomRoutine:
     def of_passes(self) -> int:
         return self.rounds * len(self.names)
 
+    def table_seconds(self) -> float:
+        """The plan's time at a real table for the passes dealt."""
+        return self.plan.timing.total_s * self.passes / max(1, self.of_passes)
+
 
 class ExactRoutine:
     """Exact mode's fixed instructions, with the loads the device expects.
@@ -200,6 +204,7 @@ class ExactRoutine:
         self.regather: str | None = None  # the part whose piles go together first, once its pass is over
         self.awaiting_repair = 0  # repairs the host asked for whose exact_repair events are still to come
         self.next_is_repair = False  # the device's next load is a part dealt again (it may name the round just dealt)
+        self.walked: list[step_kinds.Step] = []  # every step shown, a part dealt again shown twice: its table time
 
     # -- the stretches of work ---------------------------------------------------------
     def begin(self) -> list[Item]:
@@ -232,6 +237,7 @@ class ExactRoutine:
             es = self.steps[self.i]
             self.i += 1
             step = es.step
+            self.walked.append(step)
             if es.round != mark:
                 mark = es.round
                 out.append(RoundMark(es.round))
@@ -346,14 +352,14 @@ class ExactRoutine:
         radix's first round or a round of three loads or more."""
         r = max(self.round, 1) - 1
         if self.route.kinds[r] == routes.SPLIT_ROUND:
-            return True
+            return self.route.kind == routes.SPLIT  # the pipelined routine's load A is counted exactly
         return self.route.kind == routes.RADIX and self.route.loads[r] > 1 and (r == 0 or self.route.loads[r] >= 3)
 
     def swapped_with(self, load: str, n: int) -> str | None:
         """The load the tray's count shows instead of `load`, if a mix-up can
         explain it: the other stack of a two-load radix round, or another
         part of the split."""
-        if self.by_eye():
+        if self.by_eye() or self.route.kinds[max(self.round, 1) - 1] == routes.SPLIT_ROUND:
             return None
         if self.route.kind == routes.RADIX:
             sizes = self.round_sizes.get(self.round, {})
@@ -376,3 +382,7 @@ class ExactRoutine:
     @property
     def of_passes(self) -> int:
         return self.route.passes() + self.extra_passes
+
+    def table_seconds(self) -> float:
+        """The time model's time at a real table for every step shown so far."""
+        return time_model.timing(self.walked).total_s

@@ -136,11 +136,23 @@ def put_right(m: Core, p: Pass, n: int) -> list[Item]:
             # they belong is not known. A part of the split keeps its cards'
             # set if only cards went missing from it after its first pass
             # (found and put back anywhere): it is dealt again from fresh
-            # codes. At a part's first pass (or again at it, after such a
-            # repair) a short count is what piles stacked into the wrong part
-            # look like: its set may be wrong, which no repair mends. Anything
-            # but a repair ends the routine's claim: a fresh routine follows.
+            # codes. At a part's first pass a short load is told to find its
+            # missing cards (a card dropped costs nothing there); cards too
+            # many came from another part. Anything but a repair or that ends
+            # the routine's claim: a fresh routine follows.
             first = r.part_first_round()
+            if first is not None and first == r.round and n < p.want:
+                # A card dropped before a part's first pass and put back under
+                # it costs nothing: the part's positions hold its codes in a
+                # uniformly random arrangement none of its passes has read yet
+                # (docs/exact-mode.md, *Mended in place* (a)). Not found, the
+                # recounts run out and the load is dealt as it is: lost.
+                if p.recounts == 1:
+                    m.ledger.add(m.place, f"load {p.load} held {n} cards at its first pass, not {p.want}", proof.KEPT,
+                                 "its missing cards to be put back at its bottom before any pass of its part, where "
+                                 "cards of its own do not matter")
+                return [notices.LoadShort(p.load, p.want, n), steps.Unload(p.load),
+                        steps.Fix("missing", p.want - n, p.load), again]
             if first is not None and first < r.round and n < p.want:
                 fix = [steps.Unload(p.load), steps.Fix("anywhere", p.want - n, p.load)]
                 return [Do(lambda: m.request_repair(p.want, n, fix), "request_repair")]

@@ -14,6 +14,7 @@ from numpy.typing import NDArray
 
 from firmware import exact_routes as routes
 from shuffling.exact_mode.codes import device_code_set, loads_for_round, n_bits, route_code_set
+from shuffling.exact_mode import pipelined
 from shuffling.exact_mode.physical import Fault
 from shuffling.quality.kernels import identity_decks, inverse_riffle, partition_by_key_bit, partition_span_by_key
 
@@ -160,16 +161,22 @@ def route_rounds(codes_by_position: NDArray[np.integer], route: routes.Route, n_
         yield from sorted_rounds(codes_by_position, n_rounds)
         return
     codes: NDArray[np.integer] = np.ascontiguousarray(codes_by_position, dtype=np.int32)
+    pipe = route.kind == routes.PIPELINED
+    if pipe:  # the codes follow from the places drawn (exact_routes.held_codes)
+        codes = pipelined.held_code_rows(codes, route.capacity)
     decks = identity_decks(*codes.shape)
-    every = np.arange(route.n)
+    every = np.arange(int(codes.max()) + 1 if codes.size else route.n)
     for r in range(n_rounds):
         kind, lo, size, param = route.kinds[r], route.lo[r], route.size[r], route.param[r]
         # The split's codes are places in the final pack, so the round's stack
-        # holds exactly the codes lo..lo + size - 1 (codes outside are never read).
-        right = np.array([routes.round_side(c - lo, kind, param) if lo <= c < lo + size else 0 for c in every],
+        # holds exactly the codes lo..lo + size - 1 (codes outside are never read);
+        # the pipelined routine's stack holds codes lo and up.
+        inside = (lambda c: lo <= c) if pipe else (lambda c: lo <= c < lo + size)
+        right = np.array([routes.round_side(c - lo, kind, param) if inside(c) else 0 for c in every],
                          dtype=np.bool_)
         decks = partition_span_by_key(decks, codes, right, lo, lo + size)
-        yield decks
+        # Once P's last pass is dealt, its piles lie apart with Q between them.
+        yield pipelined.gathered(decks, codes, route.capacity) if pipe and r >= n_bits(route.capacity) else decks
 
 
 def simulate_route(

@@ -78,9 +78,10 @@ def device_code_set(n_cards: int, capacity: int) -> tuple[list[int], bool]:
 
 def route_code_set(route: routes.Route) -> list[int]:
     """The codes the device takes for a routine (firmware/exact.py): the split's
-    are each card's place in the final pack, 0 to N - 1; whole-pack radix's
+    (and the pipelined routine's, before exact_routes.held_codes) are each
+    card's place in the final pack, 0 to N - 1; whole-pack radix's
     the uneven set where it fits, the balanced one otherwise."""
-    if route.kind == routes.SPLIT:
+    if route.kind != routes.RADIX:  # the pipelined routine's codes then follow from them (held_codes)
         return list(range(route.n))
     return device_code_set(route.n, route.capacity)[0]
 

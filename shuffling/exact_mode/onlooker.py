@@ -48,6 +48,7 @@ from dataclasses import dataclass
 from firmware import exact_routes as routes
 
 from .codes import loads_for_round, route_code_set, split_sizes
+from . import pipelined
 
 __all__ = ["OnlookerRound", "Onlooker", "onlooker", "onlooker_bits", "round_loads", "hypergeometric",
            "counts_entropy"]
@@ -67,7 +68,7 @@ class OnlookerRound:
 class Onlooker:
     """What counting every pile of a routine tells of the order."""
 
-    routine: str  # routes.RADIX or routes.SPLIT
+    routine: str  # routes.KINDS
     cards: int
     bits: float  # the entropy of every count together: what the counts tell, on average
     order_bits: float  # log2(N!): what a uniform order holds
@@ -131,8 +132,11 @@ def round_loads(route: routes.Route, codes: list[int], r: int) -> list[int]:
 def onlooker(route: routes.Route) -> Onlooker:
     """What counting the piles of `route` tells, with the codes the device takes
     for it, round by round (see the module docstring)."""
-    codes = route_code_set(route)
     n = route.n
+    if route.kind == routes.PIPELINED:  # its piles follow Q's run alone (pipelined.py)
+        found = [OnlookerRound(r, (route.size[r - 1],), bits) for r, bits in pipelined.onlooker_rounds(route)]
+        return Onlooker(route.kind, n, sum(x.bits for x in found), math.lgamma(n + 1) / math.log(2), tuple(found))
+    codes = route_code_set(route)
     blocks: list[list[int]] = [list(codes)]  # top of the pack first; each block's codes share their history
     found = []
     for r in range(route.rounds):

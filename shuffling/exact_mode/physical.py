@@ -458,18 +458,49 @@ def split_steps(route: routes.Route) -> list[ExactStep]:
     return steps
 
 
+def pipelined_steps(route: routes.Route) -> list[ExactStep]:
+    """Every instruction of the pipelined routine (firmware/exact_routes.py,
+    pipelined_route): the bottom h cards cut off as load B; load A dealt,
+    its piles lifted apart; A's right pile on top of B is part P, A's left
+    pile (the h held out) part Q; each dealt alone, P's last piles lifted
+    apart; the pack is P's left pile, Q, P's right pile. Every count is
+    fixed: P's last piles hold k and C - k cards, k from the places drawn,
+    never none (held_window)."""
+    if route.kind != routes.PIPELINED:
+        raise ValueError("not the pipelined routine")
+    n, cap = route.n, route.capacity
+    a, p, q = route.name(0, 0), route.part_name(0), route.part_name(1)
+    b = _load_name(1)
+    steps = [ExactStep(1, step_kinds.Cut(step_kinds.PACK, (a, b), (cap, n - cap), counted=True, first=True)),
+             ExactStep(1, step_kinds.PutInTray(a, cap)), ExactStep(1, step_kinds.Touch()),
+             ExactStep(1, step_kinds.Lift(a)),
+             ExactStep(1, step_kinds.Stack((step_kinds.right_of(a), b), p, cap)),
+             ExactStep(1, step_kinds.Stack((step_kinds.left_of(a),), q, n - cap))]
+    for r in range(1, route.rounds):
+        name, size, param = route.name(r, 0), route.size[r], route.param[r]
+        steps.append(ExactStep(r + 1, step_kinds.Reload(name, size) if param else step_kinds.PutInTray(name, size)))
+        steps.append(ExactStep(r + 1, step_kinds.Touch()))
+        if param + 1 == n_bits(size):
+            steps.append(ExactStep(r + 1, step_kinds.Lift(name, stacked=name == q)))
+    last = route.rounds
+    steps.append(ExactStep(last, step_kinds.Gather((step_kinds.left_of(p), q, step_kinds.right_of(p)))))
+    return steps
+
+
 def route_steps(route: routes.Route, uneven: bool = False) -> list[ExactStep]:
     """The person's steps of an exact routine; `uneven`: radix's code set."""
     if route.kind == routes.SPLIT:
         return split_steps(route)
+    if route.kind == routes.PIPELINED:
+        return pipelined_steps(route)
     return exact_steps(route.n, route.capacity, uneven)
 
 
 def device_steps(route: routes.Route) -> list[ExactStep]:
     """A routine's steps with the code set the device takes for it (radix:
     the uneven set where it fits, the balanced one otherwise)."""
-    if route.kind == routes.SPLIT:
-        return split_steps(route)
+    if route.kind != routes.RADIX:
+        return route_steps(route)
     try:
         return exact_steps(route.n, route.capacity, uneven=True)
     except ValueError:

@@ -60,6 +60,10 @@ def route_class_sizes(route: routes.Route, codes: list[int], k: int) -> list[int
     together in order."""
     if not 0 <= k <= route.rounds:
         raise ValueError(f"the routine has {route.rounds} rounds, not {k}")
+    if route.kind == routes.PIPELINED:
+        if k < route.rounds:
+            raise ValueError("the pipelined routine's codes follow the order drawn: no fixed classes before its end")
+        return [1] * route.n  # its end is the order of the places drawn
     history: dict[int, tuple[tuple[int, int], ...]] = {c: () for c in codes}
     for r in range(k):
         kind, lo, size, param = route.kinds[r], route.lo[r], route.size[r], route.param[r]

@@ -48,7 +48,7 @@ __all__ = ["ExactModeRoutine", "EXACT_MODE", "EXACT_RADIX", "EXACT_SPLIT", "exac
            "ROUTINE_NAMES"]
 
 METHOD = "exact mode: 1 - 1/prod(m_j!)"
-ROUTINE_NAMES = {routes.RADIX: "whole-pack radix", routes.SPLIT: "the split"}
+ROUTINE_NAMES = {routes.RADIX: "whole-pack radix", routes.SPLIT: "the split", routes.PIPELINED: "the pipelined routine"}
 
 
 @lru_cache(maxsize=64)
@@ -73,8 +73,8 @@ def _seconds(n_cards: int, capacity: int, kind: str | None) -> tuple[float, ...]
 def exact_mode_description(n_cards: int, capacity: int, kind: str | None = None) -> str:
     """What the table does in the exact routine (one sentence)."""
     route = _route(n_cards, capacity, kind)
-    if route.kind == routes.SPLIT:
-        return step_kinds.words(step_kinds.RoundSummary("exact-split", tuple(route.part_size),
+    if route.kind != routes.RADIX:
+        return step_kinds.words(step_kinds.RoundSummary(f"exact-{route.kind}", tuple(route.part_size),
                                                         rounds=route.passes()))
     sizes = load_sizes(n_cards, capacity)
     return step_kinds.words(step_kinds.RoundSummary("exact", tuple(sizes), rounds=route.rounds))
@@ -121,8 +121,11 @@ class ExactModeRoutine:
             return f"{exc} ({n_cards} cards on a {capacity}-card tray)"
         return None
 
-    def exact_distance(self, n_cards: int, capacity: int, rounds: int, machine: Machine) -> Estimate:
+    def exact_distance(self, n_cards: int, capacity: int, rounds: int, machine: Machine) -> Estimate | None:
         route = _route(n_cards, capacity, self.kind)
+        if route.kind == routes.PIPELINED and rounds < route.rounds:
+            # Its codes follow the order drawn: no class formula before the end (the simulation's bound instead).
+            return None
         codes = list(_codes(n_cards, capacity, self.kind))
         return Estimate(float(route_tv(route, codes, min(rounds, route.rounds))), 0.0, "exact", METHOD)
 

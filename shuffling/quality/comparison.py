@@ -71,7 +71,8 @@ def compare(first: RoutineResult, second: RoutineResult) -> list[Verdict]:
         raise ValueError(f"{second.name} has no exact distances to compare with")
     out = []
     for a in first.rounds:
-        before = [b for b in second.rounds if b.passes <= a.passes]
+        # Only rounds whose distance is exact (the pipelined routine has its end alone).
+        before = [b for b in second.rounds if b.passes <= a.passes and b.distance.kind == "exact"]
         if not before:
             continue  # the exact routine has no round over yet: nothing to compare with
         b = before[-1]

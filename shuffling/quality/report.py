@@ -291,8 +291,10 @@ def _run_routine(
             upper_bound=None if upper is None else upper[r - 1],
             seconds=routine.seconds(n, s.capacity, r),
         ))
-    is_exact = exact(1) is not None
-    exact_value = None if not is_exact else (lambda r: _value(exact(r)))
+    # An exact routine; the pipelined one has its exact figure at its end only (its codes follow the
+    # order drawn), its earlier rounds the simulation's bound, and is searched round by round as those are.
+    is_exact = exact(1) is not None or routine.exact_rounds(n, s.capacity) is not None
+    exact_value = None if exact(1) is None else (lambda r: _value(exact(r)))
     distances = [row.distance for row in rows]
 
     def needed(thresholds: Sequence[float]) -> tuple[PassesNeeded, ...]:

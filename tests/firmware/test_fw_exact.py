@@ -118,6 +118,25 @@ def test_samba_splits_and_ends_in_the_order_of_its_codes(start_fw_process, tmp_p
     assert dev.call("status")["mode"] == "random"
 
 
+def test_canasta_takes_the_pipelined_routine_and_ends_in_the_order_drawn(start_fw_process, tmp_path: Path) -> None:
+    """108 cards on a 104-card tray: load A (104) once, then P (A's right
+    pile on load B, 104) seven times and Q (the 4 held out) twice, every
+    count fixed in advance; P and Q each end sorted by the places the
+    board drew, so gathering P's left pile, Q, P's right pile gives the
+    cards in the order of their places."""
+    dev = start(start_fw_process, tmp_path, seed=5)
+    model = exact_routine(dev, 108)  # Q (the model's positions 0 to 3) above P
+    places = exact_codes.uniform_assignment(108, stream(random_file(tmp_path, 5)))
+    k = exact_routes.held_codes(list(places), 108, 104)
+    held = sorted((c for c in range(108) if k <= places[c] < k + 4), key=lambda c: places[c])
+    rest = sorted((c for c in range(108) if not k <= places[c] < k + 4), key=lambda c: places[c])
+    assert model == held + rest and 40 <= k <= 64
+    assert not set(held) & set(range(104, 108))  # none of load B's cards is held out
+    nexts = [(m["round"], m["load"], m["count"]) for m in dev.seen if m.get("ev") == "exact_next"]
+    assert nexts == [(1, "A", 104)] + [(r, "P", 104) for r in range(2, 9)] + [(9, "Q", 4), (10, "Q", 4)]
+    assert dev.call("status")["mode"] == "random"
+
+
 def test_samba_ends_in_the_order_the_code_sorting_predicts(start_fw_process, tmp_path: Path) -> None:
     dev = start(start_fw_process, tmp_path, seed=11)
     final = exact_routine(dev, 162, routine="radix")

@@ -111,6 +111,28 @@ def test_the_device_split_gives_the_order_of_its_codes(n: int, capacity: int, se
     assert not ex.active and set(ex.codes) <= {0}
 
 
+@settings(max_examples=60, deadline=None)
+@given(capacity=st.integers(2, 300), h=st.integers(1, 12), seed=st.integers(0, 2**32))
+def test_the_device_pipelined_routine_gives_the_order_of_its_places(capacity: int, h: int, seed: int) -> None:
+    n = capacity + h
+    route = exact_routes.pipelined_route(n, capacity)
+    if route is None or n > exact.MAX_CARDS:
+        with pytest.raises(ValueError):
+            exact.ExactRoutine(capacity).begin(n, byte_stream(seed), exact_routes.PIPELINED)
+        return
+    model, counts, ex = run_device_routine(n, capacity, seed, exact_routes.PIPELINED)
+    places = code_sets.uniform_assignment(n, byte_stream(seed))
+    codes = list(places)
+    k = exact_routes.held_codes(codes, n, capacity)
+    # Q (the model's first h positions) and P each sorted by place: the gathering is the order of the places.
+    assert model == run_route(list(range(n)), codes, route)
+    gathered = model[h:h + k] + model[:h] + model[h + k:]
+    assert gathered == sorted(range(n), key=lambda i: places[i])
+    # Every load's count is the routine's own: A, then P's passes, then Q's, one load each.
+    assert counts == [[capacity]] * (1 + code_sets.n_bits(capacity)) + [[h]] * code_sets.n_bits(h)
+    assert not ex.active and set(ex.codes) <= {0}
+
+
 def test_the_device_takes_the_routine_the_host_plans() -> None:
     for n, capacity in ((162, 104), (108, 104), (52, 104), (270, 104), (432, 104), (7, 3), (52, 30)):
         ex = exact.ExactRoutine(capacity)
@@ -235,10 +257,10 @@ def test_after_a_restart_the_count_alone_says_where_the_pass_stopped() -> None:
     assert back.rest_start(n - 9) == 9 and back.rest_start(n - 5) == 5 and back.rest_start(n - 4) == exact.REST_COUNT
 
 
-@pytest.mark.parametrize("kind", [exact_routes.SPLIT, exact_routes.RADIX])
-def test_a_routine_kept_in_flash_comes_back_whole_and_a_spoilt_one_is_refused(kind: str) -> None:
+@pytest.mark.parametrize("kind, n", [(exact_routes.SPLIT, 162), (exact_routes.RADIX, 162), (exact_routes.PIPELINED, 108)])
+def test_a_routine_kept_in_flash_comes_back_whole_and_a_spoilt_one_is_refused(kind: str, n: int) -> None:
     ex = exact.ExactRoutine(104)
-    ex.begin(162, byte_stream(7), kind)
+    ex.begin(n, byte_stream(7), kind)
     for _ in range(3):
         ex.prepare(ex.expected())
         ex.pass_done()
@@ -258,7 +280,7 @@ def test_a_routine_kept_in_flash_comes_back_whole_and_a_spoilt_one_is_refused(ki
         if results[0] == exact.ALL_DONE:
             break
     for spoil in ({"v": 99}, {"codes": [1, 2]}, {"round": saved["rounds"]}, {"rounds": 3}, {"n": "x"},
-                  {"codes": None}, {"routine": "other"}, {"start": 163}, {"load": 2}):
+                  {"codes": None}, {"routine": "other"}, {"start": n + 1}, {"load": 2}):
         other = exact.ExactRoutine(104)
         assert not other.from_dict({**saved, **spoil}) and not other.active
     assert not exact.ExactRoutine(52).from_dict(saved)  # a routine for another tray

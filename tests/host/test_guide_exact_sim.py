@@ -14,6 +14,7 @@ import pytest
 from host import guide as guide_machine
 from host import person as persons
 from shuffling import steps
+from shuffling import time_model
 from host import plan as planlib
 from firmware import exact_routes
 from firmware import build
@@ -56,6 +57,8 @@ def test_a_whole_exact_routine_keeps_every_card(virtual_shuffler: VirtualShuffle
     assert said and all(line in voice.text for line in said)
     assert "left 0" not in voice.text  # no pile counts: the device does not send them
     assert virtual_shuffler.query()["counts"]["tray"] == 0
+    # The time at a real table is the time model's for the routine's steps, every pass dealt once.
+    assert summary.table_seconds == pytest.approx(time_model.timing(es.step for es in device_steps(route)).total_s)
 
 
 def test_a_samba_split_by_the_guide_ends_in_the_order_its_codes_give(
@@ -83,6 +86,42 @@ def test_a_samba_split_by_the_guide_ends_in_the_order_its_codes_give(
     assert final == sorted(range(162), key=lambda card: codes[card])
     assert "Exact mode: 14 rounds (15 passes)." in voice.text
     assert (summary.mode, summary.passes, summary.distance) == ("exact", 15, 0.0)
+
+
+def test_canasta_by_the_guide_takes_the_pipelined_routine_and_ends_in_the_order_drawn(
+        tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """108 cards on a 104-card tray: 10 passes, every load's count fixed
+    (104 eight times, then 4 twice); the board's random bytes from a file,
+    so the test knows each card's place in the final pack without the wire
+    telling it, and the pack the person ends with is the cards in that
+    order."""
+    random_file = tmp_path_factory.mktemp("random") / "random.bin"
+    random_file.write_bytes(bytes((i * 131 + 7) % 256 for i in range(8192)))
+    monkeypatch.setenv("SHUFFLER_SIM_RANDOM_FILE", str(random_file))
+    dev = VirtualShuffler(time_scale=0.0, keep_cards=True)
+    build.install_to_dir(build.build_image("sim", tmp_path_factory.mktemp("image")), dev.flash_dir)
+    dev.start()
+    try:
+        summary, voice, person = run_exact(dev, 108)
+    finally:
+        dev.stop()
+    data = random_file.read_bytes()
+    at = [0]
+
+    def take(k: int) -> bytes:
+        at[0] += k
+        return data[at[0] - k:at[0]]
+    places = uniform_assignment(108, take)
+    route = exact_routes.route(108, 104)
+    assert route.kind == exact_routes.PIPELINED
+    final = check_route_record(person.log, route)
+    assert final == sorted(range(108), key=lambda card: places[card])
+    takes = [e for e in person.log if e["op"] == "take"]
+    assert [len(e["left"]) + len(e["right"]) for e in takes] == [104] * 8 + [4, 4]
+    assert (summary.mode, summary.passes, summary.distance) == ("exact", 10, 0.0)
+    assert summary.notes == []
+    said = [steps.words(step) for step in table_steps(108)]
+    assert said and all(line in voice.text for line in said)
 
 
 class DoubleFeedInRoundThree(persons.ScriptedPerson):
@@ -138,6 +177,10 @@ def test_a_part_whose_pass_went_wrong_is_dealt_again_and_the_routine_goes_on(vir
     assert "Exactness is lost" not in voice.text
     assert (summary.mode, summary.distance, summary.distance_kind) == ("exact", 0.0, "exact")
     assert summary.passes == 15 + 2  # P's two passes dealt so far, dealt again
+    # The time at a real table counts them too: more than the routine's, less than P's seven passes more.
+    plain = time_model.timing(es.step for es in device_steps(SAMBA)).total_s
+    p_alone = time_model.timing(es.step for es in device_steps(SAMBA) if 2 <= es.round <= 8).total_s
+    assert summary.table_seconds is not None and plain < summary.table_seconds < plain + p_alone
     assert summary.condition and "cannot see a stack's order" in summary.condition
     assert [e["outcome"] for e in summary.exactness] == ["repaired"]
     final = [e for e in person.log if e["op"] == "final"]
@@ -154,6 +197,9 @@ def test_exactness_lost_is_finished_by_a_fresh_exact_routine(virtual_shuffler: V
     assert steps.words(steps.Collect(162)) in voice.text
     assert (summary.mode, summary.distance, summary.distance_kind) == ("exact, started again", 0.0, "exact")
     assert (summary.rounds, summary.passes) == (0 + 14, 1 + 15)
+    # The time at a real table counts the pass of the routine given up as well as the fresh routine's.
+    plain = time_model.timing(es.step for es in device_steps(SAMBA)).total_s
+    assert summary.table_seconds is not None and summary.table_seconds > plain + time_model.pass_s(81)
     assert [(e["outcome"], e["then"]) for e in summary.exactness] == \
         [("lost", "the whole pack went through a fresh exact routine (14 rounds)")]
     final = [e for e in person.log if e["op"] == "final"]
@@ -212,7 +258,8 @@ def test_a_part_made_of_the_wrong_piles_is_not_dealt_again_but_the_routine_start
     assert "order is lost" not in voice.text  # no part dealt again
     assert voice.text.count("Exactness is lost") == 1
     assert (summary.mode, summary.distance, summary.distance_kind) == ("exact, started again", 0.0, "exact")
-    assert [e["outcome"] for e in summary.exactness] == ["lost"]
+    # Asked first to find P's missing cards (a card dropped would cost nothing); none is found.
+    assert [e["outcome"] for e in summary.exactness] == ["kept", "lost"]
     final = [e for e in person.log if e["op"] == "final"]
     assert len(final) == 1 and sorted(final[0]["pack"]) == list(range(162))
 
@@ -371,3 +418,58 @@ def test_a_device_whose_routine_the_guide_cannot_word_stops_it_in_one_line() -> 
     assert "\n" not in str(result)
     assert "the shuffler's exact routine does not fit this pack" in str(result) and "9 rounds" in str(result)
     assert "1. " not in voice.text  # no step was shown
+
+
+class DropsACardOffP(persons.ScriptedPerson):
+    """Before part P's first pass a card of P falls to the floor; told that P
+    is a card short, the person finds it and puts it at P's bottom."""
+
+    def do(self, step: steps.Step, number: int, round: int | None = None) -> None:
+        if isinstance(step, steps.PutInTray) and step.load == "P" and not getattr(self, "dropped", None):
+            self.dropped = [self.table["P"].pop(40)]
+        if isinstance(step, steps.Fix) and step.what == "missing" and getattr(self, "dropped", None):
+            self.table["P"] = self.table["P"] + self.dropped
+            self.dropped = [None]
+        super().do(step, number, round)
+
+
+def test_a_card_dropped_before_a_parts_first_pass_is_put_back_and_costs_nothing(
+        tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Samba: P (98 cards) goes in the tray with 97; the guide has the card
+    found and put at P's bottom, and the routine goes on: 15 passes, not a
+    fresh routine's 17, exact, and the pack ends as the board's codes (read
+    from its random bytes) deal it, each card of P by the code of the place
+    it lies in."""
+    random_file = tmp_path_factory.mktemp("random") / "random.bin"
+    random_file.write_bytes(bytes((i * 167 + 29) % 256 for i in range(8192)))
+    monkeypatch.setenv("SHUFFLER_SIM_RANDOM_FILE", str(random_file))
+    dev = VirtualShuffler(time_scale=0.0, keep_cards=True)
+    build.install_to_dir(build.build_image("sim", tmp_path_factory.mktemp("image")), dev.flash_dir)
+    dev.start()
+    try:
+        summary, voice, person = run_exact(dev, 162, DropsACardOffP)
+    finally:
+        dev.stop()
+    assert "Load P should hold 98 and holds 97: 1 card is missing from it." in voice.text
+    assert "Exactness is lost" not in voice.text
+    assert (summary.mode, summary.passes, summary.distance) == ("exact", 15, 0.0)
+    assert [e["outcome"] for e in summary.exactness] == ["kept"]
+    # What the device dealt, card by card, is the split on the pack as the person laid it.
+    final = [e for e in person.log if e["op"] == "final"]
+    assert len(final) == 1 and sorted(final[0]["pack"]) == list(range(162))
+    loads = [e for e in person.log if e["op"] == "load" and e["load"] == "P"]
+    assert len(loads[0]["ids"]) == 97 and len(loads[1]["ids"]) == 98 and loads[1]["ids"][-1] not in loads[0]["ids"]
+    data = random_file.read_bytes()
+    at = [0]
+
+    def take(k: int) -> bytes:
+        at[0] += k
+        return data[at[0] - k:at[0]]
+    codes = uniform_assignment(162, take)
+    # The device's belief: P's stack as the split round left it (the card back at place 41); each card
+    # of the load as put back is dealt by the code of the place it lies in.
+    dropped = loads[1]["ids"][-1]
+    stack = loads[0]["ids"][:40] + [dropped] + loads[0]["ids"][40:]
+    dealt_by = {card: codes[stack[i]] for i, card in enumerate(loads[1]["ids"])}
+    q = [c for c in range(162) if codes[c] >= 98]
+    assert final[0]["pack"] == sorted(dealt_by, key=dealt_by.__getitem__) + sorted(q, key=codes.__getitem__)

@@ -289,7 +289,7 @@ def test_a_canasta_pack_of_108_cards_by_a_person_at_the_table(sim_device_process
         if when == "before" and step["kind"] == "stack" and step["result"] == "Q":
             seen.append(sorted(person.stacks()))
 
-    run = guided(dev, tmp_path, ["--pack", "canasta"], 108, HUMAN, seed=3, mischief=look)
+    run = guided(dev, tmp_path, ["--pack", "canasta", "--routine", "split"], 108, HUMAN, seed=3, mischief=look)
     check_finished(run, 108)
     assert seen == [["B.right", "P"]]  # P made; the right pile A's pass left empty is not on the table
     assert "A's right pile or B's right pile may have no card" in run.screen
@@ -439,9 +439,10 @@ def test_an_exit_sensor_lost_mid_pass_is_named_and_put_right(sim_device_process,
 
 @pytest.mark.exact_mode
 def test_ctrl_c_then_the_command_it_suggests_goes_on_in_the_same_exact_run(sim_device_process, tmp_path):
-    """Ctrl-C after the first stack (part P) of round 1; the stop line's command (--resume) run
-    as told, with the cards where they lie: the same routine goes on, the
-    steps since the last pass shown again and answered, and ends exact."""
+    """Ctrl-C after the first stack (part P) of round 1 of canasta's
+    pipelined routine; the stop line's command (--resume) run as told,
+    with the cards where they lie: the same routine goes on, the steps
+    since the last pass shown again and answered, and ends exact."""
     def interrupt(step: dict[str, Any], person: TablePerson, when: str) -> Any:
         if when == "after" and step["kind"] == "stack" and step["round"] == 1 and not getattr(person, "hit", 0):
             person.hit = 1  # type: ignore[attr-defined]
@@ -463,7 +464,7 @@ def test_ctrl_c_then_the_command_it_suggests_goes_on_in_the_same_exact_run(sim_d
     assert "Going on with the shuffler's exact routine at round" in again.screen
     assert "mode: exact;" in again.screen and "distance from random: exactly 0" in again.screen
     touches = [s for s in first.steps + again.steps if s["kind"] == "touch"]
-    assert len(touches) == 11  # canasta's split: 2 + 7 + 2 passes, the two runs together
+    assert len(touches) == 10  # canasta's pipelined routine: 1 + 7 + 2 passes, the two runs together
 
 
 @pytest.mark.exact_mode

@@ -41,10 +41,11 @@ def test_samba_plan_offers_the_split_in_15_passes_beside_whole_pack_radix_in_16(
     assert tv_riffle(162, 8) > 0.7
 
 
-def test_canasta_splits_in_11_passes_and_a_pack_that_fits_keeps_ceil_log2_n() -> None:
+def test_canasta_takes_10_passes_pipelined_and_a_pack_that_fits_keeps_ceil_log2_n() -> None:
     data = json.loads(CliRunner().invoke(plan, ["--pack", "canasta", "--json"]).output)["exact_mode"]
-    assert (data["routine"], data["passes"]) == ("split", 11)
-    assert {r["routine"]: r["passes"] for r in data["routines"]} == {"radix": 14, "split": 11}
+    assert (data["routine"], data["passes"]) == ("pipelined", 10)
+    assert {r["routine"]: r["passes"] for r in data["routines"]} == {"radix": 14, "split": 11, "pipelined": 10}
+    assert f'{data["onlooker"]["bits"]:.2f}' == "0.93" and [r["round"] for r in data["onlooker"]["rounds"]][0] == 2
     for cards in (52, 100, 104):
         data = json.loads(CliRunner().invoke(plan, ["--cards", str(cards), "--json"]).output)["exact_mode"]
         assert (data["routine"], data["passes"], len(data["routines"])) == ("radix", n_bits(cards), 1)

@@ -87,11 +87,11 @@ def test_json_output_and_plot(capsys, tmp_path):
     report = json.loads(out)
     assert report["pack"]["cards"] == 108
     assert report["settings"]["samples"] == 400
-    # Exact mode as the shuffler runs it for canasta (the split), whole-pack radix beside it.
+    # Exact mode as the shuffler runs it for canasta (the pipelined routine), whole-pack radix beside it.
     assert [r["name"] for r in report["routines"]] == ["stack-trade", "pile-trade", "exact", "exact-radix"]
     assert report["routines"][2]["exact"] and report["routines"][2]["rounds"][0]["guessing"]["stderr"] > 0
     assert [(r["exact_routine"]["kind"], r["exact_routine"]["chosen"]) for r in report["routines"][2:]] == [
-        ("split", True), ("radix", False)]
+        ("pipelined", True), ("radix", False)]
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert report["plot"] == str(png)
 

@@ -47,17 +47,17 @@ def small_shuffler(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Virtual
     dev.stop()
 
 
-def run(dev: VirtualShuffler, slip: Slip, cards: int = CARDS, tray: int = TRAY) -> Outcome:
+def run(dev: VirtualShuffler, slip: Slip, cards: int = CARDS, tray: int = TRAY, routine: str | None = None) -> Outcome:
     plan = planlib.make_plan(planlib.choose_pack(None, cards), tray, "good")
     link = Link.open(dev.port)
     link.handshake(timeout=30)
     world = dev.world(timeout=30)
     world.clear_table()
     person = SlippingPerson(world, cards)
-    person.slip, person.flash, person.route = slip, Path(dev.flash_dir), exact_routes.route(cards, tray)
+    person.slip, person.flash, person.route = slip, Path(dev.flash_dir), exact_routes.route(cards, tray, routine)
     voice = Voice(record_repairs(person))
     guide = guide_machine.Guide(plan, person, voice, link=link, reopen=lambda: Link.open(dev.port), mode="exact",
-                                person_wait_s=60, reconnect_s=10, stall_s=5, settle_s=0.2)
+                                routine=routine, person_wait_s=60, reconnect_s=10, stall_s=5, settle_s=0.2)
     try:
         try:
             result: Any = guide.run()

@@ -151,8 +151,10 @@ def test_samba_canasta_and_a_pack_that_fits() -> None:
     samba = routes.route(162, 104)
     assert (samba.kind, samba.passes(), list(samba.part_size)) == (routes.SPLIT, 15, [98, 64])
     assert routes.radix_route(162, 104).passes() == 16
-    canasta = routes.route(108, 104)
+    canasta = routes.route(108, 104, routes.SPLIT)
     assert (canasta.kind, canasta.passes(), list(canasta.part_size)) == (routes.SPLIT, 11, [104, 4])
+    pipe = routes.route(108, 104)  # the device's choice: one pass fewer (test_exact_mode_pipelined.py)
+    assert (pipe.kind, pipe.passes(), list(pipe.part_size)) == (routes.PIPELINED, 10, [104, 4])
     for n in (2, 52, 65, 104):
         fits = routes.route(n, 104)
         assert (fits.kind, fits.passes()) == (routes.RADIX, math.ceil(math.log2(n)))
@@ -168,7 +170,7 @@ def model_s(route: routes.Route) -> float:
                          + [(7, 3), (52, 30), (200, 81), (100, 8)])
 def test_the_routines_time_is_the_time_model_of_their_steps(n: int, cap: int) -> None:
     assert routes.table_time.CARD_MS == time_model.card_ms()
-    for route in (routes.radix_route(n, cap), routes.split_route(n, cap)):
+    for route in (routes.radix_route(n, cap), routes.split_route(n, cap), routes.pipelined_route(n, cap)):
         if route is not None:
             assert route.ms / 1000 == pytest.approx(model_s(route), abs=1e-9)
 
@@ -179,7 +181,8 @@ def test_the_device_takes_the_routine_with_the_least_modelled_time(n: int, cap: 
     if n_loads(n, cap) > 26:
         return
     chosen = routes.route(n, cap)
-    others = [r for r in (routes.radix_route(n, cap), routes.split_route(n, cap)) if r is not None]
+    others = [r for r in (routes.radix_route(n, cap), routes.split_route(n, cap), routes.pipelined_route(n, cap))
+              if r is not None]
     assert model_s(chosen) == pytest.approx(min(model_s(r) for r in others))
 
 
