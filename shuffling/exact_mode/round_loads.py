@@ -3,7 +3,9 @@
 In the split a round deals one stack of the pack: the whole pack, a stack
 an earlier round made, or a part (a load dealt alone, pass after pass). The
 rest of the pack lies aside on the table, as stacks still to be dealt and
-parts already done. Whole-pack radix deals every card every round.
+parts already done. The pipelined routine deals the top load while the
+cards beyond the tray wait, then its two parts alone, one after the other.
+Whole-pack radix deals every card every round.
 """
 from __future__ import annotations
 
@@ -36,6 +38,8 @@ def round_loads(route: routes.Route, rnd: int) -> RoundLoads:
         raise ValueError(f"round {rnd} is not in a routine of {route.rounds} rounds")
     r = rnd - 1
     dealt = tuple(route.name(r, j) for j in range(route.loads[r]))
+    if route.kind == routes.PIPELINED:
+        return _pipelined(route, rnd, dealt)
     if route.kind != routes.SPLIT:
         return RoundLoads(rnd, dealt)
     lo, size = route.lo[r], route.size[r]
@@ -54,6 +58,21 @@ def round_loads(route: routes.Route, rnd: int) -> RoundLoads:
     source = split_place(route, lo, size)
     return RoundLoads(rnd, dealt, None if (lo, size) == (0, route.n) else source, aside=tuple(names),
                       done=done_names)
+
+
+def _pipelined(route: routes.Route, rnd: int, dealt: tuple[str, ...]) -> RoundLoads:
+    """The pipelined routine: load A dealt while load B (the cards beyond the
+    tray) waits; then each part dealt alone, pass after pass, the other
+    aside (part P's piles, once its passes are over, lie apart until the
+    end: shuffling/exact_mode/physical.py, pipelined_steps)."""
+    r = rnd - 1
+    if route.kinds[r] == routes.SPLIT_ROUND:
+        return RoundLoads(rnd, dealt, aside=(routes.load_name(1),))
+    parts = [(route.part_lo[i], route.part_size[i]) for i in range(len(route.part_lo))]
+    me = parts.index((route.lo[r], route.size[r]))
+    others = [i for i in range(len(parts)) if i != me]
+    return RoundLoads(rnd, dealt, None, route.param[r] + 1, n_bits(route.size[r]),
+                      tuple(route.part_name(i) for i in others), tuple(route.part_name(i) for i in others if i < me))
 
 
 def _finished(route: routes.Route, stack: tuple[int, int], r: int) -> bool:

@@ -72,3 +72,14 @@ def test_samba_part_rounds_name_the_part_and_the_one_aside() -> None:
     assert round_loads(radix, 5).dealt == ("A", "B") and round_loads(radix, 5).aside == ()
     with pytest.raises(ValueError):
         round_loads(route, 15)
+
+
+def test_canasta_s_pipelined_rounds_say_which_load_is_dealt_and_which_waits() -> None:
+    """Load A dealt while load B waits; P alone seven times while Q waits;
+    then Q alone twice, P's piles (its passes over) aside."""
+    route = exact_routes.pipelined_route(108, 104)
+    said = [round_loads(route, r) for r in range(1, route.rounds + 1)]
+    assert [(s.dealt, s.aside, s.done, s.part_pass, s.part_passes) for s in said] == (
+        [(("A",), ("B",), (), None, None)]
+        + [(("P",), ("Q",), (), k, 7) for k in range(1, 8)]
+        + [(("Q",), ("P",), ("P",), k, 2) for k in range(1, 3)])
