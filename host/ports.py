@@ -2,12 +2,14 @@
 data, matched against pyserial's port list, plus running virtual shufflers."""
 from __future__ import annotations
 
+import os
+import stat
 from dataclasses import dataclass
 from typing import Iterable
 
 from serial.tools import list_ports
 
-from host.device_link import Link
+from host.device_link import Link, LinkError, LinkTimeout
 from simulator.virtual import registry
 
 
@@ -78,9 +80,59 @@ def candidates() -> list[Candidate]:
     return usb_candidates() + virtual_candidates()
 
 
+def not_a_port(port: str) -> str | None:
+    """Why `port` cannot be a serial port (a folder, a plain file), in one
+    line naming it; None when it may be one (or is not there: opening says so)."""
+    if os.path.isdir(port):
+        return f"{port} is a folder, not a serial port (see `shuffler devices`)"
+    if os.path.exists(port) and not stat.S_ISCHR(os.stat(port).st_mode):
+        return f"{port} is a file, not a serial port (see `shuffler devices`)"
+    return None
+
+
+def holders(port: str) -> list[str]:
+    """The other programs that have `port` open, as "NAME (pid N)" (read
+    from /proc where there is one; elsewhere none are known)."""
+    try:
+        real = os.path.realpath(port)
+        pids = [p for p in os.listdir("/proc") if p.isdigit() and int(p) != os.getpid()]
+    except OSError:
+        return []
+    found = []
+    for pid in pids:
+        try:
+            fds = os.listdir(f"/proc/{pid}/fd")
+            if any(os.path.realpath(f"/proc/{pid}/fd/{fd}") == real for fd in fds):
+                with open(f"/proc/{pid}/comm") as f:
+                    found.append(f"{f.read().strip()} (pid {pid})")
+        except OSError:
+            continue  # gone, or not ours to look at
+    return found
+
+
+def held_words(port: str) -> str | None:
+    """Why a board on `port` may not answer: another program has the port
+    open and takes what the board sends; None when no other program is seen."""
+    others = holders(port)
+    if not others:
+        return None
+    return (f"{port} is open in another program too ({', '.join(others)}), which takes the board's answers: "
+            "close it, then run this command again")
+
+
+def link_words(port: str, exc: LinkError) -> str:
+    """What went wrong on the link, in one line: a request unanswered while
+    another program has the port open is that program's doing."""
+    held = held_words(port) if isinstance(exc, LinkTimeout) else None
+    return held or str(exc)
+
+
 def open_link(port: str) -> Link:
     """The link on `port`, waiting as long as the device there needs: a
     virtual or emulated board is listed with its slowdown
     (simulator/virtual/registry.py); a real board's port never is, so its
     timeouts stay a real board's."""
+    why = not_a_port(port)
+    if why:
+        raise LinkError(why)
     return Link.open(port, registry.slowdown(port))

@@ -30,6 +30,7 @@ from host import check
 from host import device_link
 from host import device_messages
 from host import device_words
+from host import ports
 from host import readings
 from host import setup_steps
 from host.device_link import DeviceError, Link, LinkClosed, LinkError, LinkTimeout, ProtocolMismatch
@@ -110,6 +111,10 @@ class Bringup:
             try:
                 self.hello = self.link.handshake()
             except LinkTimeout:
+                held = ports.held_words(self.port)
+                if held:  # the board's answers go to another program: flashing would not help
+                    self.close()
+                    raise Stop(held) from None
                 offer = setup_steps.FlashOffer("", wire.FIRMWARE_VERSION, True)
             except ProtocolMismatch:
                 offer = setup_steps.FlashOffer("of another version", wire.FIRMWARE_VERSION, True)
@@ -538,7 +543,7 @@ class Bringup:
             return setup_steps.restarted_words(self.port)
         if isinstance(exc, LinkClosed):
             return setup_steps.lost_words(str(exc))
-        return str(exc)
+        return ports.link_words(self.port, exc)
 
     def restarted(self, wait: bool) -> bool:
         """Whether the board's hello event came (within a boot's time, with `wait`)."""

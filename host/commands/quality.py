@@ -89,7 +89,7 @@ def quality(
         pack = custom_pack(cards)
     else:
         try:
-            pack = get_pack(pack_name or "samba")
+            pack = get_pack("samba" if pack_name is None else pack_name)
         except UnknownPackError as exc:
             _fail(str(exc))
     n = pack.cards

@@ -37,6 +37,18 @@ def person_hint(control: str, uid: str, port: str, table_file: Path | None, blan
     ]
 
 
+def folder_problem(flash: Path | None) -> str | None:
+    """Why --flash cannot be the board's folder (a file, or under one), in one line; None if it can."""
+    if flash is None:
+        return None
+    if flash.exists() and not flash.is_dir():
+        return f"--flash {flash}: it is a file, not a folder"
+    for parent in flash.absolute().parents:
+        if parent.exists():
+            return None if parent.is_dir() else f"--flash {flash}: {parent} is a file, not a folder"
+    return None
+
+
 @click.command("sim-device")
 @click.option("--flash", "flash", type=click.Path(file_okay=False, path_type=Path),
               help="Flash directory (the board's filesystem); a temporary one when left out.")
@@ -76,13 +88,14 @@ def sim_device(
         standing = [faultlib.parse_fault(s) for s in fault_specs]
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="--fault") from None
+    problem = folder_problem(flash)
+    if problem:
+        raise click.ClickException(problem)
     if board == "pico":
         from host.sim_pico import run_pico
 
         run_pico(flash, install, time_scale, standing, seed, wiring)
         return
-    if flash is not None and flash.exists() and not flash.is_dir():
-        raise click.ClickException(f"{flash} is not a directory")
     empty = flash is None or not flash.exists() or not any(flash.iterdir())
     if install is None:
         install = empty
@@ -106,6 +119,11 @@ def sim_device(
     except ImageError as exc:
         dev.stop()
         raise click.ClickException(str(exc)) from None
+    except OSError as exc:  # the runtime folder (SHUFFLER_RUNTIME_DIR) or the flash cannot be written
+        dev.stop()
+        raise click.ClickException(f"cannot write {exc.filename or 'its folders'}: {exc.strerror or exc}; "
+                                   "give --flash a folder you can write, and SHUFFLER_RUNTIME_DIR one too "
+                                   "(or leave it unset)") from None
     except BaseException:
         dev.stop()
         raise
