@@ -242,7 +242,7 @@ class Bringup:
             r = self.steady()
             if r is not None and r.raw is not None and abs(r.raw - tare) < 2 * lo and not empty_said:
                 empty_said = True
-                self.person.say(setup_steps.tray_empty_words(known, r.raw, tare))
+                self.person.ask(setup_steps.TrayEmpty(known, r.raw, tare))
                 r = self.steady()
             if r is None or r.raw is None:
                 return [Finding(stack, FAIL, "moving" if r is None else "no answer", "a steady reading",
@@ -357,7 +357,7 @@ class Bringup:
         self.person.ask(setup_steps.FeedCards(FEED_LEAST, FEED_CARDS))
         r = self.steady()
         if r is not None and r.n is not None and 0 <= r.n < FEED_LEAST:
-            self.person.say(setup_steps.feed_short_words(r.n, FEED_LEAST))  # the person's to put right
+            self.person.ask(setup_steps.TooFewCards(r.n, FEED_LEAST))  # the person's to put right
             r = self.steady()
         if r is None:
             return [Finding(wire.PART_STACK, FAIL, "moving", "a steady reading",

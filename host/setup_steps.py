@@ -43,6 +43,16 @@ class LoadCards:
 
 
 @dataclass(frozen=True)
+class TrayEmpty:
+    """The tray reads as it did empty (`raw`, the tare `tare`) where `cards`
+    cards should be: put them in (a person's slip, not the load cell's)."""
+
+    cards: int
+    raw: int
+    tare: int
+
+
+@dataclass(frozen=True)
 class SecondCount:
     """Count out another number of cards, from `least` to `most`, put them in
     the tray and type how many: the check of the known count."""
@@ -80,6 +90,14 @@ class FeedCards:
 
 
 @dataclass(frozen=True)
+class TooFewCards:
+    """The tray reads `n` cards where the feed needs `least` or more: put them in."""
+
+    n: int
+    least: int
+
+
+@dataclass(frozen=True)
 class WhereLanded:
     """Which pile did the `cards` cards just fed land on?"""
 
@@ -98,10 +116,10 @@ class Again:
     passed: bool
 
 
-Step = Union[FlashOffer, EmptyTray, LoadCards, SecondCount, HandsOff, HandAway, TouchPad, FeedCards, WhereLanded,
-             Meter, Again]
-STEP_TYPES: tuple[type, ...] = (FlashOffer, EmptyTray, LoadCards, SecondCount, HandsOff, HandAway, TouchPad,
-                                FeedCards, WhereLanded, Meter, Again)
+Step = Union[FlashOffer, EmptyTray, LoadCards, TrayEmpty, SecondCount, HandsOff, HandAway, TouchPad, FeedCards,
+             TooFewCards, WhereLanded, Meter, Again]
+STEP_TYPES: tuple[type, ...] = (FlashOffer, EmptyTray, LoadCards, TrayEmpty, SecondCount, HandsOff, HandAway, TouchPad,
+                                FeedCards, TooFewCards, WhereLanded, Meter, Again)
 
 
 def words(step: Step) -> str:
@@ -119,6 +137,12 @@ def words(step: Step) -> str:
             return (f"Take the cards out, count out exactly {cards(step.cards)} one by one and put them face down "
                     "in the tray, then press Enter.")
         return f"Put exactly {cards(step.cards)} face down in the tray (one full deck), then press Enter."
+    if isinstance(step, TrayEmpty):
+        return (f"The tray reads as it did empty ({step.raw}, the tare {step.tare}): the {cards(step.cards)} are not "
+                "in it (or not resting on it). Put them in the tray, then press Enter.")
+    if isinstance(step, TooFewCards):
+        return (f"The tray reads {cards(step.n)}: the shuffler feeds only from {step.least} or more. Put them in, "
+                "then press Enter.")
     if isinstance(step, SecondCount):
         return (f"Take them out, count out another number of cards from {step.least} to {step.most} (a full "
                 "tray counts best) and put them in the tray; type how many, then press Enter.")
@@ -212,18 +236,9 @@ def tenths(x: float) -> str:
     return f"{round(x, 1) + 0.0:.1f}"
 
 
-def tray_empty_words(cards_wanted: int, raw: int, tare: int) -> str:
-    return (f"The tray reads as it did empty ({raw}, the tare {tare}): the {cards(cards_wanted)} are not in it "
-            "(or not resting on it). Put them in the tray, then press Enter.")
-
-
 def second_empty_words(typed: int) -> str:
     return (f"The tray reads as empty, and you typed {typed}: the cards you counted are not in it. "
             "Put them in the tray and type how many again.")
-
-
-def feed_short_words(n: int, least: int) -> str:
-    return f"The tray reads {cards(n)}: the shuffler feeds only from {least} or more. Put them in, then press Enter."
 
 
 def meter_words(board_mv: int, meter_mv: int) -> str:
