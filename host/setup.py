@@ -486,11 +486,11 @@ class Bringup:
             self.person.found(check.firmware(self.snapshot()), self.board)
             self.settle()
             failed = []
-            for step, part in ((self.counts, wire.PART_STACK), (self.touch, wire.PART_TOUCH),
-                               (self.feed, wire.PART_MOTOR), (self.battery, wire.PART_BATTERY)):
+            for step in (self.counts, self.touch, self.feed, self.battery):
                 found = self.stage(step)
-                if any(f.verdict == FAIL for f in found) and (part != wire.PART_BATTERY or self.meter_refused):
-                    failed.append(PARTS[part].name)
+                # (a battery too low for a pass is no calibration that failed: a meter refused is)
+                failed += [PARTS[f.part].name for f in found if f.verdict == FAIL
+                           and (f.part != wire.PART_BATTERY or self.meter_refused)]
                 self.settle()
             self.keep(failed)
             final = check.findings(readings.snapshot(self.ln(), self.last_feed, touches_before=self.touches_before))
