@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import os
 import stat
+import time
 from dataclasses import dataclass
-from typing import Iterable
+from typing import Any, Iterable
 
 from serial.tools import list_ports
 
+from host import device_link
 from host.device_link import Link, LinkError, LinkTimeout
 from simulator.virtual import registry
 
@@ -118,6 +120,32 @@ def held_words(port: str) -> str | None:
         return None
     return (f"{port} is open in another program too ({', '.join(others)}), which takes the board's answers: "
             "close it, then run this command again")
+
+
+class NoFirmware(LinkTimeout):
+    """MicroPython's REPL answers on the port: the board runs no shuffler firmware."""
+
+
+REPL_SIGNS = (b">>> ", b"MicroPython v", b"Type \"help()\" for more information")
+GREET_SLICE_S = 3.0  # seconds (on the clock, whatever the device) between looks at what the port sent
+
+
+def greet(link: Link) -> dict[str, Any]:
+    """The handshake; NoFirmware as soon as the REPL of a board without the
+    firmware is seen answering (a blank board echoes the hello and prompts
+    again, where waiting out the handshake would take a slow device long)."""
+    deadline = time.monotonic() + link.wait_s(device_link.HANDSHAKE_S)
+    while True:
+        left = deadline - time.monotonic()
+        try:
+            return link.handshake(timeout=max(0.01, min(left, GREET_SLICE_S)))
+        except LinkTimeout:
+            if any(sign in line for line in link.garbage for sign in REPL_SIGNS):
+                raise NoFirmware(f"{link.name} answers with MicroPython's prompt and no shuffler firmware: "
+                                 f"run `shuffler flash --port {link.name}`") from None
+            if time.monotonic() >= deadline:
+                raise LinkTimeout(f"{link.name} did not answer hello within {link.wait_s(device_link.HANDSHAKE_S):g} s: "
+                                  "is the shuffler firmware on it? (see `shuffler flash`)") from None
 
 
 def link_words(port: str, exc: LinkError) -> str:

@@ -109,7 +109,7 @@ class Bringup:
         for _ in range(2):
             self.link = self.open_link(self.port)
             try:
-                self.hello = self.link.handshake()
+                self.hello = ports.greet(self.link)
             except LinkTimeout:
                 held = ports.held_words(self.port)
                 if held:  # the board's answers go to another program: flashing would not help

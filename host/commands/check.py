@@ -21,7 +21,7 @@ def connect(port: str) -> Link:
     """The board's link after the handshake, or one line saying why not."""
     link = ports.open_link(port)
     try:
-        link.handshake()
+        ports.greet(link)
     except ProtocolMismatch as exc:
         link.close()
         raise click.ClickException(f"{exc}") from None
