@@ -660,7 +660,7 @@ class Controller:
         self.held = held
         self.cal = new
         self.apply_cal()
-        if isinstance(new.get("touch_baseline"), int):
+        if what in (protocol.CAL_TOUCH, protocol.CAL_DROP) and isinstance(new.get("touch_baseline"), int):
             self.touch.baseline = new["touch_baseline"]
             self.touch_source = "calibrated"
         elif what == protocol.CAL_DROP:

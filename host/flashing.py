@@ -150,8 +150,8 @@ def deploy(
                 )
             transport.fs_writefile(f.remote, f.local.read_bytes())
             done += 1
-    except (TransportError, OSError, serial.SerialException) as exc:
-        reason = _one_line(exc)
+    except (TransportError, OSError, serial.SerialException, KeyboardInterrupt) as exc:
+        reason = "stopped (Ctrl-C)" if isinstance(exc, KeyboardInterrupt) else _one_line(exc)
         raise FlashError(
             f"copy failed at {current} ({done} of {len(image)} files written: {reason}); "
             "the board has no main.py now, so it starts to the REPL and runs no firmware; "
@@ -247,8 +247,9 @@ def await_hello(
                 )
             return msg
     raise FlashError(
-        f"the firmware did not answer hello within {timeout:.0f} s after the reset; "
-        "open the port in a terminal to see its start-up messages"
+        f"the firmware is written but did not answer hello within {timeout:.0f} s after the reset: press the "
+        "board's reset button and run `shuffler check` on its port; if it still does not answer, run the same "
+        "command again (or open the port in a terminal to see its start-up messages)"
     )
 
 

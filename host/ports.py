@@ -126,32 +126,55 @@ class NoFirmware(LinkTimeout):
     """MicroPython's REPL answers on the port: the board runs no shuffler firmware."""
 
 
+class NotTheBoard(LinkError):
+    """Something answers on the port, and it is not a shuffler's board: what it sent says what."""
+
+
 REPL_SIGNS = (b">>> ", b"MicroPython v", b"Type \"help()\" for more information")
 GREET_SLICE_S = 3.0  # seconds (on the clock, whatever the device) between looks at what the port sent
 
 
 def greet(link: Link) -> dict[str, Any]:
-    """The handshake; NoFirmware as soon as the REPL of a board without the
-    firmware is seen answering (a blank board echoes the hello and prompts
-    again, where waiting out the handshake would take a slow device long)."""
+    """The handshake, or why the port does not answer it: NoFirmware as soon
+    as the REPL of a board without the firmware is seen answering (a blank
+    board echoes the hello and prompts again, where waiting out the
+    handshake would take a slow device long), at once too for a port that
+    sends back what it is sent, and at the end what else came instead."""
     deadline = time.monotonic() + link.wait_s(device_link.HANDSHAKE_S)
     while True:
         left = deadline - time.monotonic()
         try:
             return link.handshake(timeout=max(0.01, min(left, GREET_SLICE_S)))
         except LinkTimeout:
-            if any(sign in line for line in link.garbage for sign in REPL_SIGNS):
+            lines = heard(link)
+            if any(sign in line for line in lines for sign in REPL_SIGNS):
                 raise NoFirmware(f"{link.name} answers with MicroPython's prompt and no shuffler firmware: "
                                  f"run `shuffler flash --port {link.name}`") from None
-            if time.monotonic() >= deadline:
-                raise LinkTimeout(f"{link.name} did not answer hello within {link.wait_s(device_link.HANDSHAKE_S):g} s: "
-                                  "is the shuffler firmware on it? (see `shuffler flash`)") from None
+            if any(line.startswith(b'{"cmd"') for line in lines):
+                raise NotTheBoard(f"{link.name} sends back what it is sent (a loopback, or a program that echoes): "
+                                  "no board answers there; check the port (`shuffler devices`)") from None
+            if time.monotonic() < deadline:
+                continue
+            if lines:
+                shown = lines[-1].decode("ascii", "replace")[:60]
+                raise NotTheBoard(f"{link.name} sends lines that are not the shuffler's (\"{shown}\"): another "
+                                  "device, or a board running other software; check the port (`shuffler devices`), "
+                                  f"or put the firmware on a MicroPython board: `shuffler flash --port "
+                                  f"{link.name}`") from None
+            raise LinkTimeout(f"{link.name} did not answer hello within {link.wait_s(device_link.HANDSHAKE_S):g} s: "
+                              "is the shuffler firmware on it? (see `shuffler flash`)") from None
+
+
+def heard(link: Link) -> list[bytes]:
+    """What the port sent that was not the protocol's: its lines as they came."""
+    bad = [item.line for item in list(link.events.queue) if isinstance(item, device_link.BadMessage)]
+    return [line.strip() for line in list(link.garbage) + bad if line.strip()]
 
 
 def link_words(port: str, exc: LinkError) -> str:
     """What went wrong on the link, in one line: a request unanswered while
     another program has the port open is that program's doing."""
-    held = held_words(port) if isinstance(exc, LinkTimeout) else None
+    held = held_words(port) if isinstance(exc, LinkTimeout) and not isinstance(exc, NoFirmware) else None
     return held or str(exc)
 
 

@@ -69,3 +69,35 @@ def test_a_board_whose_port_another_program_reads_is_said_so() -> None:
         monitor.kill()
         monitor.wait()
         board.close()
+
+
+def test_a_looped_back_port_and_another_serial_device_are_told_from_a_board() -> None:
+    def echo(port: FakePort, chunk: bytes) -> None:  # a loopback plug: every byte comes back
+        port.emit(chunk)
+
+    loop = FakePort(echo)
+    try:
+        for cmd in ("check", "setup"):
+            out = shuffler(cmd, "--port", loop.port, timeout=120)
+            assert out.returncode == 1 and out.stderr.count("\n") == 1, out.stdout + out.stderr
+            assert f"{loop.port} sends back what it is sent (a loopback, or a program that echoes)" in out.stderr
+    finally:
+        loop.close()
+    gps = FakePort()
+    stop = threading.Event()
+
+    def talk() -> None:  # a GPS receiver's sentences, once a second as they come
+        while not stop.wait(0.2):
+            gps.emit(b"$GPGGA,123519,4807.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,*47\r\n")
+
+    talker = threading.Thread(target=talk, daemon=True)
+    talker.start()
+    try:
+        out = shuffler("check", "--port", gps.port, timeout=120)
+    finally:
+        stop.set()
+        talker.join(timeout=5)
+        gps.close()
+    assert out.returncode == 1 and out.stderr.count("\n") == 1, out.stdout + out.stderr
+    assert f"{gps.port} sends lines that are not the shuffler's (\"$GPGGA," in out.stderr
+    assert "is the shuffler firmware on it" not in out.stderr
