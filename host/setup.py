@@ -64,6 +64,12 @@ class Person(Protocol):
     def found(self, finding: Finding, board: str) -> None: ...
 
 
+def unsettled(r: Any) -> Finding:
+    """The load cell's reading with cards on it: never steady (None), or no answer."""
+    return Finding(wire.PART_STACK, FAIL, "moving" if r is None else "no answer", "a steady reading",
+                   "the reading does not settle with cards on it", wiring=True)
+
+
 class Stop(Exception):
     """The bring-up cannot go on; the message says why (`code`: the exit code)."""
 
@@ -234,7 +240,6 @@ class Bringup:
         tare = self.cal(wire.CAL_STACK, n=0).tare
         self.person.say(f"Empty tray: {tare} (the tare).")
         lo, hi = cards.per_card_range()
-        least_growth = check.profile(self.board)["stack_per_card_min"]
         value = "no count"
         empty_said = False  # a tray that reads empty is said once as the person's, then as the load cell's
         for attempt in range(COUNT_TRIES):
@@ -244,18 +249,10 @@ class Bringup:
                 empty_said = True
                 self.person.ask(setup_steps.TrayEmpty(known, r.raw, tare))
                 r = self.steady()
-            if r is None or r.raw is None:
-                return [Finding(stack, FAIL, "moving" if r is None else "no answer", "a steady reading",
-                                "the reading does not settle with cards on it", wiring=True)]
-            grew = r.raw - tare
-            if grew < least_growth * known:
-                if grew < -least_growth * known:  # falls as a deck goes on: not a tray left empty
-                    why = f"the reading falls by {-grew} for {known} cards: its signal wires A+ and A- are swapped"
-                else:
-                    why = (f"the reading grows by only {grew} for {known} cards: nothing presses on the load cell, "
-                           "or a wire is open")
-                return [Finding(stack, FAIL, f"raw {r.raw}, tare {tare}", "growing with every card", why, wiring=True)]
-            first = grew / known
+            fault = self.load_cell_fault(r, tare, known)
+            if fault is not None:
+                return [fault]
+            first = (r.raw - tare) / known
             if not lo <= first <= hi:
                 value = f"{known} cards at {first:.0f} a card"
                 self.person.say(f"As {known} cards that is {first:.0f} a card, and a card of any stock weighs {lo} to "
@@ -270,8 +267,7 @@ class Bringup:
                 m = self.ask_number(setup_steps.SecondCount(least, capacity))
                 r = self.steady(int(first))
             if r is None or r.raw is None:
-                return [Finding(stack, FAIL, "moving" if r is None else "no answer", "a steady reading",
-                                "the reading does not settle with cards on it", wiring=True)]
+                return [unsettled(r)]
             read = (r.raw - tare) / first
             value = f"{m} cards read as {setup_steps.tenths(read)} by the weight of the {known}"
             if abs(read - m) < HALF_CARD:
@@ -285,6 +281,22 @@ class Bringup:
         return [Finding(stack, FAIL, value, f"two counts that agree within half a card ({lo} to {hi} a card)",
                         f"the counts disagreed {COUNT_TRIES} times, so nothing is stored: count each card one by one, "
                         "and do this step again (r)")]
+
+    def load_cell_fault(self, r: Any, tare: int, known: int) -> Finding | None:
+        """The load cell's fault, if a reading with `known` cards on the tray
+        shows one: no steady reading, or one that falls (its signal wires
+        swapped) or barely grows (no load on it, a wire open) with a deck on."""
+        if r is None or r.raw is None:
+            return unsettled(r)
+        grew, least = r.raw - tare, check.profile(self.board)["stack_per_card_min"] * known
+        if grew >= least:
+            return None
+        if grew < -least:  # falls as a deck goes on: not a tray left empty
+            why = f"the reading falls by {-grew} for {known} cards: its signal wires A+ and A- are swapped"
+        else:
+            why = (f"the reading grows by only {grew} for {known} cards: nothing presses on the load cell, "
+                   "or a wire is open")
+        return Finding(wire.PART_STACK, FAIL, f"raw {r.raw}, tare {tare}", "growing with every card", why, wiring=True)
 
     def touch(self) -> list[Finding]:
         """The baseline with no hand near, then a touch the board itself
@@ -354,22 +366,9 @@ class Bringup:
         (the beam counted every feed), so cards cannot land on one pile
         both ways, and answers that say so are a slip, said as such and
         asked again, never the wiring."""
-        self.person.ask(setup_steps.FeedCards(FEED_LEAST, FEED_CARDS))
-        r = self.steady()
-        if r is not None and r.n is not None and 0 <= r.n < FEED_LEAST:
-            self.person.ask(setup_steps.TooFewCards(r.n, FEED_LEAST))  # the person's to put right
-            r = self.steady()
-        if r is None:
-            return [Finding(wire.PART_STACK, FAIL, "moving", "a steady reading",
-                            "the reading does not settle with cards on it", wiring=True)]
-        if r.n is None:
-            return [Finding(wire.PART_MOTOR, SKIP, "not judged", "-",
-                            "the tray cannot be counted until the load cell's step has passed: do it first")]
-        if r.n < 0:
-            return [check.stack(self.snapshot())]  # a load cell that reads fewer than no cards
-        if r.n < FEED_CARDS:
-            return [Finding(wire.PART_STACK, FAIL, f"the tray reads {setup_steps.cards(r.n)}", f"{FEED_LEAST} or more",
-                            f"put {FEED_LEAST} or more cards in the tray, then do this step again (r)")]
+        r, unfed = self.loaded_to_feed()
+        if unfed:
+            return unfed
         stored = int(r.flip or 0)  # the board's direction now: nothing is stored until the answers agree
         said: list[int] = []  # the direction each answer gives for the person's left (a flip)
         side = wire.LEFT
@@ -409,6 +408,27 @@ class Bringup:
                         "your answers and where the cards landed disagree each time: the motor turned both ways (the "
                         "exit beam counted every card), so cards cannot land on one pile both ways; nothing is stored: "
                         "watch the piles as the cards land and do this step again (r)")]
+
+    def loaded_to_feed(self) -> tuple[Any, list[Finding]]:
+        """The tray loaded for the feed: (its reading, []), or why it cannot
+        feed. Too few cards is the person's to put right, asked once."""
+        self.person.ask(setup_steps.FeedCards(FEED_LEAST, FEED_CARDS))
+        r = self.steady()
+        if r is not None and r.n is not None and 0 <= r.n < FEED_LEAST:
+            self.person.ask(setup_steps.TooFewCards(r.n, FEED_LEAST))
+            r = self.steady()
+        if r is None:
+            return r, [unsettled(r)]
+        if r.n is None:
+            return r, [Finding(wire.PART_MOTOR, SKIP, "not judged", "-",
+                               "the tray cannot be counted until the load cell's step has passed: do it first")]
+        if r.n < 0:
+            return r, [check.stack(self.snapshot())]  # a load cell that reads fewer than no cards
+        if r.n < FEED_CARDS:
+            return r, [Finding(wire.PART_STACK, FAIL, f"the tray reads {setup_steps.cards(r.n)}",
+                               f"{FEED_LEAST} or more",
+                               f"put {FEED_LEAST} or more cards in the tray, then do this step again (r)")]
+        return r, []
 
     def fed(self, side: str = wire.LEFT) -> Any:
         """The feed's end: its Done or Fault event record, check.Refused, or None."""

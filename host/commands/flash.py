@@ -85,8 +85,8 @@ def _board_kind(transport, port: str, board: str | None) -> str:  # type: ignore
     try:
         actual = flashing.board_of(transport)
     except (TransportError, OSError, flashing.serial.SerialException):
-        raise flashing.FlashError(f"the board on {port} stopped answering before anything was written; "
-                                  f"press its reset button (or plug it in again) and run the same command again") from None
+        raise flashing.FlashError(f"the board on {port} stopped answering before anything was written; press its "
+                                  "reset button (or plug it in again) and run the same command again") from None
     if actual not in build.BOARDS:
         raise flashing.FlashError(f"the board on {port} is a {actual!r} MicroPython port, which the firmware does not "
                                   "support; nothing was written")

@@ -21,12 +21,12 @@ GOOD_CAL = {"tare": 84000, "per_card": 760, "touch_baseline": 800, "touch_seen":
 @pytest.mark.parametrize("name, text, words", [
     ("cal.json", '{"tare": 84000, "per_card": 7', "cal.json (the calibration) is damaged (not readable JSON): "
                                                   "the board runs uncalibrated"),
-    ("config.json", json.dumps({"touch_pct": 400}), "config.json (the configuration) holds values no configuration "
-                                                    "has: the board runs on the firmware's default settings (docs/protocol.md)"),
+    ("config.json", json.dumps({"touch_pct": 400}),
+     "config.json (the configuration) holds values no configuration has: the board runs on the firmware's default "
+     "settings (docs/protocol.md)"),
 ])
-def test_a_damaged_or_invalid_settings_file_is_named_by_flash_check_and_setup(sim_devices, sim_image_flash: Path,
-                                                                               tmp_path: Path, name: str, text: str,
-                                                                               words: str) -> None:
+def test_a_damaged_or_invalid_settings_file_is_named_by_flash_check_and_setup(
+        sim_devices, sim_image_flash: Path, tmp_path: Path, name: str, text: str, words: str) -> None:
     flash = tmp_path / "board"
     shutil.copytree(sim_image_flash, flash)
     if name != "cal.json":
