@@ -1,4 +1,5 @@
 """The command line never shows a traceback for bad input."""
+import os
 import subprocess
 import sys
 
@@ -84,7 +85,7 @@ def test_a_flash_folder_or_runtime_folder_under_a_file_is_refused(tmp_path) -> N
     assert line == f"shuffler: --flash {plain / 'board'}: {plain} is a file, not a folder"
     out = subprocess.run([sys.executable, "-m", "host.cli", "sim-device", "--flash", str(tmp_path / "board")],
                          capture_output=True, text=True, timeout=120,
-                         env={**__import__("os").environ, "SHUFFLER_RUNTIME_DIR": str(plain / "run")})
+                         env={**os.environ, "SHUFFLER_RUNTIME_DIR": str(plain / "run")})
     line = one_line(out)
     assert f"cannot write {plain / 'run'}" in line and "SHUFFLER_RUNTIME_DIR" in line
 
