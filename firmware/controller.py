@@ -533,6 +533,12 @@ class Controller:
         if proto is not None and proto != protocol.PROTOCOL_VERSION:
             report.error(cmd, rid, protocol.E_PROTO, proto=protocol.PROTOCOL_VERSION)
             return
+        if proto is not None and self.held:
+            # A host's handshake begins its session: a calibration another
+            # one held and never stored (its bring-up cut off) is dropped.
+            self.cal, _ = self.settings(self.cal_path, "cal", 0)
+            self.held = False
+            self.apply_cal()
         self.send_hello(cmd, rid)
 
     def cmd_status(self, cmd, rid, obj):

@@ -42,6 +42,11 @@ def test_a_held_calibration_is_used_stored_only_whole_and_a_reset_drops_it(
     dropped = dev.call("calibrate", what="drop")
     assert dropped["ok"] is True and dropped["cal"] == STORED and "held" not in dropped
     assert (tmp_path / "cal.json").read_bytes() == before
+    # Held, then a host's handshake (the bring-up that held it was cut off): dropped.
+    dev.call("calibrate", what="stack", n=52, hold=True)
+    assert dev.call("hello")["fw"] and dev.call("read", what="cal")["cal"]["per_card"] != STORED["per_card"]
+    assert dev.call("hello", proto=protocol.PROTOCOL_VERSION)["ok"] is True
+    assert dev.call("read", what="cal")["cal"] == STORED
     # Held again, then the power goes: the board starts on what was stored.
     dev.call("calibrate", what="stack", n=52, hold=True)
     dev.close()
