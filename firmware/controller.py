@@ -55,6 +55,8 @@ class Controller:
                        "battery_min": profile["battery_min_mv"], "meter_max": profile["battery_max_mv"] + 2000,
                        "wait_max": profile["wdt_ms"] // 2}
         self.cal = {}
+        self.bad = 0  # the settings files found unusable at start (protocol.BAD_* bits)
+        self.held = False
         self.state = protocol.ST_IDLE
         self.fault = protocol.FAULT_NONE
         self.sides = RandomSides(self.capacity)
@@ -84,10 +86,13 @@ class Controller:
 
     # ----- boot -------------------------------------------------------
     def boot(self):
-        saved = store.load(self.config_path)
-        if saved and protocol.object_problem("config", saved, self.limits) is None:
+        # A file that is there but unusable is never used, and never silently:
+        # the hello's `bad` names it until a write replaces it.
+        saved, bad = self.settings(self.config_path, "config", protocol.BAD_CONFIG_DAMAGED)
+        if saved:
             self.cfg.update(saved)
-        self.cal = store.load(self.cal_path) or {}
+        self.cal, self.bad = self.settings(self.cal_path, "cal", protocol.BAD_CAL_DAMAGED)
+        self.bad |= bad
         self.apply_cal()
         self.apply_cfg()
         self.restore_exact()
@@ -100,6 +105,16 @@ class Controller:
             self.warn_battery()
         self.last_activity = self.board.ticks_ms()
         self.last_line = self.last_activity
+
+    def settings(self, path, name, damaged):
+        """(the stored object, or {}; its `bad` bits: `damaged`, or the
+        next bit for values the object does not declare)."""
+        obj = store.load(path)
+        if obj is None:
+            return {}, damaged if store.present(path) else 0
+        if protocol.stored_problem(name, obj, self.limits) is not None:
+            return {}, damaged * 2
+        return obj, 0
 
     def apply_cfg(self):
         self.touch.pct = self.cfg["touch_pct"]
@@ -175,7 +190,7 @@ class Controller:
         _, _, stack_state = self.stack_cal()
         return {"fw": protocol.FIRMWARE_VERSION, "proto": protocol.PROTOCOL_VERSION, "board": self.profile["name"],
                 "capacity": self.capacity, "cal": report.obj("hello", stack=stack_state, touch=self.touch_source),
-                "state": self.state, "uid": self.uid, "digest": self.digest}
+                "state": self.state, "uid": self.uid, "digest": self.digest, "bad": self.bad or None}
 
     def send_hello(self, cmd, rid):
         if cmd is None:
@@ -519,6 +534,12 @@ class Controller:
         if proto is not None and proto != protocol.PROTOCOL_VERSION:
             report.error(cmd, rid, protocol.E_PROTO, proto=protocol.PROTOCOL_VERSION)
             return
+        if proto is not None and self.held:
+            # A host's handshake begins its session: a calibration another
+            # one held and never stored (its bring-up cut off) is dropped.
+            self.cal, _ = self.settings(self.cal_path, "cal", 0)
+            self.held = False
+            self.apply_cal()
         self.send_hello(cmd, rid)
 
     def cmd_status(self, cmd, rid, obj):
@@ -629,20 +650,29 @@ class Controller:
             report.error(cmd, rid, protocol.E_STATE)
             return
         what = obj["what"]  # required, one of CAL_WHATS: checked
-        new = dict(self.cal)
-        if not CALIBRATE[what](self, cmd, rid, obj, new):
-            return
-        try:
-            store.save(self.cal_path, new)
-        except OSError:
-            report.error(cmd, rid, protocol.E_STORAGE)
-            return
+        if what == protocol.CAL_DROP:
+            new, _ = self.settings(self.cal_path, "cal", 0)
+        else:
+            new = dict(self.cal)
+            if what != protocol.CAL_STORE and not CALIBRATE[what](self, cmd, rid, obj, new):
+                return
+        held = obj.get("hold") is True and what != protocol.CAL_STORE
+        if not held and what != protocol.CAL_DROP:
+            try:
+                store.save(self.cal_path, new)  # one write: a new file, then a rename
+            except OSError:
+                report.error(cmd, rid, protocol.E_STORAGE)
+                return
+            self.bad &= ~protocol.BAD_CAL
+        self.held = held
         self.cal = new
         self.apply_cal()
-        if what == protocol.CAL_TOUCH and "touch_baseline" in new:
+        if what in (protocol.CAL_TOUCH, protocol.CAL_DROP) and isinstance(new.get("touch_baseline"), int):
             self.touch.baseline = new["touch_baseline"]
             self.touch_source = "calibrated"
-        report.reply(cmd, rid, cal=new)
+        elif what == protocol.CAL_DROP:
+            self.touch_source = "measured"
+        report.reply(cmd, rid, cal=new, held=held or None)
 
     # One handler per thing calibrated (the CALIBRATE table below): each
     # changes `new` and returns True, or answers the refusal (err, why and
@@ -768,6 +798,7 @@ class Controller:
             except OSError:
                 report.error(cmd, rid, protocol.E_STORAGE)
                 return
+            self.bad &= ~protocol.BAD_CONFIG
             self.cfg = new
             self.apply_cfg()
         report.reply(cmd, rid, config=self.cfg)
@@ -906,7 +937,8 @@ class Controller:
             new["per_card"] = (old * CAL_WEIGHT + measured * k + (CAL_WEIGHT + k) // 2) // (CAL_WEIGHT + k)
         self.cal = new
         try:
-            store.save(self.cal_path, new)
+            if not self.held:  # a bring-up's held calibration is stored by it, whole, or not at all
+                store.save(self.cal_path, new)
         except OSError:
             pass  # counted right until the board restarts
         if wrong:

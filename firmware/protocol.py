@@ -247,7 +247,21 @@ CAL_TOUCH = "touch"  # the untouched baseline; confirm=true once a touch was see
 CAL_BEAM = "beam"  # the exit beam saw cards: their time in the beam is kept
 CAL_MOTOR = "motor"  # flip=0|1: which way the motor turns for the person's left
 CAL_BATTERY = "battery"  # mv: the battery as a meter reads it
-CAL_WHATS = (CAL_STACK, CAL_TOUCH, CAL_BEAM, CAL_MOTOR, CAL_BATTERY)
+# With hold=true each of the above is used at once but not stored: a bring-up
+# stores what it held in one write once every step passed (store), or goes
+# back to what is stored (drop); a reset drops it too.
+CAL_STORE = "store"
+CAL_DROP = "drop"
+CAL_WHATS = (CAL_STACK, CAL_TOUCH, CAL_BEAM, CAL_MOTOR, CAL_BATTERY, CAL_STORE, CAL_DROP)
+# The settings files the board found unusable at start (the hello's `bad`,
+# bits): not readable JSON, or values no such file holds. The board then
+# runs without them: uncalibrated, or on the configuration's defaults.
+BAD_CAL_DAMAGED = 1
+BAD_CAL_INVALID = 2
+BAD_CONFIG_DAMAGED = 4
+BAD_CONFIG_INVALID = 8
+BAD_CAL = BAD_CAL_DAMAGED | BAD_CAL_INVALID
+BAD_CONFIG = BAD_CONFIG_DAMAGED | BAD_CONFIG_INVALID
 # The battery reading's correction from a meter, per mille, within this.
 TRIM_MIN = 900
 TRIM_MAX = 1100
@@ -299,7 +313,7 @@ BOUNDS = (
 _PASS = "k:0..10000! n:0..10000! left:0..10000 right:0..10000"  # counts: a pass; its piles
 _COUNTS = "k:0..10000 n:0..10000 left:0..10000 right:0..10000"  # the same, where there may be no pass
 _NEXT = "round:1..1000! rounds:1..1000 load:L! count:0..10000!"  # the load an exact routine expects next
-_HELLO = "fw:s proto:0..1000000! board:s capacity:1..10000! cal:{hello} state:@state uid:u digest:0..4194301!"
+_HELLO = "fw:s proto:0..1000000! board:s capacity:1..10000! cal:{hello} state:@state uid:u digest:0..4194301! bad:0..15"
 
 # Sets a field's value is one of: name, values, in pairs.
 SETS = (
@@ -364,7 +378,7 @@ REPLY_FIELDS = (
     CMD_ABORT, "",
     CMD_RESUME, _COUNTS,
     CMD_CLEAR, "state:@state fault:@fault0",
-    CMD_CALIBRATE, "cal:{cal}!",
+    CMD_CALIBRATE, "cal:{cal}! held:b",
     CMD_CONFIG, "config:{config}!",
     CMD_EXACT, "mode:@mode! routine:{routine}",
     CMD_COUNT, "n:0..10000! capacity:1..10000",
@@ -391,7 +405,7 @@ COMMAND_FIELDS = (
     CMD_ABORT, "",
     CMD_RESUME, "",
     CMD_CLEAR, "",
-    CMD_CALIBRATE, "what:@calibrate! n:0..capacity confirm:b flip:@flip mv:battery_min..meter_max",
+    CMD_CALIBRATE, "what:@calibrate! n:0..capacity confirm:b flip:@flip mv:battery_min..meter_max hold:b",
     CMD_CONFIG, "set:{config}",
     CMD_EXACT, "n:2..exact_max routine:@routine held:b cancel:b repair:b",
     CMD_COUNT, "",
@@ -891,6 +905,15 @@ def object_problem(name, v, limits):
     """None when v is a declared object `name` (every key one it declares,
     each value of its type), else the refusal of its first bad key."""
     return check_fields("o:{" + name + "}", {"o": v}, limits)
+
+
+def stored_problem(name, v, limits):
+    """None when v is a usable stored object `name` (cal.json, config.json):
+    a declared object whose figures can be used (a count per card above 0)."""
+    bad = object_problem(name, v, limits)
+    if bad is None and isinstance(v, dict) and v.get("per_card", 1) < 1:
+        return (E_BAD_VALUE, WHY_RANGE, "per_card", 1, 16777216)
+    return bad
 
 
 def check_request(cmd, obj, limits):

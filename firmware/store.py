@@ -44,3 +44,13 @@ def load(path):
     if obj is None:
         obj = _read(path + ".tmp")
     return obj
+
+
+def present(path):
+    """Whether the file itself is there (a temp file alone is a write that
+    never finished: nothing stored)."""
+    try:
+        os.stat(path)
+        return True
+    except OSError:
+        return False

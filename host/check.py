@@ -93,6 +93,9 @@ def since_start(s: Snapshot) -> str:
 def firmware(s: Snapshot) -> Finding:
     h = s.hello
     value = f"{h.fw}, protocol {h.proto}, board {h.board}"
+    bad = device_words.bad_file_words(h.bad)
+    if bad:  # the firmware runs without a settings file it found unusable: never silently
+        return Finding(FIRMWARE, WARN, value, "its settings files readable", "; ".join(bad))
     if h.fw == protocol.FIRMWARE_VERSION:
         return Finding(FIRMWARE, OK, value, f"this tool's {protocol.FIRMWARE_VERSION}", "up to date")
     return Finding(FIRMWARE, WARN, value, f"this tool's {protocol.FIRMWARE_VERSION}",

@@ -218,3 +218,23 @@ CONTRADICTIONS: dict[str, str] = {
 def contradiction_words(name: str, **values: object) -> str:
     """The words for a fact of the device that cannot be true."""
     return CONTRADICTIONS[name].format(**values)
+
+
+# The settings files a board found unusable at start (the hello's `bad`
+# bits): which file, what is wrong, how the board runs, what to run.
+SETTINGS_FILES = {"cal.json": "the calibration", "config.json": "the configuration"}
+BAD_FILES: tuple[tuple[int, str, str], ...] = (
+    (protocol.BAD_CAL_DAMAGED, "cal.json", "is damaged (not readable JSON)"),
+    (protocol.BAD_CAL_INVALID, "cal.json", "holds values no calibration has"),
+    (protocol.BAD_CONFIG_DAMAGED, "config.json", "is damaged (not readable JSON)"),
+    (protocol.BAD_CONFIG_INVALID, "config.json", "holds values no configuration has"),
+)
+BAD_FILE_RUNS = {"cal.json": "the board runs uncalibrated",
+                 "config.json": "the board runs on the firmware's default settings (docs/protocol.md)"}
+
+
+def bad_file_words(bad: object) -> list[str]:
+    """One sentence for each unusable settings file `bad` names (its bits)."""
+    bits = bad if isinstance(bad, int) and not isinstance(bad, bool) else 0
+    return [f"{name} ({SETTINGS_FILES[name]}) {what}: {BAD_FILE_RUNS[name]} until `shuffler setup` stores a new "
+            "one over it" for bit, name, what in BAD_FILES if bits & bit]

@@ -7,6 +7,7 @@ firmware), and running the same command again finishes the job.
 from __future__ import annotations
 
 import errno
+import json
 import os
 import stat
 import sys
@@ -99,14 +100,26 @@ def enter_raw_repl(transport, port: str, timeout: float = 4.0) -> None:
     from mpremote.transport import TransportError
 
     quiet = _Silence()
+    # mpremote empties the input before it asks, for as long as bytes keep
+    # coming: a port that never stops sending would hold it for ever. The
+    # port is closed once the time given is up, which ends any read.
+    limit = Deadline(timeout + 0.5, transport.serial.close)
     try:
         with quiet:
             transport.enter_raw_repl(soft_reset=True, timeout_overall=timeout)
-    except (TransportError, OSError, serial.SerialException):
+    except (TransportError, OSError, serial.SerialException, TypeError, AttributeError):
+        if limit.expired:
+            raise FlashError(
+                f"{port} did not answer like a MicroPython board within {timeout:g} s: it sends without stopping "
+                "(a board busy printing, or another device); nothing was written. Check the port, press the "
+                "board's reset button and run the same command again (--connect-timeout gives it longer)"
+            ) from None
         raise FlashError(
             f"{port} does not answer like a MicroPython board (no raw REPL); "
             "check the port, or install MicroPython on the board first"
         ) from None
+    finally:
+        limit.cancel()
 
 
 def board_of(transport) -> str:
@@ -137,8 +150,8 @@ def deploy(
                 )
             transport.fs_writefile(f.remote, f.local.read_bytes())
             done += 1
-    except (TransportError, OSError, serial.SerialException) as exc:
-        reason = _one_line(exc)
+    except (TransportError, OSError, serial.SerialException, KeyboardInterrupt) as exc:
+        reason = "stopped (Ctrl-C)" if isinstance(exc, KeyboardInterrupt) else _one_line(exc)
         raise FlashError(
             f"copy failed at {current} ({done} of {len(image)} files written: {reason}); "
             "the board has no main.py now, so it starts to the REPL and runs no firmware; "
@@ -155,6 +168,33 @@ def settings_on_board(transport) -> list[str]:
     except (TransportError, OSError, serial.SerialException):
         return []  # the firmware is written; what else the board holds is not known
     return [n for n in SETTINGS if n in names]
+
+
+def unusable_settings(transport, names: list[str]) -> int:
+    """The settings files among `names` the firmware will not use (the
+    hello's `bad` bits: protocol.BAD_*): not readable JSON, or values no such
+    file holds. Read as the firmware reads them at start."""
+    from mpremote.transport import TransportError
+
+    from firmware import protocol
+
+    bad = 0
+    for name, damaged, obj_name in (("cal.json", protocol.BAD_CAL_DAMAGED, "cal"),
+                                    ("config.json", protocol.BAD_CONFIG_DAMAGED, "config")):
+        if name not in names:
+            continue
+        try:
+            data = transport.fs_readfile(name)
+        except (TransportError, OSError, serial.SerialException):
+            continue  # not read: the firmware's hello says it once it runs
+        try:
+            obj = json.loads(data.decode("ascii"))
+        except (UnicodeDecodeError, ValueError):
+            bad |= damaged
+            continue
+        if not isinstance(obj, dict) or protocol.stored_problem(obj_name, obj, None) is not None:
+            bad |= damaged * 2
+    return bad
 
 
 def soft_reset_to_firmware(transport) -> None:
@@ -207,8 +247,9 @@ def await_hello(
                 )
             return msg
     raise FlashError(
-        f"the firmware did not answer hello within {timeout:.0f} s after the reset; "
-        "open the port in a terminal to see its start-up messages"
+        f"the firmware is written but did not answer hello within {timeout:.0f} s after the reset: press the "
+        "board's reset button and run `shuffler check` on its port; if it still does not answer, run the same "
+        "command again (or open the port in a terminal to see its start-up messages)"
     )
 
 

@@ -19,6 +19,7 @@ from typing import Any
 from firmware import exact_routes as routes
 from shuffling import steps
 from shuffling import time_model
+from shuffling.limits import MAX_CAPACITY, MIN_CAPACITY
 from shuffling.round_steps import first_cut, round_steps, trade_steps
 from shuffling.exact_mode.onlooker import Onlooker, onlooker
 from shuffling.exact_mode.physical import device_steps
@@ -97,8 +98,8 @@ def choose_pack(pack: str | None, cards: int | None) -> PackChoice:
 
 
 def check_capacity(capacity: int) -> None:
-    if isinstance(capacity, bool) or not isinstance(capacity, int) or capacity < 2:
-        raise PlanError(f"--capacity must be a whole number of at least 2, not {capacity!r}")
+    if isinstance(capacity, bool) or not isinstance(capacity, int) or not MIN_CAPACITY <= capacity <= MAX_CAPACITY:
+        raise PlanError(f"--capacity must be a whole number from {MIN_CAPACITY} to {MAX_CAPACITY}, not {capacity!r}")
 
 
 def load_names(n_loads: int) -> list[str]:

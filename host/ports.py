@@ -2,12 +2,16 @@
 data, matched against pyserial's port list, plus running virtual shufflers."""
 from __future__ import annotations
 
+import os
+import stat
+import time
 from dataclasses import dataclass
-from typing import Iterable
+from typing import Any, Iterable
 
 from serial.tools import list_ports
 
-from host.device_link import Link
+from host import device_link
+from host.device_link import Link, LinkError, LinkTimeout
 from simulator.virtual import registry
 
 
@@ -78,9 +82,108 @@ def candidates() -> list[Candidate]:
     return usb_candidates() + virtual_candidates()
 
 
+def not_a_port(port: str) -> str | None:
+    """Why `port` cannot be a serial port (a folder, a plain file), in one
+    line naming it; None when it may be one (or is not there: opening says so)."""
+    if os.path.isdir(port):
+        return f"{port} is a folder, not a serial port (see `shuffler devices`)"
+    if os.path.exists(port) and not stat.S_ISCHR(os.stat(port).st_mode):
+        return f"{port} is a file, not a serial port (see `shuffler devices`)"
+    return None
+
+
+def holders(port: str) -> list[str]:
+    """The other programs that have `port` open, as "NAME (pid N)" (read
+    from /proc where there is one; elsewhere none are known)."""
+    try:
+        real = os.path.realpath(port)
+        pids = [p for p in os.listdir("/proc") if p.isdigit() and int(p) != os.getpid()]
+    except OSError:
+        return []
+    found = []
+    for pid in pids:
+        try:
+            fds = os.listdir(f"/proc/{pid}/fd")
+            if any(os.path.realpath(f"/proc/{pid}/fd/{fd}") == real for fd in fds):
+                with open(f"/proc/{pid}/comm") as f:
+                    found.append(f"{f.read().strip()} (pid {pid})")
+        except OSError:
+            continue  # gone, or not ours to look at
+    return found
+
+
+def held_words(port: str) -> str | None:
+    """Why a board on `port` may not answer: another program has the port
+    open and takes what the board sends; None when no other program is seen."""
+    others = holders(port)
+    if not others:
+        return None
+    return (f"{port} is open in another program too ({', '.join(others)}), which takes the board's answers: "
+            "close it, then run this command again")
+
+
+class NoFirmware(LinkTimeout):
+    """MicroPython's REPL answers on the port: the board runs no shuffler firmware."""
+
+
+class NotTheBoard(LinkError):
+    """Something answers on the port, and it is not a shuffler's board: what it sent says what."""
+
+
+REPL_SIGNS = (b">>> ", b"MicroPython v", b"Type \"help()\" for more information")
+GREET_SLICE_S = 3.0  # seconds (on the clock, whatever the device) between looks at what the port sent
+
+
+def greet(link: Link) -> dict[str, Any]:
+    """The handshake, or why the port does not answer it: NoFirmware as soon
+    as the REPL of a board without the firmware is seen answering (a blank
+    board echoes the hello and prompts again, where waiting out the
+    handshake would take a slow device long), at once too for a port that
+    sends back what it is sent, and at the end what else came instead."""
+    deadline = time.monotonic() + link.wait_s(device_link.HANDSHAKE_S)
+    while True:
+        left = deadline - time.monotonic()
+        try:
+            return link.handshake(timeout=max(0.01, min(left, GREET_SLICE_S)))
+        except LinkTimeout:
+            lines = heard(link)
+            if any(sign in line for line in lines for sign in REPL_SIGNS):
+                raise NoFirmware(f"{link.name} answers with MicroPython's prompt and no shuffler firmware: "
+                                 f"run `shuffler flash --port {link.name}`") from None
+            if any(line.startswith(b'{"cmd"') for line in lines):
+                raise NotTheBoard(f"{link.name} sends back what it is sent (a loopback, or a program that echoes): "
+                                  "no board answers there; check the port (`shuffler devices`)") from None
+            if time.monotonic() < deadline:
+                continue
+            if lines:
+                shown = lines[-1].decode("ascii", "replace")[:60]
+                raise NotTheBoard(f"{link.name} sends lines that are not the shuffler's (\"{shown}\"): another "
+                                  "device, or a board running other software; check the port (`shuffler devices`), "
+                                  f"or put the firmware on a MicroPython board: `shuffler flash --port "
+                                  f"{link.name}`") from None
+            raise LinkTimeout(f"{link.name} did not answer hello within {link.wait_s(device_link.HANDSHAKE_S):g} s: "
+                              "is the shuffler firmware on it? (see `shuffler flash`)") from None
+
+
+def heard(link: Link) -> list[bytes]:
+    """What the port sent that was not the protocol's: its lines as they came."""
+    bad = [item.line for item in list(link.events.queue) if isinstance(item, device_link.BadMessage)]
+    return [line.strip() for line in list(link.garbage) + bad if line.strip()]
+
+
+def link_words(port: str, exc: LinkError) -> str:
+    """What went wrong on the link, in one line: a request unanswered while
+    another program has the port open is that program's doing."""
+    held = held_words(port) if isinstance(exc, LinkTimeout) and not isinstance(exc, NoFirmware) else None
+    return held or str(exc)
+
+
 def open_link(port: str) -> Link:
     """The link on `port`, waiting as long as the device there needs: a
     virtual or emulated board is listed with its slowdown
     (simulator/virtual/registry.py); a real board's port never is, so its
     timeouts stay a real board's."""
+    why = not_a_port(port)
+    if why:
+        raise LinkError(why)
     return Link.open(port, registry.slowdown(port))

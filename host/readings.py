@@ -9,9 +9,17 @@ from typing import Any, Iterable
 from firmware import protocol
 from host import device_messages
 from host.check import Snapshot
-from host.device_link import BadMessage, Garbage, Link
+from host.device_link import BadMessage, Garbage, Link, LinkError
 
 FEED_WAIT_S = 10.0  # a real board: a few cards, or the longest jam wait and the count after it
+
+
+class BoardRestarted(LinkError):
+    """The board started again (its hello event came): a reset, or its power went."""
+
+
+def is_hello(item: Any) -> bool:
+    return isinstance(item, dict) and item.get(protocol.F_EV) == protocol.EV_HELLO
 
 
 def snapshot(link: Link, feed: Any = None, touches_before: int | None = None) -> Snapshot:
@@ -46,7 +54,10 @@ def wait_event(link: Link, names: Iterable[str], seconds: float) -> dict[str, An
 def feed(link: Link, n: int, side: str) -> Any:
     """Feed n cards to `side` and wait for the pass's end: its Done or
     Fault event record (None: neither came)."""
-    link.drain()
+    if any(is_hello(item) for item in link.drain()):
+        raise BoardRestarted(f"{link.name} restarted")
     link.request(protocol.CMD_FEED, n=n, side=side)
-    end = wait_event(link, (protocol.EV_DONE, protocol.EV_FAULT), FEED_WAIT_S)
+    end = wait_event(link, (protocol.EV_DONE, protocol.EV_FAULT, protocol.EV_HELLO), FEED_WAIT_S)
+    if is_hello(end):
+        raise BoardRestarted(f"{link.name} restarted during the feed")
     return None if end is None else device_messages.event_view(end)

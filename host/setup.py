@@ -27,12 +27,14 @@ from typing import Any, Callable, Protocol
 from firmware import protocol as wire
 from hardware import cards
 from host import check
+from host import device_link
 from host import device_messages
 from host import device_words
+from host import ports
 from host import readings
 from host import setup_steps
-from host.device_link import DeviceError, Link, LinkError, LinkTimeout, ProtocolMismatch
-from host.parts import FAIL, OK, SKIP, Finding, ready
+from host.device_link import DeviceError, Link, LinkClosed, LinkError, LinkTimeout, ProtocolMismatch
+from host.parts import FAIL, OK, PARTS, SKIP, Finding, ready
 
 KNOWN = 52  # one deck: the known count
 # The second count: at least 80 cards, so that a 2 % error in the per-card
@@ -46,6 +48,7 @@ HAND_TRIES = 2  # asks to take a hand off the pad
 FEED_LEAST = 10
 FEED_CARDS = 2
 MAX_FEEDS = 4  # feeds of FEED_CARDS to find which way is left (FEED_LEAST + 2 cards hold them)
+METER_TRIES = 3  # meter readings that disagree with the board, asked again before the step gives up
 TOUCH_WAIT_S = 30  # the person's time to touch the pad
 STEADY_WAIT_S = 30.0  # a reading that has not settled by then will not
 STEADY_READS = 3
@@ -61,8 +64,18 @@ class Person(Protocol):
     def found(self, finding: Finding, board: str) -> None: ...
 
 
+def unsettled(r: Any) -> Finding:
+    """The load cell's reading with cards on it: never steady (None), or no answer."""
+    return Finding(wire.PART_STACK, FAIL, "moving" if r is None else "no answer", "a steady reading",
+                   "the reading does not settle with cards on it", wiring=True)
+
+
 class Stop(Exception):
-    """The bring-up cannot go on; the message says why."""
+    """The bring-up cannot go on; the message says why (`code`: the exit code)."""
+
+    def __init__(self, message: str, code: int = 1) -> None:
+        super().__init__(message)
+        self.code = code
 
 
 Flash = Callable[[str], None]  # flashes this tool's firmware onto the port, or raises Stop
@@ -80,6 +93,7 @@ class Bringup:
         self.hello: dict[str, Any] = {}
         self.touches_before: int | None = None  # the board's touch count before the touch was asked for
         self.last_feed: Any = None  # the last feed's end: its Done or Fault event record, or check.Refused
+        self.meter_refused = False  # the battery step's meter and the board disagreed: nothing trimmed
 
     # -- the board ---------------------------------------------------------------
     @property
@@ -101,8 +115,12 @@ class Bringup:
         for _ in range(2):
             self.link = self.open_link(self.port)
             try:
-                self.hello = self.link.handshake()
+                self.hello = ports.greet(self.link)
             except LinkTimeout:
+                held = ports.held_words(self.port)
+                if held:  # the board's answers go to another program: flashing would not help
+                    self.close()
+                    raise Stop(held) from None
                 offer = setup_steps.FlashOffer("", wire.FIRMWARE_VERSION, True)
             except ProtocolMismatch:
                 offer = setup_steps.FlashOffer("of another version", wire.FIRMWARE_VERSION, True)
@@ -130,21 +148,31 @@ class Bringup:
                 return answer.startswith("y")
             self.person.say("Type y or n, then Enter.")
 
+    def req(self, cmd: str, **fields: Any) -> dict[str, Any]:
+        """A request answered; readings.BoardRestarted once the board has
+        started again since the last one (its hello event came): what the
+        bring-up held on it is gone, and a reading now is a fresh board's."""
+        reply = self.ln().request(cmd, **fields)
+        if any(readings.is_hello(item) for item in list(self.ln().events.queue)):
+            raise readings.BoardRestarted(f"{self.port} restarted")
+        return reply
+
     def settle(self) -> None:
         """Idle again: a paused pass aborted, a latched fault cleared (the board tests its sensors again)."""
-        st = device_messages.reply_view(self.ln().request(wire.CMD_STATUS)).state
+        st = device_messages.reply_view(self.req(wire.CMD_STATUS)).state
         if st == wire.ST_PAUSED:
-            self.ln().request(wire.CMD_ABORT)
+            self.req(wire.CMD_ABORT)
         if st in (wire.ST_PAUSED, wire.ST_ALARM):
-            self.ln().request(wire.CMD_CLEAR)
+            self.req(wire.CMD_CLEAR)
 
     def read(self) -> Any:
         """The sensors as the board reads them now (a ReadReply)."""
-        return device_messages.reply_view(self.ln().request(wire.CMD_READ))
+        return device_messages.reply_view(self.req(wire.CMD_READ))
 
     def cal(self, what: str, **fields: Any) -> Any:
-        """Calibrate `what`: the stored calibration after it (a CalObject)."""
-        return device_messages.reply_view(self.ln().request(wire.CMD_CALIBRATE, what=what, **fields)).cal
+        """Calibrate `what`, held on the board (in use, not stored: keep()
+        stores it whole once every step passed): the calibration after it (a CalObject)."""
+        return device_messages.reply_view(self.req(wire.CMD_CALIBRATE, what=what, hold=True, **fields)).cal
 
     def steady(self, per_card: int = 0) -> Any:
         """A reading of the load cell that has held still over STEADY_READS
@@ -212,23 +240,19 @@ class Bringup:
         tare = self.cal(wire.CAL_STACK, n=0).tare
         self.person.say(f"Empty tray: {tare} (the tare).")
         lo, hi = cards.per_card_range()
-        least_growth = check.profile(self.board)["stack_per_card_min"]
         value = "no count"
+        empty_said = False  # a tray that reads empty is said once as the person's, then as the load cell's
         for attempt in range(COUNT_TRIES):
             self.person.ask(setup_steps.LoadCards(known, again=attempt > 0))
             r = self.steady()
-            if r is None or r.raw is None:
-                return [Finding(stack, FAIL, "moving" if r is None else "no answer", "a steady reading",
-                                "the reading does not settle with cards on it", wiring=True)]
-            grew = r.raw - tare
-            if grew < least_growth * known:
-                if grew < 0:
-                    why = f"the reading falls by {-grew} for {known} cards: its signal wires A+ and A- are swapped"
-                else:
-                    why = (f"the reading grows by only {grew} for {known} cards: nothing presses on the load cell, "
-                           "or a wire is open")
-                return [Finding(stack, FAIL, f"raw {r.raw}, tare {tare}", "growing with every card", why, wiring=True)]
-            first = grew / known
+            if r is not None and r.raw is not None and abs(r.raw - tare) < 2 * lo and not empty_said:
+                empty_said = True
+                self.person.ask(setup_steps.TrayEmpty(known, r.raw, tare))
+                r = self.steady()
+            fault = self.load_cell_fault(r, tare, known)
+            if fault is not None:
+                return [fault]
+            first = (r.raw - tare) / known
             if not lo <= first <= hi:
                 value = f"{known} cards at {first:.0f} a card"
                 self.person.say(f"As {known} cards that is {first:.0f} a card, and a card of any stock weighs {lo} to "
@@ -238,22 +262,41 @@ class Bringup:
             self.person.say(f"{known} cards: {first:.0f} a card (stored once a second count agrees).")
             m = self.ask_number(setup_steps.SecondCount(least, capacity))
             r = self.steady(int(first))
+            if r is not None and r.raw is not None and (r.raw - tare) / first < HALF_CARD:
+                self.person.say(setup_steps.second_empty_words(m))  # cards counted, never put in
+                m = self.ask_number(setup_steps.SecondCount(least, capacity))
+                r = self.steady(int(first))
             if r is None or r.raw is None:
-                return [Finding(stack, FAIL, "moving" if r is None else "no answer", "a steady reading",
-                                "the reading does not settle with cards on it", wiring=True)]
+                return [unsettled(r)]
             read = (r.raw - tare) / first
-            value = f"{m} cards read as {read:.1f} by the weight of the {known}"
+            value = f"{m} cards read as {setup_steps.tenths(read)} by the weight of the {known}"
             if abs(read - m) < HALF_CARD:
                 per_card = self.cal(wire.CAL_STACK, n=m).per_card
                 return [Finding(stack, OK, value, "within half a card",
                                 f"calibrated: tare {tare}, {per_card} a card")]
             off = abs(read - m)
-            self.person.say(f"{m} cards read as {read:.1f} by the weight of the {known}: the two counts disagree "
+            self.person.say(f"{value}: the two counts disagree "
                             f"by {off:.1f} card{'s' * (f'{off:.1f}' != '1.0')} ({off / m * 100:.1f} %). "
                             "The board cannot see which count is off: count both again; nothing is stored yet.")
         return [Finding(stack, FAIL, value, f"two counts that agree within half a card ({lo} to {hi} a card)",
                         f"the counts disagreed {COUNT_TRIES} times, so nothing is stored: count each card one by one, "
                         "and do this step again (r)")]
+
+    def load_cell_fault(self, r: Any, tare: int, known: int) -> Finding | None:
+        """The load cell's fault, if a reading with `known` cards on the tray
+        shows one: no steady reading, or one that falls (its signal wires
+        swapped) or barely grows (no load on it, a wire open) with a deck on."""
+        if r is None or r.raw is None:
+            return unsettled(r)
+        grew, least = r.raw - tare, check.profile(self.board)["stack_per_card_min"] * known
+        if grew >= least:
+            return None
+        if grew < -least:  # falls as a deck goes on: not a tray left empty
+            why = f"the reading falls by {-grew} for {known} cards: its signal wires A+ and A- are swapped"
+        else:
+            why = (f"the reading grows by only {grew} for {known} cards: nothing presses on the load cell, "
+                   "or a wire is open")
+        return Finding(wire.PART_STACK, FAIL, f"raw {r.raw}, tare {tare}", "growing with every card", why, wiring=True)
 
     def touch(self) -> list[Finding]:
         """The baseline with no hand near, then a touch the board itself
@@ -280,7 +323,7 @@ class Bringup:
             r = self.read()
             return [Finding(part, FAIL, f"reads {r.touch} at rest", "a steady reading at rest",
                             "no pad answers (a broken lead, or a short)", wiring=True)]
-        pct = int(device_messages.reply_view(self.ln().request(wire.CMD_CONFIG)).config.touch_pct or 70)
+        pct = int(device_messages.reply_view(self.req(wire.CMD_CONFIG)).config.touch_pct or 70)
         wait = self.touch_wait_s
         touches = int(self.read().touches or 0)
         self.touches_before = touches
@@ -323,14 +366,9 @@ class Bringup:
         (the beam counted every feed), so cards cannot land on one pile
         both ways, and answers that say so are a slip, said as such and
         asked again, never the wiring."""
-        self.person.ask(setup_steps.FeedCards(FEED_LEAST, FEED_CARDS))
-        r = self.steady()
-        if r is not None and (r.n or 0) < 0:
-            return [check.stack(self.snapshot())]  # a load cell that reads fewer than no cards
-        if r is None or (r.n or 0) < FEED_CARDS:
-            n = None if r is None else r.n
-            return [Finding(wire.PART_STACK, FAIL, f"the tray reads {n} cards", f"{FEED_LEAST} or more",
-                            f"put {FEED_LEAST} or more cards in the tray")]
+        r, unfed = self.loaded_to_feed()
+        if unfed:
+            return unfed
         stored = int(r.flip or 0)  # the board's direction now: nothing is stored until the answers agree
         said: list[int] = []  # the direction each answer gives for the person's left (a flip)
         side = wire.LEFT
@@ -371,6 +409,27 @@ class Bringup:
                         "exit beam counted every card), so cards cannot land on one pile both ways; nothing is stored: "
                         "watch the piles as the cards land and do this step again (r)")]
 
+    def loaded_to_feed(self) -> tuple[Any, list[Finding]]:
+        """The tray loaded for the feed: (its reading, []), or why it cannot
+        feed. Too few cards is the person's to put right, asked once."""
+        self.person.ask(setup_steps.FeedCards(FEED_LEAST, FEED_CARDS))
+        r = self.steady()
+        if r is not None and r.n is not None and 0 <= r.n < FEED_LEAST:
+            self.person.ask(setup_steps.TooFewCards(r.n, FEED_LEAST))
+            r = self.steady()
+        if r is None:
+            return r, [unsettled(r)]
+        if r.n is None:
+            return r, [Finding(wire.PART_MOTOR, SKIP, "not judged", "-",
+                               "the tray cannot be counted until the load cell's step has passed: do it first")]
+        if r.n < 0:
+            return r, [check.stack(self.snapshot())]  # a load cell that reads fewer than no cards
+        if r.n < FEED_CARDS:
+            return r, [Finding(wire.PART_STACK, FAIL, f"the tray reads {setup_steps.cards(r.n)}",
+                               f"{FEED_LEAST} or more",
+                               f"put {FEED_LEAST} or more cards in the tray, then do this step again (r)")]
+        return r, []
+
     def fed(self, side: str = wire.LEFT) -> Any:
         """The feed's end: its Done or Fault event record, check.Refused, or None."""
         try:
@@ -394,15 +453,33 @@ class Bringup:
                         "take the cards out of the exit and the piles, then do this step again")]
 
     def battery(self) -> list[Finding]:
-        mv = self.ask_volts()
-        if mv is not None:
+        """The board's reading trimmed to a meter's. A meter reading more
+        than 10 % off is first the person's misread (a wrong range, a probe
+        off the terminal), said as such and asked again; the divider is named
+        only when the person reads the same voltage again."""
+        self.meter_refused = False
+        said: list[int] = []
+        while True:
+            mv = self.ask_volts()
+            if mv is None:
+                break
             try:
                 self.cal(wire.CAL_BATTERY, mv=mv)
-            except DeviceError:
-                r = self.read()
-                return [Finding(wire.PART_BATTERY, FAIL, f"the board reads {(r.mv or 0) / 1000:.2f} V, "
-                                f"the meter {mv / 1000:.2f} V", "within 10 % of the meter",
-                                "more than 10 % apart: its divider", wiring=True)]
+                break
+            except DeviceError as exc:
+                board = int(exc.reply.get("mv") or self.read().mv or 0)
+                value = f"the board reads {board / 1000:.2f} V, the meter {mv / 1000:.2f} V"
+                if exc.reply.get("why") == wire.WHY_IMPLAUSIBLE or (said and abs(mv - said[-1]) * 50 <= mv):
+                    self.meter_refused = True  # no battery reads so, or the meter read the same again
+                    return [Finding(wire.PART_BATTERY, FAIL, value, "within 10 % of the meter",
+                                    "more than 10 % apart on the same meter reading again: its divider", wiring=True)]
+                said.append(mv)
+                if len(said) >= METER_TRIES:
+                    self.meter_refused = True
+                    return [Finding(wire.PART_BATTERY, FAIL, value, "within 10 % of the meter",
+                                    "more than 10 % apart each time, the meter reading different voltages: nothing "
+                                    "is trimmed; measure across the battery's terminals and do this step again (r)")]
+                self.person.say(setup_steps.meter_words(board, mv))
         return [check.battery(self.snapshot())]
 
     def snapshot(self, feed: Any = None) -> check.Snapshot:
@@ -420,15 +497,22 @@ class Bringup:
                 return found
 
     def run(self) -> tuple[bool, list[Finding]]:
-        """Every step, then the board read as `shuffler check` reads it:
-        (ready to shuffle, the findings)."""
+        """Every step, then what they measured stored in one write if every
+        one passed (nothing otherwise), then the board read as `shuffler
+        check` reads it: (ready to shuffle, the findings). Stopped part way
+        (Ctrl-C, a reset, the port gone), nothing is stored and Stop says so."""
         self.connect()
         try:
             self.person.found(check.firmware(self.snapshot()), self.board)
             self.settle()
+            failed = []
             for step in (self.counts, self.touch, self.feed, self.battery):
-                self.stage(step)
+                found = self.stage(step)
+                # (a battery too low for a pass is no calibration that failed: a meter refused is)
+                failed += [PARTS[f.part].name for f in found if f.verdict == FAIL
+                           and (f.part != wire.PART_BATTERY or self.meter_refused)]
                 self.settle()
+            self.keep(failed)
             final = check.findings(readings.snapshot(self.ln(), self.last_feed, touches_before=self.touches_before))
             self.person.say("The board now:")
             for f in final:
@@ -438,7 +522,59 @@ class Bringup:
                             if ok else "Not ready to shuffle: put right the lines marked FAIL, then "
                                        "`shuffler setup` again (or `shuffler check` to look).")
             return ok, final
+        except KeyboardInterrupt:
+            self.drop()
+            raise Stop(setup_steps.stopped_words(setup_steps.INTERRUPTED, self.port), code=130) from None
         except LinkError as exc:
-            raise Stop(str(exc)) from None
+            why = self.why_stopped(exc)
+            self.drop()
+            raise Stop(setup_steps.stopped_words(why, self.port)) from None
         finally:
             self.close()
+
+    def keep(self, failed: list[str]) -> None:
+        """Store what the steps held, in one write, when every step passed;
+        else go back to what the board had stored."""
+        if failed:
+            self.req(wire.CMD_CALIBRATE, what=wire.CAL_DROP)
+            self.person.say(setup_steps.unstored_words(failed))
+            return
+        self.req(wire.CMD_CALIBRATE, what=wire.CAL_STORE)
+        config = bool(int(device_messages.hello_view(self.hello).bad or 0) & wire.BAD_CONFIG)
+        if config:
+            self.req(wire.CMD_CONFIG, set={})  # the defaults it runs on, stored over the unusable file
+        self.person.say(setup_steps.stored_words(config))
+
+    def drop(self) -> None:
+        """What the steps held on the board dropped, if it still answers (a
+        reset dropped it already)."""
+        if self.link is None or self.link.closed:
+            return
+        try:
+            self.link.request(wire.CMD_CALIBRATE, timeout=self.link.wait_s(1.0), what=wire.CAL_DROP)
+        except LinkError:
+            pass
+
+    def why_stopped(self, exc: LinkError) -> str:
+        """Why the link failed, in words: a restart of the board (its hello
+        event came, perhaps a moment after a request went unanswered), the
+        port gone, or what the link said."""
+        if isinstance(exc, readings.BoardRestarted) or self.restarted(isinstance(exc, LinkTimeout)):
+            return setup_steps.restarted_words(self.port)
+        if isinstance(exc, LinkClosed):
+            return setup_steps.lost_words(str(exc))
+        return ports.link_words(self.port, exc)
+
+    def restarted(self, wait: bool) -> bool:
+        """Whether the board's hello event came (within a boot's time, with `wait`)."""
+        link = self.ln()
+        if any(readings.is_hello(item) for item in list(link.events.queue)):
+            return True
+        deadline = time.monotonic() + (link.wait_s(device_link.HANDSHAKE_S) if wait else 0)
+        try:
+            while time.monotonic() < deadline:
+                if readings.is_hello(link.next_event(deadline - time.monotonic())):
+                    return True
+        except LinkError:
+            return False
+        return False

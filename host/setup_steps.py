@@ -43,6 +43,16 @@ class LoadCards:
 
 
 @dataclass(frozen=True)
+class TrayEmpty:
+    """The tray reads as it did empty (`raw`, the tare `tare`) where `cards`
+    cards should be: put them in (a person's slip, not the load cell's)."""
+
+    cards: int
+    raw: int
+    tare: int
+
+
+@dataclass(frozen=True)
 class SecondCount:
     """Count out another number of cards, from `least` to `most`, put them in
     the tray and type how many: the check of the known count."""
@@ -80,6 +90,14 @@ class FeedCards:
 
 
 @dataclass(frozen=True)
+class TooFewCards:
+    """The tray reads `n` cards where the feed needs `least` or more: put them in."""
+
+    n: int
+    least: int
+
+
+@dataclass(frozen=True)
 class WhereLanded:
     """Which pile did the `cards` cards just fed land on?"""
 
@@ -98,10 +116,10 @@ class Again:
     passed: bool
 
 
-Step = Union[FlashOffer, EmptyTray, LoadCards, SecondCount, HandsOff, HandAway, TouchPad, FeedCards, WhereLanded,
-             Meter, Again]
-STEP_TYPES: tuple[type, ...] = (FlashOffer, EmptyTray, LoadCards, SecondCount, HandsOff, HandAway, TouchPad,
-                                FeedCards, WhereLanded, Meter, Again)
+Step = Union[FlashOffer, EmptyTray, LoadCards, TrayEmpty, SecondCount, HandsOff, HandAway, TouchPad, FeedCards,
+             TooFewCards, WhereLanded, Meter, Again]
+STEP_TYPES: tuple[type, ...] = (FlashOffer, EmptyTray, LoadCards, TrayEmpty, SecondCount, HandsOff, HandAway, TouchPad,
+                                FeedCards, TooFewCards, WhereLanded, Meter, Again)
 
 
 def words(step: Step) -> str:
@@ -119,6 +137,12 @@ def words(step: Step) -> str:
             return (f"Take the cards out, count out exactly {cards(step.cards)} one by one and put them face down "
                     "in the tray, then press Enter.")
         return f"Put exactly {cards(step.cards)} face down in the tray (one full deck), then press Enter."
+    if isinstance(step, TrayEmpty):
+        return (f"The tray reads as it did empty ({step.raw}, the tare {step.tare}): the {cards(step.cards)} are not "
+                "in it (or not resting on it). Put them in the tray, then press Enter.")
+    if isinstance(step, TooFewCards):
+        return (f"The tray reads {cards(step.n)}: the shuffler feeds only from {step.least} or more. Put them in, "
+                "then press Enter.")
     if isinstance(step, SecondCount):
         return (f"Take them out, count out another number of cards from {step.least} to {step.most} (a full "
                 "tray counts best) and put them in the tray; type how many, then press Enter.")
@@ -171,3 +195,54 @@ def to_dict(step: Step) -> dict[str, Any]:
 
 def kind_names() -> list[str]:
     return [t.__name__.lower() for t in STEP_TYPES]
+
+
+# -- what the bring-up says of the board's stored files (each worded once) --
+NOTHING_STORED = "nothing from this set-up was stored: the board's calibration (cal.json) is as it was"
+
+
+def stored_words(config: bool) -> str:
+    """Every step passed, and what they measured stored in one write."""
+    also = "; its configuration (config.json), which was unusable, now holds the defaults" if config else ""
+    return f"Stored on the board in one write: the calibration (cal.json){also}."
+
+
+def unstored_words(steps: list[str]) -> str:
+    """Some step did not pass, so nothing was stored."""
+    return (f"{NOTHING_STORED[0].upper()}{NOTHING_STORED[1:]} (not passed: {', '.join(steps)}); "
+            "it is stored only when every step passes.")
+
+
+def stopped_words(why: str, port: str) -> str:
+    """The bring-up stopped part way: why, the files as they were, what to run."""
+    return f"{why}; {NOTHING_STORED}; run `shuffler setup --port {port}` again"
+
+
+INTERRUPTED = "stopped (Ctrl-C)"
+
+
+def restarted_words(port: str) -> str:
+    return (f"the board on {port} restarted (reset, or its power went) during the set-up; what a step measured "
+            "was held only until then")
+
+
+def lost_words(why: str) -> str:
+    return f"{why}: the board was unplugged, reset or stopped answering"
+
+
+# -- a person's slips, told from the wiring by what the board reads --------
+def tenths(x: float) -> str:
+    """x to a tenth, never "-0.0"."""
+    return f"{round(x, 1) + 0.0:.1f}"
+
+
+def second_empty_words(typed: int) -> str:
+    return (f"The tray reads as empty, and you typed {typed}: the cards you counted are not in it. "
+            "Put them in the tray and type how many again.")
+
+
+def meter_words(board_mv: int, meter_mv: int) -> str:
+    off = abs(meter_mv - board_mv) * 100 // max(board_mv, 1)
+    return (f"The board reads {board_mv / 1000:.2f} V and you typed {meter_mv / 1000:.2f} V: {off} % apart, more than "
+            "a meter and a working divider differ (10 %). Measure again across the battery's two terminals, on the "
+            "meter's DC volts range, and type what it shows.")

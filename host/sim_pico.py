@@ -9,6 +9,7 @@ from types import FrameType
 
 import click
 
+from host.commands.sim_device import person_hint, unwritable
 from simulator.virtual import faults as faultlib
 from simulator.virtual import registry
 
@@ -29,10 +30,14 @@ def run_pico(flash: Path | None, install: bool | None, time_scale: float,
                                      f"the emulated Pico takes {', '.join(MECHANICAL)}", param_hint="--fault")
     fs_file = flash / FS_FILE if flash is not None else None
     if flash is not None:
-        flash.mkdir(parents=True, exist_ok=True)
+        try:
+            flash.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise unwritable(exc) from None
     fs: bytes | None = fs_file.read_bytes() if fs_file is not None and fs_file.exists() else None
     if install is None:
         install = fs is None
+    blank = fs is None and not install
     if install:
         fs = build_fs(firmware_files())
     try:
@@ -46,8 +51,13 @@ def run_pico(flash: Path | None, install: bool | None, time_scale: float,
     pico.start()
     control = ControlServer(pico).start()
     # Listed by `shuffler devices`; a Link opened on this port waits as long as the emulator needs.
-    advert = registry.advertise(pico.port, flash if flash is not None else Path(""), control.address,
-                                board="pico", slowdown=SLOWDOWN)
+    try:
+        advert = registry.advertise(pico.port, flash if flash is not None else Path(""), control.address,
+                                    board="pico", slowdown=SLOWDOWN)
+    except OSError as exc:
+        control.stop()
+        pico.stop()
+        raise unwritable(exc) from None
     done = threading.Event()
 
     def on_signal(signum: int, frame: FrameType | None) -> None:
@@ -57,7 +67,10 @@ def run_pico(flash: Path | None, install: bool | None, time_scale: float,
     try:
         where = fs_file if fs_file is not None else "kept in memory"
         click.echo(f"emulated Pico on {pico.port} (flash {where})")
-        click.echo(f"control endpoint {control.address}")
+        kept = (f"its flash is kept in {fs_file} when it stops; the cards on its table go" if fs_file is not None
+                else "its flash and the cards on its table go when it stops (give --flash DIR to keep its flash)")
+        for line in person_hint(control.address, "", pico.port, None, blank, kept):
+            click.echo(line)
         while not done.wait(0.2):
             if not pico.running:
                 raise click.ClickException(f"the emulated Pico stopped unexpectedly: {pico.error}")

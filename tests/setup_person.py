@@ -10,7 +10,7 @@ A person may make the ordinary slips once each (`slips`): a deck of two
 cards fewer put in as the known count ("miscount"), a hand left on the
 touch pad when asked to keep hands away ("hand_on_pad", lifted when the
 bring-up asks, or at the latest to touch the pad), and the wrong pile said
-for the first cards fed ("wrong_side")."""
+for the first cards fed ("wrong_side"), and the slips of TRAY_SLIPS."""
 from __future__ import annotations
 
 import random
@@ -24,6 +24,11 @@ from simulator.virtual.world_client import WorldClient
 PACK = "pack"
 PLACES = ("tray", "left", "right", "throat")
 SLIPS = ("miscount", "hand_on_pad", "wrong_side")
+# And the ones that leave the tray or the meter wrong: the deck not put in
+# ("empty_tray"), the second count typed but not put in ("second_empty"),
+# no cards put in for the feed ("empty_feed"), and a meter read 30 % low
+# ("meter_misread"); each is put right when the bring-up says so.
+TRAY_SLIPS = ("empty_tray", "second_empty", "empty_feed", "meter_misread")
 HAND_MS = 24 * 3600 * 1000  # a hand resting on the pad: until lifted
 
 
@@ -79,20 +84,27 @@ class SetupPerson:
             return "\r"
         if kind == "loadcards":
             self.gather()
-            self.world.put(PACK, step["cards"] - 2 if self.slip("miscount") else step["cards"])
+            if not self.slip("empty_tray"):  # the deck left in hand
+                self.world.put(PACK, step["cards"] - 2 if self.slip("miscount") else step["cards"])
+            return "\r"
+        if kind == "trayempty":
+            self.gather()
+            self.world.put(PACK, step["cards"])
             return "\r"
         if kind == "secondcount":
             self.gather()
             n = self.rng.randint(step["least"], step["most"])
-            self.world.put(PACK, n)
+            if not self.slip("second_empty"):  # counted out, typed, never put in
+                self.world.put(PACK, n)
             return f"{n}\r"
         if kind == "touchpad":
             self.lift_hand()
             self.world.touch(150)
             return None
-        if kind == "feedcards":
+        if kind in ("feedcards", "toofewcards"):
             self.gather()
-            self.world.put(PACK, step["least"] + 2)
+            if not self.slip("empty_feed"):
+                self.world.put(PACK, step["least"] + 2)
             self.piles = self.pile_sizes()
             return "\r"
         if kind == "wherelanded":
@@ -104,6 +116,8 @@ class SetupPerson:
             return side + "\r"
         if kind == "meter":
             mv = self.world.query()["mv"] + self.rng.randint(-15, 15)  # a meter's last digit
+            if self.slip("meter_misread"):
+                mv = mv * 7 // 10  # read 30 % low
             return f"{mv / 1000:.2f}\r"
         if kind == "again":
             last = self.done[-2]["kind"] if len(self.done) >= 2 else ""

@@ -21,7 +21,7 @@ def connect(port: str) -> Link:
     """The board's link after the handshake, or one line saying why not."""
     link = ports.open_link(port)
     try:
-        link.handshake()
+        ports.greet(link)
     except ProtocolMismatch as exc:
         link.close()
         raise click.ClickException(f"{exc}") from None
@@ -79,7 +79,7 @@ def check(port: str | None, watch: bool, count: int | None, do_feed: bool, do_cl
     try:
         link = connect(port)
     except LinkError as exc:
-        raise click.ClickException(str(exc)) from None
+        raise click.ClickException(ports.link_words(port, exc)) from None
     try:
         if do_clear:
             cleared(link)
@@ -90,7 +90,7 @@ def check(port: str | None, watch: bool, count: int | None, do_feed: bool, do_cl
         else:
             ok = _watch(link, snap, as_json, port, count)
     except LinkError as exc:
-        raise click.ClickException(str(exc)) from None
+        raise click.ClickException(ports.link_words(port, exc)) from None
     finally:
         link.close()
     if not ok:

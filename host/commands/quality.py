@@ -124,7 +124,7 @@ def _pack_asked(pack_name: str | None, cards: int | None) -> Pack:
         _refuse(out_of_range("--cards", cards, MIN_PACK_CARDS, MAX_PACK_CARDS))
         return custom_pack(cards)
     try:
-        return get_pack(pack_name or "samba")
+        return get_pack("samba" if pack_name is None else pack_name)
     except UnknownPackError as exc:
         _fail(str(exc))
 

@@ -12,6 +12,7 @@ from firmware import protocol
 from firmware.build import ImageError
 from host.commands import flash as flash_cmd
 from host import ports
+from host.device_link import LinkError
 from host import setup as bringup
 from host import setup_steps
 from host.parts import Finding
@@ -73,8 +74,12 @@ def setup(port: str | None, steps_file: Path | None, touch_wait: int) -> None:
     try:
         ok, _ = bringup.Bringup(port, term, flash_port, open_link=ports.open_link,
                             touch_wait_s=touch_wait).run()
-    except bringup.Stop as exc:
+    except LinkError as exc:  # before the bring-up began: the port, or the board's first answer
         raise click.ClickException(str(exc)) from None
+    except bringup.Stop as exc:
+        stop = click.ClickException(str(exc))
+        stop.exit_code = exc.code
+        raise stop from None
     finally:
         term.close()
     if not ok:

@@ -14,17 +14,19 @@ from firmware.build import ImageError
 from simulator.virtual import faults as faultlib
 
 
-def person_hint(control: str, uid: str, port: str, table_file: Path | None, blank: bool = False) -> list[str]:
+def person_hint(control: str, uid: str, port: str, table_file: Path | None, blank: bool = False,
+                kept: str = "") -> list[str]:
     """How to go on with this shuffler, printed at start: the guide (or, on
     a blank board, the flash and the bring-up that come first), and the
-    person's hands at its table."""
-    kept = (f"the cards on its table are kept in {table_file}, so they stay across restarts" if table_file
-            else "its flash and the cards on its table go when it stops (give --flash DIR to keep them)")
+    person's hands at its table (`kept`: what stays when it stops, if not
+    the virtual board's)."""
+    kept = kept or (f"the cards on its table are kept in {table_file}, so they stay across restarts" if table_file
+                    else "its flash and the cards on its table go when it stops (give --flash DIR to keep them)")
     first = (f"it is blank (only MicroPython): flash it, then bring it up: shuffler flash --port {port}, "
              f"then shuffler setup --port {port}" if blank
              else f"guide a shuffle on it: shuffler guide --port {port} --pack samba")
     return [
-        f"control endpoint {control} (uid {uid})",
+        f"control endpoint {control} (uid {uid})" if uid else f"control endpoint {control}",
         first,
         kept,
         "act as the person from another terminal (shuffler table --help):",
@@ -35,6 +37,24 @@ def person_hint(control: str, uid: str, port: str, table_file: Path | None, blan
         "  shuffler table show            # every stack, the tray, the piles",
         "  (add --control ENDPOINT when more than one virtual shuffler runs)",
     ]
+
+
+def unwritable(exc: OSError) -> click.ClickException:
+    """The runtime folder (SHUFFLER_RUNTIME_DIR) or the flash cannot be written: one line."""
+    return click.ClickException(f"cannot write {exc.filename or 'its folders'}: {exc.strerror or exc}; give --flash "
+                                "a folder you can write, and SHUFFLER_RUNTIME_DIR one too (or leave it unset)")
+
+
+def folder_problem(flash: Path | None) -> str | None:
+    """Why --flash cannot be the board's folder (a file, or under one), in one line; None if it can."""
+    if flash is None:
+        return None
+    if flash.exists() and not flash.is_dir():
+        return f"--flash {flash}: it is a file, not a folder"
+    for parent in flash.absolute().parents:
+        if parent.exists():
+            return None if parent.is_dir() else f"--flash {flash}: {parent} is a file, not a folder"
+    return None
 
 
 @click.command("sim-device")
@@ -76,13 +96,17 @@ def sim_device(
         standing = [faultlib.parse_fault(s) for s in fault_specs]
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="--fault") from None
+    problem = folder_problem(flash)
+    if problem:
+        raise click.ClickException(problem)
     if board == "pico":
         from host.sim_pico import run_pico
 
+        if heap_kib is not None:  # the rp2 port's heap is the chip's RAM less what the port keeps
+            raise click.BadParameter("the emulated Pico's heap is its RP2040's own (about 190 KiB free after "
+                                     "MicroPython starts); --heap-kib is for --board sim", param_hint="--heap-kib")
         run_pico(flash, install, time_scale, standing, seed, wiring)
         return
-    if flash is not None and flash.exists() and not flash.is_dir():
-        raise click.ClickException(f"{flash} is not a directory")
     empty = flash is None or not flash.exists() or not any(flash.iterdir())
     if install is None:
         install = empty
@@ -106,6 +130,9 @@ def sim_device(
     except ImageError as exc:
         dev.stop()
         raise click.ClickException(str(exc)) from None
+    except OSError as exc:
+        dev.stop()
+        raise unwritable(exc) from None
     except BaseException:
         dev.stop()
         raise

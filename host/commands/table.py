@@ -37,6 +37,9 @@ def find_control(control: str | None, port: str | None) -> str:
     """The control endpoint to talk to: given, or the virtual shuffler on
     `port`, or the only one running."""
     if control:
+        if control.startswith("tcp:") and not (control[4:].isdigit() and 0 < int(control[4:]) < 65536):
+            raise click.ClickException(f"--control {control}: a control endpoint is tcp:PORT (a number from 1 to "
+                                       "65535) or the path of a socket (`shuffler devices` lists them)")
         return control
     running = [a for a in registry.running() if a.control]
     if port:

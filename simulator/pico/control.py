@@ -15,6 +15,11 @@ from simulator.pico.emulator import EmulatedPico
 MAX_REQUEST = 65536
 
 
+class _PowerCut(Exception):
+    """The board's power went and came back (unplug): as on the sim board,
+    the connection that asked goes with it, unanswered."""
+
+
 class _BoardFace:
     """What board_sim.Board.handle touches, over the emulated Pico."""
 
@@ -32,6 +37,7 @@ class _BoardFace:
     def _reset(self, why: str, code: int) -> None:
         # unplug: the power goes and comes back; the cards stay where they lie.
         self.pico._request({"op": "reset"})
+        raise _PowerCut()
 
 
 class ControlServer:
@@ -76,7 +82,11 @@ class ControlServer:
                 buf += chunk
                 while b"\n" in buf:
                     line, buf = buf.split(b"\n", 1)
-                    conn.sendall(json.dumps(self.answer(line)).encode() + b"\n")
+                    try:
+                        rep = self.answer(line)
+                    except _PowerCut:
+                        return  # the connection closes unanswered, as the sim board's endpoint does
+                    conn.sendall(json.dumps(rep).encode() + b"\n")
                 if len(buf) > MAX_REQUEST:
                     return
 
@@ -88,8 +98,8 @@ class ControlServer:
             if req.get("op") == "inject" and req.get("fault") in ("hang", "driver_error", "save_fail"):
                 raise ValueError(f"{req['fault']} is a fault of the simulated board's driver, not of the mechanism")
             rep = self.pico.call(lambda: self.handle(self.face, req))
-            if req.get("op") == "unplug":
-                rep = {"ok": True}
+        except _PowerCut:
+            raise
         except (ValueError, TypeError, KeyError, IndexError) as exc:
             rep = {"ok": False, "error": str(exc)}
         except Exception as exc:  # noqa: BLE001 - the endpoint answers, whatever happened

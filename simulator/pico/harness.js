@@ -42,6 +42,14 @@ function log(msg) {
   process.stderr.write('pico: ' + msg + '\n');
 }
 
+// rp2040js says "Read from (Write to) invalid SIO address" with console.warn
+// for registers it does not emulate, which MicroPython's rp2 port touches:
+// the emulator's gap, not the firmware's, and no line for a person's console.
+const consoleWarn = console.warn;
+console.warn = (...args) => {
+  if (!/^(Read from|Write to) invalid SIO address/.test(String(args[0]))) consoleWarn(...args);
+};
+
 const quietLogger = {
   debug() {},
   info() {},

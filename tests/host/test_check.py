@@ -124,8 +124,8 @@ def test_any_reading_gives_one_line_a_part_and_ready_means_nothing_failed(sensor
 
 
 def test_every_set_up_step_is_worded_once_and_says_what_is_answered() -> None:
-    steps = [setup_steps.FlashOffer("0.1.0", "0.2.0", True), setup_steps.EmptyTray(), setup_steps.LoadCards(52), setup_steps.SecondCount(20, 104),
-             setup_steps.HandsOff(), setup_steps.HandAway(250), setup_steps.TouchPad(30), setup_steps.FeedCards(10, 2), setup_steps.WhereLanded(2), setup_steps.Meter(), setup_steps.Again(True)]
+    steps = [setup_steps.FlashOffer("0.1.0", "0.2.0", True), setup_steps.EmptyTray(), setup_steps.LoadCards(52), setup_steps.TrayEmpty(52, 84010, 84000), setup_steps.SecondCount(20, 104),
+             setup_steps.HandsOff(), setup_steps.HandAway(250), setup_steps.TouchPad(30), setup_steps.FeedCards(10, 2), setup_steps.TooFewCards(0, 10), setup_steps.WhereLanded(2), setup_steps.Meter(), setup_steps.Again(True)]
     assert sorted(type(x).__name__.lower() for x in steps) == sorted(setup_steps.kind_names())
     for step in steps:
         d = setup_steps.to_dict(step)

@@ -1,4 +1,5 @@
 """The command line never shows a traceback for bad input."""
+import os
 import subprocess
 import sys
 
@@ -49,3 +50,48 @@ def test_bare_command_prints_help_and_succeeds():
     assert out.returncode == 0
     assert "Commands:" in out.stdout and "guide" in out.stdout
     assert not out.stderr.strip()
+
+
+# -- what a person gives that cannot be: one line naming what is allowed, never an internal error --
+
+def one_line(out: subprocess.CompletedProcess[str]) -> str:
+    assert out.returncode in (1, 2), (out.returncode, out.stdout, out.stderr)
+    assert "Traceback" not in out.stderr and "internal error" not in out.stderr, out.stderr
+    lines = out.stderr.strip().splitlines()
+    assert len(lines) == 1, out.stderr
+    return lines[0]
+
+
+def test_a_folder_or_a_file_given_as_the_port_is_named_as_such(tmp_path) -> None:
+    plain = tmp_path / "notes.txt"
+    plain.write_text("not a port\n")
+    for cmd in ("setup", "check"):
+        line = one_line(run(cmd, "--port", str(tmp_path)))
+        assert line == f"shuffler: {tmp_path} is a folder, not a serial port (see `shuffler devices`)"
+        line = one_line(run(cmd, "--port", str(plain)))
+        assert line == f"shuffler: {plain} is a file, not a serial port (see `shuffler devices`)"
+        assert "Errno" not in line
+
+
+def test_a_control_endpoint_that_is_no_port_number_is_refused() -> None:
+    line = one_line(run("table", "--control", "tcp:abc", "show"))
+    assert "--control tcp:abc" in line and "tcp:PORT (a number from 1 to 65535)" in line
+
+
+def test_a_flash_folder_or_runtime_folder_under_a_file_is_refused(tmp_path) -> None:
+    plain = tmp_path / "a-file"
+    plain.write_text("")
+    line = one_line(run("sim-device", "--flash", str(plain / "board")))
+    assert line == f"shuffler: --flash {plain / 'board'}: {plain} is a file, not a folder"
+    out = subprocess.run([sys.executable, "-m", "host.cli", "sim-device", "--flash", str(tmp_path / "board")],
+                         capture_output=True, text=True, timeout=120,
+                         env={**os.environ, "SHUFFLER_RUNTIME_DIR": str(plain / "run")})
+    line = one_line(out)
+    assert f"cannot write {plain / 'run'}" in line and "SHUFFLER_RUNTIME_DIR" in line
+
+
+def test_numbers_and_names_outside_what_is_allowed_are_refused() -> None:
+    line = one_line(run("plan", "--capacity", "99999999999"))
+    assert "--capacity must be a whole number from 2 to 100000" in line
+    line = one_line(run("quality", "--pack", "", "--no-plot"))
+    assert "unknown pack ''" in line and "valid packs: " in line and "samba" in line

@@ -225,3 +225,26 @@ def test_a_builder_s_slip_is_said_as_theirs_put_right_and_nothing_wrong_is_store
         assert cal["flip"] == 0, cal
         with WorldClient.connect(dev.control) as world:
             check_feeds_one_card_left(dev, world)
+
+
+@pytest.mark.parametrize("slip, said", [
+    ("empty_tray", "The tray reads as it did empty ("),
+    ("second_empty", "The tray reads as empty, and you typed "),
+    ("empty_feed", "The tray reads 0 cards: the shuffler feeds only from 10 or more."),
+    ("meter_misread", " % apart, more than a meter and a working divider differ (10 %). Measure again"),
+])
+def test_a_tray_or_meter_slip_is_said_as_the_person_s_and_the_step_asked_again(sim_devices, tmp_path: Path,
+                                                                               slip: str, said: str) -> None:
+    dev = sim_devices("--no-install", time_scale=0)
+    code, text, done, person = set_up_slipping(dev, tmp_path, {slip}, seed=12)
+    assert person.made == [slip], (person.made, text[-3000:])
+    assert said in text, text[-4000:]
+    # Said as the person's, then put right: no wiring, no "None" or "-0.0" shown, everything stored.
+    assert code == 0 and "Ready to shuffle" in text, text[-4000:]
+    assert "check hardware/wiring" not in text and "swapped" not in text and "nothing presses" not in text
+    assert "None" not in text and "-0.0" not in text, text[-4000:]
+    assert "Stored on the board in one write: the calibration (cal.json)." in text
+    cal = json.loads((Path(dev.flash) / "cal.json").read_text())
+    assert abs(cal["per_card"] - STACK_PER_CARD) <= 0.005 * STACK_PER_CARD, cal
+    if slip == "meter_misread":
+        assert 990 <= cal["mv_trim"] <= 1010, cal  # the true reading trimmed to, not the misread one

@@ -1,0 +1,129 @@
+"""`shuffler setup` stopped at every step, on a board brought up before:
+Ctrl-C at the keyboard, or the power cut and given back (the board
+restarts), at each step a person meets. The board's stored files (the
+virtual board's flash folder, every file in it) are byte for byte what
+they were, the command says nothing was stored and what to run, and it
+never blames the wiring; a set-up that runs to its end stores what it
+measured in one write. On the unix-port virtual shuffler."""
+from __future__ import annotations
+
+import json
+import os
+import random
+import shutil
+import signal
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pty_screen import Screen, SimDevice, StepFeed
+from setup_person import PACK, SetupPerson, follow
+from simulator.virtual.world_client import EndpointClosed, WorldClient
+
+pytestmark = [pytest.mark.micropython, pytest.mark.slow]
+
+FAST = (0.0, 0.05)
+CONFIG = {"motor_duty": 75, "touch_pct": 65}
+# The steps of a set-up of a working board, in order (a person who repeats none).
+STEPS = ("emptytray", "loadcards", "secondcount", "again", "handsoff", "touchpad", "again", "feedcards",
+         "wherelanded", "again", "meter", "again")
+
+
+def files(folder: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+class Stopping(SetupPerson):
+    """The person, who at the step numbered `at` presses Ctrl-C, or cuts the
+    power and gives it back and then does the step as usual."""
+
+    def __init__(self, *args: Any, dev: SimDevice, screen: Screen, at: int, how: str, **kw: Any) -> None:
+        super().__init__(*args, **kw)
+        self.dev, self.screen, self.at, self.how = dev, screen, at, how
+
+    def act(self, step: dict[str, Any]) -> str | None:
+        if len(self.done) - 1 != self.at:
+            return super().act(step)
+        if self.how == "ctrl-c":
+            self.screen.proc.send_signal(signal.SIGINT)  # as the terminal sends it for Ctrl-C
+            return None
+        self.world.unplug()
+        self.world.close()
+        self.world = back(self.dev)
+        return super().act(step)
+
+
+def back(dev: SimDevice) -> WorldClient:
+    """The table again once the restarted board answers on it (the endpoint
+    of the board before may still take a connection as it goes)."""
+    deadline = time.monotonic() + 30
+    while True:
+        world = WorldClient.connect(dev.control, timeout=30)
+        try:
+            world.show()
+            return world
+        except (OSError, EndpointClosed):
+            world.close()
+            assert time.monotonic() < deadline, "the board did not come back after the power came back"
+            time.sleep(0.05)
+
+
+def set_up(dev: SimDevice, tmp_path: Path, at: int = -1, how: str = "") -> tuple[int, str, list[str]]:
+    world = WorldClient.connect(dev.control, timeout=20)
+    try:
+        world.clear_table()
+        world.new(104, PACK)
+        steps = tmp_path / f"steps-{how}-{at}.jsonl"
+        screen = Screen([sys.executable, "-m", "host.cli", "setup", "--port", dev.port, "--steps-file", str(steps)],
+                        dict(os.environ, TERM="xterm-256color", COLUMNS="200"))
+        person = Stopping(world, random.Random(at), FAST, dev=dev, screen=screen, at=at, how=how)
+        try:
+            done = follow(screen, StepFeed(steps), person, timeout=120)
+        finally:
+            code = screen.close()
+        return code, screen.text(), [s["kind"] for s in done]
+    finally:
+        person.world.close()
+
+
+@pytest.fixture
+def ready_board(sim_devices, sim_image_flash: Path, tmp_path: Path) -> tuple[SimDevice, Path]:
+    """A virtual board brought up once (its calibration stored) with a configuration of its own."""
+    flash = tmp_path / "board"
+    shutil.copytree(sim_image_flash, flash)
+    (flash / "config.json").write_text(json.dumps(CONFIG))
+    dev = sim_devices("--no-install", flash=flash, time_scale=0)
+    code, text, kinds = set_up(dev, tmp_path)
+    assert code == 0 and "Stored on the board in one write: the calibration (cal.json)." in text, text[-3000:]
+    assert tuple(kinds) == STEPS, kinds
+    assert json.loads((flash / "cal.json").read_text())["touch_seen"] == 1
+    return dev, flash
+
+
+@pytest.mark.parametrize("how", ["unplug", "ctrl-c"])
+def test_setup_stopped_at_any_step_leaves_the_stored_files_as_they_were(ready_board, tmp_path: Path,
+                                                                        how: str) -> None:
+    dev, flash = ready_board
+    for at, kind in enumerate(STEPS):
+        before = files(flash)
+        code, text, kinds = set_up(dev, tmp_path, at, how)
+        assert kinds[at] == kind and len(kinds) == at + 1, (at, kinds, text[-2000:])
+        last = text.strip().splitlines()[-1]
+        assert code == (130 if how == "ctrl-c" else 1), (at, kind, text[-2000:])
+        assert "nothing from this set-up was stored: the board's calibration (cal.json) is as it was" in last, \
+            (at, kind, text[-2000:])
+        assert f"run `shuffler setup --port {dev.port}` again" in last
+        if how == "unplug":
+            assert "restarted (reset, or its power went) during the set-up" in last, (at, kind, last)
+        assert "wiring" not in text and "Traceback" not in text, text[-2000:]
+        assert files(flash) == before, (how, at, kind)
+    # Run to its end, the set-up stores what it measured: a new calibration, in one file.
+    before = files(flash)
+    code, text, _ = set_up(dev, tmp_path)
+    assert code == 0, text[-2000:]
+    after = files(flash)
+    assert after["cal.json"] != before["cal.json"] and "cal.json.tmp" not in after
+    assert after["config.json"] == before["config.json"]
