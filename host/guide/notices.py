@@ -27,7 +27,8 @@ from host.guide.notice_records import (BatteryRanDown, BatteryTooLowToStart, Bat
                                        RoutineHeader, SensorLost, StacksSwapped, StartRefused, StepsTakenAsDone,
                                        StillWaiting, TooFullForTray, TooSoon, TrayEmptied, TrayReadsEmpty,
                                        TrayStillEmpty, TwoAsOne, UnknownFault, VirtualStarted, WaitingForLoad, Where)
-from host.guide.notice_words import ENTER, HAND, RESTART, duration, reason_words, words
+# The words, and what they take, read from here too.
+from host.guide.notice_words import ENTER, HAND, RESTART, duration, reason_words, words  # noqa: F401
 
 INFO = "info"
 PROBLEM = "problem"
