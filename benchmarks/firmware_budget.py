@@ -140,7 +140,7 @@ print("complete")
 
 MODULES_SCRIPT = r"""
 import gc
-for m in ("protocol", "load_cell", "store", "touch", "sides", "exact_codes", "table_time", "exact_routes", "exact",
+for m in ("protocol", "request_check", "load_cell", "store", "touch", "sides", "exact_codes", "table_time", "exact_routes", "exact",
           "dealer", "link",
           "profile_sim", "controller"):
     gc.collect()
@@ -250,7 +250,7 @@ print("us_per_card_instant", best / 104)
 # side by side with json.loads on the same 214-byte request.
 STRICT_SCRIPT = r"""
 import json, time
-import protocol
+import request_check
 line = (b'{"cmd":"config","id":13,"set":{"idle_sleep_s":120,"motor_duty":65,"card_timeout_ms":400,'
         b'"block_max_ms":30,"brake_ms":5,"touch_pct":70,"debounce_ms":30,"progress_every":1},'
         b'"x":"abcdefghijklmnopqrstuvwxyz0123456789"}')
@@ -258,7 +258,7 @@ best_check = best_loads = 10 ** 9
 for _ in range(20):
     t0 = time.ticks_us()
     for _ in range(50):
-        protocol.strict_json(line, protocol._STACK)
+        request_check.strict_json(line, request_check._STACK)
     t1 = time.ticks_us()
     for _ in range(50):
         json.loads(line)

@@ -98,7 +98,7 @@ def error(cmd, rid, code, **fields):
 
 
 def refused(cmd, rid, bad):
-    """The refusal of a request's field, as protocol.check_request gives it:
+    """The refusal of a request's field, as request_check.check_request gives it:
     (err, why, field, lo, hi)."""
     code, why, field, lo, hi = bad
     error(cmd, rid, code, why=why, field=field, lo=lo, hi=hi)

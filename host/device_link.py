@@ -29,6 +29,7 @@ from typing import Any, Protocol
 import serial
 
 from firmware import protocol
+from host import wire
 from host import device_messages, device_words
 
 BAUD = 115200
@@ -179,7 +180,7 @@ class Link:
         if not line.strip():
             return
         try:
-            msg = protocol.parse_message(line)
+            msg = wire.parse_message(line)
         except ValueError:
             self.garbage.append(line[:protocol.MAX_LINE])
             self.events.put(Garbage(line[:protocol.MAX_LINE]))
@@ -219,7 +220,7 @@ class Link:
 
     def _write(self, cmd: str, rid: int, fields: dict[str, Any]) -> None:
         """Write one request line; a failed write closes the link."""
-        line = protocol.encode(protocol.request(cmd, rid, **fields)).encode()
+        line = protocol.encode(wire.request(cmd, rid, **fields)).encode()
         try:
             with self._write_lock:
                 self.transport.write(line)

@@ -176,7 +176,7 @@ def unusable_settings(transport, names: list[str]) -> int:
     file holds. Read as the firmware reads them at start."""
     from mpremote.transport import TransportError
 
-    from firmware import protocol
+    from firmware import protocol, request_check
 
     bad = 0
     for name, damaged, obj_name in (("cal.json", protocol.BAD_CAL_DAMAGED, "cal"),
@@ -192,7 +192,7 @@ def unusable_settings(transport, names: list[str]) -> int:
         except (UnicodeDecodeError, ValueError):
             bad |= damaged
             continue
-        if not isinstance(obj, dict) or protocol.stored_problem(obj_name, obj, None) is not None:
+        if not isinstance(obj, dict) or request_check.stored_problem(obj_name, obj, None) is not None:
             bad |= damaged * 2
     return bad
 
@@ -209,6 +209,7 @@ def await_hello(
 ) -> dict:
     """Ask hello until the firmware answers; check its version and board."""
     from firmware import protocol
+    from host import wire
     from host import device_messages
 
     deadline = time.monotonic() + timeout
@@ -221,7 +222,7 @@ def await_hello(
         now = time.monotonic()
         if now >= next_ask:
             # Asked again until answered: a request sent during the reset is lost.
-            ser.write(protocol.encode(protocol.request(protocol.CMD_HELLO, rid)).encode())
+            ser.write(protocol.encode(wire.request(protocol.CMD_HELLO, rid)).encode())
             next_ask = now + 0.25
         chunk = ser.read(ser.in_waiting or 1)
         if not chunk:
@@ -230,7 +231,7 @@ def await_hello(
         while b"\n" in buf:
             line, buf = buf.split(b"\n", 1)
             try:
-                msg = protocol.parse_message(line)
+                msg = wire.parse_message(line)
             except ValueError:
                 continue  # banner, boot messages, anything not a protocol line
             if msg.get(protocol.F_RE) != protocol.CMD_HELLO or msg.get(protocol.F_ID) != rid:

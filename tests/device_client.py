@@ -13,6 +13,7 @@ from typing import Any, Callable, Protocol
 import serial
 
 from firmware import protocol
+from host import wire
 
 
 class Transport(Protocol):
@@ -128,7 +129,7 @@ class DeviceClient:
         self.received += chunk
         for line in self.splitter.feed(chunk):
             try:
-                msg = protocol.parse_message(line)
+                msg = wire.parse_message(line)
             except ValueError:
                 if self.strict:
                     raise
@@ -175,7 +176,7 @@ class DeviceClient:
     def send(self, cmd: str, **fields: Any) -> int:
         rid = self.next_id
         self.next_id += 1
-        self.write(protocol.encode(protocol.request(cmd, rid, **fields)).encode())
+        self.write(protocol.encode(wire.request(cmd, rid, **fields)).encode())
         return rid
 
     def reply(self, rid: int, timeout: float | None = None) -> dict[str, Any]:

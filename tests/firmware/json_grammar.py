@@ -1,5 +1,5 @@
 """The strict JSON grammar (RFC 8259) as transitions, written out: the
-byte-class and transition tables in firmware/protocol.py (_CLS, _TAB) are
+byte-class and transition tables in firmware/request_check.py (_CLS, _TAB) are
 this module's output, kept there as bytes so that the device holds only the
 tables. `python tests/firmware/json_grammar.py` prints them;
 test_fw_strict_input.py checks that they agree."""
@@ -11,8 +11,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from firmware.protocol import (  # noqa: E402
-    _AR,
+from firmware.request_check import (  # noqa: E402
+    _S_ARRAY,
     _A_ARR,
     _A_COMMA,
     _A_END_ARR,
@@ -21,7 +21,7 @@ from firmware.protocol import (  # noqa: E402
     _A_OBJ,
     _A_STR,
     _A_STR_END,
-    _CO,
+    _S_COLON,
     _C_A,
     _C_B,
     _C_BACKS,
@@ -53,38 +53,38 @@ from firmware.protocol import (  # noqa: E402
     _C_WS,
     _C_WSCTRL,
     _C_ZERO,
-    _E1,
-    _E2,
-    _E3,
+    _S_EXP,
+    _S_EXP_SIGN,
+    _S_EXP_DIGITS,
     _ERR,
-    _ES,
-    _F1,
-    _F2,
-    _F3,
-    _F4,
-    _FR,
-    _FS,
-    _GO,
-    _IN,
-    _KE,
-    _MI,
-    _N1,
-    _N2,
-    _N3,
+    _S_ESCAPE,
+    _S_F,
+    _S_FA,
+    _S_FAL,
+    _S_FALS,
+    _S_POINT,
+    _S_FRACTION,
+    _S_START,
+    _S_INT,
+    _S_KEY,
+    _S_MINUS,
+    _S_N,
+    _S_NU,
+    _S_NUL,
     _NCLS,
-    _NST,
-    _OB,
-    _OK,
-    _ST,
-    _T1,
-    _T2,
-    _T3,
-    _U1,
-    _U2,
-    _U3,
-    _U4,
-    _VA,
-    _ZE,
+    _N_STATES,
+    _S_OBJECT,
+    _S_DONE,
+    _S_STRING,
+    _S_T,
+    _S_TR,
+    _S_TRU,
+    _S_HEX1,
+    _S_HEX2,
+    _S_HEX3,
+    _S_HEX4,
+    _S_VALUE,
+    _S_ZERO,
 )
 
 
@@ -108,61 +108,61 @@ def classes() -> bytes:
 
 
 def table() -> bytes:
-    t = bytearray(_ERR for _ in range(_NST * _NCLS))
+    t = bytearray(_ERR for _ in range(_N_STATES * _NCLS))
 
     def put(states, classes, to):
         for st in states:
             for c in classes:
                 t[st * _NCLS + c] = to
 
-    value = (_GO, _VA, _AR)
-    for st in (_GO, _OK, _OB, _KE, _CO, _VA, _AR):
+    value = (_S_START, _S_VALUE, _S_ARRAY)
+    for st in (_S_START, _S_DONE, _S_OBJECT, _S_KEY, _S_COLON, _S_VALUE, _S_ARRAY):
         t[st * _NCLS + _C_WS] = st  # whitespace between tokens
         t[st * _NCLS + _C_WSCTRL] = st
     put(value, (_C_LCURB,), _A_OBJ)
     put(value, (_C_LSQRB,), _A_ARR)
     put(value, (_C_QUOTE,), _A_STR)
-    put(value, (_C_MINUS,), _MI)
-    put(value, (_C_ZERO,), _ZE)
-    put(value, (_C_DIGIT,), _IN)
-    put(value, (_C_T,), _T1)
-    put(value, (_C_F,), _F1)
-    put(value, (_C_N,), _N1)
-    put((_AR,), (_C_RSQRB,), _A_END_ARR)
-    put((_OB, _KE), (_C_QUOTE,), _A_KEY)
-    put((_OB,), (_C_RCURB,), _A_END_OBJ)
-    put((_CO,), (_C_COLON,), _VA)
+    put(value, (_C_MINUS,), _S_MINUS)
+    put(value, (_C_ZERO,), _S_ZERO)
+    put(value, (_C_DIGIT,), _S_INT)
+    put(value, (_C_T,), _S_T)
+    put(value, (_C_F,), _S_F)
+    put(value, (_C_N,), _S_N)
+    put((_S_ARRAY,), (_C_RSQRB,), _A_END_ARR)
+    put((_S_OBJECT, _S_KEY), (_C_QUOTE,), _A_KEY)
+    put((_S_OBJECT,), (_C_RCURB,), _A_END_OBJ)
+    put((_S_COLON,), (_C_COLON,), _S_VALUE)
     # After a value (a number ends at the first byte that cannot continue it).
-    ends = (_OK, _ZE, _IN, _FS, _E3)
-    put(ends, (_C_WS, _C_WSCTRL), _OK)
+    ends = (_S_DONE, _S_ZERO, _S_INT, _S_FRACTION, _S_EXP_DIGITS)
+    put(ends, (_C_WS, _C_WSCTRL), _S_DONE)
     put(ends, (_C_COMMA,), _A_COMMA)
     put(ends, (_C_RCURB,), _A_END_OBJ)
     put(ends, (_C_RSQRB,), _A_END_ARR)
     # Strings: no raw control bytes; only the eight escapes and \uXXXX.
-    put((_ST,), [c for c in range(_NCLS) if c not in (_C_QUOTE, _C_BACKS, _C_CTRL, _C_WSCTRL)], _ST)
-    put((_ST,), (_C_QUOTE,), _A_STR_END)
-    put((_ST,), (_C_BACKS,), _ES)
-    put((_ES,), (_C_QUOTE, _C_BACKS, _C_SLASH, _C_B, _C_F, _C_N, _C_R, _C_T), _ST)
-    put((_ES,), (_C_U,), _U1)
+    put((_S_STRING,), [c for c in range(_NCLS) if c not in (_C_QUOTE, _C_BACKS, _C_CTRL, _C_WSCTRL)], _S_STRING)
+    put((_S_STRING,), (_C_QUOTE,), _A_STR_END)
+    put((_S_STRING,), (_C_BACKS,), _S_ESCAPE)
+    put((_S_ESCAPE,), (_C_QUOTE, _C_BACKS, _C_SLASH, _C_B, _C_F, _C_N, _C_R, _C_T), _S_STRING)
+    put((_S_ESCAPE,), (_C_U,), _S_HEX1)
     hexd = (_C_ZERO, _C_DIGIT, _C_A, _C_B, _C_CD, _C_E, _C_F, _C_HEXUC, _C_EUC)
-    put((_U1,), hexd, _U2)
-    put((_U2,), hexd, _U3)
-    put((_U3,), hexd, _U4)
-    put((_U4,), hexd, _ST)
+    put((_S_HEX1,), hexd, _S_HEX2)
+    put((_S_HEX2,), hexd, _S_HEX3)
+    put((_S_HEX3,), hexd, _S_HEX4)
+    put((_S_HEX4,), hexd, _S_STRING)
     # Numbers: -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
     digits = (_C_ZERO, _C_DIGIT)
-    put((_MI,), (_C_ZERO,), _ZE)
-    put((_MI,), (_C_DIGIT,), _IN)
-    put((_IN,), digits, _IN)
-    put((_ZE, _IN), (_C_POINT,), _FR)
-    put((_FR, _FS), digits, _FS)
-    put((_ZE, _IN, _FS), (_C_E, _C_EUC), _E1)
-    put((_E1,), (_C_PLUS, _C_MINUS), _E2)
-    put((_E1, _E2, _E3), digits, _E3)
+    put((_S_MINUS,), (_C_ZERO,), _S_ZERO)
+    put((_S_MINUS,), (_C_DIGIT,), _S_INT)
+    put((_S_INT,), digits, _S_INT)
+    put((_S_ZERO, _S_INT), (_C_POINT,), _S_POINT)
+    put((_S_POINT, _S_FRACTION), digits, _S_FRACTION)
+    put((_S_ZERO, _S_INT, _S_FRACTION), (_C_E, _C_EUC), _S_EXP)
+    put((_S_EXP,), (_C_PLUS, _C_MINUS), _S_EXP_SIGN)
+    put((_S_EXP, _S_EXP_SIGN, _S_EXP_DIGITS), digits, _S_EXP_DIGITS)
     # Literals.
-    for word in ((_T1, _C_R, _T2), (_T2, _C_U, _T3), (_T3, _C_E, _OK),
-                 (_F1, _C_A, _F2), (_F2, _C_L, _F3), (_F3, _C_S, _F4), (_F4, _C_E, _OK),
-                 (_N1, _C_U, _N2), (_N2, _C_L, _N3), (_N3, _C_L, _OK)):
+    for word in ((_S_T, _C_R, _S_TR), (_S_TR, _C_U, _S_TRU), (_S_TRU, _C_E, _S_DONE),
+                 (_S_F, _C_A, _S_FA), (_S_FA, _C_L, _S_FAL), (_S_FAL, _C_S, _S_FALS), (_S_FALS, _C_E, _S_DONE),
+                 (_S_N, _C_U, _S_NU), (_S_NU, _C_L, _S_NUL), (_S_NUL, _C_L, _S_DONE)):
         t[word[0] * _NCLS + word[1]] = word[2]
     return bytes(t)
 

@@ -13,6 +13,8 @@ from pathlib import Path
 import pytest
 
 from firmware import protocol
+from host import wire
+from firmware import request_check
 from firmware import build
 from fwtest_support import FIRMWARE, MICROPYTHON, REPO, FwProcess, require_micropython
 from simulator.virtual.world_client import BOARD_PATH
@@ -100,7 +102,7 @@ def test_deal_loop_does_not_allocate_and_the_check_is_real(tmp_path: Path) -> No
     require_micropython()
     script = tmp_path / "lock.py"
     script.write_text(LOCK_SCRIPT)
-    request = protocol.encode(protocol.request("status", 1)).encode()
+    request = protocol.encode(wire.request("status", 1)).encode()
     waiting = request * (3 * protocol.MAX_LINE // len(request))  # more than the firmware's buffer holds
     out = subprocess.run([MICROPYTHON, str(script)], capture_output=True, timeout=60, input=waiting,
                          env={"MICROPYPATH": str(FIRMWARE), "PATH": "/usr/bin:/bin"})
@@ -248,12 +250,13 @@ def test_a_planned_side_source_drives_the_pass(tmp_path: Path) -> None:
 
 
 @pytest.mark.micropython
-def test_protocol_imports_alone_under_micropython(tmp_path: Path) -> None:
+def test_protocol_and_the_request_check_import_alone_under_micropython(tmp_path: Path) -> None:
     require_micropython()
-    shutil.copy(FIRMWARE / "protocol.py", tmp_path / "protocol.py")
-    code = ("import protocol\n"
-            "print(protocol.PROTOCOL_VERSION, protocol.parse_request(b'{\"cmd\":\"status\",\"id\":4}')[:3],"
-            " protocol.parse_request(b'{x')[0])\n")
+    for name in ("protocol.py", "request_check.py"):
+        shutil.copy(FIRMWARE / name, tmp_path / name)
+    code = ("import protocol, request_check\n"
+            "print(protocol.PROTOCOL_VERSION, request_check.parse_request(b'{\"cmd\":\"status\",\"id\":4}')[:3],"
+            " request_check.parse_request(b'{x')[0])\n")
     out = subprocess.run([MICROPYTHON, "-c", code], capture_output=True, text=True, timeout=30,
                          env={"MICROPYPATH": str(tmp_path), "PATH": "/usr/bin:/bin"})
     assert out.returncode == 0, out.stderr

@@ -20,6 +20,7 @@ import exact  # noqa: E402
 import exact_routes  # noqa: E402
 
 from firmware import protocol  # noqa: E402
+from host import wire
 from host import device_words  # noqa: E402
 from shuffling.exact_mode import codes as code_sets  # noqa: E402
 from shuffling.exact_mode.physical import deal, run_exact, run_route  # noqa: E402
@@ -201,7 +202,7 @@ def test_lost_reasons_have_stable_numbers_and_sentences() -> None:
 
 
 def test_a_worst_case_exact_status_fits_one_line() -> None:
-    rep = protocol.reply("status", protocol.MAX_ID, k=104, n=104, state=protocol.ST_DEALING, fault=protocol.FAULT_NOT_CALIBRATED,
+    rep = wire.reply("status", protocol.MAX_ID, k=104, n=104, state=protocol.ST_DEALING, fault=protocol.FAULT_NOT_CALIBRATED,
                   mv=10500, uptime_ms=protocol.MAX_ID, mode=protocol.MODE_EXACT,
                   next={"round": 9, "rounds": 9, "load": "Z", "count": 104})
     assert len(protocol.encode(rep)) <= protocol.MAX_LINE

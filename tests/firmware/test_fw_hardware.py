@@ -29,7 +29,7 @@ def test_wiring_pin_table_matches_the_profile(board: str, profile: dict) -> None
 
 
 def test_profiles_share_keys_and_config_defaults_are_in_range() -> None:
-    from firmware import protocol
+    from firmware import protocol, request_check
     keys = set(profile_sim.PROFILE) - {"pins", "pwm_hz", "battery_divider",
                                        "exit_blocked_level", "sensor_settle_ms"}
     for prof in (profile_esp32.PROFILE, profile_rp2.PROFILE):
@@ -39,7 +39,7 @@ def test_profiles_share_keys_and_config_defaults_are_in_range() -> None:
     for prof in (profile_sim.PROFILE, profile_esp32.PROFILE, profile_rp2.PROFILE):
         limits = {"capacity": prof["capacity"], "exact_max": 512, "battery_min": prof["battery_min_mv"],
                   "meter_max": prof["battery_max_mv"] + 2000, "wait_max": prof["wdt_ms"] // 2}
-        assert protocol.object_problem("config", prof["defaults"], limits) is None
+        assert request_check.object_problem("config", prof["defaults"], limits) is None
         assert set(prof["defaults"]) == set(config)
         # Every wait ends within half the watchdog: a literal bound is under
         # it on every board, or the bound is the board's own half (wait_max).

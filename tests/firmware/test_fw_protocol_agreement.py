@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from firmware import protocol
+from host import wire
 from fwtest_support import FIRMWARE, FwProcess
 from host import device_messages
 
@@ -93,7 +94,7 @@ def test_every_line_the_firmware_sends_keeps_to_the_declaration(fw_process: FwPr
     session(fw_process)
     assert fw_process.lines, "the firmware sent nothing"
     for line in fw_process.lines:
-        msg = protocol.parse_message(line)
+        msg = wire.parse_message(line)
         assert strict_problem(msg) is None, (line, strict_problem(msg))
     hello = fw_process.seen[0]
     assert hello[protocol.F_EV] == protocol.EV_HELLO
@@ -125,7 +126,7 @@ def test_every_declared_event_is_sent_and_every_sent_event_is_declared() -> None
 def test_no_firmware_module_builds_a_message_itself() -> None:
     for name in ("controller.py", "dealer.py", "app.py", "exact.py", "exact_routes.py"):
         text = (FIRMWARE / name).read_text()
-        for built in ("protocol.F_EV", '"ev"', "protocol.reply(", "protocol.error_reply(", "protocol.fault_event(", "link.send(", "b'{"):
+        for built in ("protocol.F_EV", '"ev"', "wire.reply(", "protocol.error_reply(", "wire.fault_event(", "link.send(", "b'{"):
             assert built not in text, (name, built)
 
 

@@ -15,6 +15,7 @@ import pytest
 
 from firmware import profile_esp32
 from firmware import protocol
+from host import wire
 from fwtest_support import MICROPYTHON, REPO, FwProcess, require_micropython
 
 pytestmark = [pytest.mark.micropython, pytest.mark.serial_garbage]
@@ -27,8 +28,8 @@ BAUD = profile_esp32.PROFILE["uart_baud"]
 def padded_request(cmd: str, rid: int, size: int) -> bytes:
     """A request line of `size` bytes, newline included (an unknown field
     is ignored by the command)."""
-    base = protocol.encode(protocol.request(cmd, rid, pad="")).encode()
-    line = protocol.encode(protocol.request(cmd, rid, pad="x" * (size - len(base)))).encode()
+    base = protocol.encode(wire.request(cmd, rid, pad="")).encode()
+    line = protocol.encode(wire.request(cmd, rid, pad="x" * (size - len(base)))).encode()
     assert len(line) == size
     return line
 

@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 from fwtest_support import FIRMWARE, MICROPYTHON, FwProcess, require_micropython
 from firmware import protocol
+from firmware import request_check
 
 pytestmark = [pytest.mark.micropython, pytest.mark.serial_garbage]
 
@@ -105,12 +106,12 @@ def test_cr_lf_and_crlf_each_end_a_line(fw_process: FwProcess, ending: bytes) ->
 # ----- the device's verdict against CPython's strict json ---------------------
 
 VERDICT = r"""
-import sys, binascii, protocol
+import sys, binascii, request_check
 while True:
     l = sys.stdin.readline()
     if not l:
         break
-    code = protocol.parse_request(binascii.unhexlify(l.strip()))[0]
+    code = request_check.parse_request(binascii.unhexlify(l.strip()))[0]
     sys.stdout.write("%d\n" % code)
 """
 
@@ -183,8 +184,8 @@ def test_the_device_rejects_exactly_what_strict_json_rejects(verdict: subprocess
 
 def test_the_tables_on_the_device_are_the_grammar_written_out() -> None:
     import json_grammar
-    assert protocol._CLS == json_grammar.classes()
-    assert protocol._TAB == json_grammar.table()
+    assert request_check._CLS == json_grammar.classes()
+    assert request_check._TAB == json_grammar.table()
 
 
 # ----- sensors at run time -------------------------------------------------------

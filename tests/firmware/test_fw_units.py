@@ -22,6 +22,8 @@ import load_cell  # noqa: E402
 import store  # noqa: E402
 from dealer import put_int  # noqa: E402
 from firmware import protocol  # noqa: E402
+from host import wire
+from firmware import request_check
 from host import device_messages  # noqa: E402
 from host import device_words  # noqa: E402
 
@@ -68,7 +70,7 @@ def test_codes_are_stable() -> None:
 @given(st.binary(max_size=400))
 @settings(max_examples=300, deadline=None)
 def test_parse_request_never_raises(raw: bytes) -> None:
-    code, cmd, rid, obj = protocol.parse_request(raw)
+    code, cmd, rid, obj = request_check.parse_request(raw)
     if code == 0:
         assert cmd in protocol.COMMANDS and isinstance(obj, dict)
     else:
@@ -81,8 +83,8 @@ def test_parse_request_never_raises(raw: bytes) -> None:
 def test_request_round_trip(cmd: str, rid: int, fields: dict) -> None:
     fields.pop("cmd", None)
     fields.pop("id", None)
-    line = protocol.encode(protocol.request(cmd, rid, **fields))
-    code, cmd2, rid2, obj = protocol.parse_request(line.rstrip("\n").encode())
+    line = protocol.encode(wire.request(cmd, rid, **fields))
+    code, cmd2, rid2, obj = request_check.parse_request(line.rstrip("\n").encode())
     assert (code, cmd2, rid2) == (0, cmd, rid)
     assert {k: obj[k] for k in fields} == fields
 
@@ -118,7 +120,7 @@ def _in_range(key: str, v: object) -> bool:
                        st.one_of(st.integers(-100, 100000), st.booleans(), st.text(max_size=3)),
                        max_size=4))
 def test_a_config_object_is_taken_exactly_when_every_key_is_declared_and_in_range(upd: dict) -> None:
-    bad = protocol.object_problem("config", upd, SIM_LIMITS)
+    bad = request_check.object_problem("config", upd, SIM_LIMITS)
     ok = all(k in CONFIG and _in_range(k, v) for k, v in upd.items())
     assert (bad is None) == ok, (upd, bad)
 

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from device_client import LineSplitter
 from firmware import protocol
+from host import wire
 from host import guide as guide_machine
 from host import person as person_model
 from host import plan as planlib
@@ -49,7 +50,7 @@ class FakeDevice(FakePort):
             self.handler(self, req)
 
     def reply(self, req: dict[str, Any], **fields: Any) -> None:
-        self.emit(protocol.reply(req["cmd"], req.get("id"), **fields))
+        self.emit(wire.reply(req["cmd"], req.get("id"), **fields))
 
     def idle_shuffler(self, req: dict[str, Any]) -> None:
         cmd = req["cmd"]
@@ -146,7 +147,7 @@ class FakeShuffler:
         self.passes += 1
         self.dev.emit({"ev": "touch", "state": "idle"})
         if n == 0:
-            self.dev.emit(protocol.fault_event(protocol.FAULT_EMPTY, latched=False, n=0))
+            self.dev.emit(wire.fault_event(protocol.FAULT_EMPTY, latched=False, n=0))
             return
         self.dev.emit({"ev": "loaded", "n": n})
         self.state = "dealing"

@@ -12,6 +12,8 @@ import pytest
 import serial
 
 from firmware import protocol
+from host import wire
+from firmware import request_check
 from firmware import build
 from host import flashing
 from pty_device import FakePort
@@ -246,11 +248,11 @@ class FakeSerial:
 
 
 def test_hello_from_another_firmware_version_is_an_error() -> None:
-    reply = protocol.encode(protocol.reply("hello", 1, fw="0.0.1", board="sim", proto=1)).encode()
+    reply = protocol.encode(wire.reply("hello", 1, fw="0.0.1", board="sim", proto=1)).encode()
     fake = FakeSerial(b"MicroPython banner\r\n" + reply)
     with pytest.raises(flashing.FlashError, match="0.0.1"):
         flashing.await_hello(fake, protocol.FIRMWARE_VERSION, "sim", timeout=2)
-    assert protocol.parse_request(fake.written.splitlines()[0])[:2] == (0, "hello")  # asked properly
+    assert request_check.parse_request(fake.written.splitlines()[0])[:2] == (0, "hello")  # asked properly
 
 
 def test_hello_that_never_comes_times_out() -> None:

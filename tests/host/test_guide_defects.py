@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from firmware import protocol
+from host import wire
 from host import guide as guide_machine
 from host import person as persons
 from host import plan as planlib
@@ -443,7 +444,7 @@ class FaultsAtOnce(FakeShuffler):
         self.dev.emit({"ev": "touch", "state": "idle"})
         self.dev.emit({"ev": "loaded", "n": n})
         self.state = "idle"
-        self.dev.emit(protocol.fault_event(protocol.FAULT_INTERNAL, latched=True, k=0, n=n, left=0, right=0))
+        self.dev.emit(wire.fault_event(protocol.FAULT_INTERNAL, latched=True, k=0, n=n, left=0, right=0))
 
 
 def test_a_pass_that_keeps_stopping_before_its_first_card_stops_the_guide_in_one_line() -> None:

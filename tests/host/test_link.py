@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from firmware import protocol
+from host import wire
 from host import ports
 from host.device_link import (REQUEST_TIMEOUT_S, DeviceError, Garbage, Link, LinkClosed, LinkError, LinkTimeout,
                        ProtocolMismatch)
@@ -157,8 +158,8 @@ def test_replies_left_over_from_a_killed_host_do_not_answer_the_next_one(make_fa
     def stale_then_honest(dev: FakeDevice, req: dict[str, Any]) -> None:
         if req["cmd"] == "hello":
             for rid in range(1, 5):  # what the earlier run never read
-                dev.emit(protocol.reply("status", rid, state="idle", k=0, n=0))
-                dev.emit(protocol.reply("hello", rid, fw="0.0.1", proto=protocol.PROTOCOL_VERSION - 1, board="old", capacity=52))
+                dev.emit(wire.reply("status", rid, state="idle", k=0, n=0))
+                dev.emit(wire.reply("hello", rid, fw="0.0.1", proto=protocol.PROTOCOL_VERSION - 1, board="old", capacity=52))
             dev.emit({"ev": "done", "k": 10, "n": 10, "left": 4, "right": 6})
         dev.idle_shuffler(req)
 

@@ -13,6 +13,7 @@ import pytest
 import serial
 
 from firmware import protocol
+from host import wire
 from suite import shuffler
 
 pytestmark = pytest.mark.micropython
@@ -44,12 +45,12 @@ def hello(port: str) -> dict:
     with serial.Serial(port, timeout=0.2) as ser:
         deadline = time.monotonic() + 10
         buf = b""
-        ser.write(protocol.encode(protocol.request("hello", 7)).encode())
+        ser.write(protocol.encode(wire.request("hello", 7)).encode())
         while time.monotonic() < deadline:
             buf += ser.read(256)
             for line in buf.split(b"\n"):
                 try:
-                    msg = protocol.parse_message(line)
+                    msg = wire.parse_message(line)
                 except ValueError:
                     continue
                 if msg.get("re") == "hello" and msg.get("id") == 7:

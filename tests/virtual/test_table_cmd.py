@@ -12,6 +12,7 @@ import pytest
 import serial
 
 from firmware import protocol
+from host import wire
 from host.cli import main
 from pty_screen import SimDevice
 
@@ -162,7 +163,7 @@ def test_each_fault_is_injected_and_cleared(sim_devices, capsys, spec, injected,
 
 
 def serial_call(ser: serial.Serial, cmd: str, rid: int, **fields: Any) -> dict[str, Any]:
-    ser.write(protocol.encode(protocol.request(cmd, rid, **fields)).encode())
+    ser.write(protocol.encode(wire.request(cmd, rid, **fields)).encode())
     deadline = time.monotonic() + 10
     buf = b""
     while time.monotonic() < deadline:
@@ -170,7 +171,7 @@ def serial_call(ser: serial.Serial, cmd: str, rid: int, **fields: Any) -> dict[s
         *lines, buf = buf.split(b"\n")
         for line in lines:
             try:
-                msg = protocol.parse_message(line)
+                msg = wire.parse_message(line)
             except ValueError:
                 continue
             if msg.get("re") == cmd and msg.get("id") == rid:
