@@ -79,6 +79,22 @@ class PageState:
         self._shown = 0  # the step number on screen, and since when (by clock)
         self._shown_at = clock()
         self._claimed: set[Hashable] = set()  # the controls used at the step on screen
+        self._looked_at: float | None = None  # when the guide's thread last looked for an answer
+
+    # -- the guide's beat ---------------------------------------------------------------
+    def guide_looked(self) -> None:
+        """The guide's thread is looking for the person's answers (it does, a
+        few times a second, whatever it waits for): it is there to answer."""
+        self._looked_at = self.clock()
+
+    def guide_silent_s(self) -> float | None:
+        """How long since the guide's thread last looked; None before it first
+        did and once it has ended (its summary or its stop), when nothing is
+        waited for."""
+        at = self._looked_at
+        with self._cond:
+            ended = self._state["finished"] or self._state["stopped"] is not None
+        return None if at is None or ended else round(self.clock() - at, 1)
 
     # -- writing ----------------------------------------------------------------------
     def update(self, **parts: Any) -> None:

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from host.web.page_state import PageState
 from host.web.server import AddressBusy, PageServer, parse_bind
 from test_adapter import manual_guide, next_step, run_in_thread
-from web_support import page_says, url
+from web_support import next_state, page_says, url
 
 
 @pytest.fixture
@@ -55,9 +55,9 @@ def test_a_second_page_and_a_reload_get_the_current_state_at_once(served: tuple[
             origin = server.base.rstrip("/")
             async with s.ws_connect(url(server.address, "ws"), origin=origin) as a, \
                     s.ws_connect(url(server.address, "ws"), origin=origin) as b:
-                first = [await a.receive_json(), await b.receive_json()]
+                first = [await next_state(a), await next_state(b)]
                 page.update(title="Samba, round 2")  # a change reaches both
-                return first + [await a.receive_json(), await b.receive_json()]
+                return first + [await next_state(a), await next_state(b)]
 
     got = asyncio.run(two_pages())
     assert [g["title"] for g in got] == ["Samba", "Samba", "Samba, round 2", "Samba, round 2"]
