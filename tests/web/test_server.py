@@ -185,3 +185,38 @@ def test_a_stopped_server_gives_its_address_back_at_once() -> None:
         assert asyncio.run(_get(again.address))[0] == 200
     finally:
         again.stop()
+
+
+def test_the_beat_says_how_long_the_guide_has_been_silent() -> None:
+    # The guide's thread looks for answers a few times a second; the beat tells a page how
+    # long ago it last did, so a guide stuck with its server still up is noticed too.
+    now = [100.0]
+    page = PageState(clock=lambda: now[0])
+    server = PageServer(page, host="127.0.0.1", port=0)
+    server.start()
+
+    async def beats() -> list[Any]:
+        async with aiohttp.ClientSession() as s:
+            async with s.ws_connect(url(server.address, "ws"), origin=server.base.rstrip("/")) as ws:
+                await next_state(ws)
+                heard = []
+                for change, expected in ((None, None), (page.guide_looked, 0.0),
+                                         (lambda: now.__setitem__(0, 105.0), 5.0),
+                                         (lambda: page.update(finished=True), None)):
+                    if change is not None:
+                        change()
+                    # The beat that says it (one sent before the change may come first).
+                    for _ in range(30):
+                        while "beat" not in (got := await asyncio.wait_for(ws.receive_json(), 60)):
+                            pass
+                        if got["guide_s"] == expected:
+                            break
+                    heard.append(got["guide_s"])
+                return heard
+
+    try:
+        heard = asyncio.run(beats())
+    finally:
+        server.stop()
+    # Before the guide first looked: nothing to say; then 0 s, 5 s silent; after its end: nothing waited for.
+    assert heard == [None, 0.0, 5.0, None]
