@@ -48,7 +48,15 @@ def fresh_state() -> dict[str, Any]:
         "table": None,  # the virtual table, with --sim
         "table_error": None,
         "sim": False,
+        "used": {"step": 0, "controls": []},  # the table controls used at the step shown, from any page
     }
+
+
+def control_key(control: Hashable) -> str:
+    """A claimed control, (op, ((name, value), ...)), as the page names it: the
+    message without its step, as JSON with its keys in order and no spaces."""
+    op, args = control  # type: ignore[misc]
+    return json.dumps({"op": op, **dict(args)}, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
 def put_table(state: dict[str, Any], table: dict[str, Any]) -> None:
@@ -114,6 +122,7 @@ class PageState:
             # A new step: its read time starts now, and every control may act once more.
             self._shown, self._shown_at = number, self.clock()
             self._claimed.clear()
+            self._state["used"] = {"step": number, "controls": []}
         self.version += 1
         self._text = json.dumps({"version": self.version, **self._state})
         self._cond.notify_all()
@@ -195,6 +204,7 @@ class PageState:
             if control in self._claimed:
                 return f"already done at this step (step {number}): nothing was done again"
             self._claimed.add(control)
+            self._show_used()
             return None
 
     def unclaim(self, number: int, control: Hashable) -> None:
@@ -202,6 +212,12 @@ class PageState:
         with self._cond:
             if number == self._shown:
                 self._claimed.discard(control)
+                self._show_used()
+
+    def _show_used(self) -> None:
+        """Every page shows the controls used at this step with a ✓ (under the lock)."""
+        self._state["used"] = {"step": self._shown, "controls": sorted(control_key(c) for c in self._claimed)}
+        self._changed()
 
     def unanswer(self, number: int) -> None:
         """The guide did not take the answer to step `number` (it came before

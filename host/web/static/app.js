@@ -384,6 +384,32 @@ function renderBanner(s) {
   document.body.classList.toggle("gone", !!head);
 }
 
+// A control's message as the server names it when it is used (page_state.control_key):
+// without its step, keys in order. "do_step" is Do this step for me.
+function canon(key) {
+  if (key === "do_step") return JSON.stringify({ op: "do_step" });
+  try {
+    const o = JSON.parse(key);
+    delete o.step;
+    return JSON.stringify(Object.fromEntries(Object.entries(o).sort((a, b) => (a[0] < b[0] ? -1 : 1))));
+  } catch (e) { return key; }
+}
+
+// Used at the step shown, by this page or another (the server says which): a ✓, and off.
+function used(key) {
+  if (!key || !state || !state.step) return false;
+  if (pressed.step === state.step.number && pressed.keys.has(key)) return true;
+  const u = state.used;
+  return !!(u && u.step === state.step.number && u.controls.includes(canon(key)));
+}
+
+// A new step's buttons take no press until it has been on screen READ_MS (they
+// show it, off): the second press of a double click on the step before, or a
+// tap where a control has just moved to, never lands on it.
+function settling() {
+  return !!(state && state.step && performance.now() - pressed.shownAt < readMs(state));
+}
+
 // Nothing can be pressed while the guide is gone or another run has started,
 // and a control waits for its reply before it can be pressed again.
 function setDisabled() {
@@ -391,9 +417,13 @@ function setDisabled() {
   for (const b of document.querySelectorAll("main button, main input, main select")) {
     if (b.id === "close") { b.disabled = lost || newRun || quiet || !!b.dataset.waiting || performance.now() - endedAt < READ_MS; continue; }
     if (b.id === "done") { b.disabled = off || !canAnswer(); continue; }
-    const key = b.dataset.key;
-    const done = key && state && state.step && pressed.step === state.step.number && pressed.keys.has(key);
-    b.disabled = off || !!b.dataset.waiting || !!done || (state && state.finished && b.closest("#vtable, #step-controls") !== null);
+    // A hand control (its arguments typed or chosen) shows its ✓ but stays on, so a slip can be
+    // put right with other arguments; the step's own controls are off once used.
+    const done = used(b.dataset.key);
+    b.classList.toggle("used", done || used(b.dataset.lastKey));
+    b.classList.toggle("settling", b.tagName === "BUTTON" && settling());
+    b.disabled = off || !!b.dataset.waiting || done || (b.tagName === "BUTTON" && settling())
+      || (state && state.finished && b.closest("#vtable, #step-controls") !== null);
   }
 }
 
@@ -530,7 +560,7 @@ function control(id, make) {
   const b = $(id);
   b.onclick = () => {
     const obj = make();
-    if (obj) once(JSON.stringify(obj), obj, b);
+    if (obj) { b.dataset.lastKey = JSON.stringify(obj); once(b.dataset.lastKey, obj, b); }
   };
 }
 
