@@ -188,6 +188,8 @@ def tap(d: Any, element: Any) -> None:
     """Click an element as a person does on a phone: scrolled to the middle of
     the screen first, clear of the step's bar fixed at the bottom."""
     d.execute_script("arguments[0].scrollIntoView({block: 'center', inline: 'nearest'});", element)
+    # A new step's buttons settle a moment (off) before they take a press.
+    until(d, lambda drv: not element.get_attribute("disabled"), "the control ready to press")
     element.click()
 
 

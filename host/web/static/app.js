@@ -421,8 +421,10 @@ function setDisabled() {
     // put right with other arguments; the step's own controls are off once used.
     const done = used(b.dataset.key);
     b.classList.toggle("used", done || used(b.dataset.lastKey));
-    b.classList.toggle("settling", b.tagName === "BUTTON" && settling());
-    b.disabled = off || !!b.dataset.waiting || done || (b.tagName === "BUTTON" && settling())
+    // Choosing a stack acts on nothing: a chip never waits.
+    const settles = b.tagName === "BUTTON" && !b.classList.contains("stack-chip") && settling();
+    b.classList.toggle("settling", settles);
+    b.disabled = off || !!b.dataset.waiting || done || settles
       || (state && state.finished && b.closest("#vtable, #step-controls") !== null);
   }
 }
