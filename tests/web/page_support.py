@@ -138,6 +138,10 @@ if (!window.renders) {
       hint: seen('step-controls') ? e('step-controls-hint').textContent : null,
       controls: seen('step-controls') ? [...document.querySelectorAll('#step-buttons button')].map((b) => b.textContent) : [],
       done: {text: e('done').textContent, disabled: e('done').disabled, hidden: e('done').hidden},
+      // Buttons a press would reach while a new step is still settling (its first 0.7 s on screen).
+      early: performance.now() - pressed.shownAt < 680 ? [...document.querySelectorAll('main button')]
+        .filter((b) => !b.disabled && b.offsetParent !== null && !['done', 'close'].includes(b.id)
+                && !b.classList.contains('stack-chip')).map((b) => b.id || b.textContent) : [],
     });
   };
 }"""

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from page_support import (LAPTOP, PHONE, do_step_by_its_controls, done_enabled, open_page, point_of, press, press_at,
-                          replies_in, screen, state_when, step_after, until)
+                          record_renders, renders, replies_in, screen, state_when, step_after, until)
 from web_support import CHROMEDRIVER, CHROMIUM, Guide, page_state
 
 pytestmark = [pytest.mark.usefixtures("own_runtime"), pytest.mark.slow, pytest.mark.micropython,
@@ -39,6 +39,7 @@ def test_a_double_click_on_done_at_one_point_answers_only_the_step_shown(driver:
     guides.append(g)
     open_page(driver, g, size)
     screen(driver, *size)
+    record_renders(driver)
     number, doubled = 0, 0
     while not (s := step_after(driver, number))["finished"]:
         step = s["step"]
@@ -62,6 +63,9 @@ def test_a_double_click_on_done_at_one_point_answers_only_the_step_shown(driver:
             nxt = after["step"]["number"]
             assert ops_at(driver, nxt) == [], (step["kind"], after["step"]["kind"], ops_at(driver, nxt))
     assert doubled >= 8  # every Done of a round, each double clicked
+    # Whatever the layout put under the point: no new step's button took a press while it settled.
+    early = [(r["step"], r["early"]) for r in renders(driver) if r["early"]]
+    assert early == [], early[:3]
 
 
 @pytest.mark.parametrize("size", [PHONE, LAPTOP], ids=["phone", "laptop"])
