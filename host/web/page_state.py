@@ -52,10 +52,10 @@ def fresh_state() -> dict[str, Any]:
     }
 
 
-def control_key(control: Hashable) -> str:
+def control_key(control: tuple[str, tuple[tuple[str, Any], ...]]) -> str:
     """A claimed control, (op, ((name, value), ...)), as the page names it: the
     message without its step, as JSON with its keys in order and no spaces."""
-    op, args = control  # type: ignore[misc]
+    op, args = control
     return json.dumps({"op": op, **dict(args)}, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
@@ -216,7 +216,8 @@ class PageState:
 
     def _show_used(self) -> None:
         """Every page shows the controls used at this step with a ✓ (under the lock)."""
-        self._state["used"] = {"step": self._shown, "controls": sorted(control_key(c) for c in self._claimed)}
+        keys = [control_key(c) for c in self._claimed]  # type: ignore[arg-type]
+        self._state["used"] = {"step": self._shown, "controls": sorted(keys)}
         self._changed()
 
     def unanswer(self, number: int) -> None:
