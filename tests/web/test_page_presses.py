@@ -101,17 +101,19 @@ def point_of_first_control(d: Any) -> tuple[int, int]:
     return point_of(d, "first-control")
 
 
-def test_the_end_says_the_pack_is_shuffled_and_the_page_may_be_closed(driver: Any, guides: list[Guide]) -> None:
+@pytest.mark.parametrize("size", [PHONE, LAPTOP], ids=["phone", "laptop"])
+def test_the_end_says_the_pack_is_shuffled_and_the_page_may_be_closed(driver: Any, guides: list[Guide],
+                                                                       size: tuple[int, int]) -> None:
     g = Guide("--sim", "--unattended", "--mode", "random", "--rounds", "1")
     guides.append(g)
     driver.get(g.address)
-    screen(driver, *LAPTOP)
+    screen(driver, *size)
     state_when(driver, lambda s: s["summary"] is not None, "the summary")
     assert driver.execute_script("return [...document.querySelectorAll('link[rel=icon]')].map((l) => l.href);")
     icon = driver.execute_script("return fetch('/favicon.ico').then((r) => r.status);")
     assert icon == 200
     until(driver, lambda d: not d.find_element("id", "close").get_attribute("disabled"), "Close")
-    press_at(driver, point_of(driver, "close"))
+    press_at(driver, point_of(driver, "close"), finger=size == PHONE)
     g.proc.wait(60)
     until(driver, lambda d: "you may close this page" in d.find_element("id", "connection").text, "the end's words")
     said = driver.find_element("tag name", "body").text
