@@ -32,6 +32,7 @@ from host.step_feed import StepFeed, StepFeedError
 from shuffling import steps
 
 SIM_TIME_SCALE = 0.0  # the virtual shuffler's motor: 0 = as fast as the computer goes
+SIM_IDLE_SPEED = 4.0  # its clock while the motor sleeps: simulated ms per real ms (benchmarks/idle_guide_cpu.py)
 STYLE = {notice_kinds.HEADING: "[bold]{}[/bold]", notice_kinds.HINT: "   [dim]{}[/dim]", notice_kinds.INFO: "{}",
          notice_kinds.PROBLEM: "[bold red]![/bold red] {}"}
 
@@ -345,7 +346,8 @@ def _start_sim(time_scale: float, voice: RichVoice, stack: ExitStack) -> tuple[s
     from host.commands import flash as flash_cmd
     from simulator.virtual import VirtualShuffler
 
-    dev = VirtualShuffler(time_scale=time_scale)
+    # While nothing on the machine moves, the board keeps the table's pace rather than spin a core.
+    dev = VirtualShuffler(time_scale=time_scale, env={"SHUFFLER_SIM_IDLE_SPEED": repr(SIM_IDLE_SPEED)})
     stack.callback(dev.stop)
     dev.start()
     voice.notice(notice_kinds.VirtualStarted(dev.port))

@@ -48,7 +48,15 @@ def fresh_state() -> dict[str, Any]:
         "table": None,  # the virtual table, with --sim
         "table_error": None,
         "sim": False,
+        "used": {"step": 0, "controls": []},  # the table controls used at the step shown, from any page
     }
+
+
+def control_key(control: tuple[str, tuple[tuple[str, Any], ...]]) -> str:
+    """A claimed control, (op, ((name, value), ...)), as the page names it: the
+    message without its step, as JSON with its keys in order and no spaces."""
+    op, args = control
+    return json.dumps({"op": op, **dict(args)}, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
 def put_table(state: dict[str, Any], table: dict[str, Any]) -> None:
@@ -79,6 +87,22 @@ class PageState:
         self._shown = 0  # the step number on screen, and since when (by clock)
         self._shown_at = clock()
         self._claimed: set[Hashable] = set()  # the controls used at the step on screen
+        self._looked_at: float | None = None  # when the guide's thread last looked for an answer
+
+    # -- the guide's beat ---------------------------------------------------------------
+    def guide_looked(self) -> None:
+        """The guide's thread is looking for the person's answers (it does, a
+        few times a second, whatever it waits for): it is there to answer."""
+        self._looked_at = self.clock()
+
+    def guide_silent_s(self) -> float | None:
+        """How long since the guide's thread last looked; None before it first
+        did and once it has ended (its summary or its stop), when nothing is
+        waited for."""
+        at = self._looked_at
+        with self._cond:
+            ended = self._state["finished"] or self._state["stopped"] is not None
+        return None if at is None or ended else round(self.clock() - at, 1)
 
     # -- writing ----------------------------------------------------------------------
     def update(self, **parts: Any) -> None:
@@ -98,6 +122,7 @@ class PageState:
             # A new step: its read time starts now, and every control may act once more.
             self._shown, self._shown_at = number, self.clock()
             self._claimed.clear()
+            self._state["used"] = {"step": number, "controls": []}
         self.version += 1
         self._text = json.dumps({"version": self.version, **self._state})
         self._cond.notify_all()
@@ -179,6 +204,7 @@ class PageState:
             if control in self._claimed:
                 return f"already done at this step (step {number}): nothing was done again"
             self._claimed.add(control)
+            self._show_used()
             return None
 
     def unclaim(self, number: int, control: Hashable) -> None:
@@ -186,6 +212,13 @@ class PageState:
         with self._cond:
             if number == self._shown:
                 self._claimed.discard(control)
+                self._show_used()
+
+    def _show_used(self) -> None:
+        """Every page shows the controls used at this step with a ✓ (under the lock)."""
+        keys = [control_key(c) for c in self._claimed]  # type: ignore[arg-type]
+        self._state["used"] = {"step": self._shown, "controls": sorted(keys)}
+        self._changed()
 
     def unanswer(self, number: int) -> None:
         """The guide did not take the answer to step `number` (it came before

@@ -138,6 +138,10 @@ if (!window.renders) {
       hint: seen('step-controls') ? e('step-controls-hint').textContent : null,
       controls: seen('step-controls') ? [...document.querySelectorAll('#step-buttons button')].map((b) => b.textContent) : [],
       done: {text: e('done').textContent, disabled: e('done').disabled, hidden: e('done').hidden},
+      // Buttons a press would reach while a new step is still settling (its first 0.7 s on screen).
+      early: performance.now() - pressed.shownAt < 680 ? [...document.querySelectorAll('main button')]
+        .filter((b) => !b.disabled && b.offsetParent !== null && !['done', 'close'].includes(b.id)
+                && !b.classList.contains('stack-chip')).map((b) => b.id || b.textContent) : [],
     });
   };
 }"""
@@ -188,6 +192,8 @@ def tap(d: Any, element: Any) -> None:
     """Click an element as a person does on a phone: scrolled to the middle of
     the screen first, clear of the step's bar fixed at the bottom."""
     d.execute_script("arguments[0].scrollIntoView({block: 'center', inline: 'nearest'});", element)
+    # A new step's buttons settle a moment (off) before they take a press.
+    until(d, lambda drv: not element.get_attribute("disabled"), "the control ready to press")
     element.click()
 
 
@@ -363,3 +369,36 @@ def walk_a_routine(d: Any, g: Guide, at: Callable[[str], None]) -> dict[str, Any
     missing = {"split", "load", "touch", "jam", "dealing", "lift", "stack"} - seen
     assert not missing, f"the walk never showed {sorted(missing)}"
     return state_when(d, lambda s: s["summary"] is not None, "the summary")
+
+
+# -- presses at points of the screen, as a person presses -----------------------------------------
+
+def point_of(d: Any, element_id: str) -> tuple[int, int]:
+    """The middle of an element on the screen now (viewport CSS pixels), scrolled into sight first."""
+    return tuple(d.execute_script(
+        "const e = document.getElementById(arguments[0]); e.scrollIntoView({block: 'nearest'});"
+        "const r = e.getBoundingClientRect(); return [Math.round(r.left + r.width / 2), Math.round(r.top + r.height / 2)];",
+        element_id))
+
+
+def press_at(d: Any, point: tuple[int, int], times: int = 1, apart_s: float = 0.2, finger: bool = False) -> None:
+    """Press the screen at `point` `times` times, `apart_s` apart, with a mouse
+    (or a finger): whatever is under it at each press takes it, as when a
+    person presses twice without looking again."""
+    from selenium.webdriver.common.actions import interaction
+    from selenium.webdriver.common.actions.action_builder import ActionBuilder
+    from selenium.webdriver.common.actions.pointer_input import PointerInput
+
+    kind = interaction.POINTER_TOUCH if finger else interaction.POINTER_MOUSE
+    actions = ActionBuilder(d, mouse=PointerInput(kind, "finger" if finger else "mouse"))
+    pointer = actions.pointer_action
+    pointer.move_to_location(*point)
+    for i in range(times):
+        if i:
+            pointer.pause(apart_s)
+        pointer.pointer_down().pointer_up()
+    actions.perform()
+
+
+def banner_text(d: Any) -> str:
+    return str(d.execute_script("const b = document.getElementById('banner'); return b.hidden ? '' : b.innerText;"))

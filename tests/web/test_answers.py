@@ -24,7 +24,7 @@ from host.web.page_state import PageState
 from host.web.server import PageServer
 from host.web.table import TableRefused
 from test_adapter import next_step, run_in_thread
-from web_support import base_of, page_says, url
+from web_support import base_of, next_reply, page_says, url
 from suite import Clock
 
 READ_S = 1.0
@@ -136,9 +136,7 @@ def test_two_tabs_answering_the_same_step_one_counts(guided: tuple[PageServer, P
                 await asyncio.gather(a.send_str(json.dumps(done(1))), b.send_str(json.dumps(done(1))))
                 replies = []
                 for ws in (a, b):
-                    while "version" in (got := await ws.receive_json()):
-                        pass
-                    replies.append(got)
+                    replies.append(await next_reply(ws))
                 return replies
 
     replies = asyncio.run(two_tabs())

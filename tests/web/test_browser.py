@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from page_support import done_enabled, press
+from page_support import done_enabled, press, until
 from page_support import SHOTS
 from web_support import CHROMEDRIVER, CHROMIUM, ROOT, Guide, page_state, screenshot, wait_page
 
@@ -35,6 +35,8 @@ def click(d: Any, name: str) -> None:
 
     for _ in range(20):
         try:
+            # A new step's buttons settle a moment before they take a press.
+            until(d, lambda drv: not by_id(drv, name).get_attribute("disabled"), f"{name} enabled")
             by_id(d, name).click()
             return
         except StaleElementReferenceException:  # the page redrew it

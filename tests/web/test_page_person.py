@@ -60,6 +60,9 @@ def clicks(d: Any, name: str, n: int) -> None:
     from selenium.common.exceptions import ElementNotInteractableException
     from selenium.webdriver.common.action_chains import ActionChains
 
+    if name != "done":  # Done is pressed when it can be (when_done_can_be_pressed)
+        # A person presses a button once it is on: a new step's settle for a moment first.
+        until(d, lambda drv: not drv.find_element("id", name).get_attribute("disabled"), f"{name} on")
     chain = ActionChains(d)
     for _ in range(n):
         chain.click(d.find_element("id", name))

@@ -14,11 +14,12 @@ from typing import Any, Iterator
 import aiohttp
 import pytest
 
-from host.web import server as srv
+from host.web import connections as conn
+from host.web import page_socket as sockets
 from host.web.page_state import PageState
 from host.web.run import WebSession
 from host.web.server import PageServer, route_address
-from web_support import base_of, url
+from web_support import base_of, is_beat, next_reply, url
 
 LAN = route_address()
 
@@ -251,13 +252,13 @@ async def closed_by_the_server(reader: asyncio.StreamReader, writer: asyncio.Str
 
 def test_a_flood_of_connections_is_capped(monkeypatch: pytest.MonkeyPatch) -> None:
     # Every place held by a connection that came with the secret: only then is a newcomer refused.
-    monkeypatch.setattr(srv, "PER_PEER", srv.MAX_CONNECTIONS)  # the whole cap from one address here
-    monkeypatch.setattr(srv, "IDLE_S", 600.0)  # kept while the others are made, on a busy machine too
+    monkeypatch.setattr(conn, "PER_PEER", conn.MAX_CONNECTIONS)  # the whole cap from one address here
+    monkeypatch.setattr(conn, "IDLE_S", 600.0)  # kept while the others are made, on a busy machine too
     server = PageServer(PageState(), host="127.0.0.1", port=0)
     server.start()
 
     async def flood() -> tuple[bytes, int]:
-        held = [await trusted(server) for _ in range(srv.MAX_CONNECTIONS)]
+        held = [await trusted(server) for _ in range(conn.MAX_CONNECTIONS)]
         try:
             over = await raw(server.port, b"")  # the server answers and closes
             async with aiohttp.ClientSession() as s:  # a real request over the cap is refused too
@@ -275,7 +276,7 @@ def test_a_flood_of_connections_is_capped(monkeypatch: pytest.MonkeyPatch) -> No
         over, status = asyncio.run(flood())
         code, headers, body = answer(over)
         assert code == 503 and secured(headers) == []
-        assert body == f"too many connections to the guide's page (at most {srv.MAX_CONNECTIONS}): close some tabs\n"
+        assert body == f"too many connections to the guide's page (at most {conn.MAX_CONNECTIONS}): close some tabs\n"
         assert status in (503, 0)
         assert server.site is not None and server.site.refused >= 1
         # The held connections gone, the page is served again.
@@ -289,12 +290,12 @@ def test_a_flood_of_connections_is_capped(monkeypatch: pytest.MonkeyPatch) -> No
 
 def test_one_address_cannot_take_every_place(monkeypatch: pytest.MonkeyPatch) -> None:
     # A device on the network holding connections open, even with the secret, leaves room for the others.
-    monkeypatch.setattr(srv, "IDLE_S", 600.0)
+    monkeypatch.setattr(conn, "IDLE_S", 600.0)
     server = PageServer(PageState(), host="0.0.0.0", port=0)
     server.start()
 
     async def hold() -> tuple[bytes, int | None]:
-        held = [await trusted(server) for _ in range(srv.PER_PEER)]
+        held = [await trusted(server) for _ in range(conn.PER_PEER)]
         try:
             over = await raw(server.port, b"")
             other = None
@@ -309,7 +310,7 @@ def test_one_address_cannot_take_every_place(monkeypatch: pytest.MonkeyPatch) ->
         over, other = asyncio.run(hold())
         code, headers, body = answer(over)
         assert code == 503 and secured(headers) == []
-        assert body.endswith(f"from one address (at most {srv.PER_PEER}): close some tabs\n")
+        assert body.endswith(f"from one address (at most {conn.PER_PEER}): close some tabs\n")
         assert other in (None, 200)
     finally:
         server.stop()
@@ -317,22 +318,19 @@ def test_one_address_cannot_take_every_place(monkeypatch: pytest.MonkeyPatch) ->
 
 @pytest.mark.parametrize("whole", [True, False], ids=["every-place", "one-address"])
 def test_strangers_make_room_for_the_page(served: PageServer, whole: bool, monkeypatch: pytest.MonkeyPatch) -> None:
-    # Places held without the secret, each way a stranger can: silent, a header begun, a
-    # refusal answered and the connection kept. The page's own request is served all the same,
-    # and the oldest stranger's connection is the one closed for it.
+    # Places held without the secret, each way a stranger can: silent, or a header begun (a
+    # request refused closes its connection: test_strangers.py). The page's own request is
+    # served all the same, and the oldest stranger's connection is the one closed for it.
     if whole:
-        monkeypatch.setattr(srv, "PER_PEER", srv.MAX_CONNECTIONS)
-    places = srv.MAX_CONNECTIONS if whole else srv.PER_PEER
+        monkeypatch.setattr(conn, "PER_PEER", conn.MAX_CONNECTIONS)
+    places = conn.MAX_CONNECTIONS if whole else conn.PER_PEER
     begun = b"GET /state HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nX-Slow: " % served.port
-    refused = b"GET /state HTTP/1.1\r\nHost: 127.0.0.1:%d\r\n\r\n" % served.port
 
     async def strangers() -> tuple[list[int], float, int]:
         held = []
         for i in range(places):
             reader, writer = await asyncio.open_connection("127.0.0.1", served.port)
-            writer.write([b"", begun, refused][i % 3])
-            if i % 3 == 2:  # its refusal read: the connection is kept alive after it
-                await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 60)
+            writer.write([b"", begun][i % 2])
             held.append((reader, writer))
         try:
             statuses = [(await fetch(url(served.address, "state")))[0] for _ in range(3)]
@@ -349,7 +347,7 @@ def test_strangers_make_room_for_the_page(served: PageServer, whole: bool, monke
 
 
 def test_a_connection_that_sends_nothing_is_closed(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(srv, "SILENT_S", 0.5)
+    monkeypatch.setattr(conn, "SILENT_S", 0.5)
     server = PageServer(PageState(), host="127.0.0.1", port=0)
     server.start()
 
@@ -373,7 +371,7 @@ def test_a_connection_that_sends_nothing_is_closed(monkeypatch: pytest.MonkeyPat
 
 
 def test_headers_that_never_end_are_cut_but_a_page_lives_on(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(srv, "HEADERS_S", 1.0)
+    monkeypatch.setattr(conn, "HEADERS_S", 1.0)
     server = PageServer(PageState(), host="127.0.0.1", port=0)
     server.start()
     origin = server.base.rstrip("/")
@@ -393,22 +391,22 @@ def test_headers_that_never_end_are_cut_but_a_page_lives_on(monkeypatch: pytest.
         async with aiohttp.ClientSession() as s:
             async with s.ws_connect(url(server.address, "ws"), origin=origin) as ws:
                 await ws.receive_json()
-                await asyncio.sleep(3 * srv.HEADERS_S)
+                await asyncio.sleep(3 * conn.HEADERS_S)
                 await ws.send_str(json.dumps({"op": "done", "step": 7}))
-                reply = await asyncio.wait_for(ws.receive_json(), 60)
+                reply = await next_reply(ws)
         return first, second, reply
 
     try:
         first, second, reply = asyncio.run(slow())
     finally:
         server.stop()
-    assert first[0] >= srv.HEADERS_S and first[1] == b"", first  # cut by the deadline, without an answer
-    assert second[0] >= srv.HEADERS_S and second[1] == b"", second
+    assert first[0] >= conn.HEADERS_S and first[1] == b"", first  # cut by the deadline, without an answer
+    assert second[0] >= conn.HEADERS_S and second[1] == b"", second
     assert reply == {"error": "step 7 is not shown: nothing was answered"}
 
 
 def test_a_connection_idle_after_its_answer_is_closed(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(srv, "IDLE_S", 1.0)
+    monkeypatch.setattr(conn, "IDLE_S", 1.0)
     server = PageServer(PageState(), host="127.0.0.1", port=0)
     server.start()
 
@@ -423,7 +421,7 @@ def test_a_connection_idle_after_its_answer_is_closed(monkeypatch: pytest.Monkey
         took, got = asyncio.run(idle())
     finally:
         server.stop()
-    assert got == b"" and took >= 0.5 * srv.IDLE_S, (took, got)
+    assert got == b"" and took >= 0.5 * conn.IDLE_S, (took, got)
 
 
 SLOW = 40  # strangers at once, more than PER_PEER
@@ -496,14 +494,14 @@ def test_too_many_pages_at_once_are_refused() -> None:
 
     async def pages() -> tuple[int, str, int]:
         async with aiohttp.ClientSession() as s:
-            open_ = [await s.ws_connect(url(server.address, "ws"), origin=origin) for _ in range(srv.MAX_PAGES)]
+            open_ = [await s.ws_connect(url(server.address, "ws"), origin=origin) for _ in range(sockets.MAX_PAGES)]
             try:
                 async with s.get(url(server.address, "ws"), headers={
                         "Connection": "Upgrade", "Upgrade": "websocket", "Sec-WebSocket-Version": "13",
                         "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ==", "Origin": origin}) as r:
                     over, text = r.status, await r.text()
                 await open_.pop().close()
-                while server.pages_open >= srv.MAX_PAGES:  # the server has seen it go
+                while server.pages_open >= sockets.MAX_PAGES:  # the server has seen it go
                     await asyncio.sleep(0.02)
                 async with s.ws_connect(url(server.address, "ws"), origin=origin) as again:
                     assert "version" in await again.receive_json()
@@ -517,7 +515,7 @@ def test_too_many_pages_at_once_are_refused() -> None:
         over, text, after = asyncio.run(pages())
     finally:
         server.stop()
-    assert over == 503 and text == f"too many pages are open on the guide (at most {srv.MAX_PAGES}): close some\n"
+    assert over == 503 and text == f"too many pages are open on the guide (at most {sockets.MAX_PAGES}): close some\n"
     assert after == 101
 
 
@@ -535,7 +533,7 @@ def test_a_message_flood_is_capped_and_a_page_that_keeps_on_is_closed() -> None:
                 paced = []
                 for _ in range(10):
                     await calm.send_str(msg)
-                    paced.append(await calm.receive_json())
+                    paced.append(await next_reply(calm))
             async with s.ws_connect(url(server.address, "ws"), origin=origin) as ws:
                 await ws.receive_json()
                 started = time.monotonic()
@@ -548,8 +546,8 @@ def test_a_message_flood_is_capped_and_a_page_that_keeps_on_is_closed() -> None:
 
                 async def read_to_the_end() -> None:
                     async for m in ws:
-                        if m.type == aiohttp.WSMsgType.TEXT:
-                            replies.append(json.loads(m.data))
+                        if m.type == aiohttp.WSMsgType.TEXT and not is_beat(got := json.loads(m.data)):
+                            replies.append(got)
 
                 # The server closes it (the limit only turns a missing cap into a failure).
                 await asyncio.wait_for(read_to_the_end(), 120)
@@ -559,12 +557,12 @@ def test_a_message_flood_is_capped_and_a_page_that_keeps_on_is_closed() -> None:
         replies, took, code, paced = asyncio.run(flood())
     finally:
         server.stop()
-    too_many = f"too many messages (at most {srv.RATE} a second): this one was not read"
+    too_many = f"too many messages (at most {sockets.RATE} a second): this one was not read"
     assert all(r["error"] != too_many for r in paced)
     read = [r for r in replies if r.get("error") != too_many]
     refused = len(replies) - len(read)
-    assert refused >= srv.FLOOD and all(r == {"error": "step 7 is not shown: nothing was answered"} for r in read)
-    assert len(read) <= srv.RATE + srv.RATE * took + 1  # the bucket, however long the flood took
+    assert refused >= sockets.FLOOD and all(r == {"error": "step 7 is not shown: nothing was answered"} for r in read)
+    assert len(read) <= sockets.RATE + sockets.RATE * took + 1  # the bucket, however long the flood took
     assert code == 1008  # kept on flooding: closed
 
 

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from host.web.page_state import PageState
 from host.web.server import AddressBusy, PageServer, parse_bind
 from test_adapter import manual_guide, next_step, run_in_thread
-from web_support import page_says, url
+from web_support import next_state, page_says, url
 
 
 @pytest.fixture
@@ -55,9 +55,9 @@ def test_a_second_page_and_a_reload_get_the_current_state_at_once(served: tuple[
             origin = server.base.rstrip("/")
             async with s.ws_connect(url(server.address, "ws"), origin=origin) as a, \
                     s.ws_connect(url(server.address, "ws"), origin=origin) as b:
-                first = [await a.receive_json(), await b.receive_json()]
+                first = [await next_state(a), await next_state(b)]
                 page.update(title="Samba, round 2")  # a change reaches both
-                return first + [await a.receive_json(), await b.receive_json()]
+                return first + [await next_state(a), await next_state(b)]
 
     got = asyncio.run(two_pages())
     assert [g["title"] for g in got] == ["Samba", "Samba", "Samba, round 2", "Samba, round 2"]
@@ -185,3 +185,38 @@ def test_a_stopped_server_gives_its_address_back_at_once() -> None:
         assert asyncio.run(_get(again.address))[0] == 200
     finally:
         again.stop()
+
+
+def test_the_beat_says_how_long_the_guide_has_been_silent() -> None:
+    # The guide's thread looks for answers a few times a second; the beat tells a page how
+    # long ago it last did, so a guide stuck with its server still up is noticed too.
+    now = [100.0]
+    page = PageState(clock=lambda: now[0])
+    server = PageServer(page, host="127.0.0.1", port=0)
+    server.start()
+
+    async def beats() -> list[Any]:
+        async with aiohttp.ClientSession() as s:
+            async with s.ws_connect(url(server.address, "ws"), origin=server.base.rstrip("/")) as ws:
+                await next_state(ws)
+                heard = []
+                for change, expected in ((None, None), (page.guide_looked, 0.0),
+                                         (lambda: now.__setitem__(0, 105.0), 5.0),
+                                         (lambda: page.update(finished=True), None)):
+                    if change is not None:
+                        change()
+                    # The beat that says it (one sent before the change may come first).
+                    for _ in range(30):
+                        while "beat" not in (got := await asyncio.wait_for(ws.receive_json(), 60)):
+                            pass
+                        if got["guide_s"] == expected:
+                            break
+                    heard.append(got["guide_s"])
+                return heard
+
+    try:
+        heard = asyncio.run(beats())
+    finally:
+        server.stop()
+    # Before the guide first looked: nothing to say; then 0 s, 5 s silent; after its end: nothing waited for.
+    assert heard == [None, 0.0, 5.0, None]

@@ -136,6 +136,27 @@ async def _get_state(address: str) -> dict[str, Any]:
             return await r.json()
 
 
+def is_beat(got: dict[str, Any]) -> bool:
+    """The guide's beat (host/web/page_socket.py), neither a state nor a reply."""
+    return "beat" in got and "version" not in got
+
+
+async def next_reply(ws: Any, timeout: float = 60.0) -> dict[str, Any]:
+    """The next reply to what the page sent, past the states and beats before it."""
+    while True:
+        got = await asyncio.wait_for(ws.receive_json(), timeout)
+        if "version" not in got and not is_beat(got):
+            return got
+
+
+async def next_state(ws: Any, timeout: float = 60.0) -> dict[str, Any]:
+    """The next state sent, past any beat."""
+    while True:
+        got = await asyncio.wait_for(ws.receive_json(), timeout)
+        if not is_beat(got):
+            return got
+
+
 async def page_says(address: str, messages: list[Any], origin: str | None = None) -> list[dict[str, Any]]:
     """Send messages over the WebSocket as a page of `origin` would; the replies.
     The secret of `address` (its ?token=) goes in the WebSocket's query."""
@@ -143,14 +164,10 @@ async def page_says(address: str, messages: list[Any], origin: str | None = None
     replies = []
     async with aiohttp.ClientSession() as s:
         async with s.ws_connect(url(address, "ws"), origin=origin) as ws:
-            await ws.receive_json()  # the state, at once
+            await next_state(ws)  # the state, at once
             for m in messages:
                 await ws.send_str(m if isinstance(m, str) else json.dumps(m))
-                while True:
-                    got = await ws.receive_json()
-                    if "version" not in got:
-                        replies.append(got)
-                        break
+                replies.append(await next_reply(ws))
     return replies
 
 

@@ -14,6 +14,9 @@ let newRunState = null;
 let refusedLine = "";  // why the server refuses this page, when it does  // the new run's latest state; the page keeps showing where the old run was
 let lostTimer = null;
 let lost = false;  // the guide is gone: a banner, every control off
+let quiet = false;  // the socket is open but the guide has not answered for QUIET_MS: a banner, Done held
+let quietTimer = null;
+let quietFor = 0;  // seconds the guide has been silent, as the banner says it
 let waiting = [];  // replies still to come on this socket, in the order sent
 let pressed = { step: 0, keys: new Set(), shownAt: 0 };  // controls done at the step shown
 let busy = 0;  // messages sent and not yet answered
@@ -26,6 +29,9 @@ let readTimer = null;
 // half of a double click on the last Done does not end the guide.
 let endedAt = 0;
 const LOST_AFTER_MS = 3000;  // "reconnecting…" for this long, then the guide is taken as gone
+// The guide beats every second (host/web/page_socket.py); three missed, or a
+// beat saying its own thread has not looked for that long, and it is not answering.
+const QUIET_MS = 3000;
 const $ = (id) => document.getElementById(id);
 
 // What each kind of step is called on the page (the steps' own type names are the code's).
@@ -49,6 +55,8 @@ function connect() {
   ws.onmessage = (ev) => {
     let msg;
     try { msg = JSON.parse(ev.data); } catch (e) { return; }
+    heard(msg);
+    if ("beat" in msg && !("version" in msg)) return;
     if ("version" in msg) { received(msg); return; }
     const done = waiting.shift();
     if (msg.error) toast(msg.error, true);
@@ -58,8 +66,10 @@ function connect() {
   ws.onclose = () => {
     if (socket !== ws) return;
     for (const done of waiting.splice(0)) done({ error: "not connected to the guide" });
-    const ended = state && state.finished && !state.summary;
-    $("connection").textContent = ended ? "the guide has ended" : "reconnecting…";
+    clearTimeout(quietTimer);
+    quiet = false;
+    const ended = state && state.finished;
+    $("connection").textContent = ended ? (state.summary ? closeWords(state) : "the guide has ended") : "reconnecting…";
     $("connection").className = "connection lost";
     // A short gap is a reconnect; a longer one is a guide that is gone, said across the page.
     if (ended) goneNow();
@@ -67,6 +77,32 @@ function connect() {
     setTimeout(connect, retry);
     retry = Math.min(retry * 2, 2000);
   };
+}
+
+// Anything from the guide is a sign of life; a beat also says how long its
+// own thread has been silent (null when nothing is waited for).
+function heard(msg) {
+  clearTimeout(quietTimer);
+  quietTimer = setTimeout(() => goQuiet(QUIET_MS / 1000), QUIET_MS);
+  const silent = "beat" in msg && msg.guide_s !== null && msg.guide_s * 1000 >= QUIET_MS;
+  if (silent) goQuiet(msg.guide_s);
+  else if (quiet) { quiet = false; render(); }
+}
+
+function goQuiet(seconds) {
+  if (!socket || socket.readyState !== WebSocket.OPEN) return;  // a closed socket is "lost", said apart
+  const was = quiet;
+  quiet = true;
+  quietFor = Math.round(seconds);
+  if (!was) render();
+  // The silence goes on: the banner counts it.
+  clearTimeout(quietTimer);
+  quietTimer = setTimeout(() => goQuiet(quietFor + 1), 1000);
+  if (was) renderBanner(state);
+}
+
+function closeWords(s) {
+  return (ready(s) ? "the pack is shuffled" : "the routine is done") + "; you may close this page";
 }
 
 function received(msg) {
@@ -166,6 +202,7 @@ function toast(text, error) {
 
 function canAnswer() {
   return !!(state && state.step && state.step.answer && !state.step.answered && !state.finished && !lost && !newRun
+            && !quiet
             && pressed.step === state.step.number && !pressed.keys.has("done")
             && performance.now() - pressed.shownAt >= readMs(state));
 }
@@ -328,7 +365,11 @@ function renderBanner(s) {
       (n && n.step ? `step ${n.step.number}.` : "its start.") + " Reload the page to follow it.";
   } else if (lost && s && s.summary) {
     head = "The guide has ended";
-    text = endWords(s) + " This page can be closed.";
+    text = endWords(s) + " You may close this page.";
+  } else if (quiet && !lost) {
+    head = "The guide is not answering";
+    text = `Nothing has come from the guide for ${quietFor} s, at ${at}: its computer may be busy or asleep, ` +
+      "or the guide paused. Done waits until it answers again; this page goes on by itself when it does.";
   } else if (lost) {
     head = "The guide is not running";
     text = `This page lost it at ${at}.` +
@@ -336,23 +377,55 @@ function renderBanner(s) {
       (refusedLine ? ` The address answers: ${refusedLine}.` : "");
   }
   b.hidden = !head;
-  b.className = "banner" + (newRun ? " new-run" : "");
+  b.className = "banner" + (newRun ? " new-run" : "") + (quiet && !lost && !newRun ? " quiet" : "");
   $("banner-reload").hidden = !newRun;
   if ($("banner-head").textContent !== head) $("banner-head").textContent = head;
   if ($("banner-text").textContent !== text) $("banner-text").textContent = text;
   document.body.classList.toggle("gone", !!head);
 }
 
+// A control's message as the server names it when it is used (page_state.control_key):
+// without its step, keys in order. "do_step" is Do this step for me.
+function canon(key) {
+  if (key === "do_step") return JSON.stringify({ op: "do_step" });
+  try {
+    const o = JSON.parse(key);
+    delete o.step;
+    return JSON.stringify(Object.fromEntries(Object.entries(o).sort((a, b) => (a[0] < b[0] ? -1 : 1))));
+  } catch (e) { return key; }
+}
+
+// Used at the step shown, by this page or another (the server says which): a ✓, and off.
+function used(key) {
+  if (!key || !state || !state.step) return false;
+  if (pressed.step === state.step.number && pressed.keys.has(key)) return true;
+  const u = state.used;
+  return !!(u && u.step === state.step.number && u.controls.includes(canon(key)));
+}
+
+// A new step's buttons take no press until it has been on screen READ_MS (they
+// show it, off): the second press of a double click on the step before, or a
+// tap where a control has just moved to, never lands on it.
+function settling() {
+  return !!(state && state.step && performance.now() - pressed.shownAt < readMs(state));
+}
+
 // Nothing can be pressed while the guide is gone or another run has started,
 // and a control waits for its reply before it can be pressed again.
 function setDisabled() {
-  const off = lost || newRun || !state || (state.finished && !state.summary);
+  const off = lost || newRun || quiet || !state || (state.finished && !state.summary);
   for (const b of document.querySelectorAll("main button, main input, main select")) {
-    if (b.id === "close") { b.disabled = lost || newRun || !!b.dataset.waiting || performance.now() - endedAt < READ_MS; continue; }
+    if (b.id === "close") { b.disabled = lost || newRun || quiet || !!b.dataset.waiting || performance.now() - endedAt < READ_MS; continue; }
     if (b.id === "done") { b.disabled = off || !canAnswer(); continue; }
-    const key = b.dataset.key;
-    const done = key && state && state.step && pressed.step === state.step.number && pressed.keys.has(key);
-    b.disabled = off || !!b.dataset.waiting || !!done || (state && state.finished && b.closest("#vtable, #step-controls") !== null);
+    // A hand control (its arguments typed or chosen) shows its ✓ but stays on, so a slip can be
+    // put right with other arguments; the step's own controls are off once used.
+    const done = used(b.dataset.key);
+    b.classList.toggle("used", done || used(b.dataset.lastKey));
+    // Choosing a stack acts on nothing: a chip never waits.
+    const settles = b.tagName === "BUTTON" && !b.classList.contains("stack-chip") && settling();
+    b.classList.toggle("settling", settles);
+    b.disabled = off || !!b.dataset.waiting || done || settles
+      || (state && state.finished && b.closest("#vtable, #step-controls") !== null);
   }
 }
 
@@ -489,7 +562,7 @@ function control(id, make) {
   const b = $(id);
   b.onclick = () => {
     const obj = make();
-    if (obj) once(JSON.stringify(obj), obj, b);
+    if (obj) { b.dataset.lastKey = JSON.stringify(obj); once(b.dataset.lastKey, obj, b); }
   };
 }
 

@@ -4,6 +4,10 @@ simulated world, with a virtual clock.
 Environment (read once at start):
   SHUFFLER_SIM_CONTROL  control endpoint: a Unix socket path, or tcp:PORT
   SHUFFLER_SIM_SPEED    virtual ms per real ms (default 1; 0 = no real waiting)
+  SHUFFLER_SIM_IDLE_SPEED  at speed 0, virtual ms per real ms while the motor
+                        driver sleeps (nothing on the machine moves): the board
+                        waits for a line that long instead of spinning a core
+                        (default 0: as fast as the computer goes throughout)
   SHUFFLER_SIM_SEED     noise seed (default 1)
   SHUFFLER_SIM_MISSING  sensors missing from boot, comma separated
                         (stack, exit, touch, battery)
@@ -71,6 +75,8 @@ class Board:
         self.data_dir = _env("SHUFFLER_DATA_DIR", ".")
         speed = float(_env("SHUFFLER_SIM_SPEED", "1"))
         self.us_per_ms = int(1000 / speed) if speed > 0 else 0
+        idle = float(_env("SHUFFLER_SIM_IDLE_SPEED", "0"))
+        self.idle_us_per_ms = int(1000 / idle) if idle > 0 and not self.us_per_ms else 0
         wiring = [w for w in _env("SHUFFLER_SIM_WIRING", "").split(",") if w]
         self.world = World(int(_env("SHUFFLER_SIM_SEED", "1")),
                            _env("SHUFFLER_SIM_MECHANISM", "plausible"), wiring)
@@ -122,8 +128,18 @@ class Board:
             i += 1
         if self.us_per_ms:
             time.sleep_us(ms * self.us_per_ms)
+        elif self.idle_us_per_ms and not w.driver_awake:
+            self.idle_wait(ms * self.idle_us_per_ms)
         if self.wdt_ms and w.now - self.wdt_last > self.wdt_ms:
             self.watchdog_reset()
+
+    def idle_wait(self, us):
+        """Nothing on the machine moves: wait up to `us` of real time, and
+        less when a line from the host comes (it is read at once)."""
+        if self.host is not None and us >= 1000:
+            self.host.poll(us // 1000)
+        else:
+            time.sleep_us(us)
 
     # ----- randomness ------------------------------------------------------
     def randbytes(self, n):
