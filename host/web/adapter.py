@@ -190,6 +190,9 @@ def where(guide: guide_machine.Guide | None) -> dict[str, Any]:
                                                "pass": place.pass_number, "of_passes": place.of_passes}
     routine = m.routine
     done = 0 if routine is None else max(0, min(routine.round - 1, routine.rounds))
+    if routine is not None and routine.exact and (routine.finished or m.summary is not None):
+        # The exact routine's round stays at its last once that is dealt: all are done.
+        done = routine.rounds
     if routine is not None and routine.exact:
         # Exact mode is exactly random once its last round is done and not
         # before; the page says which round that is instead of a figure.

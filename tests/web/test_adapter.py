@@ -415,3 +415,20 @@ def test_a_faults_reason_reaches_the_page_in_the_words_check_uses() -> None:
     reason = device_words.why_words(fault)
     assert reason == "the exit beam missed 3 cards that left the tray"
     assert any(reason in p["text"] for p in page.get("problems")), page.get("problems")
+
+
+def test_the_rounds_done_are_all_of_them_once_the_exact_routine_is_done() -> None:
+    """The exact routine's round stays at its last once that is dealt: the
+    page said 13 of 14 rounds done at the end."""
+    from types import SimpleNamespace
+
+    from host.web.adapter import where
+
+    def guide(finished: bool, summary: object = None) -> Any:
+        routine = SimpleNamespace(round=14, rounds=14, exact=True, finished=finished)
+        return SimpleNamespace(mode="exact", plan=None,
+                               machine=SimpleNamespace(place=None, routine=routine, summary=summary))
+
+    assert where(guide(False))["distance"]["rounds_done"] == 13  # the last round's pass still in hand
+    assert where(guide(True))["distance"]["rounds_done"] == 14
+    assert where(guide(False, summary=object()))["distance"]["rounds_done"] == 14
