@@ -9,6 +9,7 @@ import request_check
 import report
 import store
 from exact import ALL_DONE, NEXT_LOAD, REST_MORE
+from controller_state import ControllerState
 
 EXACT_FILE = "exact.json"  # the exact routine while it runs (a restart keeps it)
 # Losses a part of the split survives by being dealt again: the cards in
@@ -17,7 +18,7 @@ EXACT_FILE = "exact.json"  # the exact routine while it runs (a restart keeps it
 # from elsewhere (LOST_REST), may mix two parts: the routine is lost.
 REPAIRABLE = (protocol.LOST_DOUBLE_FEED, protocol.LOST_ABORTED, protocol.LOST_EXIT_COUNT, protocol.LOST_HAND)
 
-class ExactKeeping:
+class ExactKeeping(ControllerState):
     """Exact mode's routine: methods of the Controller's own, kept here."""
 
     # ----- exact mode ---------------------------------------------------

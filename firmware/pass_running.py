@@ -15,8 +15,9 @@ import store
 from dealer import DONE, R_ABORT, R_BATTERY, R_BLOCKED, R_LONG, R_SENSOR, R_TIMEOUT
 from sides import LEFT, RIGHT
 from settings_keeping import CAL_WEIGHT
+from controller_state import ControllerState
 
-class PassRunning:
+class PassRunning(ControllerState):
     """A pass and its faults: methods of the Controller's own, kept here."""
 
     def cmd_start(self, cmd, rid, obj):

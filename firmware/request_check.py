@@ -14,9 +14,10 @@ try:
         E_TOO_LONG, E_UNKNOWN_CMD, F_CMD, F_ID, MAX_ID, MAX_LINE, OBJECTS, SETS, WHY_CHOICE,
         WHY_RANGE, is_int, fields_of, is_uid)
 except ImportError:  # CPython: the host imports the firmware as a package
-    from firmware.protocol import (BOUNDS, COMMANDS, COMMAND_FIELDS, E_BAD_FIELD, E_BAD_JSON, E_BAD_VALUE, E_NOT_ASCII, E_NOT_OBJECT,
+    from firmware.protocol import (  # type: ignore[no-redef,import-not-found]
+        BOUNDS, COMMANDS, COMMAND_FIELDS, E_BAD_FIELD, E_BAD_JSON, E_BAD_VALUE, E_NOT_ASCII, E_NOT_OBJECT,
         E_TOO_LONG, E_UNKNOWN_CMD, F_CMD, F_ID, MAX_ID, MAX_LINE, OBJECTS, SETS, WHY_CHOICE,
-        WHY_RANGE, is_int, fields_of, is_uid)  # type: ignore[no-redef]
+        WHY_RANGE, is_int, fields_of, is_uid)
 
     def const(x):  # type: ignore[no-redef,misc]
         return x

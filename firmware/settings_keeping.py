@@ -9,12 +9,13 @@ import load_cell
 import report
 import store
 from touch import baseline_ok, plausible
+from controller_state import ControllerState
 
 CAL_FILE = "cal.json"
 CONFIG_FILE = "config.json"
 CAL_WEIGHT = 26  # cards the stored counts-per-card figure counts for when a pass refines it
 
-class SettingsKeeping:
+class SettingsKeeping(ControllerState):
     """Calibration and configuration: methods of the Controller's own, kept here."""
 
     def settings(self, path, name, damaged):
