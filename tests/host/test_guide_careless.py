@@ -308,6 +308,10 @@ class CarelessAtTheMachine(persons.ScriptedPerson):
     def do(self, step: steps.Step, number: int, round: int | None = None) -> None:
         self.steps_done = getattr(self, "steps_done", 0) + 1
         assert self.steps_done <= self.MAX_STEPS, f"the guide went round in circles: {self.steps_done} steps"
+        if isinstance(step, steps.Collect):
+            # Every card into one pack for a fresh routine: what was made up
+            # against the steps before is gone, and the claim is the fresh one's.
+            self.wrong = self.dealt_wrong = False
         if self.careful:
             # Going on after a stop: a step shown again that was done before is only answered
             # (a reload shown again is worded for piles that may be off the machine: the same step).
@@ -415,6 +419,22 @@ def test_a_miscut_then_ctrl_c_is_gone_on_with_by_the_cut_as_the_guide_gave_it(
     answered; the guide then finds load A off its count."""
     chosen = {"exact mode": True, "fault (kind, pass, card)": None, "ctrl-c": {2}, "miscut": {1},
               "cut off by": 1, "cards kept back": 1}
+    careless_run(small_machine, tmp_path_factory, lambda strategy, label: chosen.get(label, set()), lambda _: None)
+
+
+@pytest.mark.slow
+@pytest.mark.micropython
+@pytest.mark.exact_mode
+def test_a_routine_begun_afresh_after_a_loss_and_gone_on_with_after_ctrl_c_is_judged_as_the_fresh_one(
+        small_machine: VirtualShuffler, tmp_path_factory: pytest.TempPathFactory) -> None:
+    """An example the property test once drew: A's piles gathered the wrong
+    way, so load P is short at its first pass; it is not found, exactness is
+    lost and every card goes into one pack for a fresh routine, which a
+    double feed strikes; Ctrl-C in the fresh routine's last part, then the
+    suggested --resume. The resumed guide claims exactness for the fresh
+    routine, in which nothing went against the steps."""
+    chosen = {"exact mode": True, "fault (kind, pass, card)": ("double_feed", 4, 16), "ctrl-c": {48}, "miscut": {1},
+              "gathers A's piles the wrong way": {1}, "cut off by": -2, "cards kept back": 1}
     careless_run(small_machine, tmp_path_factory, lambda strategy, label: chosen.get(label, set()), lambda _: None)
 
 
