@@ -8,6 +8,7 @@ another, restarts, and the words a person reads."""
 from __future__ import annotations
 
 import dataclasses
+from typing import Any
 
 import pytest
 
@@ -61,18 +62,20 @@ def test_a_whole_exact_routine_keeps_every_card(virtual_shuffler: VirtualShuffle
     assert summary.table_seconds == pytest.approx(time_model.timing(es.step for es in device_steps(route)).total_s)
 
 
-def test_a_samba_split_by_the_guide_ends_in_the_order_its_codes_give(
-        tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The board's random bytes from a file: the pack the person ends with is
-    the cards in the order of their codes, and the guide said 15 passes."""
+def run_with_known_draws(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch, cards: int,
+                         mul: int, add: int) -> tuple[Any, Any, Any, list[int]]:
+    """An exact routine by the guide on a virtual board whose random bytes
+    come from a file ((i * mul + add) mod 256): the summary, the voice, the
+    person, and what the board drew for each card (its code, or its place in
+    the final pack), read from the same bytes without the wire telling it."""
     random_file = tmp_path_factory.mktemp("random") / "random.bin"
-    random_file.write_bytes(bytes((i * 167 + 29) % 256 for i in range(8192)))
+    random_file.write_bytes(bytes((i * mul + add) % 256 for i in range(8192)))
     monkeypatch.setenv("SHUFFLER_SIM_RANDOM_FILE", str(random_file))
     dev = VirtualShuffler(time_scale=0.0, keep_cards=True)
     build.install_to_dir(build.build_image("sim", tmp_path_factory.mktemp("image")), dev.flash_dir)
     dev.start()
     try:
-        summary, voice, person = run_exact(dev, 162)
+        summary, voice, person = run_exact(dev, cards)
     finally:
         dev.stop()
     data = random_file.read_bytes()
@@ -81,7 +84,14 @@ def test_a_samba_split_by_the_guide_ends_in_the_order_its_codes_give(
     def take(k: int) -> bytes:
         at[0] += k
         return data[at[0] - k:at[0]]
-    codes = uniform_assignment(162, take)
+    return summary, voice, person, uniform_assignment(cards, take)
+
+
+def test_a_samba_split_by_the_guide_ends_in_the_order_its_codes_give(
+        tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The board's random bytes from a file: the pack the person ends with is
+    the cards in the order of their codes, and the guide said 15 passes."""
+    summary, voice, person, codes = run_with_known_draws(tmp_path_factory, monkeypatch, 162, 167, 29)
     final = check_route_record(person.log, SAMBA)
     assert final == sorted(range(162), key=lambda card: codes[card])
     assert "Exact mode: 14 rounds (15 passes)." in voice.text
@@ -95,23 +105,7 @@ def test_canasta_by_the_guide_takes_the_pipelined_routine_and_ends_in_the_order_
     so the test knows each card's place in the final pack without the wire
     telling it, and the pack the person ends with is the cards in that
     order."""
-    random_file = tmp_path_factory.mktemp("random") / "random.bin"
-    random_file.write_bytes(bytes((i * 131 + 7) % 256 for i in range(8192)))
-    monkeypatch.setenv("SHUFFLER_SIM_RANDOM_FILE", str(random_file))
-    dev = VirtualShuffler(time_scale=0.0, keep_cards=True)
-    build.install_to_dir(build.build_image("sim", tmp_path_factory.mktemp("image")), dev.flash_dir)
-    dev.start()
-    try:
-        summary, voice, person = run_exact(dev, 108)
-    finally:
-        dev.stop()
-    data = random_file.read_bytes()
-    at = [0]
-
-    def take(k: int) -> bytes:
-        at[0] += k
-        return data[at[0] - k:at[0]]
-    places = uniform_assignment(108, take)
+    summary, voice, person, places = run_with_known_draws(tmp_path_factory, monkeypatch, 108, 131, 7)
     route = exact_routes.route(108, 104)
     assert route.kind == exact_routes.PIPELINED
     final = check_route_record(person.log, route)
