@@ -68,7 +68,7 @@ def held_quietly(m: Core, line: str) -> GuideStopped:
     r = m.routine
     if isinstance(r, routines.ExactRoutine) and r.lost is None:
         r.lost = "device_fault"
-        m.ledger.add(m.place, line.split(":", 1)[0], proof.LOST, "the guide stopped: nothing is claimed")
+        m.ledger.add(m.place, line, proof.LOST, "the guide stopped")
     return m.stop(line)
 
 

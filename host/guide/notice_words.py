@@ -221,24 +221,31 @@ def _sensor(n: SensorLost) -> str:
     return f"{n.sensor[0].upper()}{n.sensor[1:]} does not answer{at}{stopped}{why}."
 
 
-def _exact_lost(n: ExactLost) -> str:
-    during = f" during {n.where}" if n.where else ""
+def lost_cause(n: ExactLost) -> str:
+    """Why exactness went, as a clause: the sentence's and the ledger's."""
     if n.reason == "count" and n.n is not None and n.expected is not None:
         gone = "a card went missing" if n.n < n.expected else "a card of another pack came in"
-        why = (f"load {n.load or '?'} holds {n.n} cards, not the {n.expected} the shuffler expected: a stack or a "
-               f"pile was swapped, a load came in out of turn, or {gone}")
-    else:
-        why = reason_words(n.reason)
-    return f"Exactness is lost{during}: {why}."
+        return (f"load {n.load or '?'} holds {n.n} cards, not the {n.expected} the shuffler expected: a stack or a "
+                f"pile was swapped, a load came in out of turn, or {gone}")
+    return reason_words(n.reason)
+
+
+def _exact_lost(n: ExactLost) -> str:
+    during = f" during {n.where}" if n.where else ""
+    return f"Exactness is lost{during}: {lost_cause(n)}."
+
+
+def part_cause(n: PartDealtAgain) -> str:
+    """Why a part's order went, as a clause: the sentence's and the ledger's."""
+    if n.want is not None and n.n is not None:
+        return (f"load {n.part} should hold {n.want} and holds {n.n}: {_cards(n.want - n.n)} left it, and the "
+                "shuffler cannot know where they go back")
+    return reason_words(n.reason)
 
 
 def _part_again(n: PartDealtAgain) -> str:
     during = f" during {n.where}" if n.where else ""
-    if n.want is not None and n.n is not None:
-        why = (f"load {n.part} should hold {n.want} and holds {n.n}: {_cards(n.want - n.n)} left it, and the shuffler "
-               "cannot know where they go back")
-    else:
-        why = reason_words(n.reason)
+    why = part_cause(n)
     after = " once this pass is over (the rest of it goes at random)" if n.after else ""
     return (f"Load {n.part}'s order is lost{during}: {why}. Its cards are still its own, so load {n.part} alone is "
             f"dealt again from fresh codes{after}: {_plural(n.passes, 'pass', 'passes')}, about {duration(n.seconds)}. "

@@ -28,7 +28,8 @@ from host.guide.notice_records import (BatteryRanDown, BatteryTooLowToStart, Bat
                                        StillWaiting, TooFullForTray, TooSoon, TrayEmptied, TrayReadsEmpty,
                                        TrayStillEmpty, TwoAsOne, UnknownFault, VirtualStarted, WaitingForLoad, Where)
 # The words, and what they take, read from here too.
-from host.guide.notice_words import ENTER, HAND, RESTART, duration, reason_words, words  # noqa: F401
+from host.guide.notice_words import (ENTER, HAND, RESTART, duration, lost_cause, part_cause,  # noqa: F401
+                                     reason_words, words)
 
 INFO = "info"
 PROBLEM = "problem"

@@ -176,7 +176,7 @@ class RunKeeping:
         r.lost = reason
         notice = notices.ExactLost(self.place, reason, load, n, expected)
         self.tell(notice)
-        self.ledger.add(self.place, notices.words(notice).split(": ", 1)[-1].rstrip("."), proof.LOST)
+        self.ledger.add(self.place, notices.lost_cause(notice), proof.LOST)
         if self.pass_ is None and (isinstance(self.phase, Handling) or not walk):
             short = expected - n if reason == "count" and n is not None and expected is not None else 0
             self.after_loss(max(0, short), load)
@@ -207,7 +207,7 @@ class RunKeeping:
         passes = r.part_passes(first)
         notice = notices.PartDealtAgain(self.place, part, reason, passes, r.part_seconds(first), after, want, n)
         self.tell(notice)
-        why = notices.words(notice).split(": ", 1)[1].split(". Its cards", 1)[0]
+        why = notices.part_cause(notice)
         self.ledger.add(self.place, why, proof.REPAIRED,
                         f"load {part} was dealt again from fresh codes ({passes} passes)")
         r.repair(first, regather=regather)
