@@ -35,7 +35,7 @@ from shuffling import steps as step_kinds
 from shuffling import time_model
 from shuffling.quality.estimate import Estimate
 from shuffling.quality.report_routine import PILE_TRADE, Decks
-from shuffling.quality.results import ExactRoutine
+from shuffling.quality.results import ExactRoutineResult
 from shuffling.quality.routines import Machine, load_sizes
 
 from .batch import simulate_route
@@ -148,10 +148,10 @@ class ExactModeRoutine:
         random_rounds = PILE_TRADE.seconds(n_cards, capacity, extra) - PILE_TRADE.seconds(n_cards, capacity, 0)
         return own[min(rounds, len(own) - 1)] + (random_rounds if extra else 0.0)
 
-    def exact_routine(self, n_cards: int, capacity: int) -> ExactRoutine:
+    def exact_routine(self, n_cards: int, capacity: int) -> ExactRoutineResult:
         route = _route(n_cards, capacity, self.kind)
         seen = onlooker(route)
-        return ExactRoutine(route.kind, ROUTINE_NAMES[route.kind], route.kind == _route(n_cards, capacity, None).kind,
+        return ExactRoutineResult(route.kind, ROUTINE_NAMES[route.kind], route.kind == _route(n_cards, capacity, None).kind,
                             route.passes(), _seconds(n_cards, capacity, self.kind)[-1], seen.bits, seen.order_bits)
 
     def simulate(

@@ -26,7 +26,7 @@ from shuffling.limits import MAX_EXACT_DISTANCE_CARDS
 from shuffling.round_steps import first_cut, round_steps, stack_trade_round_steps
 
 from .estimate import Estimate
-from .results import ExactRoutine
+from .results import ExactRoutineResult
 from .routines import ROUTINES, Machine, Routine, exact_tv, fixed_trade, load_sizes, simulate
 
 __all__ = ["ReportRoutine", "RandomSideRoutine", "STACK_TRADE", "PILE_TRADE", "side_bits"]
@@ -76,7 +76,7 @@ class ReportRoutine(Protocol):
         """The modelled time at the table of the first `rounds` rounds."""
         ...
 
-    def exact_routine(self, n_cards: int, capacity: int) -> ExactRoutine | None:
+    def exact_routine(self, n_cards: int, capacity: int) -> ExactRoutineResult | None:
         """Which exact routine the rounds are (exact mode), else None."""
         ...
 

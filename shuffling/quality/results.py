@@ -17,7 +17,7 @@ from .estimate import Estimate
 from .routines import Machine
 
 __all__ = [
-    "PassesNeeded", "RoundResult", "HomeGame", "ExactRoutine", "Landmarks", "RoutineResult", "DealRules", "Section",
+    "PassesNeeded", "RoundResult", "HomeGame", "ExactRoutineResult", "Landmarks", "RoutineResult", "DealRules", "Section",
     "MeldSummary", "StartSummary", "RandomDeal", "Landmark", "Reference", "ReportSettings", "Report", "PairBound",
     "UpperBound",
     "pack_to_dict", "pack_from_dict",
@@ -170,7 +170,7 @@ class RoundResult:
 
 
 @dataclass(frozen=True)
-class ExactRoutine:
+class ExactRoutineResult:
     """The exact routine a routine's rounds are (exact mode: whole-pack radix or the
     split, firmware/exact_routes.py): its passes and modelled time at the table,
     after which the pack is exactly uniform; whether the device chooses it for
@@ -192,7 +192,7 @@ class ExactRoutine:
                 "order_bits": self.order_bits}
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> ExactRoutine:
+    def from_dict(cls, d: dict[str, Any]) -> ExactRoutineResult:
         return cls(d["kind"], d["name"], d["chosen"], d["passes"], d["seconds"], d["onlooker_bits"],
                    d["order_bits"])
 
@@ -253,7 +253,7 @@ class RoutineResult:
     landmarks: Landmarks
     shuffles: bool = True
     exact_rounds: int | None = None
-    exact_routine: ExactRoutine | None = None
+    exact_routine: ExactRoutineResult | None = None
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -283,7 +283,7 @@ class RoutineResult:
             thresholds=tuple(PassesNeeded.from_dict(t) for t in d["thresholds"]),
             landmarks=Landmarks.from_dict(d["landmarks"]), shuffles=d["shuffles"],
             exact_rounds=d.get("exact_rounds"),
-            exact_routine=None if d.get("exact_routine") is None else ExactRoutine.from_dict(d["exact_routine"]),
+            exact_routine=None if d.get("exact_routine") is None else ExactRoutineResult.from_dict(d["exact_routine"]),
         )
 
 

@@ -9,7 +9,7 @@ from shuffling.time_model import duration
 
 if TYPE_CHECKING:
     from .estimate import Estimate
-    from .results import ExactRoutine, UpperBound
+    from .results import ExactRoutineResult, UpperBound
 
 __all__ = ["number", "loads_phrase", "distance_note", "guessing_note", "deal_note", "passes_note", "never_note",
            "exact_routine_line", "duration"]
@@ -25,7 +25,7 @@ def distance_note() -> str:
             "error) and may be much more; \"at least x (method)\" is a lower bound with no simulation error.")
 
 
-def exact_routine_line(routine: str, exact: ExactRoutine, parts_apart: bool) -> str:
+def exact_routine_line(routine: str, exact: ExactRoutineResult, parts_apart: bool) -> str:
     """Under an exact routine's table: which routine its rounds are, whether the shuffler
     runs it for this pack, its passes and time, and what an onlooker who counts its piles
     learns; `parts_apart`: its stacks lie apart until its last pass (the split)."""
