@@ -43,6 +43,9 @@ def test_light_sleep_idles_the_core_and_a_touch_wakes_it_to_deal(start_emulated_
     assert done and done[0]["k"] == 6, f"the waking touch did not start the pass: {host.seen!r}"
     assert len([m for m in host.seen if m.get("ev") == protocol.EV_TOUCH]) == 1
     q = pico.query()
-    assert q["sleeping"] is False and sorted(q["left"] + q["right"]) == list(range(6))
+    # Awake for the pass; asleep again only by a sleep begun after the touch
+    # (idle_sleep_s is 1 s: a busy machine may run the emulator past it
+    # before this looks).
+    assert (q["sleeping"] is False or q["slept_at"] > touched_at) and sorted(q["left"] + q["right"]) == list(range(6))
     # While asleep the core waited for interrupts almost all the time.
     assert pico.idle_while_asleep and pico.idle_while_asleep[0] > 0.9, pico.idle_while_asleep
