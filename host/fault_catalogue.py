@@ -156,9 +156,12 @@ def fix_in_pass(ev: Any) -> steps.Fix | None:
         return None  # found at the pass's end: two went through as one, nothing is caught
     if entry.fix == "put_back":
         return steps.Fix("put_back", missing(ev))
-    if entry.fix == "sensor":
-        return steps.Fix(SENSORS.get(ev.part, ("", "sensor"))[1])
-    return steps.Fix(entry.fix)
+    return _fix_step(entry.fix, ev)
+
+
+def _fix_step(what: str, ev: Any) -> steps.Fix:
+    """The fix step of kind `what`; a sensor's is the fix of the part the event names."""
+    return steps.Fix(SENSORS.get(ev.part, ("", "sensor"))[1] if what == "sensor" else what)
 
 
 def fix_at_start(ev: Any) -> steps.Fix | None:
@@ -167,9 +170,7 @@ def fix_at_start(ev: Any) -> steps.Fix | None:
     entry = known(ev.code)
     if entry is None or entry.fix_at_start is None:
         return None
-    if entry.fix_at_start == "sensor":
-        return steps.Fix(SENSORS.get(ev.part, ("", "sensor"))[1])
-    return steps.Fix(entry.fix_at_start)
+    return _fix_step(entry.fix_at_start, ev)
 
 
 def advice(code: object) -> str:

@@ -155,7 +155,7 @@ def fault_in_pass(m: Core, ev: Event) -> Phase:
     if ev.code == protocol.FAULT_DOUBLE_FEED:
         p.left = p.right = None  # what went where is the tray's count to tell
     # Cleared once put right (a sensor still lost would latch again at once), then the tray counted.
-    fix = faults.fix(ev)
+    fix = fault_catalogue.fix_in_pass(ev)
     m.todo.extendleft([Do(lambda: count_rest(m), "count_rest"), Do(m.clear, "clear"), *([fix] if fix else [])])
     return m.advance(Handling())
 

@@ -40,10 +40,6 @@ def paused_by(st: Any) -> int:
     return st.fault if st.fault else protocol.RESUMABLE[0]
 
 
-def fix(ev: Event) -> steps.Fix | None:
-    return fault_catalogue.fix_in_pass(ev)
-
-
 def unknown(ev: Event) -> notices.UnknownFault:
     """A fault the catalogue does not know: its code, part and reason, as sent."""
     return notices.UnknownFault(ev.kind, ev.code, ev.part, device_words.why_words(ev))

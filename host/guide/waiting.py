@@ -288,11 +288,7 @@ def too_full(m: Core, p: Pass, ev: Event) -> list[Item]:
 def sensor_at_start(m: Core, ev: Event, again: steps.Step) -> list[Item]:
     """A sensor that does not answer: put right, then cleared (a sensor
     still lost would latch again at once), then the step again."""
-    return [*sensor_notice_and_fix(ev), Do(m.clear, "clear"), again]
-
-
-def sensor_notice_and_fix(ev: Event) -> list[Item]:
-    return list(faults.sensor_notice_and_fix(ev))
+    return [*faults.sensor_notice_and_fix(ev), Do(m.clear, "clear"), again]
 
 
 @on("fault", Handling, Loading, goes=ONWARD)
