@@ -130,10 +130,15 @@ def follow(screen: Screen, feed: StepFeed, person: TablePerson, delays: tuple[fl
         # Enter, only if the guide asks for it before it moves on to the next step.
         while screen.proc.poll() is None:
             assert time.monotonic() < deadline, f"stuck after step {step['number']}:\n{screen.text()[-3000:]}"
+            # The screen first, then the steps file: the guide writes a step
+            # to the file before its words reach the screen, so a "press
+            # Enter" read here that belongs to a later step has that step in
+            # the file by now, and is left for it (read the other way round,
+            # a person on a busy machine answers the next step unread).
+            asked = screen.find("press Enter", seen)
             pending = feed.next()
             if pending is not None:
                 break
-            asked = screen.find("press Enter", seen)
             if asked >= 0 and wants_enter:
                 time.sleep(max(rng.uniform(*delays), appeared + read_s - time.monotonic()))
                 if log is not None:

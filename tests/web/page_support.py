@@ -15,9 +15,10 @@ from web_support import Guide, page_state
 PHONE = (390, 844)
 LAPTOP = (1280, 900)
 # Long enough for a pass on a busy 2-core machine; the waits end as soon as
-# their condition holds, so a fast machine never waits this long. (Shorter
-# only to see these tests fail quickly against an older page.)
-PATIENCE = float(os.environ.get("PAGE_TEST_PATIENCE", "600"))
+# their condition holds, so a fast machine never waits this long. Below the
+# suite's 300 s limit on a test, so that a wait that fails says what never
+# came (and what the page showed) before the test is cut off.
+PATIENCE = float(os.environ.get("PAGE_TEST_PATIENCE", "240"))
 # Where the screenshots go: docs/img when asked for (SHUFFLER_DOCS_SHOTS=1:
 # the pictures docs/web.md shows, made anew), else a folder of this run's
 # own, so a test run leaves the checkout as it found it.
@@ -76,7 +77,12 @@ def open_page(d: Any, g: Guide, size: tuple[int, int] = LAPTOP) -> dict[str, Any
     # Every message the page sends, kept for the test to count.
     d.execute_script("window.sentOps = []; const real = WebSocket.prototype.send;"
                      "WebSocket.prototype.send = function (m) { window.sentOps.push(JSON.parse(m)); return real.call(this, m); };")
-    return state_when(d, lambda s: s["step"] is not None and s["table"] is not None, "the first step")
+    def first_step(s: dict[str, Any]) -> bool:
+        if g.proc.poll() is not None:  # a guide that ended shows no step: say why at once
+            raise AssertionError(f"the guide ended ({g.proc.returncode}) before its first step:\n"
+                                 f"{g.stdout()[-2000:]}\n{g.stderr()[-2000:]}")
+        return s["step"] is not None and s["table"] is not None
+    return state_when(d, first_step, "the first step")
 
 
 def sent(d: Any, op: str) -> list[dict[str, Any]]:
