@@ -60,11 +60,25 @@ def done_enabled(d: Any) -> bool:
 
 
 def press_done(d: Any, number: int) -> None:
-    """Done for step `number`, once it can be pressed (a new step cannot be
-    answered at once: the page holds Done back for a moment)."""
-    until(d, lambda drv: (page_state(drv)["step"]["number"] != number) or done_enabled(drv), f"Done at step {number}")
-    if page_state(d)["step"]["number"] == number:
+    """Done for step `number`, as a person presses it: once it can be pressed
+    (a new step cannot be answered at once: the page holds Done back for a
+    moment, and while the guide is silent), and again when the page did not
+    take the press (on a busy machine Done can go off just as it is
+    pressed) or the guide gave it back."""
+    def moved(drv: Any) -> bool:
+        s = page_state(drv)
+        return bool(s["finished"] or not s["step"] or s["step"]["number"] != number or s["step"]["answered"])
+
+    def taken(drv: Any) -> bool:  # the page's own mark of a Done sent at this step
+        return bool(drv.execute_script("return pressed.step === arguments[0] && pressed.keys.has('done');", number))
+
+    while True:
+        until(d, lambda drv: moved(drv) or done_enabled(drv), f"Done at step {number}")
+        if moved(d):
+            return
         d.find_element("id", "done").click()
+        if taken(d):
+            until(d, lambda drv: moved(drv) or not taken(drv), f"the guide's answer to Done at step {number}")
 
 
 # Words of the code that a person must never read on the page.
