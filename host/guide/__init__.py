@@ -1,9 +1,11 @@
 """The guided shuffle: the plan, step by step, checked against the device.
 
-`Guide(plan, person, voice, link=...)` runs one routine through the state
-machine of host/guide/machine.py and returns its Summary, or raises
-GuideStopped with one line saying why and where. The pieces:
+`Guide(plan, person, voice, options, link=...)` runs one routine through
+the state machine of host/guide/machine.py and returns its Summary, or
+raises GuideStopped with one line saying why and where. The pieces:
 
+* options.py: what the guide was asked to do (GuideOptions), one record
+  from the command line to the machine, the page and the tests;
 * table.py: the phases (a record each), the facts that drive the machine,
   its handler table;
 * machine.py: the loop; core.py: what the machine keeps and the services
