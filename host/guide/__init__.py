@@ -36,7 +36,8 @@ from host.plan import Plan
 
 Place = Where
 
-__all__ = ["Guide", "GuideOptions", "GuideStopped", "Summary", "Voice", "Shown", "Place", "Where", "load_tolerance", "even_split",
+__all__ = ["Guide", "GuideOptions", "GuideStopped", "Summary", "Voice", "Shown", "Place", "Where", "load_tolerance",
+           "even_split",
            "MAX_FRUITLESS_PARTS", "MAX_RECONNECTS_PER_PASS", "MAX_RESTARTS_PER_PASS", "READ_S", "RECONNECT_S",
            "SETTLE_S", "STALL_S"]
 

@@ -82,7 +82,8 @@ class GuideOptions:
 
     @property
     def routine_mode(self) -> str:
-        """The mode asked for, or the default: exact with a shuffler, random without."""
+        """The mode asked for, or the default: exact with a shuffler, random
+        without (nobody codes the sides without one)."""
         return self.mode or ("exact" if self.port or self.sim else "random")
 
     def checked(self) -> GuideOptions:

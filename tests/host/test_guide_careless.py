@@ -501,7 +501,8 @@ def run_on_machine(dev: VirtualShuffler, plan: planlib.Plan, person: "CarelessAt
     voice = TrayVoice(dev.world(timeout=10))
     link = Link.open(dev.port)
     link.handshake(timeout=10)
-    # As `shuffler guide --port PORT --cards SMALL --capacity SMALL_CAPACITY` would be given, the machine's waits shortened.
+    # As `shuffler guide --port PORT --cards SMALL --capacity SMALL_CAPACITY` would be given,
+    # the machine's waits shortened.
     options = GuideOptions(port=dev.port, mode="exact" if exact else "random", cards=SMALL, capacity=SMALL_CAPACITY,
                            quality="good", rounds=None if exact else 2, resume=resume, wait_s=10, reconnect_s=10,
                            stall_s=3, settle_s=0.1)
