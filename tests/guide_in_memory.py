@@ -10,6 +10,7 @@ from firmware import protocol
 from host import device_messages
 from host.guide import notices as notice_kinds
 from host.guide.device import Stop
+from host.guide.options import GuideOptions
 from host.guide.voice import Shown, Voice
 from host.person import Said
 from shuffling import steps as step_kinds
@@ -127,6 +128,12 @@ class Record(Voice):
         self.steps.append(shown)
 
 
+# The guide's options for a machine driven fact by fact on the test's clock:
+# no read time (the test answers once it has looked), a tray count settled
+# in half a second of that clock.
+IN_MEMORY = GuideOptions(read_s=0, settle_s=0.5)
+
+
 class Quiet:
     """A person who does nothing by themselves; the test answers for them."""
 
@@ -155,7 +162,7 @@ def exit_beam_missed_three(voice: Voice) -> Any:
     from suite import Clock
 
     plan = planlib.make_plan(planlib.choose_pack("samba", None), 104, "good", rounds=1)
-    m = Machine(plan, Quiet(), voice, MemoryDevice(), read_s=0, settle_s=0.5, clock=Clock())
+    m = Machine(plan, Quiet(), voice, MemoryDevice(), IN_MEMORY, clock=Clock())
     m.begin()
     m.handle(Answer(1))  # the cut: load A's step
     m.handle(device_messages.make_event(protocol.EV_LOADED, n=81))

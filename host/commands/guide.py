@@ -4,10 +4,8 @@ from __future__ import annotations
 import contextlib
 import io
 import json
-import shlex
 import signal
 from contextlib import ExitStack
-from dataclasses import dataclass
 from pathlib import Path
 from types import FrameType
 from typing import IO, Any, Callable
@@ -25,13 +23,13 @@ from host import terminal
 from host.guide import game_words
 from host.guide import notices as notice_kinds
 from host.guide.notices import duration
+from host.guide.options import DEFAULT_BIND, READ_S, SIM_TIME_SCALE, BadOptions, GuideOptions
 from host.device_link import Link, LinkError
 from host.person import ConsolePerson, ScriptedPerson
 from host.commands.plan import build_plan, pack_options
 from host.step_feed import StepFeed, StepFeedError
 from shuffling import steps
 
-SIM_TIME_SCALE = 0.0  # the virtual shuffler's motor: 0 = as fast as the computer goes
 SIM_IDLE_SPEED = 4.0  # its clock while the motor sleeps: simulated ms per real ms (benchmarks/idle_guide_cpu.py)
 STYLE = {notice_kinds.HEADING: "[bold]{}[/bold]", notice_kinds.HINT: "   [dim]{}[/dim]", notice_kinds.INFO: "{}",
          notice_kinds.PROBLEM: "[bold red]![/bold red] {}"}
@@ -102,36 +100,6 @@ def pile_counts(left: int | None, right: int | None) -> str:
     return f"left {left:>3}  right {right:>3}"
 
 
-@dataclass
-class Args:
-    """What `shuffler guide` was given."""
-
-    port: str | None = None
-    sim: bool = False
-    manual: bool = False
-    mode: str | None = None
-    pack: str | None = None
-    cards: int | None = None
-    capacity: int = planlib.DEFAULT_CAPACITY
-    quality: str = planlib.DEFAULT_QUALITY
-    unattended: bool = False
-    world: str | None = None
-    rounds: int | None = None
-    from_round: int = 1
-    time_scale: float = SIM_TIME_SCALE
-    record: Path | None = None
-    wait_s: float | None = None
-    as_json: bool = False
-    steps_file: Path | None = None
-    web: bool = False
-    no_browser: bool = False
-    bind: str = "127.0.0.1:8765"
-    resume: bool = False
-    on_loss: str = "exact"
-    routine: str | None = None
-    read_s: float = guide_machine.READ_S
-
-
 @click.command("guide")
 @click.option("--port", "port", metavar="PORT", help="Serial port of the shuffler (see `shuffler devices`).")
 @click.option("--sim", is_flag=True,
@@ -162,19 +130,21 @@ class Args:
 @click.option("--wait", "wait_s", type=click.FloatRange(min=1), default=None,
               help="Stop when the person has done nothing at a step for this many seconds (default: wait as long "
                    "as it takes, keeping the shuffler awake).")
-@click.option("--read-time", "read_s", type=click.FloatRange(min=0), default=guide_machine.READ_S, show_default=True,
+@click.option("--read-time", "read_s", type=click.FloatRange(min=0), default=READ_S, show_default=True,
               help="Seconds a step must be on screen before Enter counts for it (a quick second Enter is ignored).")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON at the end.")
 @click.option("--steps-file", "steps_file", metavar="PATH", type=click.Path(dir_okay=False, path_type=Path),
               help="Also write each step as a JSON line here (a file or a named pipe), just before it is shown.")
 @click.option("--web", is_flag=True, help="Show the guide on a local page (with --sim: the virtual table, played there).")
 @click.option("--no-browser", "no_browser", is_flag=True, help="With --web: print the page's address, open no browser.")
-@click.option("--bind", "--host", "bind", metavar="HOST[:PORT]", default="127.0.0.1:8765", show_default=True,
+@click.option("--bind", "--host", "bind", metavar="HOST[:PORT]", default=DEFAULT_BIND, show_default=True,
               help="With --web: where the page is served (this machine only unless you choose otherwise).")
-def guide(**options: Any) -> None:
+def guide(**values: Any) -> None:
     """Guide the shuffle step by step: loads, passes, trades, faults, and a summary."""
-    a = Args(**options)
-    _check_options(a)
+    try:
+        a = GuideOptions.from_command_line(values).checked()
+    except BadOptions as exc:
+        raise click.UsageError(str(exc)) from None
     p = build_plan(a.pack, a.cards, a.capacity, a.quality, a.rounds)
     if not 1 <= a.from_round <= p.rounds:
         raise click.UsageError(f"--from-round must be between 1 and {p.rounds}, not {a.from_round}")
@@ -190,7 +160,7 @@ def guide(**options: Any) -> None:
     voice = RichVoice(terminal.console(stderr=a.as_json))
     voice.show_piles = exact is None
     voice.notice(_header(p, exact, a.on_loss))
-    session = _web_session(a.bind, a.no_browser, voice, p, a.read_s) if a.web else None
+    session = _web_session(a, voice, p) if a.web else None
     with ExitStack() as stack:
         stack.callback(_terminate_as_interrupt())
         if feed is not None:
@@ -222,31 +192,6 @@ def guide(**options: Any) -> None:
         session.stop()
 
 
-def _check_options(a: Args) -> None:
-    chosen = [name for name, on in (("--port", a.port), ("--sim", a.sim), ("--manual", a.manual)) if on]
-    if len(chosen) != 1:
-        raise click.UsageError("choose one of --port PORT, --sim or --manual"
-                               + (f" (got {' and '.join(chosen)})" if chosen else ""))
-    if a.sim and not a.web:
-        a.unattended = True  # nobody can put cards into a virtual tray by hand, except on the page
-    if a.unattended and not (a.sim or (a.port and a.world)):
-        raise click.UsageError("--unattended needs the virtual shuffler: --sim, or --port with --world")
-    if a.record is not None and not a.unattended:
-        raise click.UsageError("--record goes with --unattended")
-    if a.mode is None:
-        a.mode = "random" if a.manual else "exact"  # without a device nobody codes the sides
-    if a.mode == "exact" and a.manual:
-        raise click.UsageError("exact mode needs the shuffler (--port or --sim); --manual is random mode")
-    if a.mode == "exact" and (a.rounds is not None or a.from_round != 1):
-        raise click.UsageError("--rounds and --from-round go with --mode random "
-                               "(exact mode always runs its whole routine)")
-    if a.routine is not None and a.mode != "exact":
-        raise click.UsageError("--routine chooses exact mode's routine: it goes with --mode exact")
-    if a.resume and (a.mode != "exact" or not a.port):
-        raise click.UsageError("--resume goes on with an exact routine on a shuffler: use it with --port "
-                               "(in random mode, --from-round goes on)")
-
-
 def _header(p: planlib.Plan, exact: planlib.ExactSchedule | None, on_loss: str) -> notice_kinds.RoutineHeader:
     if exact is not None:
         return notice_kinds.RoutineHeader(p.pack.title, p.cards, True, exact.rounds, exact.passes, p.loads, p.quality.name,
@@ -255,7 +200,7 @@ def _header(p: planlib.Plan, exact: planlib.ExactSchedule | None, on_loss: str) 
                            p.quality.threshold, p.distance, p.timing.total_s)
 
 
-def _guide(a: Args, p: planlib.Plan, voice: RichVoice, session: Any, feed: IO[str] | None,
+def _guide(a: GuideOptions, p: planlib.Plan, voice: RichVoice, session: Any, feed: IO[str] | None,
            stack: ExitStack) -> guide_machine.Summary:
     """Open the device (or start the virtual one), build the person, run the guide."""
     how = Resume(a)
@@ -268,10 +213,9 @@ def _guide(a: Args, p: planlib.Plan, voice: RichVoice, session: Any, feed: IO[st
     if feed is not None:
         gvoice = StepFeed(gvoice, feed)
     port = link.name if link is not None else None
-    guide_obj = guide_machine.Guide(p, person, gvoice, link=link, reopen=(lambda: Link.open(port, link.slowdown)) if port else None,
-                        from_round=a.from_round, mode=a.mode or "random", resume=a.resume, on_loss=a.on_loss,
-                        person_wait_s=a.wait_s, read_s=a.read_s, simulated=simulated,
-                        resume_hint=how.command("--resume") if a.port else None, routine=a.routine)
+    guide_obj = guide_machine.Guide(p, person, gvoice, a, link=link,
+                                    reopen=(lambda: Link.open(port, link.slowdown)) if port else None,
+                                    simulated=simulated)
     if link is not None:
         stack.callback(lambda: _close(link, guide_obj))
     try:
@@ -289,7 +233,7 @@ def _guide(a: Args, p: planlib.Plan, voice: RichVoice, session: Any, feed: IO[st
     return summary
 
 
-def _open(a: Args, voice: RichVoice, stack: ExitStack) -> tuple[Link | None, Any, bool]:
+def _open(a: GuideOptions, voice: RichVoice, stack: ExitStack) -> tuple[Link | None, Any, bool]:
     """The link (None: --manual), the virtual world's client if any, and
     whether the shuffler is a simulated one faster than real time."""
     from simulator.virtual import registry
@@ -315,7 +259,7 @@ def _open(a: Args, voice: RichVoice, stack: ExitStack) -> tuple[Link | None, Any
     return link, world_client, scale is not None and scale != 1.0
 
 
-def _person(a: Args, p: planlib.Plan, voice: RichVoice, session: Any, world_client: Any) -> Any:
+def _person(a: GuideOptions, p: planlib.Plan, voice: RichVoice, session: Any, world_client: Any) -> Any:
     if world_client is not None and a.unattended:
         person: Any = ScriptedPerson(world_client, p.cards, record=a.record)
     else:
@@ -418,17 +362,15 @@ def _open_steps_file(path: Path) -> IO[str]:
         raise click.BadParameter(f"cannot write {path}: {exc.strerror or exc}", param_hint="--steps-file") from None
 
 
-def _web_session(bind: str, no_browser: bool, voice: RichVoice, p: planlib.Plan, read_s: float) -> Any:
+def _web_session(a: GuideOptions, voice: RichVoice, p: planlib.Plan) -> Any:
     """The page's server, started before anything else so a busy address fails at once."""
     from host.web.run import WebSession
-    from host.web.server import AddressBusy, parse_bind
+    from host.web.server import AddressBusy
 
     try:
-        host, port = parse_bind(bind)
+        session = WebSession(a, say=voice.say)
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="--bind") from None
-    # The page refuses a "done" before the step has been up read_s, as the guide does.
-    session = WebSession(host, port, open_browser=not no_browser, say=voice.say, read_s=read_s)
     try:
         session.start(f"{p.pack.title}: {steps.cards(p.cards)}")
     except AddressBusy as exc:
@@ -437,31 +379,11 @@ def _web_session(bind: str, no_browser: bool, voice: RichVoice, p: planlib.Plan,
 
 
 class Resume:
-    """The command that goes on after a stop, from what this one was given."""
+    """The stop line: where the guide stopped, why, and the command that goes
+    on from there (built by the options, host/guide/options.py)."""
 
-    def __init__(self, a: Args) -> None:
-        words = ["shuffler", "guide"]
-        if a.port:
-            words += ["--port", a.port]
-        elif a.sim:
-            words += ["--sim"]
-        else:
-            words += ["--manual"]
-        if a.cards is not None:
-            words += ["--cards", str(a.cards)]
-        else:
-            words += ["--pack", a.pack or planlib.DEFAULT_PACK]
-        if a.capacity != planlib.DEFAULT_CAPACITY:
-            words += ["--capacity", str(a.capacity)]
-        words += ["--quality", a.quality]
-        self.words = words
-        self.mode = a.mode or "random"
-        self.device = bool(a.port)
-        # Rounds given by hand are what the person asked for: a random run goes on with them.
-        self.rounds = ["--rounds", str(a.rounds)] if a.rounds is not None else []
-
-    def command(self, *extra: str) -> str:
-        return shlex.join(self.words + list(extra))
+    def __init__(self, a: GuideOptions) -> None:
+        self.options = a
 
     def stopped(self, why: str, guide_obj: guide_machine.Guide | None) -> str:
         """One line: where it stopped, why, and a command that goes on from there."""
@@ -470,15 +392,13 @@ class Resume:
         return f"stopped{where}: {why}; {self.go_on(place, guide_obj)}"
 
     def go_on(self, place: guide_machine.Where | None, guide_obj: guide_machine.Guide | None) -> str:
+        a = self.options
         gather = "to go on, put every card together face down into one pack (any order) and run"
-        if self.mode == "exact":
-            if self.device and guide_obj is not None and guide_obj.machine.resumable:
-                return f"to go on, leave the cards as they lie and run `{self.command('--resume')}`"
-            return f"{gather} `{self.command()}` (a fresh exact routine)"
-        extra = ["--mode", "random", *self.rounds]
-        if place is not None:
-            extra += ["--from-round", str(place.round)]
-        return f"{gather} `{self.command(*extra)}`"
+        if a.routine_mode == "exact":
+            if a.resume_hint is not None and guide_obj is not None and guide_obj.machine.resumable:
+                return f"to go on, leave the cards as they lie and run `{a.resume_hint}`"
+            return f"{gather} `{a.command()}` (a fresh exact routine)"
+        return f"{gather} `{a.random_command(place.round if place is not None else None)}`"
 
 
 def _close(link: Link | None, guide_obj: guide_machine.Guide | None) -> None:

@@ -1,9 +1,11 @@
 """The guided shuffle: the plan, step by step, checked against the device.
 
-`Guide(plan, person, voice, link=...)` runs one routine through the state
-machine of host/guide/machine.py and returns its Summary, or raises
-GuideStopped with one line saying why and where. The pieces:
+`Guide(plan, person, voice, options, link=...)` runs one routine through
+the state machine of host/guide/machine.py and returns its Summary, or
+raises GuideStopped with one line saying why and where. The pieces:
 
+* options.py: what the guide was asked to do (GuideOptions), one record
+  from the command line to the machine, the page and the tests;
 * table.py: the phases (a record each), the facts that drive the machine,
   its handler table;
 * machine.py: the loop; core.py: what the machine keeps and the services
@@ -21,11 +23,11 @@ import time
 from typing import Callable
 
 from host import person as persons
-from host.guide.core import (MAX_FRUITLESS_PARTS, MAX_RECONNECTS_PER_PASS, MAX_RESTARTS_PER_PASS, READ_S, RECONNECT_S,
-                             SETTLE_S, STALL_S)
+from host.guide.core import MAX_FRUITLESS_PARTS, MAX_RECONNECTS_PER_PASS, MAX_RESTARTS_PER_PASS
 from host.guide.device import Device
 from host.guide.machine import Machine
 from host.guide.notices import Where
+from host.guide.options import READ_S, RECONNECT_S, SETTLE_S, STALL_S, GuideOptions
 from host.guide.results import GuideStopped, Summary
 from host.guide.routines import even_split, load_tolerance
 from host.guide.voice import Shown, Voice
@@ -34,31 +36,30 @@ from host.plan import Plan
 
 Place = Where
 
-__all__ = ["Guide", "GuideStopped", "Summary", "Voice", "Shown", "Place", "Where", "load_tolerance", "even_split",
+__all__ = ["Guide", "GuideOptions", "GuideStopped", "Summary", "Voice", "Shown", "Place", "Where", "load_tolerance",
+           "even_split",
            "MAX_FRUITLESS_PARTS", "MAX_RECONNECTS_PER_PASS", "MAX_RESTARTS_PER_PASS", "READ_S", "RECONNECT_S",
            "SETTLE_S", "STALL_S"]
 
 
 class Guide:
-    """One guided routine: random mode, or exact mode (`mode="exact"`) with
-    a device; `resume` goes on with the exact routine the device holds."""
+    """One guided routine, as `options` say (host/guide/options.py): random
+    mode, or exact mode with a device; `options.resume` goes on with the
+    exact routine the device holds. `simulated`: the shuffler on the link is
+    a simulated one, faster than real time."""
 
-    def __init__(self, plan: Plan, person: persons.Person, voice: Voice, link: Link | None = None,
-                 reopen: Callable[[], Link] | None = None, from_round: int = 1, mode: str = "random",
-                 resume: bool = False, on_loss: str = "exact", person_wait_s: float | None = None,
-                 reconnect_s: float = RECONNECT_S, stall_s: float = STALL_S, settle_s: float = SETTLE_S,
-                 read_s: float = READ_S, simulated: bool = False, resume_hint: str | None = None,
-                 routine: str | None = None,
+    def __init__(self, plan: Plan, person: persons.Person, voice: Voice, options: GuideOptions = GuideOptions(),
+                 link: Link | None = None, reopen: Callable[[], Link] | None = None, simulated: bool = False,
                  clock: Callable[[], float] = time.monotonic) -> None:
-        if mode == "exact" and link is None:
+        if options.routine_mode == "exact" and link is None:
             raise GuideStopped("exact mode needs the shuffler connected", None)
         device = Device(link, reopen, clock) if link is not None else None
-        self.machine = Machine(plan, person, voice, device, mode=mode, from_round=from_round, resume=resume,
-                               on_loss=on_loss, person_wait_s=person_wait_s, reconnect_s=reconnect_s,
-                               stall_s=stall_s, settle_s=settle_s, read_s=read_s, simulated=simulated,
-                               resume_hint=resume_hint, routine=routine, clock=clock)
+        self.machine = Machine(plan, person, voice, device, options, simulated=simulated, clock=clock)
         self.plan = plan
-        self.mode = mode
+
+    @property
+    def mode(self) -> str:
+        return self.machine.mode
 
     def run(self) -> Summary:
         return self.machine.run()

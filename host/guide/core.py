@@ -25,6 +25,7 @@ from host.guide import notices
 from host.guide import routines
 from host.guide.device import Stop
 from host.guide.device_side import ShufflerSide
+from host.guide.options import GuideOptions
 from host.guide.pass_in_hand import Pass, TrayWatch
 from host.guide.results import GuideStopped, Summary
 from host.guide.run_keeping import AFTER_PASS_S, RunKeeping  # noqa: F401 - AFTER_PASS_S read from here
@@ -34,11 +35,7 @@ from host.guide.voice import DONE, READY, Shown, Voice
 from host.plan import Plan
 from shuffling import steps
 
-# Seconds. The machine's waits are short; the person's have no limit unless one is given.
-STALL_S = 8.0  # no event while dealing: ask the device how it is doing
-RECONNECT_S = 60.0  # how long an unplugged device may take to come back
-SETTLE_S = 1.0  # a tray count unchanged this long is the load as it is
-READ_S = 1.0  # a step must be on screen this long before an answer counts for it
+# Seconds. The waits the options set are host/guide/options.py's.
 POLL_S = 0.25  # the clock's fact comes this often
 STALE = -1  # a count read while events older than it still wait: they come first
 MAX_RESTARTS_PER_PASS = 3  # more hellos than this in one pass is a device at fault
@@ -50,21 +47,15 @@ Item = Union[steps.Step, notices.Notice, routines.RoundMark, Do]
 
 
 class Core(RunKeeping):
-    def __init__(self, plan: Plan, person: persons.Person, voice: Voice, device: ShufflerSide | None, mode: str = "random",
-                 from_round: int = 1, resume: bool = False, on_loss: str = "exact",
-                 person_wait_s: float | None = None, reconnect_s: float = RECONNECT_S, stall_s: float = STALL_S,
-                 settle_s: float = SETTLE_S, read_s: float = READ_S, simulated: bool = False,
-                 resume_hint: str | None = None, routine: str | None = None,
+    def __init__(self, plan: Plan, person: persons.Person, voice: Voice, device: ShufflerSide | None,
+                 options: GuideOptions = GuideOptions(), simulated: bool = False,
                  clock: Callable[[], float] = time.monotonic) -> None:
         self.plan, self.person, self.voice, self.device = plan, person, voice, device
-        self.mode, self.from_round, self.resume, self.on_loss = mode, from_round, resume, on_loss
-        self.person_wait_s, self.reconnect_s, self.stall_s, self.settle_s = person_wait_s, reconnect_s, stall_s, settle_s
+        self.options = options  # what the guide was asked to do (host/guide/options.py)
         # An answer that comes before a step could be read is not the
         # person's answer to it: only for someone who reads the steps.
-        self.read_s = read_s if getattr(person, "reads", False) else 0.0
+        self.read_s = options.read_s if getattr(person, "reads", False) else 0.0
         self.simulated = simulated  # the device is a simulated one, faster than real time
-        self.resume_hint = resume_hint  # the command that goes on with a routine the device holds
-        self.routine_kind = routine  # exact mode's routine asked for (None: the device's choice)
         self.clock = clock
         self.phase: Phase = Handling()
         self.todo: deque[Item] = deque()
@@ -87,6 +78,11 @@ class Core(RunKeeping):
         self.own_start_refused = 0  # the guide's own starts refused (an empty tray): their fault events are not touches
         self.pack_asked = False  # the person was asked once about a pack off its count (host/guide/pack.py)
         self.foreign = 0  # cards of another pack looked for, until a count shows them gone
+
+    @property
+    def mode(self) -> str:
+        """"exact" or "random": the routine's mode as asked."""
+        return self.options.routine_mode
 
     @property
     def summary(self) -> Summary | None:

@@ -255,10 +255,10 @@ def closed(m: Core, fact: Closed) -> Phase:
             raise m.stop(f"the connection to the shuffler was lost {p.reconnects} times during one pass")
     dealing = p is not None and p.part_n is not None
     m.tell(notices.ConnectionLost(m.place, p.through if p and dealing else None, p.total if p and dealing else None,
-                                  m.reconnect_s))
+                                  m.options.reconnect_s))
     m.note(f"connection lost during {m.place}")
     try:
-        st = m.device.reconnect(m.reconnect_s, fact.why)
+        st = m.device.reconnect(m.options.reconnect_s, fact.why)
     except Stop as exc:
         raise m.stop(str(exc)) from None
     m.tell(notices.DeviceBack())
@@ -332,10 +332,10 @@ def tick_dealing(m: Core, fact: Tick) -> Phase:
     dealing = m.phase
     assert isinstance(dealing, Dealing)
     now = m.clock()
-    if now - dealing.quiet_since <= m.device.wait_s(m.stall_s):
+    if now - dealing.quiet_since <= m.device.wait_s(m.options.stall_s):
         return dealing
     dealing.quiet_since = now
-    wait = m.device.wait_s(min(REQUEST_TIMEOUT_S, m.stall_s))
+    wait = m.device.wait_s(min(REQUEST_TIMEOUT_S, m.options.stall_s))
     try:
         st = m.device.status(timeout=wait)
     except LinkTimeout:
@@ -356,7 +356,7 @@ def status_in_pass(m: Core, dealing: Dealing, st: Reply, now: float) -> Phase:
             dealing.moved_at = now
             return progress(m, device_messages.make_event(protocol.EV_PROGRESS, k=st.k, n=p.part_n, left=st.left,
                                                           right=st.right))
-        if now - dealing.moved_at > m.device.wait_s(2 * m.stall_s):
+        if now - dealing.moved_at > m.device.wait_s(2 * m.options.stall_s):
             raise m.protocol_fault(f"it says it is dealing, yet no card has gone through for "
                                    f"{now - dealing.moved_at:.0f} s and it sends no events"
                                    + (f" ({m.device.garbage} lines that are not protocol)" if m.device.garbage else ""))

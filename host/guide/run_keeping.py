@@ -33,7 +33,7 @@ class RunKeeping:
         if self.device is not None:
             self.prepare_device()
         if self.routine is None:
-            self.routine = routines.RandomRoutine(self.plan, counted=self.device is not None, from_round=self.from_round,
+            self.routine = routines.RandomRoutine(self.plan, counted=self.device is not None, from_round=self.options.from_round,
                                                   seconds_per_round=self.seconds_per_round())
         self.todo.extend(self.routine.begin())
         return self.advance(Handling())
@@ -48,7 +48,7 @@ class RunKeeping:
         st = dev.status()
         self.last_line = self.clock()
         # Going on with an exact routine, a jammed pass is taken up, not cleared (that would abort it).
-        takes_it_up = self.resume and st.mode == protocol.MODE_EXACT and st.state == protocol.ST_PAUSED
+        takes_it_up = self.options.resume and st.mode == protocol.MODE_EXACT and st.state == protocol.ST_PAUSED
         if st.state in (protocol.ST_ALARM, protocol.ST_PAUSED) and not takes_it_up:
             self.tell(notices.FaultLeftOver(device_words.fault_name(st.fault) if st.fault else st.state))
             if not dev.clear():
@@ -59,10 +59,10 @@ class RunKeeping:
                 dev.exact_cancel()
             except Exception as exc:  # a refusal or no answer: the stop says which
                 raise self.stop(f"the shuffler could not leave the exact routine it was in: {exc}") from None
-        if self.mode == "exact" and not self.resume and st.mode == protocol.MODE_EXACT:
+        if self.mode == "exact" and not self.options.resume and st.mode == protocol.MODE_EXACT:
             self.drop_held(st)
         if self.mode == "exact":
-            self.routine = self.resumed_routine(st) if self.resume else self.exact_routine()
+            self.routine = self.resumed_routine(st) if self.options.resume else self.exact_routine()
 
     def drop_held(self, st: Reply) -> None:
         """The shuffler holds an exact routine from an earlier run: this run
@@ -72,7 +72,7 @@ class RunKeeping:
         held = self.device.exact_held()
         nxt = st.next
         self.tell(notices.HeldRoutineDropped(nxt.round if nxt else None, held.rounds if held else None,
-                                             nxt.load if nxt else None, self.resume_hint))
+                                             nxt.load if nxt else None, self.options.resume_hint))
         self.todo.append(steps.Collect(self.plan.cards))
 
     def finish(self) -> Finished:
@@ -85,7 +85,7 @@ class RunKeeping:
         summary = ending.summary(routine, self.earlier, self.plan, self.clock() - self.started, self.notes,
                                  self.ledger if self.mode == "exact" else None)
         summary.simulated = self.simulated
-        summary.resumed = self.resume
+        summary.resumed = self.options.resume
         return Finished(summary)
 
     @property
@@ -101,13 +101,13 @@ class RunKeeping:
         dev = self.device
         assert dev is not None
         try:
-            begun = dev.exact_begin(self.plan.cards, self.routine_kind)
+            begun = dev.exact_begin(self.plan.cards, self.options.routine)
         except ProtocolFault:
             raise
         except LinkError as exc:
             raise self.stop(f"the shuffler cannot run exact mode for {self.plan.cards} cards: {exc}") from None
-        if self.routine_kind is not None and begun.kind != self.routine_kind:
-            raise self.protocol_fault(f"asked for the {self.routine_kind} routine, it began {begun.kind}")
+        if self.options.routine is not None and begun.kind != self.options.routine:
+            raise self.protocol_fault(f"asked for the {self.options.routine} routine, it began {begun.kind}")
         try:
             return routines.ExactRoutine(self.plan.cards, dev.capacity or self.plan.capacity, begun)
         except ValueError as exc:  # a routine this guide would word otherwise (another firmware's plan)
@@ -123,8 +123,8 @@ class RunKeeping:
                             "exactness was lost)")
         if held.n != self.plan.cards:
             raise self.stop(f"the shuffler's exact routine is for {held.n} cards, not the {self.plan.cards} given")
-        if self.routine_kind is not None and held.kind != self.routine_kind:
-            raise self.stop(f"the shuffler holds the {held.kind} routine, not the {self.routine_kind} asked for: "
+        if self.options.routine is not None and held.kind != self.options.routine:
+            raise self.stop(f"the shuffler holds the {held.kind} routine, not the {self.options.routine} asked for: "
                             "leave out --routine to go on with it")
         try:
             routine = routines.ExactRoutine(self.plan.cards, dev.capacity or self.plan.capacity, held,
@@ -267,7 +267,7 @@ class RunKeeping:
     def start_fresh(self) -> None:
         assert self.routine is not None
         self.earlier.append(self.routine)
-        if self.on_loss == "exact":
+        if self.options.on_loss == "exact":
             self.routine = self.exact_routine()
             self.ledger.then(f"the whole pack went through a fresh exact routine ({self.routine.rounds} rounds)")
             self.tell(notices.FreshExactRun(self.routine.rounds, self.routine.of_passes))

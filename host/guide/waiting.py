@@ -47,7 +47,7 @@ def tray_in_handling(m: Core, fact: Tray) -> Phase:
     its load are done, whatever was answered."""
     if fact.n == 0:
         m.tray.saw_empty = True
-    if not m.tray.settled(fact.n, m.clock(), m.settle_s) or fact.n == 0 or not m.tray.saw_empty:
+    if not m.tray.settled(fact.n, m.clock(), m.options.settle_s) or fact.n == 0 or not m.tray.saw_empty:
         return m.phase
     ahead = m.load_ahead()
     if ahead is None:
@@ -65,7 +65,7 @@ def tray_in_handling(m: Core, fact: Tray) -> Phase:
 def tray_in_loading(m: Core, fact: Tray) -> Phase:
     if fact.n == 0:
         m.tell(notices.WaitingForLoad(m.pass_.load if m.pass_ else "?", m.voice.keyboard))
-    if m.tray.settled(fact.n, m.clock(), m.settle_s) and fact.n > 0:
+    if m.tray.settled(fact.n, m.clock(), m.options.settle_s) and fact.n > 0:
         return judge(m, m.phase, fact.n)
     return m.phase
 
@@ -345,8 +345,8 @@ def keep_time(m: Core) -> Phase:
     if shown is None:
         return m.phase
     waited = now - shown.at
-    if m.person_wait_s is not None and waited > m.person_wait_s:
-        raise m.stop(WAIT_WORDS[type(m.phase)].format(m.person_wait_s))
+    if m.options.wait_s is not None and waited > m.options.wait_s:
+        raise m.stop(WAIT_WORDS[type(m.phase)].format(m.options.wait_s))
     if shown.answer is not None and getattr(m.person, "closed", False):
         raise persons.PersonGaveUp("the input ended, so no step can be answered")
     if waited > LONG_WAIT_S:

@@ -18,9 +18,10 @@ from typing import Any, Callable
 from host import guide as guide_machine
 from host import person as persons
 from host import plan as planlib
+from host.guide.options import GuideOptions
 from host.web.adapter import WebPerson, WebVoice, where
 from host.web.page_state import PageState
-from host.web.server import PageServer, is_lan_bind
+from host.web.server import PageServer, is_lan_bind, parse_bind
 from host.web.table import WebTable
 
 
@@ -34,12 +35,15 @@ def verdict(plan: Any, summary: guide_machine.Summary) -> dict[str, Any]:
 
 
 class WebSession:
-    def __init__(self, host: str, port: int, open_browser: bool, say: Callable[[str], None],
-                 read_s: float = guide_machine.READ_S) -> None:
-        self.page = PageState(read_s=read_s)
+    def __init__(self, options: GuideOptions, say: Callable[[str], None]) -> None:
+        """The page for a guide with these options (where it is served,
+        whether a browser opens); ValueError with one line for a bad bind."""
+        host, port = parse_bind(options.bind)
+        # The page refuses a "done" before the step has been up read_s, as the guide does.
+        self.page = PageState(read_s=options.read_s)
         self.table: WebTable | None = None
         self.server = PageServer(self.page, None, host, port)
-        self.open_browser = open_browser
+        self.open_browser = not options.no_browser
         self.say = say
         self.voice: WebVoice | None = None
 

@@ -17,6 +17,7 @@ from host import guide as guide_machine
 from host import person as person_model
 from host import plan as planlib
 from host.device_link import Link
+from host.guide.options import GuideOptions
 from pty_device import FakePort
 
 if TYPE_CHECKING:
@@ -210,18 +211,24 @@ class TextVoice(guide_machine.Voice):
         return "\n".join(self.lines)
 
 
+# The guide's options on a fake shuffler and on the virtual one: a person who
+# leaves a step alone a few seconds has gone; the machine's waits shortened.
+ON_FAKE = GuideOptions(wait_s=5)
+ON_VIRTUAL = GuideOptions(wait_s=20, reconnect_s=10, stall_s=3, settle_s=0.2)
+
+
 def run_on_fake(fake: FakeShuffler, plan: planlib.Plan, person: person_model.ScriptedPerson | None = None,
                 reopen: Any = None, voice: TextVoice | None = None,
-                **guide_kw: Any) -> tuple[guide_machine.Summary | guide_machine.GuideStopped, TextVoice, person_model.ScriptedPerson]:
+                **changes: Any) -> tuple[guide_machine.Summary | guide_machine.GuideStopped, TextVoice, person_model.ScriptedPerson]:
     """The guide run to its end (or its stop) against a fake shuffler, the scripted person at the
-    table; the link and the fake are closed whatever happens."""
+    table, with ON_FAKE's options but for `changes` (fields of GuideOptions); the link and the
+    fake are closed whatever happens."""
     voice = voice or TextVoice()
     link = Link.open(fake.dev.port)
     link.handshake(timeout=2)
     person = person or person_model.ScriptedPerson(fake, 162)
-    kw: dict[str, Any] = dict(person_wait_s=5)
-    kw.update(guide_kw)
-    guide = guide_machine.Guide(plan, person, voice, link=link, reopen=reopen or (lambda: Link.open(fake.dev.port)), **kw)
+    guide = guide_machine.Guide(plan, person, voice, ON_FAKE.vary(**changes), link=link,
+                                reopen=reopen or (lambda: Link.open(fake.dev.port)))
     try:
         result: guide_machine.Summary | guide_machine.GuideStopped = guide.run()
     except guide_machine.GuideStopped as exc:
@@ -233,18 +240,18 @@ def run_on_fake(fake: FakeShuffler, plan: planlib.Plan, person: person_model.Scr
 
 
 def run_guided(dev: VirtualShuffler, plan: planlib.Plan, person_cls: type[person_model.ScriptedPerson] = person_model.ScriptedPerson,
-               mode: str = "random", stall_s: float = 3, on_loss: str = "exact", **person_kw: Any
+               options: GuideOptions = ON_VIRTUAL, **person_kw: Any
                ) -> tuple[guide_machine.Summary, TextVoice, person_model.ScriptedPerson]:
-    """Run a whole guided routine on the virtual shuffler; the scripted
-    person reaches the device as `person.device`."""
+    """Run a whole guided routine on the virtual shuffler, as `options` say;
+    the scripted person (person_cls(..., **person_kw)) reaches the device as
+    `person.device`."""
     link = Link.open(dev.port)
     link.handshake(timeout=10)
     world = dev.world(timeout=10)
     voice = TextVoice()
     person = person_cls(world, plan.cards, **person_kw)
     person.device = dev  # type: ignore[attr-defined]
-    guide = guide_machine.Guide(plan, person, voice, link=link, reopen=lambda: Link.open(dev.port), mode=mode, on_loss=on_loss,
-                    person_wait_s=20, reconnect_s=10, stall_s=stall_s, settle_s=0.2)
+    guide = guide_machine.Guide(plan, person, voice, options, link=link, reopen=lambda: Link.open(dev.port))
     try:
         summary = guide.run()
     finally:

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from firmware import protocol
-from guide_in_memory import MemoryDevice, Quiet, Record
+from guide_in_memory import IN_MEMORY, MemoryDevice, Quiet, Record
 from host import device_messages, device_words, fault_catalogue
 from host import plan as planlib
 from host.guide import GuideStopped, faults
@@ -95,7 +95,7 @@ def test_an_unknown_code_has_no_fix_no_name_and_says_its_code() -> None:
 def _machine_dealing() -> tuple[Machine, Record]:
     plan = planlib.make_plan(planlib.choose_pack("samba", None), 104, "good", rounds=1)
     voice = Record()
-    m = Machine(plan, Quiet(), voice, MemoryDevice(), read_s=0, settle_s=0.5, clock=Clock())
+    m = Machine(plan, Quiet(), voice, MemoryDevice(), IN_MEMORY, clock=Clock())
     m.begin()
     m.handle(Answer(1))  # the cut: load A's step
     m.handle(device_messages.make_event(protocol.EV_LOADED, n=81))

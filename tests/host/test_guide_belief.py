@@ -25,7 +25,7 @@ from host.guide.machine import Machine
 from host.device_link import Link
 from host.guide.table import AfterPass, Answer, Dealing, Stopped, Tick
 from hosttest_support import FakeShuffler, run_on_fake
-from guide_in_memory import MemoryDevice, Quiet, Record
+from guide_in_memory import IN_MEMORY, MemoryDevice, Quiet, Record
 from suite import Clock
 
 
@@ -108,7 +108,7 @@ def test_more_cards_out_than_the_load_held_is_a_fault_of_the_device() -> None:
 def dealing(mode: str = "random") -> tuple[Machine, MemoryDevice, Record, Clock]:
     """Load A's pass begun (81 cards), in `mode`."""
     clock, device, voice = Clock(), MemoryDevice(), Record()
-    m = Machine(plan(1), Quiet(), voice, device, mode=mode, read_s=0, settle_s=0.5, stall_s=8, clock=clock)
+    m = Machine(plan(1), Quiet(), voice, device, IN_MEMORY.vary(mode=mode, stall_s=8), clock=clock)
     m.begin()
     m.handle(Answer(m.shown.number))  # the cut: load A's step
     m.handle(device_messages.make_event(protocol.EV_LOADED, n=81))
@@ -224,7 +224,7 @@ def test_a_guide_on_a_board_that_answers_hello_late_begins() -> None:
 
 def test_a_pass_of_more_cards_than_the_tray_holds_is_a_fault_of_the_device() -> None:
     clock, device, voice = Clock(), MemoryDevice(), Record()
-    m = Machine(plan(1), Quiet(), voice, device, read_s=0, settle_s=0.5, clock=clock)
+    m = Machine(plan(1), Quiet(), voice, device, IN_MEMORY, clock=clock)
     m.begin()
     m.handle(Answer(m.shown.number))  # the cut: load A's step
     line = stop_of(m, device_messages.make_event(protocol.EV_LOADED, n=device.capacity + 1))

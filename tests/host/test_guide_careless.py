@@ -44,6 +44,7 @@ from host import person as persons
 from host import plan as planlib
 from host.cli import main
 from host.device_link import Link
+from host.guide.options import GuideOptions
 from hosttest_support import FakeShuffler, TextVoice
 from shuffling import steps
 from simulator.virtual import VirtualShuffler
@@ -147,8 +148,10 @@ def run_once(fake: FakeShuffler, person: CarelessPerson, kind: str, from_round: 
     link = Link.open(fake.dev.port)
     link.handshake(timeout=2)
     plan = planlib.make_plan(planlib.choose_pack("samba", None), 104, "good", rounds=ROUNDS)
-    guide = guide_machine.Guide(plan, person, voice, link=link, reopen=reopen, from_round=from_round, person_wait_s=3,
-                    reconnect_s=1.0, stall_s=0.5, settle_s=0.05)
+    # As `shuffler guide --port PORT --pack samba --mode random` would be given, the machine's waits shortened.
+    options = GuideOptions(port=fake.dev.port, mode="random", pack="samba", from_round=from_round, wait_s=3,
+                           reconnect_s=1.0, stall_s=0.5, settle_s=0.05)
+    guide = guide_machine.Guide(plan, person, voice, options, link=link, reopen=reopen)
     try:
         result: guide_machine.Summary | guide_machine.GuideStopped | Interrupted = guide.run()
     except (guide_machine.GuideStopped, Interrupted) as exc:
@@ -161,7 +164,7 @@ def run_once(fake: FakeShuffler, person: CarelessPerson, kind: str, from_round: 
 @settings(max_examples=8, deadline=None, suppress_health_check=list(HealthCheck))
 @given(st.data())
 def test_a_careless_person_and_a_troubled_device_never_lose_a_card_or_the_way_on(data: Any) -> None:
-    from host.commands.guide import Args, Resume
+    from host.commands.guide import Resume
 
     trouble, kind = trouble_from(data)
     fake = FakeShuffler(trouble)
@@ -176,7 +179,7 @@ def test_a_careless_person_and_a_troubled_device_never_lose_a_card_or_the_way_on
                 assert any("cards are missing" in n for n in result.notes), voice.text
             return
         # A stop: one line, and a command that goes on from where it stopped.
-        how = Resume(Args(port=fake.dev.port, mode="random", pack="samba"))
+        how = Resume(guide.machine.options)  # the options the guide ran with
         line = how.stopped("interrupted" if isinstance(result, Interrupted) else str(result), guide)
         assert "\n" not in line
         command = line.split("`")[1].split()
@@ -442,7 +445,7 @@ def careless_run(dev: VirtualShuffler, tmp_path_factory: pytest.TempPathFactory,
                  note: Callable[[str], None]) -> None:
     """One careless person's run on the machine, every choice drawn by
     `draw(strategy, label)`; a stop is gone on from as its line says."""
-    from host.commands.guide import Args, Resume
+    from host.commands.guide import Resume
 
     fresh_machine(dev)
     exact = draw(st.booleans(), "exact mode")
@@ -460,8 +463,7 @@ def careless_run(dev: VirtualShuffler, tmp_path_factory: pytest.TempPathFactory,
         person.world.close()
         return
     # A stop: one line, and the command it names, run as the person would.
-    how = Resume(Args(port=dev.port, mode="exact" if exact else "random", cards=SMALL, capacity=SMALL_CAPACITY,
-                      quality="good", rounds=None if exact else 2))
+    how = Resume(guide.machine.options)  # the options the guide ran with
     line = how.stopped("interrupted" if isinstance(result, Interrupted) else str(result), guide)
     assert "\n" not in line
     command = shlex.split(line.split("`")[1])
@@ -499,8 +501,12 @@ def run_on_machine(dev: VirtualShuffler, plan: planlib.Plan, person: "CarelessAt
     voice = TrayVoice(dev.world(timeout=10))
     link = Link.open(dev.port)
     link.handshake(timeout=10)
-    guide = guide_machine.Guide(plan, person, voice, link=link, reopen=lambda: Link.open(dev.port), person_wait_s=10,
-                    reconnect_s=10, stall_s=3, settle_s=0.1, mode="exact" if exact else "random", resume=resume)
+    # As `shuffler guide --port PORT --cards SMALL --capacity SMALL_CAPACITY` would be given,
+    # the machine's waits shortened.
+    options = GuideOptions(port=dev.port, mode="exact" if exact else "random", cards=SMALL, capacity=SMALL_CAPACITY,
+                           quality="good", rounds=None if exact else 2, resume=resume, wait_s=10, reconnect_s=10,
+                           stall_s=3, settle_s=0.1)
+    guide = guide_machine.Guide(plan, person, voice, options, link=link, reopen=lambda: Link.open(dev.port))
     try:
         result: guide_machine.Summary | guide_machine.GuideStopped | Interrupted = guide.run()
     except (guide_machine.GuideStopped, Interrupted) as exc:

@@ -128,7 +128,7 @@ def test_manual_mode_invents_no_numbers() -> None:
     voice = TextVoice()
     p = planlib.make_plan(planlib.choose_pack("samba", None), 104, "good", rounds=1)
     person = persons.ConsolePerson(stream=_io.StringIO("\n" * 50))
-    summary = guide_machine.Guide(p, person, voice, person_wait_s=1).run()
+    summary = guide_machine.Guide(p, person, voice, guide_machine.GuideOptions(manual=True, wait_s=1)).run()
     text = voice.text
     assert "the shuffler counts" not in text
     assert "left pile (" not in text and "right pile (" not in text  # no pile sizes made up
@@ -154,14 +154,14 @@ def test_an_exact_run_that_stops_suggests_resume_or_a_fresh_exact_run() -> None:
     """While the shuffler holds its exact routine, the way on is --resume with
     the cards where they lie; once it does not, a fresh exact routine."""
     from host import guide as guide_machine
-    from host.commands.guide import Args, Resume
+    from host.commands.guide import Resume
 
     class Stopped:
         def __init__(self, resumable: bool) -> None:
             self.place = guide_machine.Place(2, 8, "A", 3, 16)
             self.machine = type("M", (), {"resumable": resumable})()
 
-    how = Resume(Args(port="/dev/no-such-shuffler", mode="exact", pack="samba", quality="casino"))
+    how = Resume(guide_machine.GuideOptions(port="/dev/no-such-shuffler", mode="exact", pack="samba", quality="casino"))
     held = how.stopped("no pass started within 30 s", Stopped(True))  # type: ignore[arg-type]
     gone = how.stopped("interrupted", Stopped(False))  # type: ignore[arg-type]
     assert held.startswith("stopped at round 2 of 8, load A (pass 3 of 16): no pass started within 30 s; to go on, "

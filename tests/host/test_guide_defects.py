@@ -19,7 +19,7 @@ from host import guide as guide_machine
 from host import person as persons
 from host import plan as planlib
 from host.device_link import Link
-from hosttest_support import FakeShuffler, TextVoice, every_card_once_a_round, run_on_fake
+from hosttest_support import ON_FAKE, FakeShuffler, TextVoice, every_card_once_a_round, run_on_fake
 from shuffling import steps as step_kinds
 
 
@@ -28,10 +28,8 @@ def plan(rounds: int = 2) -> planlib.Plan:
 
 
 def run(fake: FakeShuffler, person: persons.ScriptedPerson | None = None, reopen: Any = None,
-        **guide_kw: Any) -> tuple[guide_machine.Summary | guide_machine.GuideStopped, TextVoice, persons.ScriptedPerson]:
-    kw: dict[str, Any] = dict(settle_s=0.2)
-    kw.update(guide_kw)
-    return run_on_fake(fake, plan(), person=person, reopen=reopen, **kw)
+        **changes: Any) -> tuple[guide_machine.Summary | guide_machine.GuideStopped, TextVoice, persons.ScriptedPerson]:
+    return run_on_fake(fake, plan(), person=person, reopen=reopen, **{"settle_s": 0.2, **changes})
 
 def holds_said(text: str) -> list[tuple[str, int]]:
     return [(m.group(1), int(m.group(2))) for m in re.finditer(r"Load (\w+) should hold (?:about )?\d+ and holds (\d+)",
@@ -152,8 +150,8 @@ def test_after_a_power_cut_mid_pass_the_bar_shows_true_pile_counts_or_none() -> 
     person = persons.ScriptedPerson(fake, 162)
     link = Link.open(fake.dev.port)
     link.handshake(timeout=2)
-    guide = guide_machine.Guide(plan(), person, voice, link=link, reopen=lambda: reopen(), person_wait_s=5, settle_s=0.2,
-                    reconnect_s=5)
+    guide = guide_machine.Guide(plan(), person, voice, ON_FAKE.vary(settle_s=0.2, reconnect_s=5), link=link,
+                                reopen=lambda: reopen())
     try:
         guide.run()
     finally:
@@ -365,9 +363,9 @@ class FreesTheJamSlowly(persons.ScriptedPerson):
 @pytest.mark.micropython
 @pytest.mark.jam
 def test_a_jam_is_reported_once_however_long_the_person_takes(virtual_shuffler: Any) -> None:
-    from hosttest_support import check_record, run_guided
+    from hosttest_support import ON_VIRTUAL, check_record, run_guided
 
-    summary, voice, person = run_guided(virtual_shuffler, plan(), FreesTheJamSlowly, stall_s=0.3)
+    summary, voice, person = run_guided(virtual_shuffler, plan(), FreesTheJamSlowly, ON_VIRTUAL.vary(stall_s=0.3))
     assert voice.text.count("A card is stuck in the feed") == 1
     assert "(0)" not in voice.text
     assert summary.loads == [[81, 81], [81, 81]]
@@ -394,11 +392,11 @@ class KeepsElevenBack(persons.ScriptedPerson):
 @pytest.mark.exact_mode
 def test_a_short_last_load_in_exact_mode_is_caught_before_its_touch(virtual_shuffler: Any) -> None:
     from firmware import exact_routes
-    from hosttest_support import run_guided
+    from hosttest_support import ON_VIRTUAL, run_guided
     from route_record import check_route_record
 
     p = planlib.make_plan(planlib.choose_pack("samba", None), 104, "good")
-    summary, voice, person = run_guided(virtual_shuffler, p, KeepsElevenBack, mode="exact")
+    summary, voice, person = run_guided(virtual_shuffler, p, KeepsElevenBack, ON_VIRTUAL.vary(mode="exact"))
     assert ("Load B should hold 81 and holds 70: 11 cards are missing from it. Look on the table, in the exit and "
             "under the machine, and put them at the bottom of load B.") in voice.text
     assert "swapped" not in voice.text and "Exactness is lost" not in voice.text

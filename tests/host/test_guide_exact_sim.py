@@ -19,7 +19,7 @@ from shuffling import time_model
 from host import plan as planlib
 from firmware import exact_routes
 from firmware import build
-from hosttest_support import TextVoice, restart, run_guided
+from hosttest_support import ON_VIRTUAL, TextVoice, restart, run_guided
 from route_record import check_route_record
 from shuffling.exact_mode.codes import uniform_assignment
 from shuffling.exact_mode.physical import device_steps
@@ -31,7 +31,7 @@ pytestmark = [pytest.mark.micropython, pytest.mark.exact_mode]
 def run_exact(dev: VirtualShuffler, cards: int, person_cls: type[persons.ScriptedPerson] = persons.ScriptedPerson,
               quality: str = "good", on_loss: str = "exact") -> tuple[guide_machine.Summary, TextVoice, persons.ScriptedPerson]:
     plan = planlib.make_plan(planlib.choose_pack(None, cards), 104, quality)
-    return run_guided(dev, plan, person_cls, mode="exact", on_loss=on_loss)
+    return run_guided(dev, plan, person_cls, ON_VIRTUAL.vary(mode="exact", on_loss=on_loss))
 
 
 SAMBA = exact_routes.route(162, 104)

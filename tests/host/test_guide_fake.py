@@ -23,8 +23,8 @@ def plan(rounds: int = 2) -> planlib.Plan:
     return planlib.make_plan(planlib.choose_pack("samba", None), 104, "good", rounds=rounds)
 
 
-def run(fake: FakeShuffler, **guide_kw: Any) -> tuple[guide.Summary | guide.GuideStopped, TextVoice, person_model.ScriptedPerson]:
-    return run_on_fake(fake, plan(), **guide_kw)
+def run(fake: FakeShuffler, **changes: Any) -> tuple[guide.Summary | guide.GuideStopped, TextVoice, person_model.ScriptedPerson]:
+    return run_on_fake(fake, plan(), **changes)
 
 def all_cards_once_per_round(person: person_model.ScriptedPerson) -> None:
     for r in (1, 2):
@@ -87,7 +87,7 @@ def test_manual_mode_guides_by_instructions_and_waits_for_enter() -> None:
     enters = io.StringIO("\n" * 200)
     person = person_model.ConsolePerson(stream=enters)
     voice.keyboard = True
-    summary = guide.Guide(p, person, voice, person_wait_s=1, read_s=0).run()
+    summary = guide.Guide(p, person, voice, guide.GuideOptions(manual=True, wait_s=1, read_s=0)).run()
     assert summary.passes == 4
     assert "Put load A (about 81 cards) face down in the tray." in voice.text
     assert "Even them out by eye to about 81 and 81" in voice.text
@@ -100,7 +100,7 @@ def test_manual_mode_stops_when_nobody_presses_enter() -> None:
     voice = TextVoice()
     person = person_model.ConsolePerson(stream=io.StringIO("\n\n\n"))
     with pytest.raises(guide.GuideStopped) as info:
-        guide.Guide(plan(), person, voice, person_wait_s=0.2, read_s=0).run()
+        guide.Guide(plan(), person, voice, guide.GuideOptions(manual=True, wait_s=0.2, read_s=0)).run()
     assert info.value.place is not None and info.value.place.round == 1
     assert "the input ended, so no step can be answered" in str(info.value)
 

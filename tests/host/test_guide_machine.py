@@ -22,7 +22,7 @@ from host import device_messages
 from host.guide.machine import Machine
 from host.guide.results import GuideStopped
 from host.guide.table import ANY, FACT_KINDS, PHASES, TABLE, Answer, Closed, Finished, Noise, Stopped, Tick, Tray, transition
-from guide_in_memory import MemoryDevice, Quiet, Record
+from guide_in_memory import IN_MEMORY, MemoryDevice, Quiet, Record
 from suite import Clock
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "guide.md"
@@ -85,8 +85,8 @@ class GuideWalk(RuleBasedStateMachine):
         self.device = MemoryDevice()
         self.voice = Record()
         self.person = Quiet()
-        self.machine = Machine(plan, self.person, self.voice, self.device, mode="exact" if exact else "random",
-                               read_s=read_s, settle_s=0.5, clock=self.clock)
+        options = IN_MEMORY.vary(mode="exact" if exact else "random", read_s=read_s)
+        self.machine = Machine(plan, self.person, self.voice, self.device, options, clock=self.clock)
         self.machine.begin()
 
     @rule(data=st.data(), wait=st.sampled_from([0.0, 0.3, 2.0, 400.0]))

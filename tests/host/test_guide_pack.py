@@ -13,7 +13,7 @@ import pytest
 from host import guide as guide_machine
 from host import person as persons
 from host import plan as planlib
-from hosttest_support import FakeShuffler, run_guided, run_on_fake
+from hosttest_support import ON_VIRTUAL, FakeShuffler, run_guided, run_on_fake
 from shuffling import steps as step_kinds
 
 FOREIGN = "another pack's card"
@@ -95,7 +95,7 @@ def test_a_card_of_another_pack_is_looked_for_as_one_and_named_in_the_summary() 
 @pytest.mark.micropython
 @pytest.mark.exact_mode
 def test_in_exact_mode_a_pack_two_short_gets_a_routine_for_the_pack_it_is(virtual_shuffler: Any) -> None:
-    summary, voice, person = run_guided(virtual_shuffler, samba(None), TwoShort, mode="exact")
+    summary, voice, person = run_guided(virtual_shuffler, samba(None), TwoShort, ON_VIRTUAL.vary(mode="exact"))
     assert voice.text.count("2 cards are missing from it") == 1
     assert voice.text.count("The pack holds 160 cards, not 162") == 1
     assert "Exactness is lost" not in voice.text
@@ -107,7 +107,7 @@ def test_in_exact_mode_a_pack_two_short_gets_a_routine_for_the_pack_it_is(virtua
 @pytest.mark.micropython
 @pytest.mark.exact_mode
 def test_in_exact_mode_a_card_of_another_pack_is_looked_for_in_the_whole_pack(virtual_shuffler: Any) -> None:
-    summary, voice, person = run_guided(virtual_shuffler, samba(None), ForeignOnA, mode="exact")
+    summary, voice, person = run_guided(virtual_shuffler, samba(None), ForeignOnA, ON_VIRTUAL.vary(mode="exact"))
     assert "1 card more than the pack has, so a card of another pack may have come in" in voice.text
     assert "went missing" not in voice.text and "keep them apart" not in voice.text
     assert getattr(person, "kept_apart", []) == [FOREIGN]

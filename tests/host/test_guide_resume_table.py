@@ -13,7 +13,7 @@ from host import guide as guide_machine
 from host import person as persons
 from host import plan as planlib
 from host.device_link import Link
-from hosttest_support import TextVoice
+from hosttest_support import ON_VIRTUAL, TextVoice
 from shuffling import steps
 from simulator.virtual import VirtualShuffler
 
@@ -69,8 +69,8 @@ def run(dev: VirtualShuffler, person: PilesInHand, resume: bool) -> tuple[Any, T
     link = Link.open(dev.port)
     link.handshake(timeout=10)
     plan = planlib.make_plan(planlib.choose_pack(None, CARDS), CAPACITY, "good")
-    guide = guide_machine.Guide(plan, person, voice, link=link, reopen=lambda: Link.open(dev.port), person_wait_s=10,
-                                reconnect_s=10, stall_s=3, settle_s=0.1, mode="exact", resume=resume)
+    options = ON_VIRTUAL.vary(mode="exact", resume=resume, wait_s=10, settle_s=0.1)
+    guide = guide_machine.Guide(plan, person, voice, options, link=link, reopen=lambda: Link.open(dev.port))
     try:
         result: Any = guide.run()
     except Stopped as exc:

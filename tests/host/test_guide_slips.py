@@ -31,9 +31,9 @@ from host.guide.machine import Machine
 from host.guide.table import Answer, AwaitingTouch, Handling, Loading, Paused, Tick
 from firmware import exact_routes
 from route_record import check_route_record
-from hosttest_support import FakeShuffler, TextVoice, check_record, every_card_once_a_round, run_guided, run_on_fake
+from hosttest_support import ON_VIRTUAL, FakeShuffler, TextVoice, check_record, every_card_once_a_round, run_guided, run_on_fake
 from shuffling import steps as step_kinds
-from guide_in_memory import MemoryDevice, Quiet, Record
+from guide_in_memory import IN_MEMORY, MemoryDevice, Quiet, Record
 from suite import Clock
 
 REPO = Path(__file__).resolve().parents[2]
@@ -108,7 +108,7 @@ class StacksAndLoadsOnInExactMode(persons.ScriptedPerson):
 @pytest.mark.exact_mode
 def test_in_exact_mode_going_on_without_enter_keeps_exactness(virtual_shuffler: Any) -> None:
     p = planlib.make_plan(planlib.choose_pack("samba", None), 104, "good")
-    summary, voice, person = run_guided(virtual_shuffler, p, StacksAndLoadsOnInExactMode, mode="exact")
+    summary, voice, person = run_guided(virtual_shuffler, p, StacksAndLoadsOnInExactMode, ON_VIRTUAL.vary(mode="exact"))
     assert person.went
     assert "The pass of load P has begun, so the 2 steps before it count as done." in voice.text
     assert "Exactness is lost" not in voice.text
@@ -121,7 +121,7 @@ def test_in_exact_mode_going_on_without_enter_keeps_exactness(virtual_shuffler: 
 def at_a_table_step(read_s: float = 1.0) -> tuple[Machine, Clock, Record, Quiet, MemoryDevice]:
     """A random-mode machine on a fake device, the first load dealt, its lift on screen."""
     clock, device, voice, person = Clock(), MemoryDevice(), Record(), Quiet()
-    m = Machine(plan(), person, voice, device, read_s=read_s, settle_s=0.5, clock=clock)
+    m = Machine(plan(), person, voice, device, IN_MEMORY.vary(read_s=read_s), clock=clock)
     m.begin()  # the cut
     clock.now += 5
     m.handle(Answer(1))  # cut: load A's step
@@ -350,7 +350,7 @@ def test_resumed_while_a_jam_holds_the_pass_the_fix_waits_for_its_own_answer() -
     pass up again only once the fix is answered, never both at once."""
     clock, device, voice, person = Clock(), MemoryDevice(), Record(), Quiet()
     device.mode, device.state, device.k, device.n = protocol.MODE_EXACT, protocol.ST_PAUSED, 30, 81
-    m = Machine(plan(1), person, voice, device, mode="exact", resume=True, read_s=0, settle_s=0.5, clock=clock)
+    m = Machine(plan(1), person, voice, device, IN_MEMORY.vary(mode="exact", resume=True), clock=clock)
     m.begin()
     while m.pending:  # what the machine learned from the status (the jam), as the loop hands it on
         m.handle(m.pending.popleft())
@@ -369,13 +369,13 @@ def test_a_fresh_exact_run_on_a_shuffler_holding_a_routine_says_so_and_how_to_go
     card gathered before the fresh routine's cut."""
     clock, device, voice, person = Clock(), MemoryDevice(), Record(), Quiet()
     device.mode = protocol.MODE_EXACT
-    m = Machine(plan(1), person, voice, device, mode="exact", read_s=0, settle_s=0.5, clock=clock,
-                resume_hint="shuffler guide --port /dev/fake --pack samba --resume")
+    options = IN_MEMORY.vary(port="/dev/fake", pack="samba")  # `shuffler guide --port /dev/fake --pack samba`
+    m = Machine(plan(1), person, voice, device, options, clock=clock)
     m.begin()
     held = [n for n in voice.notices if isinstance(n, notice_kinds.HeldRoutineDropped)]
     assert len(held) == 1
     words = notice_kinds.words(held[0])
-    assert "at round 1 of 8, load A next" in words and "`shuffler guide --port /dev/fake --pack samba --resume`" in words
+    assert "at round 1 of 8, load A next" in words and "`shuffler guide --port /dev/fake --pack samba --quality good --resume`" in words
     assert isinstance(m.shown.step, step_kinds.Collect)  # every card into the pack first
     m.handle(Answer(m.shown.number))
     assert isinstance(m.shown.step, step_kinds.Cut)

@@ -19,7 +19,7 @@ from firmware import exact_routes
 from host import guide as guide_machine
 from host import plan as planlib
 from host.device_link import Link
-from hosttest_support import TextVoice
+from hosttest_support import ON_VIRTUAL, TextVoice
 from simulator.virtual import VirtualShuffler
 from slip_matrix import Outcome, Slip, SlippingPerson, catalogue, outcome, record_repairs
 
@@ -56,8 +56,8 @@ def run(dev: VirtualShuffler, slip: Slip, cards: int = CARDS, tray: int = TRAY, 
     person = SlippingPerson(world, cards)
     person.slip, person.flash, person.route = slip, Path(dev.flash_dir), exact_routes.route(cards, tray, routine)
     voice = Voice(record_repairs(person))
-    guide = guide_machine.Guide(plan, person, voice, link=link, reopen=lambda: Link.open(dev.port), mode="exact",
-                                routine=routine, person_wait_s=60, reconnect_s=10, stall_s=5, settle_s=0.2)
+    options = ON_VIRTUAL.vary(mode="exact", routine=routine, wait_s=60, stall_s=5)
+    guide = guide_machine.Guide(plan, person, voice, options, link=link, reopen=lambda: Link.open(dev.port))
     try:
         try:
             result: Any = guide.run()

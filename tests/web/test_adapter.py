@@ -29,7 +29,8 @@ def manual_guide(rounds: int = 2, wait_s: float = 30.0) -> tuple[PageState, guid
     voice = WebVoice(page)
     person = WebPerson(page, voice)
     plan = planlib.make_plan(planlib.choose_pack("samba", None), 104, "good", rounds=rounds)
-    guide = guide_machine.Guide(plan, person, voice, person_wait_s=wait_s, read_s=0)
+    options = guide_machine.GuideOptions(manual=True, web=True, wait_s=wait_s, read_s=0)
+    guide = guide_machine.Guide(plan, person, voice, options)
     voice.attach(guide)
     return page, guide, person
 

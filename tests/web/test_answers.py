@@ -56,7 +56,8 @@ def guided() -> Iterator[tuple[PageServer, PageState, Clock, guide_machine.Guide
     voice = WebVoice(page)
     plan = planlib.make_plan(planlib.choose_pack("samba", None), 104, "good", rounds=1)
     # The guide's own read time is the console's; here the page's is tested.
-    guide = guide_machine.Guide(plan, WebPerson(page, voice), voice, person_wait_s=60, read_s=0)
+    options = guide_machine.GuideOptions(manual=True, web=True, wait_s=60, read_s=0)
+    guide = guide_machine.Guide(plan, WebPerson(page, voice), voice, options)
     voice.attach(guide)
     server = PageServer(page, host="127.0.0.1", port=0)
     server.start()

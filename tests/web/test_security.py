@@ -14,6 +14,7 @@ from typing import Any, Iterator
 import aiohttp
 import pytest
 
+from host.guide.options import GuideOptions
 from host.web import connections as conn
 from host.web import page_socket as sockets
 from host.web.page_state import PageState
@@ -568,7 +569,7 @@ def test_a_message_flood_is_capped_and_a_page_that_keeps_on_is_closed() -> None:
 
 def test_a_lan_bind_prints_its_address_with_the_secret_and_says_it_is_reachable() -> None:
     said: list[str] = []
-    session = WebSession("0.0.0.0", 0, open_browser=False, say=said.append)
+    session = WebSession(GuideOptions(web=True, bind="0.0.0.0:0", no_browser=True), say=said.append)
     session.start("Samba")
     try:
         secret = session.server.secret
@@ -581,7 +582,7 @@ def test_a_lan_bind_prints_its_address_with_the_secret_and_says_it_is_reachable(
     finally:
         session.stop()
     quiet: list[str] = []
-    session = WebSession("127.0.0.1", 0, open_browser=False, say=quiet.append)
+    session = WebSession(GuideOptions(web=True, bind="127.0.0.1:0", no_browser=True), say=quiet.append)
     session.start("Samba")
     session.stop()
     assert len(quiet) == 1 and quiet[0].startswith("The guide's page: http://127.0.0.1:")
