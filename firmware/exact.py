@@ -263,7 +263,25 @@ class ExactRoutine:
             r -= 1
         return r
 
-    def repair(self, randbytes):
+    def parent_round(self):
+        """The split round that cut the stack in hand off a bigger one (-1:
+        none: radix, the pipelined routine, the split's first round). The
+        split's rounds go depth first, so that round is the last before this
+        one whose left or right stack is exactly this stack."""
+        rt, r = self.route, self.round
+        if not self.active or rt.kind != exact_routes.SPLIT or r >= self.rounds:
+            return -1
+        lo, size = rt.lo[r], rt.size[r]
+        t = r - 1
+        while t >= 0:
+            if rt.kinds[t] == exact_routes.SPLIT_ROUND and (
+                    (rt.lo[t] == lo and rt.param[t] == size)
+                    or (rt.lo[t] + rt.param[t] == lo and rt.size[t] - rt.param[t] == size)):
+                return t
+            t -= 1
+        return -1
+
+    def repair(self, randbytes, parent=False):
         """The part in hand lost its tracked order (cards moved by hand, a
         pass that went wrong): fresh codes for its cards, drawn now, and its
         rounds dealt again from its first. The split fixed which cards are
@@ -272,9 +290,17 @@ class ExactRoutine:
         and fresh codes, drawn independently of anything done at the table,
         make every order of them equally likely again (docs/exact-mode.md,
         "A part dealt again"). False, and nothing changed, with no part to
-        repair."""
-        first = self.part_first_round()
-        if first < 0:
+        repair.
+
+        parent: the stack in hand holds a wrong set of cards (one went to
+        the other stack at the split round that cut it, parent_round): that
+        round's whole stack, put together again, gets fresh codes over its
+        positions as it lies and is dealt again from that round (the set of
+        its cards was fixed before the slip; docs/exact-mode.md, *Mended in
+        place* (d)). False, nothing changed, where there is none or it is
+        the whole pack (that is a fresh routine)."""
+        first = self.parent_round() if parent else self.part_first_round()
+        if first < 0 or (parent and self.route.size[first] >= self.n):
             return False
         lo, size = self.route.lo[first], self.route.size[first]
         codes = self.codes
