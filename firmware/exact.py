@@ -264,22 +264,10 @@ class ExactRoutine:
         return r
 
     def parent_round(self):
-        """The split round that cut the stack in hand off a bigger one (-1:
-        none: radix, the pipelined routine, the split's first round). The
-        split's rounds go depth first, so that round is the last before this
-        one whose left or right stack is exactly this stack."""
-        rt, r = self.route, self.round
-        if not self.active or rt.kind != exact_routes.SPLIT or r >= self.rounds:
+        """The split round that cut the stack in hand off a bigger one (-1: none)."""
+        if not self.active:
             return -1
-        lo, size = rt.lo[r], rt.size[r]
-        t = r - 1
-        while t >= 0:
-            if rt.kinds[t] == exact_routes.SPLIT_ROUND and (
-                    (rt.lo[t] == lo and rt.param[t] == size)
-                    or (rt.lo[t] + rt.param[t] == lo and rt.size[t] - rt.param[t] == size)):
-                return t
-            t -= 1
-        return -1
+        return exact_routes.parent_round(self.route, self.round)
 
     def repair(self, randbytes, parent=False):
         """The part in hand lost its tracked order (cards moved by hand, a

@@ -22,7 +22,8 @@ from host.guide import notices
 from host.plan import Plan, trade_steps
 from shuffling import steps as step_kinds
 from shuffling import time_model
-from shuffling.exact_mode.physical import ExactStep, route_steps
+from shuffling.exact_mode import repair_in_place
+from shuffling.exact_mode.physical import ExactStep, route_steps, split_place
 
 @dataclass(frozen=True)
 class RoundMark:
@@ -323,6 +324,49 @@ class ExactRoutine:
         self.extra_passes += done
         self.rewound = True
         self.regather = self.load if regather else None
+
+    # -- a stack dealt again from its split round (a wrong set) -------------------------
+    def parent_round(self) -> int | None:
+        """The split round (1-based) that cut the part in hand, at its first
+        pass, off a stack smaller than the pack; None elsewhere (whole-pack
+        radix, the pipelined routine, a split round, a part cut off the
+        whole pack: there dealing the stack again is a fresh routine)."""
+        r = max(self.round, 1) - 1
+        if self.part_first_round() != r + 1:
+            return None
+        t = routes.parent_round(self.route, r)
+        if t < 0 or self.route.size[t] >= self.route.n:
+            return None
+        return t + 1
+
+    def parent_stack(self, parent: int) -> tuple[str, tuple[str, ...], int]:
+        """Split round `parent`'s stack as a place on the table, the stacks it
+        lies in now (top of the pack first: the load in hand among them once
+        it is out of the tray, parts dealt already too) and its cards."""
+        rt, t = self.route, parent - 1
+        lying = repair_in_place.stacks_on_table(rt, t, max(self.round, 1) - 1)
+        return (split_place(rt, rt.lo[t], rt.size[t]), tuple(split_place(rt, lo, size) for lo, size in lying),
+                rt.size[t])
+
+    def parent_passes(self, parent: int) -> int:
+        return repair_in_place.parent_passes(self.route, parent - 1)
+
+    def parent_seconds(self, parent: int) -> float:
+        """The time model's time for split round `parent`'s stack dealt again
+        (not the routine's last step, the gather, which comes once either way)."""
+        rounds = repair_in_place.parent_rounds(self.route, parent - 1)
+        block = [es.step for es in self.steps if es.round - 1 in rounds and not isinstance(es.step, step_kinds.Gather)]
+        return time_model.timing(block).total_s
+
+    def repair_parent(self, parent: int) -> None:
+        """Split round `parent`'s stack is dealt again from that round: the
+        steps walk on from its first step (the cut), every pass of it dealt
+        so far one more."""
+        self.extra_passes += sum(self.route.loads[t] for t in range(parent - 1, max(self.round, 1) - 1))
+        self.i = next(j for j, es in enumerate(self.steps) if es.round == parent)
+        self.round = parent - 1  # the round starts again (its heading said again)
+        self.rewound = True
+        self.regather = None
 
     def after_pass(self) -> list[Item]:
         first: list[Item] = []

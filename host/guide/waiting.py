@@ -141,6 +141,15 @@ def put_right(m: Core, p: Pass, n: int) -> list[Item]:
             # many came from another part. Anything but a repair or that ends
             # the routine's claim: a fresh routine follows.
             first = r.part_first_round()
+            parent = r.parent_round()
+            if parent is not None and (n > p.want or p.recounts > 1):
+                # Cards too many at a part's first pass, or too few and not
+                # found where a dropped card would be: a card went onto the
+                # wrong stack at the split round that cut it. The stack that
+                # round split still holds exactly its own cards, and is dealt
+                # again from that round with fresh codes (docs/exact-mode.md,
+                # *Mended in place* (d)).
+                return [Do(lambda: m.request_parent_repair(p.want, n, parent), "request_parent_repair")]
             if first is not None and first == r.round and n < p.want:
                 # A card dropped before a part's first pass and put back under
                 # it costs nothing: the part's positions hold its codes in a
