@@ -263,12 +263,6 @@ class ExactRoutine:
             r -= 1
         return r
 
-    def parent_round(self):
-        """The split round that cut the stack in hand off a bigger one (-1: none)."""
-        if not self.active:
-            return -1
-        return exact_routes.parent_round(self.route, self.round)
-
     def repair(self, randbytes, parent=False):
         """The part in hand lost its tracked order (cards moved by hand, a
         pass that went wrong): fresh codes for its cards, drawn now, and its
@@ -281,13 +275,14 @@ class ExactRoutine:
         repair.
 
         parent: the stack in hand holds a wrong set of cards (one went to
-        the other stack at the split round that cut it, parent_round): that
+        the other stack at the split round that cut it,
+        exact_routes.parent_round): that
         round's whole stack, put together again, gets fresh codes over its
         positions as it lies and is dealt again from that round (the set of
         its cards was fixed before the slip; docs/exact-mode.md, *Mended in
         place* (d)). False, nothing changed, where there is none or it is
         the whole pack (that is a fresh routine)."""
-        first = self.parent_round() if parent else self.part_first_round()
+        first = exact_routes.parent_round(self.route, self.round) if parent else self.part_first_round()
         if first < 0 or (parent and self.route.size[first] >= self.n):
             return False
         lo, size = self.route.lo[first], self.route.size[first]
