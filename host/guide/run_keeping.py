@@ -233,8 +233,9 @@ class RunKeeping:
         return None
 
     def request_parent_repair(self, want: int, n: int, parent: int) -> Phase | None:
-        """The part in hand holds a wrong set of cards at its first pass: the
-        stack split round `parent` cut it from is put together again and the
+        """The stack in hand holds a wrong set of cards (a part at its first
+        pass, a split round's last load): the stack split round `parent` cut
+        it from is put together again and the
         device deals it again from that round with fresh codes (an action of
         the walk; docs/exact-mode.md, *Mended in place* (d))."""
         r = self.routine
@@ -246,7 +247,7 @@ class RunKeeping:
             raise self.stop(f"the shuffler could not deal the stack load {load} was cut from again: {exc}") from None
         r.awaiting_repair += 1  # its exact_repair event is this one, said here
         r.device_next = held.next
-        stack, lying, cards = r.parent_stack(parent)
+        stack, lying, cards, piles = r.parent_stack(parent, load)
         notice = notices.StackDealtAgain(self.place, load, want, n, stack, lying, parent, r.parent_passes(parent),
                                          r.parent_seconds(parent), r.route.passes())
         self.tell(notice)
@@ -254,7 +255,7 @@ class RunKeeping:
         r.repair_parent(parent)
         self.pass_ = None  # its pass was never dealt
         self.todo.clear()
-        self.todo.extend([steps.Unload(load), steps.Stack(lying, stack, cards)])
+        self.todo.extend([steps.Unload(load), steps.Stack(lying, stack, cards, piles)])
         self.todo.extend(r.after_pass())
         return None
 

@@ -131,7 +131,12 @@ def put_right(m: Core, p: Pass, n: int) -> list[Item]:
             m.ledger.add(m.place, f"load {p.load} held load {other}'s count ({n} cards): the two looked taken for "
                                   "one another", proof.KEPT, "swapped back before either was dealt")
             return [r.swap_notice(p.load, p.want, n, other), steps.Unload(p.load), steps.Swap(p.load, other), again]
-        if r.round > 1:
+        # A load cut by eye from a stack an earlier split round made: put
+        # right by moving cards to or from the next load, as in the
+        # routine's first round (none of the two is dealt; where the cut
+        # falls does not matter while the loads stay in order).
+        cut_again = r.round > 1 and r.by_eye() and nxt is not None
+        if r.round > 1 and not cut_again:
             # Cards left a load the shuffler has sorted, or came into it: where
             # they belong is not known. A part of the split keeps its cards'
             # set if only cards went missing from it after its first pass
@@ -142,10 +147,11 @@ def put_right(m: Core, p: Pass, n: int) -> list[Item]:
             # the routine's claim: a fresh routine follows.
             first = r.part_first_round()
             parent = r.parent_round()
-            if parent is not None and (n > p.want or p.recounts > 1):
+            if parent is not None and (n > p.want or p.recounts > 1 or first is None):
                 # Cards too many at a part's first pass, or too few and not
-                # found where a dropped card would be: a card went onto the
-                # wrong stack at the split round that cut it. The stack that
+                # found where a dropped card would be, or a split round's
+                # last load off: a card went onto the wrong stack at the
+                # split round that cut the stack in hand. The stack that
                 # round split still holds exactly its own cards, and is dealt
                 # again from that round with fresh codes (docs/exact-mode.md,
                 # *Mended in place* (d)).
@@ -166,9 +172,10 @@ def put_right(m: Core, p: Pass, n: int) -> list[Item]:
                 fix = [steps.Unload(p.load), steps.Fix("anywhere", p.want - n, p.load)]
                 return [Do(lambda: m.request_repair(p.want, n, fix), "request_repair")]
             return [Do(lambda: lose_by_hand(m, p, n), "lose_by_hand")]
-        # The routine's first round: none of these cards is dealt yet, so
-        # where they go back does not matter (the codes are a uniformly
-        # random arrangement of the positions not yet dealt).
+        # The routine's first round, or a load cut by eye: none of these
+        # cards is dealt yet, so where they go back does not matter (the
+        # codes are a uniformly random arrangement of the positions not yet
+        # dealt, and a cut only says which of them go in first).
         m.ledger.add(m.place, f"load {p.load} held {n} cards, not {p.want}", proof.KEPT,
                      "put right before any of its cards was dealt, where it does not matter")
         if not r.by_eye():
