@@ -235,9 +235,9 @@ class RunKeeping:
     def request_parent_repair(self, want: int, n: int, parent: int) -> Phase | None:
         """The stack in hand holds a wrong set of cards (a part at its first
         pass, a split round's last load): the stack split round `parent` cut
-        it from is put together again and the
-        device deals it again from that round with fresh codes (an action of
-        the walk; docs/exact-mode.md, *Mended in place* (d))."""
+        it from is put together again and the device deals it again from
+        that round with fresh codes (an action of the walk;
+        docs/exact-mode.md, *Mended in place* (d))."""
         r = self.routine
         assert self.device is not None and isinstance(r, routines.ExactRoutine)
         load = self.pass_.load if self.pass_ is not None else r.load
