@@ -56,8 +56,7 @@ def parent_passes(route) -> list[tuple[int, int, int]]:  # type: ignore[no-untyp
     out = []
     for t in range(route.rounds):
         if route.kinds[t] == 1:  # a split round
-            lo, size = route.lo[t], route.size[t]
-            passes = sum(route.loads[r] for r in range(t, route.rounds) if lo <= route.lo[r] < lo + size)
+            size, passes = route.size[t], rip.parent_passes(route, t)  # what the device and the guide deal again
             out.append((t + 1, size, passes))
     return out
 

@@ -263,7 +263,7 @@ class ExactRoutine:
             r -= 1
         return r
 
-    def repair(self, randbytes):
+    def repair(self, randbytes, parent=False):
         """The part in hand lost its tracked order (cards moved by hand, a
         pass that went wrong): fresh codes for its cards, drawn now, and its
         rounds dealt again from its first. The split fixed which cards are
@@ -272,9 +272,18 @@ class ExactRoutine:
         and fresh codes, drawn independently of anything done at the table,
         make every order of them equally likely again (docs/exact-mode.md,
         "A part dealt again"). False, and nothing changed, with no part to
-        repair."""
-        first = self.part_first_round()
-        if first < 0:
+        repair.
+
+        parent: the stack in hand holds a wrong set of cards (one went to
+        the other stack at the split round that cut it,
+        exact_routes.parent_round): that
+        round's whole stack, put together again, gets fresh codes over its
+        positions as it lies and is dealt again from that round (the set of
+        its cards was fixed before the slip; docs/exact-mode.md, *Mended in
+        place* (d)). False, nothing changed, where there is none or it is
+        the whole pack (that is a fresh routine)."""
+        first = exact_routes.parent_round(self.route, self.round) if parent else self.part_first_round()
+        if first < 0 or (parent and self.route.size[first] >= self.n):
             return False
         lo, size = self.route.lo[first], self.route.size[first]
         codes = self.codes

@@ -4,6 +4,7 @@ Controller (controller.py) takes these as its own methods."""
 
 import os
 
+import exact_routes
 import protocol
 import request_check
 import report
@@ -45,22 +46,23 @@ class ExactKeeping(ControllerState):
         self.end_exact()
         report.event(protocol.EV_EXACT_LOST, code=reason, round=rnd, load=load, n=n, expected=expected)
 
-    def repair_part(self, reason, n=None, expected=None, after=False, cmd=None, rid=None):
+    def repair_part(self, reason, n=None, expected=None, after=False, cmd=None, rid=None, parent=False):
         """The part in hand is dealt again from its first round with fresh
         codes (ExactRoutine.repair); said with exact_repair, then (once the
         pass in hand is over, when there is one) exact_next. cmd, rid: the
         request that asked for it, answered first. False where the load in
-        hand is no part of the split."""
+        hand is no part of the split. parent: the stack the load in hand was
+        cut from is dealt again instead, from the split round that cut it."""
         e = self.exact
         part = e.load_name()
-        if not e.repair(self.randbytes):
+        if not e.repair(self.randbytes, parent):
             return False
         e.random_rest = after
         self.save_exact()
         if cmd is not None:
             report.reply(cmd, rid, mode=protocol.MODE_EXACT, routine=self.routine_obj())
         report.event(protocol.EV_EXACT_REPAIR, part=part, code=reason, round=e.round + 1, rounds=e.rounds,
-                     after=after or None, n=n, expected=expected)
+                     after=after or None, n=n, expected=expected, parent=parent or None)
         if not after:
             self.send_exact_next()
         return True
@@ -162,6 +164,9 @@ class ExactKeeping(ControllerState):
             if self.refused_unless_idle(cmd, rid):
                 return
             after = self.exact.in_pass  # a pass of it stopped part way: its rest goes at random
+            if obj.get("parent") is True:
+                self.repair_parent(cmd, rid, after)
+                return
             # No routine held (none since the board started, say): no part in hand.
             if not self.exact.active or not self.repair_part(protocol.LOST_HAND, after=after, cmd=cmd, rid=rid):
                 report.error(cmd, rid, protocol.E_STATE, why=protocol.WHY_NO_PART)
@@ -191,6 +196,21 @@ class ExactKeeping(ControllerState):
         self.save_exact()
         report.reply(cmd, rid, mode=protocol.MODE_EXACT, routine=self.routine_obj())
         self.send_exact_next()
+
+    def repair_parent(self, cmd, rid, after):
+        """exact repair with parent: the count of the stack in hand showed a
+        card stacked into the wrong part at the split round that cut it; that
+        round's stack is dealt again from fresh codes (ExactRoutine.repair).
+        Refused where no split round cut it off a bigger stack, and where
+        that stack is the whole pack (a fresh routine does the same)."""
+        e = self.exact
+        t = exact_routes.parent_round(e.route, e.round) if e.active else -1
+        if t < 0:
+            report.error(cmd, rid, protocol.E_STATE, why=protocol.WHY_NO_PARENT)
+        elif e.route.size[t] >= e.n:
+            report.error(cmd, rid, protocol.E_STATE, why=protocol.WHY_WHOLE_PACK)
+        else:
+            self.repair_part(protocol.LOST_HAND, after=after, cmd=cmd, rid=rid, parent=True)
 
     def lose_exact_pass(self, reason):
         """The exact pass in hand ended early (a random pass before a part

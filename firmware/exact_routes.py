@@ -88,6 +88,24 @@ def partition(codes, scratch, lo, size, kind, param):
         codes[i] = scratch[i]
 
 
+def parent_round(route, r):
+    """The split round that cut the stack of round r off a bigger one (-1:
+    none: radix, the pipelined routine, the split's first round). The
+    split's rounds go depth first, so it is the last round before r whose
+    left or right stack is exactly round r's stack."""
+    if route.kind != SPLIT or not 0 <= r < route.rounds:
+        return -1
+    lo, size = route.lo[r], route.size[r]
+    t = r - 1
+    while t >= 0:
+        if route.kinds[t] == SPLIT_ROUND and (
+                (route.lo[t] == lo and route.param[t] == size)
+                or (route.lo[t] + route.param[t] == lo and route.size[t] - route.param[t] == size)):
+            return t
+        t -= 1
+    return -1
+
+
 # ----- modelled time at the table ------------------------------------------------
 
 def pass_ms(cards):

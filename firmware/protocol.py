@@ -19,7 +19,7 @@ except ImportError:  # CPython: the host
     def const(x):  # type: ignore[no-redef,misc]
         return x
 # Each version's changes: docs/protocol.md, *Versions*.
-PROTOCOL_VERSION = 9
+PROTOCOL_VERSION = 10
 FIRMWARE_VERSION = "0.5.0"
 MAX_LINE = 256  # bytes, newline included
 # The device's own input buffer: about two of the longest lines. A host keeps
@@ -191,11 +191,15 @@ WHY_SELF_TEST = 24  # the start-up check found the problems `found` (SELF_* bits
 # and `held` (left in the tray): its per-card figure `was` is now `per_card`.
 WHY_MISCOUNTED = 25
 WHY_NO_PART = 26  # the load in hand is no part dealt alone (radix, a split round): it cannot be dealt again alone
+# exact repair with parent: the stack in hand was made by no split round
+# (radix, the pipelined routine, the split's first round, no routine held).
+WHY_NO_PARENT = 27
+WHY_WHOLE_PACK = 28  # the stack in hand was split off the whole pack: dealing its parent again is a fresh routine
 WHY_CODES = (WHY_PAUSED, WHY_EXACT_RUNNING, WHY_NOTHING_TO_RESUME, WHY_NO_PASS, WHY_RANGE, WHY_CHOICE,
              WHY_NO_ANSWER, WHY_IMPLAUSIBLE, WHY_BLOCKED, WHY_MISSED, WHY_ONE_SHORT, WHY_MISSING,
              WHY_NOT_THE_LOAD, WHY_NO_ROUTINE, WHY_TARE_FIRST, WHY_FALLS, WHY_GROWS_LITTLE, WHY_NO_TOUCH,
              WHY_NO_CARD, WHY_METER, WHY_LONG_BLOCK, WHY_EARLY_BLOCK, WHY_TRAY_HOLDS, WHY_SELF_TEST,
-             WHY_MISCOUNTED, WHY_NO_PART)
+             WHY_MISCOUNTED, WHY_NO_PART, WHY_NO_PARENT, WHY_WHOLE_PACK)
 # The start-up check's findings (the bits of a fault's `found`).
 SELF_STACK_NO_ANSWER = 1
 SELF_STACK_RANGE = 2
@@ -353,7 +357,10 @@ EVENT_FIELDS = (
     # A part's order lost (code, and the load count that showed it): `part` is
     # dealt again from its first round, `round`, with fresh codes, once the
     # pass in hand is over (`after`: a pass is in hand, dealt at random).
-    EV_EXACT_REPAIR, "part:L! code:@lost! round:1..1000! rounds:1..1000! after:b n:0..10000 expected:0..10000",
+    # `parent`: the stack that split round `round` split, the one `part` was
+    # cut from, is dealt again from that round (its set of cards was wrong).
+    EV_EXACT_REPAIR, "part:L! code:@lost! round:1..1000! rounds:1..1000! after:b n:0..10000 expected:0..10000"
+        " parent:b",
 )
 # Replies (device -> host, "re" and "ok": true), by command.
 REPLY_FIELDS = (
@@ -393,7 +400,7 @@ COMMAND_FIELDS = (
     CMD_CLEAR, "",
     CMD_CALIBRATE, "what:@calibrate! n:0..capacity confirm:b flip:@flip mv:battery_min..meter_max hold:b",
     CMD_CONFIG, "set:{config}",
-    CMD_EXACT, "n:2..exact_max routine:@routine held:b cancel:b repair:b",
+    CMD_EXACT, "n:2..exact_max routine:@routine held:b cancel:b repair:b parent:b",
     CMD_COUNT, "",
     CMD_READ, "what:@read",
     CMD_FEED, "n:1..capacity! side:@side!",

@@ -137,6 +137,10 @@ WHYS: dict[int, tuple[str, str]] = {
     protocol.WHY_MISCOUNTED: ("miscounted", "the load cell counted {n} cards where the load held {cards} "
                               "(the exit counted {k}{held_words}): its weight a card was {was}, now {per_card}"),
     protocol.WHY_NO_PART: ("no_part", "the load in hand is no part dealt alone: it cannot be dealt again alone"),
+    protocol.WHY_NO_PARENT: ("no_parent", "no split round cut the stack in hand off a bigger one: there is no "
+                             "stack to deal again from that round"),
+    protocol.WHY_WHOLE_PACK: ("whole_pack", "the stack in hand was split off the whole pack: dealing it again is a "
+                              "fresh routine"),
 }
 
 # The start-up check's findings, a bit each.

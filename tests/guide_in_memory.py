@@ -77,7 +77,7 @@ class MemoryDevice:
     def exact_held(self) -> Any:
         return routine(162, self.next) if self.mode == protocol.MODE_EXACT else None
 
-    def exact_repair(self) -> Any:
+    def exact_repair(self, parent: bool = False) -> Any:
         """The part in hand dealt again from fresh codes: the routine goes on from where it is."""
         if self.mode != protocol.MODE_EXACT:
             raise Stop("the shuffler holds no exact routine to deal a part of again")

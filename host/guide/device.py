@@ -131,11 +131,14 @@ class Device:
             raise ProtocolFault(f"{self.name} broke the protocol: it says exact mode and gives no routine")
         return reply.routine
 
-    def exact_repair(self) -> Reply:
+    def exact_repair(self, parent: bool = False) -> Reply:
         """The part in hand is dealt again from fresh codes (cards of its load
         moved by hand): the routine as the device now runs it. DeviceError when
-        the load in hand is no part of the split."""
-        routine = self._routine(self.link.request(protocol.CMD_EXACT, repair=True))
+        the load in hand is no part of the split. parent: the stack it was
+        cut from is dealt again from the split round that cut it instead (a
+        wrong set); DeviceError where there is none or it is the whole pack."""
+        fields = {"parent": True} if parent else {}
+        routine = self._routine(self.link.request(protocol.CMD_EXACT, repair=True, **fields))
         if routine is None:
             raise ProtocolFault(f"{self.name} broke the protocol: it dealt a part again and left exact mode")
         return routine

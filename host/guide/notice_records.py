@@ -441,6 +441,28 @@ class PartDealtAgain:
 
 
 @dataclass(frozen=True)
+class StackDealtAgain:
+    """A load of the split held the wrong set of cards (a part's at its
+    first pass, a split round's last load: a card stacked onto the other
+    stack when the split round `round` split `stack`): that stack is put
+    together again from `stacks` and dealt again from that round with
+    fresh codes (docs/exact-mode.md, *Mended in place* (d)). want, n: the
+    count that showed it; passes, seconds: what dealing it again costs;
+    fresh: a fresh routine's passes."""
+
+    where: Where | None
+    load: str
+    want: int
+    n: int
+    stack: str  # a place on the table (shuffling/step_names.py)
+    stacks: tuple[str, ...]
+    round: int
+    passes: int
+    seconds: float
+    fresh: int
+
+
+@dataclass(frozen=True)
 class ExactNotConfirmed:
     pass
 
@@ -502,5 +524,5 @@ __all__ = ["Where", "RoutineHeader", "DeviceFound", "VirtualStarted", "RoundStar
            "ExitBlocked", "TwoAsOne", "ExitBlockedAtStart", "TrayEmptied", "BatteryRanDown", "SensorLost",
            "DeviceFault", "UnknownFault", "PassGoesOn", "Restarted", "PassBeganUnplugged", "ConnectionLost",
            "DeviceBack", "NotAnswering", "ClearUnanswered", "ExactIntro", "ExactRoundDealt", "ExactLost",
-           "PartDealtAgain", "ExactNotConfirmed", "FreshExactRun", "FinishAtRandom", "HeldRoutineDropped",
-           "Resuming", "TooSoon", "StillWaiting"]
+           "PartDealtAgain", "StackDealtAgain", "ExactNotConfirmed", "FreshExactRun", "FinishAtRandom",
+           "HeldRoutineDropped", "Resuming", "TooSoon", "StillWaiting"]

@@ -252,6 +252,28 @@ def _part_again(n: PartDealtAgain) -> str:
             "Every order of the pack is then equally likely again.")
 
 
+def stack_cause(n: StackDealtAgain) -> str:
+    """What showed a wrong set, as a clause: the sentence's and the ledger's."""
+    return (f"load {n.load} should hold {n.want} and holds {n.n}: {_cards(abs(n.want - n.n))} went onto the wrong "
+            f"stack when {step_kinds.place(n.stack)} was split in round {n.round}")
+
+
+def stack_then(n: StackDealtAgain) -> str:
+    """What was done about it, for the ledger."""
+    return (f"{step_kinds.place(n.stack)} was put together again and dealt again from round {n.round} with fresh "
+            f"codes ({_plural(n.passes, 'pass', 'passes')})")
+
+
+def _stack_again(n: StackDealtAgain) -> str:
+    during = f" during {n.where}" if n.where else ""
+    said = step_kinds.place(n.stack)
+    return (f"A wrong set of cards{during}: {stack_cause(n)}. No load alone can be dealt again to mend that, but "
+            f"{said} still holds exactly its own cards, so it is put together again (the steps below say how) and "
+            f"dealt again from round {n.round} with fresh codes: {_plural(n.passes, 'pass', 'passes')}, about "
+            f"{duration(n.seconds)}, instead of a fresh routine's {n.fresh}. The loads outside it stay as they are. "
+            "Every order of the pack is then equally likely again.")
+
+
 def _fresh(n: FreshExactRun) -> str:
     return (f"The pack goes through a fresh exact routine: {_plural(n.rounds, 'round')} "
             f"({_plural(n.passes, 'pass', 'passes')}) with new codes, after which every order is again equally "
@@ -344,6 +366,7 @@ _WORDING: dict[type, Any] = {
     ExactRoundDealt: _exact_round_dealt,
     ExactLost: _exact_lost,
     PartDealtAgain: _part_again,
+    StackDealtAgain: _stack_again,
     ExactNotConfirmed: lambda n: "The shuffler did not confirm the end of exact mode.",
     FreshExactRun: _fresh,
     FinishAtRandom: _finish_random,

@@ -24,12 +24,13 @@ from host.guide.notice_records import (BatteryRanDown, BatteryTooLowToStart, Bat
                                        LoadLong, LoadShort, LoadToMove, LoadsSwapped, NotAnswering, OtherPackCard,
                                        PackHolds, PartDealtAgain, PassBeganOffSize, PassBeganUnplugged, PassGoesOn,
                                        PassNotInRoutine, Restarted, Resuming, RoundCountOff, RoundStart,
-                                       RoutineHeader, SensorLost, StacksSwapped, StartRefused, StepsTakenAsDone,
+                                       RoutineHeader, SensorLost, StackDealtAgain, StacksSwapped, StartRefused,
+                                       StepsTakenAsDone,
                                        StillWaiting, TooFullForTray, TooSoon, TrayEmptied, TrayReadsEmpty,
                                        TrayStillEmpty, TwoAsOne, UnknownFault, VirtualStarted, WaitingForLoad, Where)
 # The words, and what they take, read from here too.
 from host.guide.notice_words import (ENTER, HAND, RESTART, duration, lost_cause, part_cause,  # noqa: F401
-                                     reason_words, words)
+                                     reason_words, stack_cause, stack_then, words)
 
 INFO = "info"
 PROBLEM = "problem"
@@ -41,7 +42,8 @@ Notice = Union[RoutineHeader, DeviceFound, VirtualStarted, RoundStart, WaitingFo
                PassNotInRoutine, EmptyTouch, TrayReadsEmpty, TooFullForTray, BatteryTooLowToStart, StartRefused,
                FaultLeftOver, BatteryWarning, LoadCellCorrected, Jam, ExitBlocked, TwoAsOne, ExitBlockedAtStart, TrayEmptied, BatteryRanDown,
                SensorLost, DeviceFault, UnknownFault, PassGoesOn, Restarted, PassBeganUnplugged, ConnectionLost, DeviceBack,
-               NotAnswering, ClearUnanswered, ExactIntro, ExactRoundDealt, ExactLost, PartDealtAgain, ExactNotConfirmed,
+               NotAnswering, ClearUnanswered, ExactIntro, ExactRoundDealt, ExactLost, PartDealtAgain, StackDealtAgain,
+               ExactNotConfirmed,
                FreshExactRun, FinishAtRandom, HeldRoutineDropped, Resuming, TooSoon, StillWaiting]
 
 NOTICE_TYPES: tuple[type, ...] = Notice.__args__  # type: ignore[attr-defined]
@@ -64,6 +66,7 @@ CLAIMS: dict[type, frozenset[str]] = {
     FinishAtRandom: frozenset({"exactness lost"}),
     ExactRoundDealt: frozenset({"exactness kept"}),
     PartDealtAgain: frozenset({"exactness kept"}),
+    StackDealtAgain: frozenset({"exactness kept"}),
     Resuming: frozenset({"exactness kept"}),
     StacksSwapped: frozenset({"exactness kept"}),
     LoadsSwapped: frozenset({"exactness kept"}),

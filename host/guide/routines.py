@@ -22,7 +22,8 @@ from host.guide import notices
 from host.plan import Plan, trade_steps
 from shuffling import steps as step_kinds
 from shuffling import time_model
-from shuffling.exact_mode.physical import ExactStep, route_steps
+from shuffling.exact_mode import repair_in_place
+from shuffling.exact_mode.physical import ExactStep, route_steps, split_place
 
 @dataclass(frozen=True)
 class RoundMark:
@@ -323,6 +324,62 @@ class ExactRoutine:
         self.extra_passes += done
         self.rewound = True
         self.regather = self.load if regather else None
+
+    # -- a stack dealt again from its split round (a wrong set) -------------------------
+    def parent_round(self) -> int | None:
+        """The split round (1-based) that cut the stack in hand (a part at its
+        first pass, or a stack a split round deals) off a stack smaller than
+        the pack; None elsewhere (whole-pack radix, the pipelined routine, a
+        part's later pass, a stack cut off the whole pack: there dealing the
+        stack again is a fresh routine)."""
+        r = max(self.round, 1) - 1
+        if self.route.kinds[r] != routes.SPLIT_ROUND and self.part_first_round() != r + 1:
+            return None
+        t = routes.parent_round(self.route, r)
+        if t < 0 or self.route.size[t] >= self.route.n:
+            return None
+        return t + 1
+
+    def parent_stack(self, parent: int, load: str) -> tuple[str, tuple[str, ...], int, tuple[str, ...]]:
+        """Split round `parent`'s stack as a place on the table, the stacks it
+        lies in now (top of the pack first: `load`, the load in hand, among
+        them once it is out of the tray, parts dealt already too; in a split
+        round, the piles of its loads dealt already), its cards, and the
+        piles among them that may have no card."""
+        rt, t, r = self.route, parent - 1, max(self.round, 1) - 1
+        lying: list[str] = []
+        piles: list[str] = []
+        for lo, size in repair_in_place.stacks_on_table(rt, t, r):
+            if (lo, size) != (rt.lo[r], rt.size[r]):
+                lying.append(split_place(rt, lo, size))
+                continue
+            names = self.names()
+            for name in names[:names.index(load)] if load in names else []:
+                piles += [step_kinds.left_of(name), step_kinds.right_of(name)]
+            lying += piles + [load]
+        return split_place(rt, rt.lo[t], rt.size[t]), tuple(lying), rt.size[t], tuple(piles)
+
+    def parent_passes(self, parent: int) -> int:
+        return repair_in_place.parent_passes(self.route, parent - 1)
+
+    def parent_seconds(self, parent: int) -> float:
+        """The time model's time for split round `parent`'s stack dealt again
+        (not the routine's last step, the gather, which comes once either way)."""
+        rounds = repair_in_place.parent_rounds(self.route, parent - 1)
+        block = [es.step for es in self.steps if es.round - 1 in rounds and not isinstance(es.step, step_kinds.Gather)]
+        return time_model.timing(block).total_s
+
+    def repair_parent(self, parent: int) -> None:
+        """Split round `parent`'s stack is dealt again from that round: the
+        steps walk on from its first step (the cut), every pass of it dealt
+        so far one more."""
+        names = self.names()
+        in_round = names.index(self.load) if self.load in names else 0  # this round's loads dealt already
+        self.extra_passes += sum(self.route.loads[t] for t in range(parent - 1, max(self.round, 1) - 1)) + in_round
+        self.i = next(j for j, es in enumerate(self.steps) if es.round == parent)
+        self.round = parent - 1  # the round starts again (its heading said again)
+        self.rewound = True
+        self.regather = None
 
     def after_pass(self) -> list[Item]:
         first: list[Item] = []

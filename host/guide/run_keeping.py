@@ -232,6 +232,33 @@ class RunKeeping:
         self.todo.extend(self.routine.after_pass())
         return None
 
+    def request_parent_repair(self, want: int, n: int, parent: int) -> Phase | None:
+        """The stack in hand holds a wrong set of cards (a part at its first
+        pass, a split round's last load): the stack split round `parent` cut
+        it from is put together again and the device deals it again from
+        that round with fresh codes (an action of the walk;
+        docs/exact-mode.md, *Mended in place* (d))."""
+        r = self.routine
+        assert self.device is not None and isinstance(r, routines.ExactRoutine)
+        load = self.pass_.load if self.pass_ is not None else r.load
+        try:
+            held = self.device.exact_repair(parent=True)
+        except LinkError as exc:
+            raise self.stop(f"the shuffler could not deal the stack load {load} was cut from again: {exc}") from None
+        r.awaiting_repair += 1  # its exact_repair event is this one, said here
+        r.device_next = held.next
+        stack, lying, cards, piles = r.parent_stack(parent, load)
+        notice = notices.StackDealtAgain(self.place, load, want, n, stack, lying, parent, r.parent_passes(parent),
+                                         r.parent_seconds(parent), r.route.passes())
+        self.tell(notice)
+        self.ledger.add(self.place, notices.stack_cause(notice), proof.REPAIRED, notices.stack_then(notice))
+        r.repair_parent(parent)
+        self.pass_ = None  # its pass was never dealt
+        self.todo.clear()
+        self.todo.extend([steps.Unload(load), steps.Stack(lying, stack, cards, piles)])
+        self.todo.extend(r.after_pass())
+        return None
+
     def device_forgot(self, st: Reply) -> bool:
         r = self.routine
         return (isinstance(r, routines.ExactRoutine) and r.lost is None and not r.finished

@@ -131,35 +131,17 @@ def put_right(m: Core, p: Pass, n: int) -> list[Item]:
             m.ledger.add(m.place, f"load {p.load} held load {other}'s count ({n} cards): the two looked taken for "
                                   "one another", proof.KEPT, "swapped back before either was dealt")
             return [r.swap_notice(p.load, p.want, n, other), steps.Unload(p.load), steps.Swap(p.load, other), again]
-        if r.round > 1:
-            # Cards left a load the shuffler has sorted, or came into it: where
-            # they belong is not known. A part of the split keeps its cards'
-            # set if only cards went missing from it after its first pass
-            # (found and put back anywhere): it is dealt again from fresh
-            # codes. At a part's first pass a short load is told to find its
-            # missing cards (a card dropped costs nothing there); cards too
-            # many came from another part. Anything but a repair or that ends
-            # the routine's claim: a fresh routine follows.
-            first = r.part_first_round()
-            if first is not None and first == r.round and n < p.want:
-                # A card dropped before a part's first pass and put back under
-                # it costs nothing: the part's positions hold its codes in a
-                # uniformly random arrangement none of its passes has read yet
-                # (docs/exact-mode.md, *Mended in place* (a)). Not found, the
-                # recounts run out and the load is dealt as it is: lost.
-                if p.recounts == 1:
-                    m.ledger.add(m.place, f"load {p.load} held {n} cards at its first pass, not {p.want}", proof.KEPT,
-                                 "its missing cards to be put back at its bottom before any pass of its part, where "
-                                 "cards of its own do not matter")
-                return [notices.LoadShort(p.load, p.want, n), steps.Unload(p.load),
-                        steps.Fix("missing", p.want - n, p.load), again]
-            if first is not None and first < r.round and n < p.want:
-                fix = [steps.Unload(p.load), steps.Fix("anywhere", p.want - n, p.load)]
-                return [Do(lambda: m.request_repair(p.want, n, fix), "request_repair")]
-            return [Do(lambda: lose_by_hand(m, p, n), "lose_by_hand")]
-        # The routine's first round: none of these cards is dealt yet, so
-        # where they go back does not matter (the codes are a uniformly
-        # random arrangement of the positions not yet dealt).
+        # A load cut by eye from a stack an earlier split round made: put
+        # right by moving cards to or from the next load, as in the
+        # routine's first round (none of the two is dealt; where the cut
+        # falls does not matter while the loads stay in order).
+        cut_again = r.round > 1 and r.by_eye() and nxt is not None
+        if r.round > 1 and not cut_again:
+            return off_in_a_later_round(m, p, n, r)
+        # The routine's first round, or a load cut by eye: none of these
+        # cards is dealt yet, so where they go back does not matter (the
+        # codes are a uniformly random arrangement of the positions not yet
+        # dealt, and a cut only says which of them go in first).
         m.ledger.add(m.place, f"load {p.load} held {n} cards, not {p.want}", proof.KEPT,
                      "put right before any of its cards was dealt, where it does not matter")
         if not r.by_eye():
@@ -174,6 +156,41 @@ def put_right(m: Core, p: Pass, n: int) -> list[Item]:
     return [notices.LoadLong(p.load, p.want, n, capacity), steps.Unload(p.load), steps.Fix("extra", n - p.want, p.load),
             again]
 
+
+def off_in_a_later_round(m: Core, p: Pass, n: int, r: routines.ExactRoutine) -> list[Item]:
+    """A load of exact mode's later rounds, not cut by eye, holds n cards,
+    not p.want: cards left a load the shuffler has sorted, or came into it,
+    and where they belong is not known. Anything but what follows ends the
+    routine's claim, and a fresh routine follows."""
+    again = steps.PutInTray(p.load, p.want, again=True)
+    first = r.part_first_round()
+    parent = r.parent_round()
+    if parent is not None and (n > p.want or p.recounts > 1 or first is None):
+        # Cards too many at a part's first pass, or too few and not found
+        # where a dropped card would be, or a split round's last load off:
+        # a card went onto the wrong stack at the split round that cut the
+        # stack in hand. The stack that round split still holds exactly its
+        # own cards, and is dealt again from that round with fresh codes
+        # (docs/exact-mode.md, *Mended in place* (d)).
+        return [Do(lambda: m.request_parent_repair(p.want, n, parent), "request_parent_repair")]
+    if first is not None and first == r.round and n < p.want:
+        # A card dropped before a part's first pass and put back under it
+        # costs nothing: the part's positions hold its codes in a uniformly
+        # random arrangement none of its passes has read yet
+        # (docs/exact-mode.md, *Mended in place* (a)). Not found, the
+        # recounts run out and the load is dealt as it is: lost.
+        if p.recounts == 1:
+            m.ledger.add(m.place, f"load {p.load} held {n} cards at its first pass, not {p.want}", proof.KEPT,
+                         "its missing cards to be put back at its bottom before any pass of its part, where "
+                         "cards of its own do not matter")
+        return [notices.LoadShort(p.load, p.want, n), steps.Unload(p.load),
+                steps.Fix("missing", p.want - n, p.load), again]
+    if first is not None and first < r.round and n < p.want:
+        # Cards gone from a part after its first pass, found and put back
+        # anywhere: its set is its own, and it is dealt again from fresh codes.
+        fix = [steps.Unload(p.load), steps.Fix("anywhere", p.want - n, p.load)]
+        return [Do(lambda: m.request_repair(p.want, n, fix), "request_repair")]
+    return [Do(lambda: lose_by_hand(m, p, n), "lose_by_hand")]
 
 def lose_by_hand(m: Core, p: Pass, n: int) -> None:
     """A load of a sorted round held the wrong count: the order the proof

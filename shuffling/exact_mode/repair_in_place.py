@@ -204,3 +204,33 @@ def wrong_set(route: routes.Route) -> list[Case]:
                 out.append(Case(f"round {r + 1}: the {side}, its stack dealt again", r, gather=move(to_right),
                                 redo=True))
     return out
+
+
+# ----- (d) as the device and the guide do it ---------------------------------------------------
+
+def parent_rounds(route: routes.Route, t: int) -> range:
+    """The rounds (0-based) dealt again when split round t's stack is: t and
+    every round after it inside its places (the split goes depth first)."""
+    lo, size = route.lo[t], route.size[t]
+    end = t + 1
+    while end < route.rounds and lo <= route.lo[end] < lo + size:
+        end += 1
+    return range(t, end)
+
+
+def parent_passes(route: routes.Route, t: int) -> int:
+    """The passes of split round t's stack dealt again from that round."""
+    return sum(route.loads[r] for r in parent_rounds(route, t))
+
+
+def stacks_on_table(route: routes.Route, t: int, r: int) -> list[tuple[int, int]]:
+    """(lo, size) of the stacks split round t's stack lies in before round r
+    (0-based, inside it) begins: the stacks its split rounds before r made,
+    top of the pack first (parts dealt already among them, kept aside)."""
+    stacks = [(route.lo[t], route.size[t])]
+    for k in range(t, r):
+        if route.kinds[k] == routes.SPLIT_ROUND:
+            lo, size, a = route.lo[k], route.size[k], route.param[k]
+            at = stacks.index((lo, size))
+            stacks[at:at + 1] = [(lo, a), (lo + a, size - a)]
+    return stacks

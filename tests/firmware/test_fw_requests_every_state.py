@@ -186,9 +186,12 @@ def test_every_request_in_every_state_is_answered_as_declared(
     assert until(dev, lambda s: s == protocol.ST_IDLE) == protocol.ST_IDLE  # still the board it was
 
 
-def test_a_repair_on_a_board_that_has_held_no_routine_is_refused_as_no_part(fw_process: FwProcess) -> None:
-    rep = fw_process.call("exact", repair=True)
-    assert (rep["ok"], rep["err"], rep.get("why")) == (False, protocol.E_STATE, protocol.WHY_NO_PART), rep
+@pytest.mark.parametrize("fields, why", [({}, protocol.WHY_NO_PART), ({"parent": True}, protocol.WHY_NO_PARENT)],
+                         ids=["part", "parent"])
+def test_a_repair_on_a_board_that_has_held_no_routine_is_refused_as_no_part(
+        fw_process: FwProcess, fields: dict[str, Any], why: int) -> None:
+    rep = fw_process.call("exact", repair=True, **fields)
+    assert (rep["ok"], rep["err"], rep.get("why")) == (False, protocol.E_STATE, why), rep
     assert fw_process.call("status")["state"] == protocol.ST_IDLE
 
 

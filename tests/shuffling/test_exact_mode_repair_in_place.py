@@ -67,3 +67,41 @@ def test_the_shortcut_for_a_redo_agrees_with_the_whole_law() -> None:
             assert rip.balanced_redo(route, case) == is_uniform(rip.law(route, case), route.n) is True
         unmended.append(is_uniform(rip.law(route, rip.Case(case.name, case.at, gather=case.gather)), route.n))
     assert not all(unmended)
+
+
+def _children_first_rounds(route: routes.Route, t: int) -> list[int]:
+    """The first round of each of split round t's two stacks (a stack of
+    one card has none: it needs no pass)."""
+    lo, size, a = route.lo[t], route.size[t], route.param[t]
+    out = []
+    for child in ((lo, a), (lo + a, size - a)):
+        out += [r for r in range(t + 1, route.rounds) if (route.lo[r], route.size[r]) == child][:1]
+    return out
+
+
+@pytest.mark.parametrize("route", split_routes(4, 12), ids=lambda r: f"{r.n}-on-{r.capacity}")
+def test_the_stack_dealt_again_is_the_one_the_proof_deals_again(route: routes.Route) -> None:
+    """The device (exact_routes.parent_round) deals again from the split
+    round the proof's (d) redoes: the one that made the stack in hand, at
+    the first round of either of its stacks; the rounds it deals again are
+    that stack's, and the stacks it lies in are that round's two."""
+    splits = [t for t in range(route.rounds) if route.kinds[t] == routes.SPLIT_ROUND]
+    assert routes.parent_round(route, 0) == -1
+    for t in splits:
+        for r in _children_first_rounds(route, t):
+            assert routes.parent_round(route, r) == t
+        rounds = rip.parent_rounds(route, t)
+        assert all(route.lo[t] <= route.lo[r] < route.lo[t] + route.size[t] for r in rounds)
+        assert rounds.stop == route.rounds or not route.lo[t] <= route.lo[rounds.stop] < route.lo[t] + route.size[t]
+        a = route.param[t]
+        assert rip.stacks_on_table(route, t, t + 1) == [(route.lo[t], a), (route.lo[t] + a, route.size[t] - a)]
+
+
+@pytest.mark.parametrize("cards, stacks, fresh", [(270, {166: 15}, 25), (432, {120: 13, 208: 16, 224: 23}, 44)],
+                         ids=["hand and foot", "Carolina"])
+def test_dealing_a_stack_again_costs_the_passes_the_docs_give(cards: int, stacks: dict[int, int], fresh: int) -> None:
+    """docs/exact-mode.md, *Mended in place* (d), on a 104-card tray."""
+    route = routes.route(cards, 104)
+    got = {route.size[t]: rip.parent_passes(route, t) for t in range(route.rounds)
+           if route.kinds[t] == routes.SPLIT_ROUND and route.size[t] < cards}
+    assert (got, route.passes()) == (stacks, fresh)
