@@ -21,7 +21,7 @@ from firmware import build
 from firmware import exact_routes
 from host import person as persons
 from host import plan as planlib
-from hosttest_support import run_guided
+from hosttest_support import ON_VIRTUAL, run_guided
 from shuffling import steps
 from simulator.virtual import VirtualShuffler
 
@@ -105,7 +105,7 @@ def test_a_card_stacked_into_the_wrong_part_has_the_stack_it_came_from_dealt_aga
     fresh routine."""
     person_cls.flash = Path(small_shuffler.flash_dir)
     plan = planlib.make_plan(planlib.choose_pack(None, CARDS), TRAY, "good")
-    summary, voice, person = run_guided(small_shuffler, plan, person_cls, mode="exact")
+    summary, voice, person = run_guided(small_shuffler, plan, person_cls, ON_VIRTUAL.vary(mode="exact"))
     assert isinstance(person, StacksACardWrong) and person.slipped
     final = [e for e in person.log if e["op"] == "final"]
     assert len(final) == 1 and sorted(final[0]["pack"]) == list(range(CARDS))
@@ -141,7 +141,7 @@ def test_a_wrong_set_a_split_rounds_last_load_shows_has_its_stack_dealt_again(
     person_cls = StacksACardWrongAtASplitOfASplit
     person_cls.flash = Path(smaller_tray_shuffler.flash_dir)
     plan = planlib.make_plan(planlib.choose_pack(None, cards), SMALL_TRAY, "good")
-    summary, voice, person = run_guided(smaller_tray_shuffler, plan, person_cls, mode="exact")
+    summary, voice, person = run_guided(smaller_tray_shuffler, plan, person_cls, ON_VIRTUAL.vary(mode="exact"))
     assert isinstance(person, StacksACardWrong) and person.slipped
     final = [e for e in person.log if e["op"] == "final"]
     assert len(final) == 1 and sorted(final[0]["pack"]) == list(range(cards))
@@ -175,7 +175,7 @@ def test_a_load_cut_by_eye_from_a_split_stack_is_put_right_by_moving_a_card(smal
     person_cls = CutsByEyeOneShort
     person_cls.flash = Path(small_shuffler.flash_dir)
     plan = planlib.make_plan(planlib.choose_pack(None, CARDS), TRAY, "good")
-    summary, voice, person = run_guided(small_shuffler, plan, person_cls, mode="exact")
+    summary, voice, person = run_guided(small_shuffler, plan, person_cls, ON_VIRTUAL.vary(mode="exact"))
     assert isinstance(person, StacksACardWrong) and person.slipped
     final = [e for e in person.log if e["op"] == "final"]
     assert [person.card_code.get(c) for c in final[0]["pack"]] == list(range(CARDS))
