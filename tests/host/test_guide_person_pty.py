@@ -253,7 +253,8 @@ def test_a_samba_routine_in_exact_mode_by_a_person_at_the_table(sim_device_proce
 
 def test_a_samba_routine_in_random_mode_by_a_person_who_never_says_the_cards_are_in(sim_device_process, tmp_path):
     # Loading takes a person a moment: the guide must wait for the tray's count to hold still.
-    args = ["--pack", "samba", "--mode", "random", "--quality", "casual"]
+    # Two rounds: each has both loads to be seen in the tray; more repeat them.
+    args = ["--pack", "samba", "--mode", "random", "--quality", "casual", "--rounds", "2"]
     run = guided(sim_device_process, tmp_path, args, 162, DELAYS, seed=2, confirms_tray=False)
     check_finished(run, 162)
     assert [s["kind"] for s in run.steps].count("putintray") >= 2 * 2
@@ -302,10 +303,12 @@ def test_a_canasta_pack_of_108_cards_by_a_person_at_the_table(sim_device_process
 
 
 def test_hand_and_foot_in_three_loads_by_a_person_at_the_table(sim_device_process, tmp_path):
-    run = guided(sim_device_process, tmp_path, ["--pack", "hand-and-foot", "--mode", "random"], 270, DELAYS, seed=4)
+    # Two rounds: three loads dealt, traded and dealt again; the other nine repeat them.
+    run = guided(sim_device_process, tmp_path, ["--pack", "hand-and-foot", "--mode", "random", "--rounds", "2"], 270,
+                 DELAYS, seed=4)
     check_finished(run, 270)
-    loads = {s["load"] for s in run.steps if s["kind"] == "putintray"}
-    assert loads == {"A", "B", "C"}
+    loads = [s["load"] for s in run.steps if s["kind"] == "putintray"]
+    assert sorted(loads) == ["A", "A", "B", "B", "C", "C"]
 
 
 def reconnect(control: str, timeout: float = 20.0) -> WorldClient:
