@@ -128,8 +128,7 @@ def put_right(m: Core, p: Pass, n: int) -> list[Item]:
         r = m.routine
         other = r.swapped_with(p.load, n)
         if other is not None:
-            m.ledger.add(m.place, f"load {p.load} held load {other}'s count ({n} cards): the two looked taken for "
-                                  "one another", proof.KEPT, "swapped back before either was dealt")
+            m.ledger.add(m.place, proof.LoadsTakenForOneAnother(p.load, other, n), proof.KEPT, proof.SwappedBack())
             return [r.swap_notice(p.load, p.want, n, other), steps.Unload(p.load), steps.Swap(p.load, other), again]
         if r.round > 1:
             # Cards left a load the shuffler has sorted, or came into it: where
@@ -148,9 +147,8 @@ def put_right(m: Core, p: Pass, n: int) -> list[Item]:
                 # (docs/exact-mode.md, *Mended in place* (a)). Not found, the
                 # recounts run out and the load is dealt as it is: lost.
                 if p.recounts == 1:
-                    m.ledger.add(m.place, f"load {p.load} held {n} cards at its first pass, not {p.want}", proof.KEPT,
-                                 "its missing cards to be put back at its bottom before any pass of its part, where "
-                                 "cards of its own do not matter")
+                    m.ledger.add(m.place, proof.LoadOff(p.load, p.want, n, first_pass=True), proof.KEPT,
+                                 proof.PutBackAtBottom())
                 return [notices.LoadShort(p.load, p.want, n), steps.Unload(p.load),
                         steps.Fix("missing", p.want - n, p.load), again]
             if first is not None and first < r.round and n < p.want:
@@ -160,8 +158,7 @@ def put_right(m: Core, p: Pass, n: int) -> list[Item]:
         # The routine's first round: none of these cards is dealt yet, so
         # where they go back does not matter (the codes are a uniformly
         # random arrangement of the positions not yet dealt).
-        m.ledger.add(m.place, f"load {p.load} held {n} cards, not {p.want}", proof.KEPT,
-                     "put right before any of its cards was dealt, where it does not matter")
+        m.ledger.add(m.place, proof.LoadOff(p.load, p.want, n), proof.KEPT, proof.PutRightUndealt())
         if not r.by_eye():
             nxt = None  # the stacks of a two-load round: nothing to trade with
     if nxt is not None:

@@ -195,7 +195,7 @@ def test_exactness_lost_is_finished_by_a_fresh_exact_routine(virtual_shuffler: V
     plain = time_model.timing(es.step for es in device_steps(SAMBA)).total_s
     assert summary.table_seconds is not None and summary.table_seconds > plain + time_model.pass_s(81)
     assert [(e["outcome"], e["then"]) for e in summary.exactness] == \
-        [("lost", "the whole pack went through a fresh exact routine (14 rounds)")]
+        [("lost", {"kind": "FreshRoutine", "rounds": 14, "cards": None})]
     final = [e for e in person.log if e["op"] == "final"]
     assert len(final) == 1 and sorted(final[0]["pack"]) == list(range(162))
 
@@ -210,7 +210,7 @@ def test_exactness_lost_is_finished_by_random_rounds_on_request(virtual_shuffler
     assert summary.rounds == 0 + random_rounds
     assert summary.passes == 1 + 2 * random_rounds
     assert [(e["outcome"], e["then"]) for e in summary.exactness] == \
-        [("lost", f"random rounds finished the pack ({random_rounds} rounds)")]
+        [("lost", {"kind": "RandomFinish", "rounds": random_rounds})]
     final = [e for e in person.log if e["op"] == "final"]
     assert len(final) == 1 and sorted(final[0]["pack"]) == list(range(162))
 
