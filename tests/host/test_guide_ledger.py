@@ -5,15 +5,12 @@ kept, repaired or lost, and what followed, each a kind and its fields
 page. The guide's state machine is walked in memory, fact by fact."""
 from __future__ import annotations
 
-import typing
-
 import pytest
 
 from firmware import protocol
 from host import device_messages
 from host import plan as planlib
 from host.guide import ledger as proof
-from host.guide import ledger_words
 from host.guide import notices
 from host.guide.ledger_words import as_data
 from host.guide.machine import Machine
@@ -78,19 +75,3 @@ def test_a_load_off_before_any_card_is_dealt_is_kept_with_how_it_was_put_right()
     assert m.ledger.entries == [proof.Entry(FIRST_PASS, proof.LoadOff("A", 81, 78), proof.KEPT,
                                             proof.PutRightUndealt())]
     assert not m.ledger.lost
-
-
-# -- the ledger's rendering: its one wording --------------------------------------------------
-
-def test_every_kind_of_entry_has_its_words_in_one_place() -> None:
-    assert set(typing.get_args(proof.What)) == set(ledger_words.WHAT)
-    assert set(typing.get_args(proof.Then)) == set(ledger_words.THEN)
-
-
-def test_an_entry_is_worded_where_then_what_then_what_followed() -> None:
-    entry = proof.Entry(FIRST_PASS, proof.LoadsTakenForOneAnother("A", "B", 81), proof.KEPT, proof.SwappedBack())
-    assert ledger_words.words(entry) == ("round 1 of 8, load A (pass 1 of 16): load A held load B's count (81 cards): "
-                                         "the two looked taken for one another; swapped back before either was dealt")
-    assert ledger_words.words(proof.Entry(None, proof.PackOff(160, 162), proof.KEPT, proof.FreshRoutine(cards=160))) \
-        == "before the first pass: the pack holds 160 cards, not 162; the whole pack of 160 cards went through a fresh " \
-           "exact routine"
