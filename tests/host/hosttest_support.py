@@ -216,7 +216,7 @@ class TextVoice(guide_machine.Voice):
         return [n for n in self.notices
                 if isinstance(n, kind) and all(getattr(n, name) == value for name, value in fields.items())]
 
-    def shown(self, kind: type, **fields: Any) -> list[Any]:
+    def showed(self, kind: type, **fields: Any) -> list[Any]:
         """The steps of `kind` shown, those with these fields' values."""
         return [s for s in self.steps_shown
                 if isinstance(s, kind) and all(getattr(s, name) == value for name, value in fields.items())]

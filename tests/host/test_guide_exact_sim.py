@@ -152,7 +152,7 @@ class TwoAsOneInRoundOne(persons.ScriptedPerson):
 def test_a_double_feed_caught_in_the_exit_and_put_back_keeps_exactness(virtual_shuffler: VirtualShuffler) -> None:
     summary, voice, person = run_exact(virtual_shuffler, 162, DoubleFeedInRoundThree)
     assert voice.told(notices.ExitBlocked, where=notices.Where(3, 14, "P", 4, 15), dealt=10)
-    assert voice.shown(steps.Fix, what="exit")
+    assert voice.showed(steps.Fix, what="exit")
     assert voice.told(notices.PassGoesOn, load="P", dealt=10)
     assert not voice.told(notices.ExactLost)
     assert (summary.mode, summary.distance) == ("exact", 0.0)
@@ -167,7 +167,7 @@ def test_a_part_whose_pass_went_wrong_is_dealt_again_and_the_routine_goes_on(vir
     summary, voice, person = run_exact(virtual_shuffler, 162, TwoAsOneInRoundThree)
     [again] = voice.told(notices.PartDealtAgain, part="P", reason="exit_count", passes=7)
     assert again.where is not None and (again.where.round, again.where.of_rounds) == (3, 14)
-    assert voice.shown(steps.Fix, what="regather", load="P")
+    assert voice.showed(steps.Fix, what="regather", load="P")
     assert not voice.told(notices.ExactLost)
     assert (summary.mode, summary.distance, summary.distance_kind) == ("exact", 0.0, "exact")
     assert summary.passes == 15 + 2  # P's two passes dealt so far, dealt again
@@ -364,7 +364,7 @@ class PowerCutMidPass(persons.ScriptedPerson):
 def test_a_power_cut_mid_pass_deals_the_rest_exactly(virtual_shuffler: VirtualShuffler) -> None:
     summary, voice, person = run_exact(virtual_shuffler, 162, PowerCutMidPass)
     assert voice.told(notices.Restarted, where=notices.Where(4, 14, "P", 5, 15), dealt=30)
-    assert voice.shown(steps.Touch, why="rest", load="P")
+    assert voice.showed(steps.Touch, why="rest", load="P")
     assert not voice.told(notices.ExactLost)
     assert (summary.mode, summary.distance) == ("exact", 0.0)
     check_route_record(person.log, SAMBA)

@@ -90,7 +90,7 @@ def test_manual_mode_guides_by_instructions_and_waits_for_enter() -> None:
     summary = guide.Guide(p, person, voice, person_wait_s=1, read_s=0).run()
     assert summary.passes == 4
     assert steps.PutInTray("A", 81, about=True) in voice.steps_shown
-    assert voice.shown(steps.EvenOut, sizes=(81, 81))
+    assert voice.showed(steps.EvenOut, sizes=(81, 81))
     numbered = [x for x in voice.lines if re.match(r"\d+\. ", x)]
     assert voice.text.count("press Enter when done") == len(numbered)
     assert enters.tell() > 0

@@ -85,9 +85,9 @@ def test_a_card_of_another_pack_is_looked_for_as_one_and_named_in_the_summary() 
     result, voice, _ = run_on_fake(fake, samba(), person=person)
     assert isinstance(result, guide_machine.Summary), voice.text
     assert voice.told(notices.OtherPackCard, load="B", want=81, n=82)
-    assert voice.shown(step_kinds.Fix, what="foreign", cards=1, load="B")
+    assert voice.showed(step_kinds.Fix, what="foreign", cards=1, load="B")
     assert not voice.told(notices.LoadShort) and not voice.told(notices.LoadLong)  # not a card gone, nor too many
-    assert not voice.shown(step_kinds.Fix, what="extra")  # never a genuine card set apart
+    assert not voice.showed(step_kinds.Fix, what="extra")  # never a genuine card set apart
     assert getattr(person, "kept_apart", []) == [FOREIGN]
     assert sorted(final_pack(person)) == list(range(162))
     assert "1 card of another pack was found and kept apart: not in the shuffled pack" in result.notes
@@ -112,7 +112,7 @@ def test_in_exact_mode_a_card_of_another_pack_is_looked_for_in_the_whole_pack(vi
     summary, voice, person = run_guided(virtual_shuffler, samba(None), ForeignOnA, mode="exact")
     assert [n.n - n.want for n in voice.told(notices.OtherPackCard)] == [1]
     assert not voice.told(notices.ExactLost) and not voice.told(notices.LoadShort)  # not a card gone
-    assert not voice.shown(step_kinds.Fix, what="extra")  # never a genuine card set apart
+    assert not voice.showed(step_kinds.Fix, what="extra")  # never a genuine card set apart
     assert getattr(person, "kept_apart", []) == [FOREIGN]
     assert sorted(final_pack(person)) == list(range(162))
     assert "1 card of another pack was found and kept apart: not in the shuffled pack" in summary.notes

@@ -76,7 +76,7 @@ class FaultOnce(persons.ScriptedPerson):
 def test_cards_lifted_out_of_the_tray_are_put_back_and_dealt(virtual_shuffler: VirtualShuffler) -> None:
     summary, voice, person = run_guide(virtual_shuffler, FaultOnce)
     assert voice.told(notice_kinds.TrayEmptied, where=notice_kinds.Where(1, 2, "B", 2, 4), dealt=20, of=81)
-    assert voice.shown(steps.Fix, what="put_back")
+    assert voice.showed(steps.Fix, what="put_back")
     assert summary.loads[0] == [81, 81]
     check_record(person.log, 162, ROUNDS, 2)
 
@@ -90,7 +90,7 @@ def test_a_double_feed_is_cleared_and_the_rest_dealt(virtual_shuffler: VirtualSh
     summary, voice, person = run_guide(virtual_shuffler, DoubleFeed)
     if mode == "overlap":  # through as one: found at the pass's end, nothing caught
         assert [n.where for n in voice.told(notice_kinds.TwoAsOne) if (n.where.round, n.where.load) == (1, "B")]
-        assert not voice.shown(steps.Fix, what="exit")
+        assert not voice.showed(steps.Fix, what="exit")
     else:
         assert [n.where for n in voice.told(notice_kinds.ExitBlocked) if (n.where.round, n.where.load) == (1, "B")]
     assert summary.loads[0] == [81, 81]
@@ -242,7 +242,7 @@ class StackSensorOut(persons.ScriptedPerson):
 def test_a_missing_sensor_is_checked_cleared_and_the_pass_started_again(virtual_shuffler: VirtualShuffler) -> None:
     summary, voice, person = run_guide(virtual_shuffler, StackSensorOut)
     assert voice.told(notice_kinds.SensorLost, sensor=fault_catalogue.sensor_name(protocol.PART_STACK))
-    assert voice.shown(steps.Fix, what="count_sensor")
+    assert voice.showed(steps.Fix, what="count_sensor")
     assert summary.loads == [[81, 81], [81, 81]]
     check_record(person.log, 162, ROUNDS, 2)
 
@@ -263,6 +263,6 @@ def test_an_over_full_last_load_is_dealt_in_two_parts_onto_the_same_piles(virtua
     assert voice.told(notice_kinds.LoadToMove, load="A", want=81, n=52)  # asked to move 29, and not done
     assert voice.told(notice_kinds.LoadKept, load="A", want=81, n=52, next_load="B")  # load B then holds 29 more
     assert voice.told(notice_kinds.TooFullForTray, load="B", n=110, capacity=104)
-    assert voice.shown(steps.SetAside, cards=6)
+    assert voice.showed(steps.SetAside, cards=6)
     assert summary.loads == [[52, 110], [81, 81]]
     check_record(person.log, 162, ROUNDS, 2)
