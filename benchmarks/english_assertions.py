@@ -35,6 +35,7 @@ RENDERING = {
     "tests/host/test_fault_catalogue.py": "the catalogue's words for every fault",
     "tests/host/test_guide_console.py": "the console's rendering",
     "tests/host/test_ledger_words.py": "the ledger's one wording (host/guide/ledger_words.py)",
+    "tests/host/test_notice_words.py": "the console's words for the notices and steps the guide's tests judge by",
     "tests/host/test_guide_doc_transcript.py": "docs transcripts checked against the guide",
     "tests/host/test_bring_up_doc.py": "docs checked against setup",
     "tests/host/test_plan_cli.py": "`shuffler plan`'s printed table and words",
