@@ -12,7 +12,6 @@ on screen completes them.
 from __future__ import annotations
 
 from firmware import protocol
-from host import device_words
 from host import person as persons
 from host.device_link import LinkError
 from host.device_messages import Event
@@ -265,7 +264,7 @@ def refusal_steps(m: Core, p: Pass, ev: Event, touch: steps.Touch) -> list[Item]
         return sensor_at_start(m, ev, touch)
     if not faults.is_known(ev):
         raise hold_for_unknown(m, ev)
-    return [notices.StartRefused(device_words.event_words(ev)), steps.Touch("retry")]
+    return [notices.StartRefused(ev), steps.Touch("retry")]
 
 
 def too_full(m: Core, p: Pass, ev: Event) -> list[Item]:
@@ -297,14 +296,14 @@ def fault_between(m: Core, ev: Event) -> Phase:
     elif ev.code == protocol.FAULT_EMPTY:
         m.tell(notices.EmptyTouch())
     elif refusal(ev):
-        m.tell(notices.StartRefused(device_words.event_words(ev)))
+        m.tell(notices.StartRefused(ev))
     elif ev.code == protocol.FAULT_SENSOR and m.shown is not None:
         m.todo.extendleft(reversed(sensor_at_start(m, ev, m.shown.step)))  # shown again once the sensor is right
         return m.advance()
     elif not faults.is_known(ev):
         raise hold_for_unknown(m, ev)
     else:
-        m.tell(notices.DeviceFault(ev.code, why=device_words.why_words(ev)))
+        m.tell(notices.DeviceFault(ev.code, reason=ev))
         m.clear()
     return m.phase
 

@@ -17,7 +17,6 @@ import pytest
 from firmware import protocol
 from firmware import build
 from host.guide import notices as notice_kinds
-from host import fault_catalogue
 from host import guide
 from host import person as persons
 from shuffling import steps
@@ -241,7 +240,7 @@ class StackSensorOut(persons.ScriptedPerson):
 @pytest.mark.sensor_loss
 def test_a_missing_sensor_is_checked_cleared_and_the_pass_started_again(virtual_shuffler: VirtualShuffler) -> None:
     summary, voice, person = run_guide(virtual_shuffler, StackSensorOut)
-    assert voice.told(notice_kinds.SensorLost, sensor=fault_catalogue.sensor_name(protocol.PART_STACK))
+    assert voice.told(notice_kinds.SensorLost, part=protocol.PART_STACK)
     assert voice.showed(steps.Fix, what="count_sensor")
     assert summary.loads == [[81, 81], [81, 81]]
     check_record(person.log, 162, ROUNDS, 2)

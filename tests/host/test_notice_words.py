@@ -8,7 +8,6 @@ from __future__ import annotations
 import pytest
 
 from firmware import protocol
-from host import fault_catalogue
 from host.guide import notices
 from shuffling import steps
 
@@ -52,7 +51,7 @@ NOTICES = [
     (notices.LoadKept("A", 81, 95, "B", began=True),
      ["Load A should hold about 81 and the pass began with 95. It is dealing anyway", "load B will hold 14 fewer"]),
     (notices.LoadKept("A", 81, 52, "B"), ["Load A should hold about 81 and holds 52", "load B will hold 29 more"]),
-    (notices.SensorLost(fault_catalogue.sensor_name(protocol.PART_STACK)), ["The count sensor does not answer"]),
+    (notices.SensorLost(protocol.PART_STACK), ["The count sensor does not answer"]),
     (notices.TooFullForTray("B", 110, 104),
      ["Load B holds 110 cards, more than the 104 the tray takes: it is dealt in two parts"]),
     (notices.StepsTakenAsDone("pass", "B", 1), ["The pass of load B has begun, so the step before it counts as done."]),
