@@ -1,6 +1,6 @@
 """How many test assertions look for English text outside the tests whose
-job is the words (the rendering tests): the figure docs/ and the project's
-notes quote for "tests assert on records, not sentences".
+job is the words (the rendering tests): how far the tests judge the guide
+by its records, not its sentences (README.md, Testing).
 
 Counted, in every tests/**/*.py but the rendering tests listed below: each
 comparison (`in`, `not in`, `==`, `!=`) inside an `assert` statement with a
@@ -10,11 +10,13 @@ token of letters, with punctuation at either end at most; so "press Enter"
 and "load A" count, "ok", "--json", "profile_esp32.mpy" or "def f(" do not. One
 assert with two such comparisons counts two. A helper's check outside an
 `assert` (a wait for a screen's text) is counted apart, in its own figure.
+Not seen: English held in a name first (a parametrized sentence), or
+counted (`text.count("...") == 1`); the figure is a floor.
 
     python benchmarks/english_assertions.py [--list] [--all]
 
 --list prints each counted assertion's file and line; --all counts the
-rendering tests as well (their figure is printed apart, always).
+rendering tests with the rest.
 """
 from __future__ import annotations
 
