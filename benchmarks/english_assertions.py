@@ -112,7 +112,8 @@ def main(argv: list[str]) -> None:
         if listing:
             for line in asserts:
                 print(f"{rel}:{line}")
-    print(f"assertions on English text outside the rendering tests: {sum(outside.values())} "
+    where = "in every test file" if count_all else "outside the rendering tests"
+    print(f"assertions on English text {where}: {sum(outside.values())} "
           f"in {sum(1 for v in outside.values() if v)} files")
     print(f"  (in the {len(RENDERING)} rendering test files: {sum(rendering.values())}; "
           f"English checks outside asserts, e.g. waits for a screen: {sum(helpers.values())})")
