@@ -241,7 +241,7 @@ def outcome(slip: Slip, result: Summary | GuideStopped, person: SlippingPerson) 
     if isinstance(result, GuideStopped):
         return Outcome(slip, f"stopped: {result}", "none", True, False, False)
     entries = result.exactness
-    did = "; ".join(f"{e['outcome']}: {e['then'] or e['what']}" for e in entries) or "nothing"
+    did = "; ".join(f"{e['outcome']}: {e['words']}" for e in entries) or "nothing"
     exact = result.distance == 0.0 and result.distance_kind == "exact"
     claim = "exactly 0" if exact else f"{result.distance_kind} {result.distance:.4f}"
     final = [e for e in person.log if e["op"] == "final"]

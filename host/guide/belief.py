@@ -32,10 +32,11 @@ from shuffling import steps
 def device_fault(m: Core, name: str, **values: object) -> GuideStopped:
     """A fact of the device that cannot be true: the stop that holds the
     pass, with its words (raise it)."""
-    return held(m, device_words.contradiction_words(name, **values))
+    return held(m, device_words.contradiction_words(name, **values),
+                proof.DeviceContradiction(name, tuple(sorted(values.items()))))
 
 
-def held(m: Core, words: str) -> GuideStopped:
+def held(m: Core, words: str, what: proof.What) -> GuideStopped:
     """The guide stops on a fault of the device: exactness, if it was still
     claimed, is lost, and the line says so."""
     r = m.routine
@@ -43,7 +44,7 @@ def held(m: Core, words: str) -> GuideStopped:
     if exact:
         assert isinstance(r, routines.ExactRoutine)
         r.lost = "device_fault"
-        m.ledger.add(m.place, words, proof.LOST, "the guide stopped: nothing is claimed of the pack's order")
+        m.ledger.add(m.place, what, proof.LOST, proof.StoppedThere())
     m.note(f"a fault of the shuffler: {words}")
     tail = "; exactness is lost: nothing is claimed of the pack's order" if exact else ""
     return m.stop(f"a fault of the shuffler: {words}; the pass is held{tail}")
@@ -68,7 +69,7 @@ def held_quietly(m: Core, line: str) -> GuideStopped:
     r = m.routine
     if isinstance(r, routines.ExactRoutine) and r.lost is None:
         r.lost = "device_fault"
-        m.ledger.add(m.place, line, proof.LOST, "the guide stopped")
+        m.ledger.add(m.place, proof.DeviceChanged(line), proof.LOST, proof.StoppedThere())
     return m.stop(line)
 
 

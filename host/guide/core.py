@@ -331,9 +331,7 @@ class Core(RunKeeping):
         r = self.routine
         if p.parts and isinstance(r, routines.ExactRoutine) and r.lost is None and not r.rewound:
             # The device took the rest up by its codes (it says so by losing nothing).
-            self.ledger.add(self.place, f"the pass stopped after {p.dealt} of {p.total} cards", proof.KEPT,
-                            "the rest was dealt on from the tray's count, which shows the shuffler where each card "
-                            "of it belongs")
+            self.ledger.add(self.place, proof.PassStopped(p.dealt, p.total), proof.KEPT, proof.DealtOnFromCount())
         now = self.clock()
         self.voice.bar_start(f"load {p.load}", p.total, p.dealt, p.left, p.right)
         self.bar = True

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from firmware import protocol
 from host import device_messages
-from host import device_words
 from host import fault_catalogue
 from host.device_link import REQUEST_TIMEOUT_S, LinkClosed, LinkTimeout
 from host.device_messages import Event, Reply
@@ -195,7 +194,7 @@ def fault_in_paused(m: Core, ev: Event) -> Phase:
     if not faults.is_known(ev):
         raise hold_for_unknown(m, ev)
     exit_blocked = ev.part == protocol.PART_EXIT
-    m.tell(notices.ExitBlockedAtStart() if exit_blocked else notices.StartRefused(device_words.event_words(ev)))
+    m.tell(notices.ExitBlockedAtStart() if exit_blocked else notices.StartRefused(ev))
     if m.shown is not None and isinstance(m.shown.step, steps.Touch):
         m.todo.appendleft(m.shown.step)
         m.todo.appendleft(steps.Fix("exit_sensor") if exit_blocked else steps.Fix("jam"))

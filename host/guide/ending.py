@@ -7,6 +7,7 @@ from host.guide import routines
 from host.guide.results import (EXACT, EXACT_AGAIN, EXACT_METHOD, EXACT_THEN_RANDOM, RANDOM_AFTER_LOSS_METHOD,
                                 Summary)
 from host.guide.ledger import CONDITION, Ledger
+from host.guide.ledger_words import as_data
 from host.plan import Plan, distance_after
 from shuffling.exact_mode.onlooker import onlooker
 
@@ -24,7 +25,7 @@ def summary(routine: Routine, earlier: Sequence[Routine], plan: Plan, seconds: f
     # Every pass dealt: a routine given up, a part dealt again, as well as the routine it ends with.
     out.table_seconds = sum(r.table_seconds() for r in (*earlier, routine))
     if ledger is not None:
-        out.exactness = ledger.to_list()
+        out.exactness = as_data(ledger)
     if isinstance(routine, routines.ExactRoutine):
         out.condition = CONDITION
         out.onlooker = onlooker(routine.route).to_dict()

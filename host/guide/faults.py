@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from firmware import protocol
-from host import device_words, fault_catalogue
+from host import fault_catalogue
 from host.device_messages import Event
 from host.guide import notices
 from shuffling import steps
@@ -23,14 +23,14 @@ def stopped_pass(where: notices.Where, dealt: int, of: int, ev: Event) -> notice
         # Found at the pass's end: two cards went through as one; nothing is caught.
         return notices.TwoAsOne(where, ev.k or 0, ev.n or of)
     if code == protocol.FAULT_DOUBLE_FEED:
-        return notices.ExitBlocked(where, dealt, of, device_words.why_words(ev))
+        return notices.ExitBlocked(where, dealt, of, ev)
     if code == protocol.FAULT_TRAY_EMPTIED:
         return notices.TrayEmptied(where, dealt, of, fault_catalogue.missing(ev))
     if code == protocol.FAULT_BATTERY_LOW:
         return notices.BatteryRanDown(where, dealt, of)
     if code == protocol.FAULT_SENSOR:
-        return notices.SensorLost(fault_catalogue.sensor_name(ev.part), dealt, of, device_words.why_words(ev))
-    return notices.DeviceFault(code, where, dealt, of, device_words.why_words(ev))
+        return notices.SensorLost(ev.part, dealt, of, ev)
+    return notices.DeviceFault(code, where, dealt, of, ev)
 
 
 def paused_by(st: Any) -> int:
@@ -42,7 +42,7 @@ def paused_by(st: Any) -> int:
 
 def unknown(ev: Event) -> notices.UnknownFault:
     """A fault the catalogue does not know: its code, part and reason, as sent."""
-    return notices.UnknownFault(ev.kind, ev.code, ev.part, device_words.why_words(ev))
+    return notices.UnknownFault(ev.kind, ev.code, ev.part, ev)
 
 
 def is_known(ev: Event) -> bool:
@@ -54,6 +54,6 @@ def sensor_notice_and_fix(ev: Event) -> list[notices.Notice | steps.Fix]:
     if ev.part == protocol.PART_EXIT:
         return [notices.ExitBlockedAtStart(), steps.Fix("exit_sensor")]
     fix = fault_catalogue.fix_at_start(ev)
-    return [notices.SensorLost(fault_catalogue.sensor_name(ev.part), why=device_words.why_words(ev)),
+    return [notices.SensorLost(ev.part, reason=ev),
             *([fix] if fix else [])]
 

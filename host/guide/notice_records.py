@@ -5,6 +5,7 @@ from)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from shuffling import steps as step_kinds
 
@@ -234,7 +235,10 @@ class BatteryTooLowToStart:
 
 @dataclass(frozen=True)
 class StartRefused:
-    reason: str
+    """A start the device refused: `event` is its fault event, which
+    notice_words says (device_words.event_words)."""
+
+    event: Any
 
 
 @dataclass(frozen=True)
@@ -274,7 +278,7 @@ class ExitBlocked:
     where: Where
     dealt: int
     of: int
-    why: str = ""  # the shuffler's reason, in words (device_words.why_words)
+    reason: Any = None  # the device's fault record, whose reason notice_words says (device_words.why_words)
 
 
 @dataclass(frozen=True)
@@ -309,10 +313,10 @@ class BatteryRanDown:
 
 @dataclass(frozen=True)
 class SensorLost:
-    sensor: str  # "the exit sensor", "the count sensor", ... or the device's detail
+    part: str | None  # the part the device named (protocol.PART_*; fault_catalogue.sensor_name words it)
     dealt: int | None = None
     of: int | None = None
-    why: str = ""  # the shuffler's reason, in words (device_words.why_words)
+    reason: Any = None  # the device's fault record, whose reason notice_words says
 
 
 @dataclass(frozen=True)
@@ -324,7 +328,7 @@ class DeviceFault:
     where: Where | None = None
     dealt: int | None = None
     of: int | None = None
-    why: str = ""  # the shuffler's reason, in words (device_words.why_words)
+    reason: Any = None  # the device's fault record, whose reason notice_words says
 
 
 @dataclass(frozen=True)
@@ -336,7 +340,7 @@ class UnknownFault:
     event: str  # "fault" or "warn": the event that carried it
     code: int | None
     part: str | None = None
-    why: str = ""
+    reason: Any = None  # the event as sent, whose reason notice_words says
 
 
 @dataclass(frozen=True)

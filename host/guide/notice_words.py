@@ -202,14 +202,21 @@ def _in_pass(code: int, where: Where | None, dealt: int | None, of: int | None) 
     return happened if where is None else f"{happened[:-1]} ({where}, after {dealt} of {of} cards)."
 
 
+def _why(reason: Any) -> str:
+    """The device's reason a fault record gives, in the words `shuffler
+    check` uses (host/device_words.py); "" for none."""
+    return device_words.why_words(reason) if reason is not None else ""
+
+
 def _device_fault(n: DeviceFault) -> str:
-    return _in_pass(n.code, n.where, n.dealt, n.of) + (f" The shuffler says: {n.why}." if n.why else "")
+    why = _why(n.reason)
+    return _in_pass(n.code, n.where, n.dealt, n.of) + (f" The shuffler says: {why}." if why else "")
 
 
 def _unknown_fault(n: UnknownFault) -> str:
     what = "a warning" if n.event == "warn" else "a fault"
     part = f", part {n.part}" if n.part else ""
-    why = f": {n.why}" if n.why else ""
+    why = f": {_why(n.reason)}" if _why(n.reason) else ""
     held = "" if n.event == "warn" else " Nothing is guessed about it: the guide stops here."
     return f"The shuffler reports {what} this tool does not know (code {n.code}{part}{why}).{held}"
 
@@ -217,8 +224,9 @@ def _unknown_fault(n: UnknownFault) -> str:
 def _sensor(n: SensorLost) -> str:
     at = f" after {n.dealt} of {n.of} cards" if n.dealt is not None and n.of is not None else ""
     stopped = "; the pass stopped" if n.dealt is not None else "; the pass did not start"
-    why = f" ({n.why})" if n.why else ""
-    return f"{n.sensor[0].upper()}{n.sensor[1:]} does not answer{at}{stopped}{why}."
+    why = f" ({_why(n.reason)})" if _why(n.reason) else ""
+    sensor = fault_catalogue.sensor_name(n.part)
+    return f"{sensor[0].upper()}{sensor[1:]} does not answer{at}{stopped}{why}."
 
 
 def lost_cause(n: ExactLost) -> str:
@@ -326,7 +334,7 @@ _WORDING: dict[type, Any] = {
     TooFullForTray: lambda n: (f"Load {n.load} holds {n.n} cards, more than the {n.capacity} the tray takes: "
                                "it is dealt in two parts onto the same piles."),
     BatteryTooLowToStart: lambda n: fault_catalogue.what_happened(protocol.FAULT_BATTERY_LOW),
-    StartRefused: lambda n: f"The shuffler refused the pass: {n.reason}.",
+    StartRefused: lambda n: f"The shuffler refused the pass: {device_words.event_words(n.event)}.",
     FaultLeftOver: lambda n: f"The shuffler had a fault left over ({n.name}); clearing it.",
     BatteryWarning: lambda n: ("The battery is running low" + (f" ({n.mv / 1000:.1f} V)" if n.mv else "")
                                + ": replace it soon."),
@@ -338,7 +346,7 @@ _WORDING: dict[type, Any] = {
     Jam: lambda n: _in_pass(protocol.FAULT_JAM, n.where, n.dealt, n.of),
     ExitBlocked: lambda n: (f"The exit stayed blocked too long ({n.where}, after {n.dealt} of {n.of} cards): two "
                             "cards went through together or a card is caught in the exit. The pass stopped"
-                            + (f" (the shuffler says: {n.why})." if n.why else ".")),
+                            + (f" (the shuffler says: {_why(n.reason)})." if _why(n.reason) else ".")),
     TwoAsOne: lambda n: (f"Two cards went through the exit as one somewhere in the pass ({n.where}): it counted "
                          f"{n.counted} of the {n.of} cards the tray held. Nothing is caught in the exit; every card "
                          "of the load is on a pile."),

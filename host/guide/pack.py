@@ -48,8 +48,7 @@ def other_pack(m: Core, p: Pass, n: int) -> list[Item]:
     if isinstance(m.routine, routines.RandomRoutine):
         return [notice, steps.Unload(p.load), steps.Fix("foreign", extra, p.load), again]
     game = m.plan.cards
-    return [notice, Do(lambda: give_up(m, f"load {p.load} held {n} cards, not {p.want}",
-                                       f"every card was looked through for {steps.cards(extra)} of another pack"),
+    return [notice, Do(lambda: give_up(m, proof.LoadOff(p.load, p.want, n), proof.LookedForOtherPack(extra)),
                        "give_up"),
             steps.Collect(game + extra), steps.Fix("foreign", extra, steps.PACK), Do(lambda: fresh(m), "fresh")]
 
@@ -84,12 +83,11 @@ def as_it_is(m: Core, p: Pass, n: int) -> list[Item]:
         # The rounds after this one are cut for the pack as it is; this load is dealt as it is.
         r.plan, r.sizes = new_plan, list(new_plan.loads)
         return []
-    return [Do(lambda: give_up(m, f"the pack holds {held} cards, not {game}",
-                               f"the whole pack of {held} cards went through a fresh exact routine"), "give_up"),
+    return [Do(lambda: give_up(m, proof.PackOff(held, game), proof.FreshRoutine(cards=held)), "give_up"),
             steps.Collect(held), Do(lambda: fresh(m), "fresh")]
 
 
-def give_up(m: Core, what: str, then: str) -> None:
+def give_up(m: Core, what: proof.What, then: proof.Then) -> None:
     """Exact mode: the routine begun for another count is given up before
     any order was claimed (an action of the walk); the steps after it
     gather the pack for a fresh one."""

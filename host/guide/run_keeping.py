@@ -176,7 +176,7 @@ class RunKeeping:
         r.lost = reason
         notice = notices.ExactLost(self.place, reason, load, n, expected)
         self.tell(notice)
-        self.ledger.add(self.place, notices.lost_cause(notice), proof.LOST)
+        self.ledger.add(self.place, notice, proof.LOST)
         if self.pass_ is None and (isinstance(self.phase, Handling) or not walk):
             short = expected - n if reason == "count" and n is not None and expected is not None else 0
             self.after_loss(max(0, short), load)
@@ -207,9 +207,7 @@ class RunKeeping:
         passes = r.part_passes(first)
         notice = notices.PartDealtAgain(self.place, part, reason, passes, r.part_seconds(first), after, want, n)
         self.tell(notice)
-        why = notices.part_cause(notice)
-        self.ledger.add(self.place, why, proof.REPAIRED,
-                        f"load {part} was dealt again from fresh codes ({passes} passes)")
+        self.ledger.add(self.place, notice, proof.REPAIRED, proof.PartAgain(part, passes))
         r.repair(first, regather=regather)
 
     def request_repair(self, want: int, n: int, fix: list[steps.Step]) -> Phase | None:
@@ -251,7 +249,7 @@ class RunKeeping:
         notice = notices.StackDealtAgain(self.place, load, want, n, stack, lying, parent, r.parent_passes(parent),
                                          r.parent_seconds(parent), r.route.passes())
         self.tell(notice)
-        self.ledger.add(self.place, notices.stack_cause(notice), proof.REPAIRED, notices.stack_then(notice))
+        self.ledger.add(self.place, notice, proof.REPAIRED, proof.StackAgain(stack, parent, notice.passes))
         r.repair_parent(parent)
         self.pass_ = None  # its pass was never dealt
         self.todo.clear()
@@ -296,12 +294,12 @@ class RunKeeping:
         self.earlier.append(self.routine)
         if self.options.on_loss == "exact":
             self.routine = self.exact_routine()
-            self.ledger.then(f"the whole pack went through a fresh exact routine ({self.routine.rounds} rounds)")
+            self.ledger.then(proof.FreshRoutine(self.routine.rounds))
             self.tell(notices.FreshExactRun(self.routine.rounds, self.routine.of_passes))
             self.todo.extend(item for item in self.routine.begin() if not isinstance(item, notices.ExactIntro))
             return
         rest = make_plan(self.plan.pack, self.plan.capacity, self.plan.quality)
         self.routine = routines.RandomRoutine(rest, counted=True, seconds_per_round=self.seconds_per_round())
-        self.ledger.then(f"random rounds finished the pack ({rest.rounds} rounds)")
+        self.ledger.then(proof.RandomFinish(rest.rounds))
         self.tell(notices.FinishAtRandom(rest.rounds, rest.distance, rest.quality.name, rest.quality.threshold))
         self.todo.extend(self.routine.begin())

@@ -12,7 +12,6 @@ on screen completes them.
 from __future__ import annotations
 
 from firmware import protocol
-from host import device_words
 from host import person as persons
 from host.device_link import LinkError
 from host.device_messages import Event
@@ -128,8 +127,7 @@ def put_right(m: Core, p: Pass, n: int) -> list[Item]:
         r = m.routine
         other = r.swapped_with(p.load, n)
         if other is not None:
-            m.ledger.add(m.place, f"load {p.load} held load {other}'s count ({n} cards): the two looked taken for "
-                                  "one another", proof.KEPT, "swapped back before either was dealt")
+            m.ledger.add(m.place, proof.LoadsTakenForOneAnother(p.load, other, n), proof.KEPT, proof.SwappedBack())
             return [r.swap_notice(p.load, p.want, n, other), steps.Unload(p.load), steps.Swap(p.load, other), again]
         # A load cut by eye from a stack an earlier split round made: put
         # right by moving cards to or from the next load, as in the
@@ -142,8 +140,7 @@ def put_right(m: Core, p: Pass, n: int) -> list[Item]:
         # cards is dealt yet, so where they go back does not matter (the
         # codes are a uniformly random arrangement of the positions not yet
         # dealt, and a cut only says which of them go in first).
-        m.ledger.add(m.place, f"load {p.load} held {n} cards, not {p.want}", proof.KEPT,
-                     "put right before any of its cards was dealt, where it does not matter")
+        m.ledger.add(m.place, proof.LoadOff(p.load, p.want, n), proof.KEPT, proof.PutRightUndealt())
         if not r.by_eye():
             nxt = None  # the stacks of a two-load round: nothing to trade with
     if nxt is not None:
@@ -180,9 +177,8 @@ def off_in_a_later_round(m: Core, p: Pass, n: int, r: routines.ExactRoutine) -> 
         # (docs/exact-mode.md, *Mended in place* (a)). Not found, the
         # recounts run out and the load is dealt as it is: lost.
         if p.recounts == 1:
-            m.ledger.add(m.place, f"load {p.load} held {n} cards at its first pass, not {p.want}", proof.KEPT,
-                         "its missing cards to be put back at its bottom before any pass of its part, where "
-                         "cards of its own do not matter")
+            m.ledger.add(m.place, proof.LoadOff(p.load, p.want, n, first_pass=True), proof.KEPT,
+                         proof.PutBackAtBottom())
         return [notices.LoadShort(p.load, p.want, n), steps.Unload(p.load),
                 steps.Fix("missing", p.want - n, p.load), again]
     if first is not None and first < r.round and n < p.want:
@@ -285,7 +281,7 @@ def refusal_steps(m: Core, p: Pass, ev: Event, touch: steps.Touch) -> list[Item]
         return sensor_at_start(m, ev, touch)
     if not faults.is_known(ev):
         raise hold_for_unknown(m, ev)
-    return [notices.StartRefused(device_words.event_words(ev)), steps.Touch("retry")]
+    return [notices.StartRefused(ev), steps.Touch("retry")]
 
 
 def too_full(m: Core, p: Pass, ev: Event) -> list[Item]:
@@ -317,14 +313,14 @@ def fault_between(m: Core, ev: Event) -> Phase:
     elif ev.code == protocol.FAULT_EMPTY:
         m.tell(notices.EmptyTouch())
     elif refusal(ev):
-        m.tell(notices.StartRefused(device_words.event_words(ev)))
+        m.tell(notices.StartRefused(ev))
     elif ev.code == protocol.FAULT_SENSOR and m.shown is not None:
         m.todo.extendleft(reversed(sensor_at_start(m, ev, m.shown.step)))  # shown again once the sensor is right
         return m.advance()
     elif not faults.is_known(ev):
         raise hold_for_unknown(m, ev)
     else:
-        m.tell(notices.DeviceFault(ev.code, why=device_words.why_words(ev)))
+        m.tell(notices.DeviceFault(ev.code, reason=ev))
         m.clear()
     return m.phase
 

@@ -210,6 +210,18 @@ class TextVoice(guide_machine.Voice):
     def text(self) -> str:
         return "\n".join(self.lines)
 
+    def told(self, kind: type, **fields: Any) -> list[Any]:
+        """The notices of `kind` the guide gave, those with these fields'
+        values: what tests judge the guide's telling by (its words are the
+        console's rendering, tested on their own)."""
+        return [n for n in self.notices
+                if isinstance(n, kind) and all(getattr(n, name) == value for name, value in fields.items())]
+
+    def showed(self, kind: type, **fields: Any) -> list[Any]:
+        """The steps of `kind` shown, those with these fields' values."""
+        return [s for s in self.steps_shown
+                if isinstance(s, kind) and all(getattr(s, name) == value for name, value in fields.items())]
+
 
 # The guide's options on a fake shuffler and on the virtual one: a person who
 # leaves a step alone a few seconds has gone; the machine's waits shortened.

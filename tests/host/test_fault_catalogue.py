@@ -141,9 +141,10 @@ def test_a_warning_no_entry_knows_is_said_as_unknown_not_as_the_battery() -> Non
 
 def test_unknown_fault_record_renders_on_every_front_end() -> None:
     for kind in ("fault", "warn"):
-        notice = notice_kinds.UnknownFault(kind, UNKNOWN, protocol.PART_MOTOR, "the feed motor does not answer")
+        sent = _event(UNKNOWN, part=protocol.PART_MOTOR, why=protocol.WHY_NO_ANSWER)
+        notice = notice_kinds.UnknownFault(kind, UNKNOWN, protocol.PART_MOTOR, sent)
         text = notice_kinds.words(notice)
-        assert str(UNKNOWN) in text and adapter.page_words(notice) == text
+        assert str(UNKNOWN) in text and device_words.why_words(sent) in text and adapter.page_words(notice) == text
         assert notice_kinds.to_dict(notice)["kind"] == "UnknownFault"
         assert dataclasses.asdict(notice)["code"] == UNKNOWN
 

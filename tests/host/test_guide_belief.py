@@ -164,8 +164,12 @@ def exact_after_load_a() -> tuple[Machine, MemoryDevice, Record, Clock]:
     return m, device, voice, clock
 
 
-def lost_and_claimless(m: Machine) -> None:
+def lost_and_claimless(m: Machine, fault: str, **values: int) -> None:
+    """Exactness lost in the ledger on the device's fault, by its name and
+    the values it was seen with, and the guide stopped there."""
     assert m.ledger.lost and m.ledger.entries[-1].outcome == proof.LOST
+    assert m.ledger.entries[-1].what == proof.DeviceContradiction(fault, tuple(sorted(values.items())))
+    assert m.ledger.entries[-1].then == proof.StoppedThere()
     assert not m.resumable  # no --resume offered: the device's routine is not believed
 
 
@@ -173,25 +177,22 @@ def lost_and_claimless(m: Machine) -> None:
 def test_an_exact_routine_done_early_is_a_fault_of_the_device() -> None:
     m, _, _, _ = exact_after_load_a()
     line = stop_of(m, device_messages.make_event(protocol.EV_EXACT_DONE, rounds=8))
-    assert "the shuffler said its exact routine was done after 1 of its 16 passes" in line
     assert "exactness is lost: nothing is claimed of the pack's order" in line
-    lost_and_claimless(m)
+    lost_and_claimless(m, "done_early", passes=1, of=16)
 
 
 @pytest.mark.exact_mode
 def test_an_exact_routine_done_with_other_rounds_is_a_fault_of_the_device() -> None:
     m, _, _, _ = exact_after_load_a()
-    line = stop_of(m, device_messages.make_event(protocol.EV_EXACT_DONE, rounds=1))
-    assert "the shuffler said its exact routine of 8 rounds was done after 1 rounds" in line
-    lost_and_claimless(m)
+    stop_of(m, device_messages.make_event(protocol.EV_EXACT_DONE, rounds=1))
+    lost_and_claimless(m, "done_rounds", was=8, now=1)
 
 
 @pytest.mark.exact_mode
 def test_an_exact_routine_whose_rounds_change_is_a_fault_of_the_device() -> None:
     m, _, _, _ = exact_after_load_a()
-    line = stop_of(m, device_messages.make_event(protocol.EV_EXACT_NEXT, round=1, rounds=12, load="B", count=81))
-    assert "the shuffler's exact routine of 8 rounds became one of 12 rounds" in line
-    lost_and_claimless(m)
+    stop_of(m, device_messages.make_event(protocol.EV_EXACT_NEXT, round=1, rounds=12, load="B", count=81))
+    lost_and_claimless(m, "next_rounds", was=8, now=12)
 
 
 @pytest.mark.exact_mode
@@ -261,6 +262,5 @@ def test_shuffler_guide_on_a_board_reflashed_under_it_exits_non_zero_with_one_li
 def test_an_exact_routine_done_in_the_middle_of_its_first_pass_is_a_fault_of_the_device() -> None:
     m, _, _, _ = dealing("exact")
     m.handle(progress(40))
-    line = stop_of(m, device_messages.make_event(protocol.EV_EXACT_DONE, rounds=8))
-    assert "the shuffler said its exact routine was done after 0 of its 16 passes" in line
-    lost_and_claimless(m)
+    stop_of(m, device_messages.make_event(protocol.EV_EXACT_DONE, rounds=8))
+    lost_and_claimless(m, "done_early", passes=0, of=16)

@@ -44,12 +44,16 @@ def test_bad_input_is_one_line_and_nonzero(args: tuple[str, ...], word: str) -> 
     assert word in out.stderr
 
 
-def test_manual_mode_without_a_person_stops_at_its_place() -> None:
-    out = subprocess.run([sys.executable, "-m", "host.cli", "guide", "--manual", "--pack", "canasta", "--wait", "1"],
-                         capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
+def test_manual_mode_without_a_person_stops_at_its_place(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import json
+
+    path = tmp_path / "steps.jsonl"
+    out = subprocess.run([sys.executable, "-m", "host.cli", "guide", "--manual", "--pack", "canasta", "--wait", "1",
+                          "--steps-file", str(path)], capture_output=True, text=True, timeout=60,
+                         stdin=subprocess.DEVNULL)
     assert out.returncode != 0
-    assert "Put load A (about 54 cards)" not in out.stdout  # it stopped at the first step
-    assert "Square the pack" in out.stdout
+    shown = [json.loads(line) for line in path.read_text().splitlines()]
+    assert [(s["kind"], s["source"], s["first"]) for s in shown] == [("cut", "pack", True)]  # stopped at the first step
     assert out.stderr.startswith("shuffler: stopped: the input ended, so no step can be answered; to go on")
     assert "--from-round" not in out.stderr  # before the first pass: from the start
     assert len(out.stderr.strip().splitlines()) == 1
@@ -129,10 +133,13 @@ def test_manual_mode_invents_no_numbers() -> None:
     p = planlib.make_plan(planlib.choose_pack("samba", None), 104, "good", rounds=1)
     person = persons.ConsolePerson(stream=_io.StringIO("\n" * 50))
     summary = guide_machine.Guide(p, person, voice, guide_machine.GuideOptions(manual=True, wait_s=1)).run()
-    text = voice.text
-    assert "the shuffler counts" not in text
-    assert "left pile (" not in text and "right pile (" not in text  # no pile sizes made up
-    assert "Put load A (about 81 cards)" in text
+    from shuffling import steps
+
+    cuts = voice.showed(steps.Cut)
+    assert cuts and not voice.showed(steps.Cut, counted=True)  # nothing counts the loads
+    lifts = voice.showed(steps.Lift)
+    assert lifts and all(s.left is None and s.right is None for s in lifts)  # no pile sizes made up
+    assert steps.PutInTray("A", 81, about=True) in voice.steps_shown
     assert summary.loads == []  # nothing counted the loads
 
 

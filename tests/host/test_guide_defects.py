@@ -16,6 +16,7 @@ import pytest
 from firmware import protocol
 from host import wire
 from host import guide as guide_machine
+from host.guide import notices
 from host import person as persons
 from host import plan as planlib
 from host.device_link import Link
@@ -31,9 +32,14 @@ def run(fake: FakeShuffler, person: persons.ScriptedPerson | None = None, reopen
         **changes: Any) -> tuple[guide_machine.Summary | guide_machine.GuideStopped, TextVoice, persons.ScriptedPerson]:
     return run_on_fake(fake, plan(), person=person, reopen=reopen, **{"settle_s": 0.2, **changes})
 
-def holds_said(text: str) -> list[tuple[str, int]]:
-    return [(m.group(1), int(m.group(2))) for m in re.finditer(r"Load (\w+) should hold (?:about )?\d+ and holds (\d+)",
-                                                              text)]
+# The notices that tell a load's count off its plan.
+COUNT_OFF = (notices.LoadKept, notices.LoadToMove, notices.LoadShort, notices.LoadLong, notices.OtherPackCard,
+             notices.PassBeganOffSize, notices.LoadDealtAsItIs)
+
+
+def holds_said(voice: TextVoice) -> list[tuple[str, int]]:
+    """Each load's count the guide told as off its plan."""
+    return [(n.load, n.n) for n in voice.notices if isinstance(n, COUNT_OFF)]
 
 
 # -- a person at human pace ------------------------------------------------------------
@@ -66,8 +72,8 @@ def test_the_tray_is_judged_once_its_count_holds_still_not_when_the_prompt_retur
     fake = FakeShuffler()
     result, voice, person = run(fake, SlowLoader(fake, 162), settle_s=0.5)
     assert isinstance(result, guide_machine.Summary), voice.text
-    assert "waiting for the cards of load A in the tray" in voice.text
-    assert holds_said(voice.text) == []  # never "holds 0" nor the first handful
+    assert voice.told(notices.WaitingForLoad, load="A")
+    assert holds_said(voice) == []  # never "holds 0" nor the first handful
     assert result.loads == [[81, 81], [81, 81]]
     every_card_once_a_round(person)
 
@@ -87,16 +93,16 @@ def test_after_an_unplug_and_a_restart_every_number_is_the_table_s() -> None:
     assert isinstance(result, guide_machine.Summary), voice.text
     text = voice.text
     # Said from the status (a restart) or, when the pass's first events went with the cable, the tray's count.
-    assert ("The shuffler restarted while the cable was out." in text
-            or "The tray holds 47 of the 81 cards it held: the pass began while the cable was out." in text)
+    assert (voice.told(notices.Restarted, unplugged=True, dealt=None)
+            or voice.told(notices.PassBeganUnplugged, held=81, rest=47))
     assert "all of load A went through" not in text and "(0)" not in text
     # The rest is counted in the tray (47 = 81 - 34) and dealt onto the same piles.
-    assert "deal the rest of load A (47 cards) onto them" in text
+    assert step_kinds.Touch("rest", "A", 47) in voice.steps_shown
     # The piles' split is not known after the restart: no pile counts, no card counts for the trade.
     lift_a = next(line for line in voice.lines if "Lift off load A's two piles" in line)
     assert "(" not in lift_a.split(". ", 1)[1]
-    assert "Even them out by eye" in text
-    assert "Round 1 dealt" not in text  # 162 cards went through: nothing to report
+    assert voice.showed(step_kinds.EvenOut)
+    assert not voice.told(notices.RoundCountOff)  # 162 cards went through: nothing to report
     assert result.loads[0] == [81, 81]
     every_card_once_a_round(person)
 
@@ -212,7 +218,7 @@ def test_another_shuffler_on_the_same_path_is_refused_in_one_line() -> None:
     assert time.monotonic() - t0 < 20  # at once, not after the reconnect time
     assert isinstance(result, guide_machine.GuideStopped)
     assert "another shuffler answers" in str(result) and "uid 07e7, not 5eed" in str(result)
-    assert "The shuffler is back." not in voice.text
+    assert not voice.told(notices.DeviceBack)
 
 
 def test_a_device_that_never_comes_back_is_given_up_at_the_promised_time() -> None:
@@ -249,10 +255,9 @@ def test_a_touch_out_of_turn_is_noticed_and_the_pass_followed() -> None:
     fake = FakeShuffler()
     result, voice, person = run(fake, TouchesTooSoon(fake, 162))
     assert isinstance(result, guide_machine.Summary), voice.text
-    assert "The pass of load A began before the guide asked for the touch; the guide follows it." in voice.text
-    assert "Load A should hold about 81 and the pass began with 95. It is dealing anyway" in voice.text
-    assert "load B will hold 14 fewer" in voice.text
-    assert "waiting for the cards" not in voice.text  # the count was never read before the pass's own events
+    assert voice.told(notices.StepsTakenAsDone, by="pass", load="A", steps=0)
+    assert voice.told(notices.LoadKept, load="A", want=81, n=95, next_load="B", began=True)  # B holds 14 fewer
+    assert not voice.told(notices.WaitingForLoad)  # the count was never read before the pass's own events
     assert result.loads[0] == [95, 67]
     every_card_once_a_round(person)
 
@@ -282,7 +287,7 @@ def test_garbage_without_end_does_not_keep_the_guide_waiting() -> None:
     result, voice, _ = run(fake, stall_s=2.0, reconnect_s=1.0)
     assert time.monotonic() - t0 < 30  # the noise alone lasts a minute
     assert isinstance(result, guide_machine.GuideStopped)
-    assert "has not answered for a while" in voice.text
+    assert voice.told(notices.NotAnswering)
 
 
 def test_a_device_repeating_the_same_progress_is_found_out_as_a_silent_one() -> None:
@@ -323,7 +328,7 @@ def test_a_hello_flood_mid_pass_is_a_protocol_fault() -> None:
     result, voice, _ = run(fake)
     assert isinstance(result, guide_machine.GuideStopped)
     assert "broke the protocol" in str(result) and "sent hello 4 times during one pass" in str(result)
-    assert voice.text.count("The shuffler restarted") <= guide_machine.MAX_RESTARTS_PER_PASS
+    assert len(voice.told(notices.Restarted)) <= guide_machine.MAX_RESTARTS_PER_PASS
 
 
 def test_an_absurd_count_stops_the_guide_with_one_line_naming_the_device() -> None:
@@ -366,7 +371,7 @@ def test_a_jam_is_reported_once_however_long_the_person_takes(virtual_shuffler: 
     from hosttest_support import ON_VIRTUAL, check_record, run_guided
 
     summary, voice, person = run_guided(virtual_shuffler, plan(), FreesTheJamSlowly, ON_VIRTUAL.vary(stall_s=0.3))
-    assert voice.text.count("A card is stuck in the feed") == 1
+    assert len(voice.told(notices.Jam)) == 1
     assert "(0)" not in voice.text
     assert summary.loads == [[81, 81], [81, 81]]
     check_record(person.log, 162, 2, 2)
@@ -397,9 +402,10 @@ def test_a_short_last_load_in_exact_mode_is_caught_before_its_touch(virtual_shuf
 
     p = planlib.make_plan(planlib.choose_pack("samba", None), 104, "good")
     summary, voice, person = run_guided(virtual_shuffler, p, KeepsElevenBack, ON_VIRTUAL.vary(mode="exact"))
-    assert ("Load B should hold 81 and holds 70: 11 cards are missing from it. Look on the table, in the exit and "
-            "under the machine, and put them at the bottom of load B.") in voice.text
-    assert "swapped" not in voice.text and "Exactness is lost" not in voice.text
+    assert voice.told(notices.LoadShort, load="B", want=81, n=70)
+    assert voice.showed(step_kinds.Fix, what="missing", cards=11, load="B")
+    assert not voice.told(notices.StacksSwapped) and not voice.told(notices.LoadsSwapped)
+    assert not voice.told(notices.ExactLost)
     assert (summary.mode, summary.distance) == ("exact", 0.0)
     check_route_record(person.log, exact_routes.route(162, 104))
 
@@ -452,7 +458,7 @@ def test_a_pass_that_keeps_stopping_before_its_first_card_stops_the_guide_in_one
     assert f"the pass stopped {guide_machine.MAX_FRUITLESS_PARTS} times in a row before its first card" in str(result)
     assert result.place is not None and result.place.pass_number == 1
     # Nothing was dealt, so each try is the pass's start again.
-    touches = [line for line in voice.lines if "Touch the sensor to start the pass." in line]
+    touches = [step for step in voice.steps_shown if step == step_kinds.Touch("start")]
     assert len(touches) == guide_machine.MAX_FRUITLESS_PARTS
 
 

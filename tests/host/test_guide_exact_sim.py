@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from host import guide as guide_machine
+from host.guide import notices
 from host import person as persons
 from shuffling import steps
 from shuffling import time_model
@@ -54,8 +55,8 @@ def test_a_whole_exact_routine_keeps_every_card(virtual_shuffler: VirtualShuffle
     final = check_route_record(person.log, route)
     assert final != list(range(cards))
     # Every table instruction of the routine is printed, in the one wording of its step data.
-    said = [steps.words(step) for step in table_steps(cards)]
-    assert said and all(line in voice.text for line in said)
+    said = table_steps(cards)
+    assert said and all(step in voice.steps_shown for step in said)
     assert "left 0" not in voice.text  # no pile counts: the device does not send them
     assert virtual_shuffler.query()["counts"]["tray"] == 0
     # The time at a real table is the time model's for the routine's steps, every pass dealt once.
@@ -94,7 +95,7 @@ def test_a_samba_split_by_the_guide_ends_in_the_order_its_codes_give(
     summary, voice, person, codes = run_with_known_draws(tmp_path_factory, monkeypatch, 162, 167, 29)
     final = check_route_record(person.log, SAMBA)
     assert final == sorted(range(162), key=lambda card: codes[card])
-    assert "Exact mode: 14 rounds (15 passes)." in voice.text
+    assert voice.told(notices.ExactIntro, rounds=14, passes=15)
     assert (summary.mode, summary.passes, summary.distance) == ("exact", 15, 0.0)
 
 
@@ -114,8 +115,8 @@ def test_canasta_by_the_guide_takes_the_pipelined_routine_and_ends_in_the_order_
     assert [len(e["left"]) + len(e["right"]) for e in takes] == [104] * 8 + [4, 4]
     assert (summary.mode, summary.passes, summary.distance) == ("exact", 10, 0.0)
     assert summary.notes == []
-    said = [steps.words(step) for step in table_steps(108)]
-    assert said and all(line in voice.text for line in said)
+    said = table_steps(108)
+    assert said and all(step in voice.steps_shown for step in said)
 
 
 class DoubleFeedInRoundThree(persons.ScriptedPerson):
@@ -150,10 +151,10 @@ class TwoAsOneInRoundOne(persons.ScriptedPerson):
 @pytest.mark.exit_sensor
 def test_a_double_feed_caught_in_the_exit_and_put_back_keeps_exactness(virtual_shuffler: VirtualShuffler) -> None:
     summary, voice, person = run_exact(virtual_shuffler, 162, DoubleFeedInRoundThree)
-    assert "The exit stayed blocked too long (round 3 of 14, load P (pass 4 of 15), after 10 of" in voice.text
-    assert steps.words(steps.Fix("exit")) in voice.text
-    assert "the pass goes on from card 11" in voice.text
-    assert "Exactness is lost" not in voice.text
+    assert voice.told(notices.ExitBlocked, where=notices.Where(3, 14, "P", 4, 15), dealt=10)
+    assert voice.showed(steps.Fix, what="exit")
+    assert voice.told(notices.PassGoesOn, load="P", dealt=10)
+    assert not voice.told(notices.ExactLost)
     assert (summary.mode, summary.distance) == ("exact", 0.0)
     check_route_record(person.log, SAMBA)
 
@@ -164,11 +165,10 @@ def test_a_part_whose_pass_went_wrong_is_dealt_again_and_the_routine_goes_on(vir
     again from fresh codes (7 passes), the routine goes on, and the summary
     claims exactly 0 on its condition, with what happened."""
     summary, voice, person = run_exact(virtual_shuffler, 162, TwoAsOneInRoundThree)
-    assert "Load P's order is lost during round 3 of 14" in voice.text
-    assert "the exit counted one card fewer than the tray held" in voice.text
-    assert "load P alone is dealt again from fresh codes: 7 passes" in voice.text
-    assert steps.words(steps.Fix("regather", load="P")) in voice.text
-    assert "Exactness is lost" not in voice.text
+    [again] = voice.told(notices.PartDealtAgain, part="P", reason="exit_count", passes=7)
+    assert again.where is not None and (again.where.round, again.where.of_rounds) == (3, 14)
+    assert voice.showed(steps.Fix, what="regather", load="P")
+    assert not voice.told(notices.ExactLost)
     assert (summary.mode, summary.distance, summary.distance_kind) == ("exact", 0.0, "exact")
     assert summary.passes == 15 + 2  # P's two passes dealt so far, dealt again
     # The time at a real table counts them too: more than the routine's, less than P's seven passes more.
@@ -185,17 +185,17 @@ def test_exactness_lost_is_finished_by_a_fresh_exact_routine(virtual_shuffler: V
     """The same slip in the split round: no part to deal again. The pack is
     gathered and goes through a fresh exact routine."""
     summary, voice, person = run_exact(virtual_shuffler, 162, TwoAsOneInRoundOne)
-    assert "Exactness is lost during round 1 of 14" in voice.text
-    assert "the exit counted one card fewer than the tray held" in voice.text
-    assert "The pack goes through a fresh exact routine: 14 rounds (15 passes)" in voice.text
-    assert steps.words(steps.Collect(162)) in voice.text
+    [lost] = voice.told(notices.ExactLost, reason="exit_count")
+    assert lost.where is not None and (lost.where.round, lost.where.of_rounds) == (1, 14)
+    assert voice.told(notices.FreshExactRun, rounds=14, passes=15)
+    assert steps.Collect(162) in voice.steps_shown
     assert (summary.mode, summary.distance, summary.distance_kind) == ("exact, started again", 0.0, "exact")
     assert (summary.rounds, summary.passes) == (0 + 14, 1 + 15)
     # The time at a real table counts the pass of the routine given up as well as the fresh routine's.
     plain = time_model.timing(es.step for es in device_steps(SAMBA)).total_s
     assert summary.table_seconds is not None and summary.table_seconds > plain + time_model.pass_s(81)
     assert [(e["outcome"], e["then"]) for e in summary.exactness] == \
-        [("lost", "the whole pack went through a fresh exact routine (14 rounds)")]
+        [("lost", {"kind": "FreshRoutine", "rounds": 14, "cards": None})]
     final = [e for e in person.log if e["op"] == "final"]
     assert len(final) == 1 and sorted(final[0]["pack"]) == list(range(162))
 
@@ -203,14 +203,15 @@ def test_exactness_lost_is_finished_by_a_fresh_exact_routine(virtual_shuffler: V
 def test_exactness_lost_is_finished_by_random_rounds_on_request(virtual_shuffler: VirtualShuffler) -> None:
     summary, voice, person = run_exact(virtual_shuffler, 162, TwoAsOneInRoundOne, on_loss="random")
     random_rounds = planlib.rounds_for(162, 104, 0.25)
-    assert "Exactness is lost during round 1 of 14" in voice.text
-    assert f"Finishing at random: {random_rounds} rounds" in voice.text
+    [lost] = voice.told(notices.ExactLost)
+    assert lost.where is not None and lost.where.round == 1
+    assert voice.told(notices.FinishAtRandom, rounds=random_rounds)
     assert summary.mode == "exact, then random" and summary.distance_kind == "at most"
     assert summary.distance == planlib.distance_after(162, 104, random_rounds) <= 0.25
     assert summary.rounds == 0 + random_rounds
     assert summary.passes == 1 + 2 * random_rounds
     assert [(e["outcome"], e["then"]) for e in summary.exactness] == \
-        [("lost", f"random rounds finished the pack ({random_rounds} rounds)")]
+        [("lost", {"kind": "RandomFinish", "rounds": random_rounds})]
     final = [e for e in person.log if e["op"] == "final"]
     assert len(final) == 1 and sorted(final[0]["pack"]) == list(range(162))
 
@@ -248,9 +249,9 @@ def test_a_part_made_of_the_wrong_piles_is_not_dealt_again_but_the_routine_start
     no repair can mend a part's set, so exactness is lost, said once, and a
     fresh routine follows (once, not the same fix over and over)."""
     summary, voice, person = run_exact(virtual_shuffler, 162, GathersAsPilesTheWrongWay)
-    assert "Exactness is lost during round 2 of 14" in voice.text
-    assert "order is lost" not in voice.text  # no part dealt again
-    assert voice.text.count("Exactness is lost") == 1
+    [lost] = voice.told(notices.ExactLost)  # said once
+    assert lost.where is not None and lost.where.round == 2
+    assert not voice.told(notices.PartDealtAgain)
     assert (summary.mode, summary.distance, summary.distance_kind) == ("exact, started again", 0.0, "exact")
     # Asked first to find P's missing cards (a card dropped would cost nothing); none is found.
     assert [e["outcome"] for e in summary.exactness] == ["kept", "lost"]
@@ -272,11 +273,10 @@ class TakesQForP(persons.ScriptedPerson):
 @pytest.mark.touch
 def test_loads_of_the_split_taken_for_one_another_are_caught_before_the_touch(virtual_shuffler: VirtualShuffler) -> None:
     summary, voice, person = run_exact(virtual_shuffler, 162, TakesQForP, quality="casual")
-    assert ("Load P should hold 98 cards; the tray holds 64, load Q's count: the two loads look taken for one "
-            "another.") in voice.text
-    assert steps.words(steps.Swap("P", "Q")) in voice.text
+    assert voice.told(notices.LoadsSwapped, load="P", want=98, n=64, other="Q")
+    assert steps.Swap("P", "Q") in voice.steps_shown
     # Put right before the touch: nothing was dealt from the wrong load, so exactness held.
-    assert "Exactness is lost" not in voice.text
+    assert not voice.told(notices.ExactLost)
     assert (summary.mode, summary.distance) == ("exact", 0.0)
     check_route_record(person.log, SAMBA)
 
@@ -314,16 +314,18 @@ class ResetsBeforeAReload(persons.ScriptedPerson):
         super().do(step, number, round)
 
 
-@pytest.mark.parametrize("person_cls, said", [
-    (ResetsBetweenPasses, "The shuffler restarted during round 1 of 14"),  # after A's pass or at B's load: when heard
-    (ResetsBeforeAReload, "The shuffler restarted during round "),  # load P's piles still on the machine
+@pytest.mark.parametrize("person_cls, rounds", [
+    (ResetsBetweenPasses, {1}),  # after A's pass or at B's load: when heard
+    (ResetsBeforeAReload, set(range(1, 15))),  # load P's piles still on the machine
 ])
 @pytest.mark.restart
 def test_a_restart_between_passes_keeps_the_exact_routine(virtual_shuffler: VirtualShuffler,
-                                                          person_cls: type[persons.ScriptedPerson], said: str) -> None:
+                                                          person_cls: type[persons.ScriptedPerson],
+                                                          rounds: set[int]) -> None:
     summary, voice, person = run_exact(virtual_shuffler, 162, person_cls, quality="casual")
-    assert said in voice.text
-    assert "Exactness is lost" not in voice.text
+    assert [n.where.round for n in voice.told(notices.Restarted) if n.where is not None and n.where.of_rounds == 14
+            and n.where.round in rounds]
+    assert not voice.told(notices.ExactLost)
     assert (summary.mode, summary.distance) == ("exact", 0.0)
     check_route_record(person.log, SAMBA)
 
@@ -331,8 +333,8 @@ def test_a_restart_between_passes_keeps_the_exact_routine(virtual_shuffler: Virt
 @pytest.mark.restart
 def test_a_restart_that_loses_the_codes_is_finished_by_a_fresh_exact_routine(virtual_shuffler: VirtualShuffler) -> None:
     summary, voice, person = run_exact(virtual_shuffler, 162, ForgetsAtTheReset, quality="casual")
-    assert "Exactness is lost during round 1 of 14" in voice.text
-    assert "the shuffler restarted and its codes are gone" in voice.text
+    [lost] = voice.told(notices.ExactLost, reason=notices.RESTART)
+    assert lost.where is not None and (lost.where.round, lost.where.of_rounds) == (1, 14)
     assert summary.mode == "exact, started again" and summary.distance == 0.0
     final = [e for e in person.log if e["op"] == "final"]
     assert len(final) == 1 and sorted(final[0]["pack"]) == list(range(162))
@@ -361,9 +363,9 @@ class PowerCutMidPass(persons.ScriptedPerson):
 @pytest.mark.restart
 def test_a_power_cut_mid_pass_deals_the_rest_exactly(virtual_shuffler: VirtualShuffler) -> None:
     summary, voice, person = run_exact(virtual_shuffler, 162, PowerCutMidPass)
-    assert "The shuffler restarted during round 4 of 14, load P (pass 5 of 15), after 30 of" in voice.text
-    assert "deal the rest of load P" in voice.text
-    assert "Exactness is lost" not in voice.text
+    assert voice.told(notices.Restarted, where=notices.Where(4, 14, "P", 5, 15), dealt=30)
+    assert voice.showed(steps.Touch, why="rest", load="P")
+    assert not voice.told(notices.ExactLost)
     assert (summary.mode, summary.distance) == ("exact", 0.0)
     check_route_record(person.log, SAMBA)
 
@@ -383,11 +385,11 @@ def test_a_miscut_first_load_is_put_right_to_the_card_before_the_touch(virtual_s
     want = [e for e in person.log if e["op"] == "load"][1]  # the load after the correction
     moved = 90 - len(want["ids"])
     assert moved > 0
-    assert (f"Load A should hold {len(want['ids'])} and holds 90: move {moved} cards "
-            f"from the bottom of load A to the top of load B.") in voice.text
+    [told] = voice.told(notices.LoadToMove, load="A", want=len(want["ids"]), n=90)
+    assert told.move == steps.Move(moved, "A", "B", down=True)
     # The count the firmware expects was met, so exactness held to the end.
     assert (summary.mode, summary.distance) == ("exact", 0.0)
-    assert "Exactness is lost" not in voice.text
+    assert not voice.told(notices.ExactLost)
     final = [e for e in person.log if e["op"] == "final"]
     assert sorted(final[0]["pack"]) == list(range(162))
 
@@ -411,7 +413,7 @@ def test_a_device_whose_routine_the_guide_cannot_word_stops_it_in_one_line() -> 
     assert isinstance(result, guide_machine.GuideStopped)
     assert "\n" not in str(result)
     assert "the shuffler's exact routine does not fit this pack" in str(result) and "9 rounds" in str(result)
-    assert "1. " not in voice.text  # no step was shown
+    assert not voice.steps_shown  # no step was shown
 
 
 class DropsACardOffP(persons.ScriptedPerson):
@@ -444,8 +446,8 @@ def test_a_card_dropped_before_a_parts_first_pass_is_put_back_and_costs_nothing(
         summary, voice, person = run_exact(dev, 162, DropsACardOffP)
     finally:
         dev.stop()
-    assert "Load P should hold 98 and holds 97: 1 card is missing from it." in voice.text
-    assert "Exactness is lost" not in voice.text
+    assert voice.told(notices.LoadShort, load="P", want=98, n=97)
+    assert not voice.told(notices.ExactLost)
     assert (summary.mode, summary.passes, summary.distance) == ("exact", 15, 0.0)
     assert [e["outcome"] for e in summary.exactness] == ["kept"]
     # What the device dealt, card by card, is the split on the pack as the person laid it.

@@ -13,6 +13,7 @@ import pytest
 
 from firmware import protocol
 from host import guide
+from host.guide import notices
 from host import person as person_model
 from host import plan as planlib
 from shuffling import steps
@@ -39,8 +40,8 @@ def test_a_restart_while_dealing_keeps_the_place() -> None:
     fake = FakeShuffler(lambda k, p: "restart" if (p, k) == (3, 50) else None)
     result, voice, person = run(fake)
     assert isinstance(result, guide.Summary), voice.text
-    assert "The shuffler restarted during round 2 of 2, load A (pass 3 of 4), after 50 of 81 cards." in voice.text
-    assert "deal the rest of load A (31 cards) onto them" in voice.text
+    assert voice.told(notices.Restarted, where=notices.Where(2, 2, "A", 3, 4), dealt=50, of=81)
+    assert steps.Touch("rest", "A", 31) in voice.steps_shown
     assert "MPY" not in voice.text and "protocol" not in voice.text  # the boot banner is the device's, not the person's
     assert result.loads == [[81, 81], [81, 81]]
     all_cards_once_per_round(person)
@@ -63,11 +64,10 @@ def test_an_unplugged_device_stops_the_guide_at_its_place_without_hanging() -> N
     assert time.monotonic() - t0 < 15
     assert isinstance(result, guide.GuideStopped)
     assert result.place is not None and (result.place.round, result.place.load) == (1, "B")
-    lost = re.search(r"Lost the connection to the shuffler during round 1 of 2, load B \(pass 2 of 4\)"
-                     r"(, after (\d+) of 81 cards)?\.", voice.text)
+    [lost] = voice.told(notices.ConnectionLost, where=notices.Where(1, 2, "B", 2, 4))
     # Events still in flight when the cable went are lost: on a busy machine
     # even the pass's start may be, and then no count is claimed at all.
-    assert lost is not None and (lost.group(2) is None or int(lost.group(2)) <= 30)
+    assert lost.dealt is None or (lost.dealt <= 30 and lost.of == 81)
     assert "did not come back within 1.5 s" in str(result)
 
 
@@ -77,7 +77,7 @@ def test_a_device_that_stops_answering_is_noticed() -> None:
     result, voice, _ = run(fake, stall_s=0.5, reconnect_s=1.0)
     assert time.monotonic() - t0 < 15
     assert isinstance(result, guide.GuideStopped)
-    assert "has not answered for a while" in voice.text
+    assert voice.told(notices.NotAnswering)
     assert result.place is not None and result.place.pass_number == 1
 
 
@@ -89,10 +89,10 @@ def test_manual_mode_guides_by_instructions_and_waits_for_enter() -> None:
     voice.keyboard = True
     summary = guide.Guide(p, person, voice, guide.GuideOptions(manual=True, wait_s=1, read_s=0)).run()
     assert summary.passes == 4
-    assert "Put load A (about 81 cards) face down in the tray." in voice.text
-    assert "Even them out by eye to about 81 and 81" in voice.text
-    steps = [x for x in voice.lines if re.match(r"\d+\. ", x)]
-    assert voice.text.count("press Enter when done") == len(steps)
+    assert steps.PutInTray("A", 81, about=True) in voice.steps_shown
+    assert voice.showed(steps.EvenOut, sizes=(81, 81))
+    numbered = [x for x in voice.lines if re.match(r"\d+\. ", x)]
+    assert voice.text.count("press Enter when done") == len(numbered)
     assert enters.tell() > 0
 
 
@@ -110,7 +110,7 @@ def test_a_fault_left_over_from_before_is_cleared_first() -> None:
     fake.state, fake.fault = "alarm", protocol.FAULT_DOUBLE_FEED
     result, voice, person = run(fake)
     assert isinstance(result, guide.Summary)
-    assert "The shuffler had a fault left over (double_feed); clearing it." in voice.text
+    assert voice.told(notices.FaultLeftOver, name="double_feed")
     cmds = [r["cmd"] for r in fake.dev.requests]
     assert cmds[:3] == ["hello", "status", "clear"]  # cleared before the first load
     all_cards_once_per_round(person)

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from host import guide as guide_machine
+from host.guide import notices
 from host import person as persons
 from host import plan as planlib
 from hosttest_support import ON_VIRTUAL, FakeShuffler, run_guided, run_on_fake
@@ -70,8 +71,8 @@ def test_a_pack_two_short_is_asked_for_once_then_dealt_as_the_pack_it_is() -> No
     person = TwoShort(fake, 162)
     result, voice, _ = run_on_fake(fake, samba(), person=person)
     assert isinstance(result, guide_machine.Summary), voice.text
-    assert voice.text.count("2 cards are missing from it") == 1
-    assert voice.text.count("The pack holds 160 cards, not 162") == 1
+    assert [n.want - n.n for n in voice.told(notices.LoadShort)] == [2]
+    assert len(voice.told(notices.PackHolds, held=160, game=162)) == 1
     assert result.loads == [[81, 79], [80, 80]] and result.cards == 160
     assert any("the pack holds 160 cards" in n for n in result.notes)
     pack = final_pack(person)
@@ -83,9 +84,10 @@ def test_a_card_of_another_pack_is_looked_for_as_one_and_named_in_the_summary() 
     person = ForeignOnB(fake, 162)
     result, voice, _ = run_on_fake(fake, samba(), person=person)
     assert isinstance(result, guide_machine.Summary), voice.text
-    assert "Load B should hold 81 and holds 82: 1 card more than the pack has" in voice.text
-    assert "another pack" in voice.text and "went missing" not in voice.text
-    assert "Take 1 card off the bottom of load B" not in voice.text  # never a genuine card set apart
+    assert voice.told(notices.OtherPackCard, load="B", want=81, n=82)
+    assert voice.showed(step_kinds.Fix, what="foreign", cards=1, load="B")
+    assert not voice.told(notices.LoadShort) and not voice.told(notices.LoadLong)  # not a card gone, nor too many
+    assert not voice.showed(step_kinds.Fix, what="extra")  # never a genuine card set apart
     assert getattr(person, "kept_apart", []) == [FOREIGN]
     assert sorted(final_pack(person)) == list(range(162))
     assert "1 card of another pack was found and kept apart: not in the shuffled pack" in result.notes
@@ -96,9 +98,9 @@ def test_a_card_of_another_pack_is_looked_for_as_one_and_named_in_the_summary() 
 @pytest.mark.exact_mode
 def test_in_exact_mode_a_pack_two_short_gets_a_routine_for_the_pack_it_is(virtual_shuffler: Any) -> None:
     summary, voice, person = run_guided(virtual_shuffler, samba(None), TwoShort, ON_VIRTUAL.vary(mode="exact"))
-    assert voice.text.count("2 cards are missing from it") == 1
-    assert voice.text.count("The pack holds 160 cards, not 162") == 1
-    assert "Exactness is lost" not in voice.text
+    assert [n.want - n.n for n in voice.told(notices.LoadShort)] == [2]
+    assert len(voice.told(notices.PackHolds, held=160, game=162)) == 1
+    assert not voice.told(notices.ExactLost)
     assert (summary.mode, summary.distance, summary.cards) == ("exact, started again", 0.0, 160)
     assert person.collects == 1
     assert len(final_pack(person)) == 160 and len(set(final_pack(person))) == 160
@@ -108,10 +110,11 @@ def test_in_exact_mode_a_pack_two_short_gets_a_routine_for_the_pack_it_is(virtua
 @pytest.mark.exact_mode
 def test_in_exact_mode_a_card_of_another_pack_is_looked_for_in_the_whole_pack(virtual_shuffler: Any) -> None:
     summary, voice, person = run_guided(virtual_shuffler, samba(None), ForeignOnA, ON_VIRTUAL.vary(mode="exact"))
-    assert "1 card more than the pack has, so a card of another pack may have come in" in voice.text
-    assert "went missing" not in voice.text and "keep them apart" not in voice.text
+    assert [n.n - n.want for n in voice.told(notices.OtherPackCard)] == [1]
+    assert not voice.told(notices.ExactLost) and not voice.told(notices.LoadShort)  # not a card gone
+    assert not voice.showed(step_kinds.Fix, what="extra")  # never a genuine card set apart
     assert getattr(person, "kept_apart", []) == [FOREIGN]
     assert sorted(final_pack(person)) == list(range(162))
     assert "1 card of another pack was found and kept apart: not in the shuffled pack" in summary.notes
     assert (summary.distance, summary.cards) == (0.0, 162)
-    assert any(e["outcome"] == "kept" and "another pack" in e["then"] for e in summary.exactness)
+    assert any(e["outcome"] == "kept" and e["then"]["kind"] == "LookedForOtherPack" for e in summary.exactness)

@@ -74,8 +74,8 @@ class FaultOnce(persons.ScriptedPerson):
 
 def test_cards_lifted_out_of_the_tray_are_put_back_and_dealt(virtual_shuffler: VirtualShuffler) -> None:
     summary, voice, person = run_guide(virtual_shuffler, FaultOnce)
-    assert "The tray ran out early (round 1 of 2, load B (pass 2 of 4)): 20 of 81 cards were dealt" in voice.text
-    assert "put them back in the tray in the same order" in voice.text
+    assert voice.told(notice_kinds.TrayEmptied, where=notice_kinds.Where(1, 2, "B", 2, 4), dealt=20, of=81)
+    assert voice.showed(steps.Fix, what="put_back")
     assert summary.loads[0] == [81, 81]
     check_record(person.log, 162, ROUNDS, 2)
 
@@ -88,12 +88,12 @@ def test_a_double_feed_is_cleared_and_the_rest_dealt(virtual_shuffler: VirtualSh
 
     summary, voice, person = run_guide(virtual_shuffler, DoubleFeed)
     if mode == "overlap":  # through as one: found at the pass's end, nothing caught
-        assert "Two cards went through the exit as one somewhere in the pass (round 1 of 2, load B" in voice.text
-        assert steps.words(steps.Fix("exit")) not in voice.text
+        assert [n.where for n in voice.told(notice_kinds.TwoAsOne) if (n.where.round, n.where.load) == (1, "B")]
+        assert not voice.showed(steps.Fix, what="exit")
     else:
-        assert "The exit stayed blocked too long (round 1 of 2, load B" in voice.text
+        assert [n.where for n in voice.told(notice_kinds.ExitBlocked) if (n.where.round, n.where.load) == (1, "B")]
     assert summary.loads[0] == [81, 81]
-    assert "cards are missing" not in voice.text
+    assert not voice.told(notice_kinds.RoundCountOff) and not voice.told(notice_kinds.PassBeganOffSize)
     check_record(person.log, 162, ROUNDS, 2)
 
 
@@ -128,27 +128,26 @@ class MiscutPerson(persons.ScriptedPerson):
 
 def test_an_over_full_load_is_evened_out_before_it_is_dealt(virtual_shuffler: VirtualShuffler) -> None:
     summary, voice, person = run_guide(virtual_shuffler, MiscutPerson)
-    assert "Load A should hold about 81 and holds 110, more than the 104 the tray takes: move 29 cards from the bottom of load A to the top of load B." \
-        in voice.text
-    assert "Move 29 cards from the bottom of load A to the top of load B" in voice.text
+    move = steps.Move(29, "A", "B", down=True)
+    assert voice.told(notice_kinds.LoadToMove, load="A", want=81, n=110, about=True, capacity=104, move=move)
+    assert move in voice.steps_shown
     assert summary.loads == [[81, 81], [81, 81]]
     check_record(person.log, 162, ROUNDS, 2)
 
 
-@pytest.mark.parametrize("first, words, move", [
-    (95, "Load A should hold about 81 and holds 95: move 14 cards from the bottom of load A to the top of load B.",
-     "Move 14 cards from the bottom of load A to the top of load B."),
-    (70, "Load A should hold about 81 and holds 70: move 11 cards from the top of load B to the bottom of load A.",
-     "Move 11 cards from the top of load B to the bottom of load A."),
+@pytest.mark.parametrize("first, move", [
+    (95, steps.Move(14, "A", "B", down=True)),  # from the bottom of load A to the top of load B
+    (70, steps.Move(11, "A", "B", down=False)),  # from the top of load B to the bottom of load A
 ])
 def test_a_load_that_fits_but_is_the_wrong_size_is_put_right_before_it_is_dealt(
-        virtual_shuffler: VirtualShuffler, first: int, words: str, move: str) -> None:
+        virtual_shuffler: VirtualShuffler, first: int, move: steps.Move) -> None:
     class Off(MiscutPerson):
         pass
 
     Off.first = first
     summary, voice, person = run_guide(virtual_shuffler, Off)
-    assert words in voice.text and move in voice.text
+    assert voice.told(notice_kinds.LoadToMove, load="A", want=81, n=first, about=True, move=move)
+    assert move in voice.steps_shown
     # Counted before the touch: nothing was dealt with the wrong count.
     assert summary.loads == [[81, 81], [81, 81]]
     loads = [e for e in person.log if e["op"] == "load"]
@@ -161,10 +160,10 @@ def test_a_load_within_the_tolerance_is_dealt_as_it_is(virtual_shuffler: Virtual
         first = 81 + guide.load_tolerance(81)
 
     summary, voice, person = run_guide(virtual_shuffler, Close)
-    assert f"move {guide.load_tolerance(81)} cards from" not in voice.text
+    assert not voice.told(notice_kinds.LoadToMove)
     assert not [e for e in person.log if e["op"] == "unload"]
     assert summary.loads[0] == [Close.first, 162 - Close.first]
-    assert f"load B will hold {guide.load_tolerance(81)} fewer" in voice.text
+    assert voice.told(notice_kinds.LoadKept, load="A", want=81, n=Close.first, next_load="B")
     check_record(person.log, 162, ROUNDS, 2)
 
 
@@ -190,8 +189,8 @@ class PullsThePlug(persons.ScriptedPerson):
 @pytest.mark.restart
 def test_a_restart_mid_pass_keeps_the_place_and_deals_the_rest(virtual_shuffler: VirtualShuffler) -> None:
     summary, voice, person = run_guide(virtual_shuffler, PullsThePlug)
-    assert "The shuffler restarted during round 1 of 2, load B (pass 2 of 4), after 40 of 81 cards." in voice.text
-    assert "touch the sensor to deal the rest of load B (41 cards) onto them" in voice.text
+    assert voice.told(notice_kinds.Restarted, where=notice_kinds.Where(1, 2, "B", 2, 4), dealt=40, of=81)
+    assert steps.Touch("rest", "B", 41) in voice.steps_shown
     assert summary.loads == [[81, 81], [81, 81]] and summary.passes == 4
     assert any("restarted" in n for n in summary.notes)
     check_record(person.log, 162, ROUNDS, 2)
@@ -241,8 +240,8 @@ class StackSensorOut(persons.ScriptedPerson):
 @pytest.mark.sensor_loss
 def test_a_missing_sensor_is_checked_cleared_and_the_pass_started_again(virtual_shuffler: VirtualShuffler) -> None:
     summary, voice, person = run_guide(virtual_shuffler, StackSensorOut)
-    assert "The count sensor does not answer" in voice.text
-    assert "Check the count sensor's (load cell's) wiring" in voice.text
+    assert voice.told(notice_kinds.SensorLost, part=protocol.PART_STACK)
+    assert voice.showed(steps.Fix, what="count_sensor")
     assert summary.loads == [[81, 81], [81, 81]]
     check_record(person.log, 162, ROUNDS, 2)
 
@@ -260,8 +259,9 @@ def test_an_over_full_last_load_is_dealt_in_two_parts_onto_the_same_piles(virtua
             super().do(step, number, round)
 
     summary, voice, person = run_guide(virtual_shuffler, Short)
-    assert "Load A should hold about 81 and holds 52" in voice.text and "load B will hold 29 more" in voice.text
-    assert "Load B holds 110 cards, more than the 104 the tray takes: it is dealt in two parts" in voice.text
-    assert "Lift the top 6 cards off the load in the tray" in voice.text
+    assert voice.told(notice_kinds.LoadToMove, load="A", want=81, n=52)  # asked to move 29, and not done
+    assert voice.told(notice_kinds.LoadKept, load="A", want=81, n=52, next_load="B")  # load B then holds 29 more
+    assert voice.told(notice_kinds.TooFullForTray, load="B", n=110, capacity=104)
+    assert voice.showed(steps.SetAside, cards=6)
     assert summary.loads == [[52, 110], [81, 81]]
     check_record(person.log, 162, ROUNDS, 2)
