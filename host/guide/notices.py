@@ -28,8 +28,7 @@ from host.guide.notice_records import (BatteryRanDown, BatteryTooLowToStart, Bat
                                        StillWaiting, TooFullForTray, TooSoon, TrayEmptied, TrayReadsEmpty,
                                        TrayStillEmpty, TwoAsOne, UnknownFault, VirtualStarted, WaitingForLoad, Where)
 # The words, and what they take, read from here too.
-from host.guide.notice_words import (ENTER, HAND, RESTART, duration, lost_cause, part_cause,  # noqa: F401
-                                     reason_words, words)
+from host.guide.notice_words import HAND, duration, lost_cause, part_cause, words  # noqa: F401
 
 INFO = "info"
 PROBLEM = "problem"

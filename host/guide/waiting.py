@@ -24,7 +24,7 @@ from host.guide import pack
 from host.guide import routines
 from host.guide.core import STALE, Core, Item, Pass
 from host.guide.dealing import hold_for_unknown
-from host.guide.table import (ONWARD, Answer, AwaitingTouch, Dealing, Do, Handling, Loading, Paused, Phase, Stopped,
+from host.guide.handlers import (ONWARD, Answer, AwaitingTouch, Dealing, Do, Handling, Loading, Paused, Phase, Stopped,
                               Tick, Tray, on, refusal)
 from shuffling import steps
 
@@ -124,7 +124,7 @@ def put_right(m: Core, p: Pass, n: int) -> list[Item]:
     capacity = m.device.capacity if m.device and m.device.capacity else m.plan.capacity
     again = steps.PutInTray(p.load, p.want, again=True)
     nxt = m.routine.next_load(p.load)
-    if isinstance(m.routine, routines.ExactRoutine):
+    if isinstance(m.routine, routines.GuidedExactRoutine):
         r = m.routine
         other = r.swapped_with(p.load, n)
         if other is not None:
