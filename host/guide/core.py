@@ -25,11 +25,11 @@ from host.guide import notices
 from host.guide import routines
 from host.guide.device import Stop
 from host.guide.device_side import ShufflerSide
+from host.guide.handlers import (HOLD, WALKING, AwaitingTouch, Closed, Dealing, Do, Fact, Finished, Handling,
+                                 Loading, Noise, Paused, Phase, Settled, Stopped, Tick, transition)
 from host.guide.pass_in_hand import Pass, TrayWatch
 from host.guide.results import GuideStopped, Summary
-from host.guide.run_keeping import AFTER_PASS_S, RunKeeping  # noqa: F401 - AFTER_PASS_S read from here
-from host.guide.handlers import (HOLD, WALKING, AwaitingTouch, Closed, Dealing, Do, Fact, Finished, Handling,
-                              Loading, Noise, Paused, Phase, Settled, Stopped, Tick, transition)
+from host.guide.run_keeping import RunKeeping
 from host.guide.voice import DONE, READY, Shown, Voice
 from host.plan import Plan
 from shuffling import steps

@@ -22,9 +22,9 @@ from host.guide import notices
 from host.guide import routines
 from host.guide.core import MAX_RECONNECTS_PER_PASS, MAX_RESTARTS_PER_PASS, STALE, Core
 from host.guide.device import Stop
-from host.guide.results import GuideStopped
 from host.guide.handlers import (ONWARD, PASS_OVER, Answer, Closed, Dealing, Do, Handling, Loading, Noise, Paused, Phase,
-                              Stopped, Tick, on, refusal)
+                                 Stopped, Tick, on, refusal)
+from host.guide.results import GuideStopped
 from shuffling import steps
 
 PASS = (Dealing, Paused)

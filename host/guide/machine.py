@@ -21,8 +21,8 @@ from host.guide import dealing as _dealing  # noqa: F401 - registers its handler
 from host.guide import exact_events as _exact_events  # noqa: F401
 from host.guide import waiting as _waiting  # noqa: F401
 from host.guide.core import POLL_S, Core
-from host.guide.results import Summary
 from host.guide.handlers import HOLD, ONWARD, Answer, Fact, Finished, Handling, Phase, Settled, Stopped, Tick, on
+from host.guide.results import Summary
 
 
 class Machine(Core):

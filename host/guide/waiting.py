@@ -25,7 +25,7 @@ from host.guide import routines
 from host.guide.core import STALE, Core, Item, Pass
 from host.guide.dealing import hold_for_unknown
 from host.guide.handlers import (ONWARD, Answer, AwaitingTouch, Dealing, Do, Handling, Loading, Paused, Phase, Stopped,
-                              Tick, Tray, on, refusal)
+                                 Tick, Tray, on, refusal)
 from shuffling import steps
 
 KEEP_AWAKE_S = 20.0  # a line to the device at least this often while the person works
