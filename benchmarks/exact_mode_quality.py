@@ -57,10 +57,24 @@ def main() -> None:
         uneven: list[int] | None = code_set(n, cap, uneven=True)
     except ValueError:
         uneven = None
+    print_distances(n, cap, uneven, args.samples, args.seed)
+    print_random_bytes()
+    print_extra_rounds(n)
+    for small_n, small_cap in ((7, 4), (8, 4)):
+        print_exact_fault_costs(small_n, small_cap)
+    print_detection(n, cap, uneven, args.detect_samples, args.seed)
+    print_monte_carlo_fault_costs(n, cap, args.samples, args.seed)
+    print(f"code set for {n} cards: {code_set(n, cap)[:6]} ... ({n} codes of {b} bits)")
+    print(f"time: {time.perf_counter() - t0:.1f} s")
+
+
+def print_distances(n: int, cap: int, uneven: list[int] | None, samples: int, seed: int) -> None:
+    """Distance from uniform round by round: exact mode's code sets beside the random routines."""
+    b = n_bits(n)
     print("Distance from uniform (total variation) after k rounds (exact mode: the balanced code set, then the "
           "device's uneven one)")
     print(f"{'k':>3}  {'exact mode':<24} {'uneven set':<24} {'random, pile trade':<20} random, stack-then-trade")
-    for row in quality_table(n, cap, b + 7, args.samples, seed=args.seed):
+    for row in quality_table(n, cap, b + 7, samples, seed=seed):
         k = min(row.rounds, b)
         device = "-" if uneven is None else show_exact_mode_tv(float(exact_mode_tv(uneven, k)),
                                                                exact_mode_log2_gap(uneven, k))
@@ -69,59 +83,76 @@ def main() -> None:
             f"{device:<24} {row.random_pile_trade:<.4f} (exact)       {row.stack_then_trade}"
         )
     print()
+
+
+def print_random_bytes() -> None:
     print("Random bytes the code draw reads (exact expectation)")
     for m in (52, 104, 162, 432):
         print(f"  {m:>3} cards: {float(expected_bytes(m)):.2f} bytes")
     print()
+
+
+def print_extra_rounds(n: int) -> None:
     print("Extra random pile-trade rounds that bring any pack within the target (exact, Bayer-Diaconis)")
     for target in (0.25, 0.1, 0.05, 0.01):
-        print(f"  target {target:<5}: {extra_random_rounds(n, target)} rounds (a fresh exact run: {b} rounds, distance 0)")
+        print(f"  target {target:<5}: {extra_random_rounds(n, target)} rounds (a fresh exact run: {n_bits(n)} rounds, "
+              "distance 0)")
     print()
-    for small_n, small_cap in ((7, 4), (8, 4)):
-        print(f"Cost of one undetected mistake, {small_n} cards on a {small_cap}-card machine (exact, all "
-              f"{small_n}! code arrangements): worst place / random place")
-        for kind in FAULT_KINDS:
-            cells = []
-            for r in range(n_bits(small_n)):
-                c = exact_fault_cost(small_n, small_cap, kind, r)
-                cells.append(f"round {r + 1}: {float(c.worst):.3f} / {float(c.spread):.3f}")
-            print(f"  {KIND_WORDS[kind]:<36} " + "   ".join(cells))
+
+
+def print_exact_fault_costs(small_n: int, small_cap: int) -> None:
+    """The exact cost of one undetected mistake on a small pack, every code arrangement counted."""
+    print(f"Cost of one undetected mistake, {small_n} cards on a {small_cap}-card machine (exact, all "
+          f"{small_n}! code arrangements): worst place / random place")
+    for kind in FAULT_KINDS:
         cells = []
         for r in range(n_bits(small_n)):
-            c = exact_fault_cost(small_n, small_cap, "abort", r, places=half_way_aborts(small_n, small_cap, r))
+            c = exact_fault_cost(small_n, small_cap, kind, r)
             cells.append(f"round {r + 1}: {float(c.worst):.3f} / {float(c.spread):.3f}")
-        print(f"  {'pass aborted half way and restarted':<36} " + "   ".join(cells))
-        print()
+        print(f"  {KIND_WORDS[kind]:<36} " + "   ".join(cells))
+    cells = []
+    for r in range(n_bits(small_n)):
+        c = exact_fault_cost(small_n, small_cap, "abort", r, places=half_way_aborts(small_n, small_cap, r))
+        cells.append(f"round {r + 1}: {float(c.worst):.3f} / {float(c.spread):.3f}")
+    print(f"  {'pass aborted half way and restarted':<36} " + "   ".join(cells))
+    print()
+
+
+def print_detection(n: int, cap: int, uneven: list[int] | None, detect_samples: int, seed: int) -> None:
+    """The share of mistakes the count sensor catches, round by round."""
+    b = n_bits(n)
     print(f"Share of mistakes the count sensor catches (a load count differs from plan), {n} cards, "
-          f"{args.detect_samples} runs per round, rounds 1..{b}")
+          f"{detect_samples} runs per round, rounds 1..{b}")
     for kind in FAULT_KINDS:
-        caught = [monte_carlo_detection(n, cap, kind, r, args.detect_samples, seed=args.seed + r) for r in range(b)]
+        caught = [monte_carlo_detection(n, cap, kind, r, detect_samples, seed=seed + r) for r in range(b)]
         print(f"  {KIND_WORDS[kind]:<36} " + "  ".join(f"{e.value:.2f}±{e.stderr:.2f}" for e in caught))
     if uneven is None:
         print("  (no uneven code set for this pack and tray)")
     else:
         print(f"  with the uneven code set ({bit_counts(uneven, 0)[0]} : {bit_counts(uneven, 0)[1]} at every bit):")
         for kind in ("swap_piles", "swap_round"):
-            caught = [monte_carlo_detection(n, cap, kind, r, args.detect_samples, seed=args.seed + r, uneven=True)
+            caught = [monte_carlo_detection(n, cap, kind, r, detect_samples, seed=seed + r, uneven=True)
                       for r in range(b)]
             print(f"  {KIND_WORDS[kind]:<36} " + "  ".join(f"{e.value:.2f}±{e.stderr:.2f}" for e in caught))
     print()
+
+
+def print_monte_carlo_fault_costs(n: int, cap: int, samples: int, seed: int) -> None:
+    """The cost of one undetected mistake at a random place on the whole pack (a lower bound)."""
+    b = n_bits(n)
     print(f"Cost of one undetected mistake at a random place, {n} cards (Monte Carlo lower bound, "
-          f"{args.samples} shuffles each)")
-    print(f"  correct run, same method: {monte_carlo_clean(n, cap, args.samples, seed=args.seed)}")
+          f"{samples} shuffles each)")
+    print(f"  correct run, same method: {monte_carlo_clean(n, cap, samples, seed=seed)}")
     for kind in FAULT_KINDS:
         print(f"  {KIND_WORDS[kind]} ({len(fault_locations(n, cap, kind, 0))} places in round 1)")
         for r in range(b):
-            est = monte_carlo_fault_cost(n, cap, kind, r, args.samples, seed=args.seed + r)
+            est = monte_carlo_fault_cost(n, cap, kind, r, samples, seed=seed + r)
             print(f"    round {r + 1}: {est}")
     print("  pass aborted half way and restarted (one place per load)")
     for r in range(b):
-        est = monte_carlo_fault_cost(n, cap, "abort", r, args.samples, seed=args.seed + r,
-                                     places=half_way_aborts(n, cap, r))
+        est = monte_carlo_fault_cost(n, cap, "abort", r, samples, seed=seed + r, places=half_way_aborts(n, cap, r))
         print(f"    round {r + 1}: {est}")
     print()
-    print(f"code set for {n} cards: {code_set(n, cap)[:6]} ... ({n} codes of {b} bits)")
-    print(f"time: {time.perf_counter() - t0:.1f} s")
 
 
 if __name__ == "__main__":

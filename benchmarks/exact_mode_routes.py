@@ -66,6 +66,17 @@ def row(route: routes.Route) -> tuple[int, int, time_model.Timing]:
 def main() -> None:
     print(f"Exact routines on a {CAPACITY}-card tray (time: shuffling/time_model.py on each routine's "
           f"steps; {time_model.card_ms()} ms a card)")
+    print_every_pack()
+    print()
+    print("In detail, for the four packs (machine + handling = total, seconds):")
+    for name in ("samba", "canasta", "hand-and-foot", "carolina"):
+        print_pack_in_detail(name)
+    print_radix_against_split()
+    print_planning_time()
+
+
+def print_every_pack() -> None:
+    """Every pack's routines side by side: passes and time, the split's parts, the device's choice, the bound."""
     header = (f"{'pack':<16}{'cards':>6}  {'whole-pack radix':<30}{'split':<30}{'parts':<30}{'device':<8}"
               f"{'bound':>6}")
     print(header)
@@ -86,22 +97,28 @@ def main() -> None:
         print(f"{name:<16}{cards:>6}  {cells[0]:<30}{cells[1]:<30}{parts:<30}{chosen.kind:<8}{bound:>6}")
     print("(bound: the counting lower bound on passes; for a pack that fits the tray, ceil(log2 N) passes are the "
           "least any routine of whole-pack passes takes: docs/exact-mode.md)")
-    print()
-    print("In detail, for the four packs (machine + handling = total, seconds):")
-    for name in ("samba", "canasta", "hand-and-foot", "carolina"):
-        cards = PACKS[name].cards
-        bound = passes_lower_bound(cards, CAPACITY)
-        print(f"  {PACKS[name].title}, {cards} cards: counting lower bound {bound} passes "
-              f"(log2({cards}!) = {math.lgamma(cards + 1) / math.log(2):.1f} bits, {CAPACITY} cards a pass)")
-        for r in (routes.radix_route(cards, CAPACITY), routes.split_route(cards, CAPACITY),
-                  routes.pipelined_route(cards, CAPACITY)):
-            if r is None:
-                continue
-            rounds, passes, t = row(r)
-            label = {routes.RADIX: "whole-pack radix", routes.SPLIT: "split", routes.PIPELINED: "pipelined"}[r.kind]
-            print(f"    {label:<17} {rounds:>2} rounds, {passes:>2} passes ({passes - bound:+d} on the bound): "
-                  f"{t.machine_s:6.1f} + {t.handling_s:6.1f} = {t.total_s:6.1f} s ({time_model.duration(t.total_s)})"
-                  + ("  <- the device's" if r.kind == routes.route(cards, CAPACITY).kind else ""))
+
+
+def print_pack_in_detail(name: str) -> None:
+    """One pack's routines: rounds, passes against the bound, machine and handling time."""
+    cards = PACKS[name].cards
+    bound = passes_lower_bound(cards, CAPACITY)
+    print(f"  {PACKS[name].title}, {cards} cards: counting lower bound {bound} passes "
+          f"(log2({cards}!) = {math.lgamma(cards + 1) / math.log(2):.1f} bits, {CAPACITY} cards a pass)")
+    for r in (routes.radix_route(cards, CAPACITY), routes.split_route(cards, CAPACITY),
+              routes.pipelined_route(cards, CAPACITY)):
+        if r is None:
+            continue
+        rounds, passes, t = row(r)
+        label = {routes.RADIX: "whole-pack radix", routes.SPLIT: "split", routes.PIPELINED: "pipelined"}[r.kind]
+        print(f"    {label:<17} {rounds:>2} rounds, {passes:>2} passes ({passes - bound:+d} on the bound): "
+              f"{t.machine_s:6.1f} + {t.handling_s:6.1f} = {t.total_s:6.1f} s ({time_model.duration(t.total_s)})"
+              + ("  <- the device's" if r.kind == routes.route(cards, CAPACITY).kind else ""))
+
+
+def print_radix_against_split() -> None:
+    """Where whole-pack radix beats the split on time, over many trays, and where the split takes more
+    passes than radix on this tray (yet less time)."""
     radix_better: list[tuple[int, int]] = []
     more_passes: dict[int, list[int]] = {}  # passes more than whole-pack radix -> pack sizes
     for capacity in range(2, 200):
@@ -126,6 +143,10 @@ def main() -> None:
         runs = [f"{a}-{b}" if a != b else str(a) for a, b in _runs(sizes)]
         print(f"On a {CAPACITY}-card tray the split takes {extra} more pass{'es' if extra > 1 else ''} than "
               f"whole-pack radix, yet less time, at {len(sizes)} pack sizes: {', '.join(runs)}")
+
+
+def print_planning_time() -> None:
+    """The time to plan the biggest pack's routine, on CPython and on the MicroPython unix port."""
     t0 = time.perf_counter()
     for _ in range(20):
         routes.route(432, CAPACITY)

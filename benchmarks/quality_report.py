@@ -78,6 +78,58 @@ def exact_mode_paths(samples: int) -> None:
           f"sorting {t2 - t1:.2f} s, ratio {(t1 - t0) / (t2 - t1):.1f}; same packs: {same}")
 
 
+def print_routine(routine: dict) -> None:
+    """One routine's figures: the passes to each threshold, its exact routine, and round by round."""
+    print(f"  {routine['name']}:")
+    for row in routine["thresholds"]:
+        if row["kind"] == "exact":
+            print(f"    distance <= {row['threshold']:g}: pass {row['passes']} (exact {row['distance']:.4f})")
+        elif row["kind"] == "never":
+            print(f"    distance <= {row['threshold']:g}: never (the machine does not shuffle)")
+        else:
+            print(f"    distance <= {row['threshold']:g}: not before pass {row['not_before_pass']} (lower bound)")
+    if routine.get("exact_rounds") is not None:
+        ex = routine["exact_routine"]
+        whose = "the shuffler's routine" if ex["chosen"] else "the other routine"
+        print(f"    {ex['name']} ({whose}): "
+              f"exactly uniform after {routine['exact_rounds']} rounds, {ex['passes']} passes, "
+              f"{ex['seconds']:.0f} s at the table; random rounds after that; "
+              f"counting its piles tells {ex['onlooker_bits']:.2f} bits")
+    for r in (routine["rounds"][0]["pair_bound"] and routine["rounds"]) or ():
+        law, pair = r["exact_lower_bound"], r["pair_bound"]
+        print(f"    round {r['round']:>2}: rigorous bound {law['value']:.6f} ({law['method']}); strongest pair "
+              f"{pair['value']:.6f} at {tuple(pair['positions'])}")
+    for r in routine["rounds"]:
+        print_round(r)
+
+
+def print_round(r: dict) -> None:
+    """A round's distance (exact, or a lower bound), its coupling bound, guessing and deal figures."""
+    d, g = r["distance"], r["guessing"]
+    kind = ("exact" if d["kind"] == "exact" else f"at least, ± {d['stderr']:.4f}" if d["stderr"] > 0
+            else f"at least, {d['method']}")
+    deal = ""
+    if r["deal"]:
+        deal = "  deal " + ", ".join(f">={m}: {v['value']:.4f} ± {v['stderr']:.4f}"
+                                     for m, v in r["deal"].items())
+    upper = r.get("upper_bound")
+    at_most = "" if upper is None else (f"; at most {upper['value']:.4f} (coupling, "
+                                        f"{upper['confidence']:.1%} confidence)")
+    print(f"    round {r['round']:>2} (pass {r['passes']:>2}): distance {d['value']:.5f} ({kind}){at_most}; "
+          f"guessing {g['value']:.3f} ± {g['stderr']:.3f}{deal}")
+
+
+def print_reference(ref: dict) -> None:
+    """The truly random pack's figures beside the routines'."""
+    print(f"  random pack: guessing H_N = {ref['guessing_random']:.4f}, simulated "
+          f"{ref['guessing_simulated']['value']:.3f} ± {ref['guessing_simulated']['stderr']:.3f}")
+    for m, v in (ref["deal_random"] or {}).items():
+        print(f"  random deal >={m}: exact {v['exact']:.4f}, simulated "
+              f"{v['simulated']['value']:.4f} ± {v['simulated']['stderr']:.4f}")
+    seven = ref["single_deck_seven_passes"]
+    print(f"  one 52-card deck after 7 riffles: {seven['distance']:.4f} (exact)")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--pack", default="samba")
@@ -99,46 +151,8 @@ def main() -> None:
     print(f"  side by side, stack-trade and pile-trade only: wall {wall_random:.1f} s, CPU {cpu_random:.1f} s; "
           f"every routine takes {wall / wall_random:.2f} times the wall time")
     for routine in report["routines"]:
-        print(f"  {routine['name']}:")
-        for row in routine["thresholds"]:
-            if row["kind"] == "exact":
-                print(f"    distance <= {row['threshold']:g}: pass {row['passes']} (exact {row['distance']:.4f})")
-            elif row["kind"] == "never":
-                print(f"    distance <= {row['threshold']:g}: never (the machine does not shuffle)")
-            else:
-                print(f"    distance <= {row['threshold']:g}: not before pass {row['not_before_pass']} (lower bound)")
-        if routine.get("exact_rounds") is not None:
-            ex = routine["exact_routine"]
-            whose = "the shuffler's routine" if ex["chosen"] else "the other routine"
-            print(f"    {ex['name']} ({whose}): "
-                  f"exactly uniform after {routine['exact_rounds']} rounds, {ex['passes']} passes, "
-                  f"{ex['seconds']:.0f} s at the table; random rounds after that; "
-                  f"counting its piles tells {ex['onlooker_bits']:.2f} bits")
-        for r in (routine["rounds"][0]["pair_bound"] and routine["rounds"]) or ():
-            law, pair = r["exact_lower_bound"], r["pair_bound"]
-            print(f"    round {r['round']:>2}: rigorous bound {law['value']:.6f} ({law['method']}); strongest pair "
-                  f"{pair['value']:.6f} at {tuple(pair['positions'])}")
-        for r in routine["rounds"]:
-            d, g = r["distance"], r["guessing"]
-            kind = ("exact" if d["kind"] == "exact" else f"at least, ± {d['stderr']:.4f}" if d["stderr"] > 0
-                    else f"at least, {d['method']}")
-            deal = ""
-            if r["deal"]:
-                deal = "  deal " + ", ".join(f">={m}: {v['value']:.4f} ± {v['stderr']:.4f}"
-                                             for m, v in r["deal"].items())
-            upper = r.get("upper_bound")
-            at_most = "" if upper is None else (f"; at most {upper['value']:.4f} (coupling, "
-                                                f"{upper['confidence']:.1%} confidence)")
-            print(f"    round {r['round']:>2} (pass {r['passes']:>2}): distance {d['value']:.5f} ({kind}){at_most}; "
-                  f"guessing {g['value']:.3f} ± {g['stderr']:.3f}{deal}")
-    ref = report["reference"]
-    print(f"  random pack: guessing H_N = {ref['guessing_random']:.4f}, simulated "
-          f"{ref['guessing_simulated']['value']:.3f} ± {ref['guessing_simulated']['stderr']:.3f}")
-    for m, v in (ref["deal_random"] or {}).items():
-        print(f"  random deal >={m}: exact {v['exact']:.4f}, simulated "
-              f"{v['simulated']['value']:.4f} ± {v['simulated']['stderr']:.4f}")
-    seven = ref["single_deck_seven_passes"]
-    print(f"  one 52-card deck after 7 riffles: {seven['distance']:.4f} (exact)")
+        print_routine(routine)
+    print_reference(report["reference"])
     exact_mode_paths(10_000)
     side_by_side(args.side_by_side_samples)
 

@@ -66,55 +66,18 @@ class PassRunning(ControllerState):
     def start_pass(self, cmd, rid, sides=None, feed=0):
         """sides: a side source with prepare(n) and side(k); random by
         default. feed: deal only this many of the tray's cards."""
-        b, p = self.board, self.profile
+        p = self.profile
+        raw = self.stack_before_pass(cmd, rid)
+        if raw is None:
+            return
         tare, per_card, _ = self.stack_cal()
-        if tare is None:
-            self.refuse(cmd, rid, protocol.FAULT_NOT_CALIBRATED)
-            return
-        raw = load_cell.average(self.read_stack, p["stack_samples"])
-        if raw is None or not p["stack_raw_min"] <= raw <= p["stack_raw_max"]:
-            if cmd is not None:
-                report.error(cmd, rid, protocol.E_REFUSED)
-            self.raise_fault(protocol.FAULT_SENSOR, why=protocol.WHY_NO_ANSWER, part=protocol.PART_STACK)
-            return
-        if b.exit_blocked():
-            # A card left in the exit (after a double feed, say) would be
-            # counted as the first card of this pass.
-            if cmd is not None:
-                report.error(cmd, rid, protocol.E_REFUSED)
-            self.raise_fault(protocol.FAULT_SENSOR, why=protocol.WHY_BLOCKED, part=protocol.PART_EXIT)
-            return
         tray = load_cell.count_from_raw(raw, tare, per_card)
-        n = tray
-        if n <= 0 and sides is None and self.exact.active and self.exact.in_pass:
-            e = self.exact
-            if e.rest_start(0) == e.pass_n:
-                # The exact pass stopped at its last card, which went on to
-                # its pile: nothing is left to deal, and the pass is over.
-                self.dealer.begin(e, 0, self.cfg, p["battery_cutoff_mv"], p["poll_ms"], True, 0)
-                if cmd is not None:
-                    report.reply(cmd, rid, n=0)
-                self.finish(DONE)
-                return
-            # Every card gone, more than the one the beam was feeding.
-            self.lose_exact(protocol.LOST_DOUBLE_FEED, n=0, expected=e.pass_n - e.stopped_at)
+        n = self.pass_size(cmd, rid, tray, sides, feed)
         if n <= 0:
-            self.refuse(cmd, rid, protocol.FAULT_EMPTY, n=max(n, 0))
             return
-        if n > self.capacity:
-            self.refuse(cmd, rid, protocol.FAULT_OVER_CAPACITY, n=n, capacity=self.capacity)
-            return
-        if feed:
-            if feed > tray:
-                if cmd is not None:
-                    report.error(cmd, rid, protocol.E_BAD_VALUE, why=protocol.WHY_TRAY_HOLDS, n=tray)
-                return
-            n = feed
         mv = self.battery()
         if mv is None or not p["battery_min_mv"] <= mv <= p["battery_max_mv"]:
-            if cmd is not None:
-                report.error(cmd, rid, protocol.E_REFUSED)
-            self.raise_fault(protocol.FAULT_SENSOR, why=protocol.WHY_IMPLAUSIBLE, part=protocol.PART_BATTERY, mv=mv)
+            self.sensor_refusal(cmd, rid, protocol.WHY_IMPLAUSIBLE, protocol.PART_BATTERY, mv=mv)
             return
         need = p["battery_cutoff_mv"] + p["battery_sag_mv"] + n * p["battery_per_card_mv"]
         self.dealer.mv = mv
@@ -122,16 +85,9 @@ class PassRunning(ControllerState):
         if mv < need:
             self.refuse(cmd, rid, protocol.FAULT_BATTERY_LOW, mv=mv, need_mv=need)
             return
-        src = sides or self.sides
-        if sides is None and self.exact.active:
-            src = self.exact_source(n)
-        if src is not self.exact:
-            try:
-                src.prepare(n)
-            except ValueError:  # a plan that does not fit the load
-                if cmd is not None:
-                    report.error(cmd, rid, protocol.E_BAD_VALUE, why=protocol.WHY_NOT_THE_LOAD)
-                return
+        src = self.side_source(cmd, rid, sides, n)
+        if src is None:
+            return
         self.warn_battery()
         # dealer.hide marks an exact pass until the next begins (see pass_values).
         self.dealer.begin(src, n, self.cfg, p["battery_cutoff_mv"], p["poll_ms"], src is self.exact, tray)
@@ -141,6 +97,74 @@ class PassRunning(ControllerState):
             report.reply(cmd, rid, n=n)
         report.event(protocol.EV_LOADED, n=n)
         self.run_pass()
+
+    def stack_before_pass(self, cmd, rid):
+        """The stack's reading a pass starts from; None when the pass is
+        refused: no calibration, a load cell that does not answer, or the
+        exit blocked."""
+        p = self.profile
+        if self.stack_cal()[0] is None:
+            self.refuse(cmd, rid, protocol.FAULT_NOT_CALIBRATED)
+            return None
+        raw = load_cell.average(self.read_stack, p["stack_samples"])
+        if raw is None or not p["stack_raw_min"] <= raw <= p["stack_raw_max"]:
+            self.sensor_refusal(cmd, rid, protocol.WHY_NO_ANSWER, protocol.PART_STACK)
+            return None
+        if self.board.exit_blocked():
+            # A card left in the exit (after a double feed, say) would be
+            # counted as the first card of this pass.
+            self.sensor_refusal(cmd, rid, protocol.WHY_BLOCKED, protocol.PART_EXIT)
+            return None
+        return raw
+
+    def pass_size(self, cmd, rid, tray, sides, feed):
+        """The cards a pass deals from a tray that holds `tray`; 0 when it
+        deals none (refused, or an exact pass that was over already)."""
+        e = self.exact
+        if tray <= 0 and sides is None and e.active and e.in_pass:
+            if e.rest_start(0) == e.pass_n:
+                # The exact pass stopped at its last card, which went on to
+                # its pile: nothing is left to deal, and the pass is over.
+                p = self.profile
+                self.dealer.begin(e, 0, self.cfg, p["battery_cutoff_mv"], p["poll_ms"], True, 0)
+                if cmd is not None:
+                    report.reply(cmd, rid, n=0)
+                self.finish(DONE)
+                return 0
+            # Every card gone, more than the one the beam was feeding.
+            self.lose_exact(protocol.LOST_DOUBLE_FEED, n=0, expected=e.pass_n - e.stopped_at)
+        if tray <= 0:
+            self.refuse(cmd, rid, protocol.FAULT_EMPTY, n=max(tray, 0))
+            return 0
+        if tray > self.capacity:
+            self.refuse(cmd, rid, protocol.FAULT_OVER_CAPACITY, n=tray, capacity=self.capacity)
+            return 0
+        if feed > tray:
+            if cmd is not None:
+                report.error(cmd, rid, protocol.E_BAD_VALUE, why=protocol.WHY_TRAY_HOLDS, n=tray)
+            return 0
+        return feed or tray
+
+    def side_source(self, cmd, rid, sides, n):
+        """The pass's side source, prepared for n cards: `sides`, else the
+        exact routine's or random; None when a plan does not fit the load."""
+        src = sides or self.sides
+        if sides is None and self.exact.active:
+            src = self.exact_source(n)
+        if src is not self.exact:
+            try:
+                src.prepare(n)
+            except ValueError:
+                if cmd is not None:
+                    report.error(cmd, rid, protocol.E_BAD_VALUE, why=protocol.WHY_NOT_THE_LOAD)
+                return None
+        return src
+
+    def sensor_refusal(self, cmd, rid, why, part, latched=True, mv=None):
+        """A pass refused for a sensor: the refusal, then the fault."""
+        if cmd is not None:
+            report.error(cmd, rid, protocol.E_REFUSED)
+        self.raise_fault(protocol.FAULT_SENSOR, latched, why=why, part=part, mv=mv)
 
     def feed_wait(self):
         """A feed (a few cards to try the motor and the beam) waits for a
@@ -215,9 +239,7 @@ class PassRunning(ControllerState):
     def resume_pass(self, cmd, rid):
         if self.board.exit_blocked():
             # The card the jam left in the exit would be counted as the next.
-            if cmd is not None:
-                report.error(cmd, rid, protocol.E_REFUSED)
-            self.raise_fault(protocol.FAULT_SENSOR, latched=False, why=protocol.WHY_BLOCKED, part=protocol.PART_EXIT)
+            self.sensor_refusal(cmd, rid, protocol.WHY_BLOCKED, protocol.PART_EXIT, False)
             return
         self.fault = protocol.FAULT_NONE
         self.pass_raw = None  # cards moved by hand: no clean count by weight

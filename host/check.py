@@ -256,7 +256,7 @@ def motor(s: Snapshot) -> Finding:
     plausible = f"a card about {exp} ms in the beam (hardware/mechanism.py at the battery's voltage)"
     fed = s.feed
     if s.fed(protocol.EV_FAULT) and fed.code == protocol.FAULT_JAM:
-        return Finding(protocol.PART_MOTOR, FAIL, f"no card reached the beam now", plausible,
+        return Finding(protocol.PART_MOTOR, FAIL, "no card reached the beam now", plausible,
                        "no card reached the beam with every card still in the tray: the motor does not turn "
                        "the roller (its driver, its wires, a slipping roller)", wiring=True)
     if isinstance(fed, Refused):

@@ -228,17 +228,9 @@ class Bringup:
         counted again, since the board cannot see which of them is wrong."""
         capacity = int(device_messages.hello_view(self.hello).capacity or 104)
         known = min(KNOWN, capacity)
-        least = min(SECOND_LEAST, capacity)
-        stack = wire.PART_STACK
-        self.person.ask(setup_steps.EmptyTray())
-        r = self.steady()
-        if r is None:
-            return [Finding(stack, FAIL, "moving", "a steady reading", "the reading does not settle: nothing may touch "
-                            "the tray; a loose load cell wire", wiring=True)]
-        if r.raw is None:
-            return [check.stack(self.snapshot())]  # no answer: the same words as `shuffler check`
-        tare = self.cal(wire.CAL_STACK, n=0).tare
-        self.person.say(f"Empty tray: {tare} (the tare).")
+        tare = self.tare()
+        if isinstance(tare, Finding):
+            return [tare]
         lo, hi = cards.per_card_range()
         value = "no count"
         empty_said = False  # a tray that reads empty is said once as the person's, then as the load cell's
@@ -260,27 +252,52 @@ class Bringup:
                                 "on it). Count them again.")
                 continue
             self.person.say(f"{known} cards: {first:.0f} a card (stored once a second count agrees).")
-            m = self.ask_number(setup_steps.SecondCount(least, capacity))
-            r = self.steady(int(first))
-            if r is not None and r.raw is not None and (r.raw - tare) / first < HALF_CARD:
-                self.person.say(setup_steps.second_empty_words(m))  # cards counted, never put in
-                m = self.ask_number(setup_steps.SecondCount(least, capacity))
-                r = self.steady(int(first))
-            if r is None or r.raw is None:
-                return [unsettled(r)]
-            read = (r.raw - tare) / first
-            value = f"{m} cards read as {setup_steps.tenths(read)} by the weight of the {known}"
-            if abs(read - m) < HALF_CARD:
-                per_card = self.cal(wire.CAL_STACK, n=m).per_card
-                return [Finding(stack, OK, value, "within half a card",
-                                f"calibrated: tare {tare}, {per_card} a card")]
-            off = abs(read - m)
-            self.person.say(f"{value}: the two counts disagree "
-                            f"by {off:.1f} card{'s' * (f'{off:.1f}' != '1.0')} ({off / m * 100:.1f} %). "
-                            "The board cannot see which count is off: count both again; nothing is stored yet.")
-        return [Finding(stack, FAIL, value, f"two counts that agree within half a card ({lo} to {hi} a card)",
+            found, value = self.second_count(tare, first, known, capacity)
+            if found is not None:
+                return [found]
+        return [Finding(wire.PART_STACK, FAIL, value, f"two counts that agree within half a card ({lo} to {hi} a card)",
                         f"the counts disagreed {COUNT_TRIES} times, so nothing is stored: count each card one by one, "
                         "and do this step again (r)")]
+
+    def tare(self) -> int | Finding:
+        """The empty tray's steady reading, stored as the tare; the finding
+        instead when it does not settle or the load cell does not answer."""
+        self.person.ask(setup_steps.EmptyTray())
+        r = self.steady()
+        if r is None:
+            return Finding(wire.PART_STACK, FAIL, "moving", "a steady reading", "the reading does not settle: nothing "
+                           "may touch the tray; a loose load cell wire", wiring=True)
+        if r.raw is None:
+            return check.stack(self.snapshot())  # no answer: the same words as `shuffler check`
+        tare = self.cal(wire.CAL_STACK, n=0).tare
+        self.person.say(f"Empty tray: {tare} (the tare).")
+        return tare
+
+    def second_count(self, tare: int, first: float, known: int, capacity: int) -> tuple[Finding | None, str]:
+        """Another number of cards, read by the first count's weight (`first`
+        a card): the finding when it reads as typed (the per-card figure
+        stored) or gives no steady reading; else None, the counts said to
+        disagree. With it, what the count read."""
+        least = min(SECOND_LEAST, capacity)
+        m = self.ask_number(setup_steps.SecondCount(least, capacity))
+        r = self.steady(int(first))
+        if r is not None and r.raw is not None and (r.raw - tare) / first < HALF_CARD:
+            self.person.say(setup_steps.second_empty_words(m))  # cards counted, never put in
+            m = self.ask_number(setup_steps.SecondCount(least, capacity))
+            r = self.steady(int(first))
+        if r is None or r.raw is None:
+            return unsettled(r), ""
+        read = (r.raw - tare) / first
+        value = f"{m} cards read as {setup_steps.tenths(read)} by the weight of the {known}"
+        if abs(read - m) < HALF_CARD:
+            per_card = self.cal(wire.CAL_STACK, n=m).per_card
+            return Finding(wire.PART_STACK, OK, value, "within half a card",
+                           f"calibrated: tare {tare}, {per_card} a card"), value
+        off = abs(read - m)
+        self.person.say(f"{value}: the two counts disagree "
+                        f"by {off:.1f} card{'s' * (f'{off:.1f}' != '1.0')} ({off / m * 100:.1f} %). "
+                        "The board cannot see which count is off: count both again; nothing is stored yet.")
+        return None, value
 
     def load_cell_fault(self, r: Any, tare: int, known: int) -> Finding | None:
         """The load cell's fault, if a reading with `known` cards on the tray

@@ -6,8 +6,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Union
 
-from shuffling.step_names import *  # noqa: F403 - the places' names
-
 
 # -- the steps ---------------------------------------------------------------------
 

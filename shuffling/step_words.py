@@ -2,81 +2,96 @@
 function of its fields. No one parses it back."""
 from __future__ import annotations
 
-from shuffling.step_names import *  # noqa: F403 - the places' names
-from shuffling.step_names import _count
-from shuffling.step_records import *  # noqa: F403 - every step is worded here
+from collections.abc import Callable
+from typing import Any
+
+from shuffling.step_names import ASIDE, LEFT_STACK, PACK, RIGHT_STACK, _count, cards, loads_phrase, number, place
+from shuffling.step_records import (Collect, Cut, Draw, EvenOut, Fix, Gather, Lift, Move, PutInTray, Reload,
+                                    RoundSummary, SetAside, Stack, Step, Swap, Touch, Unload)
 
 
 # -- the words ------------------------------------------------------------------------
 
 def words(step: Step) -> str:
     """The one English wording of a step."""
-    if isinstance(step, Cut):
-        return _cut(step)
-    if isinstance(step, Reload) and step.after_stop:  # its piles may be off the machine already
+    wording = _WORDING.get(type(step))
+    if wording is None:
+        raise TypeError(f"not a step: {step!r}")
+    return wording(step)
+
+
+def _reload(step: Reload) -> str:
+    if step.after_stop:  # its piles may be off the machine already
         return (f"Put load {step.load} back in the tray, face down{_count(step.cards)}: its left pile on top of its "
                 "right pile, if they still lie apart on the machine.")
-    if isinstance(step, Reload):
-        return (f"Put {step.load}'s left pile on top of its right pile and put them straight back in the tray, "
-                f"face down{_count(step.cards)}.")
-    if isinstance(step, PutInTray):
-        if step.load == ASIDE:
-            return f"Put the {cards(step.cards or 0)} you kept aside in the tray."
-        if step.rest:
-            return (f"Leave the piles where they are and make sure the cards of load {step.load} not yet dealt "
-                    "are in the tray, face down, in the same order.")
-        where = "back in the tray" if step.again else "face down in the tray"
-        return f"Put load {step.load}{_count(step.cards, step.about)} {where}."
-    if isinstance(step, Touch):
-        return _touch(step)
-    if isinstance(step, Lift):
-        if step.stacked:
-            return (f"Take out {step.load}'s piles and put the left pile on top of the right pile, without turning "
-                    f"them over: load {step.load} is done; keep it aside for the end.")
-        if step.rows:
-            return (f"Take out {step.load}'s piles without turning them over: its left pile to the left row, "
-                    "its right pile to the right row, each on the table, not on another pile.")
-        if step.left is None or step.right is None:
-            return (f"Lift off load {step.load}'s two piles and keep them apart: left pile on the left, "
-                    "right pile on the right.")
-        return (f"Lift off load {step.load}'s two piles and keep them apart: left pile ({step.left}) on the left, "
-                f"right pile ({step.right}) on the right.")
-    if isinstance(step, Stack):
-        return _stack(step)
-    if isinstance(step, Move):
-        text = "M" + move_phrase(step)[1:]
-        if step.sizes is not None:
-            text += f": {step.upper} {step.sizes[0]}, {step.lower} {step.sizes[1]}"
-        return text + "."
-    if isinstance(step, EvenOut):
-        a, b = step.upper, step.lower
-        return (f"Even them out by eye to about {step.sizes[0]} and {step.sizes[1]}: move cards from the bottom "
-                f"of load {a} to the top of load {b}, or from the top of {b} to the bottom of {a}.")
-    if isinstance(step, Draw):
-        return _draw(step)
-    if isinstance(step, Gather):
-        done = (f"the pack, after fewer rounds than '{step.short_of}' needs" if step.short_of
-                else "the pack is shuffled and ready to deal")
-        if len(step.parts) == 1:
-            return f"{_capital(done)}."
-        return f"Put {_on_top(step.parts)}: {'that is ' if step.short_of else ''}{done}."
-    if isinstance(step, Swap):
-        return (f"Those cards are load {step.second}: put them where load {step.second} goes, and take "
-                f"load {step.first} instead.")
-    if isinstance(step, Unload):
-        return f"Take the cards you put in as load {step.load} back out of the tray."
-    if isinstance(step, SetAside):
-        return f"Lift the top {cards(step.cards)} off the load in the tray and keep them aside, in order."
-    if isinstance(step, Fix):
-        return _fix(step)
-    if isinstance(step, Collect):
-        return (f"Put all {cards(step.cards)} together face down into one pack, in any order: both piles on the "
-                "machine, any cards in the tray or caught in the exit, and every stack and load on the table."
-                + (f" Load {step.load} was {cards(step.missing)} short: look for {'them' if step.missing > 1 else 'it'} "
-                   "in the other stacks, in the exit and under the machine too." if step.missing else ""))
-    if isinstance(step, RoundSummary):
-        return _round_summary(step)
-    raise TypeError(f"not a step: {step!r}")
+    return (f"Put {step.load}'s left pile on top of its right pile and put them straight back in the tray, "
+            f"face down{_count(step.cards)}.")
+
+
+def _put_in_tray(step: PutInTray) -> str:
+    if step.load == ASIDE:
+        return f"Put the {cards(step.cards or 0)} you kept aside in the tray."
+    if step.rest:
+        return (f"Leave the piles where they are and make sure the cards of load {step.load} not yet dealt "
+                "are in the tray, face down, in the same order.")
+    where = "back in the tray" if step.again else "face down in the tray"
+    return f"Put load {step.load}{_count(step.cards, step.about)} {where}."
+
+
+def _lift(step: Lift) -> str:
+    if step.stacked:
+        return (f"Take out {step.load}'s piles and put the left pile on top of the right pile, without turning "
+                f"them over: load {step.load} is done; keep it aside for the end.")
+    if step.rows:
+        return (f"Take out {step.load}'s piles without turning them over: its left pile to the left row, "
+                "its right pile to the right row, each on the table, not on another pile.")
+    if step.left is None or step.right is None:
+        return (f"Lift off load {step.load}'s two piles and keep them apart: left pile on the left, "
+                "right pile on the right.")
+    return (f"Lift off load {step.load}'s two piles and keep them apart: left pile ({step.left}) on the left, "
+            f"right pile ({step.right}) on the right.")
+
+
+def _move(step: Move) -> str:
+    text = "M" + move_phrase(step)[1:]
+    if step.sizes is not None:
+        text += f": {step.upper} {step.sizes[0]}, {step.lower} {step.sizes[1]}"
+    return text + "."
+
+
+def _even_out(step: EvenOut) -> str:
+    a, b = step.upper, step.lower
+    return (f"Even them out by eye to about {step.sizes[0]} and {step.sizes[1]}: move cards from the bottom "
+            f"of load {a} to the top of load {b}, or from the top of {b} to the bottom of {a}.")
+
+
+def _gather(step: Gather) -> str:
+    done = (f"the pack, after fewer rounds than '{step.short_of}' needs" if step.short_of
+            else "the pack is shuffled and ready to deal")
+    if len(step.parts) == 1:
+        return f"{_capital(done)}."
+    return f"Put {_on_top(step.parts)}: {'that is ' if step.short_of else ''}{done}."
+
+
+def _swap(step: Swap) -> str:
+    return (f"Those cards are load {step.second}: put them where load {step.second} goes, and take "
+            f"load {step.first} instead.")
+
+
+def _unload(step: Unload) -> str:
+    return f"Take the cards you put in as load {step.load} back out of the tray."
+
+
+def _set_aside(step: SetAside) -> str:
+    return f"Lift the top {cards(step.cards)} off the load in the tray and keep them aside, in order."
+
+
+def _collect(step: Collect) -> str:
+    return (f"Put all {cards(step.cards)} together face down into one pack, in any order: both piles on the "
+            "machine, any cards in the tray or caught in the exit, and every stack and load on the table."
+            + (f" Load {step.load} was {cards(step.missing)} short: look for "
+               f"{'them' if step.missing > 1 else 'it'} in the other stacks, in the exit and under the machine too."
+               if step.missing else ""))
 
 
 def move_phrase(step: Move) -> str:
@@ -275,6 +290,14 @@ def _round_summary(step: RoundSummary) -> str:
         return (f"Run every load ({loads}), then stack all the left piles in load order "
                 "on top of all the right piles in load order, and cut that into even loads.")
     raise ValueError(f"unknown routine {step.routine!r}")
+
+
+# Each kind of step's wording (a Reload is a PutInTray of its own kind, worded apart).
+_WORDING: dict[type, Callable[[Any], str]] = {
+    Cut: _cut, Reload: _reload, PutInTray: _put_in_tray, Touch: _touch, Lift: _lift, Stack: _stack, Move: _move,
+    EvenOut: _even_out, Draw: _draw, Gather: _gather, Swap: _swap, Unload: _unload, SetAside: _set_aside, Fix: _fix,
+    Collect: _collect, RoundSummary: _round_summary,
+}
 
 
 __all__ = ["words", "move_phrase"]

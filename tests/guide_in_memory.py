@@ -158,7 +158,7 @@ def exit_beam_missed_three(voice: Voice) -> Any:
     count, `out`). Returns the fault as the machine was handed it."""
     from host import plan as planlib
     from host.guide.machine import Machine
-    from host.guide.table import Answer
+    from host.guide.handlers import Answer
     from suite import Clock
 
     plan = planlib.make_plan(planlib.choose_pack("samba", None), 104, "good", rounds=1)

@@ -4,14 +4,20 @@ from __future__ import annotations
 import signal
 import tempfile
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from types import FrameType
+from typing import TYPE_CHECKING
 
 import click
 
 from firmware import build
 from firmware.build import ImageError
 from simulator.virtual import faults as faultlib
+
+if TYPE_CHECKING:
+    from simulator.virtual import VirtualShuffler
 
 
 def person_hint(control: str, uid: str, port: str, table_file: Path | None, blank: bool = False,
@@ -110,10 +116,7 @@ def sim_device(
     empty = flash is None or not flash.exists() or not any(flash.iterdir())
     if install is None:
         install = empty
-    if table_file is not None and not table_file.parent.is_dir():
-        raise click.BadParameter(f"no folder {table_file.parent} for the table file", param_hint="--table")
-    if table_file is None and flash is not None:
-        table_file = flash.resolve().parent / f"{flash.resolve().name}-table.json"  # beside the flash, not on it
+    table_file = table_file_for(flash, table_file)
     env = {"SHUFFLER_SIM_WIRING": ",".join(wiring)} if wiring else {}
     # Started blank (no firmware put on an empty flash), the board is as a
     # Pico from its download page: nothing calibrated it at a factory.
@@ -122,6 +125,24 @@ def sim_device(
         env["SHUFFLER_SIM_BLANK"] = "1"
     dev = VirtualShuffler(flash, time_scale=time_scale, seed=seed, faults=standing, heap_kib=heap_kib,
                           table_file=table_file, keep_cards=True, env=env or None)
+    start_device(dev, install)
+    serve_until_stopped(dev, dev.table_file if flash else None, blank)
+    click.echo("virtual shuffler stopped", err=True)
+
+
+def table_file_for(flash: Path | None, table_file: Path | None) -> Path | None:
+    """Where the cards on the table are kept: --table, else a file beside the
+    flash folder (not on it), else nowhere."""
+    if table_file is not None and not table_file.parent.is_dir():
+        raise click.BadParameter(f"no folder {table_file.parent} for the table file", param_hint="--table")
+    if table_file is None and flash is not None:
+        return flash.resolve().parent / f"{flash.resolve().name}-table.json"
+    return table_file
+
+
+def start_device(dev: VirtualShuffler, install: bool) -> None:
+    """The firmware put on the flash when asked, then the board started;
+    stopped again, with one line, when either fails."""
     try:
         if install:
             with tempfile.TemporaryDirectory(prefix="shuffler-image-") as tmp:
@@ -136,6 +157,28 @@ def sim_device(
     except BaseException:
         dev.stop()
         raise
+
+
+def serve_until_stopped(dev: VirtualShuffler, table_file: Path | None, blank: bool) -> None:
+    """Say where the shuffler is and how to go on, then run until a signal
+    (Ctrl-C, a kill, the terminal closed) or the board stops by itself."""
+    with stop_signals() as done:
+        try:
+            click.echo(f"virtual shuffler on {dev.port} (flash {dev.flash_dir})")
+            for line in person_hint(dev.control_address, dev.uid, dev.port, table_file, blank):
+                click.echo(line)
+            while not done.wait(0.2):
+                if not dev.running:
+                    raise click.ClickException("the virtual shuffler stopped unexpectedly")
+        finally:
+            dev.stop()
+
+
+@contextmanager
+def stop_signals() -> Iterator[threading.Event]:
+    """An event the signals that stop a virtual shuffler set (Ctrl-C, a
+    kill, the terminal closed) instead of raising; their handlers put back
+    after."""
     done = threading.Event()
 
     def on_signal(signum: int, frame: FrameType | None) -> None:
@@ -143,14 +186,7 @@ def sim_device(
 
     old = {s: signal.signal(s, on_signal) for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)}
     try:
-        click.echo(f"virtual shuffler on {dev.port} (flash {dev.flash_dir})")
-        for line in person_hint(dev.control_address, dev.uid, dev.port, dev.table_file if flash else None, blank):
-            click.echo(line)
-        while not done.wait(0.2):
-            if not dev.running:
-                raise click.ClickException("the virtual shuffler stopped unexpectedly")
+        yield done
     finally:
         for s, handler in old.items():
             signal.signal(s, handler)
-        dev.stop()
-    click.echo("virtual shuffler stopped", err=True)

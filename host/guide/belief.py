@@ -40,9 +40,9 @@ def held(m: Core, words: str, what: proof.What) -> GuideStopped:
     """The guide stops on a fault of the device: exactness, if it was still
     claimed, is lost, and the line says so."""
     r = m.routine
-    exact = isinstance(r, routines.ExactRoutine) and r.lost is None
+    exact = isinstance(r, routines.GuidedExactRoutine) and r.lost is None
     if exact:
-        assert isinstance(r, routines.ExactRoutine)
+        assert isinstance(r, routines.GuidedExactRoutine)
         r.lost = "device_fault"
         m.ledger.add(m.place, what, proof.LOST, proof.StoppedThere())
     m.note(f"a fault of the shuffler: {words}")
@@ -67,7 +67,7 @@ def held_quietly(m: Core, line: str) -> GuideStopped:
     """A stop whose line says it all (another shuffler, another firmware):
     the routine's claim goes with it."""
     r = m.routine
-    if isinstance(r, routines.ExactRoutine) and r.lost is None:
+    if isinstance(r, routines.GuidedExactRoutine) and r.lost is None:
         r.lost = "device_fault"
         m.ledger.add(m.place, proof.DeviceChanged(line), proof.LOST, proof.StoppedThere())
     return m.stop(line)
@@ -100,7 +100,7 @@ def round_out(m: Core) -> int:
     r = m.routine
     if isinstance(r, routines.RandomRoutine):
         return sum(res.cards for res in r.results)  # this round's passes so far
-    if isinstance(r, routines.ExactRoutine) and r.per_round and r.route.kind == "radix":
+    if isinstance(r, routines.GuidedExactRoutine) and r.per_round and r.route.kind == "radix":
         return sum(r.per_round[-1])  # whole-pack rounds: every load is a share of the pack
     return 0  # a split round's part is a share of the pack on its own
 
@@ -125,7 +125,7 @@ def count_grows(m: Core, k: int) -> bool:
 def next_load(m: Core, ev: Event) -> None:
     """exact_next: the load expected next is one of the routine's own."""
     r = m.routine
-    if not isinstance(r, routines.ExactRoutine) or r.lost is not None:
+    if not isinstance(r, routines.GuidedExactRoutine) or r.lost is not None:
         return
     if ev.rounds is not None and ev.rounds != r.rounds:
         raise device_fault(m, "next_rounds", was=r.rounds, now=ev.rounds)
@@ -136,7 +136,7 @@ def next_load(m: Core, ev: Event) -> None:
 def routine_done(m: Core, ev: Event) -> None:
     """exact_done: only after the routine's last pass, with its own rounds."""
     r = m.routine
-    if not isinstance(r, routines.ExactRoutine) or r.lost is not None:
+    if not isinstance(r, routines.GuidedExactRoutine) or r.lost is not None:
         return
     if ev.rounds is not None and ev.rounds != r.rounds:
         raise device_fault(m, "done_rounds", was=r.rounds, now=ev.rounds)

@@ -3,7 +3,7 @@
 What the guide believes (where the routine stands, what each load and pile
 holds) changes only from facts: the device's events and replies, the
 tray's count, the person's answers, the clock. The machine's phase (a
-record of host/guide/table.py) is what it is doing now; the handlers
+record of host/guide/handlers.py) is what it is doing now; the handlers
 (host/guide/waiting.py, dealing.py, exact_events.py) each take a fact and
 return the next phase, and the walk through the queue of steps
 (`advance`) returns the phase the step it shows waits in. Here: the queue
@@ -26,11 +26,11 @@ from host.guide import routines
 from host.guide.device import Stop
 from host.guide.device_side import ShufflerSide
 from host.guide.options import GuideOptions
+from host.guide.handlers import (HOLD, WALKING, AwaitingTouch, Closed, Dealing, Do, Fact, Finished, Handling,
+                                 Loading, Noise, Paused, Phase, Settled, Stopped, Tick, transition)
 from host.guide.pass_in_hand import Pass, TrayWatch
 from host.guide.results import GuideStopped, Summary
-from host.guide.run_keeping import AFTER_PASS_S, RunKeeping  # noqa: F401 - AFTER_PASS_S read from here
-from host.guide.table import (HOLD, WALKING, AwaitingTouch, Closed, Dealing, Do, Fact, Finished, Handling,
-                              Loading, Noise, Paused, Phase, Settled, Stopped, Tick, transition)
+from host.guide.run_keeping import RunKeeping
 from host.guide.voice import DONE, READY, Shown, Voice
 from host.plan import Plan
 from shuffling import steps
@@ -42,7 +42,7 @@ MAX_RESTARTS_PER_PASS = 3  # more hellos than this in one pass is a device at fa
 MAX_RECONNECTS_PER_PASS = 5
 MAX_FRUITLESS_PARTS = 3  # parts of one pass in a row that stop before their first card
 
-Routine = Union[routines.RandomRoutine, routines.ExactRoutine]
+Routine = Union[routines.RandomRoutine, routines.GuidedExactRoutine]
 Item = Union[steps.Step, notices.Notice, routines.RoundMark, Do]
 
 
@@ -124,7 +124,7 @@ class Core(RunKeeping):
 
     # -- facts ------------------------------------------------------------------------------
     def handle(self, fact: Fact) -> Phase:
-        """Hand a fact to the handler the table names for the phase; the
+        """Hand a fact to the handler `HANDLERS` names for the phase; the
         phase it returns is the machine's."""
         t = transition(self.phase, fact.kind)
         self.phase = self.guarded(t.handler, self, fact)
@@ -329,7 +329,7 @@ class Core(RunKeeping):
         p.part_n, p.k, p.k_left, p.k_right = n, 0, 0, 0
         p.aside_coming = False
         r = self.routine
-        if p.parts and isinstance(r, routines.ExactRoutine) and r.lost is None and not r.rewound:
+        if p.parts and isinstance(r, routines.GuidedExactRoutine) and r.lost is None and not r.rewound:
             # The device took the rest up by its codes (it says so by losing nothing).
             self.ledger.add(self.place, proof.PassStopped(p.dealt, p.total), proof.KEPT, proof.DealtOnFromCount())
         now = self.clock()
@@ -385,14 +385,14 @@ class Core(RunKeeping):
         if self.place is not None:
             self.place = notices.Where(self.place.round, self.place.of_rounds, self.place.load, self.place.pass_number,
                                        self.place.of_passes, after=True)
-        if isinstance(self.routine, routines.ExactRoutine) and self.device is not None and self.routine.lost is None:
+        if isinstance(self.routine, routines.GuidedExactRoutine) and self.device is not None and self.routine.lost is None:
             return self.wait_for_the_device(result.load)
         self.go_on_after()
         return Handling()
 
     def go_on_after(self) -> None:
         assert self.routine is not None
-        if isinstance(self.routine, routines.ExactRoutine) and self.routine.lost is not None:
+        if isinstance(self.routine, routines.GuidedExactRoutine) and self.routine.lost is not None:
             self.after_loss()
         else:
             self.todo.extend(self.routine.after_pass())

@@ -21,9 +21,9 @@ from host.guide import notices
 from host.guide import routines
 from host.guide.core import MAX_RECONNECTS_PER_PASS, MAX_RESTARTS_PER_PASS, STALE, Core
 from host.guide.device import Stop
+from host.guide.handlers import (ONWARD, PASS_OVER, Answer, Closed, Dealing, Do, Handling, Loading, Noise, Paused, Phase,
+                                 Stopped, Tick, on, refusal)
 from host.guide.results import GuideStopped
-from host.guide.table import (ONWARD, PASS_OVER, Answer, Closed, Dealing, Do, Handling, Loading, Noise, Paused, Phase,
-                              Stopped, Tick, on, refusal)
 from shuffling import steps
 
 PASS = (Dealing, Paused)
@@ -112,7 +112,7 @@ def count_rest(m: Core) -> Phase | None:
         rest = n
     if rest <= 0:
         r = m.routine
-        if (isinstance(r, routines.ExactRoutine) and r.lost is None and not r.rewound and m.device is not None
+        if (isinstance(r, routines.GuidedExactRoutine) and r.lost is None and not r.rewound and m.device is not None
                 and p.parts):
             # The device still waits for the rest of its stopped pass: an
             # empty tray's start tells it the pass is whole. Its refusal (the

@@ -1,4 +1,4 @@
-"""The guide's handler table drawn: a Mermaid state diagram of the phases
+"""The guide's handlers (`HANDLERS`) drawn: a Mermaid state diagram of the phases
 and the facts that move the machine between them, and a table of the
 defaults that apply in every phase. docs/guide.md shows what `markdown()`
 returns (tests/host/test_guide_machine.py keeps it so).
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 # The handlers register themselves when the machine's modules are imported.
 from host.guide import machine as _machine  # noqa: F401
-from host.guide.table import ANY, ONWARD, PHASES, TABLE
+from host.guide.handlers import ANY, HANDLERS, ONWARD, PHASES
 
 _NAME = {phase: phase.key for phase in PHASES}
 
@@ -20,7 +20,7 @@ def mermaid() -> str:
     for (any of ONWARD) points at `next_step`; arrows to `stopped` (any
     handler may stop the guide) and back to the same phase are left out."""
     arrows: dict[tuple[str, str], set[str]] = {}
-    for (phase, kind), t in TABLE.items():
+    for (phase, kind), t in HANDLERS.items():
         if phase is ANY:
             continue
         targets = ["next_step"] if set(t.goes) == set(ONWARD) else [_NAME[g] for g in t.goes]
@@ -38,7 +38,7 @@ def mermaid() -> str:
 def defaults() -> list[tuple[str, str, str]]:
     """(fact, handler, phases it may lead to) for the facts handled alike in every phase."""
     out = []
-    for (phase, kind), t in sorted(TABLE.items(), key=lambda kv: kv[0][1]):
+    for (phase, kind), t in sorted(HANDLERS.items(), key=lambda kv: kv[0][1]):
         if phase is ANY:
             goes = "the next step's phase" if set(t.goes) == set(ONWARD) else ", ".join(_NAME[g] for g in t.goes)
             out.append((kind, t.name, goes or "stays"))

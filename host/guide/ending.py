@@ -11,7 +11,7 @@ from host.guide.ledger_words import as_data
 from host.plan import Plan, distance_after
 from shuffling.exact_mode.onlooker import onlooker
 
-Routine = Union[routines.RandomRoutine, routines.ExactRoutine]
+Routine = Union[routines.RandomRoutine, routines.GuidedExactRoutine]
 
 
 def summary(routine: Routine, earlier: Sequence[Routine], plan: Plan, seconds: float, notes: list[str],
@@ -26,7 +26,7 @@ def summary(routine: Routine, earlier: Sequence[Routine], plan: Plan, seconds: f
     out.table_seconds = sum(r.table_seconds() for r in (*earlier, routine))
     if ledger is not None:
         out.exactness = as_data(ledger)
-    if isinstance(routine, routines.ExactRoutine):
+    if isinstance(routine, routines.GuidedExactRoutine):
         out.condition = CONDITION
         out.onlooker = onlooker(routine.route).to_dict()
     return out
@@ -36,7 +36,7 @@ def _summary(routine: Routine, earlier: Sequence[Routine], plan: Plan, seconds: 
     earlier_passes = sum(r.passes for r in earlier)
     earlier_rounds = sum(max(0, r.round - 1) for r in earlier)
     loads = [row for r in earlier for row in r.per_round] + list(routine.per_round)
-    if isinstance(routine, routines.ExactRoutine):
+    if isinstance(routine, routines.GuidedExactRoutine):
         return Summary(rounds=earlier_rounds + routine.rounds, passes=earlier_passes + routine.passes,
                        seconds=seconds, distance=0.0, cards=plan.cards, notes=notes, loads=loads,
                        mode=EXACT_AGAIN if earlier else EXACT, method=EXACT_METHOD)

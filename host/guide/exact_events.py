@@ -22,14 +22,14 @@ from host.guide import belief
 from host.guide import notices
 from host.guide import routines
 from host.guide.core import Core
-from host.guide.table import ONWARD, AfterPass, Handling, Phase, Tick, on
+from host.guide.handlers import ONWARD, AfterPass, Handling, Phase, Tick, on
 from shuffling.exact_mode.round_loads import round_loads
 
 
 @on("exact_next", goes=ONWARD)
 def exact_next(m: Core, ev: Event) -> Phase:
     belief.next_load(m, ev)
-    if isinstance(m.routine, routines.ExactRoutine) and ev.round is not None and ev.count is not None:
+    if isinstance(m.routine, routines.GuidedExactRoutine) and ev.round is not None and ev.count is not None:
         m.routine.device_next = device_messages.object_record(
             "next", {"round": ev.round, "rounds": ev.rounds, "load": ev.load, "count": ev.count})
     return checked_after_pass(m)
@@ -41,7 +41,7 @@ def exact_repair(m: Core, ev: Event) -> Phase:
     cards still its own): said, kept in the ledger, and the steps walk on
     from the part's first round once the pass in hand, if any, is over."""
     r = m.routine
-    if not isinstance(r, routines.ExactRoutine):
+    if not isinstance(r, routines.GuidedExactRoutine):
         return m.phase
     if r.awaiting_repair:
         r.awaiting_repair -= 1  # one the guide asked for: said when it asked
@@ -57,7 +57,7 @@ def exact_repair(m: Core, ev: Event) -> Phase:
 
 @on("exact_round")
 def exact_round(m: Core, ev: Event) -> Phase:
-    if isinstance(m.routine, routines.ExactRoutine) and m.routine.lost is None:
+    if isinstance(m.routine, routines.GuidedExactRoutine) and m.routine.lost is None:
         try:
             dealt = round_loads(m.routine.route, ev.round or 0)
         except ValueError:  # a round the routine has not: said without its loads
@@ -71,7 +71,7 @@ def exact_round(m: Core, ev: Event) -> Phase:
 @on("exact_done", goes=ONWARD)
 def exact_done(m: Core, ev: Event) -> Phase:
     belief.routine_done(m, ev)
-    if isinstance(m.routine, routines.ExactRoutine):
+    if isinstance(m.routine, routines.GuidedExactRoutine):
         m.routine.finished = True
     return checked_after_pass(m)
 
@@ -85,7 +85,7 @@ def exact_lost(m: Core, ev: Event) -> Phase:
 def checked_after_pass(m: Core) -> Phase:
     """Waiting after an exact pass: go on once the device has said where
     its routine stands."""
-    if not isinstance(m.phase, AfterPass) or not isinstance(m.routine, routines.ExactRoutine):
+    if not isinstance(m.phase, AfterPass) or not isinstance(m.routine, routines.GuidedExactRoutine):
         return m.phase
     return m.advance(m.after_pass_check(m.phase))
 
@@ -97,7 +97,7 @@ def tick_after_pass(m: Core, fact: Tick) -> Phase:
     assert isinstance(waiting, AfterPass)
     if m.clock() < waiting.until:
         return waiting
-    assert m.device is not None and isinstance(m.routine, routines.ExactRoutine)
+    assert m.device is not None and isinstance(m.routine, routines.GuidedExactRoutine)
     try:
         st = m.device.status()
     except LinkError as exc:

@@ -2,8 +2,8 @@
 
 What the guide believes changes only from facts: the device's events and
 replies, the tray's count, the person's answers, the clock. One loop
-(`Machine.run`) gathers them and hands each to the handler the table names
-for the machine's phase and the fact's kind (host/guide/table.py); the
+(`Machine.run`) gathers them and hands each to the handler `HANDLERS` names
+for the machine's phase and the fact's kind (host/guide/handlers.py); the
 handler returns the next phase. Every fact is taken in every phase: a load
 put in the tray, or a pass begun, while a table step is on screen completes
 that step; a touch out of turn is a transition, never an error.
@@ -21,8 +21,8 @@ from host.guide import dealing as _dealing  # noqa: F401 - registers its handler
 from host.guide import exact_events as _exact_events  # noqa: F401
 from host.guide import waiting as _waiting  # noqa: F401
 from host.guide.core import POLL_S, Core
+from host.guide.handlers import HOLD, ONWARD, Answer, Fact, Finished, Handling, Phase, Settled, Stopped, Tick, on
 from host.guide.results import Summary
-from host.guide.table import HOLD, ONWARD, Answer, Fact, Finished, Handling, Phase, Settled, Stopped, Tick, on
 
 
 class Machine(Core):

@@ -17,7 +17,7 @@ from host.guide import ledger as proof
 from host.guide import notices
 from host.guide import routines
 from host.guide.core import Core, Item, Pass
-from host.guide.table import Do
+from host.guide.handlers import Do
 from host.plan import PlanError, choose_pack, make_plan
 from shuffling import steps
 
@@ -29,7 +29,7 @@ def last_load_off(m: Core, p: Pass, n: int) -> list[Item] | None:
     missing cards)."""
     r = m.routine
     assert r is not None
-    if r.next_load(p.load) is not None or (isinstance(r, routines.ExactRoutine) and r.round > 1):
+    if r.next_load(p.load) is not None or (isinstance(r, routines.GuidedExactRoutine) and r.round > 1):
         return None
     if not m.pack_asked:
         m.pack_asked = True
@@ -71,7 +71,7 @@ def as_it_is(m: Core, p: Pass, n: int) -> list[Item]:
         new_plan = make_plan(choose_pack(None, held), m.plan.capacity, m.plan.quality, rounds=m.plan.rounds)
     except PlanError as exc:
         raise m.stop(f"the pack holds {held} cards: {exc}") from None
-    exact = isinstance(m.routine, routines.ExactRoutine)
+    exact = isinstance(m.routine, routines.GuidedExactRoutine)
     m.tell(notices.PackHolds(held, game, fresh=exact))
     m.note(f"the pack holds {held} cards, not {game}: it was shuffled as the pack it is")
     if m.foreign:
@@ -92,7 +92,7 @@ def give_up(m: Core, what: proof.What, then: proof.Then) -> None:
     any order was claimed (an action of the walk); the steps after it
     gather the pack for a fresh one."""
     r = m.routine
-    assert isinstance(r, routines.ExactRoutine) and m.device is not None
+    assert isinstance(r, routines.GuidedExactRoutine) and m.device is not None
     try:
         m.device.exact_cancel()
     except LinkError as exc:

@@ -5,7 +5,7 @@ to the device or the person. The machine asks it for the first stretch of
 work (`begin`) and, after each pass, for the stretch up to the next pass
 (`after_pass`): table steps, notices, then the pass's load and touch, or the
 last gathering. Random mode (`RandomRoutine`) walks the plan's pile-trade
-rounds, exact mode (`ExactRoutine`) the fixed instructions of
+rounds, exact mode (`GuidedExactRoutine`) the fixed instructions of
 shuffling/exact_mode/physical.py for the routine the device runs
 (whole-pack radix or the split, firmware/exact_routes.py) with the loads the
 device expects.
@@ -168,8 +168,10 @@ class RandomRoutine:
         return self.plan.timing.total_s * self.passes / max(1, self.of_passes)
 
 
-class ExactRoutine:
-    """Exact mode's fixed instructions, with the loads the device expects.
+class GuidedExactRoutine:
+    """The guide's record of the exact routine the device runs: exact mode's
+    fixed instructions, with the loads the device expects (the device's own
+    record of it is firmware/exact.py's ExactRoutine).
 
     Everything about the routine comes from its steps, for the routine the
     device said it runs: each round's loads, in order, with their sizes."""

@@ -15,7 +15,7 @@ from host.guide import faults
 from host.guide import ledger as proof
 from host.guide import notices
 from host.guide import routines
-from host.guide.table import AfterPass, Do, Finished, Handling, Phase
+from host.guide.handlers import AfterPass, Do, Finished, Handling, Phase
 from host.plan import make_plan
 from shuffling import steps
 
@@ -79,7 +79,7 @@ class RunKeeping:
         """The last step is done: the summary."""
         routine = self.routine
         assert routine is not None
-        if isinstance(routine, routines.ExactRoutine) and self.device is not None and not routine.finished:
+        if isinstance(routine, routines.GuidedExactRoutine) and self.device is not None and not routine.finished:
             self.tell(notices.ExactNotConfirmed())
             self.note("the shuffler did not confirm the end of exact mode")
         summary = ending.summary(routine, self.earlier, self.plan, self.clock() - self.started, self.notes,
@@ -93,11 +93,11 @@ class RunKeeping:
         """Whether the device still holds the exact routine in hand, so that
         `--resume` goes on with it where the cards lie."""
         r = self.routine
-        return (isinstance(r, routines.ExactRoutine) and self.device is not None and r.lost is None
+        return (isinstance(r, routines.GuidedExactRoutine) and self.device is not None and r.lost is None
                 and not r.finished)
 
     # -- exact mode's routine --------------------------------------------------------------------
-    def exact_routine(self) -> routines.ExactRoutine:
+    def exact_routine(self) -> routines.GuidedExactRoutine:
         dev = self.device
         assert dev is not None
         try:
@@ -109,11 +109,11 @@ class RunKeeping:
         if self.options.routine is not None and begun.kind != self.options.routine:
             raise self.protocol_fault(f"asked for the {self.options.routine} routine, it began {begun.kind}")
         try:
-            return routines.ExactRoutine(self.plan.cards, dev.capacity or self.plan.capacity, begun)
+            return routines.GuidedExactRoutine(self.plan.cards, dev.capacity or self.plan.capacity, begun)
         except ValueError as exc:  # a routine this guide would word otherwise (another firmware's plan)
             raise self.stop(f"the shuffler's exact routine does not fit this pack: {exc}") from None
 
-    def resumed_routine(self, st: Reply) -> routines.ExactRoutine:
+    def resumed_routine(self, st: Reply) -> routines.GuidedExactRoutine:
         """The routine the device holds, from the load it expects next."""
         dev = self.device
         assert dev is not None
@@ -127,7 +127,7 @@ class RunKeeping:
             raise self.stop(f"the shuffler holds the {held.kind} routine, not the {self.options.routine} asked for: "
                             "leave out --routine to go on with it")
         try:
-            routine = routines.ExactRoutine(self.plan.cards, dev.capacity or self.plan.capacity, held,
+            routine = routines.GuidedExactRoutine(self.plan.cards, dev.capacity or self.plan.capacity, held,
                                             resume_at=st.next)
         except ValueError as exc:
             raise self.stop(f"the shuffler's exact routine does not fit this pack: {exc}") from None
@@ -171,7 +171,7 @@ class RunKeeping:
         random); after it, or now between passes, the pack is gathered (and,
         with `walk`, its steps shown: an action already walking says no)."""
         r = self.routine
-        if not isinstance(r, routines.ExactRoutine) or r.lost is not None:
+        if not isinstance(r, routines.GuidedExactRoutine) or r.lost is not None:
             return self.phase
         r.lost = reason
         notice = notices.ExactLost(self.place, reason, load, n, expected)
@@ -186,7 +186,7 @@ class RunKeeping:
     def after_device_restart(self) -> Phase:
         """The device started again: in exact mode, whether it kept its routine."""
         r = self.routine
-        if not isinstance(r, routines.ExactRoutine) or r.lost is not None or r.finished:
+        if not isinstance(r, routines.GuidedExactRoutine) or r.lost is not None or r.finished:
             return self.phase
         assert self.device is not None
         try:
@@ -203,7 +203,7 @@ class RunKeeping:
         the ledger, and the routine's steps walk on from there (regather:
         after a step that puts its piles together, any order)."""
         r = self.routine
-        assert isinstance(r, routines.ExactRoutine)
+        assert isinstance(r, routines.GuidedExactRoutine)
         passes = r.part_passes(first)
         notice = notices.PartDealtAgain(self.place, part, reason, passes, r.part_seconds(first), after, want, n)
         self.tell(notice)
@@ -215,7 +215,7 @@ class RunKeeping:
         by hand where nobody knows: the device deals the part again from
         fresh codes (an action of the walk); `fix`, the steps that put the
         cards back, come before the part's first load again."""
-        assert self.device is not None and isinstance(self.routine, routines.ExactRoutine)
+        assert self.device is not None and isinstance(self.routine, routines.GuidedExactRoutine)
         load = self.pass_.load if self.pass_ is not None else self.routine.load
         try:
             held = self.device.exact_repair()
@@ -237,7 +237,7 @@ class RunKeeping:
         that round with fresh codes (an action of the walk;
         docs/exact-mode.md, *Mended in place* (d))."""
         r = self.routine
-        assert self.device is not None and isinstance(r, routines.ExactRoutine)
+        assert self.device is not None and isinstance(r, routines.GuidedExactRoutine)
         load = self.pass_.load if self.pass_ is not None else r.load
         try:
             held = self.device.exact_repair(parent=True)
@@ -259,7 +259,7 @@ class RunKeeping:
 
     def device_forgot(self, st: Reply) -> bool:
         r = self.routine
-        return (isinstance(r, routines.ExactRoutine) and r.lost is None and not r.finished
+        return (isinstance(r, routines.GuidedExactRoutine) and r.lost is None and not r.finished
                 and st.mode != protocol.MODE_EXACT)
 
     def wait_for_the_device(self, load: str) -> Phase:
@@ -273,7 +273,7 @@ class RunKeeping:
         """Go on once the device has said which load it expects next (or
         that its routine is done, or lost)."""
         r = self.routine
-        assert isinstance(r, routines.ExactRoutine)
+        assert isinstance(r, routines.GuidedExactRoutine)
         nxt = r.device_next
         fresh = nxt is not None and ((nxt.round, nxt.load) != waiting.dealt or r.next_is_repair)
         if fresh or r.finished or r.lost is not None:

@@ -23,8 +23,8 @@ from host.guide import pack
 from host.guide import routines
 from host.guide.core import STALE, Core, Item, Pass
 from host.guide.dealing import hold_for_unknown
-from host.guide.table import (ONWARD, Answer, AwaitingTouch, Dealing, Do, Handling, Loading, Paused, Phase, Stopped,
-                              Tick, Tray, on, refusal)
+from host.guide.handlers import (ONWARD, Answer, AwaitingTouch, Dealing, Do, Handling, Loading, Paused, Phase, Stopped,
+                                 Tick, Tray, on, refusal)
 from shuffling import steps
 
 KEEP_AWAKE_S = 20.0  # a line to the device at least this often while the person works
@@ -123,7 +123,7 @@ def put_right(m: Core, p: Pass, n: int) -> list[Item]:
     capacity = m.device.capacity if m.device and m.device.capacity else m.plan.capacity
     again = steps.PutInTray(p.load, p.want, again=True)
     nxt = m.routine.next_load(p.load)
-    if isinstance(m.routine, routines.ExactRoutine):
+    if isinstance(m.routine, routines.GuidedExactRoutine):
         r = m.routine
         other = r.swapped_with(p.load, n)
         if other is not None:
@@ -154,7 +154,7 @@ def put_right(m: Core, p: Pass, n: int) -> list[Item]:
             again]
 
 
-def off_in_a_later_round(m: Core, p: Pass, n: int, r: routines.ExactRoutine) -> list[Item]:
+def off_in_a_later_round(m: Core, p: Pass, n: int, r: routines.GuidedExactRoutine) -> list[Item]:
     """A load of exact mode's later rounds, not cut by eye, holds n cards,
     not p.want: cards left a load the shuffler has sorted, or came into it,
     and where they belong is not known. Anything but what follows ends the

@@ -125,14 +125,7 @@ def run_with_fault(
     firmware reads each count, so only the order of the loads matters.
     """
     n = len(order)
-    if len(codes) != n:
-        raise ValueError("need one code per card")
-    code_list = sorted(codes)
-    if len(set(code_list)) != n:
-        raise ValueError("codes must be distinct")
-    rounds = n_bits(n) if n_rounds is None else n_rounds
-    if not 0 <= rounds <= n_bits(n):
-        raise ValueError("exact mode has at most b rounds")
+    code_list, rounds = _checked(n, codes, n_rounds)
     pack = list(order)
     believed = list(codes)
     orders: list[list] = []
@@ -145,31 +138,7 @@ def run_with_fault(
         planned = loads_for_round(n, capacity, code_list, r) if cuts is None else list(cuts(r))
         if sum(planned) != n or min(planned) < 0:
             raise ValueError("loads must share out the whole pack")
-        lefts: list[list] = []
-        rights: list[list] = []
-        start = 0
-        for j, size in enumerate(planned):
-            load = pack[start:start + size]
-            sides = _feed_sides(believed, start, size, r)
-            if fault is not None and fault.round == r and fault.load == j:
-                if fault.kind == "repeat_load":
-                    first_left, first_right = deal(load, sides)
-                    load = first_left + first_right
-                elif fault.kind == "abort":
-                    m = min(fault.index, size)
-                    dealt_left, dealt_right = deal(load[size - m:], sides[:m])
-                    load = load[:size - m] + dealt_left + dealt_right
-                elif fault.kind == "double_feed" and fault.index + 1 < size:
-                    sides = list(sides)
-                    sides[fault.index + 1] = sides[fault.index]
-            left, right = deal(load, sides)
-            if fault is not None and fault.round == r and (
-                fault.kind == "swap_round" or (fault.kind == "swap_piles" and fault.load == j)
-            ):
-                left, right = right, left
-            lefts.append(left)
-            rights.append(right)
-            start += size
+        lefts, rights = _deal_round(pack, believed, planned, r, fault)
         pack = [c for pile in lefts for c in pile] + [c for pile in rights for c in pile]
         believed = _stable_partition(believed, r)
         # The count sensor: would the next round's loads differ from plan?
@@ -179,6 +148,61 @@ def run_with_fault(
                 mismatch = True
         orders.append(list(pack))
     return RunRecord(orders, mismatch)
+
+
+def _checked(n: int, codes: Sequence[int], n_rounds: int | None) -> tuple[list[int], int]:
+    """The codes sorted and the rounds to run, once both are found valid."""
+    if len(codes) != n:
+        raise ValueError("need one code per card")
+    code_list = sorted(codes)
+    if len(set(code_list)) != n:
+        raise ValueError("codes must be distinct")
+    rounds = n_bits(n) if n_rounds is None else n_rounds
+    if not 0 <= rounds <= n_bits(n):
+        raise ValueError("exact mode has at most b rounds")
+    return code_list, rounds
+
+
+def _deal_round(
+    pack: list, believed: list[int], planned: Sequence[int], r: int, fault: Fault | None,
+) -> tuple[list[list], list[list]]:
+    """Round r's loads (`planned` sizes, top load first) dealt by the belief:
+    each load's left and right piles, the fault done where it falls."""
+    lefts: list[list] = []
+    rights: list[list] = []
+    start = 0
+    for j, size in enumerate(planned):
+        load = pack[start:start + size]
+        sides = _feed_sides(believed, start, size, r)
+        if fault is not None and fault.round == r and fault.load == j:
+            load, sides = _fed_with_fault(load, sides, fault)
+        left, right = deal(load, sides)
+        if fault is not None and fault.round == r and (
+            fault.kind == "swap_round" or (fault.kind == "swap_piles" and fault.load == j)
+        ):
+            left, right = right, left
+        lefts.append(left)
+        rights.append(right)
+        start += size
+    return lefts, rights
+
+
+def _fed_with_fault(load: list, sides: list[int], fault: Fault) -> tuple[list, list[int]]:
+    """The load and its sides as the faulty pass feeds them: dealt twice
+    (the first pass's piles put back in), a pass aborted after fault.index
+    cards and restarted with them on top, or two cards fed as one."""
+    size = len(load)
+    if fault.kind == "repeat_load":
+        first_left, first_right = deal(load, sides)
+        load = first_left + first_right
+    elif fault.kind == "abort":
+        m = min(fault.index, size)
+        dealt_left, dealt_right = deal(load[size - m:], sides[:m])
+        load = load[:size - m] + dealt_left + dealt_right
+    elif fault.kind == "double_feed" and fault.index + 1 < size:
+        sides = list(sides)
+        sides[fault.index + 1] = sides[fault.index]
+    return load, sides
 
 
 def run_exact(order: Sequence[Card], codes: Sequence[int], capacity: int) -> list[list[Card]]:

@@ -72,7 +72,7 @@ def part_passes(route: routes.Route) -> list[tuple[int, int]]:
 
 
 def first_round(route: routes.Route, r: int) -> int:
-    """The first round of the part dealt in round r (as ExactRoutine.part_first_round)."""
+    """The first round of the part dealt in round r (as firmware/exact.py's ExactRoutine.part_first_round)."""
     while r > 0 and route.kinds[r - 1] == routes.SORT_ROUND and route.lo[r - 1] == route.lo[r]:
         r -= 1
     return r

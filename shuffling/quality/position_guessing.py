@@ -100,32 +100,37 @@ def _scores(decks, law_t, order, thetas, out):  # type: ignore[no-untyped-def]
     words = (n + 63) >> 6
     unseen = np.empty(words, dtype=np.uint64)
     seen = np.zeros(n, dtype=np.bool_)
-    k = thetas.shape[0]
     for r in range(decks.shape[0]):
         unseen[:] = _ALL
         if words * 64 > n:
             unseen[words - 1] = _ALL >> np.uint64(words * 64 - n)
         seen[:] = False
-        last = -1
-        lowest = 0  # no unseen label lies below this one
-        for t in range(n):
-            while seen[lowest]:
-                lowest += 1
-            c2 = lowest
-            c1 = n if last < 0 else _lowest_from(unseen, last + 1, n)
-            row = law_t[t]
-            p1 = row[c1] if c1 < n else -1.0
-            p2 = row[c2]
-            c = decks[r, t]
-            if p1 >= reach * most[t]:
-                # c1 clears every threshold: the guess is c1 whatever m is.
-                if c1 == c:
-                    for j in range(k):
-                        out[r, j] += 1
-                unseen[c >> 6] &= ~(_ONE << np.uint64(c & 63))
-                seen[c] = True
-                last = c
-                continue
+        _score_deck(decks[r], law_t, order, thetas, most, reach, unseen, seen, out[r])
+
+
+@numba.njit(cache=True, nogil=True)
+def _score_deck(deck, law_t, order, thetas, most, reach, unseen, seen, out):  # type: ignore[no-untyped-def]
+    """One deck guessed card by card at every threshold, each right guess
+    counted in out[j]; `unseen` and `seen` start with every card unseen."""
+    n = deck.shape[0]
+    k = thetas.shape[0]
+    last = -1
+    lowest = 0  # no unseen label lies below this one
+    for t in range(n):
+        while seen[lowest]:
+            lowest += 1
+        c2 = lowest
+        c1 = n if last < 0 else _lowest_from(unseen, last + 1, n)
+        row = law_t[t]
+        p1 = row[c1] if c1 < n else -1.0
+        p2 = row[c2]
+        c = deck[t]
+        if p1 >= reach * most[t]:
+            # c1 clears every threshold: the guess is c1 whatever m is.
+            if c1 == c:
+                for j in range(k):
+                    out[j] += 1
+        else:
             i = 0
             while seen[order[t, i]]:
                 i += 1
@@ -140,10 +145,10 @@ def _scores(decks, law_t, order, thetas, out):  # type: ignore[no-untyped-def]
                 else:
                     guess = m
                 if guess == c:
-                    out[r, j] += 1
-            unseen[c >> 6] &= ~(_ONE << np.uint64(c & 63))
-            seen[c] = True
-            last = c
+                    out[j] += 1
+        unseen[c >> 6] &= ~(_ONE << np.uint64(c & 63))
+        seen[c] = True
+        last = c
 
 
 def _checked(decks: NDArray[np.integer], law: NDArray[np.float64]) -> tuple[NDArray[np.integer], NDArray[np.float64]]:

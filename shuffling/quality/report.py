@@ -72,9 +72,10 @@ from .results import (
     RoutineResult,
     Section,
     StartSummary,
+    UpperBound,
 )
 from .routines import Machine, load_sizes
-from .stack_trade_laws import exact_law_bounds
+from .stack_trade_laws import ExactBound, exact_law_bounds
 
 DEFAULT_THRESHOLDS = (0.5, 0.25, 0.1, 0.05)
 DEFAULT_CAPACITY = 104
@@ -247,50 +248,74 @@ def _run_routine(
     """Simulate one routine and collect its figures round by round."""
     routine = s.routines[index]
     n = s.n_cards
-
-    def passes(r: int) -> int:
-        return routine.passes(n, s.capacity, r)
     bits = routine.bits_per_round(n, s.capacity, s.machine)
     shuffles = bits != 0
-    exact: Callable[[int], Estimate | None]
-    if shuffles:
-        def exact(r: int) -> Estimate | None:
-            return routine.exact_distance(n, s.capacity, r, s.machine)
-    else:
-        def exact(r: int) -> Estimate | None:
-            return Estimate(one_order_distance(n), 0.0, "exact", NEVER_SHUFFLED)
-
-    stats = RoundStats(n, s.rounds)
     guesses = guessing_for(routine.name, n, s.capacity, s.rounds, s.machine)
     observers = {r: _Observers(start, s.deal_at_least, deal, guesses[r]) for r in range(1, s.rounds + 1)}
     rigorous = exact_law_bounds(routine.name, n, s.capacity, s.rounds, s.machine) if shuffles else None
     # Its own generator, so the routine's packs (and every other figure) are those drawn without it.
     upper = coupling_upper_bounds(routine.name, n, s.capacity, s.rounds, min(s.samples, COUPLING_SAMPLES),
                                   s.machine, np.random.default_rng([s.seed, index, 1])) if shuffles else None
-    stream = routine.simulate(n, s.capacity, s.rounds, s.samples, s.machine,
-                              np.random.default_rng([s.seed, index]), _chunk(n))
+    bounds = _simulated_statistics(s, index, observers, tick)
+    exact = _exact_distance(s, routine, shuffles)
+    rows = tuple(
+        _round_result(s, routine, r, bounds[r], bits, None if rigorous is None else rigorous[r - 1], exact(r),
+                      observers[r], None if upper is None else upper[r - 1])
+        for r in range(1, s.rounds + 1))
+    return _routine_result(s, routine, rows, exact, shuffles)
+
+
+def _exact_distance(s: Settings, routine: ReportRoutine, shuffles: bool) -> Callable[[int], Estimate | None]:
+    """The routine's exact distance after r rounds, where it is known (one
+    order's, for a routine that never shuffles)."""
+    if not shuffles:
+        return lambda r: Estimate(one_order_distance(s.n_cards), 0.0, "exact", NEVER_SHUFFLED)
+    return lambda r: routine.exact_distance(s.n_cards, s.capacity, r, s.machine)
+
+
+def _simulated_statistics(
+    s: Settings, index: int, observers: dict[int, _Observers], tick: Callable[[int], None],
+) -> dict[int, dict[str, Estimate]]:
+    """The routine's packs simulated round by round, each round's taken by
+    its statistics and its observers: the statistics of every round."""
+    routine = s.routines[index]
+    stats = RoundStats(s.n_cards, s.rounds)
+    stream = routine.simulate(s.n_cards, s.capacity, s.rounds, s.samples, s.machine,
+                              np.random.default_rng([s.seed, index]), _chunk(s.n_cards))
     for r, decks in stream:
         stats.update(r, decks)
         observers[r].update(decks)
         tick(decks.shape[0])
-    bounds = stats.finish()
-    rows = []
-    for r in range(1, s.rounds + 1):
-        lower = best_lower_bound(bounds[r], n_cards=n, bits=None if bits is None else bits * r)
-        law = None if rigorous is None else rigorous[r - 1]
-        law_bound = None if law is None else law.estimate()
-        best = lower
-        if law_bound is not None and law_bound.value > shown_lower_bound(lower):
-            best = law_bound  # rigorous, no simulation error, and larger than what the simulated bound shows
-        known = exact(r)
-        rows.append(RoundResult(
-            round=r, passes=passes(r), distance=best if known is None else known,
-            lower_bound=lower, statistics=bounds[r], guessing=observers[r].guessing(),
-            deal=observers[r].dealing(), exact_lower_bound=law_bound,
-            pair_bound=None if law is None else law.pair_bound(),
-            upper_bound=None if upper is None else upper[r - 1],
-            seconds=routine.seconds(n, s.capacity, r),
-        ))
+    return stats.finish()
+
+
+def _round_result(
+    s: Settings, routine: ReportRoutine, r: int, statistics: dict[str, Estimate], bits: int | None,
+    law: ExactBound | None, known: Estimate | None, observers: _Observers, upper: UpperBound | None,
+) -> RoundResult:
+    """Round r's figures: the exact distance where it is `known`, else the
+    best lower bound, the rigorous one (`law`) where it shows more."""
+    lower = best_lower_bound(statistics, n_cards=s.n_cards, bits=None if bits is None else bits * r)
+    law_bound = None if law is None else law.estimate()
+    best = lower
+    if law_bound is not None and law_bound.value > shown_lower_bound(lower):
+        best = law_bound  # rigorous, no simulation error, and larger than what the simulated bound shows
+    return RoundResult(
+        round=r, passes=routine.passes(s.n_cards, s.capacity, r), distance=best if known is None else known,
+        lower_bound=lower, statistics=statistics, guessing=observers.guessing(),
+        deal=observers.dealing(), exact_lower_bound=law_bound,
+        pair_bound=None if law is None else law.pair_bound(),
+        upper_bound=upper,
+        seconds=routine.seconds(s.n_cards, s.capacity, r),
+    )
+
+
+def _routine_result(
+    s: Settings, routine: ReportRoutine, rows: tuple[RoundResult, ...], exact: Callable[[int], Estimate | None],
+    shuffles: bool,
+) -> RoutineResult:
+    """The routine's rows with the passes it needs to reach each threshold and its landmarks."""
+    n = s.n_cards
     # An exact routine; the pipelined one has its exact figure at its end only (its codes follow the
     # order drawn), its earlier rounds the simulation's bound, and is searched round by round as those are.
     is_exact = exact(1) is not None or routine.exact_rounds(n, s.capacity) is not None
@@ -298,8 +323,8 @@ def _run_routine(
     distances = [row.distance for row in rows]
 
     def needed(thresholds: Sequence[float]) -> tuple[PassesNeeded, ...]:
-        return passes_needed(thresholds, passes, distances, exact_value, shuffles,
-                             lambda r: routine.seconds(n, s.capacity, r))
+        return passes_needed(thresholds, lambda r: routine.passes(n, s.capacity, r), distances, exact_value,
+                             shuffles, lambda r: routine.seconds(n, s.capacity, r))
 
     # Three passes of each load: the row at that many machine passes, where there is one.
     loads = len(load_sizes(n, s.capacity))
@@ -312,7 +337,7 @@ def _run_routine(
         description=routine.description(n, s.capacity),
         passes_per_round=loads if even else None,
         exact=is_exact,
-        rounds=tuple(rows),
+        rounds=rows,
         thresholds=needed(s.thresholds),
         landmarks=Landmarks(
             home_game=None if home is None else HomeGame(HOME_GAME_PASSES, home.passes, home.distance),
@@ -373,59 +398,69 @@ def _run_jobs(
     """
     if workers <= 1 or len(jobs) == 1:
         return [_RUNNERS[job](*args, tick) for job, args in jobs]
-    progress: SimpleQueue[int] = SimpleQueue()
-    waiting: SimpleQueue[int] = SimpleQueue()
-    for i in range(len(jobs)):
-        waiting.put(i)
-    stop = threading.Event()
-    results: list[Any] = [None] * len(jobs)
-    errors: list[BaseException] = []
+    return _ThreadedJobs(jobs).run(tick, workers)
 
-    def job_tick(units: int) -> None:
-        if stop.is_set():
+
+class _ThreadedJobs:
+    """Jobs taken in turn by worker threads, each job's progress queued for
+    the calling thread to relay; the first error stops them all."""
+
+    def __init__(self, jobs: list[tuple[str, tuple[Any, ...]]]) -> None:
+        self.jobs = jobs
+        self.progress: SimpleQueue[int] = SimpleQueue()
+        self.waiting: SimpleQueue[int] = SimpleQueue()
+        for i in range(len(jobs)):
+            self.waiting.put(i)
+        self.stop = threading.Event()
+        self.results: list[Any] = [None] * len(jobs)
+        self.errors: list[BaseException] = []
+
+    def job_tick(self, units: int) -> None:
+        if self.stop.is_set():
             raise _Stopped
-        progress.put(units)
+        self.progress.put(units)
 
-    def work() -> None:
-        while not stop.is_set():
+    def work(self) -> None:
+        while not self.stop.is_set():
             try:
-                i = waiting.get_nowait()
+                i = self.waiting.get_nowait()
             except Empty:
                 return
-            job, args = jobs[i]
+            job, args = self.jobs[i]
             try:
-                results[i] = _RUNNERS[job](*args, job_tick)
+                self.results[i] = _RUNNERS[job](*args, self.job_tick)
             except _Stopped:
                 return
             except BaseException as exc:  # raised again in the calling thread
-                errors.append(exc)
-                stop.set()
+                self.errors.append(exc)
+                self.stop.set()
                 return
 
-    def relay(timeout: float | None) -> None:
+    def relay(self, tick: Callable[[int], None], timeout: float | None) -> None:
         while True:
             try:
-                units = progress.get(timeout=timeout) if timeout else progress.get_nowait()
+                units = self.progress.get(timeout=timeout) if timeout else self.progress.get_nowait()
             except Empty:
                 return
             tick(units)
 
-    # Daemon threads: a second Ctrl-C while they wind down cannot hold up the exit.
-    threads = [threading.Thread(target=work, name=f"report-{k}", daemon=True)
-               for k in range(min(workers, len(jobs)))]
-    try:
-        for t in threads:
-            t.start()
-        while any(t.is_alive() for t in threads):
-            relay(0.1)  # short waits, so Ctrl-C reaches this thread at once
-        relay(None)  # progress still queued
-    finally:
-        stop.set()  # each job stops at its next chunk
-        for t in threads:
-            t.join()
-    if errors:
-        raise errors[0]
-    return results
+    def run(self, tick: Callable[[int], None], workers: int) -> list[Any]:
+        # Daemon threads: a second Ctrl-C while they wind down cannot hold up the exit.
+        threads = [threading.Thread(target=self.work, name=f"report-{k}", daemon=True)
+                   for k in range(min(workers, len(self.jobs)))]
+        try:
+            for t in threads:
+                t.start()
+            while any(t.is_alive() for t in threads):
+                self.relay(tick, 0.1)  # short waits, so Ctrl-C reaches this thread at once
+            self.relay(tick, None)  # progress still queued
+        finally:
+            self.stop.set()  # each job stops at its next chunk
+            for t in threads:
+                t.join()
+        if self.errors:
+            raise self.errors[0]
+        return self.results
 
 
 def build_report(

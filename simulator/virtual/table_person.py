@@ -12,6 +12,7 @@ there once.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from shuffling import steps
@@ -33,79 +34,124 @@ def _stack_up(parts: tuple[str, ...], result: str) -> list[Command]:
 
 def commands(step: steps.Step, table: dict[str, Any]) -> list[Command]:
     """The table commands that carry out `step`; `table` is what `show` gives now."""
-    stacks: dict[str, list[Any]] = table["stacks"]
-    places: dict[str, list[Any]] = table["places"]
-    if isinstance(step, steps.Cut):
-        out: list[Command] = [("move", str(size), step.source, name)
-                              for name, size in zip(step.names[:-1], step.sizes[:-1]) if size]
-        if step.names[-1] != step.source:
-            out.append(("stack", step.source, step.names[-1]))  # the rest is the last load
-        return out
-    if isinstance(step, steps.Reload):  # the piles off the machine, the left on the right, straight back in
-        lift = [("lift", "left", steps.left_of(step.load)), ("lift", "right", steps.right_of(step.load))]
-        return lift + _stack_up((steps.left_of(step.load), steps.right_of(step.load)), step.load) + [("put", step.load)]
-    if isinstance(step, steps.PutInTray):
-        if getattr(step, "rest", False) and step.load not in stacks:
-            return []  # the rest of a load after a stop: it is in the tray already
-        return [("put", step.load)]
-    if isinstance(step, steps.Touch):
-        return [("touch",)]
-    if isinstance(step, steps.Lift):
-        lift: list[Command] = [("lift", "left", steps.left_of(step.load)), ("lift", "right", steps.right_of(step.load))]
-        if step.stacked:
-            return lift + _stack_up((steps.left_of(step.load), steps.right_of(step.load)), step.load)
-        return lift
-    if isinstance(step, steps.Stack):
-        # A pile the step says may have no card, and has none, is left out.
-        there = tuple(part for part in step.parts if part in stacks or part not in step.may_be_empty)
-        return _stack_up(there, step.result) if there else []
-    if isinstance(step, steps.Gather):
-        return _stack_up(step.parts, steps.PACK)
-    if isinstance(step, steps.Move):
-        if step.down:
-            return [("move", str(step.cards), step.upper, step.lower, "--from-bottom")]
-        return [("move", str(step.cards), step.lower, step.upper, "--to-bottom")]
-    if isinstance(step, steps.EvenOut):
-        upper, want = len(stacks.get(step.upper, [])), step.sizes[0]
-        if upper > want:
-            return [("move", str(upper - want), step.upper, step.lower, "--from-bottom")]
-        if upper < want:
-            return [("move", str(want - upper), step.lower, step.upper, "--to-bottom")]
+    hands = _HANDS.get(type(step))
+    if hands is None:
+        raise TypeError(f"not a step: {step!r}")
+    return hands(step, table["stacks"], table["places"])
+
+
+Stacks = dict[str, list[Any]]  # the stacks on the table by name, as `show` gives them
+Places = dict[str, list[Any]]  # the machine's places (left, right, tray, throat, removed)
+
+
+def _cut(step: steps.Cut, stacks: Stacks, places: Places) -> list[Command]:
+    out: list[Command] = [("move", str(size), step.source, name)
+                          for name, size in zip(step.names[:-1], step.sizes[:-1]) if size]
+    if step.names[-1] != step.source:
+        out.append(("stack", step.source, step.names[-1]))  # the rest is the last load
+    return out
+
+
+def _reload(step: steps.Reload, stacks: Stacks, places: Places) -> list[Command]:
+    """The piles off the machine, the left on the right, straight back in."""
+    return _lift(step, stacks, places, stacked=True) + [("put", step.load)]
+
+
+def _put(step: steps.PutInTray, stacks: Stacks, places: Places) -> list[Command]:
+    if getattr(step, "rest", False) and step.load not in stacks:
+        return []  # the rest of a load after a stop: it is in the tray already
+    return [("put", step.load)]
+
+
+def _touch(step: steps.Touch, stacks: Stacks, places: Places) -> list[Command]:
+    return [("touch",)]
+
+
+def _lift(step: steps.Lift | steps.Reload, stacks: Stacks, places: Places, stacked: bool = False) -> list[Command]:
+    left, right = steps.left_of(step.load), steps.right_of(step.load)
+    lift: list[Command] = [("lift", "left", left), ("lift", "right", right)]
+    if stacked or getattr(step, "stacked", False):
+        return lift + _stack_up((left, right), step.load)
+    return lift
+
+
+def _stack(step: steps.Stack, stacks: Stacks, places: Places) -> list[Command]:
+    # A pile the step says may have no card, and has none, is left out.
+    there = tuple(part for part in step.parts if part in stacks or part not in step.may_be_empty)
+    return _stack_up(there, step.result) if there else []
+
+
+def _gather(step: steps.Gather, stacks: Stacks, places: Places) -> list[Command]:
+    return _stack_up(step.parts, steps.PACK)
+
+
+def _move(step: steps.Move, stacks: Stacks, places: Places) -> list[Command]:
+    if step.down:
+        return [("move", str(step.cards), step.upper, step.lower, "--from-bottom")]
+    return [("move", str(step.cards), step.lower, step.upper, "--to-bottom")]
+
+
+def _even_out(step: steps.EvenOut, stacks: Stacks, places: Places) -> list[Command]:
+    upper, want = len(stacks.get(step.upper, [])), step.sizes[0]
+    if upper > want:
+        return [("move", str(upper - want), step.upper, step.lower, "--from-bottom")]
+    if upper < want:
+        return [("move", str(want - upper), step.lower, step.upper, "--to-bottom")]
+    return []
+
+
+def _draw(step: steps.Draw, stacks: Stacks, places: Places) -> list[Command]:
+    out: list[Command] = []
+    left = {name: len(cards) for name, cards in stacks.items()}
+    for name, parts in step.loads:
+        for i, (stack, count, _rest) in enumerate(parts):  # the first part ends on top
+            if count and count == left.get(stack):
+                out.append(("stack", stack, name, *(("--under",) if i else ())))  # all that is left of it
+            elif count:
+                out.append(("move", str(count), stack, name, *(("--to-bottom",) if i else ())))
+            left[stack] = left.get(stack, 0) - count
+    return out
+
+
+def _swap(step: steps.Swap, stacks: Stacks, places: Places) -> list[Command]:
+    return [("lift", "tray", step.second)]  # the cards in the tray are the other load
+
+
+def _unload(step: steps.Unload, stacks: Stacks, places: Places) -> list[Command]:
+    return [("lift", "tray", step.load)]
+
+
+def _set_aside(step: steps.SetAside, stacks: Stacks, places: Places) -> list[Command]:
+    return [("lift", "tray", steps.ASIDE, "--top", str(step.cards))]
+
+
+def _collect(step: steps.Collect, stacks: Stacks, places: Places) -> list[Command]:
+    out: list[Command] = [("lift", place, steps.PACK) for place in ("left", "right", "tray", "throat", "removed")
+                          if places[place]]
+    return out + [("stack", name, steps.PACK) for name in stacks if name != steps.PACK]
+
+
+def _fix(step: steps.Fix, stacks: Stacks, places: Places) -> list[Command]:
+    if step.what == "stopped":  # a question after a stop: nothing to do at the table
         return []
-    if isinstance(step, steps.Draw):
-        out = []
-        left = {name: len(cards) for name, cards in stacks.items()}
-        for name, parts in step.loads:
-            for i, (stack, count, _rest) in enumerate(parts):  # the first part ends on top
-                if count and count == left.get(stack):
-                    out.append(("stack", stack, name, *(("--under",) if i else ())))  # all that is left of it
-                elif count:
-                    out.append(("move", str(count), stack, name, *(("--to-bottom",) if i else ())))
-                left[stack] = left.get(stack, 0) - count
+    out: list[Command] = []
+    if step.what in ("exit", "exit_sensor", "battery") and places["throat"]:
+        out += [("lift", "throat", CAUGHT), ("put", CAUGHT, "--under")]
+    elif step.what == "put_back" and places["removed"]:
+        out += [("lift", "removed", BACK), ("put", BACK)]
+    elif step.what == "regather" and step.load:
+        out += [("lift", place, step.load, *(("--under",) if i else ())) for i, place in
+                enumerate(p for p in ("left", "right", "tray") if places[p])]
         return out
-    if isinstance(step, steps.Swap):
-        return [("lift", "tray", step.second)]  # the cards in the tray are the other load
-    if isinstance(step, steps.Unload):
-        return [("lift", "tray", step.load)]
-    if isinstance(step, steps.SetAside):
-        return [("lift", "tray", steps.ASIDE, "--top", str(step.cards))]
-    if isinstance(step, steps.Collect):
-        out = [("lift", place, steps.PACK) for place in ("left", "right", "tray", "throat", "removed") if places[place]]
-        return out + [("stack", name, steps.PACK) for name in stacks if name != steps.PACK]
-    if isinstance(step, steps.Fix):
-        if step.what == "stopped":  # a question after a stop: nothing to do at the table
-            return []
-        out = []
-        if step.what in ("exit", "exit_sensor", "battery") and places["throat"]:
-            out += [("lift", "throat", CAUGHT), ("put", CAUGHT, "--under")]
-        elif step.what == "put_back" and places["removed"]:
-            out += [("lift", "removed", BACK), ("put", BACK)]
-        elif step.what == "regather" and step.load:
-            out += [("lift", place, step.load, *(("--under",) if i else ())) for i, place in
-                    enumerate(p for p in ("left", "right", "tray") if places[p])]
-            return out
-        return out + [("clear",)]
-    raise TypeError(f"not a step: {step!r}")
+    return out + [("clear",)]
+
+
+# What a person types for each kind of step (a Reload is a PutInTray of its own kind).
+_HANDS: dict[type, Callable[[Any, Stacks, Places], list[Command]]] = {
+    steps.Cut: _cut, steps.Reload: _reload, steps.PutInTray: _put, steps.Touch: _touch, steps.Lift: _lift,
+    steps.Stack: _stack, steps.Gather: _gather, steps.Move: _move, steps.EvenOut: _even_out, steps.Draw: _draw,
+    steps.Swap: _swap, steps.Unload: _unload, steps.SetAside: _set_aside, steps.Collect: _collect, steps.Fix: _fix,
+}
 
 
 def apply(world: WorldClient, command: Command) -> None:

@@ -20,15 +20,15 @@ from simulator.virtual.table_person import commands
 pytestmark = [pytest.mark.exact_mode]
 
 
-def split_routine(cards: int = 108) -> routines.ExactRoutine:
+def split_routine(cards: int = 108) -> routines.GuidedExactRoutine:
     route = exact_routes.route(cards, 104, protocol.ROUTINE_SPLIT)
     begun = device_messages.object_record("routine", {
         "n": cards, "loads": 2, "uneven": False, "kind": protocol.ROUTINE_SPLIT, "rounds": route.rounds,
         "next": {"round": 1, "load": "A", "count": cards // 2}})
-    return routines.ExactRoutine(cards, 104, begun)
+    return routines.GuidedExactRoutine(cards, 104, begun)
 
 
-def first_round(routine: routines.ExactRoutine) -> list[steps.Step]:
+def first_round(routine: routines.GuidedExactRoutine) -> list[steps.Step]:
     """The first round's steps as the guide shows them, the device's passes giving no pile counts."""
     shown = routine.begin()
     for load in ("A", "B"):

@@ -17,7 +17,7 @@ from host.guide import GuideStopped, faults
 from host.guide import notices as notice_kinds
 from host.guide.machine import Machine
 from host.guide.notices import Where
-from host.guide.table import Answer, Stopped
+from host.guide.handlers import Answer, Stopped
 from host.web import adapter
 from shuffling import steps as step_kinds
 from suite import Clock

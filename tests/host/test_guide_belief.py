@@ -23,7 +23,7 @@ from host import plan as planlib
 from host.guide import ledger as proof
 from host.guide.machine import Machine
 from host.device_link import Link
-from host.guide.table import AfterPass, Answer, Dealing, Stopped, Tick
+from host.guide.handlers import AfterPass, Answer, Dealing, Stopped, Tick
 from hosttest_support import FakeShuffler, run_on_fake
 from guide_in_memory import IN_MEMORY, MemoryDevice, Quiet, Record
 from suite import Clock

@@ -15,7 +15,7 @@ from host.guide import notices
 from host.guide.ledger_words import as_data
 from host.guide.machine import Machine
 from host.guide.results import GuideStopped
-from host.guide.table import Answer, Tick, Tray
+from host.guide.handlers import Answer, Tick, Tray
 from guide_in_memory import IN_MEMORY, MemoryDevice, Quiet, Record
 from shuffling import steps
 from suite import Clock

@@ -1,7 +1,7 @@
 """The guide's state machine walked fact by fact (hypothesis, stateful):
 whatever a device, a person and the clock do, in whatever order, every fact
-is taken in every phase; a handler leads only to the phases the table says
-it may (so docs/guide.md's diagram, drawn from the table, is true); no two
+is taken in every phase; a handler leads only to the phases its registration says
+it may (so docs/guide.md's diagram, drawn from `HANDLERS`, is true); no two
 notices given for one fact contradict each other, and none is given twice;
 nothing but a GuideStopped ends the run. The diagram in docs/guide.md is
 the one host/guide/diagram.py draws."""
@@ -21,7 +21,7 @@ from host.guide import notices as notice_kinds
 from host import device_messages
 from host.guide.machine import Machine
 from host.guide.results import GuideStopped
-from host.guide.table import ANY, FACT_KINDS, PHASES, TABLE, Answer, Closed, Finished, Noise, Stopped, Tick, Tray, transition
+from host.guide.handlers import ANY, FACT_KINDS, HANDLERS, PHASES, Answer, Closed, Finished, Noise, Stopped, Tick, Tray, transition
 from guide_in_memory import IN_MEMORY, MemoryDevice, Quiet, Record
 from suite import Clock
 
@@ -143,10 +143,10 @@ test_the_guide_takes_every_fact_in_every_phase = GuideWalk.TestCase
 def test_every_kind_of_fact_has_a_handler_or_is_ignored_on_purpose() -> None:
     """Each kind of fact either has a default for every phase or a handler
     in each phase that waits; the ones left to the default are listed."""
-    handled = {kind for (_, kind) in TABLE}
+    handled = {kind for (_, kind) in HANDLERS}
     ignored = set(FACT_KINDS) - handled
     assert ignored == {protocol.EV_CLEARED}, ignored  # a cleared fault says nothing the clear's reply did not
-    for (phase, kind), t in TABLE.items():
+    for (phase, kind), t in HANDLERS.items():
         assert callable(t.handler), t
         assert phase is ANY or phase in PHASES
 

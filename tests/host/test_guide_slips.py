@@ -28,7 +28,7 @@ from host import plan as planlib
 from host import device_messages
 from host.guide import notices as notice_kinds
 from host.guide.machine import Machine
-from host.guide.table import Answer, AwaitingTouch, Handling, Loading, Paused, Tick
+from host.guide.handlers import Answer, AwaitingTouch, Handling, Loading, Paused, Tick
 from firmware import exact_routes
 from route_record import check_route_record
 from hosttest_support import ON_VIRTUAL, FakeShuffler, TextVoice, check_record, every_card_once_a_round, run_guided, run_on_fake

@@ -42,16 +42,46 @@ class World:
     def __init__(self, seed=1, profile="fast", wiring=()):
         if profile not in PROFILES:
             raise ValueError("mechanism profile is plausible or fast")
+        self.profile = profile
+        self.speedup = PROFILES[profile]
+        self._wire(wiring)
+        self._mechanism()
+        self._places()
+        self.dir = 0
+        self.duty = 0
+        self.braking = True
+        self.now = 0
+        self.mv = 9000
+        self.touch_until = 0
+        self.rng = (seed * 2654435761 + 12345) & 0x3FFFFFFF or 1
+        # Injected faults. Sensor name -> missing; fix() puts every key there
+        # from the start, so marking one missing mid-pass (under the heap
+        # lock) allocates nothing.
+        self.missing = {}
+        self.fix()
+        self.double_long = True
+        self.hang = False
+        self.error_at = -1
+        self.sleeping = False
+        self.sleeps = 0
+        self.slept_at = -1  # world time the last light sleep began
+        self.driver_awake = False  # the motor driver's nSLEEP line
+        self.awake_while_asleep = 0  # light sleeps entered with the driver awake
+        self.moves = 0  # counts every change of where cards lie (the table saves on it)
+
+    def _wire(self, wiring):
+        """The board's wiring mistakes (WIRING), as the parts read them."""
         for w in wiring:
             if w not in WIRING:
                 raise ValueError("wiring is one of " + ", ".join(WIRING))
-        self.profile = profile
-        self.speedup = PROFILES[profile]
         self.wiring = tuple(wiring)
         self.left_dir = -LEFT_DIR if "motor_reversed" in wiring else LEFT_DIR
         self.stack_sign = -1 if "load_cell_reversed" in wiring else 1
         self.touch_dead = "touch_dead" in wiring
         self.no_receiver = "beam_receiver_missing" in wiring
+
+    def _mechanism(self):
+        """The mechanism's figures at this profile's speed, and the moving card's state."""
         m = MECHANISM
         self.card_um = m["card_length_um"]
         # The gap keeps its plausible time (see PROFILES).
@@ -66,6 +96,12 @@ class World:
         self.flutter = 0  # ms the beam reads clear although a card is in it
         self.runs = 0  # motor starts from rest
         self.land_run = 0  # the motor start during which the last card landed
+        self.block_need = self.card_um
+        self.pos = 0  # um the current card has moved (to the beam, or through it)
+        self.fed = 0  # cards that have entered the exit since the last load
+
+    def _places(self):
+        """Where cards lie, every place empty, its room set aside once."""
         self.tray = [None] * MAX_CARDS  # tray[0] top .. tray[n-1] bottom
         self.tray_n = 0
         self.left = [None] * MAX_CARDS  # left[0] bottom .. left[n-1] top
@@ -74,37 +110,8 @@ class World:
         self.right_n = 0
         self.throat = [None, None]  # cards inside the exit beam
         self.throat_n = 0
-        self.block_need = self.card_um
-        self.pos = 0  # um the current card has moved (to the beam, or through it)
-        self.fed = 0  # cards that have entered the exit since the last load
         self.removed = [None] * MAX_CARDS  # lifted out by an injected fault
         self.removed_n = 0
-        self.dir = 0
-        self.duty = 0
-        self.braking = True
-        self.now = 0
-        self.mv = 9000
-        self.touch_until = 0
-        self.rng = (seed * 2654435761 + 12345) & 0x3FFFFFFF or 1
-        # Injected faults.
-        self.jam_at = -1
-        self.double_at = -1
-        self.double_long = True
-        self.empty_at = -1
-        # Sensor name -> missing; every key there from the start, so marking
-        # one missing mid-pass (under the heap lock) allocates nothing.
-        self.missing = {}
-        for name in SENSORS:
-            self.missing[name] = False
-        self.later = None  # (k, fault, sensor): battery_low or sensor_missing as card k enters the exit
-        self.hang = False
-        self.error_at = -1
-        self.sleeping = False
-        self.sleeps = 0
-        self.slept_at = -1  # world time the last light sleep began
-        self.driver_awake = False  # the motor driver's nSLEEP line
-        self.awake_while_asleep = 0  # light sleeps entered with the driver awake
-        self.moves = 0  # counts every change of where cards lie (the table saves on it)
 
     # ----- noise --------------------------------------------------------
     def noise(self, amplitude):

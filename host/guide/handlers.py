@@ -1,14 +1,14 @@
-"""The guide's phases, the facts that drive it, and its one table of handlers.
+"""The guide's phases, the facts that drive it, and its handlers by phase and fact.
 
 A phase is a small record: which of the machine's phases it is, and the
 data only that phase needs (a pass being dealt keeps when it last showed a
 sign of life; the wait after an exact pass keeps which pass it follows and
-until when). `TABLE[(phase, kind)]` is the handler for a fact of `kind` in
-`phase` (a phase record's class); `TABLE[(ANY, kind)]` is that kind's
+until when). `HANDLERS[(phase, kind)]` is the handler for a fact of `kind` in
+`phase` (a phase record's class); `HANDLERS[(ANY, kind)]` is that kind's
 default in every other phase, and a fact nobody handles is ignored. A
 handler takes the machine and the fact and returns the next phase. Handlers
 register themselves with `on` (host/guide/waiting.py, dealing.py,
-exact_events.py), each saying which phases it may lead to, so the table can
+exact_events.py), each saying which phases it may lead to, so `HANDLERS` can
 be drawn (host/guide/diagram.py).
 """
 from __future__ import annotations
@@ -208,7 +208,7 @@ class Do:
     name: str = ""
 
 
-# -- the table ----------------------------------------------------------------------------
+# -- the handlers -------------------------------------------------------------------------
 
 Handler = Callable[[Any, Any], Phase]
 
@@ -224,7 +224,7 @@ class Transition:
 
 
 ANY = None
-TABLE: dict[tuple[type[Phase] | None, str], Transition] = {}
+HANDLERS: dict[tuple[type[Phase] | None, str], Transition] = {}
 
 
 def on(kind: str, *phases: type[Phase], goes: tuple[type[Phase], ...] = ()) -> Callable[[Handler], Handler]:
@@ -236,9 +236,9 @@ def on(kind: str, *phases: type[Phase], goes: tuple[type[Phase], ...] = ()) -> C
     def register(fn: Handler) -> Handler:
         for phase in phases or (ANY,):
             key = (phase, kind)
-            if key in TABLE:
+            if key in HANDLERS:
                 raise ValueError(f"two handlers for {kind} in {phase}")
-            TABLE[key] = Transition(fn, goes)
+            HANDLERS[key] = Transition(fn, goes)
         return fn
     return register
 
@@ -250,4 +250,4 @@ def ignore(m: Any, fact: Any) -> Phase:
 
 def transition(phase: Phase | type[Phase], kind: str) -> Transition:
     cls = phase if isinstance(phase, type) else type(phase)
-    return TABLE.get((cls, kind)) or TABLE.get((ANY, kind)) or Transition(ignore, ())
+    return HANDLERS.get((cls, kind)) or HANDLERS.get((ANY, kind)) or Transition(ignore, ())
