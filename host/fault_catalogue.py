@@ -45,6 +45,7 @@ class Fault:
     code: int
     name: str
     happened: str
+    noted: str  # what the summary's note says happened, a short clause
     in_pass: str
     can_refuse: bool
     fix: str | None
@@ -54,13 +55,14 @@ class Fault:
 
 
 def _fault(code: int, name: str, happened: str, in_pass: str, *, can_refuse: bool = False, fix: str | None = None,
-           fix_at_start: str | None = None, exactness: str = JUDGED, advice: str) -> Fault:
-    return Fault(code, name, happened, in_pass, can_refuse, fix, fix_at_start, exactness, advice)
+           fix_at_start: str | None = None, exactness: str = JUDGED, advice: str, noted: str | None = None) -> Fault:
+    return Fault(code, name, happened, noted or happened.split(":")[0], in_pass, can_refuse, fix, fix_at_start,
+                 exactness, advice)
 
 
 FAULTS: dict[int, Fault] = {f.code: f for f in (
     _fault(protocol.FAULT_JAM, "jam", "a card is stuck in the feed: none reached the exit in time, and the motor "
-           "has stopped", PAUSES, fix="jam", exactness=KEPT,
+           "has stopped", PAUSES, fix="jam", exactness=KEPT, noted="a card stuck in the feed",
            advice="free the card, then touch the pad to go on with the pass (`shuffler check --clear` ends it)"),
     _fault(protocol.FAULT_DOUBLE_FEED, "double_feed", "two cards went through the exit together, or a card is "
            "caught in it", STOPS, fix="exit",
@@ -121,6 +123,12 @@ def what_happened(code: object) -> str:
     if entry is None:
         return f"Unknown fault {code}."
     return entry.happened[0].upper() + entry.happened[1:] + "."
+
+
+def noted(code: object) -> str:
+    """The fault as the summary's note says it; an unknown one by its code."""
+    entry = known(code)
+    return entry.noted if entry is not None else f"unknown fault {code}"
 
 
 def pauses(code: object) -> bool:

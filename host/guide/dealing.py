@@ -140,8 +140,9 @@ def fault_in_pass(m: Core, ev: Event) -> Phase:
         raise hold_for_unknown(m, ev)
     if fault_catalogue.pauses(ev.code):
         p.k = k
-        m.tell(notices.Jam(m.place, p.dealt + k, p.total))
-        m.note(f"a card stuck in the feed during {m.place}; freed, the pass went on")
+        paused = notices.PassPaused(m.place, p.dealt + k, p.total, ev.code)
+        m.tell(paused)
+        m.note(notices.paused_note(paused))
         m.todo.extendleft([steps.Touch("go_on"), *filter(None, [fault_catalogue.fix_in_pass(ev)])])
         return m.advance(Paused())
     if ev.k is None:
@@ -197,7 +198,12 @@ def fault_in_paused(m: Core, ev: Event) -> Phase:
     m.tell(notices.ExitBlockedAtStart() if exit_blocked else notices.StartRefused(ev))
     if m.shown is not None and isinstance(m.shown.step, steps.Touch):
         m.todo.appendleft(m.shown.step)
-        m.todo.appendleft(steps.Fix("exit_sensor") if exit_blocked else steps.Fix("jam"))
+        # The catalogue's fix for what refused it: a fault still there (a
+        # jam not freed) has its fix in a pass; none, and the touch comes again.
+        fix = steps.Fix("exit_sensor") if exit_blocked else \
+            (fault_catalogue.fix_at_start(ev) or fault_catalogue.fix_in_pass(ev))
+        if fix is not None:
+            m.todo.appendleft(fix)
         return m.advance()
     return m.phase
 

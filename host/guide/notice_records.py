@@ -263,10 +263,14 @@ class LoadCellCorrected:
 
 
 @dataclass(frozen=True)
-class Jam:
+class PassPaused:
+    """A fault that pauses a pass (the catalogue's PAUSES: a jam) stopped it
+    after `dealt` of `of` cards: put right, a touch takes it up again."""
+
     where: Where
     dealt: int
     of: int
+    code: int  # the fault's declared code: the catalogue says what happened
 
 
 @dataclass(frozen=True)
@@ -524,7 +528,7 @@ __all__ = ["Where", "RoutineHeader", "DeviceFound", "VirtualStarted", "RoundStar
            "TrayStillEmpty", "LoadKept", "LoadToMove", "LoadShort", "LoadLong", "OtherPackCard", "PackHolds",
            "LoadDealtAsItIs", "PassBeganOffSize", "StacksSwapped", "LoadsSwapped", "RoundCountOff",
            "StepsTakenAsDone", "PassNotInRoutine", "EmptyTouch", "TrayReadsEmpty", "TooFullForTray",
-           "BatteryTooLowToStart", "StartRefused", "FaultLeftOver", "BatteryWarning", "LoadCellCorrected", "Jam",
+           "BatteryTooLowToStart", "StartRefused", "FaultLeftOver", "BatteryWarning", "LoadCellCorrected", "PassPaused",
            "ExitBlocked", "TwoAsOne", "ExitBlockedAtStart", "TrayEmptied", "BatteryRanDown", "SensorLost",
            "DeviceFault", "UnknownFault", "PassGoesOn", "Restarted", "PassBeganUnplugged", "ConnectionLost",
            "DeviceBack", "NotAnswering", "ClearUnanswered", "ExactIntro", "ExactRoundDealt", "ExactLost",

@@ -196,6 +196,11 @@ def _connection_lost(n: ConnectionLost) -> str:
             f"are; waiting up to {n.wait_s:g} s for it to come back.")
 
 
+def paused_note(n: PassPaused) -> str:
+    """The summary's note of a pass a fault paused and the person took up again."""
+    return f"{fault_catalogue.noted(n.code)} during {n.where}; put right, the pass went on"
+
+
 def _in_pass(code: int, where: Where | None, dealt: int | None, of: int | None) -> str:
     """A fault's sentence from the catalogue, with where it stopped the pass."""
     happened = fault_catalogue.what_happened(code)
@@ -343,7 +348,7 @@ _WORDING: dict[type, Any] = {
                                   + (f"its weight a card is corrected from {n.was} to {n.per_card}, "
                                      if n.was and n.per_card else "its weight a card is corrected, ")
                                   + "so the next loads count right."),
-    Jam: lambda n: _in_pass(protocol.FAULT_JAM, n.where, n.dealt, n.of),
+    PassPaused: lambda n: _in_pass(n.code, n.where, n.dealt, n.of),
     ExitBlocked: lambda n: (f"The exit stayed blocked too long ({n.where}, after {n.dealt} of {n.of} cards): two "
                             "cards went through together or a card is caught in the exit. The pass stopped"
                             + (f" (the shuffler says: {_why(n.reason)})." if _why(n.reason) else ".")),

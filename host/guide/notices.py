@@ -20,7 +20,7 @@ from host.guide.notice_records import (BatteryRanDown, BatteryTooLowToStart, Bat
                                        ConnectionLost, DeviceBack, DeviceFault, DeviceFound, EmptyTouch, ExactIntro,
                                        ExactLost, ExactNotConfirmed, ExactRoundDealt, ExitBlocked,
                                        ExitBlockedAtStart, FaultLeftOver, FinishAtRandom, FreshExactRun,
-                                       HeldRoutineDropped, Jam, LoadCellCorrected, LoadDealtAsItIs, LoadKept,
+                                       HeldRoutineDropped, PassPaused, LoadCellCorrected, LoadDealtAsItIs, LoadKept,
                                        LoadLong, LoadShort, LoadToMove, LoadsSwapped, NotAnswering, OtherPackCard,
                                        PackHolds, PartDealtAgain, PassBeganOffSize, PassBeganUnplugged, PassGoesOn,
                                        PassNotInRoutine, Restarted, Resuming, RoundCountOff, RoundStart,
@@ -29,7 +29,7 @@ from host.guide.notice_records import (BatteryRanDown, BatteryTooLowToStart, Bat
                                        StillWaiting, TooFullForTray, TooSoon, TrayEmptied, TrayReadsEmpty,
                                        TrayStillEmpty, TwoAsOne, UnknownFault, VirtualStarted, WaitingForLoad, Where)
 # The words, and what they take, read from here too.
-from host.guide.notice_words import (ENTER, HAND, RESTART, duration, lost_cause, part_cause,  # noqa: F401
+from host.guide.notice_words import (ENTER, HAND, RESTART, duration, lost_cause, paused_note, part_cause,  # noqa: F401
                                      reason_words, stack_cause, stack_then, words)
 
 INFO = "info"
@@ -40,7 +40,7 @@ HINT = "hint"
 Notice = Union[RoutineHeader, DeviceFound, VirtualStarted, RoundStart, WaitingForLoad, TrayStillEmpty, LoadKept, LoadToMove, LoadShort, LoadLong,
                OtherPackCard, PackHolds, LoadDealtAsItIs, PassBeganOffSize, StacksSwapped, LoadsSwapped, RoundCountOff, StepsTakenAsDone,
                PassNotInRoutine, EmptyTouch, TrayReadsEmpty, TooFullForTray, BatteryTooLowToStart, StartRefused,
-               FaultLeftOver, BatteryWarning, LoadCellCorrected, Jam, ExitBlocked, TwoAsOne, ExitBlockedAtStart, TrayEmptied, BatteryRanDown,
+               FaultLeftOver, BatteryWarning, LoadCellCorrected, PassPaused, ExitBlocked, TwoAsOne, ExitBlockedAtStart, TrayEmptied, BatteryRanDown,
                SensorLost, DeviceFault, UnknownFault, PassGoesOn, Restarted, PassBeganUnplugged, ConnectionLost, DeviceBack,
                NotAnswering, ClearUnanswered, ExactIntro, ExactRoundDealt, ExactLost, PartDealtAgain, StackDealtAgain,
                ExactNotConfirmed,

@@ -73,6 +73,10 @@ def test_every_front_end_renders_each_fault(code: int) -> None:
     assert device_words.fault_words(code) == happened
     if isinstance(notice, notice_kinds.DeviceFault):
         assert happened[:-1] in console
+    # A fault that pauses a pass is said by the same sentence, by its code.
+    paused = notice_kinds.PassPaused(WHERE, 30, 81, code)
+    assert happened[:-1] in notice_kinds.words(paused) and adapter.page_words(paused) == notice_kinds.words(paused)
+    assert fault_catalogue.noted(code) in notice_kinds.paused_note(paused)
 
 
 @pytest.mark.parametrize("code", protocol.FAULT_CODES)
@@ -116,7 +120,7 @@ def test_a_fault_no_entry_knows_holds_the_guide_mid_pass_and_is_never_a_jam() ->
     assert isinstance(m.phase, Stopped)
     said = [n for n in voice.notices if isinstance(n, notice_kinds.UnknownFault)]
     assert [(n.event, n.code, n.part) for n in said] == [("fault", UNKNOWN, protocol.PART_MOTOR)]
-    assert not any(isinstance(n, (notice_kinds.Jam, notice_kinds.BatteryRanDown, notice_kinds.ExitBlocked))
+    assert not any(isinstance(n, (notice_kinds.PassPaused, notice_kinds.BatteryRanDown, notice_kinds.ExitBlocked))
                    for n in voice.notices)
     assert _fixes(voice)[before:] == [] and str(UNKNOWN) in str(stop.value)
 
@@ -124,8 +128,26 @@ def test_a_fault_no_entry_knows_holds_the_guide_mid_pass_and_is_never_a_jam() ->
 def test_a_known_fault_mid_pass_still_gets_its_own_fix() -> None:
     m, voice = _machine_dealing()
     m.handle(_event(protocol.FAULT_JAM))
-    assert any(isinstance(n, notice_kinds.Jam) for n in voice.notices)
+    assert any(isinstance(n, notice_kinds.PassPaused) for n in voice.notices)
     assert _fixes(voice) == ["jam"] and not isinstance(m.phase, Stopped)
+
+
+@pytest.mark.parametrize("code", [protocol.FAULT_BATTERY_LOW, protocol.FAULT_JAM, protocol.FAULT_EMPTY])
+def test_a_touch_refused_while_a_pass_is_paused_gets_the_catalogues_fix_for_what_refused_it(code: int) -> None:
+    """The touch that would take a jammed pass up again, refused: the fix is
+    what the catalogue says of the refusing fault (the battery's at rest, the
+    jam's again while it is still there, none for an empty tray), never the
+    jam's by default."""
+    m, voice = _machine_dealing()
+    m.handle(_event(protocol.FAULT_JAM))
+    assert _fixes(voice) == ["jam"]
+    m.handle(Answer(m.shown.number))  # freed, as the step says
+    assert isinstance(m.shown.step, step_kinds.Touch)
+    m.handle(device_messages.make_event(protocol.EV_FAULT, code=code, latched=False, part=protocol.PART_BATTERY
+                                        if code == protocol.FAULT_BATTERY_LOW else None))
+    want = {protocol.FAULT_BATTERY_LOW: ["battery_idle"], protocol.FAULT_JAM: ["jam"], protocol.FAULT_EMPTY: []}[code]
+    assert _fixes(voice)[1:] == want
+    assert any(isinstance(n, notice_kinds.StartRefused) for n in voice.notices)
 
 
 def test_a_warning_no_entry_knows_is_said_as_unknown_not_as_the_battery() -> None:

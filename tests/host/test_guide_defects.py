@@ -371,7 +371,7 @@ def test_a_jam_is_reported_once_however_long_the_person_takes(virtual_shuffler: 
     from hosttest_support import ON_VIRTUAL, check_record, run_guided
 
     summary, voice, person = run_guided(virtual_shuffler, plan(), FreesTheJamSlowly, ON_VIRTUAL.vary(stall_s=0.3))
-    assert len(voice.told(notices.Jam)) == 1
+    assert len(voice.told(notices.PassPaused)) == 1
     assert "(0)" not in voice.text
     assert summary.loads == [[81, 81], [81, 81]]
     check_record(person.log, 162, 2, 2)

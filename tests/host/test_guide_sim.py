@@ -52,7 +52,7 @@ class JamOnce(persons.ScriptedPerson):
 @pytest.mark.jam
 def test_a_jam_mid_pass_is_freed_and_the_pass_goes_on(virtual_shuffler: VirtualShuffler) -> None:
     summary, voice, person = run_guide(virtual_shuffler, JamOnce)
-    jams = [n for n in voice.notices if isinstance(n, notice_kinds.Jam)]
+    jams = [n for n in voice.notices if isinstance(n, notice_kinds.PassPaused)]
     assert [(n.where.round, n.where.load, n.where.pass_number, n.dealt, n.of) for n in jams] == [(2, "A", 3, 30, 81)]
     assert steps.Fix("jam") in voice.steps_shown and steps.Touch("go_on") in voice.steps_shown
     assert summary.passes == 4 and summary.loads == [[81, 81], [81, 81]]

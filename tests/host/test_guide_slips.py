@@ -358,7 +358,7 @@ def test_resumed_while_a_jam_holds_the_pass_the_fix_waits_for_its_own_answer() -
     shown = [s.step for s in voice.steps]
     assert shown[-1] == step_kinds.Fix("jam") and isinstance(m.phase, Paused), shown
     assert not any(isinstance(s, step_kinds.Touch) for s in shown), shown
-    assert any(isinstance(n, notice_kinds.Jam) for n in voice.notices)
+    assert any(isinstance(n, notice_kinds.PassPaused) for n in voice.notices)
     m.handle(Answer(m.shown.number))
     assert isinstance(m.shown.step, step_kinds.Touch) and m.shown.step.why == "go_on"
 

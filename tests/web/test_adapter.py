@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from firmware import protocol
 from guide_in_memory import exit_beam_missed_three
 from host import device_words
 from host import guide as guide_machine
@@ -135,9 +136,9 @@ def test_problems_stay_until_their_stage_is_over() -> None:
     page = PageState()
     voice = WebVoice(page)
     where = guide_machine.Where(1, 2, "A", 1, 4)
-    voice.notice(notices.Jam(where, 30, 81))
+    voice.notice(notices.PassPaused(where, 30, 81, protocol.FAULT_JAM))
     voice.notice(notices.RoundStart(1, 2, False))
-    assert [p["text"] for p in page.get("problems")] == [notices.words(notices.Jam(where, 30, 81))]
+    assert [p["text"] for p in page.get("problems")] == [notices.words(notices.PassPaused(where, 30, 81, protocol.FAULT_JAM))]
     assert page.get("log")[-1]["text"] == "Round 1 of 2"
     voice.bar_start("load A", 81)
     voice.bar_update(30, 81, 14, 16)
@@ -176,12 +177,12 @@ def test_a_loads_size_problem_goes_once_its_load_is_judged_right() -> None:
     voice = WebVoice(page)
     move = steps.Move(30, "A", "B", down=True)
     voice.notice(notices.LoadToMove("A", 81, 111, True, 104, move))
-    voice.notice(notices.Jam(guide_machine.Where(1, 2, "A", 1, 4), 30, 81))
+    voice.notice(notices.PassPaused(guide_machine.Where(1, 2, "A", 1, 4), 30, 81, protocol.FAULT_JAM))
     for number, step in enumerate((steps.Unload("A"), move, steps.PutInTray("A", 81, again=True)), start=3):
         voice.step(guide_machine.Shown(step, number, 1, "done", 0.0))
         assert len(page.get("problems")) == 2, step  # being put right: still the matter in hand
     voice.step(guide_machine.Shown(steps.Touch("start"), 6, 1, None, 0.0))
-    assert [p["text"] for p in page.get("problems")] == [notices.words(notices.Jam(guide_machine.Where(1, 2, "A", 1, 4), 30, 81))]
+    assert [p["text"] for p in page.get("problems")] == [notices.words(notices.PassPaused(guide_machine.Where(1, 2, "A", 1, 4), 30, 81, protocol.FAULT_JAM))]
 
 
 def test_the_pass_card_is_one_pass_at_one_moment() -> None:
