@@ -33,6 +33,9 @@ from shuffling import steps
 SIM_IDLE_SPEED = 4.0  # its clock while the motor sleeps: simulated ms per real ms (benchmarks/idle_guide_cpu.py)
 STYLE = {notice_kinds.HEADING: "[bold]{}[/bold]", notice_kinds.HINT: "   [dim]{}[/dim]", notice_kinds.INFO: "{}",
          notice_kinds.PROBLEM: "[bold red]![/bold red] {}"}
+# The virtual shuffler runs on this computer: on a busy one its interpreter
+# takes a while to start and answer. Each wait ends as soon as it answers.
+SIM_ANSWER_S = 60.0
 
 
 class RichVoice(guide_machine.Voice):
@@ -243,7 +246,7 @@ def _open(a: GuideOptions, voice: RichVoice, stack: ExitStack) -> tuple[Link | N
     if a.sim:
         port, dev = _start_sim(a.time_scale, voice, stack)
         if a.unattended or a.web:
-            world_client = dev.world(timeout=10.0)
+            world_client = dev.world(timeout=SIM_ANSWER_S)
             stack.callback(world_client.close)
     elif a.world:
         from simulator.virtual.world_client import WorldClient
@@ -299,7 +302,7 @@ def _start_sim(time_scale: float, voice: RichVoice, stack: ExitStack) -> tuple[s
         # The flashing report joins the transcript (on stderr with --json),
         # wrapped as the guide's own lines are.
         with contextlib.redirect_stdout(_SaidLines(voice)):
-            flash_cmd._flash(dev.port, "sim", 5.0, 10.0, protocol.FIRMWARE_VERSION)
+            flash_cmd._flash(dev.port, "sim", SIM_ANSWER_S, SIM_ANSWER_S, protocol.FIRMWARE_VERSION)
     except ImageError as exc:
         raise click.ClickException(f"could not flash the virtual shuffler: {exc}") from None
     return dev.port, dev
