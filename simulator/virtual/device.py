@@ -31,6 +31,12 @@ from simulator.virtual.world_client import BOARD_PATH, WorldClient, WorldError
 
 MP_LIB_DIR = Path(__file__).resolve().parent / "mp_lib"
 STANDING_S = 60.0  # the longest a booting board may take to take its standing faults (a busy machine)
+# The board's interpreter shares this computer's processors with the host
+# tool and everything else: on a busy computer it answers a request later
+# than a real board would (2 s was seen run out in setup). It is advertised
+# with this slowdown, so a link on its port waits this many times longer
+# (host/device_link.py); a real board's port keeps a real board's timeouts.
+SHARED_CPU_SLOWDOWN = 4.0
 
 
 def flash_uid(flash_dir: Path) -> str:
@@ -108,7 +114,7 @@ class VirtualShuffler:
             raise
         if self._advertise:
             self._advert = registry.advertise(self._port.path, self.flash_dir, self.control_address, self.uid,
-                                              time_scale=self.time_scale)
+                                              time_scale=self.time_scale, slowdown=SHARED_CPU_SLOWDOWN)
         return self
 
     def stop(self, remove_flash: bool | None = None) -> None:
