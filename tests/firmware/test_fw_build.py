@@ -125,8 +125,20 @@ PLANNER_SCRIPT = r"""
 import os, sys
 import controller  # every module the firmware's boot imports
 from exact import ExactRoutine
+from settings_keeping import SettingsKeeping
 planner = ("exact_routes", "exact_codes", "table_time")
-print("boot", [m for m in planner if m in sys.modules])
+print("boot", [m for m in planner + ("calibration",) if m in sys.modules])
+
+class Dealer:
+    seen = True
+    block_norm = 41
+
+class Ctl:
+    dealer = Dealer()
+
+new = {}
+print("calibrated", SettingsKeeping.measure(Ctl(), "beam", "calibrate", None, {"what": "beam"}, new), new,
+      "calibration" in sys.modules)
 e = ExactRoutine(104)
 e.begin(162, os.urandom)
 print("begun", [m for m in planner if m in sys.modules], e.route.kind, e.rounds)
@@ -141,10 +153,11 @@ print("restored", r.from_dict(saved), [m for m in planner if m in sys.modules], 
 
 
 @pytest.mark.micropython
-def test_the_exact_planner_is_imported_with_the_first_routine(tmp_path: Path) -> None:
+def test_the_rare_parts_are_imported_when_used(tmp_path: Path) -> None:
     # Not at boot: a board that runs no exact routine never holds the
-    # planner's code (docs/firmware.md, "Heap on the rp2 port"); a routine
-    # begun, or taken up from flash after a restart, imports it.
+    # planner's code, nor what calibrate measures (docs/firmware.md, "Heap
+    # on the rp2 port"); a routine begun, or taken up from flash after a
+    # restart, imports the planner, and a calibration its own module.
     require_micropython()
     script = tmp_path / "planner.py"
     script.write_text(PLANNER_SCRIPT)
@@ -154,8 +167,10 @@ def test_the_exact_planner_is_imported_with_the_first_routine(tmp_path: Path) ->
     lines = out.stdout.decode().splitlines()
     everything = "['exact_routes', 'exact_codes', 'table_time']"
     assert lines[0] == "boot []"
-    assert lines[1] == "begun %s split 14" % everything
-    assert lines[2] == "restored True %s True" % everything
+    # What calibrate measures is imported for the request and dropped after it.
+    assert lines[1] == "calibrated True {'beam_ms': 41} False"
+    assert lines[2] == "begun %s split 14" % everything
+    assert lines[3] == "restored True %s True" % everything
 
 
 def test_the_firmware_makes_its_checks_without_assert() -> None:
