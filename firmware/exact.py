@@ -62,6 +62,7 @@ def _planner():
         import exact_codes
         import exact_routes
 
+
 MAX_CARDS = const(512)  # codes of at most 9 bits fit array("H")
 MAX_LOADS = const(26)  # a round's loads are named A to Z
 
