@@ -5,8 +5,9 @@
 Prints:
   * the firmware on its own, over a stub board (a tray counter and a beam
     that toggles, nothing else): heap in use after boot, after a 104-card
-    pass, and held by a 162-card exact routine (codes, tracked order and
-    rounds: the split the device takes for it);
+    pass, the exact planner the first routine imports, and held by a
+    162-card exact routine (codes, tracked order and rounds: the split the
+    device takes for it);
     the smallest -X heapsize with which it boots, deals 104 cards, begins
     the 162-card exact routine and deals its first 81-card load, from .py
     and from .mpy files. The stub's own allocation is measured alone and
@@ -128,6 +129,11 @@ ctl.start_pass(None, None)
 gc.collect()
 print("pass", ctl.state, ctl.dealer.k, gc.mem_alloc())
 a = gc.mem_alloc()
+import exact
+exact._planner()  # what the first routine imports (exact.py)
+gc.collect()
+print("planner", gc.mem_alloc() - a)
+a = gc.mem_alloc()
 ctl.exact.begin(162, os.urandom)
 gc.collect()
 print("exact162", gc.mem_alloc() - a)
@@ -138,9 +144,11 @@ print("exact_pass", ctl.dealer.k, ctl.exact.active, gc.mem_alloc())
 print("complete")
 """
 
+# The modules the boot imports (the exact planner and calibration.py are
+# imported when first used: not here).
 MODULES_SCRIPT = r"""
 import gc
-for m in ("protocol", "request_check", "load_cell", "store", "touch", "sides", "exact_codes", "table_time", "exact_routes", "exact",
+for m in ("protocol", "request_check", "load_cell", "store", "touch", "sides", "exact",
           "dealer", "link",
           "profile_sim", "controller"):
     gc.collect()
@@ -427,6 +435,7 @@ def alone_heap(firmware_dir: Path = FIRMWARE) -> dict[str, float]:
         "boot": (int(r["boot"]) - stub) / 1024,
         "after_pass": (int(after_pass) - stub) / 1024,
         "exact162": int(r["exact162"]) / 1024,
+        "planner": int(r["planner"]) / 1024,
         "boot_bytes": int(r["boot"]) - stub,
         "after_pass_bytes": int(after_pass) - stub,
     }
@@ -436,6 +445,8 @@ def heap_lines(fw: dict[str, float]) -> list[str]:
     """The deterministic heap lines of the report (gc.mem_alloc after gc.collect)."""
     return [
         f"  heap in use after a 104-card pass: {fw['after_pass']:.1f} KiB",
+        f"  the exact planner, imported with the first routine (exact_routes, exact_codes, table_time):"
+        f" {fw['planner']:.1f} KiB",
         f"  held by a 162-card exact routine (codes and tracked order): {fw['exact162']:.2f} KiB",
     ]
 

@@ -4,6 +4,11 @@ returned as small integers instead of raised."""
 
 import time
 
+try:
+    from micropython import const
+except ImportError:  # CPython: the tests import this module too
+    const = int  # type: ignore[assignment,misc]
+
 import protocol
 import report
 from sides import LEFT
@@ -22,7 +27,7 @@ R_BLOCKED = 6  # the exit beam was blocked before the card was fed
 LISTEN_MS = 10
 
 # The progress line's numbers are this wide (the template: report.template).
-_W = 3
+_W = const(3)
 
 
 def put_int(buf, end, width, value):

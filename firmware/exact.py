@@ -33,13 +33,35 @@ way"). The routine is kept in the board's flash while it runs (`to_dict`,
 
 from array import array
 
-import exact_codes
-import exact_routes
-
 try:
     from micropython import const
 except ImportError:  # CPython: the tests and the host import this module too
     const = int  # type: ignore[assignment,misc]
+
+try:
+    from typing import TYPE_CHECKING
+except ImportError:  # MicroPython: no typing module
+    TYPE_CHECKING = False
+
+# The planner (exact_routes, with exact_codes and table_time) is imported
+# with the first routine (begin, from_dict), not at boot: a board that runs
+# none never holds it (docs/firmware.md, "Heap on the rp2 port"). Never in
+# a pass: a routine in hand has imported it already.
+if TYPE_CHECKING:
+    from typing import Any
+
+    import exact_codes
+    import exact_routes
+else:
+    exact_codes = exact_routes = None
+
+
+def _planner():
+    global exact_codes, exact_routes
+    if exact_routes is None:
+        import exact_codes
+        import exact_routes
+
 
 MAX_CARDS = const(512)  # codes of at most 9 bits fit array("H")
 MAX_LOADS = const(26)  # a round's loads are named A to Z
@@ -53,6 +75,9 @@ ALL_DONE = const(2)
 REST_COUNT = const(-1)  # the tray holds more cards than the pass had left: some were put back in, or came from elsewhere
 REST_MORE = const(-2)  # more cards went out than the one the beam was counting: one may lie on the wrong pile
 _SAVE_VERSION = const(2)
+# A round's kind: exact_routes.SORT_ROUND and SPLIT_ROUND (a test holds them equal).
+_SORT_ROUND = const(0)
+_SPLIT_ROUND = const(1)
 
 
 class ExactRoutine:
@@ -61,7 +86,7 @@ class ExactRoutine:
     def __init__(self, capacity):
         self.capacity = capacity
         self.active = False
-        self.route = exact_routes.Route(exact_routes.RADIX, 0, capacity)  # none yet: no rounds
+        self.route = None  # type: Any  # none yet (an exact_routes.Route once a routine begins)
         self.codes = array("H")
         self.scratch = array("H")
         self.sizes = array("H")
@@ -80,7 +105,7 @@ class ExactRoutine:
         # pass goes on at random meanwhile (its order is lost anyway).
         self.random_rest = False
         # The round in hand, read by every card: its kind, first position, rule and loads.
-        self.kind = exact_routes.SORT_ROUND
+        self.kind = _SORT_ROUND
         self.lo = 0
         self.param = 0
         self.loads = 0
@@ -90,6 +115,7 @@ class ExactRoutine:
         the one with the least modelled time). ValueError when it cannot run."""
         if n < 2 or n > MAX_CARDS:
             raise ValueError("exact mode takes 2 to %d cards" % MAX_CARDS)
+        _planner()
         if exact_codes.n_loads(n, self.capacity) > MAX_LOADS:
             raise ValueError("more than %d loads" % MAX_LOADS)
         route = exact_routes.route(n, self.capacity, kind)
@@ -150,7 +176,7 @@ class ExactRoutine:
     def fixed_counts(self):
         """True when this round's load sizes are fixed (stacks, not cuts):
         a part dealt alone, or the stacks of a two-load radix round."""
-        return self.loads == 1 or (self.kind == exact_routes.SORT_ROUND and self.loads == 2 and self.param > 0)
+        return self.loads == 1 or (self.kind == _SORT_ROUND and self.loads == 2 and self.param > 0)
 
     def expected(self):
         """Cards the next load should hold."""
@@ -196,7 +222,7 @@ class ExactRoutine:
     def card_side(self, i):
         # The load's i-th card fed is its bottom card first (docs/mechanism.md).
         c = self.codes[self.top - i] - self.lo
-        if self.kind == exact_routes.SPLIT_ROUND:
+        if self.kind == _SPLIT_ROUND:
             return 1 if c >= self.param else 0
         return (c >> self.param) & 1
 
@@ -257,11 +283,16 @@ class ExactRoutine:
         part is dealt alone, one load a round, its rounds one after another;
         whole-pack radix and a split round have no part of their own."""
         rt, r = self.route, self.round
-        if not self.active or rt.kind != exact_routes.SPLIT or r >= self.rounds or rt.kinds[r] != exact_routes.SORT_ROUND:
+        if not self.active or rt.kind != exact_routes.SPLIT or r >= self.rounds or rt.kinds[r] != _SORT_ROUND:
             return -1
-        while r > 0 and rt.kinds[r - 1] == exact_routes.SORT_ROUND and rt.lo[r - 1] == rt.lo[r]:
+        while r > 0 and rt.kinds[r - 1] == _SORT_ROUND and rt.lo[r - 1] == rt.lo[r]:
             r -= 1
         return r
+
+    def parent_round(self):
+        """The split round that cut the stack in hand off a bigger one
+        (exact_routes.parent_round); -1 where there is none or no routine."""
+        return exact_routes.parent_round(self.route, self.round) if self.active else -1
 
     def repair(self, randbytes, parent=False):
         """The part in hand lost its tracked order (cards moved by hand, a
@@ -282,7 +313,7 @@ class ExactRoutine:
         its cards was fixed before the slip; docs/exact-mode.md, *Mended in
         place* (d)). False, nothing changed, where there is none or it is
         the whole pack (that is a fresh routine)."""
-        first = exact_routes.parent_round(self.route, self.round) if parent else self.part_first_round()
+        first = self.parent_round() if parent else self.part_first_round()
         if first < 0 or (parent and self.route.size[first] >= self.n):
             return False
         lo, size = self.route.lo[first], self.route.size[first]
@@ -312,6 +343,7 @@ class ExactRoutine:
     def from_dict(self, d):
         """Take up a routine saved by to_dict; False (and nothing changed)
         when it is not one this routine can run."""
+        _planner()
         try:
             n = int(d["n"])
             if d["v"] != _SAVE_VERSION or d["capacity"] != self.capacity or d["routine"] not in exact_routes.KINDS \

@@ -4,7 +4,6 @@ Controller (controller.py) takes these as its own methods."""
 
 import os
 
-import exact_routes
 import protocol
 import request_check
 import report
@@ -204,7 +203,7 @@ class ExactKeeping(ControllerState):
         Refused where no split round cut it off a bigger stack, and where
         that stack is the whole pack (a fresh routine does the same)."""
         e = self.exact
-        t = exact_routes.parent_round(e.route, e.round) if e.active else -1
+        t = e.parent_round()
         if t < 0:
             report.error(cmd, rid, protocol.E_STATE, why=protocol.WHY_NO_PARENT)
         elif e.route.size[t] >= e.n:

@@ -20,17 +20,23 @@ import sys
 
 import protocol
 
-CTRL_C = 3
-LF = 10
-CR = 13
+try:
+    from micropython import const
+except ImportError:  # CPython: the tests import this module too
+    const = int  # type: ignore[assignment,misc]
+
+# Private constants, folded by const() (their names never reach the board).
+_CTRL_C = const(3)
+_LF = const(10)
+_CR = const(13)
 IN_BUF = protocol.IN_BUFFER
 # Kept free while a line is stored: its newline and the two-byte mark that
 # replaces a bad line (CTRL_C, code) always fit.
-_SPARE = 2
-_STORE = 0  # storing the line
-_BAD = 1  # the line is bad: its mark is stored, the rest is skipped
-_LOST = 2  # IN_BUF was full: dropping until the stored lines are handled
-_SKIP = 3  # the tail of a line begun while dropping: skipped
+_SPARE = const(2)
+_STORE = const(0)  # storing the line
+_BAD = const(1)  # the line is bad: its mark is stored, the rest is skipped
+_LOST = const(2)  # IN_BUF was full: dropping until the stored lines are handled
+_SKIP = const(3)  # the tail of a line begun while dropping: skipped
 
 
 class Link:
@@ -76,10 +82,10 @@ class Link:
             self._take(self.one[0])
 
     def _take(self, c):
-        if c == LF or c == CR:
+        if c == _LF or c == _CR:
             # CR, LF and CRLF each end a line.
-            crlf = c == LF and self.after_cr
-            self.after_cr = c == CR
+            crlf = c == _LF and self.after_cr
+            self.after_cr = c == _CR
             if not crlf:
                 self._end_line()
             return
@@ -87,7 +93,7 @@ class Link:
         col = self.col
         self.col = col + 1
         mode = self.mode
-        if c == CTRL_C:
+        if c == _CTRL_C:
             if col == 0:
                 self.col = 0
                 self.intr = True
@@ -113,7 +119,7 @@ class Link:
     def _mark(self, code):
         """The open line is bad: keep only its code (CTRL_C, code)."""
         self.count -= self.n
-        self.q[self.count] = CTRL_C
+        self.q[self.count] = _CTRL_C
         self.q[self.count + 1] = code
         self.count += 2
         self.n = 2
@@ -127,7 +133,7 @@ class Link:
         self.mode = _STORE
         if mode == _SKIP or self.n == 0:
             return
-        self.q[self.count] = LF
+        self.q[self.count] = _LF
         self.count += 1
         self.n = 0
         self.lines += 1
@@ -161,7 +167,7 @@ class Link:
             return None
         q = self.q
         end = q.find(b"\n", 0, self.count)
-        line = q[1] if end == 2 and q[0] == CTRL_C else bytes(q[0:end])
+        line = q[1] if end == 2 and q[0] == _CTRL_C else bytes(q[0:end])
         rest = self.count - end - 1
         i = 0
         while i < rest:  # move what follows to the front, in place

@@ -1,14 +1,16 @@
 """The board's settings: the calibration and the configuration read from
-flash and checked, the `calibrate`, `read` and `config` commands, and their
-storage. The Controller (controller.py) takes these as its own methods."""
+flash and checked, the `calibrate` (what it measures: calibration.py),
+`read` and `config` commands, and their storage. The Controller
+(controller.py) takes these as its own methods."""
 
+import sys
 
 import protocol
 import request_check
 import load_cell
 import report
 import store
-from touch import baseline_ok, plausible
+from touch import plausible
 from controller_state import ControllerState
 
 CAL_FILE = "cal.json"
@@ -60,7 +62,7 @@ class SettingsKeeping(ControllerState):
             new, _ = self.settings(self.cal_path, "cal", 0)
         else:
             new = dict(self.cal)
-            if what != protocol.CAL_STORE and not CALIBRATE[what](self, cmd, rid, obj, new):
+            if what != protocol.CAL_STORE and not self.measure(what, cmd, rid, obj, new):
                 return
         held = obj.get("hold") is True and what != protocol.CAL_STORE
         if not held and what != protocol.CAL_DROP:
@@ -80,94 +82,16 @@ class SettingsKeeping(ControllerState):
             self.touch_source = "measured"
         report.reply(cmd, rid, cal=new, held=held or None)
 
-    # One handler per thing calibrated (the CALIBRATE table below): each
-    # changes `new` and returns True, or answers the refusal (err, why and
-    # the values it names) and returns False.
-    def needs(self, cmd, rid, obj, name):
-        """Whether the request has field `name` (answered with its refusal when not)."""
-        bad = request_check.need(cmd, obj, name, self.limits)
-        if bad:
-            report.refused(cmd, rid, bad)
-        return bad is None
+    def measure(self, what, cmd, rid, obj, new):
+        """Calibrate `what` into `new` (calibration.py, imported for this
+        request alone and dropped after it); False when refused, the
+        refusal answered."""
+        import calibration
 
-    def cal_stack(self, cmd, rid, obj, new):
-        p = self.profile
-        if not self.needs(cmd, rid, obj, "n"):
-            return False
-        n = obj["n"]
-        raw = load_cell.average(self.read_stack, 4 * p["stack_samples"])
-        if raw is None:
-            report.error(cmd, rid, protocol.E_BAD_VALUE, why=protocol.WHY_NO_ANSWER, part=protocol.PART_STACK)
-            return False
-        if n == 0:
-            new["tare"] = raw
-            new.pop("per_card", None)
-            return True
-        tare = new.get("tare")
-        if not isinstance(tare, int):
-            report.error(cmd, rid, protocol.E_NOT_CALIBRATED, why=protocol.WHY_TARE_FIRST)
-            return False
-        pc = load_cell.per_card_from(raw, tare, n)
-        if pc < p["stack_per_card_min"]:
-            # The reading must grow with the cards: a reading that falls is
-            # a load cell wired the wrong way round, one that stays is
-            # no load on the cell.
-            report.error(cmd, rid, protocol.E_BAD_VALUE, why=protocol.WHY_FALLS if pc < 0 else protocol.WHY_GROWS_LITTLE,
-                         by=raw - tare, n=n)
-            return False
-        new["per_card"] = pc
-        return True
-
-    def cal_touch(self, cmd, rid, obj, new):
-        b, p = self.board, self.profile
-        if obj.get("confirm") is True:
-            # The board's own fact: a debounced touch since the baseline.
-            if self.touches <= self.touches_at_base:
-                report.error(cmd, rid, protocol.E_STATE, why=protocol.WHY_NO_TOUCH)
-                return False
-            new["touch_seen"] = 1
-            return True
-        t = load_cell.average(b.touch_raw, 16)
-        if t is None or not baseline_ok(p["touch_kind"], t, p["touch_baseline_min"],
-                                        p["touch_baseline_max"]):
-            report.error(cmd, rid, protocol.E_BAD_VALUE, why=protocol.WHY_IMPLAUSIBLE, part=protocol.PART_TOUCH)
-            return False
-        new["touch_baseline"] = t
-        new.pop("touch_seen", None)  # the new baseline waits for a touch again
-        self.touches_at_base = self.touches
-        return True
-
-    def cal_beam(self, cmd, rid, obj, new):
-        d = self.dealer
-        if not d.seen:
-            report.error(cmd, rid, protocol.E_STATE, why=protocol.WHY_NO_CARD)
-            return False
-        new["beam_ms"] = d.block_norm  # a card's time in the beam at the reference drive
-        return True
-
-    def cal_motor(self, cmd, rid, obj, new):
-        if not self.needs(cmd, rid, obj, "flip"):
-            return False
-        if not self.dealer.seen:
-            report.error(cmd, rid, protocol.E_STATE, why=protocol.WHY_NO_CARD)
-            return False
-        new["flip"] = obj["flip"]
-        return True
-
-    def cal_battery(self, cmd, rid, obj, new):
-        if not self.needs(cmd, rid, obj, "mv"):
-            return False
-        mv = obj["mv"]
-        raw = self.board.battery_mv()
-        if not raw:
-            report.error(cmd, rid, protocol.E_BAD_VALUE, why=protocol.WHY_IMPLAUSIBLE, part=protocol.PART_BATTERY, mv=0)
-            return False
-        trim = (mv * 1000 + raw // 2) // raw
-        if not protocol.TRIM_MIN <= trim <= protocol.TRIM_MAX:
-            report.error(cmd, rid, protocol.E_BAD_VALUE, why=protocol.WHY_METER, mv=raw, meter_mv=mv)
-            return False
-        new["mv_trim"] = trim
-        return True
+        try:
+            return calibration.CALIBRATE[what](self, cmd, rid, obj, new)
+        finally:
+            sys.modules.pop("calibration", None)
 
     def cmd_read(self, cmd, rid, obj):
         """The sensors as they read now (nothing moves), or the stored calibration."""
@@ -209,11 +133,3 @@ class SettingsKeeping(ControllerState):
             self.apply_cfg()
         report.reply(cmd, rid, config=self.cfg)
 
-
-CALIBRATE = {
-    protocol.CAL_STACK: SettingsKeeping.cal_stack,
-    protocol.CAL_TOUCH: SettingsKeeping.cal_touch,
-    protocol.CAL_BEAM: SettingsKeeping.cal_beam,
-    protocol.CAL_MOTOR: SettingsKeeping.cal_motor,
-    protocol.CAL_BATTERY: SettingsKeeping.cal_battery,
-}

