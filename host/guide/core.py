@@ -102,7 +102,10 @@ class Core(RunKeeping):
             self.note(notice)  # the summary keeps it: the hand is short of cards (or over)
 
     def note(self, record: notices.Note) -> None:
-        """Keep a note for the summary: a record, worded when the summary is shown."""
+        """Keep a note for the summary: a record, worded when the summary is
+        shown (notice_words.note_words); never a sentence made here."""
+        if type(record) not in notices.NOTE_TYPES:
+            raise TypeError(f"not a note: {record!r}")
         self.notes.append(record)
 
     def stop(self, message: str) -> GuideStopped:
