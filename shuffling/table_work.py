@@ -22,11 +22,16 @@ def do_on_table(step: Step, table: Table) -> None:
     """Carry out a step that only moves cards on the table (Cut, Stack, Move,
     EvenOut, Draw, Gather, Swap, and Collect's table part) on `table`: place name -> cards, top first. Steps
     that need the machine (PutInTray, Touch, Lift, Unload, SetAside, Fix,
-    RoundSummary) are the person's own business and raise TypeError."""
+    RoundSummary) are the person's own business and raise TypeError. A step
+    that cannot be done (TableError) leaves the table as it was: the work is
+    done on a copy, kept only when the step is done."""
     work = _TABLE_WORK.get(type(step))
     if work is None:
         raise TypeError(f"{type(step).__name__} needs the machine, not only the table")
-    work(step, table)
+    trial = {name: list(cards) for name, cards in table.items()}
+    work(step, trial)
+    table.clear()
+    table.update(trial)
 
 
 def _pop(table: Table, name: str) -> list[Any]:

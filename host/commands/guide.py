@@ -441,7 +441,7 @@ def _print_summary(voice: RichVoice, p: planlib.Plan, s: guide_machine.Summary, 
     voice.say(f"  for the deal{on}: {game_words.for_the_deal(s.cards, exact_end, s.distance)}")
     if s.onlooker is not None:
         voice.say(f"  secrecy: {game_words.secrecy(s.onlooker)}")
-    for n in s.notes:
+    for n in s.note_words():
         voice.say(f"  note: {_escape(n)}")
     if s.notes and s.distance > 0:  # a random routine's figure; exact mode's claim says its own condition
         voice.say("  (the figure assumes every card went through a fair pass each round)")

@@ -22,6 +22,7 @@ from __future__ import annotations
 from host import device_words
 from host.device_messages import Event
 from host.guide import ledger as proof
+from host.guide import notices
 from host.guide import routines
 from host.guide.core import Core
 from host.guide.device import Stop
@@ -32,11 +33,12 @@ from shuffling import steps
 def device_fault(m: Core, name: str, **values: object) -> GuideStopped:
     """A fact of the device that cannot be true: the stop that holds the
     pass, with its words (raise it)."""
-    return held(m, device_words.contradiction_words(name, **values),
-                proof.DeviceContradiction(name, tuple(sorted(values.items()))))
+    kept = tuple(sorted(values.items()))
+    return held(m, device_words.contradiction_words(name, **values), proof.DeviceContradiction(name, kept),
+                notices.DeviceContradicted(name, kept))
 
 
-def held(m: Core, words: str, what: proof.What) -> GuideStopped:
+def held(m: Core, words: str, what: proof.What, note: notices.Note) -> GuideStopped:
     """The guide stops on a fault of the device: exactness, if it was still
     claimed, is lost, and the line says so."""
     r = m.routine
@@ -45,7 +47,7 @@ def held(m: Core, words: str, what: proof.What) -> GuideStopped:
         assert isinstance(r, routines.GuidedExactRoutine)
         r.lost = "device_fault"
         m.ledger.add(m.place, what, proof.LOST, proof.StoppedThere())
-    m.note(f"a fault of the shuffler: {words}")
+    m.note(note)
     tail = "; exactness is lost: nothing is claimed of the pack's order" if exact else ""
     return m.stop(f"a fault of the shuffler: {words}; the pass is held{tail}")
 

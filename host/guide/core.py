@@ -67,7 +67,7 @@ class Core(RunKeeping):
         self.earlier: list[Routine] = []  # routines given up (exactness lost) before this one
         self.pass_: Pass | None = None
         self.place: notices.Where | None = None
-        self.notes: list[str] = []
+        self.notes: list[notices.Note] = []  # the summary's notes, as records
         self.started = clock()
         self.last_tick = 0.0
         self.last_line = clock()  # the last line to the device (it is kept awake)
@@ -99,10 +99,14 @@ class Core(RunKeeping):
             self.said.add(key)
         self.voice.notice(notice)
         if isinstance(notice, notices.RoundCountOff):
-            self.note(notices.words(notice))  # the summary keeps it: the hand is short of cards (or over)
+            self.note(notice)  # the summary keeps it: the hand is short of cards (or over)
 
-    def note(self, text: str) -> None:
-        self.notes.append(text)
+    def note(self, record: notices.Note) -> None:
+        """Keep a note for the summary: a record, worded when the summary is
+        shown (notice_words.note_words); never a sentence made here."""
+        if type(record) not in notices.NOTE_TYPES:
+            raise TypeError(f"not a note: {record!r}")
+        self.notes.append(record)
 
     def stop(self, message: str) -> GuideStopped:
         """The guide cannot go on: the exception that ends it (raise it)."""

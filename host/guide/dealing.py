@@ -142,13 +142,13 @@ def fault_in_pass(m: Core, ev: Event) -> Phase:
         p.k = k
         paused = notices.PassPaused(m.place, p.dealt + k, p.total, ev.code)
         m.tell(paused)
-        m.note(notices.paused_note(paused))
+        m.note(paused)
         m.todo.extendleft([steps.Touch("go_on"), *filter(None, [fault_catalogue.fix_in_pass(ev)])])
         return m.advance(Paused())
     if ev.k is None:
         k = p.k  # a fault that does not say: the last card the device reported
     notice = faults.stopped_pass(m.place, p.dealt + k, p.total, ev)
-    m.note(notices.words(notice))
+    m.note(notice)
     m.tell(notice)
     if p.part_n is not None:
         m.end_part(k, ev.left if ev.k is not None else None, ev.right if ev.k is not None else None)
@@ -223,8 +223,9 @@ def hello(m: Core, ev: Event) -> Phase:
             raise m.protocol_fault(f"it sent hello {p.restarts} times during one pass: it keeps restarting or "
                                    "does not keep to the protocol")
     mid_pass = p is not None and (p.part_n is not None or p.dealt > 0)
-    m.tell(notices.Restarted(m.place, p.through if p and mid_pass else None, p.total if p and mid_pass else None))
-    m.note(f"the shuffler restarted during {m.place}")
+    restarted = notices.Restarted(m.place, p.through if p and mid_pass else None, p.total if p and mid_pass else None)
+    m.tell(restarted)
+    m.note(restarted)
     phase = m.after_device_restart()
     if mid_pass:
         return after_restart(m)
@@ -259,9 +260,10 @@ def closed(m: Core, fact: Closed) -> Phase:
         if p.reconnects > MAX_RECONNECTS_PER_PASS:
             raise m.stop(f"the connection to the shuffler was lost {p.reconnects} times during one pass")
     dealing = p is not None and p.part_n is not None
-    m.tell(notices.ConnectionLost(m.place, p.through if p and dealing else None, p.total if p and dealing else None,
-                                  m.options.reconnect_s))
-    m.note(f"connection lost during {m.place}")
+    lost = notices.ConnectionLost(m.place, p.through if p and dealing else None, p.total if p and dealing else None,
+                                  m.options.reconnect_s)
+    m.tell(lost)
+    m.note(lost)
     try:
         st = m.device.reconnect(m.options.reconnect_s, fact.why)
     except Stop as exc:
@@ -276,8 +278,9 @@ def closed(m: Core, fact: Closed) -> Phase:
 def resync(m: Core, st: Reply) -> Phase:
     p = m.pass_
     if m.device_forgot(st):
-        m.tell(notices.Restarted(None, unplugged=True))
-        m.note(f"the shuffler restarted during {m.place}")
+        restarted = notices.Restarted(m.place, unplugged=True)
+        m.tell(restarted)
+        m.note(restarted)
         phase = m.after_device_restart()
         if p is not None and (p.part_n is not None or p.dealt):
             return after_restart(m)
@@ -302,8 +305,9 @@ def resync_mid_part(m: Core, st: Reply) -> Phase:
                                                            k=st.k or 0, n=st.n))
     if st.n == p.part_n and st.k == p.part_n:
         return done(m, device_messages.make_event(protocol.EV_DONE, k=st.k, n=st.n, left=st.left, right=st.right))
-    m.tell(notices.Restarted(None, unplugged=True))
-    m.note(f"the shuffler restarted during {m.place}")
+    restarted = notices.Restarted(m.place, unplugged=True)
+    m.tell(restarted)
+    m.note(restarted)
     m.after_device_restart()
     return after_restart(m)
 
@@ -402,9 +406,9 @@ def miscounted(m: Core, ev: Event) -> Phase:
     warn comes before its done): the load held what the exit counted and
     what is left in the tray, and the pass deals that."""
     held = (ev.k or 0) + (ev.held or 0)
-    m.tell(notices.LoadCellCorrected(ev.n or 0, held, ev.was, ev.per_card))
-    m.note(f"the load cell counted {ev.n} cards where the load held {held}: its weight a card was corrected"
-           + (f" from {ev.was} to {ev.per_card}" if ev.was and ev.per_card else ""))
+    corrected = notices.LoadCellCorrected(ev.n or 0, held, ev.was, ev.per_card)
+    m.tell(corrected)
+    m.note(corrected)
     p = m.pass_
     if p is not None and p.part_n is not None:
         p.size = p.dealt + held + p.aside
@@ -424,7 +428,7 @@ def hold_for_unknown(m: Core, ev: Event) -> GuideStopped:
     held for `--resume`); it is never taken for another fault."""
     m.end_bar()
     m.tell(faults.unknown(ev))
-    m.note(f"the shuffler reported fault {ev.code}, which this tool does not know, during {m.place}")
+    m.note(notices.UnknownFaultHeld(ev.code, m.place))
     port = m.device.name if m.device is not None else "PORT"
     return m.stop(f"the shuffler reports fault {ev.code}, which this tool does not know; "
                   f"{fault_catalogue.advice(ev.code)} (`shuffler check --port {port}`), then "

@@ -7,6 +7,7 @@ from host.guide import routines
 from host.guide.results import (EXACT, EXACT_AGAIN, EXACT_METHOD, EXACT_THEN_RANDOM, RANDOM_AFTER_LOSS_METHOD,
                                 Summary)
 from host.guide.ledger import CONDITION, Ledger
+from host.guide.notices import EarlierRoundsCounted, Note
 from host.guide.ledger_words import as_data
 from host.plan import Plan, distance_after
 from shuffling.exact_mode.onlooker import onlooker
@@ -14,7 +15,7 @@ from shuffling.exact_mode.onlooker import onlooker
 Routine = Union[routines.RandomRoutine, routines.GuidedExactRoutine]
 
 
-def summary(routine: Routine, earlier: Sequence[Routine], plan: Plan, seconds: float, notes: list[str],
+def summary(routine: Routine, earlier: Sequence[Routine], plan: Plan, seconds: float, notes: list[Note],
             ledger: Ledger | None = None) -> Summary:
     """The summary of a run that ended with `routine`, after the routines
     given up before it (`earlier`: exactness lost). `notes` is the run's
@@ -32,7 +33,7 @@ def summary(routine: Routine, earlier: Sequence[Routine], plan: Plan, seconds: f
     return out
 
 
-def _summary(routine: Routine, earlier: Sequence[Routine], plan: Plan, seconds: float, notes: list[str]) -> Summary:
+def _summary(routine: Routine, earlier: Sequence[Routine], plan: Plan, seconds: float, notes: list[Note]) -> Summary:
     earlier_passes = sum(r.passes for r in earlier)
     earlier_rounds = sum(max(0, r.round - 1) for r in earlier)
     loads = [row for r in earlier for row in r.per_round] + list(routine.per_round)
@@ -48,6 +49,6 @@ def _summary(routine: Routine, earlier: Sequence[Routine], plan: Plan, seconds: 
                        seconds=seconds, distance=distance, cards=rplan.cards, notes=notes, loads=loads,
                        mode=EXACT_THEN_RANDOM, distance_kind="at most", method=RANDOM_AFTER_LOSS_METHOD)
     if routine.first_round > 1:
-        notes.append(f"the distance counts rounds 1 to {routine.first_round - 1} as done as guided before this run")
+        notes.append(EarlierRoundsCounted(routine.first_round - 1))
     return Summary(rounds=rplan.rounds, passes=done * len(rplan.names), seconds=seconds, distance=distance,
                    cards=rplan.cards, notes=notes, loads=loads)

@@ -7,7 +7,7 @@ the catalogue does not know holds the guide (UnknownFault), never taken for
 another fault."""
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Union
 
 from firmware import protocol
 from host import fault_catalogue
@@ -16,7 +16,12 @@ from host.guide import notices
 from shuffling import steps
 
 
-def stopped_pass(where: notices.Where, dealt: int, of: int, ev: Event) -> notices.Notice:
+# The notices of a fault that stopped a pass part way: the summary notes them as told.
+StoppedPass = Union[notices.TwoAsOne, notices.ExitBlocked, notices.TrayEmptied, notices.BatteryRanDown,
+                    notices.SensorLost, notices.DeviceFault]
+
+
+def stopped_pass(where: notices.Where, dealt: int, of: int, ev: Event) -> StoppedPass:
     """The notice for a known fault that stopped a pass part way."""
     code = ev.code
     if code == protocol.FAULT_DOUBLE_FEED and ev.why == protocol.WHY_ONE_SHORT:

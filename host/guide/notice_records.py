@@ -524,6 +524,66 @@ class StillWaiting:
     minutes: int
 
 
+# -- notes: what the summary keeps that no notice tells as it is ----------------------------
+# Most of the summary's notes are the notices they tell (Summary.notes holds
+# the notice itself); these are the few that are not.
+
+@dataclass(frozen=True)
+class OtherPackKeptApart:
+    """Cards of another pack were found and kept out of the shuffled pack."""
+
+    cards: int
+
+
+@dataclass(frozen=True)
+class NoOtherPackFound:
+    """The person looked for cards of another pack and found none."""
+
+
+@dataclass(frozen=True)
+class EarlierRoundsCounted:
+    """A run that went on with a routine begun earlier: the distance counts
+    rounds 1 to `rounds` as dealt as guided."""
+
+    rounds: int
+
+
+@dataclass(frozen=True)
+class LoadDealtOff:
+    """A load dealt with a count other than the plan's (LoadDealtAsItIs),
+    with the round it was in."""
+
+    load: str
+    round: int | None
+    want: int
+    n: int
+
+
+@dataclass(frozen=True)
+class StrayPass:
+    """A pass where the routine has none (PassNotInRoutine), with where."""
+
+    cards: int | None
+    where: Where | None
+
+
+@dataclass(frozen=True)
+class UnknownFaultHeld:
+    """The guide held on a fault this tool does not know (UnknownFault), with where."""
+
+    code: int | None
+    where: Where | None
+
+
+@dataclass(frozen=True)
+class DeviceContradicted:
+    """The guide held on a fact of the device that cannot be true
+    (host/device_words.py CONTRADICTIONS: `name`, with its values)."""
+
+    name: str
+    values: tuple[tuple[str, Any], ...]
+
+
 __all__ = ["Where", "RoutineHeader", "DeviceFound", "VirtualStarted", "RoundStart", "WaitingForLoad",
            "TrayStillEmpty", "LoadKept", "LoadToMove", "LoadShort", "LoadLong", "OtherPackCard", "PackHolds",
            "LoadDealtAsItIs", "PassBeganOffSize", "StacksSwapped", "LoadsSwapped", "RoundCountOff",
@@ -533,4 +593,5 @@ __all__ = ["Where", "RoutineHeader", "DeviceFound", "VirtualStarted", "RoundStar
            "DeviceFault", "UnknownFault", "PassGoesOn", "Restarted", "PassBeganUnplugged", "ConnectionLost",
            "DeviceBack", "NotAnswering", "ClearUnanswered", "ExactIntro", "ExactRoundDealt", "ExactLost",
            "PartDealtAgain", "StackDealtAgain", "ExactNotConfirmed", "FreshExactRun", "FinishAtRandom",
-           "HeldRoutineDropped", "Resuming", "TooSoon", "StillWaiting"]
+           "HeldRoutineDropped", "Resuming", "TooSoon", "StillWaiting", "OtherPackKeptApart", "NoOtherPackFound",
+           "EarlierRoundsCounted", "LoadDealtOff", "StrayPass", "UnknownFaultHeld", "DeviceContradicted"]

@@ -201,6 +201,11 @@ def paused_note(n: PassPaused) -> str:
     return f"{fault_catalogue.noted(n.code)} during {n.where}; put right, the pass went on"
 
 
+def _during(where: Where | None, sep: str = "") -> str:
+    """' during round 1 of 2, load B (pass 2 of 4)' (after `sep`); "" nowhere known."""
+    return f"{sep} during {where}" if where is not None else ""
+
+
 def _in_pass(code: int, where: Where | None, dealt: int | None, of: int | None) -> str:
     """A fault's sentence from the catalogue, with where it stopped the pass."""
     happened = fault_catalogue.what_happened(code)
@@ -404,3 +409,47 @@ def words(n: Any, answer: str = ENTER) -> str:
     if fn is None:
         raise TypeError(f"not a notice: {n!r}")
     return fn(n, answer) if type(n) in _ANSWERED else fn(n)
+
+
+# -- the summary's notes ---------------------------------------------------------------------
+# A note is a notice the summary keeps (said in the past, shorter than the
+# notice), the notice's own words for those noted as told, or a record of
+# its own (notice_records.py, "notes").
+_NOTED: dict[type, Any] = {
+    PassPaused: paused_note,
+    Restarted: lambda n: f"the shuffler restarted{_during(n.where)}",
+    ConnectionLost: lambda n: f"connection lost{_during(n.where)}",
+    LoadCellCorrected: lambda n: (f"the load cell counted {n.counted} cards where the load held {n.held}: its weight "
+                                  "a card was corrected"
+                                  + (f" from {n.was} to {n.per_card}" if n.was and n.per_card else "")),
+    PackHolds: lambda n: f"the pack holds {n.held} cards, not {n.game}: it was shuffled as the pack it is",
+    ExactNotConfirmed: lambda n: "the shuffler did not confirm the end of exact mode",
+    OtherPackKeptApart: lambda n: (f"{_cards(n.cards)} of another pack {'was' if n.cards == 1 else 'were'} found and "
+                                   "kept apart: not in the shuffled pack"),
+    NoOtherPackFound: lambda n: "no card of another pack was found: none was kept apart",
+    EarlierRoundsCounted: lambda n: (f"the distance counts rounds 1 to {n.rounds} as done as guided before this "
+                                     "run"),
+    LoadDealtOff: lambda n: (f"load {n.load} of round {n.round if n.round is not None else '?'} was dealt with {n.n} "
+                             f"cards instead of {n.want}"),
+    StrayPass: lambda n: (f"a pass of {_cards(n.cards) if n.cards is not None else 'cards'} nobody asked for"
+                          f"{_during(n.where, ',')}"),
+    UnknownFaultHeld: lambda n: (f"the shuffler reported fault {n.code}, which this tool does not know"
+                                 f"{_during(n.where, ',')}"),
+    DeviceContradicted: lambda n: ("a fault of the shuffler: "
+                                   + device_words.contradiction_words(n.name, **dict(n.values))),
+}
+# Notices the summary keeps in the words they were told.
+NOTED_AS_TOLD: frozenset[type] = frozenset({RoundCountOff, ExitBlocked, TwoAsOne, TrayEmptied, BatteryRanDown,
+                                            SensorLost, DeviceFault})
+NOTE_KINDS: frozenset[type] = frozenset(_NOTED) | NOTED_AS_TOLD
+
+
+def note_words(n: Any) -> str:
+    """The one wording of a summary's note (Summary.notes): the console,
+    the page and `--json`'s `notes` show these words."""
+    fn = _NOTED.get(type(n))
+    if fn is not None:
+        return fn(n)
+    if type(n) in NOTED_AS_TOLD:
+        return words(n)
+    raise TypeError(f"not a note: {n!r}")

@@ -4,7 +4,9 @@ Every warning and status line the guide gives is one of the notice records
 (host/guide/notice_records.py); `words(notice)` is its only English
 (host/guide/notice_words.py). The console, the page and the steps file
 render notices as they render steps: the console styles them by `level`,
-the page shows `to_dict(notice)`. Nothing parses the words back.
+the page shows `to_dict(notice)`. Nothing parses the words back. The
+summary's notes are records too (`Note`: most are the notice they tell),
+worded by `note_words` when the summary is shown.
 
 A notice also says what it claims about the run (`CLAIMS`): the guide's
 transitions are checked so that no two notices given for one fact
@@ -17,20 +19,22 @@ from typing import Any, Union
 
 # The records, read from here by the rest of the host.
 from host.guide.notice_records import (BatteryRanDown, BatteryTooLowToStart, BatteryWarning, ClearUnanswered,
-                                       ConnectionLost, DeviceBack, DeviceFault, DeviceFound, EmptyTouch, ExactIntro,
+                                       ConnectionLost, DeviceBack, DeviceContradicted, DeviceFault, DeviceFound,
+                                       EarlierRoundsCounted, EmptyTouch, ExactIntro,
                                        ExactLost, ExactNotConfirmed, ExactRoundDealt, ExitBlocked,
                                        ExitBlockedAtStart, FaultLeftOver, FinishAtRandom, FreshExactRun,
-                                       HeldRoutineDropped, PassPaused, LoadCellCorrected, LoadDealtAsItIs, LoadKept,
-                                       LoadLong, LoadShort, LoadToMove, LoadsSwapped, NotAnswering, OtherPackCard,
+                                       HeldRoutineDropped, PassPaused, LoadCellCorrected, LoadDealtAsItIs,
+                                       LoadDealtOff, LoadKept, LoadLong, LoadShort, LoadToMove, LoadsSwapped,
+                                       NoOtherPackFound, NotAnswering, OtherPackCard, OtherPackKeptApart,
                                        PackHolds, PartDealtAgain, PassBeganOffSize, PassBeganUnplugged, PassGoesOn,
                                        PassNotInRoutine, Restarted, Resuming, RoundCountOff, RoundStart,
                                        RoutineHeader, SensorLost, StackDealtAgain, StacksSwapped, StartRefused,
-                                       StepsTakenAsDone,
-                                       StillWaiting, TooFullForTray, TooSoon, TrayEmptied, TrayReadsEmpty,
-                                       TrayStillEmpty, TwoAsOne, UnknownFault, VirtualStarted, WaitingForLoad, Where)
+                                       StepsTakenAsDone, StillWaiting, StrayPass, TooFullForTray, TooSoon,
+                                       TrayEmptied, TrayReadsEmpty, TrayStillEmpty, TwoAsOne, UnknownFault,
+                                       UnknownFaultHeld, VirtualStarted, WaitingForLoad, Where)
 # The words, and what they take, read from here too.
-from host.guide.notice_words import (ENTER, HAND, RESTART, duration, lost_cause, paused_note, part_cause,  # noqa: F401
-                                     reason_words, stack_cause, stack_then, words)
+from host.guide.notice_words import (ENTER, HAND, NOTE_KINDS, RESTART, duration, lost_cause,  # noqa: F401
+                                     note_words, part_cause, reason_words, stack_cause, stack_then, words)
 
 INFO = "info"
 PROBLEM = "problem"
@@ -47,6 +51,13 @@ Notice = Union[RoutineHeader, DeviceFound, VirtualStarted, RoundStart, WaitingFo
                FreshExactRun, FinishAtRandom, HeldRoutineDropped, Resuming, TooSoon, StillWaiting]
 
 NOTICE_TYPES: tuple[type, ...] = Notice.__args__  # type: ignore[attr-defined]
+
+# What the summary's notes are (Summary.notes): the notices it keeps, and
+# the few records of its own; note_words words each.
+Note = Union[PassPaused, Restarted, ConnectionLost, LoadCellCorrected, PackHolds, ExactNotConfirmed, RoundCountOff,
+             ExitBlocked, TwoAsOne, TrayEmptied, BatteryRanDown, SensorLost, DeviceFault, OtherPackKeptApart,
+             NoOtherPackFound, EarlierRoundsCounted, LoadDealtOff, StrayPass, UnknownFaultHeld, DeviceContradicted]
+NOTE_TYPES: tuple[type, ...] = Note.__args__  # type: ignore[attr-defined]
 
 # How a front-end shows each notice.
 LEVELS: dict[type, str] = {

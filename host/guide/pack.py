@@ -58,8 +58,7 @@ def found(m: Core, p: Pass, n: int) -> None:
     another pack: they were found and kept apart, and the summary says so."""
     r = m.routine
     if m.foreign and n == p.want and r is not None and r.next_load(p.load) is None:
-        m.note(f"{steps.cards(m.foreign)} of another pack {'was' if m.foreign == 1 else 'were'} found and kept "
-               "apart: not in the shuffled pack")
+        m.note(notices.OtherPackKeptApart(m.foreign))
         m.foreign = 0
 
 
@@ -72,10 +71,11 @@ def as_it_is(m: Core, p: Pass, n: int) -> list[Item]:
     except PlanError as exc:
         raise m.stop(f"the pack holds {held} cards: {exc}") from None
     exact = isinstance(m.routine, routines.GuidedExactRoutine)
-    m.tell(notices.PackHolds(held, game, fresh=exact))
-    m.note(f"the pack holds {held} cards, not {game}: it was shuffled as the pack it is")
+    told = notices.PackHolds(held, game, fresh=exact)
+    m.tell(told)
+    m.note(told)
     if m.foreign:
-        m.note("no card of another pack was found: none was kept apart")
+        m.note(notices.NoOtherPackFound())
         m.foreign = 0
     m.plan = new_plan
     r = m.routine

@@ -4,7 +4,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from host.guide.notices import Where
+from host.guide.ledger import record_dict
+from host.guide.notices import Note, Where, note_words
 from host.plan import METHOD
 
 EXACT_METHOD = "exact mode: every order equally likely, by the proofs in docs/exact-mode.md"
@@ -33,7 +34,7 @@ class Summary:
     seconds: float
     distance: float
     cards: int
-    notes: list[str] = field(default_factory=list)
+    notes: list[Note] = field(default_factory=list)  # records (host/guide/notices.py Note), worded when shown
     loads: list[list[int]] = field(default_factory=list)  # cards dealt per load, per round (device counts)
     mode: str = RANDOM
     distance_kind: str = "exact"  # "exact", or "at most" (an upper bound)
@@ -45,9 +46,14 @@ class Summary:
     onlooker: dict[str, Any] | None = None  # exact mode: what counting its piles told (shuffling/exact_mode/onlooker.py)
     table_seconds: float | None = None  # the time model's time at a real table for every pass dealt
 
+    def note_words(self) -> list[str]:
+        """The notes in their one wording (notice_words.note_words), as every front-end shows them."""
+        return [note_words(n) for n in self.notes]
+
     def to_dict(self) -> dict[str, Any]:
         return {"mode": self.mode, "rounds": self.rounds, "passes": self.passes, "seconds": round(self.seconds, 2),
                 "simulated": self.simulated,
                 "distance": {"value": self.distance, "kind": self.distance_kind, "method": self.method},
-                "cards": self.cards, "loads": self.loads, "notes": self.notes, "exactness": self.exactness,
+                "cards": self.cards, "loads": self.loads, "notes": self.note_words(),
+                "note_records": [record_dict(n) for n in self.notes], "exactness": self.exactness,
                 "condition": self.condition, "resumed": self.resumed, "onlooker": self.onlooker}

@@ -81,7 +81,7 @@ class RunKeeping:
         assert routine is not None
         if isinstance(routine, routines.GuidedExactRoutine) and self.device is not None and not routine.finished:
             self.tell(notices.ExactNotConfirmed())
-            self.note("the shuffler did not confirm the end of exact mode")
+            self.note(notices.ExactNotConfirmed())
         summary = ending.summary(routine, self.earlier, self.plan, self.clock() - self.started, self.notes,
                                  self.ledger if self.mode == "exact" else None)
         summary.simulated = self.simulated

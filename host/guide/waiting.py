@@ -110,8 +110,7 @@ def judge(m: Core, phase: Phase, n: int | None, step: steps.Step | None = None) 
     p.recounts += 1
     if p.recounts > MAX_RECOUNTS:
         m.tell(notices.LoadDealtAsItIs(p.load, p.want, n))
-        m.note(f"load {p.load} of round {m.place.round if m.place else '?'} was dealt with {n} cards "
-               f"instead of {p.want}")
+        m.note(notices.LoadDealtOff(p.load, m.place.round if m.place else None, p.want, n))
         return m.advance(phase)
     m.todo.extendleft(reversed(put_right(m, p, n)))
     return m.advance(phase)
@@ -244,7 +243,7 @@ def loaded_out_of_turn(m: Core, ev: Event) -> Phase:
         # A pass where the routine has none: said once; the step on screen
         # stays (its cards are the person's to put back).
         m.tell(notices.PassNotInRoutine(ev.n or 0))
-        m.note(f"a pass of {ev.n} cards nobody asked for, during {m.place}")
+        m.note(notices.StrayPass(ev.n, m.place))
         return m.phase
     skipped = m.skip_to(ahead)
     put = m.todo.popleft()

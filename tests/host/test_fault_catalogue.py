@@ -76,7 +76,7 @@ def test_every_front_end_renders_each_fault(code: int) -> None:
     # A fault that pauses a pass is said by the same sentence, by its code.
     paused = notice_kinds.PassPaused(WHERE, 30, 81, code)
     assert happened[:-1] in notice_kinds.words(paused) and adapter.page_words(paused) == notice_kinds.words(paused)
-    assert fault_catalogue.noted(code) in notice_kinds.paused_note(paused)
+    assert fault_catalogue.noted(code) in notice_kinds.note_words(paused)
 
 
 @pytest.mark.parametrize("code", protocol.FAULT_CODES)

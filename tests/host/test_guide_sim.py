@@ -192,7 +192,8 @@ def test_a_restart_mid_pass_keeps_the_place_and_deals_the_rest(virtual_shuffler:
     assert voice.told(notice_kinds.Restarted, where=notice_kinds.Where(1, 2, "B", 2, 4), dealt=40, of=81)
     assert steps.Touch("rest", "B", 41) in voice.steps_shown
     assert summary.loads == [[81, 81], [81, 81]] and summary.passes == 4
-    assert any("restarted" in n for n in summary.notes)
+    # The summary keeps the notice told: where it restarted and how far the pass had got.
+    assert notice_kinds.Restarted(notice_kinds.Where(1, 2, "B", 2, 4), 40, 81) in summary.notes
     check_record(person.log, 162, ROUNDS, 2)
 
 

@@ -5,10 +5,17 @@ person reads. The behaviour is the other tests' (tests/host/test_guide_*.py
 assert on the records); the sentences are this file's."""
 from __future__ import annotations
 
+import io
+import json
+
 import pytest
+from rich.console import Console
 
 from firmware import protocol
+from host import plan as planlib
+from host.commands.guide import RichVoice, _print_summary
 from host.guide import notices
+from host.guide.results import Summary
 from shuffling import steps
 
 W = notices.Where
@@ -97,3 +104,72 @@ def test_a_notice_says_what_a_person_reads(notice: notices.Notice, said: list[st
 @pytest.mark.parametrize("step, said", STEPS, ids=[type(s).__name__ for s, _ in STEPS])
 def test_a_step_says_what_a_person_does(step: steps.Step, said: str) -> None:
     assert steps.words(step) == said
+
+
+# -- the summary's notes: records (host/guide/notices.py Note), worded once ------------------
+AT = W(1, 2, "B", 2, 4)
+IN = "round 1 of 2, load B (pass 2 of 4)"
+NOTES = [
+    (notices.PassPaused(AT, 30, 81, protocol.FAULT_JAM),
+     f"a card stuck in the feed during {IN}; put right, the pass went on"),
+    (notices.Restarted(AT, 40, 81), f"the shuffler restarted during {IN}"),
+    (notices.Restarted(None, unplugged=True), "the shuffler restarted"),
+    (notices.ConnectionLost(AT, 30, 81, 1.5), f"connection lost during {IN}"),
+    (notices.LoadCellCorrected(84, 81, 1760, 1740),
+     "the load cell counted 84 cards where the load held 81: its weight a card was corrected from 1760 to 1740"),
+    (notices.PackHolds(160, 162), "the pack holds 160 cards, not 162: it was shuffled as the pack it is"),
+    (notices.ExactNotConfirmed(), "the shuffler did not confirm the end of exact mode"),
+    (notices.RoundCountOff(2, 160, 162),
+     "Round 2 dealt 160 cards but the pack has 162: cards are missing; look around the machine before the next "
+     "hand."),
+    (notices.ExitBlocked(AT, 10, 81),
+     f"The exit stayed blocked too long ({IN}, after 10 of 81 cards): two cards went through together or a card is "
+     "caught in the exit. The pass stopped."),
+    (notices.TwoAsOne(AT, 80, 81),
+     f"Two cards went through the exit as one somewhere in the pass ({IN}): it counted 80 of the 81 cards the tray "
+     "held. Nothing is caught in the exit; every card of the load is on a pile."),
+    (notices.TrayEmptied(AT, 70, 81, 2),
+     f"The tray ran out early ({IN}): 70 of 81 cards were dealt and 2 cards are not in the tray any more."),
+    (notices.BatteryRanDown(AT, 20, 81),
+     f"The battery is too low for the motor to deal ({IN}, after 20 of 81 cards)."),
+    (notices.SensorLost(protocol.PART_EXIT, 12, 81), "The exit sensor does not answer after 12 of 81 cards; the pass "
+                                                     "stopped."),
+    (notices.DeviceFault(protocol.FAULT_INTERNAL, AT, 12, 81),
+     f"An unexpected error stopped the pass; the motor is off ({IN}, after 12 of 81 cards)."),
+    (notices.OtherPackKeptApart(1), "1 card of another pack was found and kept apart: not in the shuffled pack"),
+    (notices.OtherPackKeptApart(2), "2 cards of another pack were found and kept apart: not in the shuffled pack"),
+    (notices.NoOtherPackFound(), "no card of another pack was found: none was kept apart"),
+    (notices.EarlierRoundsCounted(3), "the distance counts rounds 1 to 3 as done as guided before this run"),
+    (notices.LoadDealtOff("B", 2, 81, 79), "load B of round 2 was dealt with 79 cards instead of 81"),
+    (notices.StrayPass(40, AT), f"a pass of 40 cards nobody asked for, during {IN}"),
+    (notices.UnknownFaultHeld(99, AT), f"the shuffler reported fault 99, which this tool does not know, during {IN}"),
+    (notices.DeviceContradicted("count_back", (("now", 12), ("was", 30))),
+     "a fault of the shuffler: the shuffler's count of the pass went back from 30 to 12 cards"),
+]
+
+
+@pytest.mark.parametrize("note, said", NOTES, ids=[type(n).__name__ for n, _ in NOTES])
+def test_a_note_says_what_a_person_reads(note: notices.Note, said: str) -> None:
+    assert notices.note_words(note) == said
+
+
+def test_every_kind_of_note_is_worded_and_nothing_else_is_one() -> None:
+    kinds = set(notices.NOTE_TYPES)
+    assert {type(n) for n, _ in NOTES} == kinds == set(notices.NOTE_KINDS)
+    with pytest.raises(TypeError):
+        notices.note_words(notices.DeviceBack())  # a notice the summary does not keep
+
+
+def test_every_note_reads_the_same_on_the_console_the_page_and_in_json() -> None:
+    """The console prints the summary's notes; the page and `--json` show
+    `Summary.to_dict()` (host/web/run.py): the same words, from the same
+    records, which `note_records` keeps beside them."""
+    summary = Summary(rounds=2, passes=4, seconds=60.0, distance=0.2, cards=162, notes=[n for n, _ in NOTES])
+    out = io.StringIO()
+    plan = planlib.make_plan(planlib.choose_pack("samba", None), 104, "good", rounds=2)
+    _print_summary(RichVoice(Console(file=out, width=1000)), plan, summary, None)
+    console = [line[len("  note: "):] for line in out.getvalue().splitlines() if line.startswith("  note: ")]
+    page = json.loads(json.dumps(summary.to_dict()))
+    assert console == page["notes"] == [said for _, said in NOTES]
+    assert [r["kind"] for r in page["note_records"]] == [type(n).__name__ for n, _ in NOTES]
+    assert page["note_records"][0]["where"]["load"] == "B" and page["note_records"][0]["code"] == protocol.FAULT_JAM

@@ -225,6 +225,7 @@ def test_a_jam_is_shown_survives_a_reload_mid_pass_and_is_cleared_from_the_page(
     s = play(driver)
     check_the_end(driver, s)
     assert any("a card stuck in the feed during round 1" in n for n in s["summary"]["notes"])
+    assert any(r["kind"] == "PassPaused" and r["where"]["round"] == 1 for r in s["summary"]["note_records"])
 
 
 def test_a_wrong_load_is_shown_with_its_message_and_put_right_on_the_page(driver: Any, guides: list[Guide]) -> None:
