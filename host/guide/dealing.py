@@ -430,6 +430,7 @@ def hold_for_unknown(m: Core, ev: Event) -> GuideStopped:
     m.tell(faults.unknown(ev))
     m.note(notices.UnknownFaultHeld(ev.code, m.place))
     port = m.device.name if m.device is not None else "PORT"
+    hint = m.options.resume_hint
     return m.stop(f"the shuffler reports fault {ev.code}, which this tool does not know; "
-                  f"{fault_catalogue.advice(ev.code)} (`shuffler check --port {port}`), then "
-                  "`shuffler guide --resume` goes on")
+                  f"{fault_catalogue.advice(ev.code)} (`shuffler check --port {port}`)"
+                  + (f", then `{hint}` goes on" if hint else ""))

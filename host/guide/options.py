@@ -130,6 +130,8 @@ class GuideOptions:
         if self.capacity != planlib.DEFAULT_CAPACITY:
             words += [flag("capacity"), str(self.capacity)]
         words += [flag("quality"), self.quality]
+        if self.routine is not None and flag("mode") not in extra:  # random mode takes no routine
+            words += [flag("routine"), self.routine]  # the routine asked for, not the shuffler's choice
         return shlex.join(words + list(extra))
 
     @property

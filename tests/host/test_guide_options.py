@@ -143,3 +143,12 @@ def test_the_stop_line_names_the_command_the_options_build() -> None:
     assert line.split("`")[1] == ("shuffler guide --port /dev/ttyUSB0 --cards 60 --quality good --mode random "
                                   "--rounds 5 --from-round 3")
     assert parsed(shlex.split(line.split("`")[1])[2:]) == routine_of(o, rounds=5, from_round=3)
+
+
+def test_the_fresh_command_keeps_the_routine_asked_for_and_random_mode_takes_none() -> None:
+    """A person who asked for a routine gets it again from the command a
+    stop gives, not the shuffler's own choice; random mode has no routine
+    (it would refuse one)."""
+    o = GuideOptions(port="/dev/ttyUSB0", pack="canasta", routine="pipelined").checked()
+    assert shlex.split(o.command())[-2:] == ["--routine", "pipelined"]
+    assert "--routine" not in shlex.split(o.random_command(3))
