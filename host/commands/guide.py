@@ -278,7 +278,9 @@ def _person(a: GuideOptions, p: planlib.Plan, voice: RichVoice, session: Any, wo
 def _open_device(port: str, voice: RichVoice) -> Link:
     link = ports.open_link(port)
     try:
-        hello = link.handshake()
+        # A blank board (MicroPython alone) or a port that is no board is
+        # said as such as soon as it shows, not after the whole handshake.
+        hello = ports.greet(link)
     except LinkError:
         link.close()
         raise

@@ -300,3 +300,16 @@ def test_a_terminated_guide_says_how_to_go_on_and_leaves_no_virtual_shuffler_run
     assert "--from-round" not in line or "--from-round 1`" in line  # from the start: round 1 was under way
     for pid in started:  # it stopped what it started on the way out
         assert not _alive(pid), f"process {pid} of the virtual shuffler outlived the guide"
+
+
+@pytest.mark.micropython
+def test_the_guide_on_a_board_with_micropython_alone_says_so_and_what_to_run(sim_devices) -> None:  # type: ignore[no-untyped-def]
+    """A blank board answers hello with MicroPython's prompt: the guide says
+    so and names `shuffler flash` as soon as it sees the prompt, instead of
+    waiting out the handshake and asking whether firmware is on it."""
+    dev = sim_devices("--no-install", time_scale=0, image=False, firmware=False)
+    done = run("--port", dev.port, "--pack", "samba")
+    assert done.returncode == 1, done.stdout + done.stderr
+    last = done.stderr.strip().splitlines()[-1]
+    assert last == (f"shuffler: {dev.port} answers with MicroPython's prompt and no shuffler firmware: "
+                    f"run `shuffler flash --port {dev.port}`"), done.stderr
