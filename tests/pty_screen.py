@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from pty_device import open_pty
-from simulator.virtual.world_client import WorldClient
+from simulator.virtual.world_client import WorldClient, WorldError
 
 PORT_LINE = re.compile(r"^virtual shuffler on (\S+) \(flash (.+)\)$", re.M)
 CONTROL_LINE = re.compile(r"^control endpoint (\S+) \(uid ([0-9a-f]+)\)$", re.M)
@@ -189,3 +189,19 @@ def next_shown(screen: Screen, feed: StepFeed, seen: int, pending: dict[str, Any
             continue  # not on the screen yet: a person cannot act on it
         return pending, at
     return None, seen
+
+
+def reconnect(control: str, timeout: float = 20.0, what: str = "the board did not come back") -> WorldClient:
+    """A connection to the board's table once the restarted board answers
+    on it: the old endpoint may linger, or take a connection as it goes,
+    while the old interpreter ends."""
+    deadline = time.monotonic() + timeout
+    while True:
+        client = WorldClient.connect(control, timeout=timeout)
+        try:
+            client.query()
+            return client
+        except (OSError, WorldError):
+            client.close()
+            assert time.monotonic() < deadline, what
+            time.sleep(0.05)

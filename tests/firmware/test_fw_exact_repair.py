@@ -26,14 +26,15 @@ def codes_in_flash(data: Path) -> list[int]:
     return list(json.loads((data / "exact.json").read_text())["codes"])
 
 
-def split_round(dev: FwProcess, pack: list[int]) -> list[int]:
-    """Round 1 dealt as told: the pack after it (all left piles on all right piles)."""
+def deal_round(dev: FwProcess, pack: list[int], lo: int, nxt: dict) -> tuple[list[int], list[int], dict]:
+    """One split round (its first load `nxt`) dealt as told from pack
+    position lo: its left and right stacks, and the load expected next."""
     assert dev.world is not None
     lefts: list[int] = []
     rights: list[int] = []
-    at = 0
-    nxt = dev.event("exact_next")
-    while nxt["round"] == 1:
+    rnd = nxt["round"]
+    at = lo
+    while nxt["round"] == rnd:
         dev.world.load(pack[at:at + nxt["count"]])
         at += nxt["count"]
         dev.call("start")
@@ -41,6 +42,12 @@ def split_round(dev: FwProcess, pack: list[int]) -> list[int]:
         lefts += dev.world.take("left")
         rights += dev.world.take("right")
         nxt = dev.wait(lambda m: m.get("ev") == "exact_next" and m is not nxt)
+    return lefts, rights, nxt
+
+
+def split_round(dev: FwProcess, pack: list[int]) -> list[int]:
+    """Round 1 dealt as told: the pack after it (all left piles on all right piles)."""
+    lefts, rights, _ = deal_round(dev, pack, 0, dev.event("exact_next"))
     return lefts + rights
 
 

@@ -16,7 +16,7 @@ from firmware import exact_routes
 from firmware import protocol
 from fwtest_support import FwProcess
 from test_fw_exact import exact_routine, start
-from test_fw_exact_repair import by_codes, codes_in_flash
+from test_fw_exact_repair import by_codes, codes_in_flash, deal_round
 
 pytestmark = [pytest.mark.micropython, pytest.mark.exact_mode]
 
@@ -24,25 +24,6 @@ pytestmark = [pytest.mark.micropython, pytest.mark.exact_mode]
 # of 12 and part R (8); round 2 splits the 12 (2 loads) into P (8) and Q (4);
 # then P 3 passes, Q 2, R 3.
 N, CAPACITY = 20, 8
-
-
-def deal_round(dev: FwProcess, pack: list[int], lo: int, nxt: dict) -> tuple[list[int], list[int], dict]:
-    """One split round (its first load `nxt`) dealt as told from pack
-    position lo: its left and right stacks, and the load expected next."""
-    assert dev.world is not None
-    lefts: list[int] = []
-    rights: list[int] = []
-    rnd = nxt["round"]
-    at = lo
-    while nxt["round"] == rnd:
-        dev.world.load(pack[at:at + nxt["count"]])
-        at += nxt["count"]
-        dev.call("start")
-        dev.event("done")
-        lefts += dev.world.take("left")
-        rights += dev.world.take("right")
-        nxt = dev.wait(lambda m: m.get("ev") == "exact_next" and m is not nxt)
-    return lefts, rights, nxt
 
 
 def test_a_card_stacked_into_the_wrong_part_has_its_parent_dealt_again(start_fw_process, tmp_path: Path) -> None:

@@ -8,7 +8,7 @@ import json
 import random
 import threading
 import time
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 from device_client import LineSplitter
 from firmware import protocol
@@ -321,3 +321,16 @@ def check_record(log: list[dict[str, Any]], cards: int, rounds: int, loads: int)
     final = [e for e in log if e["op"] == "final"]
     assert len(final) == 1 and final[0]["pack"] == current
     assert sorted(current) == pack
+
+
+def small_tray_shuffler(tmp_path_factory: Any, tray: int) -> Iterator[Any]:
+    """A virtual shuffler whose tray deals `tray` cards, flashed, keeping
+    every card it deals (the small packs of the exact-mode slip tests)."""
+    from firmware import build
+    from simulator.virtual import VirtualShuffler
+
+    dev = VirtualShuffler(time_scale=0.0, keep_cards=True, env={"SHUFFLER_SIM_CAPACITY": str(tray)})
+    build.install_to_dir(build.build_image("sim", tmp_path_factory.mktemp("image")), dev.flash_dir)
+    dev.start()
+    yield dev
+    dev.stop()

@@ -17,11 +17,10 @@ from typing import Any, Iterator
 
 import pytest
 
-from firmware import build
 from firmware import exact_routes
 from host import person as persons
 from host import plan as planlib
-from hosttest_support import ON_VIRTUAL, run_guided
+from hosttest_support import ON_VIRTUAL, run_guided, small_tray_shuffler
 from shuffling import steps
 from simulator.virtual import VirtualShuffler
 
@@ -34,11 +33,7 @@ PARENT = steps.group("P", "Q")
 
 @pytest.fixture
 def small_shuffler(tmp_path_factory: pytest.TempPathFactory) -> Iterator[VirtualShuffler]:
-    dev = VirtualShuffler(time_scale=0.0, keep_cards=True, env={"SHUFFLER_SIM_CAPACITY": str(TRAY)})
-    build.install_to_dir(build.build_image("sim", tmp_path_factory.mktemp("image")), dev.flash_dir)
-    dev.start()
-    yield dev
-    dev.stop()
+    yield from small_tray_shuffler(tmp_path_factory, TRAY)
 
 
 class StacksACardWrong(persons.ScriptedPerson):
@@ -123,11 +118,7 @@ def test_a_card_stacked_into_the_wrong_part_has_the_stack_it_came_from_dealt_aga
 
 @pytest.fixture
 def smaller_tray_shuffler(tmp_path_factory: pytest.TempPathFactory) -> Iterator[VirtualShuffler]:
-    dev = VirtualShuffler(time_scale=0.0, keep_cards=True, env={"SHUFFLER_SIM_CAPACITY": str(SMALL_TRAY)})
-    build.install_to_dir(build.build_image("sim", tmp_path_factory.mktemp("image")), dev.flash_dir)
-    dev.start()
-    yield dev
-    dev.stop()
+    yield from small_tray_shuffler(tmp_path_factory, SMALL_TRAY)
 
 
 def test_a_wrong_set_a_split_rounds_last_load_shows_has_its_stack_dealt_again(

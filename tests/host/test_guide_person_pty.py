@@ -36,11 +36,11 @@ from firmware import build
 from host.cli import main
 from host.guide import READ_S
 from pty_screen import (Screen, SimDevice, StepFeed, end_process, launch_sim_device,
-                        next_shown, screen_lines)
+                        next_shown, reconnect, screen_lines)
 from shuffling import steps as step_kinds
 from shuffling.exact_mode import codes as exact_codes
 from simulator.virtual.table_person import TablePerson, commands, from_dict
-from simulator.virtual.world_client import WorldClient, WorldError
+from simulator.virtual.world_client import WorldClient
 
 pytestmark = [pytest.mark.micropython, pytest.mark.slow]
 
@@ -309,21 +309,6 @@ def test_hand_and_foot_in_three_loads_by_a_person_at_the_table(sim_device_proces
     check_finished(run, 270)
     loads = [s["load"] for s in run.steps if s["kind"] == "putintray"]
     assert sorted(loads) == ["A", "A", "B", "B", "C", "C"]
-
-
-def reconnect(control: str, timeout: float = 20.0) -> WorldClient:
-    """A connection to the board that has come back: the old endpoint may
-    linger for a moment while the old interpreter ends."""
-    deadline = time.monotonic() + timeout
-    while True:
-        client = WorldClient.connect(control, timeout=timeout)
-        try:
-            client.query()
-            return client
-        except (OSError, WorldError):
-            client.close()
-            assert time.monotonic() < deadline, "the board did not come back"
-            time.sleep(0.05)
 
 
 def finished_after_trouble(run: Run, cards: int) -> list[str]:

@@ -13,15 +13,14 @@ import random
 import shutil
 import signal
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from pty_screen import Screen, SimDevice, StepFeed
+from pty_screen import Screen, SimDevice, StepFeed, reconnect
 from setup_person import PACK, SetupPerson, follow
-from simulator.virtual.world_client import EndpointClosed, WorldClient
+from simulator.virtual.world_client import WorldClient
 
 pytestmark = [pytest.mark.micropython, pytest.mark.slow]
 
@@ -52,23 +51,8 @@ class Stopping(SetupPerson):
             return None
         self.world.unplug()
         self.world.close()
-        self.world = back(self.dev)
+        self.world = reconnect(self.dev.control, 30, "the board did not come back after the power came back")
         return super().act(step)
-
-
-def back(dev: SimDevice) -> WorldClient:
-    """The table again once the restarted board answers on it (the endpoint
-    of the board before may still take a connection as it goes)."""
-    deadline = time.monotonic() + 30
-    while True:
-        world = WorldClient.connect(dev.control, timeout=30)
-        try:
-            world.show()
-            return world
-        except (OSError, EndpointClosed):
-            world.close()
-            assert time.monotonic() < deadline, "the board did not come back after the power came back"
-            time.sleep(0.05)
 
 
 def set_up(dev: SimDevice, tmp_path: Path, at: int = -1, how: str = "") -> tuple[int, str, list[str]]:

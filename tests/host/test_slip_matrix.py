@@ -14,12 +14,11 @@ from typing import Any, Iterator
 
 import pytest
 
-from firmware import build
 from firmware import exact_routes
 from host import guide as guide_machine
 from host import plan as planlib
 from host.device_link import Link
-from hosttest_support import ON_VIRTUAL, TextVoice
+from hosttest_support import ON_VIRTUAL, TextVoice, small_tray_shuffler
 from simulator.virtual import VirtualShuffler
 from slip_matrix import Outcome, Slip, SlippingPerson, catalogue, outcome, record_repairs
 
@@ -40,11 +39,7 @@ class Voice(TextVoice):
 
 @pytest.fixture
 def small_shuffler(tmp_path_factory: pytest.TempPathFactory) -> Iterator[VirtualShuffler]:
-    dev = VirtualShuffler(time_scale=0.0, keep_cards=True, env={"SHUFFLER_SIM_CAPACITY": str(TRAY)})
-    build.install_to_dir(build.build_image("sim", tmp_path_factory.mktemp("image")), dev.flash_dir)
-    dev.start()
-    yield dev
-    dev.stop()
+    yield from small_tray_shuffler(tmp_path_factory, TRAY)
 
 
 def run(dev: VirtualShuffler, slip: Slip, cards: int = CARDS, tray: int = TRAY, routine: str | None = None) -> Outcome:
