@@ -9,22 +9,24 @@ Each finding says what was read now and what is remembered: from set-up
 (the stored calibration), or since the board started (what it learned from
 the cards it dealt). A part that only a touch or a feed tries, not tried
 now, is named with the option of `shuffler check` that tries it (its
-`untried`)."""
+`untried`). What each finding says is a record (host/finding_records.py),
+worded once in host/finding_words.py."""
 from __future__ import annotations
 
 import importlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from firmware import protocol
 from hardware import mechanism
-from host import device_messages, device_words, fault_catalogue
-from host.parts import FAIL, FIRMWARE, OK, SKIP, STATE, WARN, Finding, volts
+from host import device_messages, device_words, finding_words
+from host.finding_records import *  # noqa: F403 - every kind a finding says
+from host.parts import FAIL, FIRMWARE, OK, SKIP, STATE, WARN, Finding
 
-SETUP = "run `shuffler setup`"
 WATCH = "shuffler check --watch"  # tries the touch pad now
 FEED = "shuffler check --feed"  # tries the exit beam and the motor now
 CLEAR = "shuffler check --clear"  # clears a latched fault
+HX711_RATE = 80  # the HX711's readings a second
 
 
 def profile(board: str) -> dict[str, Any]:
@@ -35,18 +37,18 @@ def profile(board: str) -> dict[str, Any]:
 
 @dataclass(frozen=True)
 class Refused:
-    """A feed the board refused: the refusal, in one line."""
+    """A feed the board refused: its refusal's fields."""
 
-    words: str
+    reply: dict[str, Any] = field(hash=False)
 
     @classmethod
     def of(cls, reply: dict[str, Any]) -> "Refused":
-        """From the board's refusal (an error reply): why, else the fault
-        that refused it, else the error, in the host's words."""
-        fault = reply.get("fault")
-        words = (device_words.why_words(reply) or (device_words.fault_words(fault) if fault is not None else "")
-                 or device_words.error_words(reply.get(protocol.F_ERR)))
-        return cls(words[:1].lower() + words[1:].rstrip("."))
+        return cls(dict(reply))
+
+    @property
+    def words(self) -> str:
+        """The refusal in one clause (why, else the fault, else the error)."""
+        return finding_words.refusal_words(self.reply)
 
 
 @dataclass(frozen=True)
@@ -84,94 +86,83 @@ def ended(end: Any, ev: str) -> bool:
     return end is not None and not isinstance(end, Refused) and device_messages.is_event(end, ev)
 
 
-def since_start(s: Snapshot) -> str:
-    """When the board started, as `read`'s learned figures need it said."""
-    seconds = (s.status.uptime_ms or 0) // 1000
-    return f"since the board started {seconds // 3600}:{seconds // 60 % 60:02}:{seconds % 60:02} ago"
+def uptime_s(s: Snapshot) -> int:
+    """How long ago the board started, in seconds (what `read`'s learned figures are since)."""
+    return (s.status.uptime_ms or 0) // 1000
 
 
 def firmware(s: Snapshot) -> Finding:
     h = s.hello
-    value = f"{h.fw}, protocol {h.proto}, board {h.board}"
-    bad = device_words.bad_file_words(h.bad)
-    if bad:  # the firmware runs without a settings file it found unusable: never silently
-        return Finding(FIRMWARE, WARN, value, "its settings files readable", "; ".join(bad))
+    read = FirmwareRead(h.fw, h.proto, h.board)
+    bad = h.bad if isinstance(h.bad, int) and not isinstance(h.bad, bool) else 0
+    if any(bad & bit for bit, _, _ in device_words.BAD_FILES):
+        # the firmware runs without a settings file it found unusable: never silently
+        return Finding(FIRMWARE, WARN, read, SettingsReadable(), BadSettings(bad))
     if h.fw == protocol.FIRMWARE_VERSION:
-        return Finding(FIRMWARE, OK, value, f"this tool's {protocol.FIRMWARE_VERSION}", "up to date")
-    return Finding(FIRMWARE, WARN, value, f"this tool's {protocol.FIRMWARE_VERSION}",
-                   "`shuffler flash` brings this tool's firmware (the calibration stays)")
+        return Finding(FIRMWARE, OK, read, ThisToolsFirmware(protocol.FIRMWARE_VERSION), UpToDate())
+    return Finding(FIRMWARE, WARN, read, ThisToolsFirmware(protocol.FIRMWARE_VERSION), FlashOffered())
 
 
 def state(s: Snapshot) -> Finding:
-    st = s.status.state
-    fault = s.status.fault
+    st, fault = s.status.state, s.status.fault
     if st == protocol.ST_ALARM:
-        return Finding(STATE, FAIL, f"alarm ({device_words.fault_name(fault)} latched)", "idle",
-                       fault_catalogue.advice(fault))
+        return Finding(STATE, FAIL, StateRead(st, fault), Idle(), FaultHeld(fault))
     if st == protocol.ST_PAUSED:
-        return Finding(STATE, WARN, f"paused ({device_words.fault_name(fault)})", "idle",
-                       fault_catalogue.advice(fault))
-    return Finding(STATE, OK, str(st), "idle", "nothing latched")
+        return Finding(STATE, WARN, StateRead(st, fault), Idle(), FaultHeld(fault))
+    return Finding(STATE, OK, StateRead(st), Idle(), NothingLatched())
 
 
 def stack(s: Snapshot) -> Finding:
-    p, r, c = profile(s.board), s.sensors, s.cal
+    p, r = profile(s.board), s.sensors
     lo, hi = p["stack_raw_min"], p["stack_raw_max"]
     if r.raw is None:
-        return Finding(protocol.PART_STACK, FAIL, "no answer", "a reading 80 times a second",
-                       "the HX711 does not answer (its DOUT never goes low)", wiring=True)
+        return Finding(protocol.PART_STACK, FAIL, NoAnswer(), ReadingRate(HX711_RATE), HX711Silent(), wiring=True)
     raw, spread = r.raw, r.spread or 0
-    read = f"raw {raw}, spread {spread}"
     if not lo <= raw <= hi:
-        return Finding(protocol.PART_STACK, FAIL, read, f"{lo} to {hi}",
-                       "the reading is clipped: a load cell wire is open", wiring=True)
-    tare, per_card = c.tare, c.per_card
+        return Finding(protocol.PART_STACK, FAIL, StackRead(raw, spread), RawRange(lo, hi), StackClipped(),
+                       wiring=True)
     n = r.n or 0
     if n < 0:
-        return Finding(protocol.PART_STACK, FAIL, f"{n} cards now ({read})", "0 cards or more",
-                       "it reads fewer than no cards: the reading falls as cards go on (its signal wires "
-                       "A+ and A- swapped), or the tare was taken with cards in the tray", wiring=True)
+        return Finding(protocol.PART_STACK, FAIL, StackRead(raw, spread, n), CardsOrMore(), StackBelowEmpty(),
+                       wiring=True)
+    return _stack_count(s, raw, spread, n)
+
+
+def _stack_count(s: Snapshot, raw: int, spread: int, n: int) -> Finding:
+    """A plausible reading of no fewer than no cards, judged by the calibration it counts by."""
+    tare, per_card = s.cal.tare, s.cal.per_card
     if isinstance(tare, int) and isinstance(per_card, int):
-        value = f"{n} card{'s' * (n != 1)} now ({read}; tare {tare}, {per_card} a card, stored)"
+        read = StackRead(raw, spread, n, tare, per_card)
         if spread > per_card // 2:
-            return Finding(protocol.PART_STACK, WARN, value, f"a spread under half a card ({per_card // 2})",
-                           "noisy: keep the tray still; a loose load cell wire", wiring=True)
-        return Finding(protocol.PART_STACK, OK, value, "0 cards or more, a spread under half a card", "calibrated")
+            return Finding(protocol.PART_STACK, WARN, read, SpreadUnder(per_card // 2), StackNoisy(), wiring=True)
+        return Finding(protocol.PART_STACK, OK, read, CardsOrMore(steady=True), Calibrated())
     if s.hello.cal is not None and s.hello.cal.stack == "factory":
-        return Finding(protocol.PART_STACK, OK, f"{n} cards now ({read})", "0 cards or more",
-                       "the board's factory calibration")
-    if isinstance(tare, int) and raw < tare - max(4 * spread, 4 * p["stack_per_card_min"]):
-        return Finding(protocol.PART_STACK, FAIL, f"{read}, {tare - raw} below its empty-tray tare", "the tare or more",
-                       "the reading falls as cards go on: its signal wires A+ and A- are swapped", wiring=True)
-    return Finding(protocol.PART_STACK, FAIL, read, "a calibrated count", f"not calibrated: {SETUP}")
+        return Finding(protocol.PART_STACK, OK, StackRead(raw, spread, n), CardsOrMore(), FactoryCalibrated())
+    if isinstance(tare, int) and raw < tare - max(4 * spread, 4 * profile(s.board)["stack_per_card_min"]):
+        return Finding(protocol.PART_STACK, FAIL, StackRead(raw, spread, below_tare=tare - raw), TareOrMore(),
+                       StackSwapped(), wiring=True)
+    return Finding(protocol.PART_STACK, FAIL, StackRead(raw, spread), CalibratedCount(), NotCalibrated())
 
 
 def touch(s: Snapshot) -> Finding:
     p, r, c = profile(s.board), s.sensors, s.cal
     raw = -1 if r.touch is None else r.touch
-    digital = p["touch_kind"] == "digital"
-    if digital:
-        plausible = "0 at rest, 1 touched"
-        ok_now = raw in (0, 1)
+    working: TouchDigital | TouchBaseline
+    if p["touch_kind"] == "digital":
+        working, ok_now = TouchDigital(), raw in (0, 1)
     else:
         base = c.touch_baseline or raw
-        plausible = f"{p['touch_baseline_min']} to {p['touch_baseline_max']} at rest, falling when touched"
+        working = TouchBaseline(p["touch_baseline_min"], p["touch_baseline_max"])
         ok_now = isinstance(base, int) and base // 20 < raw <= 2 * p["touch_baseline_max"]
-    value = f"reads {raw} now" + (", touched" if r.touched else "")
+    read = TouchRead(raw, bool(r.touched))
     if not ok_now:
-        return Finding(protocol.PART_TOUCH, FAIL, value, plausible,
-                       "no pad answers (a broken lead, or a short)", wiring=True)
+        return Finding(protocol.PART_TOUCH, FAIL, read, working, PadSilent(), wiring=True)
     if s.touches_before is not None and (r.touches or 0) > s.touches_before:
-        return Finding(protocol.PART_TOUCH, OK, value, plausible, "a touch seen now")
+        return Finding(protocol.PART_TOUCH, OK, read, working, TouchSeenNow())
     if c.touch_seen == 1:
-        if s.touches_before is not None:  # watching: the touch may come yet
-            return Finding(protocol.PART_TOUCH, OK, value, plausible,
-                           "a touch confirmed at set-up; none seen yet: touch the pad", untried=WATCH)
-        return Finding(protocol.PART_TOUCH, OK, value, plausible,
-                       f"a touch confirmed at set-up, none tried now (`{WATCH}`: touch it)", untried=WATCH)
-    return Finding(protocol.PART_TOUCH, FAIL, value, plausible,
-                   f"no touch confirmed: touch it during `{WATCH}`, or {SETUP}; "
-                   "one that never answers a touch", wiring=True)
+        return Finding(protocol.PART_TOUCH, OK, read, working,
+                       TouchConfirmed(WATCH, watching=s.touches_before is not None), untried=WATCH)
+    return Finding(protocol.PART_TOUCH, FAIL, read, working, TouchUnconfirmed(WATCH), wiring=True)
 
 
 def blind_feed(fed: Any) -> int:
@@ -185,50 +176,35 @@ def blind_feed(fed: Any) -> int:
     return 0
 
 
-def feed_words(fed: Any) -> str:
-    """What a feed that did not end in done says, in words."""
-    if isinstance(fed, Refused):
-        return fed.words
-    return device_words.why_words(fed) or device_words.fault_words(fed.code)
-
-
 def beam(s: Snapshot) -> Finding:
-    r, c = s.sensors, s.cal
-    plausible = "clear at rest, blocked by each card"
-    if r.beam:
-        return Finding(protocol.PART_EXIT, FAIL, "blocked at rest now", plausible,
-                       "blocked with no card fed: a card in the exit, or the emitter has no power", wiring=True)
+    if s.sensors.beam:
+        return Finding(protocol.PART_EXIT, FAIL, BeamAtRest(blocked=True), BeamWorks(), BeamBlocked(), wiring=True)
     fed = s.feed
+    if fed is None:
+        return _beam_remembered(s)
     unseen = blind_feed(fed)
     if unseen:
-        return Finding(protocol.PART_EXIT, FAIL, f"clear at rest now; the feed: {unseen} card{'s' * (unseen != 1)} "
-                       "left the tray and the beam saw none", plausible,
-                       "cards left the tray unseen: the receiver does not answer", wiring=True)
+        return Finding(protocol.PART_EXIT, FAIL, BeamMissedFed(unseen), BeamWorks(), BeamSilent(), wiring=True)
     if s.fed(protocol.EV_FAULT) and fed.part == protocol.PART_EXIT:
-        return Finding(protocol.PART_EXIT, FAIL, f"clear at rest now; the feed: {feed_words(fed)}",
-                       plausible, "cards left the tray unseen: the receiver does not answer"
-                       if fed.why == protocol.WHY_MISSED else "it stays blocked: the emitter or its power",
-                       wiring=True)
+        why = BeamSilent() if fed.why == protocol.WHY_MISSED else BeamStaysBlocked()
+        return Finding(protocol.PART_EXIT, FAIL, BeamFeedEnded(fed), BeamWorks(), why, wiring=True)
     if s.fed(protocol.EV_DONE):
-        return Finding(protocol.PART_EXIT, OK, f"clear at rest; saw the {fed.k} card{'s' * (fed.k != 1)} fed now",
-                       plausible, "counts every card")
+        return Finding(protocol.PART_EXIT, OK, BeamSawFed(fed.k or 0), BeamWorks(), CountsEveryCard())
     if isinstance(fed, Refused):
-        return Finding(protocol.PART_EXIT, SKIP, "not tried now", "-", f"the board refused the feed: {fed.words}")
-    if fed is not None:
-        return Finding(protocol.PART_EXIT, SKIP, "not tried now: the feed ended first", "-",
-                       f"the feed: {feed_words(fed)}")
-    learned = r.card_ms or 0
+        return Finding(protocol.PART_EXIT, SKIP, NotTried(), NothingExpected(), FeedRefused(fed.reply))
+    return Finding(protocol.PART_EXIT, SKIP, NotTried(feed_ended=True), NothingExpected(), FeedEndedFirst(fed))
+
+
+def _beam_remembered(s: Snapshot) -> Finding:
+    """The beam with no card fed now: what it saw since the board started, or at set-up."""
+    learned, at_set_up = s.sensors.card_ms or 0, s.cal.beam_ms
+    clear = BeamAtRest(blocked=False)
     if learned:
-        return Finding(protocol.PART_EXIT, OK, "clear at rest now", plausible,
-                       f"saw cards {since_start(s)} (a card {learned} ms in the beam), none fed now (`{FEED}`)",
+        return Finding(protocol.PART_EXIT, OK, clear, BeamWorks(), CardsSeen(learned, uptime_s(s), FEED),
                        untried=FEED)
-    if isinstance(c.beam_ms, int):
-        return Finding(protocol.PART_EXIT, OK, "clear at rest now", plausible,
-                       f"saw cards at set-up ({c.beam_ms} ms a card in the beam), none fed now (`{FEED}`)",
-                       untried=FEED)
-    return Finding(protocol.PART_EXIT, FAIL, "clear at rest now", plausible,
-                   f"no card seen through it: `{FEED}` with cards in the tray, or {SETUP} (cards that leave "
-                   "unseen: the receiver)", wiring=True)
+    if isinstance(at_set_up, int):
+        return Finding(protocol.PART_EXIT, OK, clear, BeamWorks(), CardsSeenAtSetUp(at_set_up, FEED), untried=FEED)
+    return Finding(protocol.PART_EXIT, FAIL, clear, BeamWorks(), NoCardSeen(FEED), wiring=True)
 
 
 def expected_card_ms(s: Snapshot) -> int:
@@ -239,70 +215,50 @@ def expected_card_ms(s: Snapshot) -> int:
     return int(mechanism.block_ms(mv, p["defaults"]["motor_duty"]))
 
 
-def direction(s: Snapshot) -> tuple[str, str] | None:
-    """The motor's direction as stored at set-up: (its value, its words); None when never confirmed."""
-    flip = s.cal.flip
-    if flip == 1:
-        return "flip 1", "wired the other way round; the stored flip turns it, so left is the person's left"
-    if flip == 0:
-        return "flip 0", "turns the right way (confirmed at set-up)"
-    return None
-
-
 def motor(s: Snapshot) -> Finding:
-    r = s.sensors
-    learned = r.card_ms or 0
-    exp = expected_card_ms(s)
-    plausible = f"a card about {exp} ms in the beam (hardware/mechanism.py at the battery's voltage)"
+    working = CardTime(expected_card_ms(s))
     fed = s.feed
     if s.fed(protocol.EV_FAULT) and fed.code == protocol.FAULT_JAM:
-        return Finding(protocol.PART_MOTOR, FAIL, "no card reached the beam now", plausible,
-                       "no card reached the beam with every card still in the tray: the motor does not turn "
-                       "the roller (its driver, its wires, a slipping roller)", wiring=True)
+        return Finding(protocol.PART_MOTOR, FAIL, NoCardReached(), working, RollerStill(), wiring=True)
     if isinstance(fed, Refused):
-        return Finding(protocol.PART_MOTOR, SKIP, "not run now", "-", f"the board refused the feed: {fed.words}")
+        return Finding(protocol.PART_MOTOR, SKIP, NotRun(), NothingExpected(), FeedRefused(fed.reply))
     if fed is not None and not s.fed(protocol.EV_DONE):
-        return Finding(protocol.PART_MOTOR, SKIP, "not judged", "-",
-                       "which way it deals is judged once the beam counts the cards" if blind_feed(fed)
-                       or (s.fed(protocol.EV_FAULT) and fed.part == protocol.PART_EXIT)
-                       else f"not run: the feed: {feed_words(fed)}")
-    if s.fed(protocol.EV_DONE):
-        value = f"fed {fed.k} card{'s' * (fed.k != 1)} now, a card {learned} ms in the beam"
-    elif learned:
-        value = f"a card {learned} ms in the beam {since_start(s)}"
-    else:
-        value = "no card through the beam since the board started"
-    if learned and learned * 10 > exp * 16:
-        return Finding(protocol.PART_MOTOR, WARN, value, plausible,
-                       "slower than the mechanism: a worn roller, a stiff card or a low battery")
-    way = direction(s)
-    if way is None:
-        return Finding(protocol.PART_MOTOR, FAIL, value, plausible,
-                       f"which way it deals was never confirmed: {SETUP} (a motor wired the other way round "
-                       "deals every card to the wrong pile)")
-    if s.fed(protocol.EV_DONE):
-        return Finding(protocol.PART_MOTOR, OK, f"{value}, {way[0]}", plausible, way[1])
-    return Finding(protocol.PART_MOTOR, OK, f"{value}, {way[0]}", plausible, f"{way[1]}, not run now (`{FEED}`)",
-                   untried=FEED)
+        beam_stopped = blind_feed(fed) or (s.fed(protocol.EV_FAULT) and fed.part == protocol.PART_EXIT)
+        why = DirectionAwaitsBeam() if beam_stopped else FeedEndedFirst(fed, run=True)
+        return Finding(protocol.PART_MOTOR, SKIP, NotJudged(), NothingExpected(), why)
+    return _motor_judged(s, working)
+
+
+def _motor_judged(s: Snapshot, working: CardTime) -> Finding:
+    """The motor by its card time (fed now, or since the board started) and its stored direction."""
+    learned = s.sensors.card_ms or 0
+    fed_now = (s.feed.k or 0) if s.fed(protocol.EV_DONE) else None
+    read = MotorRead(learned, fed_now, uptime_s(s) if learned and fed_now is None else None)
+    if learned and learned * 10 > working.ms * 16:
+        return Finding(protocol.PART_MOTOR, WARN, read, working, MotorSlow())
+    flip = s.cal.flip
+    if flip not in (0, 1):
+        return Finding(protocol.PART_MOTOR, FAIL, read, working, DirectionUnconfirmed())
+    read = replace(read, flip=flip)
+    if fed_now is not None:
+        return Finding(protocol.PART_MOTOR, OK, read, working, Direction(flip))
+    return Finding(protocol.PART_MOTOR, OK, read, working, Direction(flip, FEED), untried=FEED)
 
 
 def battery(s: Snapshot) -> Finding:
-    p, r, c = profile(s.board), s.sensors, s.cal
+    p, r = profile(s.board), s.sensors
     mv = r.mv or 0
     need = p["battery_cutoff_mv"] + p["battery_sag_mv"] + (s.hello.capacity or 104) * p["battery_per_card_mv"]
-    plausible = f"{volts(need)} or more for a full pass"
-    value = f"{volts(mv)} now"
-    trim = c.mv_trim
-    if isinstance(trim, int) and trim != 1000:
-        value += f" (trimmed to a meter by {(trim - 1000) / 10:+.1f} % at set-up)"
+    trim = s.cal.mv_trim
+    read = BatteryRead(mv, trim if isinstance(trim, int) else None)
     if not p["battery_min_mv"] <= mv <= p["battery_max_mv"]:
-        return Finding(protocol.PART_BATTERY, FAIL, value, f"{volts(p['battery_min_mv'])} to {volts(p['battery_max_mv'])}",
-                       "no battery reads so: its divider", wiring=True)
+        return Finding(protocol.PART_BATTERY, FAIL, read, VoltsRange(p["battery_min_mv"], p["battery_max_mv"]),
+                       BatteryDivider(), wiring=True)
     if mv < need:
-        return Finding(protocol.PART_BATTERY, FAIL, value, plausible, "too low for a full pass: replace it")
+        return Finding(protocol.PART_BATTERY, FAIL, read, FullPass(need), BatteryTooLow())
     if mv < p["battery_warn_mv"]:
-        return Finding(protocol.PART_BATTERY, WARN, value, plausible, "low: replace it soon")
-    return Finding(protocol.PART_BATTERY, OK, value, plausible, "good for a full pass")
+        return Finding(protocol.PART_BATTERY, WARN, read, FullPass(need), BatteryLow())
+    return Finding(protocol.PART_BATTERY, OK, read, FullPass(need), BatteryGood())
 
 
 def findings(s: Snapshot) -> list[Finding]:

@@ -1,6 +1,8 @@
 """`shuffler check`: every sensor and actuator of a board, each with what it
 reads, what a working one reads and one line of diagnosis; the exit status
-is 0 only when the board is ready to shuffle."""
+is 0 only when the board is ready to shuffle. `--json` gives each finding's
+words and, beside them, the records they are worded from
+(host/finding_records.py)."""
 from __future__ import annotations
 
 import json
@@ -10,9 +12,9 @@ import click
 
 from firmware import protocol
 from host import check as checks
-from host import ports, readings
+from host import finding_words, ports, readings
 from host.device_link import DeviceError, Link, LinkError, ProtocolMismatch
-from host.parts import ready, untried, verdict_line
+from host.parts import ready, untried, verdict, verdict_line
 
 WATCH_EVERY_S = 0.5
 
@@ -36,6 +38,7 @@ def report(snap: checks.Snapshot, as_json: bool, port: str) -> bool:
     ok = ready(found)
     if as_json:
         click.echo(json.dumps({"port": port, "board": snap.board, "ready": ok, "untried": untried(found) or None,
+                               "verdict": finding_words.as_dict(verdict(found)),
                                "parts": [f.to_dict(snap.board) for f in found]}))
         return ok
     for f in found:
