@@ -43,6 +43,7 @@ RENDERING = {
     "tests/host/test_plan_cli.py": "`shuffler plan`'s printed table and words",
     "tests/host/test_quality_cmd.py": "`shuffler quality`'s printed report",
     "tests/host/test_cli_errors.py": "the command line's one-line refusals",
+    "tests/host/test_finding_words.py": "`shuffler check`'s words for each finding's records, and its refusals",
     "tests/shuffling/test_mathematics_doc.py": "docs checked against the mathematics",
     "tests/shuffling/test_quality_doc.py": "docs checked against the quality report",
     "tests/shuffling/test_exact_mode_doc_figures.py": "docs checked against exact mode's figures",

@@ -33,14 +33,19 @@ def refusal_words(reply: Mapping[str, Any]) -> str:
     """A refused feed in one clause: why, else the fault that refused it,
     else the error, in the host's words."""
     fault = reply.get("fault")
-    words = (device_words.why_words(dict(reply)) or (device_words.fault_words(fault) if fault is not None else "")
-             or device_words.error_words(reply.get(protocol.F_ERR)))
-    return words[:1].lower() + words[1:].rstrip(".")
+    return _clause(device_words.why_words(dict(reply))
+                   or (device_words.fault_words(fault) if fault is not None else "")
+                   or device_words.error_words(reply.get(protocol.F_ERR)))
 
 
 def feed_words(end: Any) -> str:
-    """What a feed that ended in a fault says (its event record)."""
-    return device_words.why_words(end) or device_words.fault_words(end.code)
+    """What a feed that ended in a fault says (its event record), in one clause."""
+    return _clause(device_words.why_words(end) or device_words.fault_words(end.code))
+
+
+def _clause(sentence: str) -> str:
+    """A sentence made a clause that a line can hold: no capital, no full stop."""
+    return sentence[:1].lower() + sentence[1:].rstrip(".")
 
 
 # -- what was read ------------------------------------------------------------------------------

@@ -1,7 +1,9 @@
-"""What `shuffler check` and `shuffler setup` say about each part, from the
-board's answers: a finding a part, its wiring row where the part does not
-answer, ready only with nothing failed; the set-up's steps worded once; and
-`shuffler check` against a device that breaks the protocol."""
+"""What `shuffler check` and `shuffler setup` find about each part, from the
+board's answers: a finding a part, judged by its records (what was read, what
+a working one reads, why: host/finding_records.py; their words, and the
+command's one-line refusals, are tests/host/test_finding_words.py's), its
+wiring row where the part does not answer, ready only with nothing failed;
+and the set-up's steps worded once."""
 from __future__ import annotations
 
 import contextlib
@@ -14,11 +16,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from firmware import protocol
-from host import check
+from host import check, fault_catalogue
+from host import finding_records as rec
 from host import setup_steps
 from host import wiring
 from host.cli import main
-from host.parts import FAIL, OK, PARTS, SKIP, STATE, ready, verdict_line
+from host.parts import FAIL, OK, PARTS, SKIP, STATE, ready, verdict
 from hosttest_support import FakeDevice
 
 HEALTHY = {"raw": 84000 + 30 * 760, "spread": 200, "n": 30, "touch": 800, "touched": False, "touches": 1,
@@ -58,33 +61,41 @@ def test_a_healthy_board_is_ready(board: str) -> None:
     assert ready(found)
 
 
-@pytest.mark.parametrize("sensors, cal, part, words, gpio", [
-    ({"raw": None, "spread": None, "n": None}, None, protocol.PART_STACK, "does not answer", "hx711_dout (GPIO 16"),
-    ({"n": -12}, None, protocol.PART_STACK, "A+ and A- swapped", "hx711_dout (GPIO 16"),
-    ({"beam": True}, None, protocol.PART_EXIT, "blocked with no card fed", "exit (GPIO 34"),
-    ({"card_ms": 0}, {"beam_ms": None}, protocol.PART_EXIT, "no card seen through it", "exit (GPIO 34"),
-    ({"touch": 0}, None, protocol.PART_TOUCH, "no pad answers", "touch (GPIO 4"),
-    ({}, {"touch_seen": None}, protocol.PART_TOUCH, "no touch confirmed", "touch (GPIO 4"),
-    ({"mv": 1200}, None, protocol.PART_BATTERY, "its divider", "battery_adc (GPIO 35"),
+@pytest.mark.parametrize("sensors, cal, part, read, why, gpio", [
+    ({"raw": None, "spread": None, "n": None}, None, protocol.PART_STACK, rec.NoAnswer(), rec.HX711Silent(),
+     "hx711_dout (GPIO 16"),
+    ({"n": -12}, None, protocol.PART_STACK, rec.StackRead(84000 + 30 * 760, 200, -12), rec.StackBelowEmpty(),
+     "hx711_dout (GPIO 16"),
+    ({"beam": True}, None, protocol.PART_EXIT, rec.BeamAtRest(blocked=True), rec.BeamBlocked(), "exit (GPIO 34"),
+    ({"card_ms": 0}, {"beam_ms": None}, protocol.PART_EXIT, rec.BeamAtRest(blocked=False),
+     rec.NoCardSeen(check.FEED), "exit (GPIO 34"),
+    ({"touch": 0}, None, protocol.PART_TOUCH, rec.TouchRead(0, False), rec.PadSilent(), "touch (GPIO 4"),
+    ({}, {"touch_seen": None}, protocol.PART_TOUCH, rec.TouchRead(800, False), rec.TouchUnconfirmed(check.WATCH),
+     "touch (GPIO 4"),
+    ({"mv": 1200}, None, protocol.PART_BATTERY, rec.BatteryRead(1200), rec.BatteryDivider(), "battery_adc (GPIO 35"),
 ])
-def test_a_part_that_does_not_answer_is_named_with_its_wiring_row(sensors, cal, part, words, gpio) -> None:
+def test_a_part_that_does_not_answer_is_named_with_its_wiring_row(sensors, cal, part, read, why, gpio) -> None:
     c = None if cal is None else {k: v for k, v in dict(CAL, **cal).items() if v is not None}
     f = by_part(snap(sensors=sensors, cal=c))[part]
-    line = f.line("esp32")
-    assert f.verdict == FAIL and words in line and gpio in line, line
-    assert "\n" not in line and line.startswith(f"FAIL {PARTS[part].name}: ")
+    assert (f.verdict, f.read, f.why, f.wiring) == (FAIL, read, why, True), f
+    assert gpio in f.advice("esp32") and gpio in f.line("esp32") and "\n" not in f.line("esp32")
 
 
 def test_the_motor_s_direction_must_be_confirmed_and_a_flip_is_said() -> None:
     assert by_part(snap(cal={k: v for k, v in CAL.items() if k != "flip"}))[protocol.PART_MOTOR].verdict == FAIL
+    assert by_part(snap(cal={k: v for k, v in CAL.items() if k != "flip"}))[protocol.PART_MOTOR].why == \
+        rec.DirectionUnconfirmed()
     flipped = by_part(snap(cal=dict(CAL, flip=1)))[protocol.PART_MOTOR]
-    assert flipped.verdict == OK and "wired the other way round" in flipped.diagnosis
+    assert flipped.verdict == OK and flipped.why == rec.Direction(1, check.FEED) and flipped.read.flip == 1
 
 
 @pytest.mark.battery
 def test_a_battery_too_low_for_a_full_pass_is_not_ready() -> None:
-    assert by_part(snap(sensors={"mv": 6800}))[protocol.PART_BATTERY].verdict == FAIL
-    assert by_part(snap(sensors={"mv": 7100}))[protocol.PART_BATTERY].verdict == "warn"
+    low = by_part(snap(sensors={"mv": 6800}))[protocol.PART_BATTERY]
+    assert (low.verdict, low.read, low.why) == (FAIL, rec.BatteryRead(6800, None), rec.BatteryTooLow())
+    assert low.working == rec.FullPass(low.working.mv) and low.working.mv > 6800
+    soon = by_part(snap(sensors={"mv": 7100}))[protocol.PART_BATTERY]
+    assert (soon.verdict, soon.why) == ("warn", rec.BatteryLow())
     assert ready(check.findings(snap(sensors={"mv": 7100})))
 
 
@@ -92,15 +103,14 @@ def test_a_battery_too_low_for_a_full_pass_is_not_ready() -> None:
 def test_a_feed_the_beam_did_not_see_is_the_receiver() -> None:
     fed = {"ev": "fault", "code": protocol.FAULT_SENSOR, "part": protocol.PART_EXIT, "why": protocol.WHY_MISSED, "out": 3}
     f = by_part(snap(feed=fed))[protocol.PART_EXIT]
-    assert f.verdict == FAIL and "the receiver does not answer" in f.diagnosis
-    assert f.value == "clear at rest now; the feed: 3 cards left the tray and the beam saw none"
-    saw_one = by_part(snap(feed=dict(fed, k=1)))[protocol.PART_EXIT]
-    assert saw_one.verdict == FAIL and "the receiver does not answer" in saw_one.diagnosis
-    assert saw_one.value == "clear at rest now; the feed: the exit beam missed 3 cards that left the tray"
+    assert (f.verdict, f.read, f.why, f.wiring) == (FAIL, rec.BeamMissedFed(3), rec.BeamSilent(), True)
+    saw_one = by_part(snap(feed=dict(fed, k=1)))[protocol.PART_EXIT]  # the beam saw one: the board's own count
+    assert (saw_one.verdict, saw_one.why) == (FAIL, rec.BeamSilent())
+    assert isinstance(saw_one.read, rec.BeamFeedEnded) and (saw_one.read.end.out, saw_one.read.end.k) == (3, 1)
     blocked = dict(fed, why=protocol.WHY_BLOCKED, out=1)
-    assert "the emitter or its power" in by_part(snap(feed=blocked))[protocol.PART_EXIT].diagnosis
-    jam = {"ev": "fault", "code": protocol.FAULT_JAM}
-    assert "does not turn the roller" in by_part(snap(feed=jam))[protocol.PART_MOTOR].diagnosis
+    assert by_part(snap(feed=blocked))[protocol.PART_EXIT].why == rec.BeamStaysBlocked()
+    jam = by_part(snap(feed={"ev": "fault", "code": protocol.FAULT_JAM}))[protocol.PART_MOTOR]
+    assert (jam.verdict, jam.read, jam.why, jam.wiring) == (FAIL, rec.NoCardReached(), rec.RollerStill(), True)
 
 
 reading = st.fixed_dictionaries({
@@ -134,91 +144,75 @@ def test_every_set_up_step_is_worded_once_and_says_what_is_answered() -> None:
         json.dumps(d)
 
 
-def run(*args: str) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        code = main(list(args))
-    return code, out.getvalue(), err.getvalue()
-
-
-def test_check_says_in_one_line_when_the_board_breaks_the_protocol() -> None:
-    def handler(dev: FakeDevice, req: dict[str, Any]) -> None:
-        if req["cmd"] == "read":
-            dev.reply(req, raw="heavy", beam=False)  # a string where a reading belongs
-        else:
-            dev.idle_shuffler(req)
-
-    dev = FakeDevice(handler)
-    try:
-        code, out, err = run("check", "--port", dev.port)
-    finally:
-        dev.close()
-    assert code != 0 and out == ""
-    assert err.count("\n") == 1 and "broke the protocol" in err and "raw" in err
-
-
-def test_check_without_a_port_and_on_a_silent_port_say_so_in_one_line(tmp_path) -> None:
-    code, _, err = run("check")
-    assert code != 0 and "no port given" in err
-    silent = FakeDevice(lambda dev, req: None)
-    try:
-        code, _, err = run("check", "--port", silent.port)
-    finally:
-        silent.close()
-    assert code != 0 and err.count("\n") == 1 and "shuffler flash" in err
-
-
-def lines(s: check.Snapshot) -> dict[str, str]:
-    return {f.part: f.line("esp32") for f in check.findings(s)}
-
-
-def test_each_line_says_what_was_read_now_and_ready_names_what_was_not_tried() -> None:
+def test_each_finding_says_what_was_read_now_and_ready_names_what_was_not_tried() -> None:
     # A set-up board read at rest: a dead pad and a beam with no receiver
     # would read so too, so the parts a touch or a feed tries are named as
-    # not tried now, each with the option that tries it.
+    # not tried now, each with the option that tries it, and as remembered
+    # from set-up.
     s = snap(sensors={"card_ms": 0}, status_uptime=0)
     found = check.findings(s)
     by = {f.part: f for f in found}
     assert ready(found)
-    assert verdict_line(found) == ("ready to shuffle, as far as read now; not tried now: touch pad "
-                                   "(`shuffler check --watch`); exit beam and feed motor (DRV8833) "
-                                   "(`shuffler check --feed`)")
+    assert verdict(found) == rec.Ready(((check.WATCH, (protocol.PART_TOUCH,)),
+                                        (check.FEED, (protocol.PART_EXIT, protocol.PART_MOTOR))))
     assert (by[protocol.PART_TOUCH].untried, by[protocol.PART_EXIT].untried, by[protocol.PART_MOTOR].untried) == \
         ("shuffler check --watch", "shuffler check --feed", "shuffler check --feed")
-    for part in (protocol.PART_TOUCH, protocol.PART_EXIT, protocol.PART_MOTOR):
-        assert "at set-up" in by[part].line("esp32") and "now (`shuffler check --" in by[part].line("esp32")
-    for part in (protocol.PART_STACK, protocol.PART_BATTERY, protocol.PART_TOUCH):
-        assert " now" in by[part].value, by[part].value
+    assert by[protocol.PART_TOUCH].why == rec.TouchConfirmed(check.WATCH, watching=False)
+    assert by[protocol.PART_EXIT].why == rec.CardsSeenAtSetUp(CAL["beam_ms"], check.FEED)
+    assert by[protocol.PART_MOTOR].why == rec.Direction(0, check.FEED)
+    # What the load cell, the battery and the pad read now.
+    assert by[protocol.PART_STACK].read == rec.StackRead(HEALTHY["raw"], 200, 30, CAL["tare"], CAL["per_card"])
+    assert by[protocol.PART_BATTERY].read == rec.BatteryRead(9000, None)
+    assert by[protocol.PART_TOUCH].read == rec.TouchRead(800, False)
     # Touched while watching and a card fed now: everything was tried now.
-    tried = snap(sensors={"touches": 2}, feed={"ev": "done", "k": 1, "n": 1, "left": 1, "right": 0},
-                 touches_before=1)
-    assert verdict_line(check.findings(tried)) == "ready to shuffle"
-    assert "a touch seen now" in lines(tried)[protocol.PART_TOUCH]
-    assert "saw the 1 card fed now" in lines(tried)[protocol.PART_EXIT]
+    tried = by_part(snap(sensors={"touches": 2}, feed={"ev": "done", "k": 1, "n": 1, "left": 1, "right": 0},
+                         touches_before=1))
+    assert verdict(list(tried.values())) == rec.Ready(())
+    assert tried[protocol.PART_TOUCH].why == rec.TouchSeenNow()
+    assert (tried[protocol.PART_EXIT].read, tried[protocol.PART_EXIT].why) == (rec.BeamSawFed(1), rec.CountsEveryCard())
+    assert (tried[protocol.PART_MOTOR].read, tried[protocol.PART_MOTOR].why) == \
+        (rec.MotorRead(33, fed=1, flip=0), rec.Direction(0))
+    # Watching, with no touch yet: the touch may come.
+    watching = by_part(snap(touches_before=1))[protocol.PART_TOUCH]
+    assert (watching.why, watching.untried) == (rec.TouchConfirmed(check.WATCH, watching=True), check.WATCH)
 
 
 def test_learned_figures_say_since_when() -> None:
-    s = snap(sensors={"card_ms": 28}, status_uptime=3_725_000)
-    assert "since the board started 1:02:05 ago (a card 28 ms in the beam)" in lines(s)[protocol.PART_EXIT]
-    assert "a card 28 ms in the beam since the board started 1:02:05 ago" in lines(s)[protocol.PART_MOTOR]
+    by = by_part(snap(sensors={"card_ms": 28}, status_uptime=3_725_000))
+    assert by[protocol.PART_EXIT].why == rec.CardsSeen(28, 3725, check.FEED)
+    assert by[protocol.PART_MOTOR].read == rec.MotorRead(28, since_s=3725, flip=0)
 
 
-def test_no_two_lines_contradict_on_a_board_whose_beam_was_never_confirmed_after_a_pass() -> None:
+def test_no_two_findings_contradict_on_a_board_whose_beam_was_never_confirmed_after_a_pass() -> None:
     # Cards went through since the start: the beam saw them, whatever set-up did not store.
-    s = snap(sensors={"card_ms": 28}, cal={k: v for k, v in CAL.items() if k not in ("beam_ms", "flip")})
-    beam, motor = lines(s)[protocol.PART_EXIT], lines(s)[protocol.PART_MOTOR]
-    assert beam.startswith("ok") and "no card seen" not in beam and "a card 28 ms in the beam" in beam, beam
-    assert motor.startswith("FAIL") and "which way it deals was never confirmed" in motor, motor
+    by = by_part(snap(sensors={"card_ms": 28}, cal={k: v for k, v in CAL.items() if k not in ("beam_ms", "flip")}))
+    beam, motor = by[protocol.PART_EXIT], by[protocol.PART_MOTOR]
+    assert (beam.verdict, beam.why) == (OK, rec.CardsSeen(28, 60, check.FEED)), beam
+    assert (motor.verdict, motor.read, motor.why) == (FAIL, rec.MotorRead(28, since_s=60), rec.DirectionUnconfirmed())
 
 
 def test_a_feed_that_was_refused_is_said_and_judges_nothing() -> None:
-    refused = check.Refused.of({"re": "feed", "ok": False, "err": protocol.E_REFUSED, "fault": protocol.FAULT_EMPTY})
-    by = {f.part: f for f in check.findings(snap(feed=refused))}
+    reply = {"re": "feed", "ok": False, "err": protocol.E_REFUSED, "fault": protocol.FAULT_EMPTY}
+    by = by_part(snap(feed=check.Refused.of(reply)))
+    assert (by[protocol.PART_EXIT].read, by[protocol.PART_MOTOR].read) == (rec.NotTried(), rec.NotRun())
     for part in (protocol.PART_EXIT, protocol.PART_MOTOR):
-        assert by[part].verdict == SKIP and by[part].line("esp32").endswith(
-            "the board refused the feed: the tray is empty"), by[part]
+        assert (by[part].verdict, by[part].why) == (SKIP, rec.FeedRefused(reply)), by[part]
 
 
-def test_a_latched_fault_names_the_command_that_clears_it() -> None:
-    f = {x.part: x for x in check.findings(snap(state="alarm"))}[STATE]
-    assert f.verdict == FAIL and "`shuffler check --clear`" in f.diagnosis
+def test_a_feed_that_ended_otherwise_judges_nothing_and_says_how_it_ended() -> None:
+    low = {"ev": "fault", "code": protocol.FAULT_BATTERY_LOW, "k": 0}
+    by = by_part(snap(feed=low))
+    beam, motor = by[protocol.PART_EXIT], by[protocol.PART_MOTOR]
+    assert (beam.verdict, beam.read, motor.verdict, motor.read) == (SKIP, rec.NotTried(True), SKIP, rec.NotJudged())
+    assert beam.why == rec.FeedEndedFirst(beam.why.end) and beam.why.end.code == protocol.FAULT_BATTERY_LOW
+    assert motor.why == rec.FeedEndedFirst(beam.why.end, run=True)
+
+
+def test_a_latched_fault_is_named_with_what_clears_it() -> None:
+    s = check.Snapshot.of(hello={"fw": protocol.FIRMWARE_VERSION, "proto": protocol.PROTOCOL_VERSION,
+                                 "board": "esp32", "capacity": 104, "cal": {"stack": "calibrated"}},
+                          status={"state": "alarm", "fault": protocol.FAULT_SENSOR}, sensors=HEALTHY, cal=CAL)
+    f = by_part(s)[STATE]
+    assert (f.verdict, f.read, f.why) == (FAIL, rec.StateRead("alarm", protocol.FAULT_SENSOR),
+                                          rec.FaultHeld(protocol.FAULT_SENSOR))
+    assert f.diagnosis == fault_catalogue.advice(protocol.FAULT_SENSOR)  # the catalogue's advice, worded there

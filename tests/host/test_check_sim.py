@@ -3,7 +3,9 @@ meets it: a board set up and then wired wrong is not called ready without
 saying what was not tried now; `check --feed` tries the beam and the
 motor and finds the missing receiver, each line naming what it read now
 and none contradicting another; a latched alarm is cleared from `check`
-itself. Judged by the board's world (where the cards are)."""
+itself. Judged by the board's world (where the cards are) and by the
+records `check --json` gives beside its words (host/finding_records.py;
+the words are tests/host/test_finding_words.py's)."""
 from __future__ import annotations
 
 import json
@@ -11,9 +13,12 @@ import re
 import shutil
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from firmware import protocol
+from host.parts import PARTS
 from pty_screen import SimDevice
 from simulator.virtual.board.sim_world import STACK_PER_CARD, STACK_TARE, TOUCH_BASE
 from simulator.virtual.world_client import WorldClient
@@ -34,9 +39,15 @@ def set_up_board(sim_devices, sim_image_flash: Path, tmp_path: Path, *args: str)
     return sim_devices(*args, time_scale=0, flash=flash)
 
 
+def checked(dev: SimDevice, *args: str) -> tuple[int, dict[str, Any], dict[str, dict[str, Any]]]:
+    """`shuffler check --json`: its exit status, its report, and each part's finding by its key."""
+    out = shuffler("check", "--port", dev.port, "--json", *args)
+    report = json.loads(out.stdout)
+    return out.returncode, report, {p["part"]: p for p in report["parts"]}
+
+
 def alarm(dev: SimDevice) -> bool:
-    parts = json.loads(shuffler("check", "--port", dev.port, "--json").stdout)["parts"]
-    return any(p["part"] == "state" and p["value"].startswith("alarm") for p in parts)
+    return checked(dev)[2]["state"]["read"]["state"] == "alarm"
 
 
 def about(out: str, name: str) -> list[str]:
@@ -47,36 +58,36 @@ def test_a_board_set_up_then_wired_wrong_is_not_called_ready_without_saying_what
         sim_devices, sim_image_flash: Path, tmp_path: Path) -> None:
     dev = set_up_board(sim_devices, sim_image_flash, tmp_path, "--wiring", "touch_dead",
                        "--wiring", "beam_receiver_missing")
-    checked = shuffler("check", "--port", dev.port)
-    out = checked.stdout
+    printed = shuffler("check", "--port", dev.port)
+    assert printed.returncode == 0 and all(len(about(printed.stdout, p.name)) == 1 for p in PARTS.values()), \
+        printed.stdout
     # Read at rest, a dead pad and a beam with no receiver look as working
-    # ones do: what was remembered from set-up is said so, and the last
-    # line names the parts not tried now with the command that tries each.
-    last = out.strip().splitlines()[-1]
-    assert last.startswith("ready to shuffle, as far as read now; not tried now: "), out
-    assert "touch pad (`shuffler check --watch`)" in last and "exit beam and feed motor (DRV8833) " \
-        "(`shuffler check --feed`)" in last, out
-    for name in ("touch pad", "exit beam", "feed motor (DRV8833)"):
-        [line] = about(out, name)
-        assert "at set-up" in line and "now (`shuffler check --" in line, line
-    for name in ("load cell (HX711)", "battery"):
-        [line] = about(out, name)
-        assert " now" in line, line
+    # ones do: what was remembered from set-up is said so, and the verdict
+    # names the parts not tried now with the command that tries each.
+    code, report, by = checked(dev)
+    assert code == 0 and report["verdict"] == {"kind": "Ready", "untried": [
+        ["shuffler check --watch", ["touch"]], ["shuffler check --feed", ["exit", "motor"]]]}, report
+    assert by["touch"]["why"] == {"kind": "TouchConfirmed", "option": "shuffler check --watch", "watching": False}
+    assert by["exit"]["why"] == {"kind": "CardsSeenAtSetUp", "beam_ms": SET_UP["beam_ms"],
+                                 "option": "shuffler check --feed"}
+    assert by["motor"]["why"] == {"kind": "Direction", "flip": 0, "option": "shuffler check --feed"}
+    assert by["stack"]["read"]["kind"] == "StackRead" and by["stack"]["read"]["tare"] == STACK_TARE
+    assert by["battery"]["read"]["kind"] == "BatteryRead" and by["touch"]["read"]["kind"] == "TouchRead"
     # --feed tries the beam and the motor: the cards leave the tray unseen.
     with WorldClient.connect(dev.control) as world:
         world.clear_table()
         world.new(10, "pack")
         world.put("pack")
-        fed = shuffler("check", "--port", dev.port, "--feed")
+        code, report, by = checked(dev, "--feed")
         q = world.query()
     went = 10 - q["counts"]["tray"]
-    assert fed.returncode == 1 and went >= 1, fed.stdout
-    [beam] = about(fed.stdout, "exit beam")
-    assert beam.startswith("FAIL") and "the receiver does not answer" in beam and ROW.search(beam), beam
-    assert f"{went} card{'s' * (went != 1)} left the tray and the beam saw none" in beam, (beam, q["counts"])
-    [motor] = about(fed.stdout, "feed motor (DRV8833)")
-    assert "a card" not in motor.split("(a working one")[0], motor  # no card time the beam never measured
-    assert fed.stdout.strip().endswith("not ready to shuffle: see the lines marked FAIL")
+    assert code == 1 and went >= 1 and report["verdict"] == {"kind": "NotReady"}, report
+    beam, motor = by["exit"], by["motor"]
+    assert (beam["verdict"], beam["why"]) == ("fail", {"kind": "BeamSilent"}) and ROW.search(beam["diagnosis"]), beam
+    assert beam["read"] == {"kind": "BeamMissedFed", "out": went}, (beam, q["counts"])
+    # No card time the beam never measured: the motor is not judged.
+    assert (motor["verdict"], motor["read"], motor["why"]) == \
+        ("not checked", {"kind": "NotJudged"}, {"kind": "DirectionAwaitsBeam"}), motor
 
 
 def test_a_latched_alarm_is_cleared_from_check(sim_devices, sim_image_flash: Path, tmp_path: Path) -> None:
@@ -92,10 +103,12 @@ def test_a_latched_alarm_is_cleared_from_check(sim_devices, sim_image_flash: Pat
         time.sleep(0.2)
     with WorldClient.connect(dev.control) as world:
         world.fix()  # the receiver plugged in again
-    latched = shuffler("check", "--port", dev.port)
-    [state] = about(latched.stdout, "state")
-    assert latched.returncode == 1 and state.startswith("FAIL state: alarm (sensor latched)"), latched.stdout
-    assert "`shuffler check --clear`" in state, state
-    cleared = shuffler("check", "--port", dev.port, "--clear")
-    assert cleared.returncode == 0, cleared.stdout + cleared.stderr
-    assert about(cleared.stdout, "state") == ["ok   state: idle (a working one: idle): nothing latched"]
+    code, _, by = checked(dev)
+    state = by["state"]
+    assert code == 1 and state["verdict"] == "fail", state
+    assert state["read"] == {"kind": "StateRead", "state": "alarm", "fault": protocol.FAULT_SENSOR}, state
+    assert state["why"] == {"kind": "FaultHeld", "code": protocol.FAULT_SENSOR}, state
+    code, _, by = checked(dev, "--clear")
+    assert code == 0 and by["state"]["verdict"] == "ok", by["state"]
+    assert (by["state"]["read"], by["state"]["why"]) == \
+        ({"kind": "StateRead", "state": "idle", "fault": None}, {"kind": "NothingLatched"})
