@@ -80,9 +80,9 @@ def _motor(r: MotorRead) -> str:
 
 
 def _battery(r: BatteryRead) -> str:
-    trimmed = r.trim is not None and r.trim != 1000
-    return f"{volts(r.mv)} now" + (f" (trimmed to a meter by {(r.trim - 1000) / 10:+.1f} % at set-up)"
-                                   if trimmed else "")
+    if r.trim is None or r.trim == 1000:
+        return f"{volts(r.mv)} now"
+    return f"{volts(r.mv)} now (trimmed to a meter by {(r.trim - 1000) / 10:+.1f} % at set-up)"
 
 
 _READ: dict[type, Callable[[Any], str]] = {
