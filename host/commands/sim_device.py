@@ -14,6 +14,8 @@ import click
 
 from firmware import build
 from firmware.build import ImageError
+from host import card_table_words
+from host.card_table_records import HowToGoOn
 from simulator.virtual import faults as faultlib
 
 if TYPE_CHECKING:
@@ -22,27 +24,12 @@ if TYPE_CHECKING:
 
 def person_hint(control: str, uid: str, port: str, table_file: Path | None, blank: bool = False,
                 kept: str = "") -> list[str]:
-    """How to go on with this shuffler, printed at start: the guide (or, on
-    a blank board, the flash and the bring-up that come first), and the
-    person's hands at its table (`kept`: what stays when it stops, if not
-    the virtual board's)."""
-    kept = kept or (f"the cards on its table are kept in {table_file}, so they stay across restarts" if table_file
-                    else "its flash and the cards on its table go when it stops (give --flash DIR to keep them)")
-    first = (f"it is blank (only MicroPython): flash it, then bring it up: shuffler flash --port {port}, "
-             f"then shuffler setup --port {port}" if blank
-             else f"guide a shuffle on it: shuffler guide --port {port} --pack samba")
-    return [
-        f"control endpoint {control} (uid {uid})" if uid else f"control endpoint {control}",
-        first,
-        kept,
-        "act as the person from another terminal (shuffler table --help):",
-        "  shuffler table new 52          # a pack on the table, stack 'pack'",
-        "  shuffler table put pack        # all of it face down in the tray",
-        "  shuffler table touch           # touch the pad: it deals",
-        "  shuffler table lift left A     # the left pile onto stack A",
-        "  shuffler table show            # every stack, the tray, the piles",
-        "  (add --control ENDPOINT when more than one virtual shuffler runs)",
-    ]
+    """How to go on with this shuffler, printed at start (HowToGoOn): the
+    guide (or, on a blank board, the flash and the bring-up that come
+    first), and the person's hands at its table (`kept`: what stays when it
+    stops, if not the virtual board's)."""
+    record = HowToGoOn(control, uid, port, blank, str(table_file) if table_file else None, kept)
+    return card_table_words.words(record).splitlines()
 
 
 def unwritable(exc: OSError) -> click.ClickException:
@@ -106,12 +93,7 @@ def sim_device(
     if problem:
         raise click.ClickException(problem)
     if board == "pico":
-        from host.sim_pico import run_pico
-
-        if heap_kib is not None:  # the rp2 port's heap is the chip's RAM less what the port keeps
-            raise click.BadParameter("the emulated Pico's heap is its RP2040's own (about 190 KiB free after "
-                                     "MicroPython starts); --heap-kib is for --board sim", param_hint="--heap-kib")
-        run_pico(flash, install, time_scale, standing, seed, wiring)
+        pico_device(flash, install, time_scale, standing, seed, wiring, heap_kib)
         return
     empty = flash is None or not flash.exists() or not any(flash.iterdir())
     if install is None:
@@ -128,6 +110,17 @@ def sim_device(
     start_device(dev, install)
     serve_until_stopped(dev, dev.table_file if flash else None, blank)
     click.echo("virtual shuffler stopped", err=True)
+
+
+def pico_device(flash: Path | None, install: bool | None, time_scale: float, standing: list[faultlib.Fault],
+                seed: int, wiring: tuple[str, ...], heap_kib: int | None) -> None:
+    """`--board pico`: MicroPython's rp2 port on an emulated Pico, run until stopped."""
+    from host.sim_pico import run_pico
+
+    if heap_kib is not None:  # the rp2 port's heap is the chip's RAM less what the port keeps
+        raise click.BadParameter("the emulated Pico's heap is its RP2040's own (about 190 KiB free after "
+                                 "MicroPython starts); --heap-kib is for --board sim", param_hint="--heap-kib")
+    run_pico(flash, install, time_scale, standing, seed, wiring)
 
 
 def table_file_for(flash: Path | None, table_file: Path | None) -> Path | None:
