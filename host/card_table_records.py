@@ -143,5 +143,42 @@ class HowToGoOn:
     kept: str = ""
 
 
+@dataclass(frozen=True)
+class SimStarted:
+    port: str
+    flash: str
+
+
+@dataclass(frozen=True)
+class SimStopped:
+    unexpectedly: bool = False  # not by a signal: the board stopped by itself
+
+
+@dataclass(frozen=True)
+class NotAFolder:
+    """--flash cannot be the board's folder: it is a file (`file` None), or under the file `file`."""
+
+    flash: str
+    file: str | None = None
+
+
+@dataclass(frozen=True)
+class Unwritable:
+    """The runtime folder (SHUFFLER_RUNTIME_DIR) or the flash cannot be written."""
+
+    path: str | None
+    why: str
+
+
+@dataclass(frozen=True)
+class NoTableFolder:
+    folder: str
+
+
+@dataclass(frozen=True)
+class PicoHeapIsItsOwn:
+    """--heap-kib given with --board pico."""
+
+
 __all__ = [name for name, value in list(globals().items())
            if isinstance(value, type) and value.__module__ == __name__]

@@ -90,6 +90,14 @@ _WORDING: dict[type, Callable[[Any], str]] = {
     Swept: lambda r: "the table is empty",
     TableSeen: _seen,
     HowToGoOn: _how_to_go_on,
+    SimStarted: lambda r: f"virtual shuffler on {r.port} (flash {r.flash})",
+    SimStopped: lambda r: "the virtual shuffler stopped unexpectedly" if r.unexpectedly else "virtual shuffler stopped",
+    NotAFolder: lambda r: f"--flash {r.flash}: {'it' if r.file is None else r.file} is a file, not a folder",
+    Unwritable: lambda r: (f"cannot write {r.path or 'its folders'}: {r.why}; give --flash a folder you can write, "
+                           "and SHUFFLER_RUNTIME_DIR one too (or leave it unset)"),
+    NoTableFolder: lambda r: f"no folder {r.folder} for the table file",
+    PicoHeapIsItsOwn: lambda r: ("the emulated Pico's heap is its RP2040's own (about 190 KiB free after MicroPython "
+                                 "starts); --heap-kib is for --board sim"),
 }
 
 

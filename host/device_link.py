@@ -222,7 +222,7 @@ class Link:
                 return
 
     def _lost(self, exc: BaseException) -> LinkClosed:
-        return LinkClosed(said.ConnectionLost(self.name, ' '.join(str(exc).split())[:80]))
+        return LinkClosed(said.LinkLost(self.name, ' '.join(str(exc).split())[:80]))
 
     def _write(self, cmd: str, rid: int, fields: dict[str, Any]) -> None:
         """Write one request line; a failed write closes the link."""

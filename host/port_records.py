@@ -99,7 +99,9 @@ class HeldByOthers:
 
 
 @dataclass(frozen=True)
-class ConnectionLost:
+class LinkLost:
+    """The port went away: unplugged, reset with a new port, or closed."""
+
     name: str
     detail: str  # what the system said, in one line
 

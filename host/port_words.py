@@ -69,7 +69,7 @@ _WORDING: dict[type, Callable[[Any], str]] = {
                            "board running other software; check the port (`shuffler devices`), or put the firmware "
                            f"on a MicroPython board: `shuffler flash --port {r.name}`"),
     HeldByOthers: _held,
-    ConnectionLost: lambda r: f"lost the connection to {r.name} ({r.detail})",
+    LinkLost: lambda r: f"lost the connection to {r.name} ({r.detail})",
     ProtocolBroken: lambda r: f"{r.name} broke the protocol: it sent {r.sent} ({r.why})",
     OtherProtocol: _other_protocol,
     OtherDeclaration: lambda r: (f"{r.name} declares its messages differently (table {r.digest}, this tool's "

@@ -36,7 +36,7 @@ PORT_WORDS = [
     (port.HeldByOthers(P, (port.Holder("minicom", 4242), port.Holder("python3", 17))),
      "/dev/ttyACM0 is open in another program too (minicom (pid 4242), python3 (pid 17)), which takes the board's "
      "answers: close it, then run this command again"),
-    (port.ConnectionLost(P, "device reports readiness to read but returned no data"),
+    (port.LinkLost(P, "device reports readiness to read but returned no data"),
      "lost the connection to /dev/ttyACM0 (device reports readiness to read but returned no data)"),
     (port.ProtocolBroken(P, '{"ev": "loaded", "n": -5}', "n -5 is outside 0 to 1000"),
      '/dev/ttyACM0 broke the protocol: it sent {"ev": "loaded", "n": -5} (n -5 is outside 0 to 1000)'),
@@ -134,6 +134,18 @@ TABLE_WORDS = [
      "--flash DIR to keep them)"),
     (table.HowToGoOn("/tmp/w.sock", "", "/dev/pts/7", kept="its flash is kept in /tmp/fs when it stops"),
      "\nits flash is kept in /tmp/fs when it stops\n"),
+    (table.SimStarted("/dev/pts/7", "/tmp/board"), "virtual shuffler on /dev/pts/7 (flash /tmp/board)"),
+    (table.SimStopped(), "virtual shuffler stopped"),
+    (table.SimStopped(unexpectedly=True), "the virtual shuffler stopped unexpectedly"),
+    (table.NotAFolder("/tmp/notes"), "--flash /tmp/notes: it is a file, not a folder"),
+    (table.NotAFolder("/tmp/notes/board", "/tmp/notes"), "--flash /tmp/notes/board: /tmp/notes is a file, not a folder"),
+    (table.Unwritable("/tmp/ro/run", "Permission denied"),
+     "cannot write /tmp/ro/run: Permission denied; give --flash a folder you can write, and SHUFFLER_RUNTIME_DIR one "
+     "too (or leave it unset)"),
+    (table.Unwritable(None, "No space left on device"), "cannot write its folders: No space left on device;"),
+    (table.NoTableFolder("/tmp/none"), "no folder /tmp/none for the table file"),
+    (table.PicoHeapIsItsOwn(), "the emulated Pico's heap is its RP2040's own (about 190 KiB free after MicroPython "
+                               "starts); --heap-kib is for --board sim"),
 ]
 
 
