@@ -180,5 +180,7 @@ class PicoHeapIsItsOwn:
     """--heap-kib given with --board pico."""
 
 
-__all__ = [name for name, value in list(globals().items())
-           if isinstance(value, type) and value.__module__ == __name__]
+__all__ = ["NoneRunning", "NoneOnPort", "SeveralRunning", "BadControl", "NothingAnswers", "RestartedBeforeAnswer",
+           "LostShuffler", "StackHolds", "TrayHolds", "Touched", "Lifted", "StackCut", "Moved", "FaultInjected",
+           "FaultsCleared", "PowerCycled", "Swept", "TableSeen", "HowToGoOn", "SimStarted", "SimStopped", "NotAFolder",
+           "Unwritable", "NoTableFolder", "PicoHeapIsItsOwn", "TRAY", "LEFT", "RIGHT", "EXIT", "OUT_OF_TRAY"]

@@ -6,7 +6,6 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from host.card_table_records import *  # noqa: F403 - every record (its __all__) is worded here
-from host.card_table_records import EXIT, LEFT, OUT_OF_TRAY, RIGHT, TRAY
 from shuffling import steps
 
 PLACE_WORDS = {TRAY: "tray", LEFT: "left pile", RIGHT: "right pile", EXIT: "exit", OUT_OF_TRAY: "came out of the tray"}

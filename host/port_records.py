@@ -258,5 +258,9 @@ class VirtualListed:
     flash: str
 
 
-__all__ = [name for name, value in list(globals().items())
-           if isinstance(value, type) and value.__module__ == __name__] + ["DEVICE", "FOLDER", "FILE"]
+__all__ = ["NoSuchPort", "NotASerialPort", "PortBusy", "NoPermission", "CannotOpen", "NoAnswer", "NoHello",
+           "MicroPythonOnly", "EchoesBack", "OtherLines", "Holder", "HeldByOthers", "LinkLost", "ProtocolBroken",
+           "OtherProtocol", "OtherDeclaration", "NoPortGiven", "NotMicroPython", "SendsWithoutStopping",
+           "StoppedAnswering", "UnsupportedBoard", "WrongBoard", "CopyFailed", "OtherFirmwareAnswers", "OtherProfile",
+           "NoHelloAfterFlash", "FlashGaveUp", "Flashing", "Flashed", "SettingsKept", "NoShufflerFound",
+           "VirtualListed", "DEVICE", "FOLDER", "FILE"]
