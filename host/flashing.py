@@ -25,7 +25,7 @@ from host import port_words
 PLATFORMS = {"esp32": "esp32", "rp2": "rp2", "linux": "sim"}
 # What the board stores for itself (firmware/controller.py); an image never
 # holds them, so flashing leaves them where they are.
-SETTINGS = tuple(port_words.SETTINGS_NAMES)
+SETTINGS = ("cal.json", "config.json")  # the calibration, the configuration
 
 
 class FlashError(ImageError):

@@ -19,8 +19,8 @@ from simulator.virtual import faults as faultlib
 from simulator.virtual import registry
 from simulator.virtual.world_client import EndpointClosed, WorldClient, WorldError
 
-# The places on the machine in the guide's words, and the world's names for
-# them (the older names stay accepted).
+# The places on the machine by the names the command takes (the guide's, and
+# the older ones, still accepted), to the world's names for them.
 PLACE_NAMES = {"left": said.LEFT, "right": said.RIGHT, "tray": said.TRAY, "exit": said.EXIT,
                "out-of-tray": said.OUT_OF_TRAY, "throat": said.EXIT, "removed": said.OUT_OF_TRAY}
 BAD_INPUT = 2  # as click's own usage errors

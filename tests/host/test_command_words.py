@@ -160,6 +160,12 @@ def test_a_card_table_record_says_what_a_person_reads(record: object, said: str)
     assert said in card_table_words.words(record)
 
 
+def test_every_settings_file_flashing_keeps_has_its_words() -> None:
+    from host import flashing
+
+    assert set(flashing.SETTINGS) == set(port_words.SETTINGS_NAMES) == set(port_words.MISSING)
+
+
 @pytest.mark.parametrize(("records", "words", "cases"), [(port, port_words, PORT_WORDS),
                                                          (table, card_table_words, TABLE_WORDS)])
 def test_every_kind_is_worded_here_and_nothing_else_is_one(records, words, cases) -> None:  # type: ignore[no-untyped-def]

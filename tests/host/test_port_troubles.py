@@ -113,3 +113,21 @@ def test_a_looped_back_port_and_another_serial_device_are_told_from_a_board() ->
         gps.close()
     shown = SENTENCE.decode()[:60]  # the last line that came, its start
     assert out.returncode == 1 and out.stderr == refusal(said.OtherLines(gps.port, shown)) + "\n", out.stderr
+
+
+def test_a_link_s_trouble_is_its_record_unless_another_program_holds_the_port() -> None:
+    """What check, setup and the guide say of a failed link (ports.link_trouble):
+    the error's own record while no other program has the port; an error
+    that came with words of its own, those words."""
+    from host import ports
+    from host.device_link import LinkError, LinkTimeout
+
+    board = FakePort()
+    try:
+        silent = LinkTimeout(said.NoAnswer(board.port, protocol.CMD_STATUS, 2.0))
+        assert ports.link_trouble(board.port, silent) == said.NoAnswer(board.port, protocol.CMD_STATUS, 2.0)
+        assert ports.link_words(board.port, silent) == port_words.words(silent.record)
+        worded = LinkError("the board restarted")
+        assert ports.link_trouble(board.port, worded) == ports.link_words(board.port, worded) == str(worded)
+    finally:
+        board.close()
