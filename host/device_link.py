@@ -30,7 +30,8 @@ import serial
 
 from firmware import protocol
 from host import wire
-from host import device_messages, device_words
+from host import device_messages, device_words, port_words
+from host import port_records as said
 
 BAUD = 115200
 # How long a real board takes at most to answer. A device that runs its
@@ -46,7 +47,12 @@ MAX_BUFFER = 4 * protocol.MAX_LINE  # a line longer than this is garbage, not a 
 
 
 class LinkError(Exception):
-    """Something went wrong talking to the shuffler; the message is for the user."""
+    """Something went wrong talking to the shuffler: its record
+    (host/port_records.py) when it has one, said in its words."""
+
+    def __init__(self, what: object) -> None:
+        self.record = None if isinstance(what, str) else what
+        super().__init__(what if isinstance(what, str) else port_words.words(what))
 
 
 class LinkTimeout(LinkError):
@@ -102,25 +108,25 @@ class BadMessage:
 
     def fault(self, name: str) -> ProtocolFault:
         shown = self.line.decode("ascii", "replace")[:120]
-        return ProtocolFault(f"{name} broke the protocol: it sent {shown} ({self.why})")
+        return ProtocolFault(said.ProtocolBroken(name, shown, self.why))
 
 
 def open_serial(port: str) -> serial.Serial:
     if not os.path.exists(port):
-        raise LinkError(f"no such port: {port} (see `shuffler devices`)")
+        raise LinkError(said.NoSuchPort(port))
     try:
         return serial.Serial(port, baudrate=BAUD, timeout=READ_SLICE_S, exclusive=True)
     except serial.SerialException as exc:
         text = str(exc)
         if "Inappropriate ioctl" in text or "(25," in text:
-            raise LinkError(f"{port} is not a serial port (see `shuffler devices`)") from None
+            raise LinkError(said.NotASerialPort(port)) from None
         if "No such file" in text:
-            raise LinkError(f"no such port: {port} (see `shuffler devices`)") from None
+            raise LinkError(said.NoSuchPort(port)) from None
         if "Permission denied" in text:
-            raise LinkError(f"no permission to open {port} (on Linux, join the dialout group)") from None
+            raise LinkError(said.NoPermission(port)) from None
         if "lock" in text or "busy" in text.lower():
-            raise LinkError(f"port {port} is busy: another program has it open") from None
-        raise LinkError(f"cannot open {port}: {' '.join(text.split())[:160]}") from None
+            raise LinkError(said.PortBusy(port)) from None
+        raise LinkError(said.CannotOpen(port, ' '.join(text.split())[:160])) from None
 
 
 class Link:
@@ -216,7 +222,7 @@ class Link:
                 return
 
     def _lost(self, exc: BaseException) -> LinkClosed:
-        return LinkClosed(f"lost the connection to {self.name} ({' '.join(str(exc).split())[:80]})")
+        return LinkClosed(said.LinkLost(self.name, ' '.join(str(exc).split())[:80]))
 
     def _write(self, cmd: str, rid: int, fields: dict[str, Any]) -> None:
         """Write one request line; a failed write closes the link."""
@@ -270,7 +276,7 @@ class Link:
                 try:
                     got = box.get(timeout=timeout)
                 except queue.Empty:
-                    raise LinkTimeout(f"{self.name} did not answer {cmd!r} within {timeout:g} s") from None
+                    raise LinkTimeout(said.NoAnswer(self.name, cmd, timeout)) from None
             finally:
                 with self._lock:
                     self._waiting.pop(rid, None)
@@ -302,8 +308,7 @@ class Link:
                         raise self.error
                     left = deadline - time.monotonic()
                     if left <= 0:
-                        raise LinkTimeout(f"{self.name} did not answer hello within {timeout:g} s: "
-                                          "is the shuffler firmware on it? (see `shuffler flash`)")
+                        raise LinkTimeout(said.NoHello(self.name, timeout))
                     rid = next(self._ids) % protocol.MAX_ID
                     with self._lock:
                         self._waiting[rid] = (protocol.CMD_HELLO, box)
@@ -330,24 +335,18 @@ class Link:
         except DeviceError as exc:
             if exc.code == protocol.E_PROTO:
                 self.offered = {"proto": exc.reply.get("proto")}
-                raise ProtocolMismatch(
-                    f"{self.name} speaks another protocol version (it speaks {exc.reply.get('proto', 'another')}); "
-                    f"this tool speaks {protocol.PROTOCOL_VERSION}: flash the firmware that comes with it "
-                    "(`shuffler flash`)") from None
+                raise ProtocolMismatch(said.OtherProtocol(self.name, exc.reply.get("proto"),
+                                                          protocol.PROTOCOL_VERSION)) from None
             raise
         # Read raw, not as a typed record: the records are made from this
         # tool's table, which a device is held to only once it agrees.
         self.offered = reply
         proto = reply.get("proto")
         if proto != protocol.PROTOCOL_VERSION:
-            raise ProtocolMismatch(
-                f"{self.name} speaks protocol version {proto}, this tool speaks {protocol.PROTOCOL_VERSION}: "
-                "flash the firmware that comes with it (`shuffler flash`)")
+            raise ProtocolMismatch(said.OtherProtocol(self.name, proto, protocol.PROTOCOL_VERSION))
         digest = reply.get(protocol.F_DIGEST)
         if digest != device_messages.DIGEST:
-            raise ProtocolMismatch(
-                f"{self.name} declares its messages differently (table {digest}, this tool's "
-                f"{device_messages.DIGEST}): flash the firmware that comes with this tool (`shuffler flash`)")
+            raise ProtocolMismatch(said.OtherDeclaration(self.name, digest, device_messages.DIGEST))
         self.hello = reply
         return reply
 

@@ -18,16 +18,23 @@ from typing import Callable
 import serial
 
 from firmware.build import ImageError, ImageFile, shadowing
+from host import port_records as said
+from host import port_words
 
 # sys.platform on each board, to tell a wrong board from the right one.
 PLATFORMS = {"esp32": "esp32", "rp2": "rp2", "linux": "sim"}
 # What the board stores for itself (firmware/controller.py); an image never
 # holds them, so flashing leaves them where they are.
-SETTINGS = {"cal.json": "calibration", "config.json": "configuration"}
+SETTINGS = ("cal.json", "config.json")  # the calibration, the configuration
 
 
 class FlashError(ImageError):
-    """One line for the user; the command exits non-zero."""
+    """Why flashing stopped, as its record (host/port_records.py), said in
+    its words: one line for the user; the command exits non-zero."""
+
+    def __init__(self, record: object) -> None:
+        self.record = record
+        super().__init__(port_words.words(record))
 
 
 # -- talking to the board ---------------------------------------------------
@@ -35,21 +42,26 @@ class FlashError(ImageError):
 def check_port(port: str) -> None:
     """Fail early, in one line, on a missing or busy port."""
     if not os.path.exists(port):
-        raise FlashError(f"no such port: {port} (see `shuffler devices`)")
+        raise FlashError(said.NoSuchPort(port))
     if not stat.S_ISCHR(os.stat(port).st_mode):
-        raise FlashError(f"{port} is not a serial port (see `shuffler devices`)")
+        raise FlashError(said.NotASerialPort(port, said.FOLDER if os.path.isdir(port) else said.FILE))
     try:
         probe = serial.Serial(port, baudrate=115200, timeout=0, exclusive=True)
     except serial.SerialException as exc:
-        text = str(exc)
-        if _not_a_tty(exc):
-            raise FlashError(f"{port} is not a serial port (see `shuffler devices`)")
-        if "exclusively lock" in text or "Resource temporarily unavailable" in text or "busy" in text.lower():
-            raise FlashError(f"port {port} is busy: another program has it open (close it and retry)")
-        if "Permission denied" in text:
-            raise FlashError(f"no permission to open {port} (on Linux, join the dialout group)")
-        raise FlashError(f"cannot open {port}: {text}")
+        raise FlashError(_refused(port, exc)) from None
     probe.close()
+
+
+def _refused(port: str, exc: serial.SerialException) -> object:
+    """Why the port would not open, as its record."""
+    text = str(exc)
+    if _not_a_tty(exc):
+        return said.NotASerialPort(port)
+    if "exclusively lock" in text or "Resource temporarily unavailable" in text or "busy" in text.lower():
+        return said.PortBusy(port)
+    if "Permission denied" in text:
+        return said.NoPermission(port)
+    return said.CannotOpen(port, _one_line(exc))
 
 
 def _not_a_tty(exc: BaseException) -> bool:
@@ -92,7 +104,7 @@ def open_transport(port: str):  # -> mpremote's SerialTransport
     try:
         transport = SerialTransport(port, baudrate=115200, timeout=1)
     except TransportError as exc:
-        raise FlashError(f"cannot open {port}: {exc}") from None
+        raise FlashError(said.CannotOpen(port, _one_line(exc))) from None
     return transport
 
 
@@ -109,15 +121,8 @@ def enter_raw_repl(transport, port: str, timeout: float = 4.0) -> None:
             transport.enter_raw_repl(soft_reset=True, timeout_overall=timeout)
     except (TransportError, OSError, serial.SerialException, TypeError, AttributeError):
         if limit.expired:
-            raise FlashError(
-                f"{port} did not answer like a MicroPython board within {timeout:g} s: it sends without stopping "
-                "(a board busy printing, or another device); nothing was written. Check the port, press the "
-                "board's reset button and run the same command again (--connect-timeout gives it longer)"
-            ) from None
-        raise FlashError(
-            f"{port} does not answer like a MicroPython board (no raw REPL); "
-            "check the port, or install MicroPython on the board first"
-        ) from None
+            raise FlashError(said.SendsWithoutStopping(port, timeout)) from None
+        raise FlashError(said.NotMicroPython(port)) from None
     finally:
         limit.cancel()
 
@@ -151,12 +156,8 @@ def deploy(
             transport.fs_writefile(f.remote, f.local.read_bytes())
             done += 1
     except (TransportError, OSError, serial.SerialException, KeyboardInterrupt) as exc:
-        reason = "stopped (Ctrl-C)" if isinstance(exc, KeyboardInterrupt) else _one_line(exc)
-        raise FlashError(
-            f"copy failed at {current} ({done} of {len(image)} files written: {reason}); "
-            "the board has no main.py now, so it starts to the REPL and runs no firmware; "
-            "run the same command again to finish"
-        ) from None
+        stopped = isinstance(exc, KeyboardInterrupt)
+        raise FlashError(said.CopyFailed(current, done, len(image), "" if stopped else _one_line(exc), stopped)) from None
 
 
 def settings_on_board(transport) -> list[str]:
@@ -164,7 +165,7 @@ def settings_on_board(transport) -> list[str]:
     from mpremote.transport import TransportError
 
     try:
-        names = transport.eval("[n for n in __import__('os').listdir() if n in %r]" % (tuple(SETTINGS),))
+        names = transport.eval("[n for n in __import__('os').listdir() if n in %r]" % (SETTINGS,))
     except (TransportError, OSError, serial.SerialException):
         return []  # the firmware is written; what else the board holds is not known
     return [n for n in SETTINGS if n in names]
@@ -210,7 +211,6 @@ def await_hello(
     """Ask hello until the firmware answers; check its version and board."""
     from firmware import protocol
     from host import wire
-    from host import device_messages
 
     deadline = time.monotonic() + timeout
     rid = 1
@@ -224,34 +224,38 @@ def await_hello(
             # Asked again until answered: a request sent during the reset is lost.
             ser.write(protocol.encode(wire.request(protocol.CMD_HELLO, rid)).encode())
             next_ask = now + 0.25
-        chunk = ser.read(ser.in_waiting or 1)
-        if not chunk:
-            continue
-        buf += chunk
+        buf += ser.read(ser.in_waiting or 1)
         while b"\n" in buf:
             line, buf = buf.split(b"\n", 1)
-            try:
-                msg = wire.parse_message(line)
-            except ValueError:
-                continue  # banner, boot messages, anything not a protocol line
-            if msg.get(protocol.F_RE) != protocol.CMD_HELLO or msg.get(protocol.F_ID) != rid:
-                continue
-            hello = device_messages.hello_view(msg)
-            if hello.fw != expected_version:
-                raise FlashError(
-                    f"the board answers with firmware {hello.fw!r}, expected {expected_version!r}; "
-                    "the copy did not take, run the same command again"
-                )
-            if hello.board != expected_board:
-                raise FlashError(
-                    f"the firmware runs with board profile {hello.board!r}, expected {expected_board!r}"
-                )
-            return msg
-    raise FlashError(
-        f"the firmware is written but did not answer hello within {timeout:.0f} s after the reset: press the "
-        "board's reset button and run `shuffler check` on its port; if it still does not answer, run the same "
-        "command again (or open the port in a terminal to see its start-up messages)"
-    )
+            hello = _hello_in(line, rid)
+            if hello is not None:
+                return _checked(hello, expected_version, expected_board)
+    raise FlashError(said.NoHelloAfterFlash(timeout))
+
+
+def _hello_in(line: bytes, rid: int) -> dict | None:
+    """The reply to hello `rid` that `line` is, or None: the banner, boot
+    messages, anything else the board prints are passed over."""
+    from firmware import protocol
+    from host import wire
+
+    try:
+        msg = wire.parse_message(line)
+    except ValueError:
+        return None
+    return msg if msg.get(protocol.F_RE) == protocol.CMD_HELLO and msg.get(protocol.F_ID) == rid else None
+
+
+def _checked(msg: dict, expected_version: str, expected_board: str) -> dict:
+    """The hello, once its firmware and board are the ones just written."""
+    from host import device_messages
+
+    hello = device_messages.hello_view(msg)
+    if hello.fw != expected_version:
+        raise FlashError(said.OtherFirmwareAnswers(str(hello.fw), expected_version))
+    if hello.board != expected_board:
+        raise FlashError(said.OtherProfile(str(hello.board), expected_board))
+    return msg
 
 
 def _one_line(exc: BaseException) -> str:

@@ -10,7 +10,8 @@ from typing import Any, Iterable
 
 from serial.tools import list_ports
 
-from host import device_link
+from host import device_link, port_words
+from host import port_records as said
 from host.device_link import Link, LinkError, LinkTimeout
 from simulator.virtual import registry
 
@@ -39,6 +40,7 @@ class Candidate:
     board: str  # esp32, rp2 or sim
     what: str
     serial_number: str | None = None
+    virtual: said.VirtualListed | None = None  # a running virtual shuffler or emulated Pico, which `what` words
 
 
 def match_usb(vid: int | None, pid: int | None, ids: Iterable[UsbId] = USB_IDS) -> UsbId | None:
@@ -70,34 +72,31 @@ def usb_candidates(ports: Iterable[object] | None = None) -> list[Candidate]:
 
 
 def virtual_candidates() -> list[Candidate]:
-    return [
-        Candidate(port=a.port, board="rp2", what=f"emulated Raspberry Pi Pico (pid {a.pid})")
-        if a.board == "pico" else
-        Candidate(port=a.port, board="sim", what=f"virtual shuffler (pid {a.pid}, flash {a.flash_dir})")
-        for a in registry.running()
-    ]
+    listed = [(a.port, said.VirtualListed(a.board, a.pid, str(a.flash_dir))) for a in registry.running()]
+    return [Candidate(port=port, board="rp2" if v.board == "pico" else "sim", what=port_words.words(v), virtual=v)
+            for port, v in listed]
 
 
 def candidates() -> list[Candidate]:
     return usb_candidates() + virtual_candidates()
 
 
-def not_a_port(port: str) -> str | None:
-    """Why `port` cannot be a serial port (a folder, a plain file), in one
-    line naming it; None when it may be one (or is not there: opening says so)."""
+def not_a_port(port: str) -> said.NotASerialPort | None:
+    """Why `port` cannot be a serial port (a folder, a plain file); None
+    when it may be one (or is not there: opening says so)."""
     if os.path.isdir(port):
-        return f"{port} is a folder, not a serial port (see `shuffler devices`)"
+        return said.NotASerialPort(port, said.FOLDER)
     if os.path.exists(port) and not stat.S_ISCHR(os.stat(port).st_mode):
-        return f"{port} is a file, not a serial port (see `shuffler devices`)"
+        return said.NotASerialPort(port, said.FILE)
     return None
 
 
-def holders(port: str) -> list[str]:
-    """The other programs that have `port` open, as "NAME (pid N)" (read
-    from /proc where there is one; elsewhere none are known)."""
+def holders(port: str) -> list[said.Holder]:
+    """The other programs that have `port` open, by pid (read from /proc
+    where there is one; elsewhere none are known)."""
     try:
         real = os.path.realpath(port)
-        pids = [p for p in os.listdir("/proc") if p.isdigit() and int(p) != os.getpid()]
+        pids = sorted((p for p in os.listdir("/proc") if p.isdigit() and int(p) != os.getpid()), key=int)
     except OSError:
         return []
     found = []
@@ -106,20 +105,23 @@ def holders(port: str) -> list[str]:
             fds = os.listdir(f"/proc/{pid}/fd")
             if any(os.path.realpath(f"/proc/{pid}/fd/{fd}") == real for fd in fds):
                 with open(f"/proc/{pid}/comm") as f:
-                    found.append(f"{f.read().strip()} (pid {pid})")
+                    found.append(said.Holder(f.read().strip(), int(pid)))
         except OSError:
             continue  # gone, or not ours to look at
     return found
 
 
-def held_words(port: str) -> str | None:
+def held(port: str) -> said.HeldByOthers | None:
     """Why a board on `port` may not answer: another program has the port
     open and takes what the board sends; None when no other program is seen."""
     others = holders(port)
-    if not others:
-        return None
-    return (f"{port} is open in another program too ({', '.join(others)}), which takes the board's answers: "
-            "close it, then run this command again")
+    return said.HeldByOthers(port, tuple(others)) if others else None
+
+
+def held_words(port: str) -> str | None:
+    """held(port) in its words."""
+    record = held(port)
+    return port_words.words(record) if record else None
 
 
 class NoFirmware(LinkTimeout):
@@ -148,21 +150,14 @@ def greet(link: Link) -> dict[str, Any]:
         except LinkTimeout:
             lines = heard(link)
             if any(sign in line for line in lines for sign in REPL_SIGNS):
-                raise NoFirmware(f"{link.name} answers with MicroPython's prompt and no shuffler firmware: "
-                                 f"run `shuffler flash --port {link.name}`") from None
+                raise NoFirmware(said.MicroPythonOnly(link.name)) from None
             if any(line.startswith(b'{"cmd"') for line in lines):
-                raise NotTheBoard(f"{link.name} sends back what it is sent (a loopback, or a program that echoes): "
-                                  "no board answers there; check the port (`shuffler devices`)") from None
+                raise NotTheBoard(said.EchoesBack(link.name)) from None
             if time.monotonic() < deadline:
                 continue
             if lines:
-                shown = lines[-1].decode("ascii", "replace")[:60]
-                raise NotTheBoard(f"{link.name} sends lines that are not the shuffler's (\"{shown}\"): another "
-                                  "device, or a board running other software; check the port (`shuffler devices`), "
-                                  f"or put the firmware on a MicroPython board: `shuffler flash --port "
-                                  f"{link.name}`") from None
-            raise LinkTimeout(f"{link.name} did not answer hello within {link.wait_s(device_link.HANDSHAKE_S):g} s: "
-                              "is the shuffler firmware on it? (see `shuffler flash`)") from None
+                raise NotTheBoard(said.OtherLines(link.name, lines[-1].decode("ascii", "replace")[:60])) from None
+            raise LinkTimeout(said.NoHello(link.name, link.wait_s(device_link.HANDSHAKE_S))) from None
 
 
 def heard(link: Link) -> list[bytes]:
@@ -171,11 +166,18 @@ def heard(link: Link) -> list[bytes]:
     return [line.strip() for line in list(link.garbage) + bad if line.strip()]
 
 
+def link_trouble(port: str, exc: LinkError) -> object:
+    """What went wrong on the link, as its record: a request unanswered
+    while another program has the port open is that program's doing. An
+    error raised with words of its own (no record) is those words."""
+    others = held(port) if isinstance(exc, LinkTimeout) and not isinstance(exc, NoFirmware) else None
+    return others or exc.record or str(exc)
+
+
 def link_words(port: str, exc: LinkError) -> str:
-    """What went wrong on the link, in one line: a request unanswered while
-    another program has the port open is that program's doing."""
-    held = held_words(port) if isinstance(exc, LinkTimeout) and not isinstance(exc, NoFirmware) else None
-    return held or str(exc)
+    """link_trouble(port, exc) in its words, one line."""
+    trouble = link_trouble(port, exc)
+    return trouble if isinstance(trouble, str) else port_words.words(trouble)
 
 
 def open_link(port: str) -> Link:

@@ -1,11 +1,12 @@
 """`shuffler devices`: list the serial ports that may be a shuffler."""
 from __future__ import annotations
 
+import dataclasses
 import json
 
 import click
 
-from host import ports
+from host import port_records, port_words, ports
 
 
 @click.command("devices")
@@ -14,10 +15,10 @@ def devices(as_json: bool) -> None:
     """List boards on USB (by vendor and product id) and running virtual shufflers."""
     found = ports.candidates()
     if as_json:
-        click.echo(json.dumps([c.__dict__ for c in found]))
+        click.echo(json.dumps([dataclasses.asdict(c) for c in found]))
         return
     if not found:
-        click.echo("No shuffler found: plug one in, or start one with `shuffler sim-device`.")
+        click.echo(port_words.words(port_records.NoShufflerFound()))
         return
     width = max(len(c.port) for c in found)
     for c in found:

@@ -9,7 +9,8 @@ import click
 
 from firmware import build
 from firmware.build import ImageError
-from host import device_words, flashing
+from host import device_words, flashing, port_words
+from host import port_records as said
 
 OVERALL_TIMEOUT_S = 180.0
 
@@ -30,7 +31,7 @@ def flash(port: str | None, board: str | None, connect_timeout: float, hello_tim
     from firmware import protocol
 
     if not port:
-        raise click.ClickException("no port given: use --port PORT (see `shuffler devices`)")
+        raise click.ClickException(port_words.words(said.NoPortGiven()))
     try:
         _flash(port, board, connect_timeout, hello_timeout, protocol.FIRMWARE_VERSION)
     except ImageError as exc:
@@ -52,7 +53,7 @@ def _flash(port: str, board: str | None, connect_timeout: float, hello_timeout: 
                 # the next command finds a board that does not answer hello.
                 _back_to_firmware(transport)
                 raise
-            click.echo(f"flashing firmware {version} ({len(image)} files) to the {actual} board on {port}")
+            click.echo(port_words.words(said.Flashing(version, len(image), actual, port)))
             flashing.deploy(transport, image)
         kept = flashing.settings_on_board(transport)
         bad = flashing.unusable_settings(transport, kept)
@@ -60,7 +61,7 @@ def _flash(port: str, board: str | None, connect_timeout: float, hello_timeout: 
         hello = flashing.await_hello(transport.serial, version, actual, timeout=hello_timeout)
     except ImageError:
         if deadline.expired:
-            raise flashing.FlashError(f"gave up after {OVERALL_TIMEOUT_S:.0f} s: the board on {port} stopped answering; run the same command again") from None
+            raise flashing.FlashError(said.FlashGaveUp(port, OVERALL_TIMEOUT_S)) from None
         raise
     finally:
         deadline.cancel()
@@ -68,11 +69,10 @@ def _flash(port: str, board: str | None, connect_timeout: float, hello_timeout: 
             transport.close()
         except Exception:
             pass
-    click.echo(f"ok: firmware {hello.get('fw')} answers on {port} (board {hello.get('board')}, protocol {hello.get('proto')})")
-    unusable = [name for b, name, _ in device_words.BAD_FILES if b & bad]
-    kept = [n for n in kept if n not in unusable]
-    if kept:
-        click.echo(kept_words(kept, unusable))
+    click.echo(port_words.words(said.Flashed(str(hello.get("fw")), port, str(hello.get("board")), hello.get("proto"))))
+    settings = settings_kept(kept, bad)
+    if settings is not None:
+        click.echo(port_words.words(settings))
     for line in device_words.bad_file_words(bad):
         click.echo(f"warn: {line}")
 
@@ -85,29 +85,24 @@ def _board_kind(transport, port: str, board: str | None) -> str:  # type: ignore
     try:
         actual = flashing.board_of(transport)
     except (TransportError, OSError, flashing.serial.SerialException):
-        raise flashing.FlashError(f"the board on {port} stopped answering before anything was written; press its "
-                                  "reset button (or plug it in again) and run the same command again") from None
+        raise flashing.FlashError(said.StoppedAnswering(port)) from None
     if actual not in build.BOARDS:
-        raise flashing.FlashError(f"the board on {port} is a {actual!r} MicroPython port, which the firmware does not "
-                                  "support; nothing was written")
+        raise flashing.FlashError(said.UnsupportedBoard(port, actual))
     if board is not None and actual != board:
-        raise flashing.FlashError(
-            f"wrong board: {port} is a {actual!r} board, not {board!r}; nothing was written (use --board {actual})")
+        raise flashing.FlashError(said.WrongBoard(port, actual, board))
     return actual
 
 
-def kept_words(kept: list[str], unusable: list[str] | tuple[str, ...] = ()) -> str:
-    """What flashing left on the board, each settings file named: the ones
-    kept, and the one the board did not have (its firmware's defaults)."""
-    names = " and ".join(f"{flashing.SETTINGS[n]} ({n})" for n in kept)
-    line = f"kept the board's {names}: the new firmware goes on with {'them' if len(kept) > 1 else 'it'}"
-    for n in flashing.SETTINGS:
-        if n not in kept and n not in unusable:
-            line += f"; it had no {flashing.SETTINGS[n]} ({n}): " + MISSING_WORDS[n]
-    return line
-
-
-MISSING_WORDS = {"cal.json": "`shuffler setup` calibrates it", "config.json": "the firmware's defaults"}
+def settings_kept(on_board: list[str], bad: int) -> said.SettingsKept | None:
+    """What flashing left on the board: the settings files the new firmware
+    goes on with (those on the board it can use; `bad`: the hello's bits for
+    the ones it cannot, said apart), and the ones the board did not have.
+    None when it kept none."""
+    unusable = [name for b, name, _ in device_words.BAD_FILES if b & bad]
+    kept = tuple(n for n in on_board if n not in unusable)
+    if not kept:
+        return None
+    return said.SettingsKept(kept, tuple(n for n in flashing.SETTINGS if n not in kept and n not in unusable))
 
 
 def _back_to_firmware(transport) -> None:  # type: ignore[no-untyped-def]

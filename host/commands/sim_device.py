@@ -14,6 +14,8 @@ import click
 
 from firmware import build
 from firmware.build import ImageError
+from host import card_table_records as said
+from host.card_table_words import words
 from simulator.virtual import faults as faultlib
 
 if TYPE_CHECKING:
@@ -22,44 +24,28 @@ if TYPE_CHECKING:
 
 def person_hint(control: str, uid: str, port: str, table_file: Path | None, blank: bool = False,
                 kept: str = "") -> list[str]:
-    """How to go on with this shuffler, printed at start: the guide (or, on
-    a blank board, the flash and the bring-up that come first), and the
-    person's hands at its table (`kept`: what stays when it stops, if not
-    the virtual board's)."""
-    kept = kept or (f"the cards on its table are kept in {table_file}, so they stay across restarts" if table_file
-                    else "its flash and the cards on its table go when it stops (give --flash DIR to keep them)")
-    first = (f"it is blank (only MicroPython): flash it, then bring it up: shuffler flash --port {port}, "
-             f"then shuffler setup --port {port}" if blank
-             else f"guide a shuffle on it: shuffler guide --port {port} --pack samba")
-    return [
-        f"control endpoint {control} (uid {uid})" if uid else f"control endpoint {control}",
-        first,
-        kept,
-        "act as the person from another terminal (shuffler table --help):",
-        "  shuffler table new 52          # a pack on the table, stack 'pack'",
-        "  shuffler table put pack        # all of it face down in the tray",
-        "  shuffler table touch           # touch the pad: it deals",
-        "  shuffler table lift left A     # the left pile onto stack A",
-        "  shuffler table show            # every stack, the tray, the piles",
-        "  (add --control ENDPOINT when more than one virtual shuffler runs)",
-    ]
+    """How to go on with this shuffler, printed at start (HowToGoOn): the
+    guide (or, on a blank board, the flash and the bring-up that come
+    first), and the person's hands at its table (`kept`: what stays when it
+    stops, if not the virtual board's)."""
+    record = said.HowToGoOn(control, uid, port, blank, str(table_file) if table_file else None, kept)
+    return words(record).splitlines()
 
 
 def unwritable(exc: OSError) -> click.ClickException:
     """The runtime folder (SHUFFLER_RUNTIME_DIR) or the flash cannot be written: one line."""
-    return click.ClickException(f"cannot write {exc.filename or 'its folders'}: {exc.strerror or exc}; give --flash "
-                                "a folder you can write, and SHUFFLER_RUNTIME_DIR one too (or leave it unset)")
+    return click.ClickException(words(said.Unwritable(exc.filename and str(exc.filename), str(exc.strerror or exc))))
 
 
-def folder_problem(flash: Path | None) -> str | None:
-    """Why --flash cannot be the board's folder (a file, or under one), in one line; None if it can."""
+def folder_problem(flash: Path | None) -> said.NotAFolder | None:
+    """Why --flash cannot be the board's folder (a file, or under one); None if it can."""
     if flash is None:
         return None
     if flash.exists() and not flash.is_dir():
-        return f"--flash {flash}: it is a file, not a folder"
+        return said.NotAFolder(str(flash))
     for parent in flash.absolute().parents:
         if parent.exists():
-            return None if parent.is_dir() else f"--flash {flash}: {parent} is a file, not a folder"
+            return None if parent.is_dir() else said.NotAFolder(str(flash), str(parent))
     return None
 
 
@@ -104,14 +90,9 @@ def sim_device(
         raise click.BadParameter(str(exc), param_hint="--fault") from None
     problem = folder_problem(flash)
     if problem:
-        raise click.ClickException(problem)
+        raise click.ClickException(words(problem))
     if board == "pico":
-        from host.sim_pico import run_pico
-
-        if heap_kib is not None:  # the rp2 port's heap is the chip's RAM less what the port keeps
-            raise click.BadParameter("the emulated Pico's heap is its RP2040's own (about 190 KiB free after "
-                                     "MicroPython starts); --heap-kib is for --board sim", param_hint="--heap-kib")
-        run_pico(flash, install, time_scale, standing, seed, wiring)
+        pico_device(flash, install, time_scale, standing, seed, wiring, heap_kib)
         return
     empty = flash is None or not flash.exists() or not any(flash.iterdir())
     if install is None:
@@ -127,14 +108,24 @@ def sim_device(
                           table_file=table_file, keep_cards=True, env=env or None)
     start_device(dev, install)
     serve_until_stopped(dev, dev.table_file if flash else None, blank)
-    click.echo("virtual shuffler stopped", err=True)
+    click.echo(words(said.SimStopped()), err=True)
+
+
+def pico_device(flash: Path | None, install: bool | None, time_scale: float, standing: list[faultlib.Fault],
+                seed: int, wiring: tuple[str, ...], heap_kib: int | None) -> None:
+    """`--board pico`: MicroPython's rp2 port on an emulated Pico, run until stopped."""
+    from host.sim_pico import run_pico
+
+    if heap_kib is not None:  # the rp2 port's heap is the chip's RAM less what the port keeps
+        raise click.BadParameter(words(said.PicoHeapIsItsOwn()), param_hint="--heap-kib")
+    run_pico(flash, install, time_scale, standing, seed, wiring)
 
 
 def table_file_for(flash: Path | None, table_file: Path | None) -> Path | None:
     """Where the cards on the table are kept: --table, else a file beside the
     flash folder (not on it), else nowhere."""
     if table_file is not None and not table_file.parent.is_dir():
-        raise click.BadParameter(f"no folder {table_file.parent} for the table file", param_hint="--table")
+        raise click.BadParameter(words(said.NoTableFolder(str(table_file.parent))), param_hint="--table")
     if table_file is None and flash is not None:
         return flash.resolve().parent / f"{flash.resolve().name}-table.json"
     return table_file
@@ -164,12 +155,12 @@ def serve_until_stopped(dev: VirtualShuffler, table_file: Path | None, blank: bo
     (Ctrl-C, a kill, the terminal closed) or the board stops by itself."""
     with stop_signals() as done:
         try:
-            click.echo(f"virtual shuffler on {dev.port} (flash {dev.flash_dir})")
+            click.echo(words(said.SimStarted(dev.port, str(dev.flash_dir))))
             for line in person_hint(dev.control_address, dev.uid, dev.port, table_file, blank):
                 click.echo(line)
             while not done.wait(0.2):
                 if not dev.running:
-                    raise click.ClickException("the virtual shuffler stopped unexpectedly")
+                    raise click.ClickException(words(said.SimStopped(unexpectedly=True)))
         finally:
             dev.stop()
 

@@ -13,17 +13,16 @@ from typing import Any, Callable
 
 import click
 
-from shuffling import steps
+from host import card_table_records as said
+from host.card_table_words import words
 from simulator.virtual import faults as faultlib
 from simulator.virtual import registry
 from simulator.virtual.world_client import EndpointClosed, WorldClient, WorldError
 
-# The places on the machine in the guide's words, and the world's names for
-# them (the older names stay accepted).
-PLACE_NAMES = {"left": "left", "right": "right", "tray": "tray", "exit": "throat", "out-of-tray": "removed",
-               "throat": "throat", "removed": "removed"}
-PLACE_WORDS = {"left": "left pile", "right": "right pile", "tray": "tray", "throat": "exit",
-               "removed": "came out of the tray"}
+# The places on the machine by the names the command takes (the guide's, and
+# the older ones, still accepted), to the world's names for them.
+PLACE_NAMES = {"left": said.LEFT, "right": said.RIGHT, "tray": said.TRAY, "exit": said.EXIT,
+               "out-of-tray": said.OUT_OF_TRAY, "throat": said.EXIT, "removed": said.OUT_OF_TRAY}
 BAD_INPUT = 2  # as click's own usage errors
 
 
@@ -38,20 +37,18 @@ def find_control(control: str | None, port: str | None) -> str:
     `port`, or the only one running."""
     if control:
         if control.startswith("tcp:") and not (control[4:].isdigit() and 0 < int(control[4:]) < 65536):
-            raise click.ClickException(f"--control {control}: a control endpoint is tcp:PORT (a number from 1 to "
-                                       "65535) or the path of a socket (`shuffler devices` lists them)")
+            raise click.ClickException(words(said.BadControl(control)))
         return control
     running = [a for a in registry.running() if a.control]
     if port:
         for a in running:
             if a.port == port:
                 return a.control
-        raise click.ClickException(f"no virtual shuffler runs on {port}; `shuffler devices` lists them")
+        raise click.ClickException(words(said.NoneOnPort(port)))
     if not running:
-        raise click.ClickException("no virtual shuffler is running: start one with `shuffler sim-device`")
+        raise click.ClickException(words(said.NoneRunning()))
     if len(running) > 1:
-        ports = ", ".join(a.port for a in running)
-        raise click.ClickException(f"{len(running)} virtual shufflers run ({ports}): pick one with --port or --control")
+        raise click.ClickException(words(said.SeveralRunning(tuple(a.port for a in running))))
     return running[0].control
 
 
@@ -61,56 +58,28 @@ def call(ctx: click.Context, fn: Callable[[WorldClient], Any]) -> Any:
     try:
         client = WorldClient.connect(address, timeout=3.0)
     except OSError:
-        raise click.ClickException(
-            f"nothing answers on {address}: is the virtual shuffler running its firmware?"
-        ) from None
+        raise click.ClickException(words(said.NothingAnswers(address))) from None
     try:
         with client:
             return fn(client)
     except EndpointClosed:
-        raise click.ClickException(
-            f"the virtual shuffler on {address} restarted before it answered: look with `shuffler table show`"
-        ) from None
+        raise click.ClickException(words(said.RestartedBeforeAnswer(address))) from None
     except WorldError as exc:
         raise Refused(str(exc)) from None
     except OSError as exc:
-        raise click.ClickException(f"lost the virtual shuffler on {address}: {exc.strerror or exc}") from None
+        raise click.ClickException(words(said.LostShuffler(address, str(exc.strerror or exc)))) from None
 
 
-def stack_words(name: str) -> str:
-    """A stack as the guide says it ("A's left pile"), with the name to type
-    where the two differ in more than the article; a stack the guide has no
-    word for (one the person named) as it was named."""
-    load, _, side = name.partition(".")
-    guides = name in (steps.PACK, steps.ASIDE, steps.LEFT_STACK, steps.RIGHT_STACK) or (
-        load.isalpha() and load.isupper() and side in ("", "left", "right"))
-    if not guides:
-        return name
-    said = steps.place(name)
-    bare = said.removeprefix("the ").removeprefix("load ")
-    return said if bare == name else f"{said} ({name})"
-
-
-def _counts(stacks: dict[str, list[Any]]) -> str:
-    return " · ".join(f"{stack_words(name)} {len(cards)}" for name, cards in stacks.items()) or "none"
-
-
-def describe(table: dict[str, Any]) -> list[str]:
-    """The table in a few lines, in the guide's words: the stacks, the
-    machine's places, the check."""
+def seen(table: dict[str, Any]) -> said.TableSeen:
+    """The table the world shows, as its record: the stacks, the machine's
+    places (the exit and what came out of the tray only when they hold
+    cards), the check."""
     places = table["places"]
-    machine = [f"{PLACE_WORDS[p]} {len(places[p])}" for p in ("tray", "left", "right")]
-    machine += [f"{PLACE_WORDS[p]} {len(places[p])}" for p in ("throat", "removed") if places[p]]
+    shown = [said.TRAY, said.LEFT, said.RIGHT] + [p for p in (said.EXIT, said.OUT_OF_TRAY) if places[p]]
     check = table["check"]
-    if check["made"] == 0:
-        verdict = "no cards on this table (`shuffler table new N` brings a pack)"
-    elif check["ok"]:
-        verdict = f"{check['made']} cards, every one once"
-    else:
-        parts = [f"{len(check[k])} {word}" for k, word in (("missing", "missing"), ("twice", "there twice"),
-                                                          ("stray", "not from this table")) if check[k]]
-        verdict = f"{check['made']} cards: " + ", ".join(parts)
-    return [f"stacks:  {_counts(table['stacks'])}", f"machine: {' · '.join(machine)}", f"check:   {verdict}"]
+    return said.TableSeen(tuple((name, len(cards)) for name, cards in table["stacks"].items()),
+                          tuple((p, len(places[p])) for p in shown), check["made"],
+                          *(0 if check["ok"] else len(check[k]) for k in ("missing", "twice", "stray")))
 
 
 @click.group("table")
@@ -132,7 +101,7 @@ def table(ctx: click.Context, control: str | None, port: str | None) -> None:
 def new(ctx: click.Context, n: int, name: str) -> None:
     """Bring N fresh cards to the table."""
     count = call(ctx, lambda w: w.new(n, name))
-    click.echo(f"{name}: {count} cards")
+    click.echo(words(said.StackHolds(name, count)))
 
 
 @table.command("show")
@@ -147,8 +116,7 @@ def show(ctx: click.Context, as_json: bool, cards: bool) -> None:
     if as_json:
         click.echo(json.dumps(got))
     else:
-        for line in describe(got):
-            click.echo(line)
+        click.echo(words(seen(got)))
         if cards:
             for name, ids in {**got["stacks"], **got["places"]}.items():
                 if ids:
@@ -165,7 +133,7 @@ def show(ctx: click.Context, as_json: bool, cards: bool) -> None:
 def put(ctx: click.Context, stack: str, n: int | None, under: bool) -> None:
     """Put the top N cards of STACK (all of it by default) face down in the tray."""
     tray = call(ctx, lambda w: w.put(stack, n, "bottom" if under else "top"))
-    click.echo(f"tray: {tray} cards")
+    click.echo(words(said.TrayHolds(tray)))
 
 
 @table.command("touch")
@@ -174,7 +142,7 @@ def put(ctx: click.Context, stack: str, n: int | None, under: bool) -> None:
 def touch(ctx: click.Context, ms: int) -> None:
     """Touch the pad."""
     call(ctx, lambda w: w.touch(ms))
-    click.echo("touched")
+    click.echo(words(said.Touched()))
 
 
 @table.command("lift")
@@ -192,7 +160,7 @@ def lift(ctx: click.Context, pile: str, stack: str, under: bool, top: int | None
         return n, len(w.show()["stacks"].get(stack, []))
 
     n, total = call(ctx, go)
-    click.echo(f"lifted {n} cards from the {PLACE_WORDS[PLACE_NAMES[pile]]}: {stack_words(stack)} holds {total}")
+    click.echo(words(said.Lifted(n, PLACE_NAMES[pile], stack, total)))
 
 
 @table.command("stack")
@@ -203,7 +171,7 @@ def lift(ctx: click.Context, pile: str, stack: str, under: bool, top: int | None
 def stack_cmd(ctx: click.Context, what: str, onto: str, under: bool) -> None:
     """Put the whole stack WHAT on top of ONTO."""
     count = call(ctx, lambda w: w.put_stack(what, onto, "bottom" if under else "top"))
-    click.echo(f"{onto}: {count} cards")
+    click.echo(words(said.StackHolds(onto, count)))
 
 
 @table.command("cut")
@@ -213,7 +181,7 @@ def stack_cmd(ctx: click.Context, what: str, onto: str, under: bool) -> None:
 def cut(ctx: click.Context, stack: str, n: int | None) -> None:
     """Cut STACK: its top N cards (half by default) go under the rest."""
     call(ctx, lambda w: w.cut(stack, n))
-    click.echo(f"{stack}: cut")
+    click.echo(words(said.StackCut(stack)))
 
 
 @table.command("move")
@@ -230,7 +198,7 @@ def move(ctx: click.Context, n: int, src: str, dst: str, from_bottom: bool, to_b
         return w.show()["stacks"]
 
     stacks = call(ctx, go)
-    click.echo(f"{src} {len(stacks.get(src, []))} · {dst} {len(stacks.get(dst, []))}")
+    click.echo(words(said.Moved(src, len(stacks.get(src, [])), dst, len(stacks.get(dst, [])))))
 
 
 @table.command("fault")
@@ -248,7 +216,7 @@ def fault(ctx: click.Context, spec: str) -> None:
         call(ctx, lambda w: w.inject(f.name, 0, sensor=f.mode))
     else:
         call(ctx, lambda w: w.inject(f.name, f.k, mode=f.mode if f.name == "double_feed" else ""))
-    click.echo(f"injected {spec}")
+    click.echo(words(said.FaultInjected(spec)))
 
 
 @table.command("clear")
@@ -261,7 +229,7 @@ def clear(ctx: click.Context) -> None:
         w.set_battery(faultlib.FRESH_BATTERY_MV)
 
     call(ctx, go)
-    click.echo("faults cleared")
+    click.echo(words(said.FaultsCleared()))
 
 
 @table.command("unplug")
@@ -269,7 +237,7 @@ def clear(ctx: click.Context) -> None:
 def unplug(ctx: click.Context) -> None:
     """Cut the power and give it back: the board restarts, the cards stay."""
     call(ctx, lambda w: w.unplug())
-    click.echo("the power went and came back: the shuffler restarts")
+    click.echo(words(said.PowerCycled()))
 
 
 @table.command("sweep")
@@ -277,4 +245,4 @@ def unplug(ctx: click.Context) -> None:
 def sweep(ctx: click.Context) -> None:
     """Take every card off the table and out of the machine."""
     call(ctx, lambda w: w.clear_table())
-    click.echo("the table is empty")
+    click.echo(words(said.Swept()))

@@ -1,7 +1,9 @@
 """`shuffler devices`: USB ids of the supported boards, and virtual shufflers."""
 from __future__ import annotations
 
+import dataclasses
 import json
+import os
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -9,7 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from host import ports
+from host import port_records, port_words, ports
 from simulator.virtual import VirtualShuffler
 
 
@@ -81,8 +83,11 @@ def test_a_running_virtual_shuffler_is_listed(tmp_path: Path) -> None:
     with VirtualShuffler(tmp_path / "flash") as dev:
         listed = [d for d in devices_json() if d["board"] == "sim"]
         assert [d["port"] for d in listed] == [dev.port]
-        table = run_devices()
-        assert dev.port in table and "virtual shuffler" in table
+        # Advertised by this process, with its flash.
+        virtual = port_records.VirtualListed("sim", os.getpid(), str(dev.flash_dir))
+        assert listed[0]["virtual"] == dataclasses.asdict(virtual)
+        line = [row for row in run_devices().splitlines() if row.startswith(dev.port)]
+        assert len(line) == 1 and line[0].split()[1] == "sim" and line[0].endswith(port_words.words(virtual))
     assert [d for d in devices_json() if d["board"] == "sim"] == []
 
 
@@ -94,4 +99,4 @@ def test_nothing_found_is_said_plainly(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(ports, "candidates", lambda: [])
     result = CliRunner().invoke(devices, [])
     assert result.exit_code == 0
-    assert "No shuffler found" in result.output
+    assert result.output == port_words.words(port_records.NoShufflerFound()) + "\n"

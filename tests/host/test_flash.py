@@ -15,7 +15,9 @@ from firmware import protocol
 from host import wire
 from firmware import request_check
 from firmware import build
-from host import flashing
+from host import flashing, port_words
+from host import port_records as said
+from host.commands import flash as flash_command
 from pty_device import FakePort
 from simulator.virtual import VirtualShuffler
 
@@ -36,6 +38,21 @@ def one_line_error(out: subprocess.CompletedProcess[str]) -> str:
     return lines[0]
 
 
+def refusal(record: object) -> str:
+    """The one line the command line prints for a refusal, from its record."""
+    return f"shuffler: {port_words.words(record)}"
+
+
+def reported(out: subprocess.CompletedProcess[str], record: object) -> bool:
+    """Whether the command printed `record`, as a line of its own."""
+    return port_words.words(record) in out.stdout.splitlines()
+
+
+def flashed(port: str) -> said.Flashed:
+    """What a flash that took says: this tool's firmware answers on `port`, on the sim board."""
+    return said.Flashed(protocol.FIRMWARE_VERSION, port, "sim", protocol.PROTOCOL_VERSION)
+
+
 
 @pytest.fixture
 def blank_virtual_shuffler(tmp_path: Path) -> Iterator[VirtualShuffler]:
@@ -50,7 +67,7 @@ def blank_virtual_shuffler(tmp_path: Path) -> Iterator[VirtualShuffler]:
 def test_flash_installs_compiled_firmware_and_it_answers_hello(blank_virtual_shuffler: VirtualShuffler) -> None:
     out = flash_cmd("--port", blank_virtual_shuffler.port, "--board", "sim")
     assert out.returncode == 0, out.stderr
-    assert f"firmware {protocol.FIRMWARE_VERSION} answers" in out.stdout
+    assert reported(out, flashed(blank_virtual_shuffler.port)), out.stdout
     names = {p.name for p in blank_virtual_shuffler.flash_dir.iterdir()}
     sources = {p.stem for p in build.firmware_modules()}
     assert "main.py" in names
@@ -66,7 +83,7 @@ def test_board_is_detected_when_not_given_and_stale_sources_are_removed(blank_vi
     (blank_virtual_shuffler.flash_dir / "protocol.py").write_text("FIRMWARE_VERSION = 'old'\n")
     out = flash_cmd("--port", blank_virtual_shuffler.port)
     assert out.returncode == 0, out.stderr
-    assert "board sim" in out.stdout
+    assert reported(out, flashed(blank_virtual_shuffler.port)), out.stdout
     assert not (blank_virtual_shuffler.flash_dir / "protocol.py").exists()
 
 
@@ -77,8 +94,7 @@ def test_flashing_keeps_the_calibration_and_the_configuration_and_says_so(blank_
     (blank_virtual_shuffler.flash_dir / "config.json").write_text(config)
     out = flash_cmd("--port", blank_virtual_shuffler.port)
     assert out.returncode == 0, out.stderr
-    assert ("kept the board's calibration (cal.json) and configuration (config.json): "
-            "the new firmware goes on with them") in out.stdout
+    assert reported(out, said.SettingsKept(("cal.json", "config.json"), ())), out.stdout
     assert (blank_virtual_shuffler.flash_dir / "cal.json").read_text() == cal
     assert (blank_virtual_shuffler.flash_dir / "config.json").read_text() == config
     # The new firmware reads them: the stack is calibrated, not the sim's factory figures.
@@ -96,31 +112,32 @@ def test_flashing_keeps_the_calibration_and_the_configuration_and_says_so(blank_
 # -- failures --------------------------------------------------------------------
 
 def test_no_port_given() -> None:
-    assert "no port" in one_line_error(flash_cmd())
+    assert one_line_error(flash_cmd()) == refusal(said.NoPortGiven())
 
 
 def test_port_that_does_not_exist(tmp_path: Path) -> None:
     line = one_line_error(flash_cmd("--port", str(tmp_path / "ttyUSB9")))
-    assert "no such port" in line
+    assert line == refusal(said.NoSuchPort(str(tmp_path / "ttyUSB9")))
 
 
 def test_a_device_that_is_not_a_serial_port_is_named_plainly() -> None:
     # /dev/null is a character device without terminal settings: pyserial's
     # "Inappropriate ioctl" becomes one plain line.
     line = one_line_error(flash_cmd("--port", os.devnull))
-    assert line == f"shuffler: {os.devnull} is not a serial port (see `shuffler devices`)"
+    assert line == refusal(said.NotASerialPort(os.devnull))
 
 
 def test_a_plain_file_is_not_a_serial_port(tmp_path: Path) -> None:
     f = tmp_path / "notes.txt"
     f.write_text("x")
-    assert one_line_error(flash_cmd("--port", str(f))).endswith("is not a serial port (see `shuffler devices`)")
+    assert one_line_error(flash_cmd("--port", str(f))) == refusal(said.NotASerialPort(str(f), said.FILE))
+    assert one_line_error(flash_cmd("--port", str(tmp_path))) == refusal(said.NotASerialPort(str(tmp_path), said.FOLDER))
 
 
 def test_port_held_open_exclusively_is_busy(blank_virtual_shuffler: VirtualShuffler) -> None:
     with serial.Serial(blank_virtual_shuffler.port, exclusive=True):
         line = one_line_error(flash_cmd("--port", blank_virtual_shuffler.port))
-    assert "busy" in line
+    assert line == refusal(said.PortBusy(blank_virtual_shuffler.port))
     assert not (blank_virtual_shuffler.flash_dir / "main.py").exists()
 
 
@@ -143,18 +160,18 @@ def test_a_port_that_answers_garbage_is_not_a_micropython_board(fake_port) -> No
     path, replies = fake_port
     replies.append(b"\x00\xffAT+OK\r\nERROR>>\r\n")
     line = one_line_error(flash_cmd("--port", path, "--connect-timeout", "1"))
-    assert "does not answer like a MicroPython board" in line
+    assert line == refusal(said.NotMicroPython(path))
 
 
 def test_a_silent_port_is_not_a_micropython_board(fake_port) -> None:
     path, _replies = fake_port
     line = one_line_error(flash_cmd("--port", path, "--connect-timeout", "1"))
-    assert "does not answer like a MicroPython board" in line
+    assert line == refusal(said.NotMicroPython(path))
 
 
 def test_wrong_board_writes_nothing(blank_virtual_shuffler: VirtualShuffler) -> None:
     line = one_line_error(flash_cmd("--port", blank_virtual_shuffler.port, "--board", "esp32"))
-    assert "wrong board" in line and "sim" in line
+    assert line == refusal(said.WrongBoard(blank_virtual_shuffler.port, "sim", "esp32"))
     assert list(blank_virtual_shuffler.flash_dir.iterdir()) == []
 
 
@@ -168,7 +185,7 @@ def test_a_refused_board_keeps_its_firmware_running(tmp_path: Path) -> None:
     dev.start()
     try:
         line = one_line_error(flash_cmd("--port", dev.port, "--board", "esp32"))
-        assert "wrong board" in line
+        assert line == refusal(said.WrongBoard(dev.port, "sim", "esp32"))
         link = Link.open(dev.port)
         try:
             assert link.handshake(timeout=10)["proto"] == protocol.PROTOCOL_VERSION
@@ -183,11 +200,14 @@ def test_copy_failing_half_way_says_what_is_on_the_board_and_retry_works(blank_v
     # makes the copy fail part way through.
     (blank_virtual_shuffler.flash_dir / "main.py").write_text("print('old firmware')\n")
     (blank_virtual_shuffler.flash_dir / "protocol.mpy").mkdir()
-    line = one_line_error(flash_cmd("--port", blank_virtual_shuffler.port, "--board", "sim"))
-    assert "copy failed at protocol.mpy" in line
-    assert "no main.py" in line and "run the same command again" in line
-    assert not (blank_virtual_shuffler.flash_dir / "main.py").exists()  # as the message says
+    with pytest.raises(flashing.FlashError) as info:
+        flash_command._flash(blank_virtual_shuffler.port, "sim", 5.0, 10.0, protocol.FIRMWARE_VERSION)
+    failed = info.value.record
+    assert isinstance(failed, said.CopyFailed) and failed.file == "protocol.mpy" and not failed.interrupted
+    assert not (blank_virtual_shuffler.flash_dir / "main.py").exists()  # as the record says
     assert (blank_virtual_shuffler.flash_dir / "app.mpy").exists()  # files before it were written
+    written = {p.name for p in blank_virtual_shuffler.flash_dir.iterdir()} - {"protocol.mpy"}
+    assert failed.written == len(written) and 0 < failed.written < failed.of
     (blank_virtual_shuffler.flash_dir / "protocol.mpy").rmdir()
     out = flash_cmd("--port", blank_virtual_shuffler.port, "--board", "sim")
     assert out.returncode == 0, out.stderr
@@ -250,11 +270,27 @@ class FakeSerial:
 def test_hello_from_another_firmware_version_is_an_error() -> None:
     reply = protocol.encode(wire.reply("hello", 1, fw="0.0.1", board="sim", proto=1)).encode()
     fake = FakeSerial(b"MicroPython banner\r\n" + reply)
-    with pytest.raises(flashing.FlashError, match="0.0.1"):
+    with pytest.raises(flashing.FlashError) as info:
         flashing.await_hello(fake, protocol.FIRMWARE_VERSION, "sim", timeout=2)
+    assert info.value.record == said.OtherFirmwareAnswers("0.0.1", protocol.FIRMWARE_VERSION)
     assert request_check.parse_request(fake.written.splitlines()[0])[:2] == (0, "hello")  # asked properly
 
 
 def test_hello_that_never_comes_times_out() -> None:
-    with pytest.raises(flashing.FlashError, match="did not answer hello"):
+    with pytest.raises(flashing.FlashError) as info:
         flashing.await_hello(FakeSerial(b"noise\n"), protocol.FIRMWARE_VERSION, "sim", timeout=0.3)
+    assert info.value.record == said.NoHelloAfterFlash(0.3)
+
+
+def test_hello_from_another_board_profile_is_an_error() -> None:
+    reply = protocol.encode(wire.reply("hello", 1, fw=protocol.FIRMWARE_VERSION, board="esp32", proto=1)).encode()
+    with pytest.raises(flashing.FlashError) as info:
+        flashing.await_hello(FakeSerial(b"boot\r\n" + reply), protocol.FIRMWARE_VERSION, "sim", timeout=2)
+    assert info.value.record == said.OtherProfile("esp32", "sim")
+
+
+def test_the_hello_that_answers_is_returned_past_the_boot_messages_and_other_replies() -> None:
+    other = protocol.encode(wire.reply("status", 1, state="idle")).encode()
+    hello = wire.reply("hello", 1, fw=protocol.FIRMWARE_VERSION, board="sim", proto=1)
+    fake = FakeSerial(b"rst:0x1\r\n{not json\n" + other + protocol.encode(hello).encode())
+    assert flashing.await_hello(fake, protocol.FIRMWARE_VERSION, "sim", timeout=2) == hello

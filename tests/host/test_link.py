@@ -3,6 +3,7 @@ handshake, replies matched by id, garbage, silence, another protocol version
 and a device that goes away."""
 from __future__ import annotations
 
+import json
 import threading
 import time
 from typing import Any
@@ -12,6 +13,7 @@ import pytest
 from firmware import protocol
 from host import wire
 from host import ports
+from host import port_records as said
 from host.device_link import (REQUEST_TIMEOUT_S, DeviceError, Garbage, Link, LinkClosed, LinkError, LinkTimeout,
                        ProtocolMismatch)
 from hosttest_support import FakeDevice
@@ -83,8 +85,9 @@ def test_silence_times_out(make_fake_device: Any) -> None:
         t0 = time.monotonic()
         with pytest.raises(LinkTimeout):
             link.request("status", timeout=0.3)
-        with pytest.raises(LinkTimeout, match="did not answer hello"):
+        with pytest.raises(LinkTimeout) as info:
             link.handshake(timeout=0.6)
+        assert info.value.record == said.NoHello(dev.port, 0.6)
         assert time.monotonic() - t0 < 3
         assert link.next_event(0.1) is None
     finally:
@@ -101,8 +104,9 @@ def test_another_protocol_version_is_named(make_fake_device: Any, refuses: bool)
         dev = make_fake_device(old)
     link = Link.open(dev.port)
     try:
-        with pytest.raises(ProtocolMismatch, match=f"protocol version(.*speaks)? {protocol.PROTOCOL_VERSION + 1}\\b"):
+        with pytest.raises(ProtocolMismatch) as info:
             link.handshake(timeout=2)
+        assert info.value.record == said.OtherProtocol(dev.port, protocol.PROTOCOL_VERSION + 1, protocol.PROTOCOL_VERSION)
     finally:
         link.close()
 
@@ -148,8 +152,9 @@ def test_unplugged_device_ends_waits_with_link_closed(make_fake_device: Any) -> 
 
 
 def test_a_port_that_does_not_exist_is_one_clear_error() -> None:
-    with pytest.raises(LinkError, match="no such port"):
+    with pytest.raises(LinkError) as info:
         Link.open("/dev/no-such-shuffler")
+    assert info.value.record == said.NoSuchPort("/dev/no-such-shuffler")
 
 
 def test_replies_left_over_from_a_killed_host_do_not_answer_the_next_one(make_fake_device: Any) -> None:
@@ -205,7 +210,9 @@ def test_an_absurd_event_is_a_protocol_fault_not_a_number_to_believe(make_fake_d
         dev.emit(event)
         got = link.next_event(2)
         assert isinstance(got, BadMessage) and why in got.why
-        assert dev.port in str(got.fault(dev.port)) and "broke the protocol" in str(got.fault(dev.port))
+        broken = got.fault(dev.port).record
+        assert isinstance(broken, said.ProtocolBroken) and (broken.name, broken.why) == (dev.port, got.why)
+        assert json.loads(broken.sent) == event  # the line as it came
     finally:
         link.close()
 
@@ -233,7 +240,10 @@ def test_a_malformed_reply_is_one_clear_error(make_fake_device: Any) -> None:
 def test_a_port_that_is_not_a_serial_port_is_named_plainly() -> None:
     with pytest.raises(LinkError) as info:
         Link.open("/dev/null")
-    assert str(info.value) == "/dev/null is not a serial port (see `shuffler devices`)"
+    assert info.value.record == said.NotASerialPort("/dev/null")
+    with pytest.raises(LinkError) as info:
+        ports.open_link("/dev")
+    assert info.value.record == said.NotASerialPort("/dev", said.FOLDER)
 
 
 def test_a_real_board_keeps_the_short_timeouts_and_a_slow_device_advertised_with_its_port_gets_longer(
@@ -251,8 +261,9 @@ def test_a_real_board_keeps_the_short_timeouts_and_a_slow_device_advertised_with
     link = ports.open_link(dev.port)
     try:
         assert link.slowdown == 1.0
-        with pytest.raises(LinkTimeout, match=f"within {REQUEST_TIMEOUT_S:g} s"):
+        with pytest.raises(LinkTimeout) as info:
             link.status()
+        assert info.value.record == said.NoAnswer(dev.port, protocol.CMD_STATUS, REQUEST_TIMEOUT_S)
     finally:
         link.close()
     advert = registry.advertise(dev.port, tmp_path, board="pico", slowdown=4.0)

@@ -4,13 +4,28 @@ naming the port and what to do, within the time it was given, as the
 outside world shows it (a real pseudo-terminal, a real program holding it)."""
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import threading
 import time
 
+from firmware import protocol
+from host import port_words, setup_steps
+from host import port_records as said
 from pty_device import FakePort
 from suite import shuffler
+
+
+def program(pid: int) -> str:
+    """The name a running program goes by (Linux's /proc)."""
+    with open(f"/proc/{pid}/comm") as f:
+        return f.read().strip()
+
+
+def refusal(record: object) -> str:
+    """The one line the command line prints for a refusal, from its record."""
+    return f"shuffler: {port_words.words(record)}"
 
 # A serial monitor left open on the port: it reads in raw mode as fast as
 # bytes come (several readers, so it takes most of what the board sends).
@@ -18,6 +33,7 @@ MONITOR = ("import sys, threading, serial; s = serial.Serial(sys.argv[1], 115200
            "def read():\n    while True: s.read(1)\n"
            "for _ in range(4): threading.Thread(target=read, daemon=True).start()\n"
            "print('open', flush=True); threading.Event().wait()")
+SENTENCE = b"$GPGGA,123519,4807.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,*47"  # a GPS receiver's
 
 
 def test_flash_on_a_port_that_never_stops_sending_gives_up_within_its_connect_timeout() -> None:
@@ -40,10 +56,7 @@ def test_flash_on_a_port_that_never_stops_sending_gives_up_within_its_connect_ti
         talker.join(timeout=5)
         port.close()
     assert out.returncode == 1, out.stderr
-    lines = out.stderr.strip().splitlines()
-    assert len(lines) == 1 and "internal error" not in lines[0], out.stderr
-    assert f"{port.port} did not answer like a MicroPython board within 2 s" in lines[0]
-    assert "nothing was written" in lines[0]
+    assert out.stderr.strip().splitlines() == [refusal(said.SendsWithoutStopping(port.port, 2.0))], out.stderr
     assert took < 60, took  # the time given (and the start of a Python), never the 180 s overall limit
 
 
@@ -56,15 +69,16 @@ def test_a_board_whose_port_another_program_reads_is_said_so() -> None:
                                stderr=subprocess.DEVNULL)
     try:
         assert monitor.stdout is not None and monitor.stdout.readline() == b"open\n"  # it has the port
+        # The monitor has it, and this process (which holds the board's end open) too.
+        held = said.HeldByOthers(board.port, tuple(said.Holder(program(pid), pid)
+                                                   for pid in sorted((monitor.pid, os.getpid()))))
+        flash_offer = setup_steps.words(setup_steps.FlashOffer("", protocol.FIRMWARE_VERSION, True))
         for cmd in ("check", "setup"):
             out = subprocess.run([sys.executable, "-m", "host.cli", cmd, "--port", board.port], input="n\n",
                                  capture_output=True, text=True, timeout=300)
             assert out.returncode == 1, out.stdout + out.stderr
-            line = out.stderr.strip().splitlines()
-            assert len(line) == 1, (cmd, out.stdout, out.stderr)
-            assert f"{board.port} is open in another program too (" in line[0], line
-            assert f"(pid {monitor.pid})" in line[0] and "close it, then run this command again" in line[0]
-            assert "shuffler flash" not in out.stdout + out.stderr
+            assert out.stderr.strip().splitlines() == [refusal(held)], (cmd, out.stdout, out.stderr)
+            assert flash_offer not in out.stdout, (cmd, out.stdout)
     finally:
         monitor.kill()
         monitor.wait()
@@ -79,8 +93,7 @@ def test_a_looped_back_port_and_another_serial_device_are_told_from_a_board() ->
     try:
         for cmd in ("check", "setup"):
             out = shuffler(cmd, "--port", loop.port, timeout=120)
-            assert out.returncode == 1 and out.stderr.count("\n") == 1, out.stdout + out.stderr
-            assert f"{loop.port} sends back what it is sent (a loopback, or a program that echoes)" in out.stderr
+            assert out.returncode == 1 and out.stderr == refusal(said.EchoesBack(loop.port)) + "\n", out.stdout + out.stderr
     finally:
         loop.close()
     gps = FakePort()
@@ -88,7 +101,7 @@ def test_a_looped_back_port_and_another_serial_device_are_told_from_a_board() ->
 
     def talk() -> None:  # a GPS receiver's sentences, once a second as they come
         while not stop.wait(0.2):
-            gps.emit(b"$GPGGA,123519,4807.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,*47\r\n")
+            gps.emit(SENTENCE + b"\r\n")
 
     talker = threading.Thread(target=talk, daemon=True)
     talker.start()
@@ -98,6 +111,23 @@ def test_a_looped_back_port_and_another_serial_device_are_told_from_a_board() ->
         stop.set()
         talker.join(timeout=5)
         gps.close()
-    assert out.returncode == 1 and out.stderr.count("\n") == 1, out.stdout + out.stderr
-    assert f"{gps.port} sends lines that are not the shuffler's (\"$GPGGA," in out.stderr
-    assert "is the shuffler firmware on it" not in out.stderr
+    shown = SENTENCE.decode()[:60]  # the last line that came, its start
+    assert out.returncode == 1 and out.stderr == refusal(said.OtherLines(gps.port, shown)) + "\n", out.stderr
+
+
+def test_a_link_s_trouble_is_its_record_unless_another_program_holds_the_port() -> None:
+    """What check, setup and the guide say of a failed link (ports.link_trouble):
+    the error's own record while no other program has the port; an error
+    that came with words of its own, those words."""
+    from host import ports
+    from host.device_link import LinkError, LinkTimeout
+
+    board = FakePort()
+    try:
+        silent = LinkTimeout(said.NoAnswer(board.port, protocol.CMD_STATUS, 2.0))
+        assert ports.link_trouble(board.port, silent) == said.NoAnswer(board.port, protocol.CMD_STATUS, 2.0)
+        assert ports.link_words(board.port, silent) == port_words.words(silent.record)
+        worded = LinkError("the board restarted")
+        assert ports.link_trouble(board.port, worded) == ports.link_words(board.port, worded) == str(worded)
+    finally:
+        board.close()

@@ -13,6 +13,8 @@ import serial
 
 from firmware import protocol
 from host import wire
+from host import card_table_records as did
+from host.card_table_words import words
 from host.cli import main
 from pty_screen import SimDevice
 
@@ -26,6 +28,19 @@ def table(dev: SimDevice | None, *args: str, capsys: pytest.CaptureFixture[str])
     code = main([*head, *args])
     out, err = capsys.readouterr()
     return code, out, err
+
+
+def said(record: object) -> str:
+    """What the command prints for `record`."""
+    return words(record) + "\n"
+
+
+def refusal(record: object) -> str:
+    """The one line the command line prints for a refusal, from its record."""
+    return f"shuffler: {words(record)}\n"
+
+
+MACHINE_EMPTY = ((did.TRAY, 0), (did.LEFT, 0), (did.RIGHT, 0))
 
 
 def shown(dev: SimDevice, capsys: pytest.CaptureFixture[str]) -> dict[str, Any]:
@@ -66,8 +81,8 @@ def test_sim_device_prints_its_control_endpoint_and_how_to_act_as_the_person(sim
 
 def test_a_pass_done_by_hand_keeps_every_card(sim_devices, capsys):
     dev = sim_devices("--time-scale", "0")
-    assert table(dev, "new", "52", capsys=capsys)[1] == "pack: 52 cards\n"
-    assert table(dev, "put", "pack", "40", capsys=capsys)[1] == "tray: 40 cards\n"
+    assert table(dev, "new", "52", capsys=capsys)[1] == said(did.StackHolds("pack", 52))
+    assert table(dev, "put", "pack", "40", capsys=capsys)[1] == said(did.TrayHolds(40))
     t = shown(dev, capsys)
     assert t["places"]["tray"] == list(range(40)) and t["stacks"] == {"pack": list(range(40, 52))}
     assert table(dev, "touch", capsys=capsys)[0] == 0
@@ -79,15 +94,14 @@ def test_a_pass_done_by_hand_keeps_every_card(sim_devices, capsys):
     assert sorted(left + right) == list(range(40))
     assert 39 in (left[-1], right[-1])
     code, out, _ = table(dev, "lift", "left", "A", capsys=capsys)
-    assert (code, out) == (0, f"lifted {len(left)} cards from the left pile: load A holds {len(left)}\n")
+    assert (code, out) == (0, said(did.Lifted(len(left), did.LEFT, "A", len(left))))
     table(dev, "lift", "right", "A", "--under", capsys=capsys)
     t = shown(dev, capsys)
     assert t["stacks"]["A"] == left + right
     assert t["places"]["left"] == t["places"]["right"] == []
     assert t["check"] == {"made": 52, "missing": [], "twice": [], "stray": [], "ok": True}
     code, out, _ = table(dev, "show", capsys=capsys)
-    assert out.splitlines() == ["stacks:  the pack 12 · load A 40", "machine: tray 0 · left pile 0 · right pile 0",
-                                "check:   52 cards, every one once"]  # in the guide's words
+    assert out == said(did.TableSeen((("pack", 12), ("A", 40)), MACHINE_EMPTY, 52))
 
 
 def test_stack_cut_and_move_rearrange_the_cards_as_said(sim_devices, capsys):
@@ -98,11 +112,12 @@ def test_stack_cut_and_move_rearrange_the_cards_as_said(sim_devices, capsys):
     assert shown(dev, capsys)["stacks"]["A"] == [3, 4, 5, 6, 7, 8, 9, 0, 1, 2]
     table(dev, "cut", "B", capsys=capsys)  # half by default
     assert shown(dev, capsys)["stacks"]["B"] == [13, 14, 15, 10, 11, 12]
-    assert table(dev, "move", "2", "A", "B", "--from-bottom", "--to-bottom", capsys=capsys)[1] == "A 8 · B 8\n"
+    assert table(dev, "move", "2", "A", "B", "--from-bottom", "--to-bottom", capsys=capsys)[1] == said(
+        did.Moved("A", 8, "B", 8))
     assert shown(dev, capsys)["stacks"] == {"A": [3, 4, 5, 6, 7, 8, 9, 0], "B": [13, 14, 15, 10, 11, 12, 1, 2]}
     table(dev, "move", "3", "B", "C", capsys=capsys)
     assert shown(dev, capsys)["stacks"]["C"] == [13, 14, 15]
-    assert table(dev, "stack", "C", "A", capsys=capsys)[1] == "A: 11 cards\n"
+    assert table(dev, "stack", "C", "A", capsys=capsys)[1] == said(did.StackHolds("A", 11))
     table(dev, "stack", "B", "A", "--under", capsys=capsys)
     t = shown(dev, capsys)
     assert t["stacks"] == {"A": [13, 14, 15, 3, 4, 5, 6, 7, 8, 9, 0, 10, 11, 12, 1, 2]}
@@ -116,10 +131,10 @@ def test_cards_go_under_the_tray_and_the_top_of_the_tray_lifts_off(sim_devices, 
     dev = sim_devices("--time-scale", "0")
     table(dev, "new", "10", capsys=capsys)
     table(dev, "put", "pack", "4", capsys=capsys)
-    assert table(dev, "put", "pack", "2", "--under", capsys=capsys)[1] == "tray: 6 cards\n"
+    assert table(dev, "put", "pack", "2", "--under", capsys=capsys)[1] == said(did.TrayHolds(6))
     assert shown(dev, capsys)["places"]["tray"] == [0, 1, 2, 3, 4, 5]
     code, out, _ = table(dev, "lift", "tray", "aside", "--top", "3", capsys=capsys)
-    assert (code, out) == (0, "lifted 3 cards from the tray: the cards kept aside (aside) holds 3\n")
+    assert (code, out) == (0, said(did.Lifted(3, did.TRAY, "aside", 3)))
     t = shown(dev, capsys)
     assert t["places"]["tray"] == [3, 4, 5] and t["stacks"]["aside"] == [0, 1, 2] and t["check"]["ok"]
 
@@ -129,7 +144,7 @@ def test_a_jam_stops_the_deal_at_its_card_until_cleared(sim_devices, capsys):
     dev = sim_devices("--time-scale", "0")
     table(dev, "new", "20", capsys=capsys)
     table(dev, "put", "pack", capsys=capsys)
-    assert table(dev, "fault", "jam:5", capsys=capsys)[1] == "injected jam:5\n"
+    assert table(dev, "fault", "jam:5", capsys=capsys)[1] == said(did.FaultInjected("jam:5"))
     table(dev, "touch", capsys=capsys)
     with dev.world() as w:
         deadline = time.monotonic() + 20
@@ -137,7 +152,7 @@ def test_a_jam_stops_the_deal_at_its_card_until_cleared(sim_devices, capsys):
             assert time.monotonic() < deadline
             time.sleep(0.02)
         assert w.query()["counts"]["fed"] == 5 and w.query()["faults"]["jam_at"] == 5
-    assert table(dev, "clear", capsys=capsys)[1] == "faults cleared\n"
+    assert table(dev, "clear", capsys=capsys)[1] == said(did.FaultsCleared())
     with dev.world() as w:
         assert w.query()["faults"]["jam_at"] == -1
     table(dev, "touch", capsys=capsys)  # the paused pass goes on
@@ -222,7 +237,7 @@ def test_unplugged_mid_pass_the_dealt_cards_stay_in_their_piles(sim_devices, cap
             time.sleep(0.05)
     with serial.Serial(dev.port, timeout=0.1) as ser:
         code, out, _ = table(dev, "unplug", capsys=capsys)
-        assert code == 0 and "came back" in out
+        assert (code, out) == (0, said(did.PowerCycled()))
         buf = b""
         deadline = time.monotonic() + 20
         while b'"ev": "hello"' not in buf:
@@ -264,17 +279,18 @@ def test_bad_input_is_one_clear_line_and_a_nonzero_exit(sim_devices, capsys):
 
 def test_without_a_device_the_table_says_so_in_one_line(capsys, tmp_path):
     code, _, err = table(None, "show", capsys=capsys)
-    assert code != 0 and err.strip() == "shuffler: no virtual shuffler is running: start one with `shuffler sim-device`"
+    assert code != 0 and err == refusal(did.NoneRunning())
     capsys.readouterr()
     code = main(["table", "--control", str(tmp_path / "none.sock"), "show"])
     err = capsys.readouterr().err
-    assert code != 0 and len(err.strip().splitlines()) == 1 and "nothing answers" in err
+    assert code != 0 and err == refusal(did.NothingAnswers(str(tmp_path / "none.sock")))
 
 
 def test_two_running_devices_need_a_choice(sim_devices, capsys):
     first, second = sim_devices("--time-scale", "0"), sim_devices("--time-scale", "0")
     code, _, err = table(None, "show", capsys=capsys)
-    assert code != 0 and "2 virtual shufflers run" in err and "--port" in err
+    ports = (first.port, second.port)
+    assert code != 0 and err in {refusal(did.SeveralRunning(ports)), refusal(did.SeveralRunning(ports[::-1]))}, err
     capsys.readouterr()
     assert main(["table", "--port", second.port, "new", "5"]) == 0
     assert shown(second, capsys)["check"]["made"] == 5 and shown(first, capsys)["check"]["made"] == 0
@@ -312,9 +328,9 @@ def test_a_sim_device_on_a_flash_keeps_its_table_beside_it_and_says_what_comes_n
     and where the cards are kept."""
     flash = tmp_path / "board"
     first = sim_devices("--time-scale", "0", flash=flash)
-    assert f"guide a shuffle on it: shuffler guide --port {first.port} --pack samba" in first.banner
     kept = tmp_path / "board-table.json"
-    assert f"the cards on its table are kept in {kept}, so they stay across restarts" in first.banner
+    told = did.HowToGoOn(first.control, first.uid, first.port, table_file=str(kept))
+    assert first.banner[1:] == words(told).splitlines()
     table(first, "new", "20", capsys=capsys)
     table(first, "put", "pack", "8", capsys=capsys)
     before = shown(first, capsys)
@@ -328,7 +344,7 @@ def test_a_sim_device_on_a_flash_keeps_its_table_beside_it_and_says_what_comes_n
 def test_a_bare_table_passes_no_check(sim_devices, capsys):
     dev = sim_devices("--time-scale", "0")
     code, out, _ = table(dev, "show", capsys=capsys)
-    assert code == 1 and "check:   no cards on this table (`shuffler table new N` brings a pack)" in out
+    assert code == 1 and out == said(did.TableSeen((), MACHINE_EMPTY, 0))
 
 
 def test_the_places_on_the_machine_go_by_the_guide_s_words(sim_devices, capsys):
@@ -342,7 +358,10 @@ def test_the_places_on_the_machine_go_by_the_guide_s_words(sim_devices, capsys):
     while not shown(dev, capsys)["places"]["throat"]:
         assert time.monotonic() < deadline
         time.sleep(0.05)
+    t = shown(dev, capsys)
     code, out, _ = table(dev, "show", capsys=capsys)
-    assert "exit 2" in out.splitlines()[1] and "throat" not in out  # the cards caught in the exit
+    counts = tuple((p, len(t["places"][p])) for p in (did.TRAY, did.LEFT, did.RIGHT))
+    assert out == said(did.TableSeen(tuple((name, len(ids)) for name, ids in t["stacks"].items()),
+                                     counts + ((did.EXIT, 2),), 10))  # the cards caught in the exit
     code, out, _ = table(dev, "lift", "exit", "caught", capsys=capsys)
-    assert (code, out) == (0, "lifted 2 cards from the exit: caught holds 2\n")
+    assert (code, out) == (0, said(did.Lifted(2, did.EXIT, "caught", 2)))
