@@ -55,7 +55,9 @@ class Stopping(SetupPerson):
         return super().act(step)
 
 
-def set_up(dev: SimDevice, tmp_path: Path, at: int = -1, how: str = "") -> tuple[int, str, list[str]]:
+def set_up(dev: SimDevice, tmp_path: Path, at: int = -1, how: str = "") -> tuple[int, str, list[str], list[dict]]:
+    """`shuffler setup` stopped at step `at` (`how`), or run to its end: its
+    exit code, the screen, the kinds of the steps done and the records told."""
     world = WorldClient.connect(dev.control, timeout=20)
     try:
         world.clear_table()
@@ -68,7 +70,7 @@ def set_up(dev: SimDevice, tmp_path: Path, at: int = -1, how: str = "") -> tuple
             done = follow(screen, StepFeed(steps), person, timeout=120)
         finally:
             code = screen.close()
-        return code, screen.text(), [s["kind"] for s in done]
+        return code, screen.text(), [s["kind"] for s in done], person.records
     finally:
         person.world.close()
 
@@ -80,8 +82,8 @@ def ready_board(sim_devices, sim_image_flash: Path, tmp_path: Path) -> tuple[Sim
     shutil.copytree(sim_image_flash, flash)
     (flash / "config.json").write_text(json.dumps(CONFIG))
     dev = sim_devices("--no-install", flash=flash, time_scale=0)
-    code, text, kinds = set_up(dev, tmp_path)
-    assert code == 0 and "Stored on the board in one write: the calibration (cal.json)." in text, text[-3000:]
+    code, text, kinds, told = set_up(dev, tmp_path)
+    assert code == 0 and stored(told) == [("stored", False)], text[-3000:]  # its configuration was usable
     assert tuple(kinds) == STEPS, kinds
     assert json.loads((flash / "cal.json").read_text())["touch_seen"] == 1
     return dev, flash
@@ -93,21 +95,26 @@ def test_setup_stopped_at_any_step_leaves_the_stored_files_as_they_were(ready_bo
     dev, flash = ready_board
     for at, kind in enumerate(STEPS):
         before = files(flash)
-        code, text, kinds = set_up(dev, tmp_path, at, how)
+        code, text, kinds, told = set_up(dev, tmp_path, at, how)
         assert kinds[at] == kind and len(kinds) == at + 1, (at, kinds, text[-2000:])
-        last = text.strip().splitlines()[-1]
         assert code == (130 if how == "ctrl-c" else 1), (at, kind, text[-2000:])
-        assert "nothing from this set-up was stored: the board's calibration (cal.json) is as it was" in last, \
-            (at, kind, text[-2000:])
-        assert f"run `shuffler setup --port {dev.port}` again" in last
-        if how == "unplug":
-            assert "restarted (reset, or its power went) during the set-up" in last, (at, kind, last)
+        # Its last word: stopped, by the Ctrl-C or the board's restart, on this port; nothing stored.
+        cause = "interrupted" if how == "ctrl-c" else "restarted"
+        assert told and {k: told[-1].get(k) for k in ("kind", "cause", "port")} == \
+            {"kind": "stopped", "cause": cause, "port": dev.port}, (at, kind, told[-3:], text[-2000:])
+        assert text.strip().splitlines()[-1].endswith(told[-1]["words"]), (at, kind, text[-2000:])
+        assert stored(told) == [] and not [t for t in told if t["kind"] == "found" and t["wiring"]], (at, told)
         assert "wiring" not in text and "Traceback" not in text, text[-2000:]
         assert files(flash) == before, (how, at, kind)
     # Run to its end, the set-up stores what it measured: a new calibration, in one file.
     before = files(flash)
-    code, text, _ = set_up(dev, tmp_path)
-    assert code == 0, text[-2000:]
+    code, text, _, told = set_up(dev, tmp_path)
+    assert code == 0 and stored(told) == [("stored", False)], text[-2000:]
     after = files(flash)
     assert after["cal.json"] != before["cal.json"] and "cal.json.tmp" not in after
     assert after["config.json"] == before["config.json"]
+
+
+def stored(told: list[dict]) -> list[tuple[str, bool | None]]:
+    """What the set-up said it stored, or did not: ("stored", config) or ("unstored", None)."""
+    return [(t["kind"], t.get("config")) for t in told if t["kind"] in ("stored", "unstored")]
