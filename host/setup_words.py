@@ -9,7 +9,6 @@ from typing import Any, Callable
 from host import setup_steps
 from host.setup_records import *  # noqa: F403 - every record is worded here
 from host.setup_records import Told
-from shuffling.steps import cards
 
 NOTHING_STORED = "nothing from this set-up was stored: the board's calibration (cal.json) is as it was"
 
