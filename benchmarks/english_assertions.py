@@ -40,6 +40,7 @@ RENDERING = {
     "tests/host/test_notice_words.py": "the console's words for the notices and steps the guide's tests judge by",
     "tests/host/test_guide_doc_transcript.py": "docs transcripts checked against the guide",
     "tests/host/test_bring_up_doc.py": "docs checked against setup",
+    "tests/host/test_setup_words.py": "`shuffler setup`'s words for its steps, what it tells and its own findings",
     "tests/host/test_plan_cli.py": "`shuffler plan`'s printed table and words",
     "tests/host/test_quality_cmd.py": "`shuffler quality`'s printed report",
     "tests/host/test_cli_errors.py": "the command line's one-line refusals",

@@ -42,7 +42,14 @@ class SetupPerson:
     made: list[str] = field(default_factory=list)  # the slips made, in order
     hand_on: bool = False
     piles: dict[str, int] = field(default_factory=dict)
-    done: list[dict[str, Any]] = field(default_factory=list)
+    done: list[dict[str, Any]] = field(default_factory=list)  # the steps shown, as the steps file has them
+    records: list[dict[str, Any]] = field(default_factory=list)  # what the bring-up told, as the steps file has it
+
+    def told(self, kind: str, **fields: Any) -> list[dict[str, Any]]:
+        """The records of `kind` the bring-up told, those with these fields'
+        values: what the tests judge its telling by (the words are
+        tests/host/test_setup_words.py's)."""
+        return [r for r in self.records if r["kind"] == kind and all(r.get(k) == v for k, v in fields.items())]
 
     def gather(self) -> None:
         """Every card back on the pack in hand: out of the tray, off the piles, out of the exit."""
@@ -133,13 +140,19 @@ class SetupPerson:
 
 
 def follow(screen: Screen, feed: StepFeed, person: SetupPerson, timeout: float) -> list[dict[str, Any]]:
-    """Act on each step once its words are on the screen, until the command ends."""
+    """Act on each step once its words are on the screen, until the command
+    ends; what the bring-up told (the lines with no `reply`) kept in
+    `person.records`, those after the last step too."""
     seen = 0
     deadline = time.monotonic() + timeout
     while True:
         step, seen = next_shown(screen, feed, seen, None, deadline, "setup")
         if step is None:
+            person.records += [r for r in iter(feed.next, None) if "reply" not in r]
             return person.done
+        if "reply" not in step:
+            person.records.append(step)
+            continue
         person.done.append(step)
         time.sleep(person.rng.uniform(*person.delays))
         keys = person.act(step)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 import click
 
@@ -15,7 +15,8 @@ from host import ports
 from host.device_link import LinkError
 from host import setup as bringup
 from host import setup_steps
-from host.parts import Finding
+from host import setup_words
+from host.setup_records import FlashFailed, Told
 from simulator.virtual import registry
 
 # flash's waits for a real board; a slow device's port says how much longer.
@@ -24,15 +25,21 @@ HELLO_S = 10.0
 
 
 class Terminal:
-    """The person at the terminal: each step's words, then what they type."""
+    """The person at the terminal: each step's words, then what they type;
+    what the bring-up tells, in its words. With a steps file, each step and
+    each thing told also as its record, one JSON line, before its words
+    are shown (a step's line has `reply`, what it waits for)."""
 
     def __init__(self, steps_file: Path | None) -> None:
         self.steps: TextIO | None = steps_file.open("w") if steps_file is not None else None
 
-    def ask(self, step: setup_steps.Step) -> str:
-        if self.steps is not None:  # the step as data, before its words are shown
-            self.steps.write(json.dumps(setup_steps.to_dict(step)) + "\n")
+    def write(self, record: dict[str, Any]) -> None:
+        if self.steps is not None:
+            self.steps.write(json.dumps(record) + "\n")
             self.steps.flush()
+
+    def ask(self, step: setup_steps.Step) -> str:
+        self.write(setup_steps.to_dict(step))
         click.echo(setup_steps.words(step))
         if setup_steps.reply(step) == setup_steps.NOTHING:
             return ""
@@ -41,11 +48,9 @@ class Terminal:
         except EOFError:
             raise click.ClickException("the keyboard's input ended: the bring-up stopped") from None
 
-    def say(self, text: str) -> None:
-        click.echo(text)
-
-    def found(self, finding: Finding, board: str) -> None:
-        click.echo(finding.line(board))
+    def tell(self, told: Told) -> None:
+        self.write(setup_words.to_dict(told))
+        click.echo(setup_words.words(told))
 
     def close(self) -> None:
         if self.steps is not None:
@@ -57,13 +62,14 @@ def flash_port(port: str) -> None:
     try:
         flash_cmd._flash(port, None, CONNECT_S * slow, HELLO_S * slow, protocol.FIRMWARE_VERSION)
     except ImageError as exc:
-        raise bringup.Stop(str(exc)) from None
+        raise bringup.Stop(FlashFailed(str(exc))) from None
 
 
 @click.command("setup")
 @click.option("--port", "port", metavar="PORT", help="Serial port of the board (see `shuffler devices`).")
 @click.option("--steps-file", type=click.Path(dir_okay=False, path_type=Path),
-              help="Write each step as a JSON line before it is shown (for a program at the machine).")
+              help="Write each step, and each thing it tells, as a JSON line before it is shown "
+                   "(for a program at the machine).")
 @click.option("--touch-wait", type=click.IntRange(min=1, max=600), default=bringup.TOUCH_WAIT_S, show_default=True,
               help="Seconds to wait for the touch on the pad.")
 def setup(port: str | None, steps_file: Path | None, touch_wait: int) -> None:
@@ -77,6 +83,7 @@ def setup(port: str | None, steps_file: Path | None, touch_wait: int) -> None:
     except LinkError as exc:  # before the bring-up began: the port, or the board's first answer
         raise click.ClickException(str(exc)) from None
     except bringup.Stop as exc:
+        term.write(setup_words.to_dict(exc.told))  # its words are the command's last line
         stop = click.ClickException(str(exc))
         stop.exit_code = exc.code
         raise stop from None

@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from firmware import protocol
+from host.parts import FAIL, OK
 from pty_screen import Screen, SimDevice, StepFeed
 from setup_person import PACK, SetupPerson, follow
 from simulator.virtual.board.sim_world import STACK_PER_CARD, TOUCH_BASE, TOUCH_NOISE
@@ -35,8 +36,10 @@ ROW = re.compile(r"check hardware/wiring-esp32\.md, rows? ")
 
 
 def set_up(dev: SimDevice, tmp_path: Path, seed: int, delays: tuple[float, float] = HUMAN,
-           repeat: set[str] | None = None, extra: tuple[str, ...] = ()) -> tuple[int, str, list[dict]]:
-    """`shuffler setup` on a pty with a person at the machine holding a pack of 104."""
+           repeat: set[str] | None = None, extra: tuple[str, ...] = ()) -> tuple[int, str, SetupPerson]:
+    """`shuffler setup` on a pty with a person at the machine holding a pack
+    of 104: its exit code, the screen, and the person (the steps done, the
+    records told)."""
     with WorldClient.connect(dev.control, timeout=10) as world:
         world.clear_table()
         world.new(104, PACK)
@@ -45,14 +48,19 @@ def set_up(dev: SimDevice, tmp_path: Path, seed: int, delays: tuple[float, float
                          *extra], dict(os.environ, TERM="xterm-256color", COLUMNS="200"))
         person = SetupPerson(world, random.Random(seed), delays, repeat=set(repeat or ()))
         try:
-            done = follow(screen, StepFeed(steps), person, timeout=300)
+            follow(screen, StepFeed(steps), person, timeout=300)
         finally:
             code = screen.close()
-        return code, screen.text(), done
+        return code, screen.text(), person
 
 
-def lines_about(text: str, name: str) -> list[str]:
-    return [x.strip() for x in text.splitlines() if re.match(rf"^(ok  |warn|FAIL|--  ) {re.escape(name)}:", x.strip())]
+def found(person: SetupPerson, part: str) -> list[dict]:
+    """What the set-up found about `part` (a key of host/parts.py's PARTS), in order: its steps', then the end's."""
+    return person.told("found", part=part)
+
+
+def blamed_the_wiring(person: SetupPerson) -> list[dict]:
+    return person.told("found", wiring=True)
 
 
 def test_a_blank_board_is_flashed_set_up_checked_and_shuffles_samba(sim_devices, tmp_path: Path) -> None:
@@ -69,14 +77,14 @@ def test_a_blank_board_is_flashed_set_up_checked_and_shuffles_samba(sim_devices,
     unset = json.loads(shuffler("check", "--port", dev.port, "--json").stdout)
     assert [p["verdict"] for p in unset["parts"] if p["part"] == "stack"] == ["fail"], unset
     # The person repeats two steps, as one does when unsure.
-    code, text, done = set_up(dev, tmp_path, seed=1, repeat={"secondcount", "meter"})
+    code, text, person = set_up(dev, tmp_path, seed=1, repeat={"secondcount", "meter"})
     assert code == 0, text[-3000:]
-    assert "Ready to shuffle" in text
-    kinds = [s["kind"] for s in done]
+    assert person.told("verdict", ready=True) and not person.told("verdict", ready=False)
+    kinds = [s["kind"] for s in person.done]
     assert kinds.count("secondcount") == 2 and kinds.count("meter") == 2  # each done again
     assert kinds.count("feedcards") == 1 and kinds.count("wherelanded") == 1  # the motor turned the right way
-    for name in ("load cell (HX711)", "touch pad", "exit beam", "feed motor (DRV8833)", "battery"):
-        assert lines_about(text, name) and all(x.startswith("ok") for x in lines_about(text, name)), name
+    for part in ("stack", "touch", "exit", "motor", "battery"):
+        assert found(person, part) and {f["verdict"] for f in found(person, part)} == {OK}, part
     checked = shuffler("check", "--port", dev.port, "--json")
     assert checked.returncode == 0, checked.stdout + checked.stderr
     report = json.loads(checked.stdout)
@@ -93,37 +101,38 @@ def test_a_blank_board_is_flashed_set_up_checked_and_shuffles_samba(sim_devices,
 
 
 @pytest.mark.parametrize("option, part, verdict_words", [
-    ("--wiring=load_cell_reversed", "load cell (HX711)", "A+ and A- swapped"),
-    ("--wiring=touch_dead", "touch pad", "does not answer a touch"),
-    ("--wiring=beam_receiver_missing", "exit beam", "unseen"),
-    ("--fault=sensor_missing:stack", "load cell (HX711)", "does not answer"),  # no load cell at all
+    ("--wiring=load_cell_reversed", "stack", "A+ and A- swapped"),
+    ("--wiring=touch_dead", "touch", "does not answer a touch"),
+    ("--wiring=beam_receiver_missing", "exit", "unseen"),
+    ("--fault=sensor_missing:stack", "stack", "does not answer"),  # no load cell at all
 ])
 def test_a_board_wired_wrong_is_named_by_setup_and_check(sim_devices, tmp_path: Path, option: str, part: str,
                                                          verdict_words: str) -> None:
     dev = sim_devices("--no-install", option, time_scale=0)
-    code, text, _ = set_up(dev, tmp_path, seed=3, delays=DELAYS, extra=("--touch-wait", "3"))
+    code, text, person = set_up(dev, tmp_path, seed=3, delays=DELAYS, extra=("--touch-wait", "3"))
     assert code == 1, text[-3000:]
-    named = [x for x in lines_about(text, part) if x.startswith("FAIL") and verdict_words in x]
-    assert named, text[-3000:]
-    assert ROW.search(named[0]), named[0]  # the wiring table's row to check
-    assert "Not ready to shuffle" in text and "Traceback" not in text
-    checked = shuffler("check", "--port", dev.port)
+    # The part named as failed, and its wiring (the words are the finding's, host/check.py's or setup's own)
+    named = [f for f in found(person, part) if f["verdict"] == FAIL and verdict_words in f["words"]]
+    assert named and named[0]["wiring"], text[-3000:]
+    assert ROW.search(named[0]["words"]) and named[0]["words"] in text, named[0]  # the wiring table's row to check
+    assert person.told("verdict", ready=False) and "Traceback" not in text
+    checked = shuffler("check", "--port", dev.port, "--json")
     assert checked.returncode == 1, checked.stdout + checked.stderr
-    failed = [x for x in lines_about(checked.stdout, part) if x.startswith("FAIL")]
-    assert len(failed) == 1 and ROW.search(failed[0]), checked.stdout
-    assert checked.stdout.strip().endswith("not ready to shuffle: see the lines marked FAIL")
+    report = json.loads(checked.stdout)
+    failed = [p for p in report["parts"] if p["part"] == part and p["verdict"] == FAIL]
+    assert len(failed) == 1 and ROW.search(failed[0]["diagnosis"]) and report["ready"] is False, checked.stdout
 
 
 @pytest.mark.exact_mode
 def test_a_reversed_motor_is_found_flipped_and_exact_mode_then_deals_right(sim_devices, tmp_path: Path) -> None:
     dev = sim_devices("--no-install", "--wiring", "motor_reversed", time_scale=0)
-    code, text, done = set_up(dev, tmp_path, seed=4, delays=DELAYS)
+    code, text, person = set_up(dev, tmp_path, seed=4, delays=DELAYS)
     assert code == 0, text[-3000:]
     # Fed to the left, the cards landed on the right: the flip is stored, and
     # the cards fed again land on the left.
-    assert [s["kind"] for s in done].count("wherelanded") == 2
-    motor = lines_about(text, "feed motor (DRV8833)")
-    assert motor and "wired the other way round" in motor[-1]
+    assert [s["kind"] for s in person.done].count("wherelanded") == 2
+    assert person.told("motorotherway", cards=2) and found(person, "motor")[-1]["verdict"] == OK
+    assert json.loads((Path(dev.flash) / "cal.json").read_text())["flip"] == 1
     checked = shuffler("check", "--port", dev.port)
     assert checked.returncode == 0, checked.stdout
     assert "wired the other way round; the stored flip turns it" in checked.stdout
@@ -201,26 +210,27 @@ def test_a_builder_s_slip_is_said_as_theirs_put_right_and_nothing_wrong_is_store
     code, text, done, person = set_up_slipping(dev, tmp_path, {slip}, seed=11)
     assert person.made == [slip], (person.made, text[-3000:])
     # The board ends ready, and no line blames the wiring for the person's slip.
-    assert code == 0 and "Ready to shuffle" in text, text[-4000:]
-    assert "check hardware/wiring" not in text, text[-4000:]
+    assert code == 0 and person.told("verdict", ready=True), text[-4000:]
+    assert not blamed_the_wiring(person), text[-4000:]
     kinds = [s["kind"] for s in done]
     cal = json.loads((Path(dev.flash) / "cal.json").read_text())
     if slip == "miscount":
         # 50 cards put in as 52: a second count shows it, both are counted again.
-        assert "the two counts disagree" in text and "The board cannot see which count is off" in text
+        disagreed = person.told("countsdisagree", known=52)
+        assert len(disagreed) == 1 and abs(disagreed[0]["read"] - disagreed[0]["typed"]) >= 0.5, person.records
         assert kinds.count("loadcards") == 2 and kinds.count("secondcount") == 2
         # Nothing from the miscounted deck was stored: not at any step, nor at the end.
         for c in [c for _, c in person.stored] + [cal]:
             assert abs(c.get("per_card", STACK_PER_CARD) - STACK_PER_CARD) <= 0.005 * STACK_PER_CARD, person.stored
         assert "per_card" in cal
     elif slip == "hand_on_pad":
-        assert "a hand is on it or near it" in text and "handaway" in kinds
+        assert "handaway" in kinds
         assert abs(cal["touch_baseline"] - TOUCH_BASE) <= 3 * TOUCH_NOISE and cal["touch_seen"] == 1, cal
     else:
         # Fed left, landed left, said "right": the next two go the other way and
         # land right, said truly; the answers contradict the physics, and a
         # third feed settles it. The stored direction is the true one.
-        assert "Your answer and where the cards landed disagree" in text
+        assert person.told("sidescontradict", cards=2) and person.told("sidesagree")
         assert kinds.count("wherelanded") == 3
         assert cal["flip"] == 0, cal
         with WorldClient.connect(dev.control) as world:
@@ -228,22 +238,22 @@ def test_a_builder_s_slip_is_said_as_theirs_put_right_and_nothing_wrong_is_store
 
 
 @pytest.mark.parametrize("slip, said", [
-    ("empty_tray", "The tray reads as it did empty ("),
-    ("second_empty", "The tray reads as empty, and you typed "),
-    ("empty_feed", "The tray reads 0 cards: the shuffler feeds only from 10 or more."),
-    ("meter_misread", " % apart, more than a meter and a working divider differ (10 %). Measure again"),
+    ("empty_tray", {"kind": "trayempty", "cards": 52}),  # a step asked again
+    ("second_empty", {"kind": "secondempty"}),  # told
+    ("empty_feed", {"kind": "toofewcards", "n": 0, "least": 10}),  # a step asked again
+    ("meter_misread", {"kind": "meterapart"}),  # told
 ])
 def test_a_tray_or_meter_slip_is_said_as_the_person_s_and_the_step_asked_again(sim_devices, tmp_path: Path,
-                                                                               slip: str, said: str) -> None:
+                                                                               slip: str, said: dict) -> None:
     dev = sim_devices("--no-install", time_scale=0)
     code, text, done, person = set_up_slipping(dev, tmp_path, {slip}, seed=12)
     assert person.made == [slip], (person.made, text[-3000:])
-    assert said in text, text[-4000:]
-    # Said as the person's, then put right: no wiring, no "None" or "-0.0" shown, everything stored.
-    assert code == 0 and "Ready to shuffle" in text, text[-4000:]
-    assert "check hardware/wiring" not in text and "swapped" not in text and "nothing presses" not in text
+    assert [r for r in done + person.records if said.items() <= r.items()], (said, person.records)
+    # Said as the person's, then put right: no wiring, no impossible count, no "None" or "-0.0" shown, everything stored.
+    assert code == 0 and person.told("verdict", ready=True), text[-4000:]
+    assert not blamed_the_wiring(person) and not person.told("countimpossible"), person.records
     assert "None" not in text and "-0.0" not in text, text[-4000:]
-    assert "Stored on the board in one write: the calibration (cal.json)." in text
+    assert person.told("stored", config=False)
     cal = json.loads((Path(dev.flash) / "cal.json").read_text())
     assert abs(cal["per_card"] - STACK_PER_CARD) <= 0.005 * STACK_PER_CARD, cal
     if slip == "meter_misread":

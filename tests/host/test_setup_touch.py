@@ -15,9 +15,11 @@ import pytest
 
 from firmware import protocol
 from host import setup as bringup
+from host import setup_findings as finds
 from host import setup_steps
 from host.device_link import Link
-from host.parts import FAIL, OK, Finding
+from host.parts import Finding
+from host.setup_records import Found, RestWasAHand
 from hosttest_support import FakeDevice
 
 pytestmark = pytest.mark.touch
@@ -74,7 +76,7 @@ class Person:
     a step at the table (the pad) before the answer."""
 
     pad: Pad
-    said: list[str] = field(default_factory=list)
+    told: list[Any] = field(default_factory=list)  # the records the bring-up told
     asked: list[str] = field(default_factory=list)
     on_step: dict[str, Any] = field(default_factory=dict)
 
@@ -86,11 +88,11 @@ class Person:
             act(self.pad)
         return ""
 
-    def say(self, text: str) -> None:
-        self.said.append(text)
+    def tell(self, told: Any) -> None:
+        self.told.append(told)
 
-    def found(self, finding: Finding, board: str) -> None:
-        self.said.append(finding.line(board))
+    def blames_the_wiring(self) -> bool:
+        return any(isinstance(t, Found) and t.finding.wiring for t in self.told)
 
 
 def touch_step(pad: Pad, person: Person, wait_s: int, slowdown: float = 1.0) -> tuple[list[Finding], float]:
@@ -111,7 +113,7 @@ def test_the_touch_wait_is_the_person_s_seconds_on_a_device_slower_than_a_board(
     # clock counts them, however slow the device says it is.
     pad = Pad()
     found, took = touch_step(pad, Person(pad), wait_s=2, slowdown=SLOW)
-    assert [f.verdict for f in found] == [FAIL] and "no touch seen in 2 s" in found[0].value
+    assert found == [finds.no_touch(pad.rest, 2)]
     assert took < 2 + 10, f"the 2 s wait for a touch took {took:.0f} s"  # not 2 s and the device's slowdown
 
 
@@ -131,10 +133,10 @@ def test_a_rest_reading_taken_with_a_hand_on_the_pad_is_found_when_the_hand_lift
     pad.after_calibration = lift_after_the_first
     person = Person(pad, on_step={"touchpad": touch})
     found, _ = touch_step(pad, person, wait_s=30)
-    assert [f.verdict for f in found] == [OK], person.said
-    assert any("a hand was on it then, not a fault of the pad" in s for s in person.said), person.said
+    assert found == [finds.touched(800)], person.told
+    assert RestWasAHand(250, 800) in person.told, person.told
     assert pad.baseline == 800 and pad.calibrations == 2 and pad.seen  # what the board stores: the rest
-    assert not any("wiring" in s for s in person.said)
+    assert not person.blames_the_wiring()
 
 
 def test_a_touch_module_that_reads_touched_with_every_hand_away_is_its_wiring() -> None:
@@ -142,7 +144,7 @@ def test_a_touch_module_that_reads_touched_with_every_hand_away_is_its_wiring() 
     person = Person(pad)
     found, _ = touch_step(pad, person, wait_s=2)
     assert person.asked.count("handaway") == bringup.HAND_TRIES
-    assert [f.verdict for f in found] == [FAIL] and found[0].wiring and "held high" in found[0].diagnosis
+    assert found == [finds.pad_held_high(1)] and found[0].wiring
     assert pad.calibrations == 0  # nothing stored
 
 
@@ -157,5 +159,5 @@ def test_a_hand_on_a_touch_module_is_asked_away_and_the_pad_then_calibrated() ->
 
     person = Person(pad, on_step={"handaway": lift, "touchpad": touch})
     found, _ = touch_step(pad, person, wait_s=30)
-    assert person.asked.count("handaway") == 1 and [f.verdict for f in found] == [OK], person.said
+    assert person.asked.count("handaway") == 1 and found == [finds.touched(0)], person.told
     assert pad.baseline == 0 and pad.seen

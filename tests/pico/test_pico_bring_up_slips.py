@@ -56,11 +56,11 @@ def test_a_builder_s_slips_on_a_pico_are_said_as_theirs_and_nothing_wrong_is_sto
     took = time.monotonic() - t0
     text = screen.text()
     assert person.made == ["miscount", "hand_on_pad", "wrong_side"], (person.made, text[-3000:])
-    assert code == 0 and "Ready to shuffle" in text, text[-4000:]
-    assert "check hardware/wiring" not in text, text[-4000:]  # the slips are the person's, not the wiring's
-    assert "the two counts disagree" in text
-    assert "The pad reads as touched (1): a hand is on it or near it." in text
-    assert "Your answer and where the cards landed disagree" in text
+    assert code == 0 and person.told("verdict", ready=True), text[-4000:]
+    assert not person.told("found", wiring=True), text[-4000:]  # the slips are the person's, not the wiring's
+    assert person.told("countsdisagree", known=52), person.records
+    assert [s["reading"] for s in done if s["kind"] == "handaway"] == [1], done  # the TTP223 under the hand
+    assert person.told("sidescontradict"), person.records
     kinds = [s["kind"] for s in done]
     assert (kinds.count("loadcards"), kinds.count("handaway"), kinds.count("wherelanded")) == (2, 1, 3), kinds
     host = open_pico_client(pico)
