@@ -4,8 +4,12 @@ from __future__ import annotations
 import contextlib
 import io
 import os
+import json
+import shlex
 import subprocess
 import sys
+from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -45,15 +49,14 @@ def test_bad_input_is_one_line_and_nonzero(args: tuple[str, ...], word: str) -> 
 
 
 def test_manual_mode_without_a_person_stops_at_its_place(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    import json
-
     path = tmp_path / "steps.jsonl"
     out = subprocess.run([sys.executable, "-m", "host.cli", "guide", "--manual", "--pack", "canasta", "--wait", "1",
                           "--steps-file", str(path)], capture_output=True, text=True, timeout=60,
                          stdin=subprocess.DEVNULL)
     assert out.returncode != 0
-    shown = [json.loads(line) for line in path.read_text().splitlines()]
+    shown = [r for r in records(path) if r["record"] == "step"]
     assert [(s["kind"], s["source"], s["first"]) for s in shown] == [("cut", "pack", True)]  # stopped at the first step
+    assert not [r for r in records(path) if r["record"] == "summary"]  # no summary: the run did not end
     assert out.stderr.startswith("shuffler: stopped: the input ended, so no step can be answered; to go on")
     assert "--from-round" not in out.stderr  # before the first pass: from the start
     assert len(out.stderr.strip().splitlines()) == 1
@@ -84,41 +87,49 @@ def test_rounds_past_the_limit_are_refused_at_once(command: tuple[str, ...]) -> 
                                       f"not {int(command[-1]):,}")
 
 
-def test_one_round_is_one_round_and_one_pass() -> None:
-    out = subprocess.run([sys.executable, "-m", "host.cli", "guide", "--manual", "--pack", "bridge", "--rounds", "1",
-                          "--wait", "1"], capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
-    assert "1 round (1 pass)" in out.stdout and "1 rounds" not in out.stdout
+def records(path: Path) -> list[dict[str, Any]]:
+    """The guide's records in its steps file (host/step_feed.py), in order."""
+    return [json.loads(line) for line in path.read_text().splitlines()]
 
 
-def test_the_header_says_what_rounds_given_by_hand_reach() -> None:
+def header_of(tmp_path: Path, *args: str, stdin: str = "") -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """`shuffler guide *args --steps-file` with `stdin` typed (then the input
+    ends): the header's record, and every record after it."""
+    path = tmp_path / f"steps{len(list(tmp_path.glob('steps*.jsonl')))}.jsonl"
+    subprocess.run([sys.executable, "-m", "host.cli", "guide", *args, "--steps-file", str(path)],
+                   capture_output=True, text=True, timeout=180, input=stdin,
+                   env=dict(os.environ, SHUFFLER_RUNTIME_DIR=str(tmp_path)))
+    first, *rest = records(path)
+    assert (first["record"], first["kind"]) == ("notice", "RoutineHeader"), first  # said first
+    return first, rest
+
+
+def test_one_round_is_one_round_and_one_pass(tmp_path: Path) -> None:
+    header, _ = header_of(tmp_path, "--manual", "--pack", "bridge", "--rounds", "1", "--wait", "1")
+    assert (header["rounds"], header["passes"]) == (1, 1)
+
+
+def test_the_header_says_what_rounds_given_by_hand_reach(tmp_path: Path) -> None:
     from host import plan as planlib
-
-    def header(*extra: str) -> str:
-        out = subprocess.run([sys.executable, "-m", "host.cli", "guide", "--manual", "--pack", "samba", *extra,
-                              "--wait", "1"], capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
-        return out.stdout.splitlines()[0]
 
     two = planlib.make_plan(planlib.choose_pack("samba", None), 104, "good", rounds=2)
     assert two.distance > 0.25
-    assert (f"then distance from random {two.distance:.3f}, short of 'good' (at most 0.25)."
-            in header("--rounds", "2"))
+    header, _ = header_of(tmp_path, "--manual", "--pack", "samba", "--rounds", "2", "--wait", "1")
+    assert (header["rounds"], header["quality"], header["threshold"]) == (2, "good", 0.25)
+    assert header["distance"] == pytest.approx(two.distance)  # short of it: the words say so (test_notice_words.py)
     enough = planlib.make_plan(planlib.choose_pack("samba", None), 104, "good")
-    assert f"for 'good' (distance from random {enough.distance:.3f}, at most 0.25)." in header()
+    header, _ = header_of(tmp_path, "--manual", "--pack", "samba", "--wait", "1")
+    assert (header["rounds"], header["distance"]) == (enough.rounds, pytest.approx(enough.distance))
 
 
 @pytest.mark.micropython
 @pytest.mark.exact_mode
 def test_exact_mode_says_what_follows_should_exactness_be_lost(tmp_path) -> None:  # type: ignore[no-untyped-def]
     """A fresh exact routine by default; --quality is what random rounds reach when those are asked for."""
-    env = dict(os.environ, SHUFFLER_RUNTIME_DIR=str(tmp_path))
-    for extra, words in (((), "Should exactness be lost, a fresh exact routine follows."),
-                         (("--on-loss", "random"), "Should exactness be lost, random rounds finish the job for "
-                                                   "'casino'.")):
-        out = subprocess.run([sys.executable, "-m", "host.cli", "guide", "--sim", "--unattended", "--pack", "samba",
-                              "--quality", "casino", *extra], capture_output=True, text=True, timeout=120, env=env)
-        assert out.returncode == 0, out.stderr
-        header = out.stdout.splitlines()[0]
-        assert "exact mode" in header and words in header, header
+    for extra, on_loss in (((), "exact"), (("--on-loss", "random"), "random")):
+        header, rest = header_of(tmp_path, "--sim", "--unattended", "--pack", "samba", "--quality", "casino", *extra)
+        assert rest[-1]["record"] == "summary", rest[-1]  # the run ended
+        assert (header["exact"], header["on_loss"], header["quality"]) == (True, on_loss, "casino")
 
 
 def test_manual_mode_invents_no_numbers() -> None:
@@ -150,7 +161,8 @@ def test_the_stop_line_names_a_command_that_goes_on() -> None:
                          capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
     line = out.stderr.strip()
     resume = line.split("`")[1]
-    assert resume.startswith("shuffler guide --manual") and "--mode random" in resume
+    argv = resume.split()
+    assert argv[:3] == ["shuffler", "guide", "--manual"] and argv[argv.index("--mode") + 1] == "random", resume
     again = subprocess.run([sys.executable, "-m", "host.cli", *resume.split()[1:], "--wait", "1"],
                            capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
     assert again.returncode == 1 and "the input ended" in again.stderr and "Usage" not in again.stderr
@@ -196,10 +208,11 @@ def test_ctrl_c_ends_on_its_own_line_with_the_round_and_how_to_go_on(monkeypatch
     line = out.stderr.strip()
     assert len(line.splitlines()) == 1
     assert line.startswith("shuffler: stopped at round 3 of 10, load B (pass 6 of 20): interrupted; to go on")
-    assert "`shuffler guide --manual --pack samba --quality good --mode random --from-round 3`" in line
+    assert line.split("`")[1::2] == [shlex.join(["shuffler", "guide", "--manual", "--pack", "samba", "--quality", "good",
+                                                 "--mode", "random", "--from-round", "3"])]
 
 
-def test_a_stop_with_rounds_given_by_hand_goes_on_with_those_rounds() -> None:
+def test_a_stop_with_rounds_given_by_hand_goes_on_with_those_rounds(tmp_path: Path) -> None:
     """The resume command keeps --rounds as the person gave it; run as told
     (twelve steps confirmed, then the input ends), it goes on in that round
     of the same number of rounds."""
@@ -212,17 +225,17 @@ def test_a_stop_with_rounds_given_by_hand_goes_on_with_those_rounds() -> None:
     assert first.returncode == 1 and line.startswith("shuffler: stopped at round 2 of 3"), line
     resume = line.split("`")[1]
     assert "--rounds 3" in resume and "--from-round 2" in resume, resume
-    again = guide(*resume.split()[1:])
-    assert "3 rounds (6 passes)" in again.stdout.splitlines()[0], again.stdout
-    assert "Round 2 of 3" in again.stdout and "Round 1 of" not in again.stdout
+    path = tmp_path / "steps.jsonl"
+    again = guide(*resume.split()[1:], "--steps-file", str(path))
+    header, *rest = records(path)
+    assert (header["kind"], header["rounds"], header["passes"]) == ("RoutineHeader", 3, 6), header
+    assert [(n["round"], n["of_rounds"]) for n in rest if n.get("kind") == "RoundStart"] == [(2, 3), (3, 3)]
     assert again.returncode == 1 and again.stderr.startswith("shuffler: stopped at round 3 of 3"), again.stderr
 
 
 def test_the_steps_file_has_each_step_as_data_before_its_words_are_shown(tmp_path) -> None:
     """--steps-file: one JSON line per step, in order, each written before
     the step is on the screen and with the words the screen then shows."""
-    import json
-
     from pty_device import open_pty
 
     from shuffling import steps as step_kinds
@@ -241,8 +254,7 @@ def test_the_steps_file_has_each_step_as_data_before_its_words_are_shown(tmp_pat
         for line in proc.stdout:
             if "press Enter when done" in line:
                 # The step on the screen is the last one in the file, and every one before it came first.
-                lines = path.read_text().splitlines()
-                steps = [json.loads(x) for x in lines]
+                steps = [r for r in records(path) if r["record"] == "step"]
                 assert [s["number"] for s in steps] == list(range(1, len(steps) + 1))
                 assert shown[-1].endswith(steps[-1]["words"]), (shown[-1], steps[-1])
                 assert len(steps) == sum(1 for x in shown if x.split(".", 1)[0].strip().isdigit())
@@ -253,7 +265,9 @@ def test_the_steps_file_has_each_step_as_data_before_its_words_are_shown(tmp_pat
         proc.wait(timeout=30)
         os.close(master)
     assert proc.returncode == 0, proc.stderr.read() if proc.stderr else ""
-    steps = [json.loads(x) for x in path.read_text().splitlines()]
+    said = records(path)
+    assert said[-1]["record"] == "summary" and said[-1]["rounds"] == 1  # the last line: the run's summary
+    steps = [r for r in said if r["record"] == "step"]
     assert steps[-1]["kind"] == "gather" and {s["round"] for s in steps} == {1}
     for step in steps:  # the data is the step: read back, it has the same words
         assert step_kinds.words(from_dict(step)) == step["words"]

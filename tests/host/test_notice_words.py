@@ -75,6 +75,20 @@ NOTICES = [
     (notices.FaultLeftOver("double_feed"), ["The shuffler had a fault left over (double_feed); clearing it."]),
     (notices.WaitingForLoad("A", keyboard=False), ["waiting for the cards of load A in the tray"]),
     (notices.HeldRoutineDropped(1, 8, "A", RESUME), ["at round 1 of 8, load A next", f"`{RESUME}`"]),
+    (notices.ExactRoundDealt(1, 14, ("A", "B")), ["round 1 of 14 dealt: loads A and B"]),
+    (notices.RoutineHeader("Bridge", 52, False, 1, 1, (52,), "good", 0.25, 1.0), ["1 round (1 pass)"]),
+    (notices.RoutineHeader("Samba", 162, False, 2, 4, (81, 81), "good", 0.25, 0.9123),
+     ["2 rounds (4 passes) then distance from random 0.912, short of 'good' (at most 0.25)."]),
+    (notices.RoutineHeader("Samba", 162, False, 10, 20, (81, 81), "good", 0.25, 0.2012),
+     ["for 'good' (distance from random 0.201, at most 0.25)."]),
+    (notices.RoutineHeader("Samba", 162, True, 14, 15, (81, 81), "casino", 0.01, 0.0),
+     ["exact mode: 14 rounds (15 passes)", "Should exactness be lost, a fresh exact routine follows."]),
+    (notices.RoutineHeader("Samba", 162, True, 14, 15, (81, 81), "casino", 0.01, 0.0, on_loss="random"),
+     ["Should exactness be lost, random rounds finish the job for 'casino'."]),
+    (notices.ExactRoundDealt(2, 14, ("P",), None, 1, 7, ("Q",)),
+     ["round 2 of 14 dealt: load P, its pass 1 of 7; load Q waits aside"]),
+    (notices.ExactRoundDealt(9, 14, ("Q",), None, 1, 6, ("P",), ("P",)),
+     ["round 9 of 14 dealt: load Q, its pass 1 of 6; load P (done) waits aside"]),
 ]
 
 STEPS = [
