@@ -76,6 +76,9 @@ NOTICES = [
     (notices.WaitingForLoad("A", keyboard=False), ["waiting for the cards of load A in the tray"]),
     (notices.HeldRoutineDropped(1, 8, "A", RESUME), ["at round 1 of 8, load A next", f"`{RESUME}`"]),
     (notices.ExactRoundDealt(1, 14, ("A", "B")), ["round 1 of 14 dealt: loads A and B"]),
+    (notices.StackDealtAgain(W(2, 5, "Q", 4, 9), "Q", 6, 7, steps.group("P", "Q"), ("P", "Q"), 2, 7, 120.0, 9),
+     ["load Q should hold 6 and holds 7: 1 card went onto the wrong stack when the stack for loads P to Q was split "
+      "in round 2", "dealt again from round 2 with fresh codes: 7 passes"]),
     (notices.RoutineHeader("Bridge", 52, False, 1, 1, (52,), "good", 0.25, 1.0), ["1 round (1 pass)"]),
     (notices.RoutineHeader("Samba", 162, False, 2, 4, (81, 81), "good", 0.25, 0.9123),
      ["2 rounds (4 passes) then distance from random 0.912, short of 'good' (at most 0.25)."]),
@@ -104,6 +107,16 @@ STEPS = [
     (MOVE_DOWN_29, "Move 29 cards from the bottom of load A to the top of load B."),
     (steps.Fix("missing", 11, "B"), "Find the 11 cards missing from load B (on the table, in the exit, under the "
                                     "machine) and put them at its bottom."),
+    (steps.Fix("stopped"), "The guide was stopped: did anyone touch the cards since, on the table or on the machine? "
+                           "If not, press Enter and answer the steps below as the cards lie. If they were moved, put "
+                           "them back as they lay when the guide stopped, then press Enter; if that cannot be done, "
+                           "press Ctrl-C, gather every card into one pack and run the guide again without --resume "
+                           "(a fresh routine)."),
+    (steps.Reload("P", 98, after_stop=True), "Put load P back in the tray, face down (98 cards): its left pile on top "
+                                             "of its right pile, if they still lie apart on the machine."),
+    (steps.Gather(("A", "B"), "casino"), "Put load A on top of load B: that is the pack, after fewer rounds than "
+                                         "'casino' needs."),
+    (steps.Gather(("A", "B"), ""), "Put load A on top of load B: the pack is shuffled and ready to deal."),
 ]
 
 
