@@ -128,6 +128,11 @@ def test_a_notice_says_what_a_person_reads(notice: notices.Notice, said: list[st
         assert words in text, text
 
 
+def test_a_place_says_where_the_routine_stands() -> None:
+    assert str(W(1, 2, "A", 1, 4)) == "round 1 of 2, load A (pass 1 of 4)"
+    assert str(W(1, 2, "A", 1, 4, after=True)) == "round 1 of 2, after load A's pass (1 of 4 passes done)"
+
+
 @pytest.mark.parametrize("step, said", STEPS, ids=[type(s).__name__ for s, _ in STEPS])
 def test_a_step_says_what_a_person_does(step: steps.Step, said: str) -> None:
     assert steps.words(step) == said
