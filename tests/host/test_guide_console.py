@@ -139,3 +139,23 @@ def test_a_first_run_s_summary_speaks_of_the_deal_of_someone_counting_piles_and_
     assert "`shuffler guide --port PORT --pack samba`" in end[1] and "`shuffler devices`" in end[1]
     assert "`shuffler guide --sim --pack samba --web`" in end[2]
     assert "`shuffler quality --pack samba`" in end[3]
+
+
+def test_a_faults_reason_is_in_the_console_s_words() -> None:
+    """The device says why a pass stopped (the exit beam missed 3 cards);
+    the console prints that reason in the words `shuffler check` uses
+    (host/device_words.py), as the page does
+    (test_adapter.py::test_a_faults_reason_reaches_the_page_in_the_words_check_uses)."""
+    import io
+
+    from rich.console import Console
+
+    from guide_in_memory import exit_beam_missed_three
+    from host import device_words
+    from host.commands.guide import RichVoice
+
+    out = io.StringIO()
+    fault = exit_beam_missed_three(RichVoice(Console(file=out, width=200)))
+    assert device_words.why_words(fault) == "the exit beam missed 3 cards that left the tray"
+    printed = " ".join(out.getvalue().split())
+    assert "the exit beam missed 3 cards that left the tray" in printed, printed

@@ -177,6 +177,10 @@ NOTES = [
     (notices.UnknownFaultHeld(99, AT), f"the shuffler reported fault 99, which this tool does not know, during {IN}"),
     (notices.DeviceContradicted("count_back", (("now", 12), ("was", 30))),
      "a fault of the shuffler: the shuffler's count of the pass went back from 30 to 12 cards"),
+    (notices.DeviceContradicted("more_out", (("load", 81), ("out", 120))),
+     "a fault of the shuffler: the shuffler counted 120 cards out of a load of 81"),
+    (notices.DeviceContradicted("tray_over", (("capacity", 104), ("out", 105))),
+     "a fault of the shuffler: the shuffler began a pass of 105 cards on a tray that holds 104"),
 ]
 
 
