@@ -128,6 +128,14 @@ def test_a_notice_says_what_a_person_reads(notice: notices.Notice, said: list[st
         assert words in text, text
 
 
+def test_the_wording_says_the_counts_it_is_given() -> None:
+    assert steps.words(steps.Move(1, "A", "B", down=True, sizes=(81, 81))) == \
+        "Move 1 card from the bottom of load A to the top of load B: A 81, B 81."
+    assert steps.words(steps.Stack(("A.left", "B.left"), "A", 82)) == \
+        "Put A's left pile on top of B's left pile: that is the new load A (82 cards)."
+    assert "(" not in steps.words(steps.Lift("A"))  # no counts given, none said
+
+
 def test_a_place_says_where_the_routine_stands() -> None:
     assert str(W(1, 2, "A", 1, 4)) == "round 1 of 2, load A (pass 1 of 4)"
     assert str(W(1, 2, "A", 1, 4, after=True)) == "round 1 of 2, after load A's pass (1 of 4 passes done)"
