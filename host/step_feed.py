@@ -13,7 +13,11 @@ front-end it wraps shows it. Each line's `record` says what it holds:
   `level` (how the console styles it: "problem" is a line marked "!") and
   its `words`;
 - `"summary"`, the last line of a run that ended: what `--json` prints
-  (`Summary.to_dict`, its notes as `note_records`).
+  (`Summary.to_dict`, its notes as `note_records`);
+- `"stop"`, the last line of a run that stopped: where (`where`, a `Where`
+  record or null), `why` (in words; a fault of the device also as its
+  record, `fault`), the `command` that goes on and its `way`
+  (host/commands/guide.py StopRecord), and the stop line's `words`.
 
 A person's tool, a page or a test can follow the file (or a named pipe) and
 act on the data without reading the English on the screen.
@@ -32,6 +36,7 @@ from shuffling import steps
 STEP = "step"
 NOTICE = "notice"
 SUMMARY = "summary"
+STOP = "stop"
 
 
 class StepFeedError(OSError):
@@ -53,6 +58,11 @@ def notice_line(notice: notices.Notice) -> str:
 def summary_line(summary: Summary) -> str:
     """The summary as its JSON line (without the newline): what `--json` prints."""
     return json.dumps({"record": SUMMARY, **summary.to_dict()}, default=_plain)
+
+
+def stop_line(stop: Any, words: str) -> str:
+    """A stop (host/commands/guide.py StopRecord) as its JSON line (without the newline)."""
+    return json.dumps({"record": STOP, **record_dict(stop), "words": words}, default=_plain)
 
 
 def _plain(value: Any) -> Any:
@@ -98,6 +108,9 @@ class StepFeed(Voice):
 
     def summary(self, summary: Summary) -> None:
         self.write(summary_line(summary))
+
+    def stop(self, stop: Any, words: str) -> None:
+        self.write(stop_line(stop, words))
 
     def bar_start(self, label: str, total: int, done: int = 0, left: int | None = 0,
                   right: int | None = 0) -> None:

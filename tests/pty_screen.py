@@ -90,15 +90,16 @@ class Screen:
 
 class StepFeed:
     """The program's steps as data, in order, from its --steps-file; the
-    guide's notices and its summary on the way are kept as they go by
-    (host/step_feed.py: each line's `record` says which it is; `shuffler
-    setup` writes steps alone)."""
+    guide's notices, and its summary or its stop at the end, are kept as
+    they go by (host/step_feed.py: each line's `record` says which it is;
+    `shuffler setup` writes steps alone)."""
 
     def __init__(self, path: Path) -> None:
         self.path = path
         self.done = 0
         self.notices: list[dict[str, Any]] = []
         self.summary: dict[str, Any] | None = None
+        self.stop: dict[str, Any] | None = None
         self.unread: list[dict[str, Any]] = []  # steps read by drain(), never acted on
 
     def next(self) -> dict[str, Any] | None:
@@ -109,9 +110,9 @@ class StepFeed:
                 return record
             if kind == "notice":
                 self.notices.append(record)
-            else:
-                assert kind == "summary" and self.summary is None, record
-                self.summary = record
+            else:  # the run's end: one of the two, once
+                assert kind in ("summary", "stop") and self.summary is None and self.stop is None, record
+                setattr(self, kind, record)
         return None
 
     def drain(self) -> None:

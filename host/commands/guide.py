@@ -6,6 +6,7 @@ import io
 import json
 import signal
 from contextlib import ExitStack
+from dataclasses import dataclass
 from pathlib import Path
 from types import FrameType
 from typing import IO, Any, Callable
@@ -206,7 +207,7 @@ def _guarded(a: GuideOptions, p: planlib.Plan, voice: RichVoice, session: Any,
                 session.show_stop(exc.format_message())
             raise
         except KeyboardInterrupt as exc:  # before the guide began (starting the virtual shuffler)
-            line = Resume(a).stopped("interrupted", None)
+            line = _said_stop(Resume(a), "interrupted", None, feed)
             if session is not None:
                 session.show_stop(line)
             raise _interrupted(line, exc) from None
@@ -248,11 +249,11 @@ def _guide(a: GuideOptions, p: planlib.Plan, voice: RichVoice, session: Any, fee
             feed.summary(summary)
     except (guide_machine.GuideStopped, StepFeedError, LinkError) as exc:
         voice.bar_end()
-        raise click.ClickException(how.stopped(str(exc), guide_obj)) from None
+        raise click.ClickException(_said_stop(how, str(exc), guide_obj, feed, getattr(exc, "record", None))) from None
     except KeyboardInterrupt as exc:
         voice.bar_end()  # the message starts on a line of its own
         voice.console.print()
-        raise _interrupted(how.stopped("interrupted", guide_obj), exc) from None
+        raise _interrupted(_said_stop(how, "interrupted", guide_obj, feed), exc) from None
     return summary
 
 
@@ -403,6 +404,24 @@ def _web_session(a: GuideOptions, voice: RichVoice, p: planlib.Plan) -> Any:
     return session
 
 
+# How a stop's way on goes (StopRecord.way).
+AS_THEY_LIE = "as_they_lie"  # --resume with the cards where they lie: the shuffler holds the routine
+FRESH = "fresh"  # every card gathered into one pack: a fresh exact routine
+GATHERED = "gathered"  # every card gathered into one pack: random rounds from the round it stopped in
+
+
+@dataclass(frozen=True)
+class StopRecord:
+    """A stop as data: where it stopped, why (its words, or `fault`'s record
+    where it has one), and the command that goes on from there."""
+
+    where: guide_machine.Where | None
+    why: str
+    way: str  # AS_THEY_LIE, FRESH or GATHERED
+    command: str
+    fault: Any = None  # GuideStopped.record: a fault of the device, as a note
+
+
 class Resume:
     """The stop line: where the guide stopped, why, and the command that goes
     on from there (built by the options, host/guide/options.py)."""
@@ -410,20 +429,40 @@ class Resume:
     def __init__(self, a: GuideOptions) -> None:
         self.options = a
 
-    def stopped(self, why: str, guide_obj: guide_machine.Guide | None) -> str:
-        """One line: where it stopped, why, and a command that goes on from there."""
-        place = guide_obj.place if guide_obj is not None else None
-        where = f" at {place}" if place else ""
-        return f"stopped{where}: {why}; {self.go_on(place, guide_obj)}"
-
-    def go_on(self, place: guide_machine.Where | None, guide_obj: guide_machine.Guide | None) -> str:
+    def record(self, why: str, guide_obj: guide_machine.Guide | None, fault: Any = None) -> StopRecord:
         a = self.options
-        gather = "to go on, put every card together face down into one pack (any order) and run"
+        place = guide_obj.place if guide_obj is not None else None
         if a.routine_mode == "exact":
             if a.resume_hint is not None and guide_obj is not None and guide_obj.machine.resumable:
-                return f"to go on, leave the cards as they lie and run `{a.resume_hint}`"
-            return f"{gather} `{a.command()}` (a fresh exact routine)"
-        return f"{gather} `{a.random_command(place.round if place is not None else None)}`"
+                return StopRecord(place, why, AS_THEY_LIE, a.resume_hint, fault)
+            return StopRecord(place, why, FRESH, a.command(), fault)
+        return StopRecord(place, why, GATHERED, a.random_command(place.round if place is not None else None), fault)
+
+    def stopped(self, why: str, guide_obj: guide_machine.Guide | None) -> str:
+        """One line: where it stopped, why, and a command that goes on from there."""
+        return stop_words(self.record(why, guide_obj))
+
+
+def stop_words(stop: StopRecord) -> str:
+    """The stop's one line."""
+    where = f" at {stop.where}" if stop.where else ""
+    if stop.way == AS_THEY_LIE:
+        way = f"to go on, leave the cards as they lie and run `{stop.command}`"
+    else:
+        fresh = " (a fresh exact routine)" if stop.way == FRESH else ""
+        way = f"to go on, put every card together face down into one pack (any order) and run `{stop.command}`{fresh}"
+    return f"stopped{where}: {stop.why}; {way}"
+
+
+def _said_stop(how: Resume, why: str, guide_obj: guide_machine.Guide | None, feed: StepFeed | None,
+               fault: Any = None) -> str:
+    """The stop's line, its record written to the steps file first."""
+    stop = how.record(why, guide_obj, fault)
+    line = stop_words(stop)
+    if feed is not None:
+        with contextlib.suppress(StepFeedError):  # the file may be what failed: the line says so
+            feed.stop(stop, line)
+    return line
 
 
 def _close(link: Link | None, guide_obj: guide_machine.Guide | None) -> None:

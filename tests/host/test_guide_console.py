@@ -159,3 +159,21 @@ def test_a_faults_reason_is_in_the_console_s_words() -> None:
     assert device_words.why_words(fault) == "the exit beam missed 3 cards that left the tray"
     printed = " ".join(out.getvalue().split())
     assert "the exit beam missed 3 cards that left the tray" in printed, printed
+
+
+def test_a_stop_line_says_where_why_and_the_command_that_goes_on() -> None:
+    from host.commands.guide import AS_THEY_LIE, FRESH, GATHERED, StopRecord, stop_words
+    from host.guide.notices import Where
+
+    at = Where(2, 8, "A", 3, 16)
+    command = "shuffler guide --port /dev/ttyACM0 --pack samba"
+    assert stop_words(StopRecord(at, "no pass started within 30 s", AS_THEY_LIE, f"{command} --resume")) == (
+        "stopped at round 2 of 8, load A (pass 3 of 16): no pass started within 30 s; to go on, leave the cards as "
+        f"they lie and run `{command} --resume`")
+    assert stop_words(StopRecord(at, "interrupted", FRESH, command)) == (
+        "stopped at round 2 of 8, load A (pass 3 of 16): interrupted; to go on, put every card together face down "
+        f"into one pack (any order) and run `{command}` (a fresh exact routine)")
+    assert stop_words(StopRecord(None, "the input ended, so no step can be answered", GATHERED,
+                                 f"{command} --mode random")) == (
+        "stopped: the input ended, so no step can be answered; to go on, put every card together face down into one "
+        f"pack (any order) and run `{command} --mode random`")

@@ -53,6 +53,7 @@ class Run:
     lines: list[str] = field(default_factory=list)  # the screen as a terminal leaves it
     notices: list[dict[str, Any]] = field(default_factory=list)  # the guide's notices, as its steps file has them
     summary: dict[str, Any] | None = None  # the summary's record, the steps file's last line (None: no summary)
+    stop: dict[str, Any] | None = None  # or the stop's, when the guide stopped
 
 
 def told(run: Run, kind: str, **values: Any) -> list[dict[str, Any]]:
@@ -239,7 +240,8 @@ def guided(dev: SimDevice, tmp_path: Path, args: list[str], cards: int, delays: 
             code = screen.close()
         feed.drain()
         assert feed.unread == [], feed.unread  # every step was on the screen and done
-        run = Run(code, screen.text(), done, person.world.show(), notices=feed.notices, summary=feed.summary)
+        run = Run(code, screen.text(), done, person.world.show(), notices=feed.notices, summary=feed.summary,
+                  stop=feed.stop)
         if person.world is not world:
             person.world.close()
         run.lines = [line for line in screen_lines(bytes(screen.raw)) if line.strip()]
@@ -469,9 +471,10 @@ def test_ctrl_c_then_the_command_it_suggests_goes_on_in_the_same_exact_run(sim_d
         return None
 
     first = guided(sim_device_process, tmp_path, ["--pack", "canasta"], 108, DELAYS, seed=15, mischief=interrupt)
-    line = [x for x in first.lines if x.startswith("shuffler: stopped")]
-    assert first.code == 130 and len(line) == 1, first.screen[-2000:]  # Ctrl-C: as a shell reports it
-    command = shlex.split(line[0].split("`")[1])  # the way on: the same routine, the cards as they lie
+    assert first.code == 130 and first.stop is not None, first.screen[-2000:]  # Ctrl-C: as a shell reports it
+    assert [x for x in first.lines if x.startswith("shuffler: ")] == [f"shuffler: {first.stop['words']}"]
+    assert (first.stop["why"], first.stop["way"]) == ("interrupted", "as_they_lie")  # the cards where they lie
+    command = shlex.split(first.stop["command"])
     assert command[:4] == ["shuffler", "guide", "--port", sim_device_process.port] and command[-1] == "--resume"
     again = guided(sim_device_process, tmp_path, command[4:], 108, DELAYS, seed=16, fresh_table=False,
                    done_before={(s["round"], s["words"]) for s in first.steps})
