@@ -138,8 +138,8 @@ def pile_counts(left: int | None, right: int | None) -> str:
               help="Seconds a step must be on screen before Enter counts for it (a quick second Enter is ignored).")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON at the end.")
 @click.option("--steps-file", "steps_file", metavar="PATH", type=click.Path(dir_okay=False, path_type=Path),
-              help="Also write each step, notice and the summary as a JSON line here (a file or a named pipe), "
-                   "just before it is shown.")
+              help="Also write each step, notice and the summary (or the stop) as a JSON line here (a file or a "
+                   "named pipe), just before it is shown.")
 @click.option("--web", is_flag=True, help="Show the guide on a local page (with --sim: the virtual table, played there).")
 @click.option("--no-browser", "no_browser", is_flag=True, help="With --web: print the page's address, open no browser.")
 @click.option("--bind", "--host", "bind", metavar="HOST[:PORT]", default=DEFAULT_BIND, show_default=True,
