@@ -181,62 +181,71 @@ class ScriptedPerson:
             self.said.append(Said(number, "script"))
 
     def carry_out(self, step: step_kinds.Step) -> None:
-        r = self.round
         if isinstance(step, step_kinds.PutInTray) and step.rest and step.load not in self.table:
             return  # the rest of the load is still in the tray
-        if isinstance(step, step_kinds.Reload):
-            # The piles of the load's last pass, in the round before this one.
-            left, right = self.world.take("left"), self.world.take("right")
-            self._note({"op": "take", "round": r - 1 if r else r, "load": step.load, "left": left, "right": right})
-            self.world.load(left + right)
-            self.in_tray = step.load
-            self._note({"op": "load", "round": r, "load": step.load, "ids": left + right})
-        elif isinstance(step, step_kinds.PutInTray):
-            name = step.load
-            ids = self._pop(name)
-            self.world.load(ids)
-            if name != step_kinds.ASIDE:
-                self.in_tray = name
-            self._note({"op": "load", "round": r, "load": self.in_tray or name, "ids": ids})
-        elif isinstance(step, step_kinds.Touch):
-            self.world.touch()
-        elif isinstance(step, step_kinds.Lift):
-            name = step.load
-            left = self.world.take("left")
-            right = self.world.take("right")
-            if step.stacked:
-                self.table[name] = left + right
-            else:
-                self.table[step_kinds.left_of(name)] = left
-                self.table[step_kinds.right_of(name)] = right
-            self.in_tray = None
-            self._note({"op": "take", "round": r, "load": name, "left": left, "right": right})
-        elif isinstance(step, step_kinds.Unload):
-            ids = self.world.take("tray")
-            self.table[step.load] = ids
-            self.in_tray = None
-            self._note({"op": "unload", "round": r, "load": step.load, "ids": ids})
-        elif isinstance(step, step_kinds.SetAside):
-            tray = self.world.take("tray")
-            self.table[step_kinds.ASIDE] = tray[:step.cards]
-            self.world.load(tray[step.cards:])
-            self._note({"op": "set_aside", "round": r, "load": step.load, "ids": tray[:step.cards]})
-        elif isinstance(step, step_kinds.Fix):
-            self._fix(step)
-        elif isinstance(step, step_kinds.Gather):
+        for kind, hand in self._HANDS:
+            if isinstance(step, kind):
+                hand(self, step)
+                return
+        try:
             step_kinds.do_on_table(step, self.table)
-            self._note({"op": "final", "pack": self.table[step_kinds.PACK]})
-        elif isinstance(step, step_kinds.Collect):
-            machine = [c for place in ("left", "right", "tray", "throat") for c in self.world.take(place)]
-            step_kinds.do_on_table(step, self.table)
-            self.table[step_kinds.PACK] = machine + self.table.get(step_kinds.PACK, [])
-            self.in_tray = None
-            self._note({"op": "collect", "round": r, "pack": self.table[step_kinds.PACK]})
+        except step_kinds.TableError as exc:
+            raise PersonGaveUp(str(exc)) from None
+
+    def _reload(self, step: step_kinds.Reload) -> None:
+        # The piles of the load's last pass, in the round before this one.
+        r = self.round
+        left, right = self.world.take("left"), self.world.take("right")
+        self._note({"op": "take", "round": r - 1 if r else r, "load": step.load, "left": left, "right": right})
+        self.world.load(left + right)
+        self.in_tray = step.load
+        self._note({"op": "load", "round": r, "load": step.load, "ids": left + right})
+
+    def _put_in_tray(self, step: step_kinds.PutInTray) -> None:
+        name = step.load
+        ids = self._pop(name)
+        self.world.load(ids)
+        if name != step_kinds.ASIDE:
+            self.in_tray = name
+        self._note({"op": "load", "round": self.round, "load": self.in_tray or name, "ids": ids})
+
+    def _touch(self, step: step_kinds.Touch) -> None:
+        self.world.touch()
+
+    def _lift(self, step: step_kinds.Lift) -> None:
+        name = step.load
+        left = self.world.take("left")
+        right = self.world.take("right")
+        if step.stacked:
+            self.table[name] = left + right
         else:
-            try:
-                step_kinds.do_on_table(step, self.table)
-            except step_kinds.TableError as exc:
-                raise PersonGaveUp(str(exc)) from None
+            self.table[step_kinds.left_of(name)] = left
+            self.table[step_kinds.right_of(name)] = right
+        self.in_tray = None
+        self._note({"op": "take", "round": self.round, "load": name, "left": left, "right": right})
+
+    def _unload(self, step: step_kinds.Unload) -> None:
+        ids = self.world.take("tray")
+        self.table[step.load] = ids
+        self.in_tray = None
+        self._note({"op": "unload", "round": self.round, "load": step.load, "ids": ids})
+
+    def _set_aside(self, step: step_kinds.SetAside) -> None:
+        tray = self.world.take("tray")
+        self.table[step_kinds.ASIDE] = tray[:step.cards]
+        self.world.load(tray[step.cards:])
+        self._note({"op": "set_aside", "round": self.round, "load": step.load, "ids": tray[:step.cards]})
+
+    def _gather(self, step: step_kinds.Gather) -> None:
+        step_kinds.do_on_table(step, self.table)
+        self._note({"op": "final", "pack": self.table[step_kinds.PACK]})
+
+    def _collect(self, step: step_kinds.Collect) -> None:
+        machine = [c for place in ("left", "right", "tray", "throat") for c in self.world.take(place)]
+        step_kinds.do_on_table(step, self.table)
+        self.table[step_kinds.PACK] = machine + self.table.get(step_kinds.PACK, [])
+        self.in_tray = None
+        self._note({"op": "collect", "round": self.round, "pack": self.table[step_kinds.PACK]})
 
     def _fix(self, step: step_kinds.Fix) -> None:
         r = self.round
@@ -273,3 +282,10 @@ class ScriptedPerson:
             self._note({"op": "regather", "round": r, "load": step.load, "ids": ids})
         else:  # jam, sensor
             self.world.fix()
+
+    # How each step that touches the machine is done, in the order they are
+    # tried (a Reload is a PutInTray too); any other is done on the table alone.
+    _HANDS: tuple[tuple[type, Any], ...] = (
+        (step_kinds.Reload, _reload), (step_kinds.PutInTray, _put_in_tray), (step_kinds.Touch, _touch),
+        (step_kinds.Lift, _lift), (step_kinds.Unload, _unload), (step_kinds.SetAside, _set_aside),
+        (step_kinds.Fix, _fix), (step_kinds.Gather, _gather), (step_kinds.Collect, _collect))

@@ -89,13 +89,38 @@ class Screen:
 
 
 class StepFeed:
-    """The guide's steps as data, in order, from its --steps-file."""
+    """The program's steps as data, in order, from its --steps-file; the
+    guide's notices, and its summary or its stop at the end, are kept as
+    they go by (host/step_feed.py: each line's `record` says which it is;
+    `shuffler setup` writes steps alone)."""
 
     def __init__(self, path: Path) -> None:
         self.path = path
         self.done = 0
+        self.notices: list[dict[str, Any]] = []
+        self.summary: dict[str, Any] | None = None
+        self.stop: dict[str, Any] | None = None
+        self.unread: list[dict[str, Any]] = []  # steps read by drain(), never acted on
 
     def next(self) -> dict[str, Any] | None:
+        """The next step, or None until one is written whole."""
+        while (record := self._read()) is not None:
+            kind = record.pop("record", "step")
+            if kind == "step":
+                return record
+            if kind == "notice":
+                self.notices.append(record)
+            else:  # the run's end: one of the two, once
+                assert kind in ("summary", "stop") and self.summary is None and self.stop is None, record
+                setattr(self, kind, record)
+        return None
+
+    def drain(self) -> None:
+        """Read what is left once the program has ended."""
+        while (step := self.next()) is not None:
+            self.unread.append(step)
+
+    def _read(self) -> dict[str, Any] | None:
         try:
             lines = self.path.read_text().splitlines()
         except FileNotFoundError:

@@ -6,6 +6,7 @@ import io
 import json
 import signal
 from contextlib import ExitStack
+from dataclasses import dataclass
 from pathlib import Path
 from types import FrameType
 from typing import IO, Any, Callable
@@ -137,13 +138,40 @@ def pile_counts(left: int | None, right: int | None) -> str:
               help="Seconds a step must be on screen before Enter counts for it (a quick second Enter is ignored).")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON at the end.")
 @click.option("--steps-file", "steps_file", metavar="PATH", type=click.Path(dir_okay=False, path_type=Path),
-              help="Also write each step as a JSON line here (a file or a named pipe), just before it is shown.")
+              help="Also write each step, notice and the summary (or the stop) as a JSON line here (a file or a "
+                   "named pipe), just before it is shown.")
 @click.option("--web", is_flag=True, help="Show the guide on a local page (with --sim: the virtual table, played there).")
 @click.option("--no-browser", "no_browser", is_flag=True, help="With --web: print the page's address, open no browser.")
 @click.option("--bind", "--host", "bind", metavar="HOST[:PORT]", default=DEFAULT_BIND, show_default=True,
               help="With --web: where the page is served (this machine only unless you choose otherwise).")
 def guide(**values: Any) -> None:
     """Guide the shuffle step by step: loads, passes, trades, faults, and a summary."""
+    a, p, exact = _checked(values)
+    steps_file = _open_steps_file(a.steps_file) if a.steps_file is not None else None
+    # With --json, stdout carries the JSON alone; the transcript goes to stderr.
+    voice = RichVoice(terminal.console(stderr=a.as_json))
+    voice.show_piles = exact is None
+    feed = StepFeed(voice, steps_file) if steps_file is not None else None  # written before the console shows
+    try:
+        (feed or voice).notice(_header(p, exact, a.on_loss))
+    except StepFeedError as exc:
+        raise click.ClickException(str(exc)) from None
+    session = _web_session(a, voice, p) if a.web else None
+    summary = _guarded(a, p, voice, session, feed)
+    _print_summary(voice, p, summary, exact, first_run=a.sim)
+    if a.as_json:
+        click.echo(json.dumps(summary.to_dict()))
+    if session is not None:
+        restore = _terminate_as_interrupt()  # SIGTERM while the summary lingers ends it as Ctrl-C does
+        try:
+            session.linger()
+        finally:
+            restore()
+        session.stop()
+
+
+def _checked(values: dict[str, Any]) -> tuple[GuideOptions, planlib.Plan, planlib.ExactSchedule | None]:
+    """The options, the plan and exact mode's schedule, or a usage error."""
     try:
         a = GuideOptions.from_command_line(values).checked()
     except BadOptions as exc:
@@ -158,20 +186,20 @@ def guide(**values: Any) -> None:
     if a.mode == "exact" and exact is None:
         raise click.UsageError(f"exact mode takes at most {planlib.EXACT_MAX_CARDS} cards in at most "
                                f"{planlib.EXACT_MAX_LOADS} loads; use --mode random")
-    feed = _open_steps_file(a.steps_file) if a.steps_file is not None else None
-    # With --json, stdout carries the JSON alone; the transcript goes to stderr.
-    voice = RichVoice(terminal.console(stderr=a.as_json))
-    voice.show_piles = exact is None
-    voice.notice(_header(p, exact, a.on_loss))
-    session = _web_session(a, voice, p) if a.web else None
+    return a, p, exact
+
+
+def _guarded(a: GuideOptions, p: planlib.Plan, voice: RichVoice, session: Any,
+             feed: StepFeed | None) -> guide_machine.Summary:
+    """The run, with what it started ended and its stop said on every front-end."""
     with ExitStack() as stack:
         stack.callback(_terminate_as_interrupt())
         if feed is not None:
-            stack.callback(feed.close)
+            stack.callback(feed.out.close)
         if session is not None:
             stack.callback(session.stop_unless_summary)  # the summary stays on the page
         try:
-            summary = _guide(a, p, voice, session, feed, stack)
+            return _guide(a, p, voice, session, feed, stack)
         except click.ClickException as exc:
             # The page ends with the console's line (Ctrl-C and SIGTERM too),
             # put in its state before stop_unless_summary closes its sockets.
@@ -179,20 +207,10 @@ def guide(**values: Any) -> None:
                 session.show_stop(exc.format_message())
             raise
         except KeyboardInterrupt as exc:  # before the guide began (starting the virtual shuffler)
-            line = Resume(a).stopped("interrupted", None)
+            line = _said_stop(Resume(a), "interrupted", None, feed)
             if session is not None:
                 session.show_stop(line)
             raise _interrupted(line, exc) from None
-    _print_summary(voice, p, summary, exact, first_run=a.sim)
-    if a.as_json:
-        click.echo(json.dumps(summary.to_dict()))
-    if session is not None:
-        restore = _terminate_as_interrupt()  # SIGTERM while the summary lingers ends it as Ctrl-C does
-        try:
-            session.linger()
-        finally:
-            restore()
-        session.stop()
 
 
 def _header(p: planlib.Plan, exact: planlib.ExactSchedule | None, on_loss: str) -> notice_kinds.RoutineHeader:
@@ -203,18 +221,19 @@ def _header(p: planlib.Plan, exact: planlib.ExactSchedule | None, on_loss: str) 
                            p.quality.threshold, p.distance, p.timing.total_s)
 
 
-def _guide(a: GuideOptions, p: planlib.Plan, voice: RichVoice, session: Any, feed: IO[str] | None,
+def _guide(a: GuideOptions, p: planlib.Plan, voice: RichVoice, session: Any, feed: StepFeed | None,
            stack: ExitStack) -> guide_machine.Summary:
-    """Open the device (or start the virtual one), build the person, run the guide."""
+    """Open the device (or start the virtual one), build the person, run the
+    guide; the summary's record ends the steps file."""
     how = Resume(a)
     try:
-        link, world_client, simulated = _open(a, voice, stack)
-    except LinkError as exc:
+        link, world_client, simulated = _open(a, feed or voice, stack)
+    except (LinkError, StepFeedError) as exc:
         raise click.ClickException(str(exc)) from None
     gvoice: guide_machine.Voice = session.make_voice(voice) if session is not None else voice
     person = _person(a, p, voice, session, world_client)
     if feed is not None:
-        gvoice = StepFeed(gvoice, feed)
+        gvoice = feed.around(gvoice)
     port = link.name if link is not None else None
     guide_obj = guide_machine.Guide(p, person, gvoice, a, link=link,
                                     reopen=(lambda: Link.open(port, link.slowdown)) if port else None,
@@ -226,17 +245,19 @@ def _guide(a: GuideOptions, p: planlib.Plan, voice: RichVoice, session: Any, fee
             summary = session.run(guide_obj, lambda exc: how.stopped(str(exc), guide_obj))
         else:
             summary = guide_obj.run()
+        if feed is not None:
+            feed.summary(summary)
     except (guide_machine.GuideStopped, StepFeedError, LinkError) as exc:
         voice.bar_end()
-        raise click.ClickException(how.stopped(str(exc), guide_obj)) from None
+        raise click.ClickException(_said_stop(how, str(exc), guide_obj, feed, getattr(exc, "record", None))) from None
     except KeyboardInterrupt as exc:
         voice.bar_end()  # the message starts on a line of its own
         voice.console.print()
-        raise _interrupted(how.stopped("interrupted", guide_obj), exc) from None
+        raise _interrupted(_said_stop(how, "interrupted", guide_obj, feed), exc) from None
     return summary
 
 
-def _open(a: GuideOptions, voice: RichVoice, stack: ExitStack) -> tuple[Link | None, Any, bool]:
+def _open(a: GuideOptions, voice: guide_machine.Voice, stack: ExitStack) -> tuple[Link | None, Any, bool]:
     """The link (None: --manual), the virtual world's client if any, and
     whether the shuffler is a simulated one faster than real time."""
     from simulator.virtual import registry
@@ -275,7 +296,7 @@ def _person(a: GuideOptions, p: planlib.Plan, voice: RichVoice, session: Any, wo
     return person
 
 
-def _open_device(port: str, voice: RichVoice) -> Link:
+def _open_device(port: str, voice: guide_machine.Voice) -> Link:
     link = ports.open_link(port)
     try:
         # A blank board (MicroPython alone) or a port that is no board is
@@ -289,7 +310,7 @@ def _open_device(port: str, voice: RichVoice) -> Link:
     return link
 
 
-def _start_sim(time_scale: float, voice: RichVoice, stack: ExitStack) -> tuple[str, Any]:
+def _start_sim(time_scale: float, voice: guide_machine.Voice, stack: ExitStack) -> tuple[str, Any]:
     """A fresh virtual shuffler, flashed through the same code as `shuffler flash`."""
     from firmware.build import ImageError
     from host.commands import flash as flash_cmd
@@ -313,7 +334,7 @@ def _start_sim(time_scale: float, voice: RichVoice, stack: ExitStack) -> tuple[s
 class _SaidLines(io.TextIOBase):
     """A text stream whose every line the voice says."""
 
-    def __init__(self, voice: RichVoice) -> None:
+    def __init__(self, voice: guide_machine.Voice) -> None:
         self.voice = voice
         self.partial = ""
 
@@ -383,6 +404,24 @@ def _web_session(a: GuideOptions, voice: RichVoice, p: planlib.Plan) -> Any:
     return session
 
 
+# How a stop's way on goes (StopRecord.way).
+AS_THEY_LIE = "as_they_lie"  # --resume with the cards where they lie: the shuffler holds the routine
+FRESH = "fresh"  # every card gathered into one pack: a fresh exact routine
+GATHERED = "gathered"  # every card gathered into one pack: random rounds from the round it stopped in
+
+
+@dataclass(frozen=True)
+class StopRecord:
+    """A stop as data: where it stopped, why (its words, or `fault`'s record
+    where it has one), and the command that goes on from there."""
+
+    where: guide_machine.Where | None
+    why: str
+    way: str  # AS_THEY_LIE, FRESH or GATHERED
+    command: str
+    fault: Any = None  # GuideStopped.record: a fault of the device, as a note
+
+
 class Resume:
     """The stop line: where the guide stopped, why, and the command that goes
     on from there (built by the options, host/guide/options.py)."""
@@ -390,20 +429,40 @@ class Resume:
     def __init__(self, a: GuideOptions) -> None:
         self.options = a
 
-    def stopped(self, why: str, guide_obj: guide_machine.Guide | None) -> str:
-        """One line: where it stopped, why, and a command that goes on from there."""
-        place = guide_obj.place if guide_obj is not None else None
-        where = f" at {place}" if place else ""
-        return f"stopped{where}: {why}; {self.go_on(place, guide_obj)}"
-
-    def go_on(self, place: guide_machine.Where | None, guide_obj: guide_machine.Guide | None) -> str:
+    def record(self, why: str, guide_obj: guide_machine.Guide | None, fault: Any = None) -> StopRecord:
         a = self.options
-        gather = "to go on, put every card together face down into one pack (any order) and run"
+        place = guide_obj.place if guide_obj is not None else None
         if a.routine_mode == "exact":
             if a.resume_hint is not None and guide_obj is not None and guide_obj.machine.resumable:
-                return f"to go on, leave the cards as they lie and run `{a.resume_hint}`"
-            return f"{gather} `{a.command()}` (a fresh exact routine)"
-        return f"{gather} `{a.random_command(place.round if place is not None else None)}`"
+                return StopRecord(place, why, AS_THEY_LIE, a.resume_hint, fault)
+            return StopRecord(place, why, FRESH, a.command(), fault)
+        return StopRecord(place, why, GATHERED, a.random_command(place.round if place is not None else None), fault)
+
+    def stopped(self, why: str, guide_obj: guide_machine.Guide | None) -> str:
+        """One line: where it stopped, why, and a command that goes on from there."""
+        return stop_words(self.record(why, guide_obj))
+
+
+def stop_words(stop: StopRecord) -> str:
+    """The stop's one line."""
+    where = f" at {stop.where}" if stop.where else ""
+    if stop.way == AS_THEY_LIE:
+        way = f"to go on, leave the cards as they lie and run `{stop.command}`"
+    else:
+        fresh = " (a fresh exact routine)" if stop.way == FRESH else ""
+        way = f"to go on, put every card together face down into one pack (any order) and run `{stop.command}`{fresh}"
+    return f"stopped{where}: {stop.why}; {way}"
+
+
+def _said_stop(how: Resume, why: str, guide_obj: guide_machine.Guide | None, feed: StepFeed | None,
+               fault: Any = None) -> str:
+    """The stop's line, its record written to the steps file first."""
+    stop = how.record(why, guide_obj, fault)
+    line = stop_words(stop)
+    if feed is not None:
+        with contextlib.suppress(StepFeedError):  # the file may be what failed: the line says so
+            feed.stop(stop, line)
+    return line
 
 
 def _close(link: Link | None, guide_obj: guide_machine.Guide | None) -> None:

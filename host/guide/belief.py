@@ -19,7 +19,6 @@ exact mode the ledger says exactness was lost and why, and the stop says so.
 """
 from __future__ import annotations
 
-from host import device_words
 from host.device_messages import Event
 from host.guide import ledger as proof
 from host.guide import notices
@@ -34,13 +33,13 @@ def device_fault(m: Core, name: str, **values: object) -> GuideStopped:
     """A fact of the device that cannot be true: the stop that holds the
     pass, with its words (raise it)."""
     kept = tuple(sorted(values.items()))
-    return held(m, device_words.contradiction_words(name, **values), proof.DeviceContradiction(name, kept),
-                notices.DeviceContradicted(name, kept))
+    return held(m, proof.DeviceContradiction(name, kept), notices.DeviceContradicted(name, kept))
 
 
-def held(m: Core, words: str, what: proof.What, note: notices.Note) -> GuideStopped:
-    """The guide stops on a fault of the device: exactness, if it was still
-    claimed, is lost, and the line says so."""
+def held(m: Core, what: proof.What, note: notices.Note) -> GuideStopped:
+    """The guide stops on a fault of the device (`note`, said in the note's
+    one wording): exactness, if it was still claimed, is lost, and the line
+    says so."""
     r = m.routine
     exact = isinstance(r, routines.GuidedExactRoutine) and r.lost is None
     if exact:
@@ -49,7 +48,7 @@ def held(m: Core, words: str, what: proof.What, note: notices.Note) -> GuideStop
         m.ledger.add(m.place, what, proof.LOST, proof.StoppedThere())
     m.note(note)
     tail = "; exactness is lost: nothing is claimed of the pack's order" if exact else ""
-    return m.stop(f"a fault of the shuffler: {words}; the pass is held{tail}")
+    return m.stop(f"{notices.note_words(note)}; the pass is held{tail}", note)
 
 
 # -- the device is the session's -------------------------------------------------------------

@@ -108,11 +108,12 @@ class Core(RunKeeping):
             raise TypeError(f"not a note: {record!r}")
         self.notes.append(record)
 
-    def stop(self, message: str) -> GuideStopped:
-        """The guide cannot go on: the exception that ends it (raise it)."""
+    def stop(self, message: str, record: notices.Note | None = None) -> GuideStopped:
+        """The guide cannot go on: the exception that ends it (raise it),
+        with the record of what stopped it where there is one."""
         self.phase = Stopped(message)
         self.voice.bar_end()
-        return GuideStopped(message, self.place)
+        return GuideStopped(message, self.place, record)
 
     def protocol_fault(self, what: str) -> GuideStopped:
         name = self.device.name if self.device else "the shuffler"

@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Sequence, Union
 
 from host.guide import routines
-from host.guide.results import (EXACT, EXACT_AGAIN, EXACT_METHOD, EXACT_THEN_RANDOM, RANDOM_AFTER_LOSS_METHOD,
+from host.guide.results import (AT_MOST, EXACT, EXACT_AGAIN, EXACT_METHOD, EXACT_THEN_RANDOM, RANDOM_AFTER_LOSS_METHOD,
                                 Summary)
 from host.guide.ledger import CONDITION, Ledger
 from host.guide.notices import EarlierRoundsCounted, Note
@@ -47,7 +47,7 @@ def _summary(routine: Routine, earlier: Sequence[Routine], plan: Plan, seconds: 
     if earlier:
         return Summary(rounds=earlier_rounds + rplan.rounds, passes=earlier_passes + routine.passes,
                        seconds=seconds, distance=distance, cards=rplan.cards, notes=notes, loads=loads,
-                       mode=EXACT_THEN_RANDOM, distance_kind="at most", method=RANDOM_AFTER_LOSS_METHOD)
+                       mode=EXACT_THEN_RANDOM, distance_kind=AT_MOST, method=RANDOM_AFTER_LOSS_METHOD)
     if routine.first_round > 1:
         notes.append(EarlierRoundsCounted(routine.first_round - 1))
     return Summary(rounds=rplan.rounds, passes=done * len(rplan.names), seconds=seconds, distance=distance,

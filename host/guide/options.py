@@ -62,7 +62,7 @@ class GuideOptions:
     read_s: float = _option("--read-time", READ_S)  # seconds a step is up before the person's answer counts
     # What is shown, where.
     as_json: bool = _option("--json", False)  # the summary as JSON on stdout (the transcript to stderr)
-    steps_file: Path | None = _option("--steps-file")  # each step also as a JSON line here, before it is shown
+    steps_file: Path | None = _option("--steps-file")  # each record shown also as a JSON line here, before it is shown
     web: bool = _option("--web", False)  # the guide on a local page
     no_browser: bool = _option("--no-browser", False)  # with web: print the page's address, open no browser
     bind: str = _option("--bind", DEFAULT_BIND)  # with web: HOST[:PORT] the page is served on

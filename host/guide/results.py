@@ -18,13 +18,20 @@ EXACT = "exact"
 EXACT_AGAIN = "exact, started again"  # exactness was lost and a fresh exact routine followed
 EXACT_THEN_RANDOM = "exact, then random"
 
+# Summary.distance_kind
+EXACT_DISTANCE = "exact"  # the distance itself
+AT_MOST = "at most"  # an upper bound
+
 
 class GuideStopped(Exception):
-    """The guide cannot go on; the message says why, `place` where."""
+    """The guide cannot go on; the message says why, `place` where, and
+    `record`, where the stop has one, what stopped it (a note: a fault of
+    the device, DeviceContradicted)."""
 
-    def __init__(self, message: str, place: Where | None) -> None:
+    def __init__(self, message: str, place: Where | None, record: Note | None = None) -> None:
         super().__init__(message)
         self.place = place
+        self.record = record
 
 
 @dataclass
@@ -37,7 +44,7 @@ class Summary:
     notes: list[Note] = field(default_factory=list)  # records (host/guide/notices.py Note), worded when shown
     loads: list[list[int]] = field(default_factory=list)  # cards dealt per load, per round (device counts)
     mode: str = RANDOM
-    distance_kind: str = "exact"  # "exact", or "at most" (an upper bound)
+    distance_kind: str = EXACT_DISTANCE  # or AT_MOST
     method: str = METHOD
     simulated: bool = False  # the time is a simulated shuffler's, faster than a real one
     exactness: list[dict[str, Any]] = field(default_factory=list)  # exact mode's ledger (host/guide/ledger.py)

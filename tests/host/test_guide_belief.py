@@ -21,6 +21,7 @@ from host import device_messages
 from host import guide as guide_machine
 from host import plan as planlib
 from host.guide import ledger as proof
+from host.guide import notices
 from host.guide.machine import Machine
 from host.device_link import Link
 from host.guide.handlers import AfterPass, Answer, Dealing, Stopped, Tick
@@ -98,7 +99,8 @@ def test_more_cards_out_than_the_load_held_is_a_fault_of_the_device() -> None:
     fake = Inflating()
     result, voice, person = run_on_fake(fake, plan())
     claims_nothing(result, voice.text)
-    assert "a fault of the shuffler: the shuffler counted 120 cards out of a load of 81; the pass is held" in str(result)
+    assert result.record == notices.DeviceContradicted("more_out", (("load", 81), ("out", 120)))
+    assert str(result).startswith(notices.note_words(result.record))  # said in the note's one wording
     assert result.place is not None and (result.place.round, result.place.load) == (1, "B")
     assert fake.passes == 2 and len(fake.tray) == 81  # held: none of load B dealt, no pass after
 
@@ -139,7 +141,8 @@ def test_a_count_that_goes_back_is_a_fault_of_the_device_not_a_card() -> None:
     m.handle(Tick())
     assert m.pass_ is not None and m.pass_.k == 11
     line = stop_of(m, progress(10))
-    assert "the shuffler's count of the pass went back from 11 to 10 cards; the pass is held" in line
+    assert m.notes[-1] == notices.DeviceContradicted("count_back", (("now", 10), ("was", 11)))
+    assert line.startswith(notices.note_words(m.notes[-1]))
 
 
 def test_a_device_repeating_one_count_for_ever_ends_in_one_line_not_a_hang() -> None:
@@ -229,7 +232,8 @@ def test_a_pass_of_more_cards_than_the_tray_holds_is_a_fault_of_the_device() -> 
     m.begin()
     m.handle(Answer(m.shown.number))  # the cut: load A's step
     line = stop_of(m, device_messages.make_event(protocol.EV_LOADED, n=device.capacity + 1))
-    assert f"the shuffler began a pass of {device.capacity + 1} cards on a tray that holds {device.capacity}" in line
+    said = notices.DeviceContradicted("tray_over", (("capacity", device.capacity), ("out", device.capacity + 1)))
+    assert m.notes[-1] == said and line.startswith(notices.note_words(said))
 
 
 @pytest.mark.restart

@@ -4,8 +4,13 @@ from __future__ import annotations
 import contextlib
 import io
 import os
+import json
+import shlex
 import subprocess
 import sys
+import time
+from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -45,16 +50,16 @@ def test_bad_input_is_one_line_and_nonzero(args: tuple[str, ...], word: str) -> 
 
 
 def test_manual_mode_without_a_person_stops_at_its_place(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    import json
-
     path = tmp_path / "steps.jsonl"
     out = subprocess.run([sys.executable, "-m", "host.cli", "guide", "--manual", "--pack", "canasta", "--wait", "1",
                           "--steps-file", str(path)], capture_output=True, text=True, timeout=60,
                          stdin=subprocess.DEVNULL)
     assert out.returncode != 0
-    shown = [json.loads(line) for line in path.read_text().splitlines()]
+    shown = [r for r in records(path) if r["record"] == "step"]
     assert [(s["kind"], s["source"], s["first"]) for s in shown] == [("cut", "pack", True)]  # stopped at the first step
-    assert out.stderr.startswith("shuffler: stopped: the input ended, so no step can be answered; to go on")
+    stop = records(path)[-1]
+    assert stop["record"] == "stop" and stop["where"] is None, stop  # no summary: stopped before the first pass
+    assert out.stderr == f"shuffler: {stop['words']}\n"  # its one line
     assert "--from-round" not in out.stderr  # before the first pass: from the start
     assert len(out.stderr.strip().splitlines()) == 1
 
@@ -84,41 +89,49 @@ def test_rounds_past_the_limit_are_refused_at_once(command: tuple[str, ...]) -> 
                                       f"not {int(command[-1]):,}")
 
 
-def test_one_round_is_one_round_and_one_pass() -> None:
-    out = subprocess.run([sys.executable, "-m", "host.cli", "guide", "--manual", "--pack", "bridge", "--rounds", "1",
-                          "--wait", "1"], capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
-    assert "1 round (1 pass)" in out.stdout and "1 rounds" not in out.stdout
+def records(path: Path) -> list[dict[str, Any]]:
+    """The guide's records in its steps file (host/step_feed.py), in order (a line still being written: not yet)."""
+    return [json.loads(line) for line in path.read_text().splitlines() if line.endswith("}")]
 
 
-def test_the_header_says_what_rounds_given_by_hand_reach() -> None:
+def header_of(tmp_path: Path, *args: str, stdin: str = "") -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """`shuffler guide *args --steps-file` with `stdin` typed (then the input
+    ends): the header's record, and every record after it."""
+    path = tmp_path / f"steps{len(list(tmp_path.glob('steps*.jsonl')))}.jsonl"
+    subprocess.run([sys.executable, "-m", "host.cli", "guide", *args, "--steps-file", str(path)],
+                   capture_output=True, text=True, timeout=180, input=stdin,
+                   env=dict(os.environ, SHUFFLER_RUNTIME_DIR=str(tmp_path)))
+    first, *rest = records(path)
+    assert (first["record"], first["kind"]) == ("notice", "RoutineHeader"), first  # said first
+    return first, rest
+
+
+def test_one_round_is_one_round_and_one_pass(tmp_path: Path) -> None:
+    header, _ = header_of(tmp_path, "--manual", "--pack", "bridge", "--rounds", "1", "--wait", "1")
+    assert (header["rounds"], header["passes"]) == (1, 1)
+
+
+def test_the_header_says_what_rounds_given_by_hand_reach(tmp_path: Path) -> None:
     from host import plan as planlib
-
-    def header(*extra: str) -> str:
-        out = subprocess.run([sys.executable, "-m", "host.cli", "guide", "--manual", "--pack", "samba", *extra,
-                              "--wait", "1"], capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
-        return out.stdout.splitlines()[0]
 
     two = planlib.make_plan(planlib.choose_pack("samba", None), 104, "good", rounds=2)
     assert two.distance > 0.25
-    assert (f"then distance from random {two.distance:.3f}, short of 'good' (at most 0.25)."
-            in header("--rounds", "2"))
+    header, _ = header_of(tmp_path, "--manual", "--pack", "samba", "--rounds", "2", "--wait", "1")
+    assert (header["rounds"], header["quality"], header["threshold"]) == (2, "good", 0.25)
+    assert header["distance"] == pytest.approx(two.distance)  # short of it: the words say so (test_notice_words.py)
     enough = planlib.make_plan(planlib.choose_pack("samba", None), 104, "good")
-    assert f"for 'good' (distance from random {enough.distance:.3f}, at most 0.25)." in header()
+    header, _ = header_of(tmp_path, "--manual", "--pack", "samba", "--wait", "1")
+    assert (header["rounds"], header["distance"]) == (enough.rounds, pytest.approx(enough.distance))
 
 
 @pytest.mark.micropython
 @pytest.mark.exact_mode
 def test_exact_mode_says_what_follows_should_exactness_be_lost(tmp_path) -> None:  # type: ignore[no-untyped-def]
     """A fresh exact routine by default; --quality is what random rounds reach when those are asked for."""
-    env = dict(os.environ, SHUFFLER_RUNTIME_DIR=str(tmp_path))
-    for extra, words in (((), "Should exactness be lost, a fresh exact routine follows."),
-                         (("--on-loss", "random"), "Should exactness be lost, random rounds finish the job for "
-                                                   "'casino'.")):
-        out = subprocess.run([sys.executable, "-m", "host.cli", "guide", "--sim", "--unattended", "--pack", "samba",
-                              "--quality", "casino", *extra], capture_output=True, text=True, timeout=120, env=env)
-        assert out.returncode == 0, out.stderr
-        header = out.stdout.splitlines()[0]
-        assert "exact mode" in header and words in header, header
+    for extra, on_loss in (((), "exact"), (("--on-loss", "random"), "random")):
+        header, rest = header_of(tmp_path, "--sim", "--unattended", "--pack", "samba", "--quality", "casino", *extra)
+        assert rest[-1]["record"] == "summary", rest[-1]  # the run ended
+        assert (header["exact"], header["on_loss"], header["quality"]) == (True, on_loss, "casino")
 
 
 def test_manual_mode_invents_no_numbers() -> None:
@@ -143,17 +156,21 @@ def test_manual_mode_invents_no_numbers() -> None:
     assert summary.loads == []  # nothing counted the loads
 
 
-def test_the_stop_line_names_a_command_that_goes_on() -> None:
+def test_the_stop_line_names_a_command_that_goes_on(tmp_path: Path) -> None:
     """The resume command a stop suggests is accepted: run as told, it starts
     again (and stops at the same place for want of a person), never a usage error."""
-    out = subprocess.run([sys.executable, "-m", "host.cli", "guide", "--manual", "--pack", "canasta", "--wait", "1"],
-                         capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
-    line = out.stderr.strip()
-    resume = line.split("`")[1]
-    assert resume.startswith("shuffler guide --manual") and "--mode random" in resume
-    again = subprocess.run([sys.executable, "-m", "host.cli", *resume.split()[1:], "--wait", "1"],
-                           capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
-    assert again.returncode == 1 and "the input ended" in again.stderr and "Usage" not in again.stderr
+    def guide(*args: str) -> tuple[subprocess.CompletedProcess[str], dict[str, Any]]:
+        path = tmp_path / f"steps{len(list(tmp_path.glob('steps*.jsonl')))}.jsonl"
+        out = subprocess.run([sys.executable, "-m", "host.cli", *args, "--wait", "1", "--steps-file", str(path)],
+                             capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
+        return out, records(path)[-1]
+
+    out, stop = guide("guide", "--manual", "--pack", "canasta")
+    assert (out.returncode, stop["record"], stop["way"]) == (1, "stop", "gathered"), stop
+    argv = stop["command"].split()
+    assert argv[:3] == ["shuffler", "guide", "--manual"] and argv[argv.index("--mode") + 1] == "random", argv
+    again, stopped = guide(*argv[1:])
+    assert again.returncode == 1 and stopped == stop, stopped  # the same stop, for want of a person
 
 
 @pytest.mark.exact_mode
@@ -169,20 +186,19 @@ def test_an_exact_run_that_stops_suggests_resume_or_a_fresh_exact_run() -> None:
             self.machine = type("M", (), {"resumable": resumable})()
 
     how = Resume(guide_machine.GuideOptions(port="/dev/no-such-shuffler", mode="exact", pack="samba", quality="casino"))
-    held = how.stopped("no pass started within 30 s", Stopped(True))  # type: ignore[arg-type]
-    gone = how.stopped("interrupted", Stopped(False))  # type: ignore[arg-type]
-    assert held.startswith("stopped at round 2 of 8, load A (pass 3 of 16): no pass started within 30 s; to go on, "
-                           "leave the cards as they lie and run")
-    assert held.split("`")[1::2] == ["shuffler guide --port /dev/no-such-shuffler --pack samba --quality casino "
-                                     "--resume"]
-    assert "put every card together face down into one pack (any order)" in gone
-    assert gone.split("`")[1::2] == ["shuffler guide --port /dev/no-such-shuffler --pack samba --quality casino"]
-    for command in held.split("`")[1::2] + gone.split("`")[1::2]:  # accepted: they fail only for want of the device
+    held = how.record("interrupted", Stopped(True))  # type: ignore[arg-type]
+    gone = how.record("interrupted", Stopped(False))  # type: ignore[arg-type]
+    assert held.where == gone.where == guide_machine.Place(2, 8, "A", 3, 16)
+    assert held.way == "as_they_lie" and shlex.split(held.command) == [
+        "shuffler", "guide", "--port", "/dev/no-such-shuffler", "--pack", "samba", "--quality", "casino", "--resume"]
+    assert (gone.way, shlex.split(gone.command)) == ("fresh", shlex.split(held.command)[:-1])
+    for command in (held.command, gone.command):  # accepted: they fail only for want of the device
         out = run(*command.split()[2:])
-        assert out.returncode == 1 and "no such port" in out.stderr
+        assert out.returncode == 1 and len(out.stderr.splitlines()) == 1 and "/dev/no-such-shuffler" in out.stderr
 
 
-def test_ctrl_c_ends_on_its_own_line_with_the_round_and_how_to_go_on(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_ctrl_c_ends_on_its_own_line_with_the_round_and_how_to_go_on(monkeypatch: pytest.MonkeyPatch,
+                                                                    tmp_path: Path) -> None:
     from host import guide as guide_machine
 
     def interrupted(self: guide_machine.Guide) -> guide_machine.Summary:
@@ -190,39 +206,44 @@ def test_ctrl_c_ends_on_its_own_line_with_the_round_and_how_to_go_on(monkeypatch
         raise KeyboardInterrupt
 
     monkeypatch.setattr(guide_machine.Guide, "run", interrupted)
-    out = run("--manual", "--pack", "samba")
+    path = tmp_path / "steps.jsonl"
+    out = run("--manual", "--pack", "samba", "--steps-file", str(path))
     assert out.returncode == 130  # as a shell reports a program Ctrl-C ended
     assert out.stdout.endswith("\n")
-    line = out.stderr.strip()
-    assert len(line.splitlines()) == 1
-    assert line.startswith("shuffler: stopped at round 3 of 10, load B (pass 6 of 20): interrupted; to go on")
-    assert "`shuffler guide --manual --pack samba --quality good --mode random --from-round 3`" in line
+    stop = records(path)[-1]
+    assert out.stderr == f"shuffler: {stop['words']}\n"  # on its own line, the one line
+    assert (stop["record"], stop["why"], stop["way"]) == ("stop", "interrupted", "gathered")
+    assert stop["where"] == {"kind": "Where", "round": 3, "of_rounds": 10, "load": "B", "pass_number": 6,
+                             "of_passes": 20, "after": False}
+    assert shlex.split(stop["command"]) == ["shuffler", "guide", "--manual", "--pack", "samba", "--quality", "good",
+                                            "--mode", "random", "--from-round", "3"]
 
 
-def test_a_stop_with_rounds_given_by_hand_goes_on_with_those_rounds() -> None:
+def test_a_stop_with_rounds_given_by_hand_goes_on_with_those_rounds(tmp_path: Path) -> None:
     """The resume command keeps --rounds as the person gave it; run as told
     (twelve steps confirmed, then the input ends), it goes on in that round
     of the same number of rounds."""
-    def guide(*args: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run([sys.executable, "-m", "host.cli", *args, "--wait", "1"], capture_output=True,
-                              text=True, timeout=60, input="\n" * 12)
+    def guide(*args: str) -> tuple[subprocess.CompletedProcess[str], list[dict[str, Any]]]:
+        path = tmp_path / f"steps{len(list(tmp_path.glob('steps*.jsonl')))}.jsonl"
+        out = subprocess.run([sys.executable, "-m", "host.cli", *args, "--wait", "1", "--steps-file", str(path)],
+                             capture_output=True, text=True, timeout=60, input="\n" * 12)
+        return out, records(path)
 
-    first = guide("guide", "--manual", "--pack", "samba", "--rounds", "3")
-    line = first.stderr.strip()
-    assert first.returncode == 1 and line.startswith("shuffler: stopped at round 2 of 3"), line
-    resume = line.split("`")[1]
-    assert "--rounds 3" in resume and "--from-round 2" in resume, resume
-    again = guide(*resume.split()[1:])
-    assert "3 rounds (6 passes)" in again.stdout.splitlines()[0], again.stdout
-    assert "Round 2 of 3" in again.stdout and "Round 1 of" not in again.stdout
-    assert again.returncode == 1 and again.stderr.startswith("shuffler: stopped at round 3 of 3"), again.stderr
+    first, said = guide("guide", "--manual", "--pack", "samba", "--rounds", "3")
+    stop = said[-1]
+    assert first.returncode == 1 and stop["record"] == "stop" and stop["where"]["round"] == 2, stop
+    argv = stop["command"].split()
+    assert (argv[argv.index("--rounds") + 1], argv[argv.index("--from-round") + 1]) == ("3", "2"), argv
+    again, said = guide(*argv[1:])
+    header, *rest = said
+    assert (header["kind"], header["rounds"], header["passes"]) == ("RoutineHeader", 3, 6), header
+    assert [(n["round"], n["of_rounds"]) for n in rest if n.get("kind") == "RoundStart"] == [(2, 3), (3, 3)]
+    assert again.returncode == 1 and (rest[-1]["where"]["round"], rest[-1]["where"]["of_rounds"]) == (3, 3), rest[-1]
 
 
 def test_the_steps_file_has_each_step_as_data_before_its_words_are_shown(tmp_path) -> None:
     """--steps-file: one JSON line per step, in order, each written before
     the step is on the screen and with the words the screen then shows."""
-    import json
-
     from pty_device import open_pty
 
     from shuffling import steps as step_kinds
@@ -241,8 +262,7 @@ def test_the_steps_file_has_each_step_as_data_before_its_words_are_shown(tmp_pat
         for line in proc.stdout:
             if "press Enter when done" in line:
                 # The step on the screen is the last one in the file, and every one before it came first.
-                lines = path.read_text().splitlines()
-                steps = [json.loads(x) for x in lines]
+                steps = [r for r in records(path) if r["record"] == "step"]
                 assert [s["number"] for s in steps] == list(range(1, len(steps) + 1))
                 assert shown[-1].endswith(steps[-1]["words"]), (shown[-1], steps[-1])
                 assert len(steps) == sum(1 for x in shown if x.split(".", 1)[0].strip().isdigit())
@@ -253,7 +273,9 @@ def test_the_steps_file_has_each_step_as_data_before_its_words_are_shown(tmp_pat
         proc.wait(timeout=30)
         os.close(master)
     assert proc.returncode == 0, proc.stderr.read() if proc.stderr else ""
-    steps = [json.loads(x) for x in path.read_text().splitlines()]
+    said = records(path)
+    assert said[-1]["record"] == "summary" and said[-1]["rounds"] == 1  # the last line: the run's summary
+    steps = [r for r in said if r["record"] == "step"]
     assert steps[-1]["kind"] == "gather" and {s["round"] for s in steps} == {1}
     for step in steps:  # the data is the step: read back, it has the same words
         assert step_kinds.words(from_dict(step)) == step["words"]
@@ -277,15 +299,16 @@ def _alive(pid: int) -> bool:
 
 @pytest.mark.micropython
 def test_a_terminated_guide_says_how_to_go_on_and_leaves_no_virtual_shuffler_running(tmp_path) -> None:
+    path = tmp_path / "steps.jsonl"
     proc = subprocess.Popen([sys.executable, "-m", "host.cli", "guide", "--sim", "--mode", "random", "--pack",
-                             "samba", "--time-scale", "1"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True, env=dict(os.environ, SHUFFLER_RUNTIME_DIR=str(tmp_path)))
+                             "samba", "--time-scale", "1", "--steps-file", str(path)], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env=dict(os.environ, SHUFFLER_RUNTIME_DIR=str(tmp_path)))
     started: set[int] = set()
     try:
-        assert proc.stdout is not None
-        for line in proc.stdout:
-            if line.startswith("Round 1 of"):
-                break
+        deadline = time.monotonic() + 120  # the virtual shuffler started and flashed, on a busy machine
+        while not (path.exists() and any(r.get("kind") == "RoundStart" for r in records(path))):
+            assert proc.poll() is None and time.monotonic() < deadline, "round 1 did not begin"
+            time.sleep(0.05)
         started = _children(proc.pid)
         assert started, "the guide started no virtual shuffler"
         proc.terminate()
@@ -295,9 +318,10 @@ def test_a_terminated_guide_says_how_to_go_on_and_leaves_no_virtual_shuffler_run
             proc.kill()
             proc.wait(timeout=10)
     assert proc.returncode == 143  # SIGTERM's status, as a shell reports it
-    line = err.strip()
-    assert len(line.splitlines()) == 1 and ": interrupted; to go on" in line, err
-    assert "--from-round" not in line or "--from-round 1`" in line  # from the start: round 1 was under way
+    stop = records(path)[-1]
+    assert err == f"shuffler: {stop['words']}\n" and (stop["record"], stop["why"]) == ("stop", "interrupted"), err
+    argv = stop["command"].split()
+    assert "--from-round" not in argv or argv[-2:] == ["--from-round", "1"]  # from the start: round 1 was under way
     for pid in started:  # it stopped what it started on the way out
         assert not _alive(pid), f"process {pid} of the virtual shuffler outlived the guide"
 

@@ -20,6 +20,7 @@ import pytest
 from firmware import exact_routes
 from host import person as persons
 from host import plan as planlib
+from host.guide import notices
 from hosttest_support import ON_VIRTUAL, run_guided, small_tray_shuffler
 from shuffling import steps
 from simulator.virtual import VirtualShuffler
@@ -110,10 +111,10 @@ def test_a_card_stacked_into_the_wrong_part_has_the_stack_it_came_from_dealt_aga
     assert (summary.mode, summary.distance, summary.distance_kind) == ("exact", 0.0, "exact")
     assert summary.passes == ROUTE.passes() + 2 == 15
     assert [e["outcome"] for e in summary.exactness] == ledger
-    assert "Exactness is lost" not in voice.text
-    assert ("went onto the wrong stack when the stack for loads P to Q was split in round 2" in voice.text)
-    assert "dealt again from round 2 with fresh codes: 7 passes" in voice.text
-    assert steps.words(steps.Stack(("P", "Q"), PARENT, 12)) in voice.text
+    assert not voice.told(notices.ExactLost)
+    # A card went onto the wrong stack when the stack for P to Q was split in round 2: dealt again from there.
+    assert voice.told(notices.StackDealtAgain, stack=PARENT, round=2, passes=7), voice.notices
+    assert steps.Stack(("P", "Q"), PARENT, 12) in voice.steps_shown
 
 
 @pytest.fixture
@@ -140,10 +141,10 @@ def test_a_wrong_set_a_split_rounds_last_load_shows_has_its_stack_dealt_again(
     assert (summary.mode, summary.distance, summary.distance_kind) == ("exact", 0.0, "exact")
     assert summary.passes == route.passes() + 3 + 1 == 24
     assert [e["outcome"] for e in summary.exactness] == ["repaired"]
-    assert "went onto the wrong stack when the stack for loads P to R was split in round 2" in voice.text
+    assert voice.told(notices.StackDealtAgain, stack=steps.group("P", "R"), round=2), voice.notices
     put_together = steps.Stack((steps.left_of("A"), steps.right_of("A"), "B", "R"), steps.group("P", "R"), 7,
                                (steps.left_of("A"), steps.right_of("A")))
-    assert steps.words(put_together) in voice.text
+    assert put_together in voice.steps_shown
 
 
 class CutsByEyeOneShort(StacksACardWrong):

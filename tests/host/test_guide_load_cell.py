@@ -43,9 +43,11 @@ def test_a_load_cell_4_percent_off_is_corrected_by_the_first_pass_of_a_guided_sh
     run = guided(dev, tmp_path, ["--pack", "samba", "--mode", "random", "--quality", "casual"], 162, DELAYS,
                  seed=3, mischief=watch)
     assert run.code == 0, run.screen[-3000:]
-    said = [line for line in run.lines if "load cell counted" in line and line.startswith("!")]
-    assert len(said) == 1 and "counted 84 cards where the load held 81" in said[0], said  # said once
-    assert any(line.strip().startswith("note: the load cell counted 84") for line in run.lines)  # and kept
+    said = [n for n in run.notices if n["kind"] == "LoadCellCorrected"]
+    assert [(n["counted"], n["held"], n["level"]) for n in said] == [(84, 81, "problem")], said  # said once
+    assert run.summary is not None
+    assert [(n["counted"], n["held"]) for n in run.summary["note_records"] if n["kind"] == "LoadCellCorrected"] == \
+        [(84, 81)]  # and kept
     print("\n".join(run.lines[:40]))
     before, after = figures[0][1], figures[1][1]
     assert before == LOW and abs(after - STACK_PER_CARD) <= CLOSE * STACK_PER_CARD, figures  # by the first pass
@@ -55,4 +57,4 @@ def test_a_load_cell_4_percent_off_is_corrected_by_the_first_pass_of_a_guided_sh
     # Every card dealt and gathered into one pack, nothing latched on the way.
     assert run.table["check"]["ok"] and set(run.table["stacks"]) == {"pack"}
     assert sorted(run.table["stacks"]["pack"]) == list(range(162))
-    assert "tray_emptied" not in run.screen and "ran out early" not in run.screen
+    assert not [n for n in run.notices if n["kind"] == "TrayEmptied" or n.get("name") == "tray_emptied"], run.notices

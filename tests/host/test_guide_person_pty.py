@@ -6,15 +6,14 @@ control endpoint `shuffler table` uses, and presses Enter only once the
 guide asks for it.
 
 What the instruction asks comes from the step data, never from the English:
-the guide runs with `--steps-file`, which writes each step as a JSON line
-(`shuffling.steps.to_dict`) before the console shows it; the person follows
+the guide runs with `--steps-file`, which writes each record it shows as a
+JSON line (host/step_feed.py) before the console shows it; the person follows
 that file as any outside program would, and waits until a step's words are
-on the screen before touching a card. At the end every card must be on the
-table once, in one pack, and the guide must have finished without
-reporting a problem; or, where something happens at the table besides the
-person's steps (a jam, a power cut in the middle of a pass), with the
-problem reported and put right.
-"""
+on the screen before touching a card. The tests judge by the records there:
+at the end every card must be on the table once, in one pack, and the guide
+must have given its summary and no problem notice; or, where something
+happens at the table besides the person's steps (a jam, a power cut in the
+middle of a pass), the problem's notice and the table put right."""
 from __future__ import annotations
 
 import contextlib
@@ -32,7 +31,7 @@ from typing import Any, Callable
 
 import pytest
 
-from firmware import build
+from firmware import build, protocol
 from host.cli import main
 from host.guide import READ_S
 from pty_screen import (Screen, SimDevice, StepFeed, end_process, launch_sim_device,
@@ -51,6 +50,25 @@ class Run:
     steps: list[dict[str, Any]] = field(default_factory=list)
     table: dict[str, Any] = field(default_factory=dict)
     lines: list[str] = field(default_factory=list)  # the screen as a terminal leaves it
+    notices: list[dict[str, Any]] = field(default_factory=list)  # the guide's notices, as its steps file has them
+    summary: dict[str, Any] | None = None  # the summary's record, the steps file's last line (None: no summary)
+    stop: dict[str, Any] | None = None  # or the stop's, when the guide stopped
+
+
+def told(run: Run, kind: str, **values: Any) -> list[dict[str, Any]]:
+    """The notices of `kind` the guide gave, with these values."""
+    return [n for n in run.notices if n["kind"] == kind and all(n[k] == v for k, v in values.items())]
+
+
+def problems(run: Run) -> list[dict[str, Any]]:
+    """The notices the console marks as problems ("!")."""
+    return [n for n in run.notices if n["level"] == "problem"]
+
+
+def ended_exact(run: Run) -> bool:
+    """The summary claims the pack exactly random, as exact mode does."""
+    s = run.summary or {"mode": None, "distance": {}}
+    return (s["mode"], s["distance"].get("kind"), s["distance"].get("value")) == ("exact", "exact", 0.0)
 
 
 # Something that happens at the table besides the person's steps (a fault, a
@@ -212,12 +230,16 @@ def guided(dev: SimDevice, tmp_path: Path, args: list[str], cards: int, delays: 
                          "--steps-file", str(steps_file), *args], env)
         person = TablePerson(world)
         person.screen = screen  # type: ignore[attr-defined]  # a slip may type at it (Ctrl-C)
+        feed = StepFeed(steps_file)
         try:
-            done = follow(screen, StepFeed(steps_file), person, delays, random.Random(seed), timeout,
+            done = follow(screen, feed, person, delays, random.Random(seed), timeout,
                           confirms_tray, log, mischief, read_s, done_before)
         finally:
             code = screen.close()
-        run = Run(code, screen.text(), done, person.world.show())
+        feed.drain()
+        assert feed.unread == [], feed.unread  # every step was on the screen and done
+        run = Run(code, screen.text(), done, person.world.show(), notices=feed.notices, summary=feed.summary,
+                  stop=feed.stop)
         if person.world is not world:
             person.world.close()
         run.lines = [line for line in screen_lines(bytes(screen.raw)) if line.strip()]
@@ -226,9 +248,8 @@ def guided(dev: SimDevice, tmp_path: Path, args: list[str], cards: int, delays: 
 
 def check_finished(run: Run, cards: int) -> None:
     assert run.code == 0, run.screen[-3000:]
-    problems = [line for line in run.screen.splitlines() if line.lstrip().startswith("!")]
-    assert problems == [], problems
-    assert "Summary" in run.screen
+    assert problems(run) == [], problems(run)
+    assert run.summary is not None
     assert run.steps[-1]["kind"] == "gather"
     assert run.table["check"]["ok"], run.table["check"]
     assert set(run.table["stacks"]) == {"pack"}  # one pack, nothing left in or on the machine
@@ -247,7 +268,7 @@ QUICK_READ_S = 0.15
 def test_a_samba_routine_in_exact_mode_by_a_person_at_the_table(sim_device_process, tmp_path):
     run = guided(sim_device_process, tmp_path, ["--pack", "samba"], 162, DELAYS, seed=1)
     check_finished(run, 162)
-    assert "distance from random: exactly 0" in run.screen
+    assert ended_exact(run), run.summary
     assert sum(1 for s in run.steps if s["kind"] == "touch") >= 15  # the split: 15 passes at least
 
 
@@ -298,8 +319,9 @@ def test_a_canasta_pack_of_108_cards_by_a_person_at_the_table(sim_device_process
     run = guided(dev, tmp_path, ["--pack", "canasta", "--routine", "split"], 108, HUMAN, seed=3, mischief=look)
     check_finished(run, 108)
     assert seen == [["B.right", "P"]]  # P made; the right pile A's pass left empty is not on the table
-    assert "A's right pile or B's right pile may have no card" in run.screen
-    assert "distance from random: exactly 0" in run.screen
+    assert [s["may_be_empty"] for s in run.steps if s["kind"] == "stack" and s["result"] == "Q"] == \
+        [["A.right", "B.right"]]  # the person is told a right pile may have no card
+    assert ended_exact(run), run.summary
 
 
 def test_hand_and_foot_in_three_loads_by_a_person_at_the_table(sim_device_process, tmp_path):
@@ -312,15 +334,15 @@ def test_hand_and_foot_in_three_loads_by_a_person_at_the_table(sim_device_proces
 
 
 def finished_after_trouble(run: Run, cards: int) -> list[str]:
-    """As check_finished, but the guide had something to report: its problem lines."""
-    problems = [line.strip() for line in run.screen.splitlines() if line.lstrip().startswith("!")]
-    assert problems, "the guide reported nothing"
+    """As check_finished, but the guide had something to report: the kinds of its problems."""
+    said = [n["kind"] for n in problems(run)]
+    assert said, "the guide reported nothing"
     assert run.code == 0, run.screen[-3000:]
-    assert "Summary" in run.screen and run.steps[-1]["kind"] == "gather"
+    assert run.summary is not None and run.steps[-1]["kind"] == "gather"
     assert run.table["check"]["ok"], run.table["check"]
     assert sorted(run.table["stacks"].get("pack", [])) == list(range(cards)), run.table["stacks"].keys()
     assert all(not v for v in run.table["places"].values())
-    return problems
+    return said
 
 
 @pytest.mark.jam
@@ -331,8 +353,7 @@ def test_a_jam_mid_pass_is_put_right_at_the_table(sim_device_process, tmp_path):
 
     run = guided(sim_device_process, tmp_path, ["--pack", "canasta", "--mode", "random", "--rounds", "1"], 108, DELAYS,
                  seed=6, mischief=jam)
-    problems = finished_after_trouble(run, 108)
-    assert any("stuck" in p for p in problems), problems
+    assert "PassPaused" in finished_after_trouble(run, 108) and told(run, "PassPaused", code=protocol.FAULT_JAM)
     kinds = [(s["kind"], s.get("what") or s.get("why")) for s in run.steps]
     at = kinds.index(("fix", "jam"))
     assert kinds[at + 1] == ("touch", "go_on")
@@ -357,8 +378,8 @@ def test_a_power_cut_mid_pass_leaves_the_cards_where_they_lie_and_the_guide_deal
     run = guided(dev, tmp_path, ["--pack", "canasta", "--mode", "random", "--rounds", "1"], 108, DELAYS,
                  seed=7, mischief=unplug)
     problems = finished_after_trouble(run, 108)
-    assert any("restarted" in p for p in problems), problems
-    assert not any("not part of its protocol" in p for p in problems), problems  # a power cut says nothing
+    assert "Restarted" in problems, problems
+    assert "UnknownFault" not in problems, problems  # a power cut says nothing the tool does not know
     kinds = [(s["kind"], s.get("why") or s.get("rest")) for s in run.steps]
     assert ("touch", "rest") in kinds  # the rest of the load, dealt onto the same piles
 
@@ -386,7 +407,7 @@ def test_loading_and_touching_without_enter_at_each_table_step_goes_on(sim_devic
     run = guided(sim_device_process, tmp_path, ["--pack", "canasta", "--mode", "random", "--rounds", "2"], 108, DELAYS,
                  seed=11, mischief=ahead)
     check_finished(run, 108)
-    assert run.screen.count("The pass of load B has begun, so the step before it counts as done.") == 2
+    assert len(told(run, "StepsTakenAsDone", by="pass", load="B", steps=1)) == 2, run.notices  # once a round
 
 
 def test_quick_extra_enters_at_a_human_pace_answer_nothing_they_should_not(sim_device_process, tmp_path):
@@ -396,8 +417,9 @@ def test_quick_extra_enters_at_a_human_pace_answer_nothing_they_should_not(sim_d
     run = guided(sim_device_process, tmp_path, ["--pack", "canasta", "--mode", "random", "--rounds", "1"], 108, HUMAN,
                  seed=12, mischief=lambda step, person, when: 3 if when == "after" else None)
     check_finished(run, 108)
-    assert "Enter came before step" in run.screen and "so it does not count" in run.screen
-    assert "holds 0" not in run.screen and "missing" not in run.screen
+    assert told(run, "TooSoon", via="Enter"), run.notices
+    # No Enter taken for a load of no cards, nor for cards gone missing.
+    assert not [n for n in run.notices if n.get("n") == 0 or n["kind"] in ("LoadShort", "TrayEmptied")], run.notices
 
 
 @pytest.mark.double_feed
@@ -410,9 +432,8 @@ def test_a_double_feed_caught_and_put_back_keeps_exactness(sim_device_process, t
 
     run = guided(sim_device_process, tmp_path, ["--pack", "canasta"], 108, DELAYS, seed=13, mischief=double)
     problems = finished_after_trouble(run, 108)
-    assert any("The exit stayed blocked too long" in p for p in problems), problems
-    assert "Exactness is lost" not in run.screen and "distance from random: exactly 0" in run.screen
-    assert "mode: exact;" in run.screen
+    assert "ExitBlocked" in problems, problems
+    assert "ExactLost" not in problems and ended_exact(run), (problems, run.summary)
 
 
 @pytest.mark.exit_sensor
@@ -425,9 +446,10 @@ def test_an_exit_sensor_lost_mid_pass_is_named_and_put_right(sim_device_process,
 
     run = guided(sim_device_process, tmp_path, ["--pack", "canasta"], 108, DELAYS, seed=14, mischief=unplugged)
     problems = finished_after_trouble(run, 108)
-    assert any("The exit sensor does not answer after" in p for p in problems), problems
-    assert not any("went through together" in p or "internal" in p for p in problems), problems
-    assert "mode: exact;" in run.screen and "distance from random: exactly 0" in run.screen
+    lost = told(run, "SensorLost", part=protocol.PART_EXIT)
+    assert lost and all(n["dealt"] is not None for n in lost), run.notices  # named, with the cards dealt
+    assert "ExitBlocked" not in problems and not told(run, "DeviceFault", code=protocol.FAULT_INTERNAL), problems
+    assert ended_exact(run), run.summary
 
 
 @pytest.mark.exact_mode
@@ -446,16 +468,17 @@ def test_ctrl_c_then_the_command_it_suggests_goes_on_in_the_same_exact_run(sim_d
         return None
 
     first = guided(sim_device_process, tmp_path, ["--pack", "canasta"], 108, DELAYS, seed=15, mischief=interrupt)
-    line = [x for x in first.lines if x.startswith("shuffler: stopped")]
-    assert first.code == 130 and len(line) == 1, first.screen[-2000:]  # Ctrl-C: as a shell reports it
-    assert "leave the cards as they lie and run `shuffler guide --port" in line[0] and "--resume`" in line[0]
-    command = shlex.split(line[0].split("`")[1])
-    assert command[2:4] == ["--port", sim_device_process.port]
+    assert first.code == 130 and first.stop is not None, first.screen[-2000:]  # Ctrl-C: as a shell reports it
+    assert [x for x in first.lines if x.startswith("shuffler: ")] == [f"shuffler: {first.stop['words']}"]
+    assert (first.stop["why"], first.stop["way"]) == ("interrupted", "as_they_lie")  # the cards where they lie
+    command = shlex.split(first.stop["command"])
+    assert command[:4] == ["shuffler", "guide", "--port", sim_device_process.port] and command[-1] == "--resume"
     again = guided(sim_device_process, tmp_path, command[4:], 108, DELAYS, seed=16, fresh_table=False,
                    done_before={(s["round"], s["words"]) for s in first.steps})
     check_finished(again, 108)
-    assert "Going on with the shuffler's exact routine at round" in again.screen
-    assert "mode: exact;" in again.screen and "distance from random: exactly 0" in again.screen
+    first_pass = next(s["round"] for s in again.steps if s["kind"] == "touch")
+    assert [(n["round"], n["of_rounds"]) for n in told(again, "Resuming")] == [(first_pass, 10)], again.notices
+    assert ended_exact(again), again.summary
     touches = [s for s in first.steps + again.steps if s["kind"] == "touch"]
     assert len(touches) == 10  # canasta's pipelined routine: 1 + 7 + 2 passes, the two runs together
 
@@ -473,8 +496,8 @@ def test_a_restart_between_passes_keeps_the_exact_routine_at_the_terminal(sim_de
 
     run = guided(sim_device_process, tmp_path, ["--pack", "canasta"], 108, DELAYS, seed=17, mischief=restart)
     problems = finished_after_trouble(run, 108)
-    assert any("The shuffler restarted" in p for p in problems), problems
-    assert "Exactness is lost" not in run.screen and "mode: exact;" in run.screen
+    assert "Restarted" in problems, problems
+    assert "ExactLost" not in problems and ended_exact(run), (problems, run.summary)
 
 
 # -- the session in docs/table.md ---------------------------------------------------------

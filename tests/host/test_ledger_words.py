@@ -49,3 +49,8 @@ def test_an_entry_is_worded_where_then_what_then_what_followed() -> None:
 ])
 def test_each_entry_is_worded_from_its_record(entry: proof.Entry, words: str) -> None:
     assert ledger_words.words(entry) == words
+
+
+def test_an_exact_claim_s_condition_says_what_the_shuffler_cannot_see() -> None:
+    assert proof.CONDITION.startswith("if every stack was put together as the steps said")
+    assert "(the shuffler counts cards; it cannot see a stack's order)" in proof.CONDITION

@@ -75,6 +75,23 @@ NOTICES = [
     (notices.FaultLeftOver("double_feed"), ["The shuffler had a fault left over (double_feed); clearing it."]),
     (notices.WaitingForLoad("A", keyboard=False), ["waiting for the cards of load A in the tray"]),
     (notices.HeldRoutineDropped(1, 8, "A", RESUME), ["at round 1 of 8, load A next", f"`{RESUME}`"]),
+    (notices.ExactRoundDealt(1, 14, ("A", "B")), ["round 1 of 14 dealt: loads A and B"]),
+    (notices.StackDealtAgain(W(2, 5, "Q", 4, 9), "Q", 6, 7, steps.group("P", "Q"), ("P", "Q"), 2, 7, 120.0, 9),
+     ["load Q should hold 6 and holds 7: 1 card went onto the wrong stack when the stack for loads P to Q was split "
+      "in round 2", "dealt again from round 2 with fresh codes: 7 passes"]),
+    (notices.RoutineHeader("Bridge", 52, False, 1, 1, (52,), "good", 0.25, 1.0), ["1 round (1 pass)"]),
+    (notices.RoutineHeader("Samba", 162, False, 2, 4, (81, 81), "good", 0.25, 0.9123),
+     ["2 rounds (4 passes) then distance from random 0.912, short of 'good' (at most 0.25)."]),
+    (notices.RoutineHeader("Samba", 162, False, 10, 20, (81, 81), "good", 0.25, 0.2012),
+     ["for 'good' (distance from random 0.201, at most 0.25)."]),
+    (notices.RoutineHeader("Samba", 162, True, 14, 15, (81, 81), "casino", 0.01, 0.0),
+     ["exact mode: 14 rounds (15 passes)", "Should exactness be lost, a fresh exact routine follows."]),
+    (notices.RoutineHeader("Samba", 162, True, 14, 15, (81, 81), "casino", 0.01, 0.0, on_loss="random"),
+     ["Should exactness be lost, random rounds finish the job for 'casino'."]),
+    (notices.ExactRoundDealt(2, 14, ("P",), None, 1, 7, ("Q",)),
+     ["round 2 of 14 dealt: load P, its pass 1 of 7; load Q waits aside"]),
+    (notices.ExactRoundDealt(9, 14, ("Q",), None, 1, 6, ("P",), ("P",)),
+     ["round 9 of 14 dealt: load Q, its pass 1 of 6; load P (done) waits aside"]),
 ]
 
 STEPS = [
@@ -90,6 +107,16 @@ STEPS = [
     (MOVE_DOWN_29, "Move 29 cards from the bottom of load A to the top of load B."),
     (steps.Fix("missing", 11, "B"), "Find the 11 cards missing from load B (on the table, in the exit, under the "
                                     "machine) and put them at its bottom."),
+    (steps.Fix("stopped"), "The guide was stopped: did anyone touch the cards since, on the table or on the machine? "
+                           "If not, press Enter and answer the steps below as the cards lie. If they were moved, put "
+                           "them back as they lay when the guide stopped, then press Enter; if that cannot be done, "
+                           "press Ctrl-C, gather every card into one pack and run the guide again without --resume "
+                           "(a fresh routine)."),
+    (steps.Reload("P", 98, after_stop=True), "Put load P back in the tray, face down (98 cards): its left pile on top "
+                                             "of its right pile, if they still lie apart on the machine."),
+    (steps.Gather(("A", "B"), "casino"), "Put load A on top of load B: that is the pack, after fewer rounds than "
+                                         "'casino' needs."),
+    (steps.Gather(("A", "B"), ""), "Put load A on top of load B: the pack is shuffled and ready to deal."),
 ]
 
 
@@ -99,6 +126,19 @@ def test_a_notice_says_what_a_person_reads(notice: notices.Notice, said: list[st
     assert "\n" not in text
     for words in said:
         assert words in text, text
+
+
+def test_the_wording_says_the_counts_it_is_given() -> None:
+    assert steps.words(steps.Move(1, "A", "B", down=True, sizes=(81, 81))) == \
+        "Move 1 card from the bottom of load A to the top of load B: A 81, B 81."
+    assert steps.words(steps.Stack(("A.left", "B.left"), "A", 82)) == \
+        "Put A's left pile on top of B's left pile: that is the new load A (82 cards)."
+    assert "(" not in steps.words(steps.Lift("A"))  # no counts given, none said
+
+
+def test_a_place_says_where_the_routine_stands() -> None:
+    assert str(W(1, 2, "A", 1, 4)) == "round 1 of 2, load A (pass 1 of 4)"
+    assert str(W(1, 2, "A", 1, 4, after=True)) == "round 1 of 2, after load A's pass (1 of 4 passes done)"
 
 
 @pytest.mark.parametrize("step, said", STEPS, ids=[type(s).__name__ for s, _ in STEPS])
@@ -145,6 +185,10 @@ NOTES = [
     (notices.UnknownFaultHeld(99, AT), f"the shuffler reported fault 99, which this tool does not know, during {IN}"),
     (notices.DeviceContradicted("count_back", (("now", 12), ("was", 30))),
      "a fault of the shuffler: the shuffler's count of the pass went back from 30 to 12 cards"),
+    (notices.DeviceContradicted("more_out", (("load", 81), ("out", 120))),
+     "a fault of the shuffler: the shuffler counted 120 cards out of a load of 81"),
+    (notices.DeviceContradicted("tray_over", (("capacity", 104), ("out", 105))),
+     "a fault of the shuffler: the shuffler began a pass of 105 cards on a tray that holds 104"),
 ]
 
 
