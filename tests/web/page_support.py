@@ -273,7 +273,29 @@ def picture_numbers(d: Any) -> dict[str, Any]:
         return {state: state, left: count('left'), right: count('right'), tray: tray ? tray.textContent : null,
                 piles: document.getElementById('pass-piles').textContent,
                 count: document.getElementById('pass-count').textContent,
-                step: document.getElementById('step-text').textContent};""")
+                step: document.getElementById('step-text').textContent,
+                marks: Object.fromEntries(['pass-piles', 'pass-count', 'pass-label', 'step-text'].map(
+                  (id) => [id, Object.assign({}, document.getElementById(id).dataset)]))};""")
+
+
+def marks(d: Any, element_id: str) -> dict[str, str]:
+    """The record an element shows (its data-* attributes, by their names in camelCase)."""
+    return dict(d.execute_script("return Object.assign({}, document.getElementById(arguments[0]).dataset);",
+                                 element_id))
+
+
+def shown_problems(d: Any) -> list[dict[str, Any]]:
+    """The records of the problems on screen (none while the problems are hidden)."""
+    return list(d.execute_script(
+        "return document.getElementById('problems').hidden ? [] : [...document.querySelectorAll('#problem-list "
+        ".problem')].map((p) => p.dataset.record ? JSON.parse(p.dataset.record) : {kind: null});"))
+
+
+def summary_rows(d: Any) -> list[dict[str, str]]:
+    """The records of the end screen's summary rows and marked cards, as shown."""
+    return list(d.execute_script(
+        "return document.getElementById('summary').hidden ? [] : [...document.querySelectorAll('#summary-list dd, "
+        "#marked .marked-card')].map((e) => Object.assign({}, e.dataset));"))
 
 
 def page_text(d: Any) -> str:
