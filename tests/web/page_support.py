@@ -152,6 +152,7 @@ if (!window.renders) {
       step: st ? {number: st.number, kind: st.kind, why: st.why || null, answer: st.answer, answered: st.answered} : null,
       words: e('step-text').textContent, pass: s.pass, tray: s.table ? s.table.places.tray : null,
       problems: seen('problems') ? e('problem-list').textContent : '',
+      problem_kinds: seen('problems') ? [...document.querySelectorAll('#problem-list .problem')].map((p) => p.dataset.kind || null) : [],
       card: seen('pass') ? {label: e('pass-label').textContent, count: e('pass-count').textContent,
                             piles: e('pass-piles').textContent} : null,
       machine: seen('vtable') ? e('machine').textContent : null,

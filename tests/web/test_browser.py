@@ -245,9 +245,14 @@ def test_a_wrong_load_is_shown_with_its_message_and_put_right_on_the_page(driver
     choose(driver, "A")
     click(driver, "put")
     s = next_step(driver, s["step"]["number"])
-    # Load A holds 111 of the 81 it should, more than the tray's 104: the page says so (and what to move).
-    long = {"kind": "LoadLong", "level": "problem", "load": "A", "want": 81, "n": 111, "capacity": 104}
-    assert s["step"]["kind"] == "unload" and long in shown_problems(driver), shown_problems(driver)
+    # Load A holds 111 of about 81, more than the tray's 104: the page says so, and what to move (30 cards
+    # from the bottom of load A to the top of load B).
+    said = [{k: p[k] for k in ("kind", "load", "want", "n", "about", "capacity")} for p in shown_problems(driver)]
+    assert s["step"]["kind"] == "unload" and said == [
+        {"kind": "LoadToMove", "load": "A", "want": 81, "n": 111, "about": True, "capacity": 104}], said
+    move = shown_problems(driver)[0]["move"]
+    assert {k: move[k] for k in ("kind", "cards", "upper", "lower", "down")} == {
+        "kind": "Move", "cards": 30, "upper": "A", "lower": "B", "down": True}
     s = play(driver)
     check_the_end(driver, s)
     assert s["summary"]["loads"] == [[81, 81]]

@@ -9,20 +9,22 @@ moment the page drew (`record_renders`), not only the moments a test
 happens to look at. Every wait is on a fact."""
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
 import pytest
 
 from page_support import (PHONE, Player, do_step_by_its_controls, done_enabled, marks, open_page, press, press_done,
-                          record_renders, renders, replies_in, tap, state_when, step_after, step_buttons, until)
+                          record_renders, renders, replies_in, shown_problems, tap, state_when, step_after,
+                          step_buttons, until)
 from web_support import CHROMEDRIVER, CHROMIUM, Guide, page_state
 
 pytestmark = [pytest.mark.usefixtures("own_runtime"), pytest.mark.slow, pytest.mark.micropython,
               pytest.mark.skipif(not (CHROMIUM and CHROMEDRIVER),
                                  reason="needs Debian's chromium and chromium-driver (.ci/run installs them)")]
 
-EMPTY = "The tray reads empty"
+EMPTY = "TrayStillEmpty"  # the notice: "the cards are in" said, and the tray reads empty
 
 
 def places(g: Guide) -> dict[str, int]:
@@ -35,9 +37,14 @@ def toast(d: Any) -> str:
     return str(d.execute_script("const t = document.getElementById('toast'); return t.hidden ? '' : t.textContent;"))
 
 
-def problems(d: Any) -> str:
-    return str(d.execute_script("const p = document.getElementById('problems');"
-                                "return p.hidden ? '' : document.getElementById('problem-list').textContent;"))
+def problems(d: Any) -> list[str]:
+    """The kinds of the problems on screen."""
+    return [p["kind"] for p in shown_problems(d)]
+
+
+def empty_for(d: Any) -> list[str]:
+    """The loads the problems on screen say the tray reads empty for."""
+    return [p["load"] for p in shown_problems(d) if p["kind"] == EMPTY]
 
 
 EXACT_52 = ("--sim", "--mode", "exact", "--cards", "52")
@@ -76,7 +83,7 @@ def test_the_tray_read_empty_is_said_then_gone_once_the_load_is_in(driver: Any, 
     shown = renders(driver)
     filled = [r for r in shown if r["tray"]]
     assert filled, "the page never drew the tray holding the load"
-    stale = [r for r in filled if EMPTY in r["problems"]]
+    stale = [r for r in filled if EMPTY in r["problem_kinds"]]
     assert not stale, f"'{EMPTY}' beside a tray holding {stale[0]['tray']} cards, at step {stale[0]['step']}"
     assert EMPTY not in problems(driver)
 
@@ -90,13 +97,14 @@ def test_the_cards_are_in_with_an_empty_tray_is_answered_with_why_and_can_be_pre
     for _ in range(2):  # pressed again while it is still empty: the same answer, and the button still usable
         until(driver, done_enabled, f"The cards are in at step {number}")
         driver.find_element("id", "done").click()
-        until(driver, lambda d: f"{EMPTY}: put load {load} in first." in problems(d) and done_enabled(d),
+        until(driver, lambda d: empty_for(d) == [load] and done_enabled(d),
               f"why the cards are not taken, and The cards are in to press again at step {number}")
         assert page_state(driver)["step"]["number"] == number and places(g)["tray"] == 0
-    assert problems(driver).count(EMPTY) == 1, problems(driver)  # one line, however often it is said
+    # One line, however often it is said.
+    assert problems(driver).count(EMPTY) == 1 and empty_for(driver) == [load], problems(driver)
     # Once the cards are in, the answer counts (or the shuffler has seen them itself first).
     controls = step_buttons(driver)
-    assert [b.text for b in controls] == [f"1. Put load {load} in the tray"]
+    assert [json.loads(b.get_attribute("data-key")) for b in controls] == [{"op": "put", "stack": load}]
     tap(driver, controls[0])
     until(driver, lambda d: places(g)["tray"] > 0 and replies_in(d), "the load in the tray")
     if page_state(driver)["step"]["number"] == number and done_enabled(driver):

@@ -69,7 +69,7 @@ function connect() {
     if ("beat" in msg && !("version" in msg)) return;
     if ("version" in msg) { received(msg); return; }
     const done = waiting.shift();
-    if (msg.error) toast(msg.error, true);
+    if (msg.error) toast(msg.error, true, msg.reason);
     // What went right shows on the table itself; only refusals need words.
     if (done) done(msg);
   };
@@ -201,9 +201,11 @@ function once(key, obj, button) {
 }
 
 let toastTimer = null;
-function toast(text, error) {
+// A refusal's words; its reason (host/web/refusals.py), when the server gave one, beside them.
+function toast(text, error, reason) {
   const t = $("toast");
   t.textContent = text;
+  mark(t, { reason: reason || "" });
   t.className = "toast" + (error ? " error" : "");
   t.setAttribute("role", error ? "alert" : "status");
   t.hidden = false;
