@@ -157,6 +157,9 @@ def test_the_words_of_each_record_the_page_shows(driver: Any) -> None:
         page.update(mode="random", step=lift)
         driver.get(server.address)
         shows(driver, "step-text", lift["words"])
+        page.guide_looked()  # and never again: the beat says how long the guide has been silent
+        shows(driver, "banner-head", "The guide is not answering")
+        assert driver.find_element("id", "banner-text").text.startswith("Nothing has come from the guide for ")
     finally:
         server.stop()
     shows(driver, "banner-head", "The guide is not running")
