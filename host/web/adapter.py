@@ -68,7 +68,8 @@ class WebVoice(guide_machine.Voice):
         """A line in the log; a problem also among the problems shown, with
         the record (kind and fields) its words were made from."""
         def add(state: dict[str, Any]) -> None:
-            state["log"] = (state["log"] + [{"text": line, "problem": problem}])[-LOG_LINES:]
+            said = {"text": line, "problem": problem, **({"kind": record["kind"]} if record else {})}
+            state["log"] = (state["log"] + [said])[-LOG_LINES:]
             if problem and all(p["text"] != line for p in state["problems"]):  # said again: still one line
                 number = state["step"]["number"] if state["step"] else 0
                 state["problems"] = state["problems"] + [{"text": line, "after_step": number, "until": until,

@@ -242,7 +242,7 @@ class PageServer:
             why = await self._table_says_not_done(msg.args["step"])
             if why is None:
                 why = self.page.try_answer(msg.args["step"])
-            return {"ok": f"step {msg.args['step']} done"} if why is None else {"error": why}
+            return {"ok": f"step {msg.args['step']} done"} if why is None else why
         if msg.op == "close":
             if not self.page.get("finished"):
                 return refusals.reply("still_running")
@@ -260,7 +260,7 @@ class PageServer:
         control = (msg.op, tuple(sorted((k, v) for k, v in msg.args.items() if k != "step")))
         why = self.page.claim(step, control)
         if why is not None:
-            return {"error": why}
+            return why
         try:
             said = await asyncio.get_running_loop().run_in_executor(None, table.do, msg, self.page.get("step"))
         except TableRefused as exc:
@@ -272,7 +272,7 @@ class PageServer:
         await asyncio.get_running_loop().run_in_executor(None, self.refresh_table)
         return {"ok": said}
 
-    async def _table_says_not_done(self, number: int) -> str | None:
+    async def _table_says_not_done(self, number: int) -> dict[str, Any] | None:
         """Why the virtual table shows step `number` is not done (its piles
         still on the machine), looked at now; None when it cannot tell, and
         the guide's own checks decide."""

@@ -12,6 +12,7 @@ from __future__ import annotations
 import threading
 from typing import Any, Callable
 
+from host.web import refusals
 from host.web.messages import Message
 from shuffling import steps
 from simulator.virtual import faults as faultlib
@@ -235,21 +236,17 @@ _CONTROLS: dict[str, Callable[[list[str], set[str], list[str]], dict[str, Any]]]
 SEES_DONE = ("lift", "unload")
 
 
-def not_done(step: dict[str, Any], table: dict[str, Any]) -> str | None:
+def not_done(step: dict[str, Any], table: dict[str, Any]) -> dict[str, Any] | None:
     """Why the table (`describe`d) shows that `step` (the page's step, as
-    data) is not done, in one line with what to do; None when it may be."""
+    data) is not done, as a refusal (host/web/refusals.py) that says what to
+    do; None when it may be."""
     places = table.get("places") or {}
     number = step.get("number")
-    if step.get("kind") == "lift":
-        still = [f"the {side} pile ({steps.cards(places[side])})" for side in ("left", "right") if places.get(side)]
-        if len(still) == 1:
-            return f"step {number} is not done: {still[0]} is still on the machine; lift it off, then press Done"
-        if still:
-            return (f"step {number} is not done: {still[0]} and {still[1]} are still on the machine; "
-                    "lift them off, then press Done")
+    if step.get("kind") == "lift" and (places.get("left") or places.get("right")):
+        return refusals.reply("piles_on_machine", step=number, left=places.get("left") or 0,
+                              right=places.get("right") or 0)
     if step.get("kind") == "unload" and places.get("tray"):
-        return (f"step {number} is not done: the tray still holds {steps.cards(places['tray'])}; "
-                "take them out, then press Done")
+        return refusals.reply("tray_holds", step=number, tray=places["tray"])
     return None
 
 

@@ -68,7 +68,9 @@ def test_any_message_is_read_or_refused_never_anything_else(raw: str | bytes) ->
 # -- the server's refusals and lines, worded once (the other tests judge by their reasons) --------
 
 def test_each_refusal_is_one_line_of_its_own_words() -> None:
-    said = {reason: refusals.words(reason, most=7, what="bad request") for reason in refusals.WORDS}
+    fields = {"most": 7, "what": "bad request", "step": 4, "shown": 5, "up": 0.5, "read_s": 1.0, "left": 2, "right": 3,
+              "tray": 9}
+    said = {reason: refusals.words(reason, **fields) for reason in refusals.WORDS}
     assert all(line and "\n" not in line for line in said.values())
     assert len(set(said.values())) == len(said)  # no two reasons worded alike
     assert said["earlier_run"] == "this page is from an earlier run of the guide: open the address the guide printed"
@@ -79,6 +81,30 @@ def test_each_refusal_is_one_line_of_its_own_words() -> None:
     assert said["too_many_pages"] == "too many pages are open on the guide (at most 7): close some"
     assert said["too_many_messages"] == "too many messages (at most 7 a second): this one was not read"
     assert said["still_running"] == "the guide is still running: it ends with its summary or Ctrl-C"
+
+
+def test_each_refusal_of_a_done_or_a_control_in_its_words() -> None:
+    def said(reason: str, **fields: object) -> str:
+        return refusals.words(reason, **fields)
+
+    assert said("no_longer_shown", step=1, shown=2) == (
+        "step 1 is no longer shown (the page shows step 2): nothing was answered")
+    assert said("not_shown", step=7) == "step 7 is not shown: nothing was answered"
+    assert said("not_asked", step=6) == "step 6 does not wait for done on the page"
+    assert said("already_answered", step=3) == "step 3 is already done"
+    assert said("too_soon", step=1, up=0.5, read_s=1.0) == (
+        "step 1 has been on screen only 0.5 s: done counts once it has been up 1 s (read it, then press done)")
+    assert said("piles_on_machine", step=5, left=43, right=38) == (
+        "step 5 is not done: the left pile (43 cards) and the right pile (38 cards) are still on the machine; "
+        "lift them off, then press Done")
+    assert said("piles_on_machine", step=5, left=0, right=38) == (
+        "step 5 is not done: the right pile (38 cards) is still on the machine; lift it off, then press Done")
+    assert said("tray_holds", step=6, tray=111) == (
+        "step 6 is not done: the tray still holds 111 cards; take them out, then press Done")
+    assert said("control_step_gone", step=4, shown=5) == (
+        "that step is no longer shown (step 4; the page shows step 5): nothing was done")
+    assert said("control_step_not_shown", step=6) == "that step is not shown (step 6): nothing was done"
+    assert said("control_used", step=5) == "already done at this step (step 5): nothing was done again"
 
 
 def test_a_refusal_on_the_wire_carries_its_reason_and_its_line() -> None:

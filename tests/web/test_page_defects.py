@@ -350,11 +350,10 @@ def test_a_done_the_guide_found_too_soon_can_be_pressed_again(driver: Any, guide
     do_step_by_its_controls(driver, g, s["step"])
     until(driver, done_enabled, "Done at step 1")
     driver.find_element("id", "done").click()
-    # Too soon for the guide: its log line, or the server's refusal on the page.
-    too_soon = ("Done came before step 1 could be read", "done counts once it has been up")
+    # Too soon for the guide: its notice in the log, or the server's refusal on the page.
     until(driver, lambda d: page_state(d)["step"]["number"] > 1
-          or (done_enabled(d) and any(t in x["text"] for x in page_state(d)["log"] for t in too_soon)
-              or too_soon[1] in d.find_element("id", "toast").get_attribute("textContent")),
+          or (done_enabled(d) and any(x.get("kind") == "TooSoon" for x in page_state(d)["log"])
+              or marks(d, "toast").get("reason") == "too_soon"),
           "step 1 taken, or given back as too soon with Done to press again")
     if page_state(driver)["step"]["number"] == 1:
         # Pressed again once the step has been on the page for the guide's read time.

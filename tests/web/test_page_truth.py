@@ -18,6 +18,7 @@ import pytest
 from page_support import (PHONE, Player, do_step_by_its_controls, done_enabled, marks, open_page, press, press_done,
                           record_renders, renders, replies_in, shown_problems, tap, state_when, step_after,
                           step_buttons, until)
+from shuffling import steps
 from web_support import CHROMEDRIVER, CHROMIUM, Guide, page_state
 
 pytestmark = [pytest.mark.usefixtures("own_runtime"), pytest.mark.slow, pytest.mark.micropython,
@@ -32,9 +33,10 @@ def places(g: Guide) -> dict[str, int]:
     return dict(g.state()["table"]["places"])
 
 
-def toast(d: Any) -> str:
-    """The one-line notice on the page, if one is up."""
-    return str(d.execute_script("const t = document.getElementById('toast'); return t.hidden ? '' : t.textContent;"))
+def toast(d: Any) -> dict[str, str]:
+    """The record of the one-line notice on the page (its reason and fields), if one is up."""
+    return dict(d.execute_script("const t = document.getElementById('toast');"
+                                 "return t.hidden ? {} : Object.assign({}, t.dataset);"))
 
 
 def problems(d: Any) -> list[str]:
@@ -120,25 +122,29 @@ def test_done_on_a_lift_is_refused_while_the_piles_are_on_the_machine(driver: An
     at_start = places(g)
     assert at_start["left"] + at_start["right"] == 81, at_start
 
-    def refused(reason: str) -> None:
+    def refused(left: int, right: int) -> None:
+        """Done pressed, and refused: the piles still on the machine, as many cards as the table holds."""
+        why = {"reason": "piles_on_machine", "step": str(number), "left": str(left), "right": str(right)}
         until(driver, done_enabled, f"Done at step {number}")
         driver.find_element("id", "done").click()
-        until(driver, lambda d: page_state(d)["step"]["number"] != number or reason in toast(d),
-              f"Done at step {number} refused: '{reason}'")
+        until(driver, lambda d: page_state(d)["step"]["number"] != number or toast(d) == why,
+              f"Done at step {number} refused: {why}")
         assert page_state(driver)["step"]["number"] == number, \
             f"Done at step {number} was taken with the piles on the machine: {places(g)}"
         until(driver, done_enabled, f"Done given back at step {number}")  # refused: it can be pressed again
 
     left, right = at_start["left"], at_start["right"]
-    refused(f"the left pile ({left} cards) and the right pile ({right} cards) are still on the machine")
+    refused(left, right)
     assert places(g) == at_start
     # One pile lifted by its own control: the other one still stops it.
     controls = step_buttons(driver)
-    assert [b.text for b in controls] == ["1. Take the left pile off the machine as A's left pile",
-                                          "2. Take the right pile off the machine as A's right pile"]
+    load = s["step"]["load"]
+    assert [json.loads(b.get_attribute("data-key")) for b in controls] == [
+        {"op": "lift", "pile": "left", "onto": steps.left_of(load)},
+        {"op": "lift", "pile": "right", "onto": steps.right_of(load)}]
     tap(driver, controls[0])
     until(driver, lambda d: places(g)["left"] == 0 and replies_in(d), "the left pile lifted")
-    refused(f"the right pile ({right} cards) is still on the machine")
+    refused(0, right)
     tap(driver, step_buttons(driver)[1])
     until(driver, lambda d: places(g)["right"] == 0 and replies_in(d), "the right pile lifted")
     press_done(driver, number)

@@ -410,7 +410,7 @@ def test_headers_that_never_end_are_cut_but_a_page_lives_on(monkeypatch: pytest.
         server.stop()
     assert first[0] >= conn.HEADERS_S and first[1] == b"", first  # cut by the deadline, without an answer
     assert second[0] >= conn.HEADERS_S and second[1] == b"", second
-    assert reply == {"error": "step 7 is not shown: nothing was answered"}
+    assert reply == refusals.reply("not_shown", step=7)
 
 
 def test_a_connection_idle_after_its_answer_is_closed(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -569,7 +569,7 @@ def test_a_message_flood_is_capped_and_a_page_that_keeps_on_is_closed() -> None:
     assert all(r != too_many for r in paced)
     read = [r for r in replies if r != too_many]
     refused = len(replies) - len(read)
-    assert refused >= sockets.FLOOD and all(r == {"error": "step 7 is not shown: nothing was answered"} for r in read)
+    assert refused >= sockets.FLOOD and all(r == refusals.reply("not_shown", step=7) for r in read)
     assert len(read) <= sockets.RATE + sockets.RATE * took + 1  # the bucket, however long the flood took
     assert code == 1008  # kept on flooding: closed
 

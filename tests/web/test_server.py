@@ -146,7 +146,7 @@ def test_nothing_a_page_sends_crashes_the_guide(batch: list[str]) -> None:
         step = next_step(page, 0)
         assert step["number"] == 1
         replies = asyncio.run(page_says(server.address, [m for m in batch if not _answers_the_first_step(m)]))
-        assert all(("ok" in r) != ("error" in r) and set(r) <= {"ok", "error", "reason"} for r in replies)
+        assert all(("ok" in r) != ("error" in r) and (set(r) == {"ok"} or "reason" in r) for r in replies)
         assert t.is_alive() and "error" not in out and page.get("step")["number"] == step["number"]
         asyncio.run(page_says(server.address, [{"op": "done", "step": step["number"]}]))
         assert next_step(page, step["number"])["number"] == step["number"] + 1

@@ -69,7 +69,7 @@ function connect() {
     if ("beat" in msg && !("version" in msg)) return;
     if ("version" in msg) { received(msg); return; }
     const done = waiting.shift();
-    if (msg.error) toast(msg.error, true, msg.reason);
+    if (msg.error) toast(msg.error, true, msg);
     // What went right shows on the table itself; only refusals need words.
     if (done) done(msg);
   };
@@ -201,11 +201,13 @@ function once(key, obj, button) {
 }
 
 let toastTimer = null;
-// A refusal's words; its reason (host/web/refusals.py), when the server gave one, beside them.
-function toast(text, error, reason) {
+// A refusal's words; its record (the reason and fields of host/web/refusals.py), when the
+// server gave one, beside them.
+function toast(text, error, reply) {
   const t = $("toast");
   t.textContent = text;
-  mark(t, { reason: reason || "" });
+  const { error: _, ...record } = reply || {};
+  mark(t, record);
   t.className = "toast" + (error ? " error" : "");
   t.setAttribute("role", error ? "alert" : "status");
   t.hidden = false;
