@@ -135,11 +135,11 @@ class WebVoice(guide_machine.Voice):
         # A new pass (or a stopped one going on): the problems before it are
         # over, and the step that started it (touch the sensor) is done, so
         # the page says what the machine does instead of the touch.
-        place = where(self.guide).get("place")
-        load = None if place is None else place["load"]
+        at = where(self.guide)
+        load = None if at.get("place") is None else at["place"]["load"]  # the pass's load, as a record has it
         self.page.update(**{"pass": {"label": label, "load": load, "dealt": done, "total": total, "left": left,
                                      "right": right, "active": True}, "problems": [],
-                            "doing": doing("dealing", label, load)}, **where(self.guide))
+                            "doing": doing("dealing", label, load)}, **at)
 
     def bar_update(self, done: int, total: int, left: int | None, right: int | None) -> None:
         if self.also is not None:
@@ -206,7 +206,7 @@ def _plain(value: Any) -> Any:
         return [_plain(v) for v in value]
     if value is None or isinstance(value, (bool, int, float, str)):
         return value
-    return _plain(vars(value)) if hasattr(value, "__dict__") else repr(value)
+    return repr(value)  # not a record: as Python shows it
 
 
 def page_words(notice: notices.Notice) -> str:

@@ -457,3 +457,18 @@ def test_each_table_command_is_a_control_in_the_pages_words() -> None:
     assert control(("put", "A", "--under"))["msg"] == {"op": "put", "stack": "A", "under": True}
     with pytest.raises(ValueError):
         control(("fly",))
+
+
+def test_a_notice_on_the_page_carries_its_record_as_json_data() -> None:
+    """Every problem the page shows keeps the record it was worded from,
+    nested records and a device's fault record too, as JSON."""
+    page = PageState()
+    voice = WebVoice(page)
+    fault = exit_beam_missed_three(voice)
+    [problem] = page.get("problems")
+    record = problem["record"]
+    assert (record["kind"], record["level"], record["part"], record["dealt"], record["of"]) == (
+        "SensorLost", "problem", "exit", 40, 81)
+    assert (record["reason"]["why"], record["reason"]["out"]) == (fault.why, fault.out) == (protocol.WHY_MISSED, 3)
+    assert json.loads(json.dumps(record)) == record
+    assert [line.get("kind") for line in page.get("log") if line["problem"]] == ["SensorLost"]
