@@ -63,12 +63,17 @@ class WebVoice(guide_machine.Voice):
     def attach(self, guide: guide_machine.Guide) -> None:
         self.guide = guide
 
-    def _log(self, line: str, problem: bool = False, until: str | None = None) -> None:
+    def _log(self, line: str, problem: bool = False, until: str | None = None,
+             record: dict[str, Any] | None = None) -> None:
+        """A line in the log; a problem also among the problems shown, with
+        the record (kind and fields) its words were made from."""
         def add(state: dict[str, Any]) -> None:
-            state["log"] = (state["log"] + [{"text": line, "problem": problem}])[-LOG_LINES:]
+            said = {"text": line, "problem": problem, **({"kind": record["kind"]} if record else {})}
+            state["log"] = (state["log"] + [said])[-LOG_LINES:]
             if problem and all(p["text"] != line for p in state["problems"]):  # said again: still one line
                 number = state["step"]["number"] if state["step"] else 0
-                state["problems"] = state["problems"] + [{"text": line, "after_step": number, "until": until}]
+                state["problems"] = state["problems"] + [{"text": line, "after_step": number, "until": until,
+                                                          "record": record}]
             state.update(where(self.guide))
         self.page.edit(add)
 
@@ -89,7 +94,8 @@ class WebVoice(guide_machine.Voice):
             shown = self.page.get("step")
             if shown is not None:
                 self.page.unanswer(int(shown["number"]))
-        self._log(page_words(notice), problem=notices.level(notice) == notices.PROBLEM, until=_UNTIL.get(type(notice)))
+        self._log(page_words(notice), problem=notices.level(notice) == notices.PROBLEM, until=_UNTIL.get(type(notice)),
+                  record=record(notice))
 
     def step(self, shown: guide_machine.Shown) -> None:
         if self.also is not None:
@@ -129,10 +135,11 @@ class WebVoice(guide_machine.Voice):
         # A new pass (or a stopped one going on): the problems before it are
         # over, and the step that started it (touch the sensor) is done, so
         # the page says what the machine does instead of the touch.
-        self.page.update(**{"pass": {"label": label, "dealt": done, "total": total, "left": left, "right": right,
-                                     "active": True}, "problems": [],
-                            "doing": f"The shuffler is dealing {label}: wait until it stops, "
-                                     "and leave the piles alone."}, **where(self.guide))
+        at = where(self.guide)
+        load = None if at.get("place") is None else at["place"]["load"]  # the pass's load, as a record has it
+        self.page.update(**{"pass": {"label": label, "load": load, "dealt": done, "total": total, "left": left,
+                                     "right": right, "active": True}, "problems": [],
+                            "doing": doing("dealing", label, load)}, **at)
 
     def bar_update(self, done: int, total: int, left: int | None, right: int | None) -> None:
         if self.also is not None:
@@ -154,8 +161,8 @@ class WebVoice(guide_machine.Voice):
             def end(state: dict[str, Any]) -> None:
                 state["pass"] = {**old, "active": False}
                 # Until the next step: what the shuffler did, not the touch that began it.
-                over = "has dealt" if old["dealt"] >= old["total"] else "has stopped dealing"
-                state["doing"] = f"The shuffler {over} {old['label']}."
+                over = "dealt" if old["dealt"] >= old["total"] else "stopped_dealing"
+                state["doing"] = doing(over, old["label"], old.get("load"))
                 if seen is not None:
                     put_table(state, seen)
             self.page.edit(end)
@@ -167,6 +174,39 @@ class WebVoice(guide_machine.Voice):
             return self.look()
         except (OSError, ValueError, RuntimeError):
             return None  # the table cannot be seen now: it is looked at again with the next step
+
+
+# What the machine is doing between the steps, in the page's words (the pass's
+# label is the guide's: "load A").
+DOING_WORDS = {"dealing": "The shuffler is dealing {label}: wait until it stops, and leave the piles alone.",
+               "dealt": "The shuffler has dealt {label}.",
+               "stopped_dealing": "The shuffler has stopped dealing {label}."}
+
+
+def doing(kind: str, label: str, load: str | None) -> dict[str, Any]:
+    """What the machine is doing, as the page shows it: the record (its kind
+    and the load) with the words made from it."""
+    return {"kind": kind, "load": load, "label": label, "words": DOING_WORDS[kind].format(label=label)}
+
+
+def record(notice: notices.Notice) -> dict[str, Any]:
+    """A notice's record for the page: its kind, level and fields, as JSON
+    data (its words are the page's own, apart)."""
+    return {"level": notices.level(notice), **_plain(notice)}
+
+
+def _plain(value: Any) -> Any:
+    """A record's field as JSON data: a nested record as its kind and fields."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {"kind": type(value).__name__,
+                **{f.name: _plain(getattr(value, f.name)) for f in dataclasses.fields(value)}}
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return [_plain(v) for v in value]
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    return repr(value)  # not a record: as Python shows it
 
 
 def page_words(notice: notices.Notice) -> str:

@@ -25,7 +25,8 @@ from typing import Any
 
 from aiohttp import web
 
-from host.web.guard import SECURITY_HEADERS, UNREADABLE
+from host.web import refusals
+from host.web.guard import SECURITY_HEADERS
 
 MAX_CONNECTIONS = 64  # HTTP connections at once: a browser opens about 6 per page
 PER_PEER = MAX_CONNECTIONS // 2  # connections from one address: a few tabs' worth
@@ -76,14 +77,15 @@ class QuietHandler(web.RequestHandler):
             LOG.debug("the guide's page failed on a request", exc_info=exc)
             LOG.error("the guide's page failed on a request from %s (%s)", request.remote,
                       type(exc).__name__ if exc else status)
-            text = "the guide's page failed on this request\n"
+            reason = "failed"
         else:
             # The sender's doing: nothing on the console, which a stranger could fill.
             LOG.debug("refused a request it could not read from %s (%d)", request.remote, status)
-            text = UNREADABLE
+            reason = "unreadable"
         if request.writer.output_size > 0:  # an answer had begun: only closing is left (as aiohttp does)
             raise ConnectionError("an answer had begun")
-        response = web.Response(status=status, text=text, headers=SECURITY_HEADERS)
+        response = refusals.answer(status, reason)
+        response.headers.update(SECURITY_HEADERS)
         response.force_close()
         return response
 
@@ -117,7 +119,7 @@ class Watched(Forwarding):
         self.peer = peer[0] if isinstance(peer, tuple) and peer else peer
         refused = self.site.admit(self)
         if refused is not None:
-            self.inner = Busy(refused)
+            self.inner = refused
         else:
             self.timer = asyncio.get_running_loop().call_later(SILENT_S, self.cut)
         self.inner.connection_made(transport)
@@ -163,18 +165,15 @@ def _head() -> bytes:
 class Busy(asyncio.Protocol):
     """A connection over the cap: one line and closed."""
 
-    LINE = f"too many connections to the guide's page (at most {MAX_CONNECTIONS}): close some tabs\n".encode()
-    PEER_LINE = (f"too many connections to the guide's page from one address (at most {PER_PEER}): "
-                 "close some tabs\n").encode()
-
-    def __init__(self, line: bytes = LINE) -> None:
-        self.line = line
+    def __init__(self, reason: str, most: int) -> None:
+        self.reason = reason
+        self.line = (refusals.words(reason, most=most) + "\n").encode()
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         assert isinstance(transport, asyncio.WriteTransport)
         transport.write(b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\n%s"
-                        b"Content-Length: %d\r\nConnection: close\r\n\r\n%s"
-                        % (_head(), len(self.line), self.line))
+                        b"%s: %s\r\nContent-Length: %d\r\nConnection: close\r\n\r\n%s"
+                        % (_head(), refusals.HEADER.encode(), self.reason.encode(), len(self.line), self.line))
         transport.close()
 
 
@@ -217,18 +216,19 @@ class CappedSite(web.TCPSite):
                                                 reuse_address=self._reuse_address)
         self._bound_port = self._server.sockets[0].getsockname()[1] if self._server.sockets else self._port
 
-    def admit(self, conn: Watched) -> bytes | None:
-        """Count a new connection in; the line it gets instead when there is no place.
+    def admit(self, conn: Watched) -> Busy | None:
+        """Count a new connection in; the refusal it gets instead when there is no place.
         A full cap closes a connection no request with the secret has come on
         (eviction_order): strangers never keep the person out, and only the
         person's own connections can fill it."""
         same = [c for c in self.live.values() if c.peer == conn.peer]
         if len(same) >= PER_PEER and not self._make_room(same):  # room made by its own address first
             self.refused += 1
-            return Busy.LINE if len(self.live) >= self.cap else Busy.PEER_LINE
+            return (Busy("too_many_connections", MAX_CONNECTIONS) if len(self.live) >= self.cap
+                    else Busy("too_many_from_one", PER_PEER))
         if len(self.live) >= self.cap and not self._make_room(list(self.live.values())):
             self.refused += 1
-            return Busy.LINE
+            return Busy("too_many_connections", MAX_CONNECTIONS)
         self.live[conn.handler] = conn
         return None
 

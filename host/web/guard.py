@@ -22,6 +22,8 @@ from typing import Awaitable, Callable
 
 from aiohttp import web
 
+from host.web.refusals import answer
+
 # On every answer, refusals and aiohttp's own included. Server: aiohttp's default names its
 # version and Python's, which tell a stranger what to try.
 SECURITY_HEADERS = {
@@ -32,14 +34,6 @@ SECURITY_HEADERS = {
     "Cache-Control": "no-store",
     "Server": "shuffler",
 }
-UNREADABLE = "the guide's page could not read this request\n"
-NOT_OURS = "the guide's page answers only requests for its own paths (GET /path)\n"
-FOREIGN_HOST = "this page answers only to this machine's own names and addresses (the address the guide printed)\n"
-FOREIGN_SITE = "requests from other sites are refused\n"
-NO_SECRET = "the guide's page needs the address the guide printed (with its ?token=)\n"
-WRONG_TOKEN = "that is not this run's address: open the address the guide printed\n"
-EARLIER_RUN = "this page is from an earlier run of the guide: open the address the guide printed\n"
-NO_EXPECT = "the guide's page expects nothing of a request: this one was not read\n"
 SAME_SITE = ("same-origin", "none")  # Sec-Fetch-Site of the page itself, or of the address opened
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
@@ -57,22 +51,22 @@ def _same(given: str, secret: str) -> bool:
 def refusal(request: web.BaseRequest, allowed: set[str], secret: str, port: int) -> web.Response | None:
     """The one-line refusal of a request that may not be answered; None when it may."""
     if not request.raw_path.startswith("/") or request.method == "CONNECT":  # absolute-form, `*`
-        return web.Response(status=400, text=NOT_OURS)
+        return answer(400, "not_ours")
     if request.headers.get("Host", "").lower() not in allowed:
-        return web.Response(status=403, text=FOREIGN_HOST)
+        return answer(403, "foreign_host")
     origin = request.headers.get("Origin")
     if origin is not None and not (origin.lower().startswith("http://")
                                    and origin.lower().removeprefix("http://") in allowed):
-        return web.Response(status=403, text=FOREIGN_SITE)
+        return answer(403, "foreign_site")
     if request.headers.get("Sec-Fetch-Site", "same-origin").lower() not in SAME_SITE:
-        return web.Response(status=403, text=FOREIGN_SITE)
+        return answer(403, "foreign_site")
     token = request.query.get("token")
     if token is not None:
-        return None if _same(token, secret) else web.Response(status=403, text=WRONG_TOKEN)
+        return None if _same(token, secret) else answer(403, "wrong_token")
     cookie = request.cookies.get(cookie_name(port))
     if cookie is None:
-        return web.Response(status=403, text=NO_SECRET)
-    return None if _same(cookie, secret) else web.Response(status=403, text=EARLIER_RUN)
+        return answer(403, "no_secret")
+    return None if _same(cookie, secret) else answer(403, "earlier_run")
 
 
 class Guard:
@@ -106,7 +100,7 @@ class Guard:
         if refused is not None:
             return refused
         if request.headers.get("Expect", "").lower() != "100-continue" or request.version < (1, 1):
-            return web.Response(status=417, text=NO_EXPECT)
+            return answer(417, "no_expect")
         await request.writer.write(b"HTTP/1.1 100 Continue\r\n\r\n")
         return None
 

@@ -23,7 +23,7 @@ from typing import Any, Awaitable, Callable
 
 from aiohttp import WSMsgType, web
 
-from host.web import messages
+from host.web import messages, refusals
 from host.web.page_state import PageState
 
 MAX_PAGES = 16  # WebSockets at once: tabs and devices showing the guide
@@ -71,8 +71,7 @@ class Pages:
     async def serve(self, request: web.Request) -> web.StreamResponse:
         if self.open >= MAX_PAGES:
             self.refused += 1
-            return web.Response(status=503, text=f"too many pages are open on the guide (at most {MAX_PAGES}): "
-                                                 "close some\n")
+            return refusals.answer(503, "too_many_pages", most=MAX_PAGES)
         self.open += 1  # counted before the first await, so a burst cannot slip past the cap
         try:
             return await self._page(request)
@@ -107,12 +106,11 @@ class Pages:
                 if not strikes.take():
                     await ws.close(code=1008, message=b"too many messages")
                     break
-                reply: dict[str, Any] | None = {
-                    "error": f"too many messages (at most {RATE} a second): this one was not read"}
+                reply: dict[str, Any] | None = refusals.reply("too_many_messages", most=RATE)
             elif msg.type == WSMsgType.TEXT:
                 reply = await self.handle(msg.data)
             else:
-                reply = {"error": "a message must be UTF-8 JSON text"}
+                reply = refusals.reply("not_text")
             if reply is not None and not ws.closed:
                 await ws.send_str(json.dumps(reply))
 

@@ -26,6 +26,8 @@ import threading
 import time
 from typing import Any, Callable, Hashable
 
+from host.web import refusals
+
 LOG_LINES = 12  # lines of the transcript the page shows under the step
 
 
@@ -156,27 +158,26 @@ class PageState:
         (see `try_answer`)."""
         return self.try_answer(number) is None
 
-    def try_answer(self, number: int) -> str | None:
+    def try_answer(self, number: int) -> dict[str, Any] | None:
         """The page says step `number` is done. None when it counts: it is the
         step shown now, it waits for an answer, nobody has answered it yet and
-        it has been on screen for the read time; else the one line why not,
-        and nothing changes. Under the lock, so of two tabs (or a double
+        it has been on screen for the read time; else the refusal why not
+        (host/web/refusals.py), and nothing changes. Under the lock, so of two tabs (or a double
         click) answering at once exactly one counts."""
         with self._cond:
             step = self._state["step"]
             shown = int(step["number"]) if step else 0
             if step is None or shown != number:
                 if number < shown:
-                    return f"step {number} is no longer shown (the page shows step {shown}): nothing was answered"
-                return f"step {number} is not shown: nothing was answered"
+                    return refusals.reply("no_longer_shown", step=number, shown=shown)
+                return refusals.reply("not_shown", step=number)
             if not step.get("answer"):
-                return f"step {number} does not wait for done on the page"
+                return refusals.reply("not_asked", step=number)
             if self.answered >= number or step.get("answered"):
-                return f"step {number} is already done"
+                return refusals.reply("already_answered", step=number)
             up = self.clock() - self._shown_at
             if up < self.read_s:
-                return (f"step {number} has been on screen only {up:.1f} s: done counts once it has been up "
-                        f"{self.read_s:g} s (read it, then press done)")
+                return refusals.reply("too_soon", step=number, up=round(up, 1), read_s=self.read_s)
             self.answered = number
             self.counted += 1
             self._state["step"] = {**step, "answered": True}
@@ -188,9 +189,9 @@ class PageState:
         with self._cond:
             return self.counted, self.answered
 
-    def claim(self, number: int, control: Hashable) -> str | None:
+    def claim(self, number: int, control: Hashable) -> dict[str, Any] | None:
         """A table control (the op and its arguments) pressed at step `number`:
-        None when it may act; else the one line why not. It must name the step
+        None when it may act; else the refusal why not. It must name the step
         shown now, and each control acts at most once per step (a double
         click, a key held down, a second tab); another control, or the same
         one with other arguments, may still act (a person correcting a slip)."""
@@ -198,11 +199,10 @@ class PageState:
             shown = self._shown
             if number != shown:
                 if number < shown:
-                    return (f"that step is no longer shown (step {number}; the page shows step {shown}): "
-                            "nothing was done")
-                return f"that step is not shown (step {number}): nothing was done"
+                    return refusals.reply("control_step_gone", step=number, shown=shown)
+                return refusals.reply("control_step_not_shown", step=number)
             if control in self._claimed:
-                return f"already done at this step (step {number}): nothing was done again"
+                return refusals.reply("control_used", step=number)
             self._claimed.add(control)
             self._show_used()
             return None

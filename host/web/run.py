@@ -34,6 +34,20 @@ def verdict(plan: Any, summary: guide_machine.Summary) -> dict[str, Any]:
     return {"ready": not short, "level": quality.name, "threshold": quality.threshold, "needs": needs}
 
 
+def address_lines(address: str, lan: str | None, lan_bind: bool) -> list[str]:
+    """Where the page is, as the console says it: its address (with the
+    run's secret); on a bind on the network also the address another device
+    opens (`lan`, None when none was found) and that anyone with it can
+    drive the guide."""
+    lines = [f"The guide's page: {address}"]
+    if lan_bind:
+        lines.append(f"The guide's page from another device: {lan}" if lan is not None else
+                     "   (no network address of this machine was found: another device uses one of its addresses "
+                     "with the same ?token=)")
+        lines.append("   The page is reachable from the network: anyone with this address can drive the guide.")
+    return lines
+
+
 class WebSession:
     def __init__(self, options: GuideOptions, say: Callable[[str], None]) -> None:
         """The page for a guide with these options (where it is served,
@@ -56,13 +70,9 @@ class WebSession:
         """Serve the page (AddressBusy when the address is taken); its address."""
         self.page.update(title=title)
         address = self.server.start()
-        self.say(f"The guide's page: {address}")
-        if is_lan_bind(self.server.host):
-            lan = self.server.lan_address()
-            self.say(f"The guide's page from another device: {lan}" if lan is not None else
-                     "   (no network address of this machine was found: another device uses one of its addresses "
-                     "with the same ?token=)")
-            self.say("   The page is reachable from the network: anyone with this address can drive the guide.")
+        lan_bind = is_lan_bind(self.server.host)
+        for line in address_lines(address, self.server.lan_address() if lan_bind else None, lan_bind):
+            self.say(line)
         if self.open_browser:
             try:
                 webbrowser.open(address)

@@ -22,13 +22,13 @@ from typing import Any
 
 from aiohttp import web
 
-from host.web import connections, messages
+from host.web import connections, messages, refusals
 from host.web.addresses import (ANY_ADDRESS, DEFAULT_HOST, DEFAULT_PORT, allowed_hosts, hostport, is_lan_bind,
                                 own_names, parse_bind, route_address)
 from host.web.guard import Guard
 from host.web.page_socket import Pages
 from host.web.page_state import PageState, put_table
-from host.web.static_files import ICON, NOT_FOUND, StaticFiles
+from host.web.static_files import ICON, StaticFiles
 from host.web.table import SEES_DONE, TableRefused, WebTable, not_done
 
 __all__ = ["AddressBusy", "PageServer", "is_lan_bind", "parse_bind", "route_address", "DEFAULT_HOST", "DEFAULT_PORT"]
@@ -41,7 +41,21 @@ BUSY_WORDS = {errno.EADDRINUSE: "is in use (another `shuffler guide --web`?)",
 
 
 class AddressBusy(Exception):
-    """Another program (another `shuffler guide --web`?) serves on the address."""
+    """The page cannot be served on `where` (host:port): `errno` says why
+    (BUSY_WORDS; another `shuffler guide --web`, most often), or `strerror`
+    for a refusal with no words of its own."""
+
+    def __init__(self, where: str, errno: int | None = None, strerror: str = "") -> None:
+        self.where = where
+        self.errno = errno
+        self.strerror = strerror
+        super().__init__(where, errno, strerror)
+
+    def __str__(self) -> str:
+        if self.errno in BUSY_WORDS:
+            return (f"cannot serve the page on {self.where}: the address {BUSY_WORDS[self.errno]}; "
+                    "choose another with --bind HOST:PORT")
+        return f"cannot serve the page on {self.where}: {self.strerror}"
 
 
 class PageServer:
@@ -130,10 +144,9 @@ class PageServer:
     def _why_not(self, exc: BaseException) -> BaseException:
         where = hostport(self.host, self.port)
         if isinstance(exc, OSError) and exc.errno in BUSY_WORDS:
-            return AddressBusy(f"cannot serve the page on {where}: the address {BUSY_WORDS[exc.errno]}; "
-                               "choose another with --bind HOST:PORT")
+            return AddressBusy(where, exc.errno)
         if isinstance(exc, OSError):
-            return AddressBusy(f"cannot serve the page on {where}: {exc.strerror or exc}")
+            return AddressBusy(where, strerror=exc.strerror or str(exc))
         return exc
 
     def stop(self) -> None:
@@ -199,7 +212,9 @@ class PageServer:
     async def _dispatch(self, request: web.Request) -> web.StreamResponse:
         """Every request the guard let through: a page's path, or a 404 line."""
         if request.method not in ("GET", "HEAD"):
-            return web.Response(status=405, text="the guide's page is only read (GET)\n", headers={"Allow": "GET"})
+            refused = refusals.answer(405, "only_read")
+            refused.headers["Allow"] = "GET"
+            return refused
         path = request.path
         try:
             if path == "/":
@@ -213,8 +228,8 @@ class PageServer:
             if path.startswith("/static/"):
                 return self.static.answer(path.removeprefix("/static/"))
         except web.HTTPException as exc:  # e.g. a WebSocket handshake it could not read: one line
-            return web.Response(status=exc.status, text=f"{exc.reason.lower()}\n")
-        return web.Response(status=404, text=NOT_FOUND)
+            return refusals.answer(exc.status, "handshake", what=exc.reason.lower())
+        return refusals.answer(404, "not_found")
 
     # -- what a page says --------------------------------------------------------------------
     async def handle(self, raw: str | bytes) -> dict[str, Any] | None:
@@ -222,15 +237,15 @@ class PageServer:
         try:
             msg = messages.parse(raw)
         except messages.Refused as exc:
-            return {"error": str(exc)}
+            return {"error": str(exc), "reason": "message"}
         if msg.op == "done":
             why = await self._table_says_not_done(msg.args["step"])
             if why is None:
                 why = self.page.try_answer(msg.args["step"])
-            return {"ok": f"step {msg.args['step']} done"} if why is None else {"error": why}
+            return {"ok": f"step {msg.args['step']} done"} if why is None else why
         if msg.op == "close":
             if not self.page.get("finished"):
-                return {"error": "the guide is still running: it ends with its summary or Ctrl-C"}
+                return refusals.reply("still_running")
             self.page.quit.set()
             return {"ok": "closed"}
         return await self._table_control(msg)
@@ -238,14 +253,14 @@ class PageServer:
     async def _table_control(self, msg: messages.Message) -> dict[str, Any]:
         table = self.table
         if table is None:
-            return {"error": "there is no virtual table (start the guide with --sim)"}
+            return refusals.reply("no_table")
         # The step it was pressed at, and once per step: the same op with the
         # same arguments (do_step has none but the step) is one press.
         step = msg.args["step"]
         control = (msg.op, tuple(sorted((k, v) for k, v in msg.args.items() if k != "step")))
         why = self.page.claim(step, control)
         if why is not None:
-            return {"error": why}
+            return why
         try:
             said = await asyncio.get_running_loop().run_in_executor(None, table.do, msg, self.page.get("step"))
         except TableRefused as exc:
@@ -257,7 +272,7 @@ class PageServer:
         await asyncio.get_running_loop().run_in_executor(None, self.refresh_table)
         return {"ok": said}
 
-    async def _table_says_not_done(self, number: int) -> str | None:
+    async def _table_says_not_done(self, number: int) -> dict[str, Any] | None:
         """Why the virtual table shows step `number` is not done (its piles
         still on the machine), looked at now; None when it cannot tell, and
         the guide's own checks decide."""

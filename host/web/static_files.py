@@ -8,8 +8,9 @@ from pathlib import Path
 
 from aiohttp import web
 
+from host.web.refusals import answer
+
 TYPES = {".html": "text/html", ".js": "text/javascript", ".css": "text/css", ".svg": "image/svg+xml"}
-NOT_FOUND = "the guide's page has no such path\n"
 ICON = "favicon.svg"  # also answered at /favicon.ico, where a browser asks by itself
 
 
@@ -23,9 +24,9 @@ class StaticFiles:
         """The file called `name` (read now, so an edited page is served as it is), or a 404 line."""
         kind = self.names.get(name)
         if kind is None:
-            return web.Response(status=404, text=NOT_FOUND)
+            return answer(404, "not_found")
         try:
             body = (self.folder / name).read_bytes()
         except OSError:
-            return web.Response(status=404, text=NOT_FOUND)
+            return answer(404, "not_found")
         return web.Response(body=body, content_type=kind, charset="utf-8" if kind.startswith("text/") else None)

@@ -10,8 +10,9 @@ step's data says; the person still presses "done".
 from __future__ import annotations
 
 import threading
-from typing import Any
+from typing import Any, Callable
 
+from host.web import refusals
 from host.web.messages import Message
 from shuffling import steps
 from simulator.virtual import faults as faultlib
@@ -56,45 +57,50 @@ class WebTable:
 
     def do(self, msg: Message, current_step: dict[str, Any] | None) -> str:
         """Carry out one page request; returns what happened in words."""
-        a = msg.args
-        w = self.world
+        act = _ACTS.get(msg.op)
+        if act is None:
+            raise TableRefused(f"not a table request: {msg.op}")
         try:
             with self.lock:
-                if msg.op == "do_step":
-                    if current_step is None or current_step.get("number") != a["step"]:
-                        raise TableRefused(f"step {a['step']} is not the step shown now")
-                    step = from_dict(current_step)
-                    self.person.do(step)
-                    return f"did step {a['step']}: {steps.words(step)}"
-                if msg.op == "put":
-                    return f"tray: {w.put(a['stack'], a.get('n'), 'bottom' if a.get('under') else 'top')} cards"
-                if msg.op == "touch":
-                    w.touch(a.get("ms", 150))
-                    return "touched the sensor"
-                if msg.op == "lift":
-                    n = w.lift(a["pile"], a["onto"], "bottom" if a.get("under") else "top", a.get("n"))
-                    return f"lifted {n} cards from the {a['pile']} onto {a['onto']}"
-                if msg.op == "stack":
-                    n = w.put_stack(a["what"], a["onto"], "bottom" if a.get("under") else "top")
-                    return f"{a['onto']}: {n} cards"
-                if msg.op == "cut":
-                    w.cut(a["stack"], a.get("n"))
-                    return f"cut {a['stack']}"
-                if msg.op == "move":
-                    w.move(a["n"], a["from"], a["to"], "bottom" if a.get("from_bottom") else "top",
-                           "bottom" if a.get("to_bottom") else "top")
-                    return f"moved {a['n']} cards from {a['from']} to {a['to']}"
-                if msg.op == "fault":
-                    return self._fault(a["spec"])
-                if msg.op == "clear":
-                    w.fix()
-                    w.set_battery(faultlib.FRESH_BATTERY_MV)
-                    return "faults cleared"
+                return act(self, msg.args, current_step)
         except WorldError as exc:
             raise TableRefused(str(exc)) from None
         except (KeyError, TypeError, ValueError) as exc:  # a step the table person cannot read
             raise TableRefused(f"cannot do that: {exc}") from None
-        raise TableRefused(f"not a table request: {msg.op}")
+
+    def _do_step(self, a: dict[str, Any], current_step: dict[str, Any] | None) -> str:
+        if current_step is None or current_step.get("number") != a["step"]:
+            raise TableRefused(f"step {a['step']} is not the step shown now")
+        step = from_dict(current_step)
+        self.person.do(step)
+        return f"did step {a['step']}: {steps.words(step)}"
+
+    def _put(self, a: dict[str, Any], _: Any) -> str:
+        return f"tray: {self.world.put(a['stack'], a.get('n'), _end_of(a, 'under'))} cards"
+
+    def _touch(self, a: dict[str, Any], _: Any) -> str:
+        self.world.touch(a.get("ms", 150))
+        return "touched the sensor"
+
+    def _lift(self, a: dict[str, Any], _: Any) -> str:
+        n = self.world.lift(a["pile"], a["onto"], _end_of(a, "under"), a.get("n"))
+        return f"lifted {n} cards from the {a['pile']} onto {a['onto']}"
+
+    def _stack(self, a: dict[str, Any], _: Any) -> str:
+        return f"{a['onto']}: {self.world.put_stack(a['what'], a['onto'], _end_of(a, 'under'))} cards"
+
+    def _cut(self, a: dict[str, Any], _: Any) -> str:
+        self.world.cut(a["stack"], a.get("n"))
+        return f"cut {a['stack']}"
+
+    def _move(self, a: dict[str, Any], _: Any) -> str:
+        self.world.move(a["n"], a["from"], a["to"], _end_of(a, "from_bottom"), _end_of(a, "to_bottom"))
+        return f"moved {a['n']} cards from {a['from']} to {a['to']}"
+
+    def _clear(self, a: dict[str, Any], _: Any) -> str:
+        self.world.fix()
+        self.world.set_battery(faultlib.FRESH_BATTERY_MV)
+        return "faults cleared"
 
     def controls(self, step: steps.Step) -> list[dict[str, Any]]:
         """The page's buttons for `step`: what the table person would do,
@@ -122,7 +128,8 @@ class WebTable:
             except (WorldError, KeyError, ValueError):
                 pass  # the stacks are not where the step says: the next steps will show it
 
-    def _fault(self, spec: str) -> str:
+    def _fault(self, a: dict[str, Any], _: Any) -> str:
+        spec = a["spec"]
         try:
             f = faultlib.parse_fault(spec)
         except ValueError as exc:
@@ -134,6 +141,19 @@ class WebTable:
         else:
             self.world.inject(f.name, f.k, mode=f.mode if f.name == "double_feed" else "")
         return f"injected {spec}"
+
+
+# Each page request's op, carried out on the table (the lock held).
+_ACTS: dict[str, Callable[[WebTable, dict[str, Any], dict[str, Any] | None], str]] = {
+    "do_step": WebTable._do_step, "put": WebTable._put, "touch": WebTable._touch, "lift": WebTable._lift,
+    "stack": WebTable._stack, "cut": WebTable._cut, "move": WebTable._move, "fault": WebTable._fault,
+    "clear": WebTable._clear,
+}
+
+
+def _end_of(args: dict[str, Any], flag: str) -> str:
+    """Which end of a stack a request's flag names: its bottom when set."""
+    return "bottom" if args.get(flag) else "top"
 
 
 _PILE_WORDS = {"left": "the left pile off the machine", "right": "the right pile off the machine",
@@ -157,67 +177,76 @@ def control(command: Command) -> dict[str, Any]:
     """One table command (simulator/virtual/table_person.py) as a page
     control: {"label": words, "msg": the message without its step}."""
     name, *args = command
+    make = _CONTROLS.get(name)
+    if make is None:
+        raise ValueError(f"not a table command: {name}")
     flags = {a for a in args if a.startswith("--")}
-    words = [a for a in args if not a.startswith("--")]
-    if name == "move":
-        n, src, dst = int(words[0]), words[1], words[2]
-        msg: dict[str, Any] | None = {"op": "move", "n": n, "from": src, "to": dst}
-        if "--from-bottom" in flags:
-            msg["from_bottom"] = True  # type: ignore[index]
-        if "--to-bottom" in flags:
-            msg["to_bottom"] = True  # type: ignore[index]
-        label = (f"Move {steps.cards(n)} from the {_end(flags, '--from-bottom')} of {_place(src)} "
-                 f"to the {_end(flags, '--to-bottom')} of {_place(dst)}")
-        if not flags:  # a cut or a draw: the top cards of one stack start (or go on top of) another
-            label = f"Take {steps.cards(n)} off the top of {_place(src)} onto {_place(dst)}"
-        return {"label": label, "msg": msg}
-    if name == "stack":
-        what, onto = words[0], words[1]
-        under = "--under" in flags
-        msg = {"op": "stack", "what": what, "onto": onto, **({"under": True} if under else {})}
-        return {"label": f"Put {_place(what)} {'under' if under else 'on top of'} {_place(onto)}", "msg": msg}
-    if name == "lift":
-        pile, onto = words[0], words[1]
-        if "--top" in flags:
-            top = int(args[args.index('--top') + 1])
-            return {"label": f"Lift the top {steps.cards(top)} out of the tray as {_place(onto)}",
-                    "msg": {"op": "lift", "pile": pile, "onto": onto, "n": top}}
-        under = "--under" in flags
-        return {"label": f"Take {_PILE_WORDS.get(pile, pile)} as {_place(onto)}",
-                "msg": {"op": "lift", "pile": pile, "onto": onto, **({"under": True} if under else {})}}
-    if name == "put":
-        stack = words[0]
-        if "--under" in flags:
-            return {"label": f"Put {_place(stack)} back under the cards in the tray",
-                    "msg": {"op": "put", "stack": stack, "under": True}}
-        msg = {"op": "put", "stack": stack, **({"n": int(words[1])} if len(words) > 1 else {})}
-        return {"label": f"Put {_place(stack)} in the tray", "msg": msg}
-    if name == "touch":
-        return {"label": "Touch the sensor", "msg": {"op": "touch"}}
-    if name == "clear":
-        return {"label": "Clear faults (frees a stuck card, fresh battery)", "msg": {"op": "clear"}}
-    raise ValueError(f"not a table command: {name}")
+    return make([a for a in args if not a.startswith("--")], flags, args)
+
+
+def _move_control(words: list[str], flags: set[str], _: list[str]) -> dict[str, Any]:
+    n, src, dst = int(words[0]), words[1], words[2]
+    msg: dict[str, Any] = {"op": "move", "n": n, "from": src, "to": dst}
+    if "--from-bottom" in flags:
+        msg["from_bottom"] = True
+    if "--to-bottom" in flags:
+        msg["to_bottom"] = True
+    label = (f"Move {steps.cards(n)} from the {_end(flags, '--from-bottom')} of {_place(src)} "
+             f"to the {_end(flags, '--to-bottom')} of {_place(dst)}")
+    if not flags:  # a cut or a draw: the top cards of one stack start (or go on top of) another
+        label = f"Take {steps.cards(n)} off the top of {_place(src)} onto {_place(dst)}"
+    return {"label": label, "msg": msg}
+
+
+def _stack_control(words: list[str], flags: set[str], _: list[str]) -> dict[str, Any]:
+    what, onto = words[0], words[1]
+    under = "--under" in flags
+    msg = {"op": "stack", "what": what, "onto": onto, **({"under": True} if under else {})}
+    return {"label": f"Put {_place(what)} {'under' if under else 'on top of'} {_place(onto)}", "msg": msg}
+
+
+def _lift_control(words: list[str], flags: set[str], args: list[str]) -> dict[str, Any]:
+    pile, onto = words[0], words[1]
+    if "--top" in flags:
+        top = int(args[args.index('--top') + 1])
+        return {"label": f"Lift the top {steps.cards(top)} out of the tray as {_place(onto)}",
+                "msg": {"op": "lift", "pile": pile, "onto": onto, "n": top}}
+    under = "--under" in flags
+    return {"label": f"Take {_PILE_WORDS.get(pile, pile)} as {_place(onto)}",
+            "msg": {"op": "lift", "pile": pile, "onto": onto, **({"under": True} if under else {})}}
+
+
+def _put_control(words: list[str], flags: set[str], _: list[str]) -> dict[str, Any]:
+    stack = words[0]
+    if "--under" in flags:
+        return {"label": f"Put {_place(stack)} back under the cards in the tray",
+                "msg": {"op": "put", "stack": stack, "under": True}}
+    msg = {"op": "put", "stack": stack, **({"n": int(words[1])} if len(words) > 1 else {})}
+    return {"label": f"Put {_place(stack)} in the tray", "msg": msg}
+
+
+_CONTROLS: dict[str, Callable[[list[str], set[str], list[str]], dict[str, Any]]] = {
+    "move": _move_control, "stack": _stack_control, "lift": _lift_control, "put": _put_control,
+    "touch": lambda *_: {"label": "Touch the sensor", "msg": {"op": "touch"}},
+    "clear": lambda *_: {"label": "Clear faults (frees a stuck card, fresh battery)", "msg": {"op": "clear"}},
+}
 
 
 # The steps whose end the table sees: the piles off the machine, the load out of the tray.
 SEES_DONE = ("lift", "unload")
 
 
-def not_done(step: dict[str, Any], table: dict[str, Any]) -> str | None:
+def not_done(step: dict[str, Any], table: dict[str, Any]) -> dict[str, Any] | None:
     """Why the table (`describe`d) shows that `step` (the page's step, as
-    data) is not done, in one line with what to do; None when it may be."""
+    data) is not done, as a refusal (host/web/refusals.py) that says what to
+    do; None when it may be."""
     places = table.get("places") or {}
     number = step.get("number")
-    if step.get("kind") == "lift":
-        still = [f"the {side} pile ({steps.cards(places[side])})" for side in ("left", "right") if places.get(side)]
-        if len(still) == 1:
-            return f"step {number} is not done: {still[0]} is still on the machine; lift it off, then press Done"
-        if still:
-            return (f"step {number} is not done: {still[0]} and {still[1]} are still on the machine; "
-                    "lift them off, then press Done")
+    if step.get("kind") == "lift" and (places.get("left") or places.get("right")):
+        return refusals.reply("piles_on_machine", step=number, left=places.get("left") or 0,
+                              right=places.get("right") or 0)
     if step.get("kind") == "unload" and places.get("tray"):
-        return (f"step {number} is not done: the tray still holds {steps.cards(places['tray'])}; "
-                "take them out, then press Done")
+        return refusals.reply("tray_holds", step=number, tray=places["tray"])
     return None
 
 

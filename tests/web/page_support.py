@@ -150,10 +150,13 @@ if (!window.renders) {
     window.renders.push({
       version: s.version,
       step: st ? {number: st.number, kind: st.kind, why: st.why || null, answer: st.answer, answered: st.answered} : null,
-      words: e('step-text').textContent, pass: s.pass, tray: s.table ? s.table.places.tray : null,
+      words: e('step-text').textContent, said: Object.assign({}, e('step-text').dataset),
+      pass: s.pass, tray: s.table ? s.table.places.tray : null,
       problems: seen('problems') ? e('problem-list').textContent : '',
+      problem_kinds: seen('problems') ? [...document.querySelectorAll('#problem-list .problem')].map((p) => p.dataset.kind || null) : [],
       card: seen('pass') ? {label: e('pass-label').textContent, count: e('pass-count').textContent,
-                            piles: e('pass-piles').textContent} : null,
+                            piles: e('pass-piles').textContent, counts: Object.assign({}, e('pass-count').dataset),
+                            piles_shown: Object.assign({}, e('pass-piles').dataset)} : null,
       machine: seen('vtable') ? e('machine').textContent : null,
       hint: seen('step-controls') ? e('step-controls-hint').textContent : null,
       controls: seen('step-controls') ? [...document.querySelectorAll('#step-buttons button')].map((b) => b.textContent) : [],
@@ -273,7 +276,29 @@ def picture_numbers(d: Any) -> dict[str, Any]:
         return {state: state, left: count('left'), right: count('right'), tray: tray ? tray.textContent : null,
                 piles: document.getElementById('pass-piles').textContent,
                 count: document.getElementById('pass-count').textContent,
-                step: document.getElementById('step-text').textContent};""")
+                step: document.getElementById('step-text').textContent,
+                marks: Object.fromEntries(['pass-piles', 'pass-count', 'pass-label', 'step-text'].map(
+                  (id) => [id, Object.assign({}, document.getElementById(id).dataset)]))};""")
+
+
+def marks(d: Any, element_id: str) -> dict[str, str]:
+    """The record an element shows (its data-* attributes, by their names in camelCase)."""
+    return dict(d.execute_script("return Object.assign({}, document.getElementById(arguments[0]).dataset);",
+                                 element_id))
+
+
+def shown_problems(d: Any) -> list[dict[str, Any]]:
+    """The records of the problems on screen (none while the problems are hidden)."""
+    return list(d.execute_script(
+        "return document.getElementById('problems').hidden ? [] : [...document.querySelectorAll('#problem-list "
+        ".problem')].map((p) => p.dataset.record ? JSON.parse(p.dataset.record) : {kind: null});"))
+
+
+def summary_rows(d: Any) -> list[dict[str, str]]:
+    """The records of the end screen's summary rows and marked cards, as shown."""
+    return list(d.execute_script(
+        "return document.getElementById('summary').hidden ? [] : [...document.querySelectorAll('#summary-list dd, "
+        "#marked .marked-card')].map((e) => Object.assign({}, e.dataset));"))
 
 
 def page_text(d: Any) -> str:

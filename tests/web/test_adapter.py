@@ -20,7 +20,7 @@ from host.guide import notices
 from host.web import messages
 from host.web.adapter import WebPerson, WebVoice, page_words
 from host.web.page_state import PageState, put_table
-from host.web.table import WebTable
+from host.web.table import WebTable, control
 from shuffling import steps
 from simulator.virtual.world_client import WorldError
 
@@ -140,9 +140,15 @@ def test_problems_stay_until_their_stage_is_over() -> None:
     voice.notice(notices.RoundStart(1, 2, False))
     assert [p["text"] for p in page.get("problems")] == [notices.words(notices.PassPaused(where, 30, 81, protocol.FAULT_JAM))]
     assert page.get("log")[-1]["text"] == "Round 1 of 2"
+    # Each problem shown carries the record its words were made from.
+    assert [p["record"] for p in page.get("problems")] == [{
+        "kind": "PassPaused", "level": "problem", "dealt": 30, "of": 81, "code": protocol.FAULT_JAM,
+        "where": {"kind": "Where", "round": 1, "of_rounds": 2, "load": "A", "pass_number": 1, "of_passes": 4,
+                  "after": False}}]
     voice.bar_start("load A", 81)
     voice.bar_update(30, 81, 14, 16)
-    assert page.get("pass") == {"label": "load A", "dealt": 30, "total": 81, "left": 14, "right": 16, "active": True}
+    assert page.get("pass") == {"label": "load A", "load": None, "dealt": 30, "total": 81, "left": 14, "right": 16,
+                                "active": True}
     assert page.get("problems") == []  # a new pass
     voice.bar_end()
     assert page.get("pass")["active"] is False
@@ -196,7 +202,8 @@ def test_the_pass_card_is_one_pass_at_one_moment() -> None:
     voice.bar_end()
     # The pass over and the table as it left the piles, in one change; the step says what was done.
     assert page.get("pass")["active"] is False and page.get("table")["places"]["left"] == 30
-    assert page.get("doing") == "The shuffler has dealt load A."
+    assert page.get("doing") == {"kind": "dealt", "load": None, "label": "load A",
+                                 "words": "The shuffler has dealt load A."}
     # The next pass's load (its piles go back in the tray) and its touch: no card of the pass before.
     voice.step(guide_machine.Shown(steps.Reload("A", 52), 4, 2, "ready", 0.0))
     assert page.get("pass") is None and page.get("doing") is None
@@ -257,7 +264,7 @@ def test_the_lift_gives_the_pass_the_devices_own_final_count() -> None:
     voice.bar_update(78, 81, 37, 41)  # the last progress the device sent
     voice.bar_end()
     voice.step(guide_machine.Shown(steps.Lift("A", 38, 43), 4, 1, "done", 0.0))
-    assert page.get("pass") == {"label": "load A", "dealt": 81, "total": 81, "left": 38, "right": 43,
+    assert page.get("pass") == {"label": "load A", "load": None, "dealt": 81, "total": 81, "left": 38, "right": 43,
                                 "active": False}
 
 
@@ -267,10 +274,12 @@ def test_while_a_pass_deals_the_page_says_what_the_shuffler_does_not_the_touch()
     voice.step(guide_machine.Shown(steps.Touch("start"), 5, 1, None, 0.0))
     assert page.get("doing") is None
     voice.bar_start("load A", 81)
-    assert "dealing load A" in page.get("doing") and "Touch" not in page.get("doing")
+    assert page.get("doing")["kind"] == "dealing" and page.get("doing")["words"] == (
+        "The shuffler is dealing load A: wait until it stops, and leave the piles alone.")
     voice.bar_end()
     # Stopped part way: said so (not the touch) until the next step says what to do.
-    assert page.get("doing") == "The shuffler has stopped dealing load A."
+    assert page.get("doing")["kind"] == "stopped_dealing"
+    assert page.get("doing")["words"] == "The shuffler has stopped dealing load A."
     voice.bar_start("load A", 81, 30, 14, 16)
     voice.step(guide_machine.Shown(steps.Lift("A", 40, 41), 6, 1, "done", 0.0))
     assert page.get("doing") is None
@@ -434,3 +443,32 @@ def test_the_rounds_done_are_all_of_them_once_the_exact_routine_is_done() -> Non
     assert where(guide(False))["distance"]["rounds_done"] == 13  # the last round's pass still in hand
     assert where(guide(True))["distance"]["rounds_done"] == 14
     assert where(guide(False, summary=object()))["distance"]["rounds_done"] == 14
+
+
+def test_each_table_command_is_a_control_in_the_pages_words() -> None:
+    assert control(("clear",)) == {"label": "Clear faults (frees a stuck card, fresh battery)", "msg": {"op": "clear"}}
+    assert control(("touch",)) == {"label": "Touch the sensor", "msg": {"op": "touch"}}
+    assert control(("move", "5", "B", "A", "--to-bottom")) == {
+        "label": "Move 5 cards from the top of load B to the bottom of load A",
+        "msg": {"op": "move", "n": 5, "from": "B", "to": "A", "to_bottom": True}}
+    assert control(("lift", "left", "A.left")) == {"label": "Take the left pile off the machine as "
+                                                            f"{steps.place('A.left')}",
+                                                   "msg": {"op": "lift", "pile": "left", "onto": "A.left"}}
+    assert control(("put", "A", "--under"))["msg"] == {"op": "put", "stack": "A", "under": True}
+    with pytest.raises(ValueError):
+        control(("fly",))
+
+
+def test_a_notice_on_the_page_carries_its_record_as_json_data() -> None:
+    """Every problem the page shows keeps the record it was worded from,
+    nested records and a device's fault record too, as JSON."""
+    page = PageState()
+    voice = WebVoice(page)
+    fault = exit_beam_missed_three(voice)
+    [problem] = page.get("problems")
+    record = problem["record"]
+    assert (record["kind"], record["level"], record["part"], record["dealt"], record["of"]) == (
+        "SensorLost", "problem", "exit", 40, 81)
+    assert (record["reason"]["why"], record["reason"]["out"]) == (fault.why, fault.out) == (protocol.WHY_MISSED, 3)
+    assert json.loads(json.dumps(record)) == record
+    assert [line.get("kind") for line in page.get("log") if line["problem"]] == ["SensorLost"]

@@ -18,6 +18,7 @@ import pytest
 
 from host import guide as guide_machine
 from host import plan as planlib
+from host.web import refusals
 from host.web.adapter import WebPerson, WebVoice
 from host.web.messages import Message
 from host.web.page_state import PageState
@@ -97,8 +98,8 @@ def test_a_double_done_200_ms_apart_answers_one_step_only(
     assert second["number"] == 2 and second["answer"] == "done"
     clock.advance(0.2)  # the second click: whichever step the page showed by then
     late, early = says(server, done(1), done(2))
-    assert late["error"].startswith("step 1 is no longer shown")
-    assert early["error"].startswith("step 2 has been on screen only 0.2 s")
+    assert late == refusals.reply("no_longer_shown", step=1, shown=2)
+    assert early == refusals.reply("too_soon", step=2, up=0.2, read_s=READ_S)
     assert page.answered == 1 and page.get("step")["number"] == 2 and not page.get("step")["answered"]
     clock.advance(READ_S)  # read: now it counts
     assert says(server, done(2)) == [{"ok": "step 2 done"}]
@@ -111,15 +112,13 @@ def test_a_done_before_the_read_time_is_refused_and_the_step_still_waits(
     next_step(page, 0)
     clock.advance(READ_S / 2)
     [reply] = says(server, done(1))
-    assert reply == {"error": "step 1 has been on screen only 0.5 s: done counts once it has been up 1 s "
-                              "(read it, then press done)"}
+    assert reply == refusals.reply("too_soon", step=1, up=0.5, read_s=READ_S)
     assert page.answered == 0 and page.get("step") is not None and not page.get("step")["answered"]
     assert page.get("read_s") == READ_S  # the page knows how long to hold its button
     clock.advance(READ_S / 2)
     assert says(server, done(1)) == [{"ok": "step 1 done"}]
-    assert says(server, done(1))[0]["error"] in ("step 1 is already done",
-                                                 "step 1 is no longer shown (the page shows step 2): "
-                                                 "nothing was answered")
+    assert says(server, done(1))[0] in (refusals.reply("already_answered", step=1),
+                                        refusals.reply("no_longer_shown", step=1, shown=2))
 
 
 def test_two_tabs_answering_the_same_step_one_counts(guided: tuple[PageServer, PageState, Clock, guide_machine.Guide]) -> None:
@@ -142,8 +141,8 @@ def test_two_tabs_answering_the_same_step_one_counts(guided: tuple[PageServer, P
 
     replies = asyncio.run(two_tabs())
     assert sorted("ok" in r for r in replies) == [False, True]
-    refused = next(r["error"] for r in replies if "error" in r)
-    assert refused.startswith(("step 1 is already done", "step 1 is no longer shown"))
+    refused = next(r for r in replies if "error" in r)
+    assert refused["reason"] in ("already_answered", "no_longer_shown") and refused["step"] == 1, refused
     assert next_step(page, 1)["number"] == 2 and page.answered == 1
 
 
@@ -153,7 +152,7 @@ def test_answers_from_many_threads_at_once_count_once() -> None:
     page.update(step={"number": 3, "kind": "lift", "words": "Lift", "answer": "done", "answered": False})
     clock.advance(READ_S)
     go = threading.Barrier(8)
-    got: list[str | None] = []
+    got: list[dict[str, Any] | None] = []
 
     def tab() -> None:
         go.wait()
@@ -164,7 +163,7 @@ def test_answers_from_many_threads_at_once_count_once() -> None:
         t.start()
     for t in threads:
         t.join(10)
-    assert got.count(None) == 1 and got.count("step 3 is already done") == 7
+    assert got.count(None) == 1 and got.count(refusals.reply("already_answered", step=3)) == 7
     assert page.answered == 3
 
 
@@ -172,8 +171,8 @@ def test_a_table_control_for_a_step_no_longer_shown_is_refused(
         with_table: tuple[PageServer, PageState, Table]) -> None:
     server, _, table = with_table
     [stale, future] = says(server, {"op": "touch", "step": 4}, {"op": "touch", "step": 6})
-    assert stale == {"error": "that step is no longer shown (step 4; the page shows step 5): nothing was done"}
-    assert future == {"error": "that step is not shown (step 6): nothing was done"}
+    assert stale == refusals.reply("control_step_gone", step=4, shown=5)
+    assert future == refusals.reply("control_step_not_shown", step=6)
     assert table.did == []
     assert says(server, {"op": "touch", "step": 5}) == [{"ok": "did touch"}]
     assert table.did == [("touch", {"step": 5})]
@@ -184,7 +183,7 @@ def test_the_same_control_twice_at_one_step_acts_once(with_table: tuple[PageServ
     move = {"op": "move", "step": 5, "n": 5, "from": "A", "to": "B"}
     first, second = says(server, move, move)
     assert first == {"ok": "did move"}
-    assert second == {"error": "already done at this step (step 5): nothing was done again"}
+    assert second == refusals.reply("control_used", step=5)
     # Another control, or the same with other arguments, is a person correcting a slip.
     assert says(server, {**move, "n": 6}, {**move, "from": "B", "to": "A"}) == [{"ok": "did move"}] * 2
     assert [args["n"] for _, args in table.did] == [5, 6, 5]
@@ -196,7 +195,7 @@ def test_the_same_control_twice_at_one_step_acts_once(with_table: tuple[PageServ
 def test_do_this_step_twice_is_refused_the_second_time(with_table: tuple[PageServer, PageState, Table]) -> None:
     server, _, table = with_table
     first, second = says(server, {"op": "do_step", "step": 5}, {"op": "do_step", "step": 5})
-    assert first == {"ok": "did do_step"} and second["error"].startswith("already done at this step")
+    assert first == {"ok": "did do_step"} and second == refusals.reply("control_used", step=5)
     assert table.did == [("do_step", {"step": 5})]
 
 
@@ -213,7 +212,7 @@ def test_two_tabs_pressing_one_control_at_once_act_once() -> None:
     page = PageState()
     page.update(step={"number": 2, "kind": "cut", "words": "Cut", "answer": "done", "answered": False})
     go = threading.Barrier(8)
-    got: list[str | None] = []
+    got: list[dict[str, Any] | None] = []
 
     def tab() -> None:
         go.wait()
@@ -224,7 +223,7 @@ def test_two_tabs_pressing_one_control_at_once_act_once() -> None:
         t.start()
     for t in threads:
         t.join(10)
-    assert got.count(None) == 1 and len(got) == 8
+    assert got.count(None) == 1 and got.count(refusals.reply("control_used", step=2)) == 7
 
 
 def test_a_step_the_page_does_not_answer_is_refused_in_one_line(
@@ -232,7 +231,7 @@ def test_a_step_the_page_does_not_answer_is_refused_in_one_line(
     """A touch (the device sees it) or a step a scripted person does: "done" changes nothing."""
     server, page, _ = with_table
     page.update(step={"number": 6, "kind": "touch", "words": "Touch", "answer": None, "answered": False})
-    assert says(server, done(6)) == [{"error": "step 6 does not wait for done on the page"}]
+    assert says(server, done(6)) == [refusals.reply("not_asked", step=6)]
     assert page.answered == 0 and not page.get("step")["answered"]
 
 
@@ -241,11 +240,9 @@ def test_done_on_a_lift_is_refused_while_the_table_shows_its_piles_on_the_machin
     """The virtual table sees the piles: Done at a lift counts only once they are off."""
     server, page, table = with_table
     table.places = {"tray": 0, "left": 43, "right": 38}
-    assert says(server, done(5)) == [{"error": "step 5 is not done: the left pile (43 cards) and the right pile "
-                                               "(38 cards) are still on the machine; lift them off, then press Done"}]
+    assert says(server, done(5)) == [refusals.reply("piles_on_machine", step=5, left=43, right=38)]
     table.places["left"] = 0
-    assert says(server, done(5)) == [{"error": "step 5 is not done: the right pile (38 cards) is still on the "
-                                               "machine; lift it off, then press Done"}]
+    assert says(server, done(5)) == [refusals.reply("piles_on_machine", step=5, left=0, right=38)]
     assert page.answered == 0 and not page.get("step")["answered"]
     table.places["right"] = 0
     assert says(server, done(5)) == [{"ok": "step 5 done"}]
@@ -258,7 +255,6 @@ def test_done_on_taking_a_load_out_is_refused_while_the_tray_holds_it(
     page.update(step={"number": 6, "kind": "unload", "load": "A", "words": "Take load A out", "answer": "done",
                       "answered": False})
     table.places = {"tray": 111, "left": 0, "right": 0}
-    assert says(server, done(6)) == [{"error": "step 6 is not done: the tray still holds 111 cards; take them out, "
-                                               "then press Done"}]
+    assert says(server, done(6)) == [refusals.reply("tray_holds", step=6, tray=111)]
     table.places["tray"] = 0
     assert says(server, done(6)) == [{"ok": "step 6 done"}]

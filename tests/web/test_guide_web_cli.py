@@ -7,6 +7,7 @@ nothing on the console."""
 from __future__ import annotations
 
 import asyncio
+import errno
 import json
 import re
 import signal
@@ -18,6 +19,8 @@ from typing import Any
 import aiohttp
 import pytest
 
+from host.web.run import address_lines
+from host.web.server import AddressBusy
 from web_support import ROOT, Guide, base_of, page_says, url
 
 pytestmark = [pytest.mark.usefixtures("own_runtime"), pytest.mark.micropython, pytest.mark.slow]
@@ -46,12 +49,11 @@ def test_a_second_web_guide_on_a_busy_address_is_one_clear_line() -> None:
                                 timeout=120)
         assert second.returncode == 1
         err = second.stderr.strip().splitlines()
-        assert err == [f"shuffler: cannot serve the page on 127.0.0.1:{port}: the address is in use (another "
-                       "`shuffler guide --web`?); choose another with --bind HOST:PORT"]
+        assert err == [f"shuffler: {AddressBusy(f'127.0.0.1:{port}', errno.EADDRINUSE)}"]
         # The first one is unharmed: its first step still waits for the page.
         assert g.state()["step"]["kind"] == "cut"
         replies = asyncio.run(page_says(g.address, [{"op": "close"}]))
-        assert "still running" in replies[0]["error"]
+        assert replies[0]["reason"] == "still_running" and "ok" not in replies[0]
     finally:
         g.kill()
 
@@ -117,13 +119,13 @@ def test_a_lan_bind_prints_the_address_for_other_devices_and_still_wants_the_sec
     try:
         state = g.wait(lambda s: s["step"] is not None)
         printed = g.stdout()
-        assert "The page is reachable from the network: anyone with this address can drive the guide." in printed
         lan, port = route_address(), g.base.rsplit(":", 1)[1].rstrip("/")
-        if lan is not None:
-            m = re.search(r"The guide's page from another device: (http://\S+)", printed)
-            assert m is not None and m.group(1) == f"http://{lan}:{port}/?token={g.token}"
-            assert asyncio.run(_status(base_of(m.group(1)) + "state")) == 403  # without the secret
-            assert asyncio.run(_status(url(m.group(1), "state"))) == 200
+        other = None if lan is None else f"http://{lan}:{port}/?token={g.token}"
+        lines = address_lines(g.address, other, lan_bind=True)  # the address, another device's, who can drive it
+        assert len(lines) == 3 and all(line.strip() in printed for line in lines), printed
+        if other is not None:
+            assert asyncio.run(_status(base_of(other) + "state")) == 403  # without the secret
+            assert asyncio.run(_status(url(other, "state"))) == 200
         assert state["run"] and state["step"]["kind"] == "cut"
     finally:
         g.kill()

@@ -9,20 +9,22 @@ moment the page drew (`record_renders`), not only the moments a test
 happens to look at. Every wait is on a fact."""
 from __future__ import annotations
 
-import re
+import json
 from typing import Any
 
 import pytest
 
-from page_support import (PHONE, Player, do_step_by_its_controls, done_enabled, open_page, press, press_done,
-                          record_renders, renders, replies_in, tap, state_when, step_after, step_buttons, until)
+from page_support import (PHONE, Player, do_step_by_its_controls, done_enabled, marks, open_page, press, press_done,
+                          record_renders, renders, replies_in, shown_problems, tap, state_when, step_after,
+                          step_buttons, until)
+from shuffling import steps
 from web_support import CHROMEDRIVER, CHROMIUM, Guide, page_state
 
 pytestmark = [pytest.mark.usefixtures("own_runtime"), pytest.mark.slow, pytest.mark.micropython,
               pytest.mark.skipif(not (CHROMIUM and CHROMEDRIVER),
                                  reason="needs Debian's chromium and chromium-driver (.ci/run installs them)")]
 
-EMPTY = "The tray reads empty"
+EMPTY = "TrayStillEmpty"  # the notice: "the cards are in" said, and the tray reads empty
 
 
 def places(g: Guide) -> dict[str, int]:
@@ -30,14 +32,20 @@ def places(g: Guide) -> dict[str, int]:
     return dict(g.state()["table"]["places"])
 
 
-def toast(d: Any) -> str:
-    """The one-line notice on the page, if one is up."""
-    return str(d.execute_script("const t = document.getElementById('toast'); return t.hidden ? '' : t.textContent;"))
+def toast(d: Any) -> dict[str, str]:
+    """The record of the one-line notice on the page (its reason and fields), if one is up."""
+    return dict(d.execute_script("const t = document.getElementById('toast');"
+                                 "return t.hidden ? {} : Object.assign({}, t.dataset);"))
 
 
-def problems(d: Any) -> str:
-    return str(d.execute_script("const p = document.getElementById('problems');"
-                                "return p.hidden ? '' : document.getElementById('problem-list').textContent;"))
+def problems(d: Any) -> list[str]:
+    """The kinds of the problems on screen."""
+    return [p["kind"] for p in shown_problems(d)]
+
+
+def empty_for(d: Any) -> list[str]:
+    """The loads the problems on screen say the tray reads empty for."""
+    return [p["load"] for p in shown_problems(d) if p["kind"] == EMPTY]
 
 
 EXACT_52 = ("--sim", "--mode", "exact", "--cards", "52")
@@ -62,7 +70,7 @@ def test_the_tray_read_empty_is_said_then_gone_once_the_load_is_in(driver: Any, 
     number = s["step"]["number"]
     assert places(g)["tray"] == 0, places(g)  # the piles are still on the machine: the tray is empty
     until(driver, done_enabled, f"The cards are in at step {number}")
-    assert driver.find_element("id", "done").text == "The cards are in"
+    assert marks(driver, "done")["answer"] == "ready"  # the shuffler counts the cards in the tray itself
     driver.find_element("id", "done").click()
     # The shuffler reads an empty tray: the page says so.
     until(driver, lambda d: EMPTY in problems(d), f"'{EMPTY}' said at step {number}")
@@ -76,7 +84,7 @@ def test_the_tray_read_empty_is_said_then_gone_once_the_load_is_in(driver: Any, 
     shown = renders(driver)
     filled = [r for r in shown if r["tray"]]
     assert filled, "the page never drew the tray holding the load"
-    stale = [r for r in filled if EMPTY in r["problems"]]
+    stale = [r for r in filled if EMPTY in r["problem_kinds"]]
     assert not stale, f"'{EMPTY}' beside a tray holding {stale[0]['tray']} cards, at step {stale[0]['step']}"
     assert EMPTY not in problems(driver)
 
@@ -90,13 +98,14 @@ def test_the_cards_are_in_with_an_empty_tray_is_answered_with_why_and_can_be_pre
     for _ in range(2):  # pressed again while it is still empty: the same answer, and the button still usable
         until(driver, done_enabled, f"The cards are in at step {number}")
         driver.find_element("id", "done").click()
-        until(driver, lambda d: f"{EMPTY}: put load {load} in first." in problems(d) and done_enabled(d),
+        until(driver, lambda d: empty_for(d) == [load] and done_enabled(d),
               f"why the cards are not taken, and The cards are in to press again at step {number}")
         assert page_state(driver)["step"]["number"] == number and places(g)["tray"] == 0
-    assert problems(driver).count(EMPTY) == 1, problems(driver)  # one line, however often it is said
+    # One line, however often it is said.
+    assert problems(driver).count(EMPTY) == 1 and empty_for(driver) == [load], problems(driver)
     # Once the cards are in, the answer counts (or the shuffler has seen them itself first).
     controls = step_buttons(driver)
-    assert [b.text for b in controls] == [f"1. Put load {load} in the tray"]
+    assert [json.loads(b.get_attribute("data-key")) for b in controls] == [{"op": "put", "stack": load}]
     tap(driver, controls[0])
     until(driver, lambda d: places(g)["tray"] > 0 and replies_in(d), "the load in the tray")
     if page_state(driver)["step"]["number"] == number and done_enabled(driver):
@@ -112,32 +121,34 @@ def test_done_on_a_lift_is_refused_while_the_piles_are_on_the_machine(driver: An
     at_start = places(g)
     assert at_start["left"] + at_start["right"] == 81, at_start
 
-    def refused(reason: str) -> None:
+    def refused(left: int, right: int) -> None:
+        """Done pressed, and refused: the piles still on the machine, as many cards as the table holds."""
+        why = {"reason": "piles_on_machine", "step": str(number), "left": str(left), "right": str(right)}
         until(driver, done_enabled, f"Done at step {number}")
         driver.find_element("id", "done").click()
-        until(driver, lambda d: page_state(d)["step"]["number"] != number or reason in toast(d),
-              f"Done at step {number} refused: '{reason}'")
+        until(driver, lambda d: page_state(d)["step"]["number"] != number or toast(d) == why,
+              f"Done at step {number} refused: {why}")
         assert page_state(driver)["step"]["number"] == number, \
             f"Done at step {number} was taken with the piles on the machine: {places(g)}"
         until(driver, done_enabled, f"Done given back at step {number}")  # refused: it can be pressed again
 
     left, right = at_start["left"], at_start["right"]
-    refused(f"the left pile ({left} cards) and the right pile ({right} cards) are still on the machine")
+    refused(left, right)
     assert places(g) == at_start
     # One pile lifted by its own control: the other one still stops it.
     controls = step_buttons(driver)
-    assert [b.text for b in controls] == ["1. Take the left pile off the machine as A's left pile",
-                                          "2. Take the right pile off the machine as A's right pile"]
+    load = s["step"]["load"]
+    assert [json.loads(b.get_attribute("data-key")) for b in controls] == [
+        {"op": "lift", "pile": "left", "onto": steps.left_of(load)},
+        {"op": "lift", "pile": "right", "onto": steps.right_of(load)}]
     tap(driver, controls[0])
     until(driver, lambda d: places(g)["left"] == 0 and replies_in(d), "the left pile lifted")
-    refused(f"the right pile ({right} cards) is still on the machine")
+    refused(0, right)
     tap(driver, step_buttons(driver)[1])
     until(driver, lambda d: places(g)["right"] == 0 and replies_in(d), "the right pile lifted")
     press_done(driver, number)
     assert step_after(driver, number)["step"]["number"] > number
 
-
-COUNT = re.compile(r"(\d+) of (\d+) cards")
 
 
 def test_the_pass_card_never_shows_a_count_dealt_beside_empty_piles(driver: Any, guides: list[Guide]) -> None:
@@ -168,14 +179,12 @@ def test_the_pass_card_never_shows_a_count_dealt_beside_empty_piles(driver: Any,
         step, card = r["step"], r["card"]
         if step and r["pass"] and r["pass"]["active"]:
             dealing_at.add(step["number"])
-        if step and step["number"] in dealing_at and "Touch the sensor" in r["words"]:
+        if step and step["number"] in dealing_at and (r["said"]["say"], r["said"]["kind"]) == ("step", "touch"):
             wrong.append(f"'{r['words']}' after its pass began, beside {card}")
         if card is None:
             continue
-        m = COUNT.fullmatch(card["count"])
-        assert m, card
-        dealt = int(m.group(1))
-        if dealt and card["piles"] == "left pile 0 · right pile 0":
+        dealt = int(card["counts"]["dealt"])
+        if dealt and (card["piles_shown"]["left"], card["piles_shown"]["right"]) == ("0", "0"):
             wrong.append(f"'{card['label']} {card['count']}' beside '{card['piles']}' at step {step}")
         if step and step["kind"] == "touch" and step["why"] == "start" and step["number"] not in dealing_at and dealt:
             wrong.append(f"'{card['label']} {card['count']}' before the pass, at step {step}")

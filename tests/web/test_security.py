@@ -17,8 +17,9 @@ import pytest
 from host.guide.options import GuideOptions
 from host.web import connections as conn
 from host.web import page_socket as sockets
+from host.web import refusals
 from host.web.page_state import PageState
-from host.web.run import WebSession
+from host.web.run import WebSession, address_lines
 from host.web.server import PageServer, route_address
 from web_support import base_of, is_beat, next_reply, url
 
@@ -68,6 +69,12 @@ def one_line(text: str) -> bool:
     return text.endswith("\n") and text.count("\n") == 1 and len(text) > 10
 
 
+def refused(headers: Any, body: str, reason: str, **fields: Any) -> bool:
+    """The answer refuses for `reason` (its header), in that reason's one line."""
+    h = {k.lower(): v for k, v in headers.items()}
+    return h.get(refusals.HEADER.lower()) == reason and body == refusals.words(reason, **fields) + "\n"
+
+
 def test_without_the_secret_the_page_state_and_websocket_are_refused(served: PageServer) -> None:
     for address in targets(served):
         for path in ("", "state", "static/app.js"):
@@ -99,9 +106,9 @@ def test_the_secret_in_the_address_gives_a_cookie_and_a_redirect_without_it(serv
 
 def test_a_tab_from_an_earlier_run_is_told_so(served: PageServer) -> None:
     jar = {f"shuffler_guide_{served.port}": "the-secret-of-an-earlier-run"}
-    status, _, text = get(served.base + "state", cookies=jar)
+    status, headers, text = get(served.base + "state", cookies=jar)
     assert status == 403
-    assert text == "this page is from an earlier run of the guide: open the address the guide printed\n"
+    assert refused(headers, text, "earlier_run")
     assert asyncio.run(ws_status(served.base + "ws", origin=served.base.rstrip("/"), cookies=jar)) == 403
 
 
@@ -127,8 +134,8 @@ def test_a_foreign_host_is_refused_on_every_bind(served: PageServer, headers: di
 def test_a_foreign_origin_is_refused_on_every_bind(served: PageServer, origin: str) -> None:
     o = origin.format(port=served.port)
     for path in ("", "state"):
-        status, _, text = get(url(served.address, path), headers={"Origin": o})
-        assert status == 403 and text == "requests from other sites are refused\n"
+        status, headers, text = get(url(served.address, path), headers={"Origin": o})
+        assert status == 403 and refused(headers, text, "foreign_site")
     assert asyncio.run(ws_status(url(served.address, "ws"), origin=o)) == 403
     # The page's own origin, by each of this machine's names, is accepted.
     for address in targets(served):
@@ -211,7 +218,7 @@ def test_a_request_it_cannot_read_is_one_line_and_nothing_on_the_console(
     caplog.set_level(logging.DEBUG)  # whatever is logged, at any level
     capfd.readouterr()
     status, headers, body = answer(asyncio.run(raw(served.port, bad_requests(served)[kind])))
-    assert status == 400 and body == "the guide's page could not read this request\n"
+    assert status == 400 and refused(headers, body, "unreadable")
     assert secured(headers) == []
     out, err = capfd.readouterr()
     console = caplog.text + out + err
@@ -277,7 +284,7 @@ def test_a_flood_of_connections_is_capped(monkeypatch: pytest.MonkeyPatch) -> No
         over, status = asyncio.run(flood())
         code, headers, body = answer(over)
         assert code == 503 and secured(headers) == []
-        assert body == f"too many connections to the guide's page (at most {conn.MAX_CONNECTIONS}): close some tabs\n"
+        assert refused(headers, body, "too_many_connections", most=conn.MAX_CONNECTIONS)
         assert status in (503, 0)
         assert server.site is not None and server.site.refused >= 1
         # The held connections gone, the page is served again.
@@ -403,7 +410,7 @@ def test_headers_that_never_end_are_cut_but_a_page_lives_on(monkeypatch: pytest.
         server.stop()
     assert first[0] >= conn.HEADERS_S and first[1] == b"", first  # cut by the deadline, without an answer
     assert second[0] >= conn.HEADERS_S and second[1] == b"", second
-    assert reply == {"error": "step 7 is not shown: nothing was answered"}
+    assert reply == refusals.reply("not_shown", step=7)
 
 
 def test_a_connection_idle_after_its_answer_is_closed(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -500,7 +507,7 @@ def test_too_many_pages_at_once_are_refused() -> None:
                 async with s.get(url(server.address, "ws"), headers={
                         "Connection": "Upgrade", "Upgrade": "websocket", "Sec-WebSocket-Version": "13",
                         "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ==", "Origin": origin}) as r:
-                    over, text = r.status, await r.text()
+                    over, text, headers = r.status, await r.text(), dict(r.headers)
                 await open_.pop().close()
                 while server.pages_open >= sockets.MAX_PAGES:  # the server has seen it go
                     await asyncio.sleep(0.02)
@@ -510,13 +517,13 @@ def test_too_many_pages_at_once_are_refused() -> None:
             finally:
                 for ws in open_:
                     await ws.close()
-            return over, text, after
+            return over, text, headers, after
 
     try:
-        over, text, after = asyncio.run(pages())
+        over, text, headers, after = asyncio.run(pages())
     finally:
         server.stop()
-    assert over == 503 and text == f"too many pages are open on the guide (at most {sockets.MAX_PAGES}): close some\n"
+    assert over == 503 and refused(headers, text, "too_many_pages", most=sockets.MAX_PAGES)
     assert after == 101
 
 
@@ -558,11 +565,11 @@ def test_a_message_flood_is_capped_and_a_page_that_keeps_on_is_closed() -> None:
         replies, took, code, paced = asyncio.run(flood())
     finally:
         server.stop()
-    too_many = f"too many messages (at most {sockets.RATE} a second): this one was not read"
-    assert all(r["error"] != too_many for r in paced)
-    read = [r for r in replies if r.get("error") != too_many]
+    too_many = refusals.reply("too_many_messages", most=sockets.RATE)
+    assert all(r != too_many for r in paced)
+    read = [r for r in replies if r != too_many]
     refused = len(replies) - len(read)
-    assert refused >= sockets.FLOOD and all(r == {"error": "step 7 is not shown: nothing was answered"} for r in read)
+    assert refused >= sockets.FLOOD and all(r == refusals.reply("not_shown", step=7) for r in read)
     assert len(read) <= sockets.RATE + sockets.RATE * took + 1  # the bucket, however long the flood took
     assert code == 1008  # kept on flooding: closed
 
@@ -572,17 +579,14 @@ def test_a_lan_bind_prints_its_address_with_the_secret_and_says_it_is_reachable(
     session = WebSession(GuideOptions(web=True, bind="0.0.0.0:0", no_browser=True), say=said.append)
     session.start("Samba")
     try:
-        secret = session.server.secret
-        assert said[0] == f"The guide's page: http://127.0.0.1:{session.server.port}/?token={secret}"
-        assert said[-1] == ("   The page is reachable from the network: anyone with this address can drive the "
-                            "guide.")
-        if LAN is not None:
-            port = session.server.port
-            assert said[1] == f"The guide's page from another device: http://{LAN}:{port}/?token={secret}"
+        secret, port = session.server.secret, session.server.port
+        lan = None if LAN is None else f"http://{LAN}:{port}/?token={secret}"
+        assert said == address_lines(f"http://127.0.0.1:{port}/?token={secret}", lan, lan_bind=True)
     finally:
         session.stop()
     quiet: list[str] = []
     session = WebSession(GuideOptions(web=True, bind="127.0.0.1:0", no_browser=True), say=quiet.append)
     session.start("Samba")
     session.stop()
-    assert len(quiet) == 1 and quiet[0].startswith("The guide's page: http://127.0.0.1:")
+    assert quiet == address_lines(session.server.address, None, lan_bind=False)
+    assert session.server.address.startswith("http://127.0.0.1:")

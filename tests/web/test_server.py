@@ -5,6 +5,7 @@ guide runs)."""
 from __future__ import annotations
 
 import asyncio
+import errno
 import json
 import socket
 from typing import Any, Iterator
@@ -94,9 +95,8 @@ def test_a_busy_address_is_one_clear_line() -> None:
         port = taken.getsockname()[1]
         with pytest.raises(AddressBusy) as err:
             PageServer(PageState(), host="127.0.0.1", port=port).start()
-    msg = str(err.value)
-    assert msg == (f"cannot serve the page on 127.0.0.1:{port}: the address is in use (another `shuffler guide "
-                   "--web`?); choose another with --bind HOST:PORT")
+    assert (err.value.where, err.value.errno) == (f"127.0.0.1:{port}", errno.EADDRINUSE)
+    assert "\n" not in str(err.value)
 
 
 @pytest.mark.parametrize("text, want", [("127.0.0.1:8000", ("127.0.0.1", 8000)), ("9000", ("127.0.0.1", 9000)),
@@ -146,7 +146,7 @@ def test_nothing_a_page_sends_crashes_the_guide(batch: list[str]) -> None:
         step = next_step(page, 0)
         assert step["number"] == 1
         replies = asyncio.run(page_says(server.address, [m for m in batch if not _answers_the_first_step(m)]))
-        assert all(set(r) <= {"ok", "error"} and len(r) == 1 for r in replies)
+        assert all(("ok" in r) != ("error" in r) and (set(r) == {"ok"} or "reason" in r) for r in replies)
         assert t.is_alive() and "error" not in out and page.get("step")["number"] == step["number"]
         asyncio.run(page_says(server.address, [{"op": "done", "step": step["number"]}]))
         assert next_step(page, step["number"])["number"] == step["number"] + 1

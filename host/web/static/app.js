@@ -34,6 +34,15 @@ const LOST_AFTER_MS = 3000;  // "reconnecting…" for this long, then the guide 
 const QUIET_MS = 3000;
 const $ = (id) => document.getElementById(id);
 
+// What an element says, as data beside its words: `data-*` attributes made
+// from the same record the words are made from (a test, or a script, reads
+// these; a person reads the words). Attributes of the last record go first.
+function mark(el, record) {
+  for (const k of el._marked || []) delete el.dataset[k];
+  el._marked = Object.keys(record);
+  for (const [k, v] of Object.entries(record)) el.dataset[k] = v === null || v === undefined ? "" : String(v);
+}
+
 // What each kind of step is called on the page (the steps' own type names are the code's).
 const KIND_LABELS = {
   cut: "split", putintray: "load the tray", reload: "load the tray", touch: "start", lift: "lift the piles",
@@ -51,6 +60,7 @@ function connect() {
     lostTimer = null;
     $("connection").textContent = "connected";
     $("connection").className = "connection";
+    mark($("connection"), { state: "connected" });
   };
   ws.onmessage = (ev) => {
     let msg;
@@ -59,7 +69,7 @@ function connect() {
     if ("beat" in msg && !("version" in msg)) return;
     if ("version" in msg) { received(msg); return; }
     const done = waiting.shift();
-    if (msg.error) toast(msg.error, true);
+    if (msg.error) toast(msg.error, true, msg);
     // What went right shows on the table itself; only refusals need words.
     if (done) done(msg);
   };
@@ -71,6 +81,7 @@ function connect() {
     const ended = state && state.finished;
     $("connection").textContent = ended ? (state.summary ? closeWords(state) : "the guide has ended") : "reconnecting…";
     $("connection").className = "connection lost";
+    mark($("connection"), { state: ended ? "ended" : "reconnecting", ready: ended && state.summary ? ready(state) : "" });
     // A short gap is a reconnect; a longer one is a guide that is gone, said across the page.
     if (ended) goneNow();
     else if (!lostTimer && !lost) lostTimer = setTimeout(goneNow, LOST_AFTER_MS);
@@ -190,9 +201,13 @@ function once(key, obj, button) {
 }
 
 let toastTimer = null;
-function toast(text, error) {
+// A refusal's words; its record (the reason and fields of host/web/refusals.py), when the
+// server gave one, beside them.
+function toast(text, error, reply) {
   const t = $("toast");
   t.textContent = text;
+  const { error: _, ...record } = reply || {};
+  mark(t, record);
   t.className = "toast" + (error ? " error" : "");
   t.setAttribute("role", error ? "alert" : "status");
   t.hidden = false;
@@ -239,8 +254,12 @@ function machineFacts(s) {
   return f;
 }
 
+function pilesKnown(f) {
+  return f.left !== null && f.left !== undefined && f.right !== null && f.right !== undefined;
+}
+
 function pilesWords(s, f) {
-  if (f.left !== null && f.left !== undefined && f.right !== null && f.right !== undefined) {
+  if (pilesKnown(f)) {
     return `left pile ${f.left} · right pile ${f.right}`;
   }
   return s.mode === "exact" ? "in exact mode the shuffler keeps the piles' counts to itself until the pass ends"
@@ -263,12 +282,21 @@ function whereWords(s) {
   return w.join(" · ");
 }
 
+// Where the routine stands, as the record whereWords words.
+function whereRecord(s) {
+  const sum = s.summary, p = s.place || {}, d = s.distance || {};
+  if (sum) return { mode: sum.mode, rounds: sum.rounds, verdict: ready(s) ? "ready" : "short" };
+  return { mode: s.mode, round: p.round, ofRounds: p.of_rounds, pass: p.pass, ofPasses: p.of_passes, load: p.load,
+           roundsDone: d.rounds_done, distance: d.value };
+}
+
 function render() {
   const s = state;
   renderBanner(s);
   if (!s) { setDisabled(); return; }
   $("title").textContent = s.title || "Shuffler guide";
   $("where").textContent = whereWords(s);
+  mark($("where"), whereRecord(s));
   renderStep(s);
   // Problems, with a picture of what to do.
   const step = s.step;
@@ -280,7 +308,13 @@ function render() {
   // Only a change is rewritten, so the live region announces what is new.
   if (list.dataset.texts !== JSON.stringify(texts)) {
     list.dataset.texts = JSON.stringify(texts);
-    list.replaceChildren(...texts.map((t) => { const d = document.createElement("p"); d.className = "problem"; d.textContent = t; return d; }));
+    list.replaceChildren(...problems.map((p) => {
+      const d = document.createElement("p");
+      d.className = "problem";
+      d.textContent = p.text;
+      if (p.record) { d.dataset.kind = p.record.kind; d.dataset.record = JSON.stringify(p.record); }
+      return d;
+    }));
   }
   $("fix-caption").textContent = window.drawFix($("fix-picture"), fixing ? step.what : null, s.sim) || "";
   // The live pass.
@@ -293,12 +327,16 @@ function render() {
   const lifted = p && !p.active && p.dealt > 0 && f.left === 0 && f.right === 0;
   $("pass").hidden = !p || !!s.summary || lifted || !(p.active || about);
   if (p) {
-    $("pass-label").textContent = p.active ? `Dealing ${p.label}` : (p.dealt < p.total ? `Stopped: ${p.label}` : `Dealt ${p.label}`);
+    const passKind = p.active ? "dealing" : (p.dealt < p.total ? "stopped" : "dealt");
+    $("pass-label").textContent = passKind === "dealing" ? `Dealing ${p.label}` : (passKind === "stopped" ? `Stopped: ${p.label}` : `Dealt ${p.label}`);
+    mark($("pass-label"), { kind: passKind, load: p.load });
     $("pass-count").textContent = `${p.dealt} of ${p.total} cards`;
+    mark($("pass-count"), { dealt: p.dealt, total: p.total });
     $("pass-bar").style.width = (p.total ? Math.min(100, 100 * p.dealt / p.total) : 0) + "%";
     // The same numbers as the picture's: the live pass while it deals, else
     // the table's (with --sim) or the device's own count at the end of the pass.
     $("pass-piles").textContent = pilesWords(s, f);
+    mark($("pass-piles"), { known: pilesKnown(f), left: f.left, right: f.right });
   }
   const pic = $("table-picture");
   const drawn = window.drawTable(pic, s, f, s.summary ? null : step);
@@ -331,12 +369,16 @@ function endWords(s) {
 function renderStep(s) {
   const step = s.step;
   const text = $("step-text");
-  let words;
-  if (s.summary) words = endWords(s);
-  else if (s.stopped) words = "The guide stopped: " + s.stopped;
-  else if (s.doing) words = s.doing;  // the machine is at work: the touch that started it is over
-  else words = step ? step.words : "Waiting for the guide…";
+  let words, said;
+  if (s.summary) { words = endWords(s); said = { say: "end", kind: ready(s) ? "ready" : "short" }; }
+  else if (s.stopped) { words = "The guide stopped: " + s.stopped; said = { say: "stopped", kind: "" }; }
+  else if (s.doing) {  // the machine is at work: the touch that started it is over
+    words = s.doing.words;
+    said = { say: "doing", kind: s.doing.kind, load: s.doing.load };
+  } else if (step) { words = step.words; said = { say: "step", kind: step.kind, number: step.number }; }
+  else { words = "Waiting for the guide…"; said = { say: "waiting", kind: "" }; }
   if (text.textContent !== words) text.textContent = words;
+  mark(text, said);
   $("step-number").textContent = step && !s.summary ? `Step ${step.number}` : "";
   const dealing = !!(s.doing && s.pass && s.pass.active);
   $("step-kind").textContent = step && !s.summary ? (s.doing ? (dealing ? "dealing" : "pass over") : (KIND_LABELS[step.kind] || "")) : "";
@@ -344,6 +386,7 @@ function renderStep(s) {
   done.hidden = !!s.summary;
   const sent = step && (step.answered || (pressed.step === step.number && pressed.keys.has("done")));
   done.textContent = step && step.answer === "ready" ? "The cards are in" : (sent ? "Done ✓" : "Done");
+  mark(done, { answer: step ? step.answer : "", sent: !!sent });
   $("close").hidden = !s.summary;
   let hint = "";
   if (s.summary) hint = "the guide has finished";
@@ -356,27 +399,33 @@ function renderStep(s) {
 // The banner says what is true of the guide itself, over everything else.
 function renderBanner(s) {
   const b = $("banner");
-  let head = "", text = "";
+  let head = "", text = "", kind = "";
   const at = s && s.step ? `step ${s.step.number} (${s.step.words})` : "its first step";
   if (newRun) {
+    kind = "new_run";
     head = "A new run of the guide started";
     const n = newRunState;
     text = `This page showed ${at} of the run before; the new run is at ` +
       (n && n.step ? `step ${n.step.number}.` : "its start.") + " Reload the page to follow it.";
   } else if (lost && s && s.summary) {
+    kind = "ended";
     head = "The guide has ended";
     text = endWords(s) + " You may close this page.";
   } else if (quiet && !lost) {
+    kind = "quiet";
     head = "The guide is not answering";
     text = `Nothing has come from the guide for ${quietFor} s, at ${at}: its computer may be busy or asleep, ` +
       "or the guide paused. Done waits until it answers again; this page goes on by itself when it does.";
   } else if (lost) {
+    kind = "lost";
     head = "The guide is not running";
     text = `This page lost it at ${at}.` +
       (s && s.stopped ? ` ${s.stopped}` : " To go on, start the guide again at the console; its last lines say how.") +
       (refusedLine ? ` The address answers: ${refusedLine}.` : "");
   }
   b.hidden = !head;
+  mark(b, { kind: kind, step: s && s.step ? s.step.number : "", newStep: newRun && newRunState && newRunState.step ? newRunState.step.number : "",
+            stopped: kind === "lost" && s && s.stopped ? s.stopped : "", ready: kind === "ended" ? ready(s) : "" });
   b.className = "banner" + (newRun ? " new-run" : "") + (quiet && !lost && !newRun ? " quiet" : "");
   $("banner-reload").hidden = !newRun;
   if ($("banner-head").textContent !== head) $("banner-head").textContent = head;
@@ -442,23 +491,36 @@ function renderSummary(s) {
   $("summary").hidden = !sum;
   if (!sum) return;
   $("summary-head").textContent = ready(s) ? "Shuffled: ready to deal" : `Short of ${s.verdict.level}`;
-  const rows = [["mode", sum.mode], ["rounds", sum.rounds], ["passes", sum.passes], ["time", `${Math.round(sum.seconds)} s`],
-    ["distance from random", distanceWords(sum)],
-    ["cards", sum.cards]];
-  for (const e of sum.exactness || []) rows.push(["exactness", e.words]);
+  mark($("summary-head"), { verdict: ready(s) ? "ready" : "short" });
+  // Each row: its name, its words, and the record they are made from.
+  const rows = [["mode", sum.mode, { row: "mode", mode: sum.mode }], ["rounds", sum.rounds, { row: "rounds", n: sum.rounds }],
+    ["passes", sum.passes, { row: "passes", n: sum.passes }], ["time", `${Math.round(sum.seconds)} s`, { row: "time" }],
+    ["distance from random", distanceWords(sum), { row: "distance", kind: sum.distance.kind, value: sum.distance.value }],
+    ["cards", sum.cards, { row: "cards", n: sum.cards }]];
+  for (const e of sum.exactness || []) rows.push(["exactness", e.words, { row: "exactness" }]);
   if (sum.onlooker) rows.push(["secrecy", sum.onlooker.fixed ? "every pile's count was fixed: counting them told nothing"
-    : `counting the piles told ${fmt(sum.onlooker.bits, 1)} bits of the order (of ${fmt(sum.onlooker.order_bits, 1)})`]);
+    : `counting the piles told ${fmt(sum.onlooker.bits, 1)} bits of the order (of ${fmt(sum.onlooker.order_bits, 1)})`,
+    { row: "secrecy", fixed: sum.onlooker.fixed, bits: sum.onlooker.bits }]);
   if (s.table) {
     const c = s.table.check;
-    rows.push(["cards checked", c.ok ? `every one of ${c.made} is there once` : `${c.missing} missing, ${c.twice} twice, ${c.stray} stray`]);
+    rows.push(["cards checked", c.ok ? `every one of ${c.made} is there once` : `${c.missing} missing, ${c.twice} twice, ${c.stray} stray`,
+      { row: "check", ok: c.ok, made: c.made, missing: c.missing, twice: c.twice, stray: c.stray }]);
   }
-  for (const n of sum.notes || []) rows.push(["note", n]);
+  (sum.notes || []).forEach((n, i) => {
+    const r = (sum.note_records || [])[i] || {};
+    rows.push(["note", n, { row: "note", kind: r.kind, round: r.where ? r.where.round : "" }]);
+  });
   const dl = $("summary-list");
   dl.replaceChildren();
-  for (const [k, v] of rows) { const dt = document.createElement("dt"); dt.textContent = k; const dd = document.createElement("dd"); dd.textContent = v; dl.append(dt, dd); }
+  for (const [k, v, rec] of rows) {
+    const dt = document.createElement("dt"); dt.textContent = k;
+    const dd = document.createElement("dd"); dd.textContent = v; mark(dd, rec);
+    dl.append(dt, dd);
+  }
   const marked = (s.table && s.table.marked) || [];
   $("marked").replaceChildren(...marked.map((m) => { const d = document.createElement("p"); d.className = "marked-card";
-    d.textContent = `card ${m.card}: was ${m.was}. from the top, now ${m.now === null ? "not in the pack" : m.now + "."}`; return d; }));
+    d.textContent = `card ${m.card}: was ${m.was}. from the top, now ${m.now === null ? "not in the pack" : m.now + "."}`;
+    mark(d, { card: m.card, was: m.was, now: m.now }); return d; }));
 }
 
 // The step's own controls: what the table person would do for it, one
@@ -478,6 +540,7 @@ function renderStepControls(s) {
       b.type = "button";
       b.className = "step-button";
       b.textContent = `${i + 1}. ${c.label}`;
+      b.dataset.op = c.msg ? c.msg.op : "do_step";
       if (c.msg) {
         b.dataset.key = JSON.stringify(c.msg);
         b.onclick = () => once(b.dataset.key, c.msg, b);
