@@ -355,13 +355,14 @@ def exact_steps(n_cards: int, capacity: int, uneven: bool = False) -> list[Exact
 def _one_load_round(n_cards: int, r: int, last: bool) -> list[step_kinds.Step]:
     """A round of a pack that is one load: in the tray (back in, after the
     first), dealt, and at the end its left pile on its right."""
-    steps = [step_kinds.Reload("A", n_cards) if r else step_kinds.PutInTray("A", n_cards), step_kinds.Touch()]
+    steps: list[step_kinds.Step] = [step_kinds.Reload("A", n_cards) if r else step_kinds.PutInTray("A", n_cards),
+                                    step_kinds.Touch()]
     if last:
         steps += [step_kinds.Lift("A"), step_kinds.Gather((step_kinds.left_of("A"), step_kinds.right_of("A")))]
     return steps
 
 
-def _loads_dealt_and_stacked(codes: Sequence[int], r: int, names: Sequence[str],
+def _loads_dealt_and_stacked(codes: list[int], r: int, names: Sequence[str],
                              sizes: Sequence[int]) -> list[step_kinds.Step]:
     """Each load in the tray, dealt and its piles out to the rows; then each
     row stacked (a pile that may be empty said as such)."""
@@ -376,7 +377,7 @@ def _loads_dealt_and_stacked(codes: Sequence[int], r: int, names: Sequence[str],
     return steps
 
 
-def _next_loads(n_cards: int, capacity: int, codes: Sequence[int], r: int, last: bool) -> list[step_kinds.Step]:
+def _next_loads(n_cards: int, capacity: int, codes: list[int], r: int, last: bool) -> list[step_kinds.Step]:
     """After round r's stacks: the pack gathered (the last round), or the
     next round's loads drawn from the stacks' tops (each stack whole with
     two loads; with more, each load's share of each stack)."""
@@ -507,7 +508,8 @@ def _part_pass(route: routes.Route, r: int) -> list[step_kinds.Step]:
     after its last pass lifted off stacked."""
     size, param = route.size[r], route.param[r]
     name = route.name(r, 0)
-    steps = [step_kinds.Reload(name, size) if param else step_kinds.PutInTray(name, size), step_kinds.Touch()]
+    steps: list[step_kinds.Step] = [step_kinds.Reload(name, size) if param else step_kinds.PutInTray(name, size),
+                                    step_kinds.Touch()]
     if param + 1 == n_bits(size):
         steps.append(step_kinds.Lift(name, stacked=True))
     return steps
