@@ -158,12 +158,9 @@ def held_out(final: list[int], n: int, tray: int) -> tuple[list[int], list[int],
         raise ValueError("no run of places for the cards held out")
     held = set(final[k:k + h])
     assert not held & set(range(tray, n))
-    rest = [c for c in final if c not in held]  # the sorted load: its cards in their final order
-    bits = exact_codes.n_bits(tray)
-    half = 1 << (bits - 1)
     middle = 0 < k < tray
-    code = {c: (i if not middle or i < k else half + i - k) for i, c in enumerate(rest)}
-    held_code = {c: i for i, c in enumerate(final[k:k + h])}
+    code, held_code = held_out_codes(final, k, h, tray, middle)
+    bits = exact_codes.n_bits(tray)
     sizes: list[int] = []
     lefts: list[int] = []
 
@@ -186,12 +183,30 @@ def held_out(final: list[int], n: int, tray: int) -> tuple[list[int], list[int],
     for bit in range(exact_codes.n_bits(h)):
         left, right = one_pass(run, lambda c, b=bit: (held_code[c] >> b) & 1)
         run = left + right
+    return gathered(top, bottom, run, k, middle), sizes, lefts
+
+
+def held_out_codes(final: list[int], k: int, h: int, tray: int,
+                   middle: bool) -> tuple[dict[int, int], dict[int, int]]:
+    """The codes that sort each card to its final place: the sorted load's
+    (its cards in their final order; a run in the middle leaves a gap of
+    half the codes where the held-out cards go), and the held-out run's."""
+    held = set(final[k:k + h])
+    rest = [c for c in final if c not in held]  # the sorted load: its cards in their final order
+    half = 1 << (exact_codes.n_bits(tray) - 1)
+    code = {c: (i if not middle or i < k else half + i - k) for i, c in enumerate(rest)}
+    held_code = {c: i for i, c in enumerate(final[k:k + h])}
+    return code, held_code
+
+
+def gathered(top: tuple[int, ...], bottom: tuple[int, ...], run: tuple[int, ...], k: int,
+             middle: bool) -> list[int]:
+    """The pack at the end: the held-out run on top of the sorted load, under
+    it, or between the last pass's piles."""
     if not middle:
         sorted_load = top + bottom
-        out = list(run + sorted_load) if k == 0 else list(sorted_load + run)
-    else:
-        out = list(top + run + bottom)
-    return out, sizes, lefts
+        return list(run + sorted_load) if k == 0 else list(sorted_load + run)
+    return list(top + run + bottom)
 
 
 def deal_fed(load: tuple[int, ...], fed: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[int, ...]]:
@@ -226,20 +241,44 @@ def canasta(samples: int = 2000, seed: int = 0) -> None:
     bound = math.ceil(math.lgamma(n + 1) / math.log(2) / tray)
     print(f"{n} cards on a {tray}-card tray, held out: {passes_of(n, tray)} passes (the split: {split.passes()}, "
           f"whole-pack radix: {radix.passes()}; counting bound: {bound})")
-    # Every placement of B's cards among places 40 to 67, where alone they matter to the middle run.
+    lo, hi, checked = every_placement_leaves_a_run(n, tray)
+    print(f"  a run of {h} places with none of load B's cards starts at some place {lo} to {hi}: every one of the "
+          f"{checked:,} placements of at most {h} of B's cards among places {lo} to {hi + h - 1} leaves one")
+    finals = final_orders(n, tray, samples, seed)
+    counts = set()
+    for final in finals:
+        out, sizes, lefts = held_out(final, n, tray)
+        assert out == final and max(sizes) <= tray and len(sizes) == passes_of(n, tray)
+        counts.add(tuple(lefts))
+    print(f"  {len(finals):,} final orders ({samples:,} uniformly random, the reversed pack and four with B's cards "
+          f"spread over places {lo} to {hi + h - 1}) dealt card by card: every one ends in its order, every load "
+          f"within the tray")
+    print(f"  their piles' counts: {len(counts):,} different sets of left counts, so the counts depend on the "
+          f"order dealt")
+    small_packs()
+
+
+def every_placement_leaves_a_run(n: int, tray: int) -> tuple[int, int, int]:
+    """Every placement of B's cards among places 40 to 67 (108 on 104), where
+    alone they matter to the middle run, leaves a run of places free of them
+    starting at some place lo to hi: (lo, hi, placements checked)."""
+    h = n - tray
     places = places_for_the_run(n, tray)
     lo, hi = min(p for p in places if 0 < p < tray), max(p for p in places if 0 < p < tray)
-    window = range(lo, hi + h)
     checked = 0
     for m in range(h + 1):
-        for chosen in itertools.combinations(window, m):
+        for chosen in itertools.combinations(range(lo, hi + h), m):
             from_b = [False] * n
             for p in chosen:
                 from_b[p] = True
             assert any(not any(from_b[k:k + h]) for k in range(lo, hi + 1)), chosen
             checked += 1
-    print(f"  a run of {h} places with none of load B's cards starts at some place {lo} to {hi}: every one of the "
-          f"{checked:,} placements of at most {h} of B's cards among places {lo} to {hi + h - 1} leaves one")
+    return lo, hi, checked
+
+
+def final_orders(n: int, tray: int, samples: int, seed: int) -> list[list[int]]:
+    """The orders to deal to: `samples` uniformly random, the reversed pack,
+    and four with load B's cards spread over the middle places."""
     rng = random.Random(seed)
     finals = []
     for _ in range(samples):
@@ -254,17 +293,7 @@ def canasta(samples: int = 2000, seed: int = 0) -> None:
         for place in range(n):
             final.append(next(b_cards) if place in spread else others.pop())
         finals.append(final)
-    counts = set()
-    for final in finals:
-        out, sizes, lefts = held_out(final, n, tray)
-        assert out == final and max(sizes) <= tray and len(sizes) == passes_of(n, tray)
-        counts.add(tuple(lefts))
-    print(f"  {len(finals):,} final orders ({samples:,} uniformly random, the reversed pack and four with B's cards "
-          f"spread over places {lo} to {hi + h - 1}) dealt card by card: every one ends in its order, every load "
-          f"within the tray")
-    print(f"  their piles' counts: {len(counts):,} different sets of left counts, so the counts depend on the "
-          f"order dealt")
-    small_packs()
+    return finals
 
 
 def audit_bits(n: int = 108, tray: int = 104) -> tuple[float, float]:

@@ -472,6 +472,23 @@ def world_alone() -> float:
 def main() -> None:
     mp = Path(MICROPYTHON)
     print(f"micropython: {mp.relative_to(REPO) if mp.is_relative_to(REPO) else mp}")
+    print_firmware_alone()
+    print(f"the simulated board and world alone: {world_alone():.1f} KiB")
+    res = print_with_simulated_board()
+    for line in image_lines():
+        print(line)
+    n, check_us, loads_us = run_mp(STRICT_SCRIPT, [FIRMWARE])["strict"].split()
+    print(f"strict JSON check of a {n}-byte request line: {float(check_us) / 1000:.3f} ms"
+          f" (json.loads of it: {float(loads_us) / 1000:.3f} ms), best of 20 x 50")
+    print_time_per_card(int(res["us_per_card_sim"]))
+    from simulator.pico.heap import rp2_heap_lines  # the same firmware on the rp2 port, side by side
+
+    for line in rp2_heap_lines():
+        print(line)
+
+
+def print_firmware_alone() -> None:
+    """The firmware's heap over a stub board: after boot, its modules, and the smallest heap that runs it."""
     fw = firmware_alone()
     print("the firmware alone, over a stub board (unix port, 64-bit; the stub's own"
           f" {fw['stub']:.1f} KiB subtracted):")
@@ -486,7 +503,11 @@ def main() -> None:
     print(f"  smallest -X heapsize that boots, deals 104 cards, begins the 162-card exact routine"
           f" and deals its first load (stub included): {fw['smallest_py']} KiB from .py,"
           f" {fw['smallest_mpy']} KiB from .mpy")
-    print(f"the simulated board and world alone: {world_alone():.1f} KiB")
+
+
+def print_with_simulated_board() -> dict[str, str]:
+    """A 104-card pass of the firmware over the simulated board and world: its
+    heap and the smallest heap that deals it. Returns the pass's figures."""
     base = run_mp("import gc\ngc.collect()\nprint('base', gc.mem_alloc())\n", [])
     res = run_mp(PASS_SCRIPT, [FIRMWARE, BOARD_SIM])
     print("firmware + simulated board and world, a 104-card pass at the plausible speed:")
@@ -502,12 +523,11 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as d:
         kb_mpy = smallest_heap_kb(flash_dir(Path(d) / "flash"))
     print(f"  the same from precompiled .mpy files: {kb_mpy} KiB")
-    for line in image_lines():
-        print(line)
-    n, check_us, loads_us = run_mp(STRICT_SCRIPT, [FIRMWARE])["strict"].split()
-    print(f"strict JSON check of a {n}-byte request line: {float(check_us) / 1000:.3f} ms"
-          f" (json.loads of it: {float(loads_us) / 1000:.3f} ms), best of 20 x 50")
-    sim_us = int(res["us_per_card_sim"])
+    return res
+
+
+def print_time_per_card(sim_us: int) -> None:
+    """Time per card: the mechanism's, the firmware's over the simulated world, the firmware's alone."""
     inst = float(run_mp(INSTANT_SCRIPT, [FIRMWARE])["us_per_card_instant"])
     mech_us = MECHANICAL_MS_PER_CARD * 1000
     print(f"time per card, mechanism: {MECHANICAL_MS_PER_CARD} ms")
@@ -515,10 +535,7 @@ def main() -> None:
           f" = {sim_us / mech_us:.3f} of the mechanical time")
     print(f"  firmware alone (instant board, best of 20 passes): {inst / 1000:.3f} ms"
           f" = {inst / mech_us:.5f} of the mechanical time")
-    from simulator.pico.heap import rp2_heap_lines  # the same firmware on the rp2 port, side by side
 
-    for line in rp2_heap_lines():
-        print(line)
 
 if __name__ == "__main__":
     main()

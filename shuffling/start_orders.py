@@ -229,25 +229,15 @@ def after_samba_hand(pack: Pack, seed: int = 0, players: int = 4) -> StartOrder:
     rng = np.random.default_rng(seed)
     pool = _Pool(faces, rng)
     melds, table = _lay_melds(pool, rng, faces, max(1, round(pack.decks / 3)))
-    # The draws below come after the melds' so a seed gives the same hand as ever.
-    discard = pool.rest(int(rng.integers(4, 21)))
-    out_player = int(rng.choice(range(0, players, 2)))
-    hand_sizes = [0 if p == out_player else int(rng.integers(3, 19)) for p in range(players)]
-    hand_cards = pool.rest(min(sum(hand_sizes), len(pool.left)))
-    stock = pool.rest(len(pool.left))
-    rng.shuffle(stock)
-
+    discard, stock, hands = _leftovers(pool, rng, players)
     gathered = _Gathering()
     for section, cards, meld in table:
         gathered.put(section, cards, meld)
     gathered.put("discard pile", discard, -1)
     gathered.put("stock", stock, -1)
-    at = 0
-    for p, size in enumerate(hand_sizes):
-        take = hand_cards[at:at + size]
-        at += len(take)
-        if take:
-            gathered.put(f"hand {p}", take, -1)
+    for p, hand in enumerate(hands):
+        if hand:
+            gathered.put(f"hand {p}", hand, -1)
     return StartOrder(
         "samba",
         faces,
@@ -256,6 +246,25 @@ def after_samba_hand(pack: Pack, seed: int = 0, players: int = 4) -> StartOrder:
         tuple(melds),
         tuple(gathered.sections),
     )
+
+
+def _leftovers(pool: "_Pool", rng: np.random.Generator,
+               players: int) -> tuple[list[int], list[int], list[list[int]]]:
+    """The cards no meld took: the discard pile, the stock and each player's
+    hand (the player who went out holds none). Drawn after the melds, so a
+    seed gives the same hand as ever."""
+    discard = pool.rest(int(rng.integers(4, 21)))
+    out_player = int(rng.choice(range(0, players, 2)))
+    hand_sizes = [0 if p == out_player else int(rng.integers(3, 19)) for p in range(players)]
+    hand_cards = pool.rest(min(sum(hand_sizes), len(pool.left)))
+    stock = pool.rest(len(pool.left))
+    rng.shuffle(stock)
+    hands = []
+    at = 0
+    for size in hand_sizes:
+        hands.append(hand_cards[at:at + size])
+        at += len(hands[-1])
+    return discard, stock, hands
 
 
 def _lay_melds(pool: "_Pool", rng: np.random.Generator, faces: Faces,

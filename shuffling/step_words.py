@@ -192,49 +192,46 @@ _CAUGHT = ("Take any cards caught in the exit out together, face down, keeping t
            "in the tray")
 
 
-def _fix(step: Fix) -> str:
-    if step.what == "stopped":
-        return ("The guide was stopped: did anyone touch the cards since, on the table or on the machine? If not, "
+# Each fix's words by its `what`: those that say no count, then those that
+# name the load and its cards.
+_FIX_WORDS = {
+    "stopped": ("The guide was stopped: did anyone touch the cards since, on the table or on the machine? If not, "
                 "press Enter and answer the steps below as the cards lie. If they were moved, put them back as they "
                 "lay when the guide stopped, then press Enter; if that cannot be done, press Ctrl-C, gather every "
-                "card into one pack and run the guide again without --resume (a fresh routine).")
-    if step.what == "jam":
-        return "Free the stuck card and push it back under the load; do not touch the piles."
-    if step.what == "exit":
-        return f"{_CAUGHT}; do not touch the piles."
-    if step.what == "put_back":
-        return (f"Find the {cards(step.cards or 0)} that came out of the tray and put them back in the tray "
-                "in the same order.")
-    if step.what == "battery":
-        return f"Replace the battery. {_CAUGHT}; leave the piles as they are."
-    if step.what == "battery_idle":
-        return "Replace the battery; leave the load in the tray."
-    if step.what == "sensor":
-        return "Check the sensors' wiring and plugs; leave the cards as they are."
-    if step.what == "exit_sensor":
-        return f"{_CAUGHT}. If the exit is empty, check the exit sensor's wiring and plug. Do not touch the piles."
-    if step.what == "count_sensor":
-        return "Check the count sensor's (load cell's) wiring and plug; leave the cards as they are."
-    if step.what == "touch_sensor":
-        return "Check the touch sensor's wiring and plug; leave the cards as they are."
-    if step.what == "battery_sensor":
-        return "Check the battery's clip and the wire to the board; leave the cards as they are."
-    if step.what == "missing":
-        return (f"Find the {cards(step.cards or 0)} missing from load {step.load} (on the table, in the exit, under "
-                f"the machine) and put them at its bottom.")
-    if step.what == "extra":
-        return f"Take {cards(step.cards or 0)} off the bottom of load {step.load} and keep them apart."
-    if step.what == "foreign":
-        return (f"Look through load {step.load} for {cards(step.cards or 0)} of another pack (a back or a face unlike "
-                "the rest), take them out and put them away from the table: they are not this pack's.")
-    if step.what == "anywhere":
-        return (f"Find the {cards(step.cards or 0)} missing from load {step.load} (on the table, in the exit, under "
-                f"the machine) and put them into it anywhere: its codes are drawn afresh, so where they go does not "
-                "matter.")
-    if step.what == "regather":
-        return (f"Take load {step.load}'s piles off the machine and put them together with any of its cards left in "
-                f"the tray into one stack, face down, in any order: its codes are drawn afresh, so the order does "
-                "not matter.")
+                "card into one pack and run the guide again without --resume (a fresh routine)."),
+    "jam": "Free the stuck card and push it back under the load; do not touch the piles.",
+    "exit": f"{_CAUGHT}; do not touch the piles.",
+    "battery": f"Replace the battery. {_CAUGHT}; leave the piles as they are.",
+    "battery_idle": "Replace the battery; leave the load in the tray.",
+    "sensor": "Check the sensors' wiring and plugs; leave the cards as they are.",
+    "exit_sensor": f"{_CAUGHT}. If the exit is empty, check the exit sensor's wiring and plug. Do not touch the piles.",
+    "count_sensor": "Check the count sensor's (load cell's) wiring and plug; leave the cards as they are.",
+    "touch_sensor": "Check the touch sensor's wiring and plug; leave the cards as they are.",
+    "battery_sensor": "Check the battery's clip and the wire to the board; leave the cards as they are.",
+}
+_FIX_WORDS_OF_CARDS: dict[str, Callable[[Fix], str]] = {
+    "put_back": lambda step: (f"Find the {cards(step.cards or 0)} that came out of the tray and put them back in "
+                              "the tray in the same order."),
+    "missing": lambda step: (f"Find the {cards(step.cards or 0)} missing from load {step.load} (on the table, in "
+                             f"the exit, under the machine) and put them at its bottom."),
+    "extra": lambda step: f"Take {cards(step.cards or 0)} off the bottom of load {step.load} and keep them apart.",
+    "foreign": lambda step: (f"Look through load {step.load} for {cards(step.cards or 0)} of another pack (a back "
+                             "or a face unlike the rest), take them out and put them away from the table: they are "
+                             "not this pack's."),
+    "anywhere": lambda step: (f"Find the {cards(step.cards or 0)} missing from load {step.load} (on the table, in "
+                              f"the exit, under the machine) and put them into it anywhere: its codes are drawn "
+                              "afresh, so where they go does not matter."),
+    "regather": lambda step: (f"Take load {step.load}'s piles off the machine and put them together with any of its "
+                              f"cards left in the tray into one stack, face down, in any order: its codes are drawn "
+                              "afresh, so the order does not matter."),
+}
+
+
+def _fix(step: Fix) -> str:
+    if step.what in _FIX_WORDS:
+        return _FIX_WORDS[step.what]
+    if step.what in _FIX_WORDS_OF_CARDS:
+        return _FIX_WORDS_OF_CARDS[step.what](step)
     raise ValueError(f"no such fix: {step.what!r}")
 
 
@@ -246,50 +243,72 @@ def _top(n: int) -> str:
     return "the top card" if n == 1 else f"the top {n} cards"
 
 
-def _round_summary(step: RoundSummary) -> str:
+def _exact_summary(step: RoundSummary) -> str:
     sizes = list(step.sizes)
-    loads = "" if step.routine in ("exact-split", "exact-pipelined") else loads_phrase(sizes)  # parts differ
-    if step.routine == "exact":
-        gather = ("put the left pile on top of the right pile" if len(sizes) == 1
-                  else "stack all the left piles on top of all the right piles, as pile-trade does, "
-                       "and cut where the device says")
-        b = step.rounds
-        return (f"The device sends each card to the side one bit of its random code names; run every load "
-                f"({loads}) and {gather}: exactly random after {number(b)} "
-                f"{'round' if b == 1 else 'rounds'}, at random after that.")
-    if step.routine == "exact-split":
-        parts = " and ".join([", ".join(str(x) for x in sizes[:-1]), str(sizes[-1])] if len(sizes) > 1
-                             else [str(sizes[0])])
-        p = step.rounds
-        return (f"The pack is dealt into {number(len(sizes))} parts that each fit the tray ({parts} cards, top "
-                f"first), and each part is then dealt on its own, its left pile on its right pile between passes; "
-                f"the device sends each card to the side its place in the final pack names: exactly random after "
-                f"{number(p)} {'pass' if p == 1 else 'passes'}, at random after that.")
-    if step.routine == "exact-pipelined":
-        whole, held = sizes[0], sizes[1]
-        return (f"One pass of the top {whole} cards holds {number(held)} of them out; the rest, on top of the "
-                f"bottom {number(held)}, are dealt on their own, then the {number(held)} held out, each load's left "
-                f"pile on its right pile between passes, and the held-out cards go between the last two piles; the "
-                f"device sends each card to the side its place in the final pack names: exactly random after "
-                f"{number(step.rounds)} passes, at random after that.")
-    if step.routine == "stack-trade":
-        if len(sizes) == 1:
-            return f"{_ONE_LOAD}; with one load there is nothing to trade."
-        head = f"Run each load ({loads}) and put its left pile on its right pile, then "
-        t = _top(step.trade)
-        if len(sizes) == 2:
-            return head + f"trade {t} of load A for {t} of load B."
-        last = f"load {chr(ord('A') + len(sizes) - 1)}" if len(sizes) <= 26 else "the last load"
-        return head + f"move {t} of each load onto the next load, and those of {last} onto load A."
-    if step.routine == "pile-trade":
-        if len(sizes) == 1:
-            return f"{_ONE_LOAD}."
-        if len(sizes) == 2:
-            return (f"Run both loads ({loads}), then stack A's left pile, B's left pile, "
-                    "A's right pile and B's right pile, top to bottom, and cut that into two loads.")
-        return (f"Run every load ({loads}), then stack all the left piles in load order "
-                "on top of all the right piles in load order, and cut that into even loads.")
-    raise ValueError(f"unknown routine {step.routine!r}")
+    gather = ("put the left pile on top of the right pile" if len(sizes) == 1
+              else "stack all the left piles on top of all the right piles, as pile-trade does, "
+                   "and cut where the device says")
+    b = step.rounds
+    return (f"The device sends each card to the side one bit of its random code names; run every load "
+            f"({loads_phrase(sizes)}) and {gather}: exactly random after {number(b)} "
+            f"{'round' if b == 1 else 'rounds'}, at random after that.")
+
+
+def _split_summary(step: RoundSummary) -> str:
+    sizes = list(step.sizes)  # the parts: they differ, so each is said
+    parts = " and ".join([", ".join(str(x) for x in sizes[:-1]), str(sizes[-1])] if len(sizes) > 1
+                         else [str(sizes[0])])
+    p = step.rounds
+    return (f"The pack is dealt into {number(len(sizes))} parts that each fit the tray ({parts} cards, top "
+            f"first), and each part is then dealt on its own, its left pile on its right pile between passes; "
+            f"the device sends each card to the side its place in the final pack names: exactly random after "
+            f"{number(p)} {'pass' if p == 1 else 'passes'}, at random after that.")
+
+
+def _pipelined_summary(step: RoundSummary) -> str:
+    sizes = list(step.sizes)
+    whole, held = sizes[0], sizes[1]
+    return (f"One pass of the top {whole} cards holds {number(held)} of them out; the rest, on top of the "
+            f"bottom {number(held)}, are dealt on their own, then the {number(held)} held out, each load's left "
+            f"pile on its right pile between passes, and the held-out cards go between the last two piles; the "
+            f"device sends each card to the side its place in the final pack names: exactly random after "
+            f"{number(step.rounds)} passes, at random after that.")
+
+
+def _stack_trade_summary(step: RoundSummary) -> str:
+    sizes = list(step.sizes)
+    if len(sizes) == 1:
+        return f"{_ONE_LOAD}; with one load there is nothing to trade."
+    head = f"Run each load ({loads_phrase(sizes)}) and put its left pile on its right pile, then "
+    t = _top(step.trade)
+    if len(sizes) == 2:
+        return head + f"trade {t} of load A for {t} of load B."
+    last = f"load {chr(ord('A') + len(sizes) - 1)}" if len(sizes) <= 26 else "the last load"
+    return head + f"move {t} of each load onto the next load, and those of {last} onto load A."
+
+
+def _pile_trade_summary(step: RoundSummary) -> str:
+    sizes = list(step.sizes)
+    if len(sizes) == 1:
+        return f"{_ONE_LOAD}."
+    if len(sizes) == 2:
+        return (f"Run both loads ({loads_phrase(sizes)}), then stack A's left pile, B's left pile, "
+                "A's right pile and B's right pile, top to bottom, and cut that into two loads.")
+    return (f"Run every load ({loads_phrase(sizes)}), then stack all the left piles in load order "
+            "on top of all the right piles in load order, and cut that into even loads.")
+
+
+# Each routine's summary of a round, by its name.
+_ROUND_SUMMARIES: dict[str, Callable[[RoundSummary], str]] = {
+    "exact": _exact_summary, "exact-split": _split_summary, "exact-pipelined": _pipelined_summary,
+    "stack-trade": _stack_trade_summary, "pile-trade": _pile_trade_summary,
+}
+
+
+def _round_summary(step: RoundSummary) -> str:
+    if step.routine not in _ROUND_SUMMARIES:
+        raise ValueError(f"unknown routine {step.routine!r}")
+    return _ROUND_SUMMARIES[step.routine](step)
 
 
 # Each kind of step's wording (a Reload is a PutInTray of its own kind, worded apart).

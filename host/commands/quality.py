@@ -75,12 +75,7 @@ def quality(
     pack = _pack_asked(pack_name, cards)
     _check_numbers(capacity, samples, rounds, seed)
     path = None if no_plot else _plot_path(plot_path, pack)
-    for t in thresholds:
-        _check_unit("--threshold", t, open_ends=True)
-    for opt, value in (("--bias", bias), ("--clump", clump), ("--double-feed", double_feed)):
-        _check_unit(opt, value, open_ends=False)
-    if not (math.isfinite(trade_sd) and trade_sd >= 0):
-        _fail(f"--trade-sd must be a number of cards >= 0, not {trade_sd:g}")
+    _check_machine(thresholds, bias, clump, double_feed, trade_sd)
     start = _start_order(start, pack)
 
     # Heavy imports here, so the rest of `shuffler` starts quickly.
@@ -100,17 +95,34 @@ def quality(
     )
     report = _run(settings)
     if path is not None:
-        from shuffling.quality.plot import plot_report
-
-        try:
-            plot_report(report, path)
-        except OSError as exc:
-            _fail(f"cannot write the plot to {path}: {exc.strerror or exc}")
-        report = replace(report, plot=str(path))
+        report = _with_plot(report, path)
     if as_json:
         click.echo(json.dumps(report.to_dict()))
     else:
         _print_tables(report)
+
+
+def _check_machine(thresholds: tuple[float, ...], bias: float, clump: float, double_feed: float,
+                   trade_sd: float) -> None:
+    """Refuse a threshold or a machine's figure out of its range, in one line, before any work."""
+    for t in thresholds:
+        _check_unit("--threshold", t, open_ends=True)
+    for opt, value in (("--bias", bias), ("--clump", clump), ("--double-feed", double_feed)):
+        _check_unit(opt, value, open_ends=False)
+    if not (math.isfinite(trade_sd) and trade_sd >= 0):
+        _fail(f"--trade-sd must be a number of cards >= 0, not {trade_sd:g}")
+
+
+def _with_plot(report: Report, path: Path) -> Report:
+    """The report's picture written to `path`, and the report saying where
+    (a path that cannot be written is one clear line, not a traceback)."""
+    from shuffling.quality.plot import plot_report
+
+    try:
+        plot_report(report, path)
+    except OSError as exc:
+        _fail(f"cannot write the plot to {path}: {exc.strerror or exc}")
+    return replace(report, plot=str(path))
 
 
 def _pack_asked(pack_name: str | None, cards: int | None) -> Pack:

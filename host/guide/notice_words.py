@@ -1,4 +1,4 @@
-"""The one English wording of each notice (host/guide/notice_records.py):
+"""The one English wording of each notice (host/guide/notice_records/):
 a function of its fields. The console, the page and the steps file show
 these words; nothing parses them back, and no front-end rewrites them (the
 page's Done is a parameter of the wording, `answer`)."""
@@ -414,7 +414,7 @@ def words(n: Any, answer: str = ENTER) -> str:
 # -- the summary's notes ---------------------------------------------------------------------
 # A note is a notice the summary keeps (said in the past, shorter than the
 # notice), the notice's own words for those noted as told, or a record of
-# its own (notice_records.py, "notes").
+# its own (notice_records/_notes.py).
 _NOTED: dict[type, Any] = {
     PassPaused: paused_note,
     Restarted: lambda n: f"the shuffler restarted{_during(n.where)}",

@@ -1,7 +1,7 @@
 """What the guide tells the person besides the steps, as data, and its one wording.
 
 Every warning and status line the guide gives is one of the notice records
-(host/guide/notice_records.py); `words(notice)` is its only English
+(host/guide/notice_records/); `words(notice)` is its only English
 (host/guide/notice_words.py). The console, the page and the steps file
 render notices as they render steps: the console styles them by `level`,
 the page shows `to_dict(notice)`. Nothing parses the words back. The

@@ -96,7 +96,6 @@ def run_batch_rounds(
     decks: IntArray = np.broadcast_to(np.arange(n, dtype=np.int32), (s, n)).copy()
     whole_lo = np.zeros(s, dtype=np.intp)
     whole_hi = np.full(s, n, dtype=np.intp)
-    rows = np.arange(s)
     for r in range(rounds):
         left = ((believed >> r) & 1) == 0
         phys_left = left.copy()
@@ -105,25 +104,37 @@ def run_batch_rounds(
             load = fault_load if fault_load is not None else np.full(s, fault.load, dtype=np.intp)
             index = fault_index if fault_index is not None else np.full(s, fault.index, dtype=np.intp)
             lo, hi = _load_rows(sizes, load)
-            col = np.arange(n)[None, :]
-            inside = (col >= lo[:, None]) & (col < hi[:, None])
-            if fault.kind == "swap_round":
-                phys_left = ~left
-            elif fault.kind == "swap_piles":
-                phys_left = np.where(inside, ~left, left)
-            elif fault.kind == "double_feed":
-                # The card fed at index+1 sits one position above the card fed at index.
-                p = hi - 1 - index
-                ok = p - 1 >= lo
-                phys_left[rows[ok], p[ok] - 1] = left[rows[ok], p[ok]]
-            elif fault.kind == "repeat_load":
-                decks = partition_segment(decks, left, lo, hi)
-            elif fault.kind == "abort":
-                m = np.minimum(index, hi - lo)
-                decks = partition_segment(decks, left, hi - m, hi)
+            decks, phys_left = _faulty_round(fault.kind, decks, left, phys_left, lo, hi, index)
         decks = partition_segment(decks, phys_left, whole_lo, whole_hi)
         believed = partition_segment(believed, left, whole_lo, whole_hi)
         yield decks
+
+
+def _faulty_round(kind: str, decks: IntArray, left: BoolArray, phys_left: BoolArray,
+                  lo: NDArray[np.intp], hi: NDArray[np.intp],
+                  index: NDArray[np.intp]) -> tuple[IntArray, BoolArray]:
+    """The fault done in each row's load [lo, hi): the pack before the
+    round's gathering (a load dealt twice, or the part of a pass dealt
+    before it stopped), and the sides the cards physically took."""
+    s, n = decks.shape
+    if kind == "swap_round":
+        phys_left = ~left
+    elif kind == "swap_piles":
+        col = np.arange(n)[None, :]
+        inside = (col >= lo[:, None]) & (col < hi[:, None])
+        phys_left = np.where(inside, ~left, left)
+    elif kind == "double_feed":
+        # The card fed at index+1 sits one position above the card fed at index.
+        rows = np.arange(s)
+        p = hi - 1 - index
+        ok = p - 1 >= lo
+        phys_left[rows[ok], p[ok] - 1] = left[rows[ok], p[ok]]
+    elif kind == "repeat_load":
+        decks = partition_segment(decks, left, lo, hi)
+    elif kind == "abort":
+        m = np.minimum(index, hi - lo)
+        decks = partition_segment(decks, left, hi - m, hi)
+    return decks, phys_left
 
 
 def sorted_rounds(codes_by_position: NDArray[np.integer], n_rounds: int) -> Iterator[IntArray]:

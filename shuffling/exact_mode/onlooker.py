@@ -144,32 +144,50 @@ def onlooker(route: routes.Route) -> Onlooker:
         cuts = [lo]
         for load in round_loads(route, codes, r):
             cuts.append(cuts[-1] + load)
+        before, inside, after = _blocks_around(blocks, lo, size)
         bits = 0.0
-        before: list[list[int]] = []
-        inside: list[list[int]] = []
-        after: list[list[int]] = []
-        at = 0
-        for block in blocks:
-            end = at + len(block)
-            if end <= lo:
-                before.append(block)
-            elif at >= lo + size:
-                after.append(block)
-            elif at < lo or end > lo + size:
-                raise AssertionError("a block straddles the round's stack")  # a route never does this
-            else:
-                slices = [min(end, b) - max(at, a) for a, b in zip(cuts, cuts[1:]) if min(end, b) > max(at, a)]
-                left = [c for c in block if routes.round_side(c - lo, kind, param) == 0]
-                if len(slices) > 1:
-                    bits += counts_entropy(len(block), len(left), slices)
-                inside.append(block)
-            at = end
-        lefts = [[c for c in b if routes.round_side(c - lo, kind, param) == 0] for b in inside]
-        rights = [[c for c in b if routes.round_side(c - lo, kind, param) == 1] for b in inside]
+        for at, block in inside:
+            bits += _block_bits(at, block, cuts, lo, kind, param)
+        lefts = [[c for c in b if routes.round_side(c - lo, kind, param) == 0] for _, b in inside]
+        rights = [[c for c in b if routes.round_side(c - lo, kind, param) == 1] for _, b in inside]
         blocks = before + [b for b in lefts + rights if b] + after
         if bits > 0:
             found.append(OnlookerRound(r + 1, tuple(cuts[i + 1] - cuts[i] for i in range(len(cuts) - 1)), bits))
     return Onlooker(route.kind, n, sum(x.bits for x in found), math.lgamma(n + 1) / math.log(2), tuple(found))
+
+
+def _blocks_around(blocks: list[list[int]], lo: int, size: int,
+                   ) -> tuple[list[list[int]], list[tuple[int, list[int]]], list[list[int]]]:
+    """The blocks above the round's stack [lo, lo + size), those inside it
+    (with the place each starts at) and those below it."""
+    before: list[list[int]] = []
+    inside: list[tuple[int, list[int]]] = []
+    after: list[list[int]] = []
+    at = 0
+    for block in blocks:
+        end = at + len(block)
+        if end <= lo:
+            before.append(block)
+        elif at >= lo + size:
+            after.append(block)
+        elif at < lo or end > lo + size:
+            raise AssertionError("a block straddles the round's stack")  # a route never does this
+        else:
+            inside.append((at, block))
+        at = end
+    return before, inside, after
+
+
+def _block_bits(at: int, block: list[int], cuts: list[int], lo: int, kind: int, param: int) -> float:
+    """What counting the piles tells of one block starting at `at`: the
+    entropy of how its left cards fall into the loads it is cut across
+    (nothing when one load takes it whole)."""
+    end = at + len(block)
+    slices = [min(end, b) - max(at, a) for a, b in zip(cuts, cuts[1:]) if min(end, b) > max(at, a)]
+    if len(slices) <= 1:
+        return 0.0
+    left = [c for c in block if routes.round_side(c - lo, kind, param) == 0]
+    return counts_entropy(len(block), len(left), slices)
 
 
 def onlooker_bits(route: routes.Route) -> float:

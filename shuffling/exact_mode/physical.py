@@ -131,23 +131,28 @@ def run_with_fault(
     orders: list[list] = []
     mismatch = False
     for r in range(rounds):
-        # The loads of this round are those a correct run would have: at most
-        # one fault happens and it changes only what comes after it, and after
-        # it the cut no longer matters (pile trade is one stable partition of
-        # the whole pack, with each position's side taken from the belief).
-        planned = loads_for_round(n, capacity, code_list, r) if cuts is None else list(cuts(r))
-        if sum(planned) != n or min(planned) < 0:
-            raise ValueError("loads must share out the whole pack")
+        planned = _round_loads(n, capacity, code_list, r, cuts)
         lefts, rights = _deal_round(pack, believed, planned, r, fault)
         pack = [c for pile in lefts for c in pile] + [c for pile in rights for c in pile]
         believed = _stable_partition(believed, r)
         # The count sensor: would the next round's loads differ from plan?
         if r + 1 < rounds and n_loads(n, capacity) == 2:
-            left_count = sum(len(p) for p in lefts)
-            if left_count != bit_counts(believed, r)[0]:
-                mismatch = True
+            mismatch |= sum(len(p) for p in lefts) != bit_counts(believed, r)[0]
         orders.append(list(pack))
     return RunRecord(orders, mismatch)
+
+
+def _round_loads(n: int, capacity: int, code_list: list[int], r: int,
+                 cuts: Callable[[int], Sequence[int]] | None) -> list[int]:
+    """Round r's load sizes, top load first: those a correct run would have,
+    or where the person cut. At most one fault happens and it changes only
+    what comes after it, and after it the cut no longer matters (pile trade
+    is one stable partition of the whole pack, each position's side taken
+    from the belief)."""
+    planned = loads_for_round(n, capacity, code_list, r) if cuts is None else list(cuts(r))
+    if sum(planned) != n or min(planned) < 0:
+        raise ValueError("loads must share out the whole pack")
+    return planned
 
 
 def _checked(n: int, codes: Sequence[int], n_rounds: int | None) -> tuple[list[int], int]:
@@ -331,45 +336,67 @@ def exact_steps(n_cards: int, capacity: int, uneven: bool = False) -> list[Exact
     b = n_bits(n_cards)
     loads = n_loads(n_cards, capacity)
     steps: list[ExactStep] = []
-
-    def add(rn: int, step: step_kinds.Step) -> None:
-        steps.append(ExactStep(rn, step))
-
     for r in range(b):
-        rn = r + 1
         sizes = loads_for_round(n_cards, capacity, codes, r)
         names = tuple(_load_name(j) for j in range(len(sizes)))
+        round_steps: list[step_kinds.Step] = []
         if r == 0:
-            add(rn, step_kinds.Cut(step_kinds.PACK, names, tuple(sizes), by_eye=loads > 1, counted=True, first=True))
+            round_steps.append(step_kinds.Cut(step_kinds.PACK, names, tuple(sizes), by_eye=loads > 1, counted=True,
+                                              first=True))
         if loads == 1:
-            add(rn, step_kinds.Reload("A", n_cards) if r else step_kinds.PutInTray("A", n_cards))
-            add(rn, step_kinds.Touch())
-            if r + 1 == b:
-                add(rn, step_kinds.Lift("A"))
-                add(rn, step_kinds.Gather((step_kinds.left_of("A"), step_kinds.right_of("A"))))
-            continue
-        for name, size in zip(names, sizes):
-            add(rn, step_kinds.PutInTray(name, size))
-            add(rn, step_kinds.Touch())
-            add(rn, step_kinds.Lift(name, rows=True))
-        zeros, ones = bit_counts(codes, r)
-        add(rn, piles_stack(names, radix_pile_chances(codes, r, sizes, 0), step_kinds.left_of,
-                            step_kinds.LEFT_STACK, zeros))
-        add(rn, piles_stack(names, radix_pile_chances(codes, r, sizes, 1), step_kinds.right_of,
-                            step_kinds.RIGHT_STACK, ones))
-        if r + 1 == b:
-            add(rn, step_kinds.Gather((step_kinds.LEFT_STACK, step_kinds.RIGHT_STACK)))
-        elif loads == 2:
-            add(rn, step_kinds.Draw((("A", ((step_kinds.LEFT_STACK, zeros, True),)), ("B", ((step_kinds.RIGHT_STACK, ones, True),))), rn + 1))
+            round_steps += _one_load_round(n_cards, r, last=r + 1 == b)
         else:
-            left_in = {step_kinds.LEFT_STACK: zeros, step_kinds.RIGHT_STACK: ones}
-            for j, (from_left, from_right) in enumerate(cut_plan(n_cards, capacity, codes, r + 1)):
-                parts = []
-                for stack, count in ((step_kinds.LEFT_STACK, from_left), (step_kinds.RIGHT_STACK, from_right)):
-                    if count:
-                        parts.append((stack, count, count == left_in[stack]))
-                        left_in[stack] -= count
-                add(rn, step_kinds.Draw(((_load_name(j), tuple(parts)),), rn + 1))
+            round_steps += _loads_dealt_and_stacked(codes, r, names, sizes)
+            round_steps += _next_loads(n_cards, capacity, codes, r, last=r + 1 == b)
+        steps += [ExactStep(r + 1, step) for step in round_steps]
+    return steps
+
+
+def _one_load_round(n_cards: int, r: int, last: bool) -> list[step_kinds.Step]:
+    """A round of a pack that is one load: in the tray (back in, after the
+    first), dealt, and at the end its left pile on its right."""
+    steps: list[step_kinds.Step] = [step_kinds.Reload("A", n_cards) if r else step_kinds.PutInTray("A", n_cards),
+                                    step_kinds.Touch()]
+    if last:
+        steps += [step_kinds.Lift("A"), step_kinds.Gather((step_kinds.left_of("A"), step_kinds.right_of("A")))]
+    return steps
+
+
+def _loads_dealt_and_stacked(codes: list[int], r: int, names: Sequence[str],
+                             sizes: Sequence[int]) -> list[step_kinds.Step]:
+    """Each load in the tray, dealt and its piles out to the rows; then each
+    row stacked (a pile that may be empty said as such)."""
+    steps: list[step_kinds.Step] = []
+    for name, size in zip(names, sizes):
+        steps += [step_kinds.PutInTray(name, size), step_kinds.Touch(), step_kinds.Lift(name, rows=True)]
+    zeros, ones = bit_counts(codes, r)
+    steps.append(piles_stack(names, radix_pile_chances(codes, r, sizes, 0), step_kinds.left_of,
+                             step_kinds.LEFT_STACK, zeros))
+    steps.append(piles_stack(names, radix_pile_chances(codes, r, sizes, 1), step_kinds.right_of,
+                             step_kinds.RIGHT_STACK, ones))
+    return steps
+
+
+def _next_loads(n_cards: int, capacity: int, codes: list[int], r: int, last: bool) -> list[step_kinds.Step]:
+    """After round r's stacks: the pack gathered (the last round), or the
+    next round's loads drawn from the stacks' tops (each stack whole with
+    two loads; with more, each load's share of each stack)."""
+    zeros, ones = bit_counts(codes, r)
+    rn = r + 1
+    if last:
+        return [step_kinds.Gather((step_kinds.LEFT_STACK, step_kinds.RIGHT_STACK))]
+    if n_loads(n_cards, capacity) == 2:
+        return [step_kinds.Draw((("A", ((step_kinds.LEFT_STACK, zeros, True),)),
+                                 ("B", ((step_kinds.RIGHT_STACK, ones, True),))), rn + 1)]
+    steps: list[step_kinds.Step] = []
+    left_in = {step_kinds.LEFT_STACK: zeros, step_kinds.RIGHT_STACK: ones}
+    for j, (from_left, from_right) in enumerate(cut_plan(n_cards, capacity, codes, r + 1)):
+        parts = []
+        for stack, count in ((step_kinds.LEFT_STACK, from_left), (step_kinds.RIGHT_STACK, from_right)):
+            if count:
+                parts.append((stack, count, count == left_in[stack]))
+                left_in[stack] -= count
+        steps.append(step_kinds.Draw(((_load_name(j), tuple(parts)),), rn + 1))
     return steps
 
 
@@ -447,38 +474,44 @@ def split_steps(route: routes.Route) -> list[ExactStep]:
     """
     if route.kind != routes.SPLIT:
         raise ValueError("not a split")
-    parts = [(route.part_lo[i], route.part_size[i], route.part_name(i)) for i in range(len(route.part_lo))]
-
-    def place_of(lo: int, size: int) -> str:
-        return split_place(route, lo, size)
-
     steps: list[ExactStep] = []
     for r in range(route.rounds):
-        rn = r + 1
-        lo, size, param = route.lo[r], route.size[r], route.param[r]
-        if route.kinds[r] == routes.SPLIT_ROUND:
-            names = tuple(route.name(r, j) for j in range(route.loads[r]))
-            sizes = split_sizes(size, route.loads[r])
-            source = place_of(lo, size)
-            steps.append(ExactStep(rn, step_kinds.Cut(source, names, tuple(sizes), by_eye=True, counted=True,
-                                             first=source == step_kinds.PACK)))
-            for name, load in zip(names, sizes):
-                steps += [ExactStep(rn, step_kinds.PutInTray(name, load)), ExactStep(rn, step_kinds.Touch()),
-                          ExactStep(rn, step_kinds.Lift(name, rows=True))]
-            # The stack's codes lie in a uniformly random order: each load is
-            # drawn at random from its param left cards and size - param right.
-            steps.append(ExactStep(rn, piles_stack(names, [chance_none(size, param, x) for x in sizes],
-                                                   step_kinds.left_of, place_of(lo, param), param)))
-            steps.append(ExactStep(rn, piles_stack(names, [chance_none(size, size - param, x) for x in sizes],
-                                                   step_kinds.right_of, place_of(lo + param, size - param),
-                                                   size - param)))
-            continue
-        name = route.name(r, 0)
-        steps.append(ExactStep(rn, step_kinds.Reload(name, size) if param else step_kinds.PutInTray(name, size)))
-        steps.append(ExactStep(rn, step_kinds.Touch()))
-        if param + 1 == n_bits(size):
-            steps.append(ExactStep(rn, step_kinds.Lift(name, stacked=True)))
-    steps.append(ExactStep(route.rounds, step_kinds.Gather(tuple(name for _, _, name in parts))))
+        round_steps = _split_round(route, r) if route.kinds[r] == routes.SPLIT_ROUND else _part_pass(route, r)
+        steps += [ExactStep(r + 1, step) for step in round_steps]
+    parts = tuple(route.part_name(i) for i in range(len(route.part_lo)))
+    steps.append(ExactStep(route.rounds, step_kinds.Gather(parts)))
+    return steps
+
+
+def _split_round(route: routes.Route, r: int) -> list[step_kinds.Step]:
+    """A split round: its stack cut into loads, each dealt and its piles out
+    to the rows, and the rows stacked into the range's two parts."""
+    lo, size, param = route.lo[r], route.size[r], route.param[r]
+    names = tuple(route.name(r, j) for j in range(route.loads[r]))
+    sizes = split_sizes(size, route.loads[r])
+    source = split_place(route, lo, size)
+    steps: list[step_kinds.Step] = [step_kinds.Cut(source, names, tuple(sizes), by_eye=True, counted=True,
+                                                   first=source == step_kinds.PACK)]
+    for name, load in zip(names, sizes):
+        steps += [step_kinds.PutInTray(name, load), step_kinds.Touch(), step_kinds.Lift(name, rows=True)]
+    # The stack's codes lie in a uniformly random order: each load is
+    # drawn at random from its param left cards and size - param right.
+    steps.append(piles_stack(names, [chance_none(size, param, x) for x in sizes],
+                             step_kinds.left_of, split_place(route, lo, param), param))
+    steps.append(piles_stack(names, [chance_none(size, size - param, x) for x in sizes],
+                             step_kinds.right_of, split_place(route, lo + param, size - param), size - param))
+    return steps
+
+
+def _part_pass(route: routes.Route, r: int) -> list[step_kinds.Step]:
+    """A part's pass: in the tray (back in after its first), dealt, and
+    after its last pass lifted off stacked."""
+    size, param = route.size[r], route.param[r]
+    name = route.name(r, 0)
+    steps: list[step_kinds.Step] = [step_kinds.Reload(name, size) if param else step_kinds.PutInTray(name, size),
+                                    step_kinds.Touch()]
+    if param + 1 == n_bits(size):
+        steps.append(step_kinds.Lift(name, stacked=True))
     return steps
 
 

@@ -96,17 +96,7 @@ def run_repaired(order: Sequence[Card], codes: Sequence[int], route: routes.Rout
         slip_now = r == at and not slipped
         if slip_now:
             pack[lo:lo + size] = slip.before(pack[lo:lo + size])
-        lefts: list[Card] = []
-        rights: list[Card] = []
-        start = lo
-        for load_size in split_sizes(size, route.loads[r]):
-            sides = [routes.round_side(believed[start + load_size - 1 - k] - lo, kind, param) for k in range(load_size)]
-            if slip_now:
-                sides = slip.sides(sides)
-            left, right = deal(pack[start:start + load_size], sides)
-            lefts += left
-            rights += right
-            start += load_size
+        lefts, rights = _round_piles(route, r, pack, believed, slip if slip_now else None)
         pack[lo:lo + size] = slip.piles(lefts, rights) if slip_now else lefts + rights
         routes.partition(believed, scratch, lo, size, kind, param)
         if slip_now:
@@ -119,6 +109,25 @@ def run_repaired(order: Sequence[Card], codes: Sequence[int], route: routes.Rout
                 continue
         r += 1
     return pack
+
+
+def _round_piles(route: routes.Route, r: int, pack: list[Card], believed: list[int],
+                 slip: Slip | None) -> tuple[list[Card], list[Card]]:
+    """Round r's loads dealt by the belief (the slip's sides, when it falls
+    in this round): all its left piles and all its right piles, in load order."""
+    kind, lo, size, param = route.kinds[r], route.lo[r], route.size[r], route.param[r]
+    lefts: list[Card] = []
+    rights: list[Card] = []
+    start = lo
+    for load_size in split_sizes(size, route.loads[r]):
+        sides = [routes.round_side(believed[start + load_size - 1 - k] - lo, kind, param) for k in range(load_size)]
+        if slip is not None:
+            sides = slip.sides(sides)
+        left, right = deal(pack[start:start + load_size], sides)
+        lefts += left
+        rights += right
+        start += load_size
+    return lefts, rights
 
 
 def repaired_law(route: routes.Route, at: int, slip: Slip, repair: bool = True) -> Counter[tuple[Card, ...]]:

@@ -56,54 +56,75 @@ IntArray = NDArray[np.integer]
 def _coupled_round(x, y, u, p, bounds, t, apart):  # type: ignore[no-untyped-def]
     # One round of both packs of every pair; apart[r] says whether they still differ.
     # Equal packs deal alike and stay equal, so a pair once together stays together.
-    # One function, not a helper per pack: numba compiles it in about half the time.
+    # Its steps are inlined into it by numba (inline="always"): one compiled
+    # function, as quick to compile as the steps written out (a helper compiled
+    # on its own doubles the time), and as fast to run.
     n = x.shape[1]
-    loads = bounds.size - 1
     load_x = np.empty(n, np.intp)
     same = np.empty(n, np.bool_)
     dealt = np.empty(n, x.dtype)
     buf = np.empty(n, x.dtype)
     for r in range(x.shape[0]):
-        for i in range(loads):
-            for j in range(bounds[i], bounds[i + 1]):
-                load_x[x[r, j]] = i
-        for i in range(loads):
-            for j in range(bounds[i], bounds[i + 1]):
-                c = y[r, j]
-                same[c] = load_x[c] == i
+        _mark_same_load(x[r], y[r], bounds, load_x, same)
         for pack in range(2):
             deck = x[r] if pack == 0 else y[r]
-            # Every load dealt and gathered left on right: a stable partition, written
-            # branch-free as in kernels._partition_blocks. Y's card in another load than
-            # in X goes left when its number is at least 1 - p.
-            for i in range(loads):
-                lo, hi = bounds[i], bounds[i + 1]
-                nl, nr = lo, 0
-                for j in range(lo, hi):
-                    c = deck[j]
-                    v = u[r, c]
-                    is_left = np.intp(v >= 1.0 - p) if pack == 1 and not same[c] else np.intp(v < p)
-                    dealt[nl] = c
-                    buf[nr] = c
-                    nl += is_left
-                    nr += 1 - is_left
-                for k in range(nr):
-                    dealt[nl + k] = buf[k]
-            # Then load i's top t cards go on top of load i + 1, cyclically.
-            tr = t[r]
-            for i in range(loads):
-                lo, hi = bounds[i], bounds[i + 1]
-                prev = bounds[(i - 1 + loads) % loads]
-                for k in range(tr):
-                    deck[lo + k] = dealt[prev + k]
-                for j in range(lo + tr, hi):
-                    deck[j] = dealt[j]
-        equal = True
-        for j in range(n):
-            if x[r, j] != y[r, j]:
-                equal = False
-                break
-        apart[r] = not equal
+            _deal_loads(deck, u[r], p, same, pack == 1, bounds, dealt, buf)
+            _trade_tops(deck, dealt, bounds, t[r])
+        apart[r] = not _equal(x[r], y[r])
+
+
+@numba.njit(inline="always")
+def _mark_same_load(xr, yr, bounds, load_x, same):  # type: ignore[no-untyped-def]
+    # same[c]: card c sits in the same load in both packs.
+    loads = bounds.size - 1
+    for i in range(loads):
+        for j in range(bounds[i], bounds[i + 1]):
+            load_x[xr[j]] = i
+    for i in range(loads):
+        for j in range(bounds[i], bounds[i + 1]):
+            c = yr[j]
+            same[c] = load_x[c] == i
+
+
+@numba.njit(inline="always")
+def _deal_loads(deck, ur, p, same, coupled, bounds, dealt, buf):  # type: ignore[no-untyped-def]
+    # Every load dealt and gathered left on right into `dealt`: a stable partition,
+    # written branch-free as in kernels._partition_blocks. In the coupled pack (Y) a
+    # card in another load than in X goes left when its number is at least 1 - p.
+    for i in range(bounds.size - 1):
+        lo, hi = bounds[i], bounds[i + 1]
+        nl, nr = lo, 0
+        for j in range(lo, hi):
+            c = deck[j]
+            v = ur[c]
+            is_left = np.intp(v >= 1.0 - p) if coupled and not same[c] else np.intp(v < p)
+            dealt[nl] = c
+            buf[nr] = c
+            nl += is_left
+            nr += 1 - is_left
+        for k in range(nr):
+            dealt[nl + k] = buf[k]
+
+
+@numba.njit(inline="always")
+def _trade_tops(deck, dealt, bounds, tr):  # type: ignore[no-untyped-def]
+    # Load i's top tr cards (of `dealt`) go on top of load i + 1, cyclically, back into deck.
+    loads = bounds.size - 1
+    for i in range(loads):
+        lo, hi = bounds[i], bounds[i + 1]
+        prev = bounds[(i - 1 + loads) % loads]
+        for k in range(tr):
+            deck[lo + k] = dealt[prev + k]
+        for j in range(lo + tr, hi):
+            deck[j] = dealt[j]
+
+
+@numba.njit(inline="always")
+def _equal(a, b):  # type: ignore[no-untyped-def]
+    for j in range(a.shape[0]):
+        if a[j] != b[j]:
+            return False
+    return True
 
 
 def _check(n_cards: int, capacity: int, machine: Machine) -> NDArray[np.intp]:

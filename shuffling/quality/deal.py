@@ -61,6 +61,43 @@ def _multinomial_terms(size: int, cap: int, players: int, hand: int) -> tuple[np
     return a, log_factorial[size] - log_factorial[a].sum(axis=1) - log_factorial[size - dealt]
 
 
+def _add_meld(q: np.ndarray, size: int, cap: int, players: int, hand: int) -> tuple[np.ndarray, float] | None:
+    """The scaled counts q times one meld's generating function (each player
+    at most `cap` of its `size` cards): the new counts scaled to a peak of 1,
+    and the log of the scale taken out; None when no deal keeps to the cap."""
+    rows, logs = _multinomial_terms(size, cap, players, hand)
+    top = float(logs.max())
+    new = np.zeros(q.shape)
+    for a, lc in zip(rows.tolist(), logs.tolist()):
+        dst = tuple(slice(x, None) for x in a)
+        src = tuple(slice(0, hand + 1 - x) for x in a)
+        new[dst] += math.exp(lc - top) * q[src]
+    peak = float(new.max())
+    if peak == 0.0:
+        return None
+    return new / peak, top + math.log(peak)
+
+
+def _full_hands(q: np.ndarray, rest: int, players: int, hand: int) -> tuple[float, float]:
+    """The other `rest` cards go anywhere: the coefficient of x^(hand,...,hand)
+    in q times their generating function, as (scaled coefficient, log scale)."""
+    rows, logs = _multinomial_terms(rest, hand, players, hand)
+    top = float(logs.max())
+    r = np.zeros(q.shape)
+    r[tuple(rows.T)] = np.exp(logs - top)
+    flipped = q[(slice(None, None, -1),) * players]
+    return float((flipped * r).sum()), top
+
+
+def _log_all_deals(n_cards: int, players: int, hand: int) -> float:
+    """log of the number of deals of `hand` labelled cards to each player."""
+    return (
+        math.lgamma(n_cards + 1)
+        - players * math.lgamma(hand + 1)
+        - math.lgamma(n_cards - players * hand + 1)
+    )
+
+
 def random_deal_probability(
     meld_sizes: list[int] | tuple[int, ...],
     n_cards: int,
@@ -83,36 +120,17 @@ def random_deal_probability(
         raise ValueError("melds hold more cards than the pack")
     if m < 1:
         return 1.0
-    shape = (hand + 1,) * players
-    q = np.zeros(shape)
+    q = np.zeros((hand + 1,) * players)
     q[(0,) * players] = 1.0
     log_q = 0.0  # the true counts are q * exp(log_q)
     for size in sizes:
-        rows, logs = _multinomial_terms(size, m - 1, players, hand)
-        top = float(logs.max())
-        new = np.zeros(shape)
-        for a, lc in zip(rows.tolist(), logs.tolist()):
-            dst = tuple(slice(x, None) for x in a)
-            src = tuple(slice(0, hand + 1 - x) for x in a)
-            new[dst] += math.exp(lc - top) * q[src]
-        peak = float(new.max())
-        if peak == 0.0:
+        added = _add_meld(q, size, m - 1, players, hand)
+        if added is None:
             return 1.0  # no deal keeps every meld below m
-        q = new / peak
-        log_q += top + math.log(peak)
-    # The other cards go anywhere; read off the coefficient of x^(hand,...,hand).
-    rows, logs = _multinomial_terms(rest, hand, players, hand)
-    top = float(logs.max())
-    r = np.zeros(shape)
-    r[tuple(rows.T)] = np.exp(logs - top)
-    flipped = q[(slice(None, None, -1),) * players]
-    coefficient = float((flipped * r).sum())
+        q, log_scale = added
+        log_q += log_scale
+    coefficient, top = _full_hands(q, rest, players, hand)
     if coefficient == 0.0:
         return 1.0
-    log_total = (
-        math.lgamma(n_cards + 1)
-        - players * math.lgamma(hand + 1)
-        - math.lgamma(n_cards - players * hand + 1)
-    )
-    none = math.exp(math.log(coefficient) + log_q + top - log_total)
+    none = math.exp(math.log(coefficient) + log_q + top - _log_all_deals(n_cards, players, hand))
     return 1.0 - none

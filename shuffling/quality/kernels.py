@@ -91,14 +91,24 @@ def draw_sides(
     _check_prob("clump", clump)
     _check_prob("double_feed", double_feed)
     s, n = shape
-    if p == 0.5:
-        fresh_sides = np.unpackbits(_fair_bytes(s, n, rng), axis=1, count=n).astype(bool)
-    else:
-        fresh_sides = rng.random((s, n)) < p
+    fresh_sides = _independent_sides(s, n, p, rng)
     q = 1.0 - (1.0 - clump) * (1.0 - double_feed)
     if q == 0.0 or n == 0:
         return fresh_sides
-    b = _bounds_array(bounds, n)
+    return _with_followers(fresh_sides, q, _bounds_array(bounds, n), rng)
+
+
+def _independent_sides(s: int, n: int, p: float, rng: np.random.Generator) -> BoolArray:
+    """Each card's own side, left with probability p (fair: from random bytes, the fastest source)."""
+    if p == 0.5:
+        return np.unpackbits(_fair_bytes(s, n, rng), axis=1, count=n).astype(bool)
+    return rng.random((s, n)) < p
+
+
+def _with_followers(fresh_sides: BoolArray, q: float, b: NDArray[np.intp], rng: np.random.Generator) -> BoolArray:
+    """The sides once each card fed, but the first of its load, follows the
+    card fed before it with probability q (its own side otherwise)."""
+    s, n = fresh_sides.shape
     # Work in feed order: reverse the columns, so each load's bottom card
     # (its first card fed) comes first within its block.
     fresh = rng.random((s, n)) >= q  # in feed order: column j is the j-th card fed

@@ -214,13 +214,28 @@ def _legend_extras(report: Report) -> list[Artist]:
 def draw_report(report: Report) -> Figure:
     """The figure of `report` (from build_report), for plot_report to save or a test to inspect."""
     from matplotlib.figure import Figure
-    from matplotlib.ticker import MaxNLocator
 
     fig = Figure(figsize=(9, 7.5), dpi=100)
     ax = fig.subplots()
     colours = {routine.name: colour for colour, routine in zip(_COLOURS * 4, report.routines)}
     for routine in report.routines:
         _draw_routine(ax, routine, colours[routine.name])
+    _draw_references(ax, report)
+    all_passes = _set_axes(ax, report)
+    _draw_marks(fig, ax, report, colours, all_passes[-1] if all_passes else 0)
+    handles, _ = ax.get_legend_handles_labels()
+    # Below the axes, so it never hides a curve or a region; what a band means is its title.
+    legend = ax.legend(handles=handles + _legend_extras(report), fontsize=7.5, loc="upper center",
+                       bbox_to_anchor=(0.5, -0.12), ncol=2, frameon=False, title=band_note(report),
+                       title_fontsize=8)
+    legend.get_title().set_multialignment("left")
+    fig.tight_layout()
+    return fig
+
+
+def _draw_references(ax: Axes, report: Report) -> None:
+    """What the curves are read against: the thresholds, the home game's
+    passes, and one 52-card deck after seven riffles."""
     for t in report.settings.thresholds:
         ax.axhline(t, color="grey", linestyle=":", linewidth=1, zorder=0)
         ax.annotate(f"{t:g}", xy=(1.0, t), xycoords=("axes fraction", "data"), xytext=(3, 0),
@@ -232,6 +247,13 @@ def draw_report(report: Report) -> Figure:
     seven = report.reference.single_deck_seven_passes
     ax.axhline(seven.distance, color="black", linestyle="-.", linewidth=0.8,
                label=f"one 52-card deck after 7 riffles: {seven.distance:.3f} (exact)")
+
+
+def _set_axes(ax: Axes, report: Report) -> list[int]:
+    """The title, the labels and the scales (a tick at each pass a round
+    ends on, while they are few); returns those passes, in order."""
+    from matplotlib.ticker import MaxNLocator
+
     pack = report.pack
     settings = report.settings
     ax.set_title(f"{pack.title}: {settings.cards} cards in {loads_phrase(list(settings.loads))}, "
@@ -247,15 +269,7 @@ def draw_report(report: Report) -> Figure:
     else:
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.grid(True, alpha=0.3)
-    _draw_marks(fig, ax, report, colours, all_passes[-1] if all_passes else 0)
-    handles, _ = ax.get_legend_handles_labels()
-    # Below the axes, so it never hides a curve or a region; what a band means is its title.
-    legend = ax.legend(handles=handles + _legend_extras(report), fontsize=7.5, loc="upper center",
-                       bbox_to_anchor=(0.5, -0.12), ncol=2, frameon=False, title=band_note(report),
-                       title_fontsize=8)
-    legend.get_title().set_multialignment("left")
-    fig.tight_layout()
-    return fig
+    return all_passes
 
 
 def plot_report(report: Report, path: str | Path) -> Path:

@@ -206,35 +206,39 @@ def passes_needed(
     rounds); `shuffles` is False for a machine whose rounds have no
     randomness; `seconds(r)` the modelled time at the table to the end of
     round r."""
-    passes_to: Callable[[int], int]
+    passes_to = _passes_to(passes)
+    if exact is not None:
+        return tuple(_exact_reach(t, exact, shuffles, passes_to, seconds) for t in thresholds)
+    return tuple(_not_before(t, distances, passes_to) for t in thresholds)
+
+
+def _passes_to(passes: int | Callable[[int], int]) -> Callable[[int], int]:
+    """The machine passes to the end of round r: r rounds of `passes` each,
+    or `passes` itself where rounds differ."""
     if isinstance(passes, int):
         per_round = passes
+        return lambda r: r * per_round
+    return passes
 
-        def by_round(r: int) -> int:
-            return r * per_round
-        passes_to = by_round
-    else:
-        passes_to = passes
-    out = []
-    for t in thresholds:
-        if exact is not None:
-            # Distances never rise with more rounds, so the first round at or
-            # below the threshold is the answer.
-            hit = next((r for r in range(0, MAX_SEARCH_ROUNDS + 1) if exact(r) <= t), None)
-            if hit is None and not shuffles:
-                out.append(PassesNeeded(t, "never"))
-            else:
-                out.append(PassesNeeded(t, "exact", round=hit, passes=None if hit is None else passes_to(hit),
-                                        distance=None if hit is None else exact(hit),
-                                        seconds=None if hit is None or seconds is None else seconds(hit)))
-        else:
-            # The last round whose lower bound clears the threshold: not reached by then.
-            above = [r for r, d in enumerate(distances, 1) if d.value - SIGNIFICANCE * d.stderr > t]
-            last = max(above, default=0)
-            out.append(PassesNeeded(t, "lower-bound", not_before_round=last + 1,
-                                    not_before_pass=passes_to(last + 1),
-                                    simulated_rounds=len(distances)))
-    return tuple(out)
+
+def _exact_reach(t: float, exact: Callable[[int], float], shuffles: bool, passes_to: Callable[[int], int],
+                 seconds: Callable[[int], float] | None) -> PassesNeeded:
+    """Where the exact distance reaches threshold t. Distances never rise with
+    more rounds, so the first round at or below it is the answer."""
+    hit = next((r for r in range(0, MAX_SEARCH_ROUNDS + 1) if exact(r) <= t), None)
+    if hit is None and not shuffles:
+        return PassesNeeded(t, "never")
+    return PassesNeeded(t, "exact", round=hit, passes=None if hit is None else passes_to(hit),
+                        distance=None if hit is None else exact(hit),
+                        seconds=None if hit is None or seconds is None else seconds(hit))
+
+
+def _not_before(t: float, distances: Sequence[Estimate], passes_to: Callable[[int], int]) -> PassesNeeded:
+    """The last round whose lower bound clears threshold t: not reached by then."""
+    above = [r for r, d in enumerate(distances, 1) if d.value - SIGNIFICANCE * d.stderr > t]
+    last = max(above, default=0)
+    return PassesNeeded(t, "lower-bound", not_before_round=last + 1, not_before_pass=passes_to(last + 1),
+                        simulated_rounds=len(distances))
 
 
 def total_work(settings: Settings) -> int:
@@ -475,14 +479,7 @@ def build_report(
     """
     s = settings
     n = s.n_cards
-    if not s.routines:
-        raise ValueError("a report needs at least one routine")
-    for routine in s.routines:
-        why = routine.refuses(s.machine) or routine.refuses_pack(n, s.capacity)
-        if why is not None:
-            raise ValueError(f"{routine.name}: {why}")
-    if s.start == "samba" and n != s.pack.cards:
-        raise ValueError(f"the samba start needs the pack's {s.pack.cards} cards, not {n}")
+    _check_settings(s)
     # A pack known only by its size has no faces: labels are the starting order.
     start = start_order(s.start, s.pack, s.seed) if n == s.pack.cards and not s.pack.loose else None
     deal = start is not None and bool(start.melds) and n >= PLAYERS * HAND
@@ -495,17 +492,8 @@ def build_report(
     seven = tv_riffle_exact(SINGLE_DECK, SINGLE_DECK_PASSES)
     return Report(
         pack=s.pack,
-        settings=ReportSettings(
-            cards=n, capacity=s.capacity, loads=tuple(load_sizes(n, s.capacity)), rounds=s.rounds,
-            samples=s.samples, seed=s.seed, start=s.start, routines=tuple(r.name for r in s.routines),
-            thresholds=tuple(s.thresholds), machine=s.machine,
-            deal=DealRules(PLAYERS, HAND, tuple(s.deal_at_least)) if deal else None,
-        ),
-        start=None if start is None else StartSummary(
-            start.name,
-            tuple(Section(a, b, c) for a, b, c in start.sections),
-            tuple(MeldSummary(m.kind, m.team, len(m.cards)) for m in start.melds),
-        ),
+        settings=_report_settings(s, deal),
+        start=None if start is None else _start_summary(start),
         routines=tuple(routines_out),
         reference=Reference(
             guessing_random=harmonic(n),
@@ -513,4 +501,39 @@ def build_report(
             deal_random=random_deal,
             single_deck_seven_passes=Landmark(SINGLE_DECK, SINGLE_DECK_PASSES, float(seven)),
         ),
+    )
+
+
+def _check_settings(s: Settings) -> None:
+    """Refuse, before any simulation, a report that cannot be made: no
+    routine, a routine the machine or the pack rules out, a Samba start
+    for a pack of another size."""
+    n = s.n_cards
+    if not s.routines:
+        raise ValueError("a report needs at least one routine")
+    for routine in s.routines:
+        why = routine.refuses(s.machine) or routine.refuses_pack(n, s.capacity)
+        if why is not None:
+            raise ValueError(f"{routine.name}: {why}")
+    if s.start == "samba" and n != s.pack.cards:
+        raise ValueError(f"the samba start needs the pack's {s.pack.cards} cards, not {n}")
+
+
+def _report_settings(s: Settings, deal: bool) -> ReportSettings:
+    """The settings as the report keeps them (the deal's rules only when it was asked)."""
+    n = s.n_cards
+    return ReportSettings(
+        cards=n, capacity=s.capacity, loads=tuple(load_sizes(n, s.capacity)), rounds=s.rounds,
+        samples=s.samples, seed=s.seed, start=s.start, routines=tuple(r.name for r in s.routines),
+        thresholds=tuple(s.thresholds), machine=s.machine,
+        deal=DealRules(PLAYERS, HAND, tuple(s.deal_at_least)) if deal else None,
+    )
+
+
+def _start_summary(start: StartOrder) -> StartSummary:
+    """The starting order as the report keeps it: its sections and its melds' sizes."""
+    return StartSummary(
+        start.name,
+        tuple(Section(a, b, c) for a, b, c in start.sections),
+        tuple(MeldSummary(m.kind, m.team, len(m.cards)) for m in start.melds),
     )

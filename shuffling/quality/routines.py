@@ -250,6 +250,23 @@ def _start_decks(start: StartSpec, samples: int, n_cards: int, rng: np.random.Ge
     return np.broadcast_to(arr.astype(dtype), (samples, n_cards)).copy()
 
 
+def _routine_named(routine: Routine | str) -> Routine:
+    """The routine itself, or the one of ROUTINES with that name."""
+    if isinstance(routine, str):
+        if routine not in ROUTINES:
+            raise ValueError(f"unknown routine {routine!r}; choose from {', '.join(ROUTINES)}")
+        return ROUTINES[routine]
+    return routine
+
+
+def _check_run(n_cards: int, capacity: int, rounds: int, samples: int, chunk: int) -> None:
+    """Refuse a simulation that cannot run, before any pack is dealt."""
+    load_sizes(n_cards, capacity)  # validates both
+    _check_int("number of rounds", rounds, 0)
+    _check_int("number of samples", samples, 1)
+    _check_int("chunk size", chunk, 1)
+
+
 def simulate(
     routine: Routine | str,
     n_cards: int,
@@ -275,14 +292,8 @@ def simulate(
     0..N-1 used for every shuffle, or a function (m, rng) -> (m, N) array
     (e.g. a random start per shuffle).
     """
-    if isinstance(routine, str):
-        if routine not in ROUTINES:
-            raise ValueError(f"unknown routine {routine!r}; choose from {', '.join(ROUTINES)}")
-        routine = ROUTINES[routine]
-    load_sizes(n_cards, capacity)  # validates both
-    _check_int("number of rounds", rounds, 0)
-    _check_int("number of samples", samples, 1)
-    _check_int("chunk size", chunk, 1)
+    routine = _routine_named(routine)
+    _check_run(n_cards, capacity, rounds, samples, chunk)
     rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
     done = 0
     while done < samples:

@@ -512,9 +512,7 @@ def exact_bounds(
     follow = bool(pairs) and n_cards <= MAX_PAIR_LAW_CARDS
     singles = position_laws(n_cards, capacity, rounds, machine)
     trades = trade_law(bounds, machine)
-    d = np.zeros((len(pairs), n_cards, n_cards))
-    for s, (a, b) in enumerate(pairs):
-        d[s, a, b] = 1.0
+    d = _pair_indicators(pairs, n_cards)
     out = []
     for r in range(1, rounds + 1):
         v1, m1 = one_card_tv(singles[r - 1])
@@ -522,16 +520,31 @@ def exact_bounds(
         pv: float | None = None
         where: tuple[int, int] | None = None
         if follow:
-            with _one_blas_thread():
-                d = _pair_round_adjoint(d, bounds, machine.p, trades)
-            tvs = pair_tv(d)
-            k = int(tvs.argmax())
-            pv, where = max(0.0, float(tvs[k]) - TOLERANCE), pairs[k]
+            d, pv, where = _best_pair(d, pairs, bounds, machine, trades)
             if pv > value:
                 value, method = pv, f"cards at positions {where[0]} and {where[1]}"
             follow = pv > pair_floor
         out.append(ExactBound(r, value, method, max(0.0, v1 - TOLERANCE), pv, where))
     return out
+
+
+def _pair_indicators(pairs: list[tuple[int, int]], n_cards: int) -> FloatArray:
+    """One N x N table per pair of positions (a, b), 1 at (a, b): what the
+    adjoint rounds carry back to each pair's law."""
+    d = np.zeros((len(pairs), n_cards, n_cards))
+    for s, (a, b) in enumerate(pairs):
+        d[s, a, b] = 1.0
+    return d
+
+
+def _best_pair(d: FloatArray, pairs: list[tuple[int, int]], bounds: list[int], machine: Machine,
+               trades: dict[int, float]) -> tuple[FloatArray, float, tuple[int, int]]:
+    """The pairs' tables a round further, the best pair's bound and the pair."""
+    with _one_blas_thread():
+        d = _pair_round_adjoint(d, bounds, machine.p, trades)
+    tvs = pair_tv(d)
+    k = int(tvs.argmax())
+    return d, max(0.0, float(tvs[k]) - TOLERANCE), pairs[k]
 
 
 def exact_law_bounds(

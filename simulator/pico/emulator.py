@@ -127,6 +127,12 @@ class EmulatedPico:
         for sensor in missing:
             self.world.inject("sensor_missing", 0, sensor)
         self._tmp = Path(tempfile.mkdtemp(prefix="shuffler-pico-"))
+        self._init_harness()
+        self._init_seen()
+
+    def _init_harness(self) -> None:
+        """The emulator's process and what links it to this side: the port,
+        the loop's thread, calls queued into it, the serial log."""
         self._proc: subprocess.Popen[str] | None = None
         self._port: PtyPort | None = None
         self._thread: threading.Thread | None = None
@@ -137,6 +143,10 @@ class EmulatedPico:
         self._log_lock = threading.Lock()
         self._tx = bytearray()  # host bytes read from the port, for the next slice
         self._pending = 0
+
+    def _init_seen(self) -> None:
+        """What the board has done, as seen from its pins: the time, its
+        boots and events, the LED, the sensors' power, its sleeps and drives."""
         self.now_us = 0
         self.boots = 0
         self.events: list[tuple[int, str]] = []
@@ -278,6 +288,14 @@ class EmulatedPico:
             self.events.append((self.now_us, ev))
         self.boots = int(rep.get("boots", self.boots))
         self.led = bool(rep.get("led"))
+        awake = self._drive_motor(rep, us)
+        self._follow_sensor_power(bool(rep.get("power")), awake, float(rep.get("idle", 0.0)), us)
+        for _ in range(us // 1000):
+            w.advance()
+
+    def _drive_motor(self, rep: dict[str, Any], us: int) -> bool:
+        """The motor as the driver's pins set it over the slice; whether the driver is awake."""
+        w = self.world
         # The DRV8833: IN1 IN2 = 10 forward, 01 reverse, 11 brake, 00 coast; asleep it floats.
         fwd, rev, brake, coast = rep["motor"]
         awake = bool(rep.get("nsleep"))
@@ -293,7 +311,12 @@ class EmulatedPico:
         if w.dir != 0:
             self.drives[(w.dir, w.duty)] += us // 1000
         self._motor_busy = w.dir != 0 or w.throat_n > 0
-        power = bool(rep.get("power"))
+        return awake
+
+    def _follow_sensor_power(self, power: bool, awake: bool, idle: float, us: int) -> None:
+        """The sensors' power over the slice: the board cutting it is a light
+        sleep, whose idle fraction of the core is kept when it wakes."""
+        w = self.world
         if self.sensor_power and not power:  # the board cut the power it gave: light sleep
             w.sleeping = True
             w.sleeps += 1
@@ -302,15 +325,13 @@ class EmulatedPico:
             if awake:
                 w.awake_while_asleep += 1
         if not power and w.sleeping:
-            self._sleep_idle[0] += float(rep.get("idle", 0.0)) * us
+            self._sleep_idle[0] += idle * us
             self._sleep_idle[1] += us
         if power and self.sensor_power is False and w.sleeping:
             w.sleeping = False
             if self._sleep_idle[1]:
                 self.idle_while_asleep.append(self._sleep_idle[0] / self._sleep_idle[1])
         self.sensor_power = power
-        for _ in range(us // 1000):
-            w.advance()
 
     # -- calls into the loop from other threads --------------------------------------
     def _serve_calls(self) -> None:

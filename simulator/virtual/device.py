@@ -44,6 +44,14 @@ def flash_uid(flash_dir: Path) -> str:
     return hashlib.sha256(str(Path(flash_dir).resolve()).encode()).hexdigest()[:16]
 
 
+def _flash_folder(flash_dir: str | Path | None) -> Path:
+    """The board's flash: the folder given, or a new temporary one; made if
+    missing, as an absolute path (the board's unique id is derived from it)."""
+    folder = Path(flash_dir) if flash_dir else Path(tempfile.mkdtemp(prefix="shuffler-flash-"))
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder.resolve()
+
+
 class VirtualShuffler:
     def __init__(
         self,
@@ -60,26 +68,41 @@ class VirtualShuffler:
         keep_cards: bool = False,
     ) -> None:
         self._own_flash = flash_dir is None
-        self.flash_dir = Path(flash_dir) if flash_dir else Path(tempfile.mkdtemp(prefix="shuffler-flash-"))
-        self.flash_dir.mkdir(parents=True, exist_ok=True)
-        self.flash_dir = self.flash_dir.resolve()
+        self.flash_dir = _flash_folder(flash_dir)
         self.faults = [f if isinstance(f, faultlib.Fault) else faultlib.parse_fault(f) for f in faults]
         self._runtime = Path(tempfile.mkdtemp(prefix="shuffler-vdev-"))
         self.control_address = str(self._runtime / "world.sock")
-        # With keep_cards, the cards on the table and in the machine stay
-        # where they lie across resets, as real cards would; in a given file
-        # also across restarts. Without, each boot starts with a bare world.
-        self.table_file: Path | None = None
-        if table_file:
-            self.table_file = Path(table_file).resolve()
-        elif keep_cards:
-            self.table_file = self._runtime / "table.json"
+        self.table_file = self._table_path(table_file, keep_cards)
         # The board's machine.unique_id() (hex): derived from the flash folder,
         # so a restart on the same flash is the same machine, another flash
         # another one.
         self.uid = uid if uid is not None else flash_uid(self.flash_dir)
         self.module_path = [str(self.flash_dir / "lib"), *BOARD_PATH, str(MP_LIB_DIR)]
-        self.env = {
+        self.env = self._board_env(time_scale, seed, env)
+        self.heap_kib = heap_kib
+        self.time_scale = float(time_scale)
+        self._advertise = advertise
+        self._advert: Path | None = None
+        self._port: PtyPort | None = None
+        self._bridge: SerialBridge | None = None
+        self._stopping = threading.Event()
+        self._standing = threading.Event()  # the machine's standing faults are in (none: at once)
+        self._standing.set()
+
+    def _table_path(self, table_file: str | Path | None, keep_cards: bool) -> Path | None:
+        """Where the cards on the table and in the machine are kept. With
+        keep_cards they stay where they lie across resets, as real cards
+        would; in a given file also across restarts. Without, each boot
+        starts with a bare world."""
+        if table_file:
+            return Path(table_file).resolve()
+        if keep_cards:
+            return self._runtime / "table.json"
+        return None
+
+    def _board_env(self, time_scale: float, seed: int, env: dict[str, str] | None) -> dict[str, str]:
+        """The simulated board's settings, as the environment its process starts with."""
+        return {
             "SHUFFLER_BOARD": "sim",
             "SHUFFLER_SIM_CONTROL": self.control_address,
             "SHUFFLER_SIM_SPEED": repr(float(time_scale)),
@@ -90,15 +113,6 @@ class VirtualShuffler:
             **faultlib.boot_env(self.faults),
             **(env or {}),
         }
-        self.heap_kib = heap_kib
-        self.time_scale = float(time_scale)
-        self._advertise = advertise
-        self._advert: Path | None = None
-        self._port: PtyPort | None = None
-        self._bridge: SerialBridge | None = None
-        self._stopping = threading.Event()
-        self._standing = threading.Event()  # the machine's standing faults are in (none: at once)
-        self._standing.set()
 
     # -- life cycle -----------------------------------------------------------
     def start(self) -> "VirtualShuffler":

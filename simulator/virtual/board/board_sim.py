@@ -60,16 +60,44 @@ def _env(name, default):
     return v if v else default
 
 
+def _apply_test_settings(profile):
+    # What a test changes of the board's profile: a watchdog shorter than the
+    # waits, a smaller machine for small packs, a board nothing calibrated.
+    wdt = os.getenv("SHUFFLER_SIM_WDT_MS")
+    if wdt:
+        profile["wdt_ms"] = int(wdt)
+    cap = os.getenv("SHUFFLER_SIM_CAPACITY")
+    if cap:
+        profile["capacity"] = int(cap)
+    if os.getenv("SHUFFLER_SIM_BLANK"):
+        profile["stack_cal_default"] = None  # nothing calibrated it at a factory
+
+
+def _world_at_boot():
+    # The simulated world as the environment sets it up: its noise seed, its
+    # mechanism, how it is wired, the battery and the sensors missing.
+    wiring = [w for w in _env("SHUFFLER_SIM_WIRING", "").split(",") if w]
+    world = World(int(_env("SHUFFLER_SIM_SEED", "1")), _env("SHUFFLER_SIM_MECHANISM", "plausible"), wiring)
+    world.mv = int(_env("SHUFFLER_SIM_BATTERY_MV", "9000"))
+    for name in _env("SHUFFLER_SIM_MISSING", "").split(","):
+        if name:
+            world.inject("sensor_missing", 0, name)
+    return world
+
+
+def _uart(world):
+    # esp32's receive ring (SHUFFLER_SIM_UART), or None: the unix port's stdin as it is.
+    port = os.getenv("SHUFFLER_SIM_UART")
+    if not port:
+        return None
+    import sim_uart
+    figures = __import__("profile_" + port).PROFILE
+    return sim_uart.Uart(lambda: world.now, figures["uart_rx_ring"], figures["uart_baud"])
+
+
 class Board:
     def __init__(self, profile):
-        wdt = os.getenv("SHUFFLER_SIM_WDT_MS")
-        if wdt:
-            profile["wdt_ms"] = int(wdt)  # tests: a watchdog shorter than the waits
-        cap = os.getenv("SHUFFLER_SIM_CAPACITY")
-        if cap:
-            profile["capacity"] = int(cap)  # a smaller machine, for small-pack tests
-        if os.getenv("SHUFFLER_SIM_BLANK"):
-            profile["stack_cal_default"] = None  # nothing calibrated it at a factory
+        _apply_test_settings(profile)
         self.profile = profile
         self.name = profile["name"]
         self.data_dir = _env("SHUFFLER_DATA_DIR", ".")
@@ -77,13 +105,7 @@ class Board:
         self.us_per_ms = int(1000 / speed) if speed > 0 else 0
         idle = float(_env("SHUFFLER_SIM_IDLE_SPEED", "0"))
         self.idle_us_per_ms = int(1000 / idle) if idle > 0 and not self.us_per_ms else 0
-        wiring = [w for w in _env("SHUFFLER_SIM_WIRING", "").split(",") if w]
-        self.world = World(int(_env("SHUFFLER_SIM_SEED", "1")),
-                           _env("SHUFFLER_SIM_MECHANISM", "plausible"), wiring)
-        self.world.mv = int(_env("SHUFFLER_SIM_BATTERY_MV", "9000"))
-        for name in _env("SHUFFLER_SIM_MISSING", "").split(","):
-            if name:
-                self.world.inject("sensor_missing", 0, name)
+        self.world = _world_at_boot()
         self.table = Table(self.world, os.getenv("SHUFFLER_SIM_TABLE") or None)
         self.table.restore()
         self.wdt_ms = 0
@@ -94,17 +116,17 @@ class Board:
         path = os.getenv("SHUFFLER_SIM_RANDOM_FILE")
         if path:
             self.random_file = open(path, "rb")
-        self.uart = None  # the firmware's Link reads the port through it when set
-        port = os.getenv("SHUFFLER_SIM_UART")
-        if port:
-            import sim_uart
-            figures = __import__("profile_" + port).PROFILE
-            w = self.world
-            self.uart = sim_uart.Uart(lambda: w.now, figures["uart_rx_ring"], figures["uart_baud"])
+        self.uart = _uart(self.world)  # the firmware's Link reads the port through it when set
         addr = os.getenv("SHUFFLER_SIM_CONTROL")
         if addr:
             import sim_control
+            # Its requests' module too, compiled now while the heap is whole
+            # (at the first request it would need a bigger heap to boot and deal).
+            import sim_requests  # noqa: F401
             self.control = sim_control.Control(addr, self.handle)
+        self._watch_host()
+
+    def _watch_host(self):
         # Under the virtual shuffler's serial bridge, stdin is the bridge's
         # pipe. When it ends, the process hosting the board has gone (however
         # it ended, SIGKILL included): the power is off, and the board stops
@@ -262,63 +284,8 @@ class Board:
                     self._reset("", POWER_GONE_EXIT_CODE)
 
     def handle(self, req):
-        w = self.world
-        op = req.get("op")
-        if op == "load":
-            ids = req["ids"]
-            if not isinstance(ids, list):
-                raise ValueError("ids must be a list")
-            w.load(ids)
-            return {"ok": True, "tray": w.tray_n}
-        if op == "take":
-            return {"ok": True, "ids": w.take(req.get("pile"))}
-        if op == "touch":
-            ms = req.get("ms", 100)
-            if not isinstance(ms, int) or ms < 0:
-                raise ValueError("ms must be a non-negative integer")
-            w.touch_until = w.now + ms
-            return {"ok": True}
-        if op == "inject":
-            fault = req.get("fault")
-            mode = req.get("sensor", req.get("mode", ""))
-            k = req.get("k", 0)
-            if not isinstance(k, int):
-                raise ValueError("k must be an integer")
-            if fault == "save_fail":
-                import store
-                store._rename = _power_cut
-                return {"ok": True}
-            w.inject(fault, k, mode)
-            return {"ok": True}
-        if op == "fix":
-            w.fix()
-            if "store" in sys.modules:  # a save_fail injected before
-                sys.modules["store"]._rename = os.rename
-            return {"ok": True}
-        if op == "battery":
-            mv = req.get("mv")
-            if not isinstance(mv, int):
-                raise ValueError("mv must be an integer")
-            w.mv = mv
-            return {"ok": True}
-        if op == "query":
-            snap = w.snapshot()
-            snap["ok"] = True
-            snap["led"] = self.led_on
-            uart = getattr(self, "uart", None)  # the emulated Pico's face has none
-            snap["uart_dropped"] = uart.dropped if uart is not None else 0
-            snap["left_dir"] = w.left_dir
-            return snap
-        if op == "unplug":
-            # The power goes and comes back: the board restarts, the cards
-            # stay where they lie (no reply: the endpoint goes with the board).
-            self._reset("", POWER_CYCLE_EXIT_CODE)  # a board without power says nothing
-        rep = self.table.handle(op, req)
-        if rep is not None:
-            return rep
-        raise ValueError("unknown op")
-
-
-def _power_cut(src, dst):
-    # The temp file is written; the power fails before the rename.
-    raise OSError(5)
+        # A request of the control endpoint, answered by sim_requests.py
+        # (imported at boot with the endpoint; here for the emulated Pico's
+        # face, which calls this with the board folder on its path).
+        import sim_requests
+        return sim_requests.handle(self, req)
