@@ -242,6 +242,14 @@ class SettingsKept:
     missing: tuple[str, ...]
 
 
+@dataclass(frozen=True)
+class SettingsUnusable:
+    """Settings files the board found unusable at start (`bad`: their bits of
+    the hello's `bad`): it runs without them until `shuffler setup` stores new ones."""
+
+    bad: int
+
+
 # -- the devices listed -----------------------------------------------------------------------
 
 @dataclass(frozen=True)
@@ -262,5 +270,6 @@ __all__ = ["NoSuchPort", "NotASerialPort", "PortBusy", "NoPermission", "CannotOp
            "MicroPythonOnly", "EchoesBack", "OtherLines", "Holder", "HeldByOthers", "LinkLost", "ProtocolBroken",
            "OtherProtocol", "OtherDeclaration", "NoPortGiven", "NotMicroPython", "SendsWithoutStopping",
            "StoppedAnswering", "UnsupportedBoard", "WrongBoard", "CopyFailed", "OtherFirmwareAnswers", "OtherProfile",
-           "NoHelloAfterFlash", "FlashGaveUp", "Flashing", "Flashed", "SettingsKept", "NoShufflerFound",
+           "NoHelloAfterFlash", "FlashGaveUp", "Flashing", "Flashed", "SettingsKept", "SettingsUnusable",
+           "NoShufflerFound",
            "VirtualListed", "DEVICE", "FOLDER", "FILE"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from host import device_words
 from host.port_records import *  # noqa: F403 - every record (its __all__) is worded here
 
 DEVICES = "see `shuffler devices`"
@@ -100,6 +101,7 @@ _WORDING: dict[type, Callable[[Any], str]] = {
     Flashing: lambda r: f"flashing firmware {r.version} ({r.files} files) to the {r.board} board on {r.port}",
     Flashed: lambda r: f"ok: firmware {r.fw} answers on {r.port} (board {r.board}, protocol {r.proto})",
     SettingsKept: _kept,
+    SettingsUnusable: lambda r: "warn: " + "; ".join(device_words.bad_file_words(r.bad)),
     NoShufflerFound: lambda r: "No shuffler found: plug one in, or start one with `shuffler sim-device`.",
     VirtualListed: _virtual,
 }

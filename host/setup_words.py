@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from host import setup_steps
+from host import finding_words, setup_steps
 from host.setup_records import *  # noqa: F403 - every record is worded here
 from host.setup_records import Told
 
@@ -124,11 +124,15 @@ def words(told: Told) -> str:
 def to_dict(told: Told) -> dict[str, Any]:
     """The record as a line of the steps file: its kind, its fields and its
     words (a finding by its part, verdict, whether it names the wiring, and
-    its diagnosis). No `reply`: nothing is answered to it."""
+    its diagnosis, with the records it is worded from as `shuffler check
+    --json` carries them: `read`, `working`, `why`, None for words of setup's
+    own). No `reply`: nothing is answered to it."""
     out: dict[str, Any] = {"kind": type(told).__name__.lower()}
     if isinstance(told, Found):
         f = told.finding
-        out.update(part=f.part, verdict=f.verdict, wiring=f.wiring, diagnosis=f.diagnosis, board=told.board)
+        out.update(part=f.part, verdict=f.verdict, wiring=f.wiring, diagnosis=f.diagnosis, board=told.board,
+                   read=finding_words.as_dict(f.read), working=finding_words.as_dict(f.working),
+                   why=finding_words.as_dict(f.why))
     else:
         out.update(vars(told))
     out["words"] = words(told)

@@ -73,8 +73,9 @@ def _flash(port: str, board: str | None, connect_timeout: float, hello_timeout: 
     settings = settings_kept(kept, bad)
     if settings is not None:
         click.echo(port_words.words(settings))
-    for line in device_words.bad_file_words(bad):
-        click.echo(f"warn: {line}")
+    for bit, _, _ in device_words.BAD_FILES:
+        if bad & bit:
+            click.echo(port_words.words(said.SettingsUnusable(bit)))
 
 
 def _board_kind(transport, port: str, board: str | None) -> str:  # type: ignore[no-untyped-def]

@@ -186,15 +186,19 @@ class Routine:
     """A way of shuffling a pack of N cards on a machine of capacity C."""
 
     name: str
-    _describe: Callable[[list[int]], str]
+    _summary: Callable[[list[int]], steps.RoundSummary]
     _run: Callable[[IntArray, int, Machine, np.random.Generator], IntArray]
 
     def passes_per_round(self, n_cards: int, capacity: int) -> int:
         return len(load_sizes(n_cards, capacity))
 
+    def round_summary(self, n_cards: int, capacity: int) -> steps.RoundSummary:
+        """What the table does each round, for this pack on this machine, as its record."""
+        return self._summary(load_sizes(n_cards, capacity))
+
     def description(self, n_cards: int, capacity: int) -> str:
         """What the table does each round, for this pack on this machine (one sentence)."""
-        return self._describe(load_sizes(n_cards, capacity))
+        return steps.words(self.round_summary(n_cards, capacity))
 
     def run_round(self, decks: IntArray, capacity: int, machine: Machine, rng: np.random.Generator) -> IntArray:
         """One round on every row of `decks`; returns a new array."""
@@ -217,18 +221,18 @@ def _run_pile_trade(decks: IntArray, capacity: int, machine: Machine, rng: np.ra
     return pile_trade_round(decks, _draw(decks, bounds, machine, rng))
 
 
-def _describe_stack_trade(sizes: list[int]) -> str:
+def _stack_trade_summary(sizes: list[int]) -> steps.RoundSummary:
     trade = fixed_trade(min(sizes)) if len(sizes) > 1 else 0
-    return steps.words(steps.RoundSummary("stack-trade", tuple(sizes), trade=trade))
+    return steps.RoundSummary("stack-trade", tuple(sizes), trade=trade)
 
 
-def _describe_pile_trade(sizes: list[int]) -> str:
-    return steps.words(steps.RoundSummary("pile-trade", tuple(sizes)))
+def _pile_trade_summary(sizes: list[int]) -> steps.RoundSummary:
+    return steps.RoundSummary("pile-trade", tuple(sizes))
 
 
 ROUTINES: dict[str, Routine] = {
-    "stack-trade": Routine("stack-trade", _describe_stack_trade, _run_stack_trade),
-    "pile-trade": Routine("pile-trade", _describe_pile_trade, _run_pile_trade),
+    "stack-trade": Routine("stack-trade", _stack_trade_summary, _run_stack_trade),
+    "pile-trade": Routine("pile-trade", _pile_trade_summary, _run_pile_trade),
 }
 
 

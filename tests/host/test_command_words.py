@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pytest
 
+from firmware import protocol
 from host import card_table_records as table
 from host import card_table_words, port_words
 from host import port_records as port
@@ -79,6 +80,11 @@ PORT_WORDS = [
      "kept the board's configuration (config.json): the new firmware goes on with it; it had no calibration "
      "(cal.json): `shuffler setup` calibrates it"),
     (port.SettingsKept(("cal.json",), ("config.json",)), "it had no configuration (config.json): the firmware's defaults"),
+    (port.SettingsUnusable(protocol.BAD_CAL_DAMAGED), "warn: cal.json (the calibration) is damaged (not readable "
+     "JSON): the board runs uncalibrated until `shuffler setup` stores a new one over it"),
+    (port.SettingsUnusable(protocol.BAD_CONFIG_INVALID), "warn: config.json (the configuration) holds values no "
+     "configuration has: the board runs on the firmware's default settings (docs/protocol.md) until `shuffler "
+     "setup` stores a new one over it"),
     (port.NoShufflerFound(), "No shuffler found: plug one in, or start one with `shuffler sim-device`."),
     (port.VirtualListed("sim", 4242, "/tmp/board"), "virtual shuffler (pid 4242, flash /tmp/board)"),
     (port.VirtualListed("pico", 4242, ""), "emulated Raspberry Pi Pico (pid 4242)"),

@@ -35,6 +35,9 @@ def test_samba_plan_names_loads_trade_rounds_and_time() -> None:
     # The deal time a pass takes, from the mechanism, with the time a card takes.
     assert re.search(r"assuming \d+ ms a card \(hardware/mechanism\.py at 9 V and 65 % duty\): "
                      r"81 cards in [4-6]\.\d s a pass", text), text
+    data = json.loads(run("--pack", "samba", "--json").stdout)["time"]
+    assert f"assuming {data['per_card_ms']} ms a card" in text
+    assert f"81 cards in {data['pass_s'][0]:.1f} s a pass" in text
 
 
 def test_json_plan_matches_the_simulator() -> None:
@@ -132,3 +135,34 @@ def test_the_machine_is_named_with_the_right_article(capacity: int, words: str) 
     out = run("--cards", "60", "--capacity", str(capacity))
     assert out.returncode == 0, out.stderr
     assert words in out.stdout.splitlines()[0]
+
+
+def test_the_exact_routines_are_said_from_the_figures_the_json_carries() -> None:
+    from host import plan as planlib
+    from host.commands.plan import minutes
+
+    data = json.loads(run("--pack", "samba", "--json").stdout)["exact_mode"]
+    split, radix = (next(r for r in data["routines"] if r["routine"] == kind) for kind in ("split", "radix"))
+    text = run("--pack", "samba").stdout
+    assert ("What `shuffler guide` runs with the shuffler connected: exact mode, the split (the shuffler's choice: "
+            f"the least time at the table)\n  {split['passes']} passes, about {minutes(split['time']['total_s'])} "
+            "at a real table") in text
+    assert (f"Also exact, with `--routine radix`: the whole-pack radix, {radix['passes']} passes, about "
+            f"{minutes(radix['time']['total_s'])}") in text
+    parts = ", ".join(f"{p['load']} ({p['cards']} cards)" for p in split["parts"])
+    assert f"The pack is split into loads that fit the tray, {parts}; each is then dealt on its own" in text
+    flat = " ".join(text.split())
+    seen = split["onlooker"]
+    assert flat.count(f"The counts of its first round's piles depend on the order: someone who counts them learns "
+                      f"{seen['bits']:.1f} bits of it (of the {seen['order_bits']:.1f} bits of a random order), and "
+                      "every order that gives those counts stays equally likely.") == 2  # the split's, the radix's
+    assert "No exact routine here keeps every pile's count fixed" in flat
+    assert ("Every pile's count is fixed by the routine: counting the piles tells nothing of the order."
+            in run("--pack", "bridge").stdout)
+    lines = run("--pack", "samba", "--routine", "radix").stdout.splitlines()
+    assert lines[2] == ("What `shuffler guide --routine radix` runs with the shuffler connected: exact mode, "
+                        "the whole-pack radix (the shuffler's own choice is the split)")
+    assert lines[3].startswith(f"  {radix['passes']} passes, about {minutes(radix['time']['total_s'])} at a real")
+    assert f"Also exact, with `--routine split`: the split, {split['passes']} passes" in "\n".join(lines)
+    assert (f"Exact mode: not available for 600 cards on a 104-card machine (at most {planlib.EXACT_MAX_CARDS} "
+            f"cards in at most {planlib.EXACT_MAX_LOADS} loads).") in run("--cards", "600").stdout

@@ -11,6 +11,9 @@ from pathlib import Path
 
 import pytest
 
+from firmware import protocol
+from host import port_records as said
+from host import port_words
 from suite import shuffler
 
 pytestmark = [pytest.mark.micropython]
@@ -18,15 +21,12 @@ pytestmark = [pytest.mark.micropython]
 GOOD_CAL = {"tare": 84000, "per_card": 760, "touch_baseline": 800, "touch_seen": 1, "beam_ms": 29, "flip": 0}
 
 
-@pytest.mark.parametrize("name, text, words", [
-    ("cal.json", '{"tare": 84000, "per_card": 7', "cal.json (the calibration) is damaged (not readable JSON): "
-                                                  "the board runs uncalibrated"),
-    ("config.json", json.dumps({"touch_pct": 400}),
-     "config.json (the configuration) holds values no configuration has: the board runs on the firmware's default "
-     "settings (docs/protocol.md)"),
+@pytest.mark.parametrize("name, text, bad", [
+    ("cal.json", '{"tare": 84000, "per_card": 7', protocol.BAD_CAL_DAMAGED),  # not readable JSON
+    ("config.json", json.dumps({"touch_pct": 400}), protocol.BAD_CONFIG_INVALID),  # values no configuration has
 ])
 def test_a_damaged_or_invalid_settings_file_is_named_by_flash_check_and_setup(
-        sim_devices, sim_image_flash: Path, tmp_path: Path, name: str, text: str, words: str) -> None:
+        sim_devices, sim_image_flash: Path, tmp_path: Path, name: str, text: str, bad: int) -> None:
     flash = tmp_path / "board"
     shutil.copytree(sim_image_flash, flash)
     if name != "cal.json":
@@ -35,18 +35,20 @@ def test_a_damaged_or_invalid_settings_file_is_named_by_flash_check_and_setup(
     dev = sim_devices("--no-install", flash=flash, time_scale=0)
     flashed = shuffler("flash", "--port", dev.port)
     assert flashed.returncode == 0, flashed.stdout + flashed.stderr
-    assert f"warn: {words} until `shuffler setup` stores a new one over it" in flashed.stdout
-    what = "calibration" if name == "cal.json" else "configuration"
-    assert f"kept the board's {what}" not in flashed.stdout and f"it had no {what}" not in flashed.stdout
-    checked = shuffler("check", "--port", dev.port)
-    firmware_line = checked.stdout.splitlines()[0]
-    assert firmware_line.startswith("warn firmware: ") and words in firmware_line, checked.stdout
+    # Flashed, the file named as unusable; kept only the other, good file (the calibration beside a bad configuration).
+    kept = [] if name == "cal.json" else [said.SettingsKept(("cal.json",), ())]
+    told = [said.Flashed(protocol.FIRMWARE_VERSION, dev.port, "sim", protocol.PROTOCOL_VERSION), *kept,
+            said.SettingsUnusable(bad)]
+    assert flashed.stdout.splitlines()[1:] == [port_words.words(r) for r in told], flashed.stdout
+    checked = shuffler("check", "--port", dev.port, "--json")
+    firmware = json.loads(checked.stdout)["parts"][0]
+    assert (firmware["part"], firmware["verdict"]) == ("firmware", "warn"), checked.stdout
+    assert firmware["why"] == {"kind": "BadSettings", "bad": bad}, checked.stdout
     assert (flash / name).read_text() == text  # reading it changed nothing
-    if name == "config.json":
-        got = json.loads(shuffler("check", "--port", dev.port, "--json").stdout)
-        assert got["parts"][0]["verdict"] == "warn"
     # setup says it too, on its first line, before anything is asked
-    set_up = shuffler("setup", "--port", dev.port)
-    assert words in set_up.stdout.splitlines()[0], set_up.stdout
+    steps = tmp_path / "setup-steps.jsonl"
+    set_up = shuffler("setup", "--port", dev.port, "--steps-file", str(steps))
+    first = json.loads(steps.read_text().splitlines()[0])
+    assert (first["kind"], first["part"], first["why"]) == ("found", "firmware", firmware["why"]), first
+    assert set_up.stdout.splitlines()[0] == first["words"], set_up.stdout
     assert (flash / name).read_text() == text  # a set-up that stopped stores nothing
-

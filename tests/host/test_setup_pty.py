@@ -19,12 +19,14 @@ from pathlib import Path
 import pytest
 
 from firmware import protocol
+from host import card_table_words, port_records, port_words
+from host.card_table_records import HowToGoOn
 from host.parts import FAIL, OK
 from pty_screen import Screen, SimDevice, StepFeed
 from setup_person import PACK, SetupPerson, follow
 from simulator.virtual.board.sim_world import STACK_PER_CARD, TOUCH_BASE, TOUCH_NOISE
 from simulator.virtual.world_client import WorldClient
-from test_guide_person_pty import DELAYS, check_finished, guided
+from test_guide_person_pty import DELAYS, check_finished, ended_exact, guided
 from suite import shuffler
 
 pytestmark = [pytest.mark.micropython, pytest.mark.slow]
@@ -66,13 +68,14 @@ def blamed_the_wiring(person: SetupPerson) -> list[dict]:
 def test_a_blank_board_is_flashed_set_up_checked_and_shuffles_samba(sim_devices, tmp_path: Path) -> None:
     dev = sim_devices("--no-install", time_scale=0, image=False, firmware=False)
     # Blank: only MicroPython, so the firmware and the bring-up come first.
-    assert (f"it is blank (only MicroPython): flash it, then bring it up: shuffler flash --port {dev.port}, "
-            f"then shuffler setup --port {dev.port}") in dev.banner
-    assert not any("guide a shuffle" in line for line in dev.banner)
+    flash = Path(dev.flash).resolve()
+    table_file = str(flash.parent / f"{flash.name}-table.json")  # beside the flash, as sim-device keeps it
+    told = HowToGoOn(dev.control, dev.uid, dev.port, blank=True, table_file=table_file)
+    assert dev.banner[1:] == card_table_words.words(told).splitlines()
     flashed = shuffler("flash", "--port", dev.port)
     assert flashed.returncode == 0, flashed.stdout + flashed.stderr
-    assert f"ok: firmware {protocol.FIRMWARE_VERSION} answers" in flashed.stdout
-    assert "kept" not in flashed.stdout  # a blank board has nothing to keep
+    # It answers; a blank board has nothing to keep.
+    assert flashed.stdout.splitlines()[1:] == [port_words.words(answers(dev))], flashed.stdout
     # Nor any calibration, as a Pico fresh from its download page has none.
     unset = json.loads(shuffler("check", "--port", dev.port, "--json").stdout)
     assert [p["verdict"] for p in unset["parts"] if p["part"] == "stack"] == ["fail"], unset
@@ -92,12 +95,13 @@ def test_a_blank_board_is_flashed_set_up_checked_and_shuffles_samba(sim_devices,
     # A reflash keeps the calibration, and says which settings file it kept and which the board had not.
     cal = (Path(dev.flash) / "cal.json").read_text()
     again = shuffler("flash", "--port", dev.port)
-    assert again.returncode == 0 and "kept the board's calibration (cal.json): the new firmware goes on with it; it " \
-        "had no configuration (config.json): the firmware's defaults" in again.stdout, again.stdout
+    kept = port_records.SettingsKept(("cal.json",), ("config.json",))
+    assert again.returncode == 0, again.stdout + again.stderr
+    assert again.stdout.splitlines()[1:] == [port_words.words(r) for r in (answers(dev), kept)], again.stdout
     assert (Path(dev.flash) / "cal.json").read_text() == cal
     run = guided(dev, tmp_path, ["--pack", "samba"], 162, DELAYS, seed=2)
     check_finished(run, 162)
-    assert "distance from random: exactly 0" in run.screen
+    assert ended_exact(run), run.summary
 
 
 @pytest.mark.parametrize("option, part, verdict_words", [
@@ -133,44 +137,55 @@ def test_a_reversed_motor_is_found_flipped_and_exact_mode_then_deals_right(sim_d
     assert [s["kind"] for s in person.done].count("wherelanded") == 2
     assert person.told("motorotherway", cards=2) and found(person, "motor")[-1]["verdict"] == OK
     assert json.loads((Path(dev.flash) / "cal.json").read_text())["flip"] == 1
-    checked = shuffler("check", "--port", dev.port)
+    checked = shuffler("check", "--port", dev.port, "--json")
     assert checked.returncode == 0, checked.stdout
-    assert "wired the other way round; the stored flip turns it" in checked.stdout
+    motor = part_of(json.loads(checked.stdout), protocol.PART_MOTOR)
+    assert motor["verdict"] == OK and (motor["why"]["kind"], motor["why"]["flip"]) == ("Direction", 1), motor
     # --feed: one card to the left, counted by the beam, on the person's left.
     with WorldClient.connect(dev.control) as world:
-        assert "saw the 1 card fed" in check_feeds_one_card_left(dev, world)
+        beam = part_of(check_feeds_one_card_left(dev, world), protocol.PART_EXIT)
+        assert beam["read"] == {"kind": "BeamSawFed", "cards": 1}, beam
         # --watch: a touch while it watches is seen (on an empty tray, so it deals nothing).
         world.lift("tray", PACK)
         watch = subprocess.Popen([sys.executable, "-m", "host.cli", "check", "--port", dev.port, "--watch",
-                                  "--readings", "6"], stdout=subprocess.PIPE, text=True)
+                                  "--readings", "6", "--json"], stdout=subprocess.PIPE, text=True)
         # Touched once the watch is reading (its first reading printed), however
         # long the command took to start.
         assert watch.stdout is not None
-        first = []
-        for line in watch.stdout:
-            first.append(line)
-            if line.startswith("-- reading"):
-                break
+        first = watch.stdout.readline()
         world.touch(150)
         rest, _ = watch.communicate(timeout=120)
-        out = "".join(first) + rest
-    assert watch.returncode == 0 and "-- reading 6 --" in out and "a touch seen now" in out, out
+        out = first + rest
+    readings = [json.loads(line) for line in out.splitlines()]
+    assert watch.returncode == 0 and len(readings) == 6, out
+    assert any(part_of(r, protocol.PART_TOUCH)["why"] == {"kind": "TouchSeenNow"} for r in readings), out
     run = guided(dev, tmp_path, ["--pack", "canasta"], 108, DELAYS, seed=5)
     check_finished(run, 108)
-    assert "distance from random: exactly 0" in run.screen
+    assert ended_exact(run), run.summary
 
 
-def check_feeds_one_card_left(dev: SimDevice, world: WorldClient) -> str:
+def check_feeds_one_card_left(dev: SimDevice, world: WorldClient) -> dict:
     """`shuffler check --feed` with ten cards in the tray of a cleared table:
     it exits 0 and the one card it feeds lands on the person's left. Its
-    output."""
+    report (--json)."""
     world.clear_table()
     world.new(10, PACK)
     world.put(PACK)
-    fed = shuffler("check", "--port", dev.port, "--feed")
+    fed = shuffler("check", "--port", dev.port, "--feed", "--json")
     assert fed.returncode == 0, fed.stdout
     assert world.query()["left"] == [9] and world.query()["right"] == []
-    return fed.stdout
+    return json.loads(fed.stdout)
+
+
+def part_of(report: dict, part: str) -> dict:
+    """One part's finding in `shuffler check --json`'s report: its verdict and its records."""
+    (found,) = [p for p in report["parts"] if p["part"] == part]
+    return found
+
+
+def answers(dev: SimDevice) -> port_records.Flashed:
+    """What `shuffler flash` says last of the firmware it brought: it answers."""
+    return port_records.Flashed(protocol.FIRMWARE_VERSION, dev.port, "sim", protocol.PROTOCOL_VERSION)
 
 
 class Watched(SetupPerson):

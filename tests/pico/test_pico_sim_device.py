@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from host import card_table_records as said
+from host import card_table_words, port_records, port_words
 from suite import shuffler
 from picotest_support import WAIT_S
 
@@ -40,7 +42,7 @@ def test_a_blank_emulated_pico_is_said_blank_checked_at_once_and_unplugged(tmp_p
     require_emulator()
     refused = shuffler("sim-device", "--board", "pico", "--heap-kib", "128")
     assert refused.returncode == 2 and refused.stderr.count("\n") == 1, refused.stderr
-    assert "--heap-kib is for --board sim" in refused.stderr
+    assert card_table_words.words(said.PicoHeapIsItsOwn()) in refused.stderr
     proc = subprocess.Popen([sys.executable, "-m", "host.cli", "sim-device", "--board", "pico", "--no-install",
                              "--time-scale", "0", "--flash", str(tmp_path / "pico")],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=dict(os.environ))
@@ -48,21 +50,19 @@ def test_a_blank_emulated_pico_is_said_blank_checked_at_once_and_unplugged(tmp_p
         lines = banner(proc, time.monotonic() + WAIT_S)
         port = lines[0].split()[3]
         control = lines[1].split()[2]
-        # The virtual board's how-to, word for word past its first lines.
-        assert lines[2] == (f"it is blank (only MicroPython): flash it, then bring it up: shuffler flash --port {port}, "
-                            f"then shuffler setup --port {port}"), lines
-        assert "shuffler table new 52" in "\n".join(lines)
+        # The virtual board's how-to for a blank board, word for word but for what the Pico keeps.
+        how_to = card_table_words.words(said.HowToGoOn(control, "", port, blank=True)).splitlines()
+        assert lines[1:3] + lines[4:] == how_to[:2] + how_to[3:], lines
         for _ in range(2):
             began = time.monotonic()
             checked = shuffler("check", "--port", port)
             took = time.monotonic() - began
             assert checked.returncode == 1 and checked.stderr.count("\n") == 1, checked.stdout + checked.stderr
-            assert (f"{port} answers with MicroPython's prompt and no shuffler firmware: "
-                    f"run `shuffler flash --port {port}`") in checked.stderr
+            assert port_words.words(port_records.MicroPythonOnly(port)) in checked.stderr, checked.stderr
             assert took < 60, took  # answered once the prompt is seen, not after the 150 s handshake
             unplugged = shuffler("table", "--control", control, "unplug")
             assert unplugged.returncode == 0, unplugged.stdout + unplugged.stderr
-            assert "the power went and came back" in unplugged.stdout
+            assert card_table_words.words(said.PowerCycled()) in unplugged.stdout.splitlines(), unplugged.stdout
     finally:
         proc.send_signal(signal.SIGTERM)
         rc = proc.wait(timeout=60)

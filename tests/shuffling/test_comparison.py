@@ -57,10 +57,8 @@ def test_the_notes_say_not_known_plainly() -> None:
     pile = _routine("pile-trade", _exact(1.0, 0.98, 0.76))
     mc = [_mc(1.0, 0.0001), _mc(0.88, 0.001), _mc(0.59, 0.002)]
     stack = _routine("stack-trade", mc)
-    notes = comparison_notes([stack, pile])
-    assert len(notes) == 1
-    assert notes[0].startswith("stack-trade against pile-trade: after round 1, both are still far")
-    assert "after rounds 2-3, whether stack-trade is closer to random than pile-trade is NOT KNOWN" in notes[0]
+    assert [v.how for v in compare(stack, pile)] == ["both far", "not known", "not known"]
+    assert len(comparison_notes([stack, pile])) == 1  # one note for the pair (its words: tests/shuffling/test_words.py)
     # Two exact routines, or a routine against itself, need no note.
     assert comparison_notes([pile, _routine("exact", _exact(1.0, 0.5, 0.0))]) == []
 
@@ -76,11 +74,7 @@ def test_a_simulated_upper_bound_below_the_exact_distance_shows_closer_and_above
     hows = [v.how for v in compare(stack, pile)]
     # Only a bound below by more than the tables show counts; equal to it proves nothing.
     assert hows == ["not known, upper bound above", "closer (simulated)", "not known, upper bound above"]
-    (note,) = comparison_notes([stack, pile])
-    assert "after round 2, stack-trade is closer to random than pile-trade by simulation" in note
-    assert ("after rounds 1 and 3, whether stack-trade is closer to random than pile-trade is NOT KNOWN: "
-            "stack-trade's lower bounds stay at or below pile-trade's exact distance, and no upper bound below "
-            "pile-trade's is known") in note
+    assert len(comparison_notes([stack, pile])) == 1
 
 
 def test_rounds_of_other_passes_are_paired_by_the_passes_dealt() -> None:

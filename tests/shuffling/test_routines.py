@@ -8,12 +8,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from shuffling import steps
 from shuffling.quality.bounds import lower_bounds
 from shuffling.quality.riffle_distance import tv_riffle, tv_riffle_exact
 from shuffling.quality.routines import (
     ROUTINES,
     Machine,
     exact_tv,
+    fixed_trade,
     load_bounds,
     load_sizes,
     pile_trade_round,
@@ -234,29 +236,22 @@ def test_machine_refuses_bad_settings(kw: dict) -> None:
         Machine(**kw)
 
 
-@pytest.mark.parametrize(
-    "n, capacity, expected",
-    [
-        (52, 104, "nothing to trade"),
-        (162, 104, "two loads of 81) and put its left pile on its right pile, then trade the top "
-                   "40 cards of load A for the top 40 cards of load B."),
-        (3, 2, "two loads of 2 and 1) and put its left pile on its right pile, then trade the top card "
-               "of load A for the top card of load B."),
-        (300, 104, "three loads of 100) and put its left pile on its right pile, then move the top "
-                   "50 cards of each load onto the next load, and those of load C onto load A."),
-        (1000, 2, "500 loads of 2) and put its left pile on its right pile, then move the top card "
-                  "of each load onto the next load, and those of the last load onto load A."),
-    ],
-)
-def test_stack_trade_describes_its_loads(n: int, capacity: int, expected: str) -> None:
-    text = ROUTINES["stack-trade"].description(n, capacity)
-    assert expected in text
-    if len(load_sizes(n, capacity)) == 1:
-        assert "half" not in text and "load A" not in text
+@pytest.mark.parametrize("n, capacity, sizes, trade", [
+    (52, 104, (52,), 0),  # one load: nothing to trade
+    (162, 104, (81, 81), 40),
+    (3, 2, (2, 1), 1),
+    (300, 104, (100, 100, 100), 50),
+    (1000, 2, (2,) * 500, 1),
+])
+def test_stack_trade_describes_its_loads(n: int, capacity: int, sizes: tuple[int, ...], trade: int) -> None:
+    said = ROUTINES["stack-trade"].round_summary(n, capacity)
+    assert said == steps.RoundSummary("stack-trade", sizes, trade=trade)
+    assert trade == (fixed_trade(min(sizes)) if len(sizes) > 1 else 0)  # the trade the simulation makes
+    assert ROUTINES["stack-trade"].description(n, capacity) == steps.words(said)
 
 
-def test_pile_trade_describes_its_loads() -> None:
-    assert "left pile on the right pile" in ROUTINES["pile-trade"].description(52, 104)
-    assert "A's left pile, B's left pile, A's right pile and B's right pile" in \
-        ROUTINES["pile-trade"].description(162, 104)
-    assert "three loads: one of 91 and two of 90" in ROUTINES["pile-trade"].description(271, 104)
+@pytest.mark.parametrize("n, capacity, sizes", [(52, 104, (52,)), (162, 104, (81, 81)), (271, 104, (91, 90, 90))])
+def test_pile_trade_describes_its_loads(n: int, capacity: int, sizes: tuple[int, ...]) -> None:
+    said = ROUTINES["pile-trade"].round_summary(n, capacity)
+    assert said == steps.RoundSummary("pile-trade", sizes)
+    assert ROUTINES["pile-trade"].description(n, capacity) == steps.words(said)

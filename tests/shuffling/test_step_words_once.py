@@ -22,8 +22,8 @@ SKIP = {"node_modules", "__pycache__", ".venv"}
 ALLOWED = {
     # The connection message asks the person to wait; it is no step of the routine.
     "host/guide/notice_words.py": {"leave the cards as they are"},
-    # The help of `shuffler table put` says what that command does.
-    "host/commands/sim_device.py": {"face down in the tray"},
+    # The virtual shuffler's how-to lines say what `shuffler table put` does.
+    "host/card_table_words.py": {"face down in the tray"},
     # The bring-up's own steps, worded once there, ask for cards in the tray too.
     "host/setup_steps.py": {"face down in the tray"},
     # Short captions drawn inside a Fix step's picture, under the step's own words.
