@@ -192,21 +192,60 @@ def _compile(dst: Path, sources: list[Path]) -> None:
 
 @pytest.mark.micropython
 def test_precompiled_firmware_runs_a_pass(start_fw_process, tmp_path: Path) -> None:
+    # The firmware as `shuffler flash` builds it (protocol.py without its
+    # host-only names), over the simulated board compiled alongside.
     flash = tmp_path / "flash"
-    flash.mkdir()
-    srcs = [p for p in FIRMWARE.glob("*.py") if p.name not in ("main.py", *build.HOST_ONLY)]
-    srcs += list(BOARD_SIM.glob("*.py"))  # hardware.mechanism comes from the repository
-    _compile(flash, srcs)
-    shutil.copy(FIRMWARE / "main.py", flash / "main.py")  # boot runs main.py as source
-    assert sorted(p.name for p in flash.glob("*.py")) == ["main.py"]
-    assert len(list(flash.glob("*.mpy"))) == len(srcs)
-    dev: FwProcess = start_fw_process(firmware_dir=flash, data_dir=tmp_path)
+    image = build.build_image("sim", flash)
+    board_srcs = list(BOARD_SIM.glob("*.py"))  # hardware.mechanism comes from the repository
+    _compile(flash, board_srcs)
+    assert sorted(p.name for p in flash.glob("*.py")) == ["main.py"]  # boot runs main.py as source
+    assert len(list(flash.glob("*.mpy"))) == len([f for f in image if f.remote.endswith(".mpy")]) + len(board_srcs)
+    # (The sim image holds no other board's profile, so no ESP32-sized receive ring.)
+    dev: FwProcess = start_fw_process(firmware_dir=flash, data_dir=tmp_path, env={"SHUFFLER_SIM_UART": ""})
     assert dev.event("hello")["board"] == "sim"
     dev.world.load(list(range(40)))
     dev.call("start")
     done = dev.event("done")
     q = dev.world.query()
     assert done["k"] == 40 and sorted(q["left"] + q["right"]) == list(range(40))
+
+
+HOST_ONLY_NAMES = ("F_DIGEST", "F_UID", "REFUSALS", "SELF_BITS", "WAIT_KEYS", "EVENTS")
+
+
+def _protocol_names_the_firmware_reads() -> set[str]:
+    """Every protocol.NAME and `from protocol import NAME` in the board's modules."""
+    import ast
+    names: set[str] = set()
+    for src in build.firmware_modules():
+        for node in ast.walk(ast.parse(src.read_text())):
+            if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "protocol":
+                names.add(node.attr)
+            elif isinstance(node, ast.ImportFrom) and node.module in ("protocol", "firmware.protocol"):
+                names.update(a.name for a in node.names)
+    return names
+
+
+def test_the_image_leaves_out_the_protocol_names_only_the_host_reads(tmp_path: Path) -> None:
+    source = (FIRMWARE / "protocol.py").read_text()
+    assert source.count(build.HOST_ONLY_MARK) == 1
+    board: dict[str, object] = {}
+    exec(compile(build.board_text(source), "protocol.py", "exec"), board)
+    for name in HOST_ONLY_NAMES:
+        assert hasattr(protocol, name) and name not in board, name
+    # The board declares the same: its digest is the host's.
+    assert board["digest"]() == protocol.digest()  # type: ignore[operator]
+    missing = sorted(n for n in _protocol_names_the_firmware_reads() if n not in board)
+    assert missing == []
+    # And the compiled module holds none of those names.
+    fw = tmp_path / "fw"
+    fw.mkdir()
+    for name in ("protocol.py", "main.py"):
+        shutil.copy(FIRMWARE / name, fw / name)
+    build.build_image("rp2", tmp_path / "image", firmware_dir=fw)
+    mpy = (tmp_path / "image" / "protocol.mpy").read_bytes()
+    assert b"REFUSALS" not in mpy and b"SELF_BITS" not in mpy and b"EVENT_FIELDS" in mpy
+    assert sorted(p.name for p in (tmp_path / "image").iterdir()) == ["main.py", "protocol.mpy"]
 
 
 STUB_PINS = {board: (f"micropython-{board}-stubs==1.29.0.post1", "micropython-stdlib-stubs==1.29.0.post2")
