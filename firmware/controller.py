@@ -58,9 +58,7 @@ class Controller(PassRunning, ExactKeeping, SettingsKeeping):
         # The device's own random bytes; the simulated board may supply a
         # fixed stream for tests, real boards use os.urandom.
         self.randbytes = getattr(board, "randbytes", None) or os.urandom
-        self.dealer = Dealer(board, self, link.write_raw, self.sides)
-        self.dealer.min_mv = profile["battery_min_mv"]  # below: the divider is broken, not a flat battery
-        self.dealer.setup(profile)
+        self.dealer = Dealer(board, self, link.write_raw, self.sides, profile)
         self.pass_raw = None  # the stack reading a pass started from, for refining the calibration
         self.touch = Touch(profile["touch_kind"], self.cfg["touch_pct"], self.cfg["debounce_ms"])
         self.touch_source = "measured"

@@ -26,6 +26,7 @@ STUBS = REPO / ".stubs"
 LOCK_SCRIPT = r"""
 import micropython, sys
 from dealer import Dealer, DONE
+from profile_common import merged
 from sides import RandomSides
 
 from link import Link
@@ -81,7 +82,7 @@ for alloc in (False, True):
     b = Board(); b.alloc = alloc
     s = ExactRoutine(104); s.begin(162, os.urandom); s.prepare(81)
     h = Host()
-    d = Dealer(b, h, out.write, s)
+    d = Dealer(b, h, out.write, s, merged({}))
     d.begin(s, 81, cfg, 6400, 1, True)
     print("exact alloc", alloc, locked(d))
     if not alloc:
@@ -91,7 +92,7 @@ for alloc in (False, True):
 for alloc in (False, True):
     b = Board(); b.alloc = alloc
     s = RandomSides(104); s.prepare(104)
-    d = Dealer(b, Host(), out.write, s)
+    d = Dealer(b, Host(), out.write, s, merged({}))
     d.begin(s, 104, cfg, 6400, 1)
     print("alloc", alloc, locked(d))
 """
