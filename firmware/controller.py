@@ -1,6 +1,7 @@
 """The shuffler's state machine: commands, touch, passes, faults."""
 
 import os
+import sys
 import time
 
 try:
@@ -15,7 +16,7 @@ import report
 from dealer import LISTEN_MS, Dealer
 from exact import MAX_CARDS, ExactRoutine
 from sides import FixedSides, RandomSides
-from touch import Touch, baseline_ok, plausible
+from touch import Touch, plausible
 from exact_keeping import EXACT_FILE, ExactKeeping
 from pass_running import PassRunning
 from settings_keeping import CAL_FILE, CONFIG_FILE, SettingsKeeping
@@ -103,46 +104,20 @@ class Controller(PassRunning, ExactKeeping, SettingsKeeping):
         return None if mv is None else mv * self.dealer.trim // 1000
 
     def self_test(self):
-        """(part, found): ("", 0) when every sensor answers plausibly; else
-        the first part at fault and every problem found (protocol.SELF_*
-        bits). Every check runs, so a working touch pad is usable even while
-        another sensor is faulty."""
-        b, p = self.board, self.profile
-        found = 0
-        parts = []
-        raw = load_cell.average(self.read_stack, p["stack_samples"])
-        if raw is None:
-            found |= protocol.SELF_STACK_NO_ANSWER
-            parts.append(protocol.PART_STACK)
-        elif not p["stack_raw_min"] <= raw <= p["stack_raw_max"]:
-            found |= protocol.SELF_STACK_RANGE
-            parts.append(protocol.PART_STACK)
-        if b.exit_blocked():
-            found |= protocol.SELF_EXIT_BLOCKED
-            parts.append(protocol.PART_EXIT)
-        mv = self.battery()
-        if mv is None or not p["battery_min_mv"] <= mv <= p["battery_max_mv"]:
-            found |= protocol.SELF_BATTERY
-            parts.append(protocol.PART_BATTERY)
-        t = load_cell.average(b.touch_raw, 16)
-        kind, lo, hi = p["touch_kind"], p["touch_baseline_min"], p["touch_baseline_max"]
-        stored = self.cal.get("touch_baseline")
-        sb = 0
-        stored_ok = False
-        if isinstance(stored, int) and baseline_ok(kind, stored, lo, hi):
-            sb = stored
-            stored_ok = True
-        if t is None or not baseline_ok(kind, t, lo, hi):
-            found |= protocol.SELF_TOUCH
-            parts.append(protocol.PART_TOUCH)
-        elif stored_ok and (t * 10 < sb * 7 or t * 7 > sb * 10):
-            # A boot reading far from the calibrated one: a hand on the pad.
-            self.touch.baseline = sb
-            self.touch_source = "calibrated"
-        else:
-            self.touch.baseline = t
-            self.touch_source = "calibrated" if stored_ok else "measured"
-        return (parts[0] if parts else ""), found
+        """(part, found): the start-up check (calibration.py)."""
+        return self.lazily("calibration", "self_test")
+
+    def cmd_read(self, cmd, rid, obj):
+        self.lazily("calibration", "read", cmd, rid, obj)
+
+    def lazily(self, name, fn, *args):
+        """Module `name`'s `fn` called with the controller and args. The
+        module is imported for the call and dropped from sys.modules after
+        it: the board holds its code only while it runs."""
+        try:
+            return getattr(__import__(name), fn)(self, *args)
+        finally:
+            sys.modules.pop(name, None)
 
     def hello_fields(self):
         _, _, stack_state = self.stack_cal()

@@ -174,6 +174,54 @@ def test_the_rare_parts_are_imported_when_used(tmp_path: Path) -> None:
     assert lines[3] == "restored True %s True" % everything
 
 
+MEASURING_SCRIPT = r"""
+import builtins, sys
+import stub_board, profile_sim
+from controller import Controller
+imported = []
+_import = builtins.__import__
+def counted(name, *args):
+    imported.append(name)
+    return _import(name, *args)
+builtins.__import__ = counted
+sent = []
+link = stub_board.Link()
+link.send = sent.append
+board = stub_board.StubBoard()
+board.n = 10
+ctl = Controller(board, profile_sim.PROFILE, link)
+ctl.boot()
+print(sent[0]["ev"], "fault" in [m.get("ev") for m in sent], ctl.touch.baseline, ctl.touch_source,
+      imported.count("calibration"), "calibration" in sys.modules)
+ctl.handle(b'{"cmd":"read","id":2}')
+r = sent[-1]
+print(r["re"], r["ok"], r["n"], r["raw"], r["touch"], r["mv"], imported.count("calibration"),
+      "calibration" in sys.modules)
+ctl.state = "alarm"
+ctl.fault = 5
+ctl.handle(b'{"cmd":"clear","id":3}')
+print(sent[-2]["state"], sent[-1]["ev"], imported.count("calibration"), "calibration" in sys.modules)
+"""
+
+
+@pytest.mark.micropython
+def test_the_start_up_check_and_read_are_imported_for_their_call(tmp_path: Path) -> None:
+    # calibration.py is imported at boot (the start-up check), for a read
+    # and for a sensor fault cleared, and leaves sys.modules after each:
+    # its code is on the heap only while it measures.
+    require_micropython()
+    sys.path.insert(0, str(REPO / "benchmarks"))
+    import firmware_budget as fb
+
+    (tmp_path / "stub_board.py").write_text(fb.STUB_BOARD)
+    out = fb.run_mp(MEASURING_SCRIPT, [FIRMWARE, tmp_path])
+    # The stub board's touch reads 1000 at rest: a plausible capacitive baseline.
+    assert out["hello"] == "False 1000 measured 1 False"
+    # 10 cards over the factory tare (84000) at 760 a card.
+    assert out["read"] == "True 10 91600 1000 9000 2 False"
+    assert out["idle"] == "cleared 3 False"
+
+
 def test_the_firmware_makes_its_checks_without_assert() -> None:
     # The image is compiled with -O3 (build.py), which leaves assert
     # statements out: a check written as one would vanish on the board.
