@@ -5,7 +5,7 @@ pad's baseline; and the `read` request. Each is given the Controller. A
 calibrate handler changes `new` and returns True, or answers the refusal
 (err, why and the values it names) and returns False.
 
-Imported for the one call (SettingsKeeping.measure, Controller.lazily) and
+Imported by Controller.lazily for the one call and
 dropped from sys.modules after it, so the board holds its code only while
 it measures (docs/firmware.md, "Heap on the rp2 port"). Never in a pass:
 none of these runs while one does."""
@@ -105,6 +105,11 @@ def battery(ctl, cmd, rid, obj, new):
         return False
     new["mv_trim"] = trim
     return True
+
+
+def calibrate(ctl, what, cmd, rid, obj, new):
+    """Calibrate `what` into `new`; False when refused, the refusal answered."""
+    return CALIBRATE[what](ctl, cmd, rid, obj, new)
 
 
 CALIBRATE = {

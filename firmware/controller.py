@@ -43,8 +43,7 @@ class Controller(PassRunning, ExactKeeping, SettingsKeeping):
         self.config_path = d + "/" + CONFIG_FILE if d else CONFIG_FILE
         self.exact_path = d + "/" + EXACT_FILE if d else EXACT_FILE
         self.cfg = dict(profile["defaults"])
-        # This board's figures for the bounds the declaration names
-        # (protocol.BOUNDS): every request is checked against them.
+        # This board's figures for protocol.BOUNDS, which every request is checked against.
         self.limits = {"capacity": self.capacity, "exact_max": MAX_CARDS,
                        "battery_min": profile["battery_min_mv"], "meter_max": profile["battery_max_mv"] + 2000,
                        "wait_max": profile["wdt_ms"] // 2}
@@ -56,8 +55,7 @@ class Controller(PassRunning, ExactKeeping, SettingsKeeping):
         self.sides = RandomSides(self.capacity)
         self.fixed = FixedSides()  # the side source of a feed
         self.exact = ExactRoutine(self.capacity)
-        # The device's own random bytes; the simulated board may supply a
-        # fixed stream for tests, real boards use os.urandom.
+        # The device's own random bytes (the simulated board's fixed stream in tests).
         self.randbytes = getattr(board, "randbytes", None) or os.urandom
         self.dealer = Dealer(board, self, link.write_raw, self.sides, profile)
         self.pass_raw = None  # the stack reading a pass started from, for refining the calibration
@@ -69,8 +67,7 @@ class Controller(PassRunning, ExactKeeping, SettingsKeeping):
         self.touch_due = False  # a press felt during a command, handled by the main loop
         self.last_activity = 0
         self.last_line = 0  # when a host last sent a line (ticks_ms)
-        self.strict = bool(profile.get("heap_lock_pass")) and micropython is not None \
-            and hasattr(micropython, "heap_lock")
+        self.strict = bool(profile.get("heap_lock_pass")) and hasattr(micropython, "heap_lock")
         self.mid_pass = False
         self.uid = device_uid()
         self.digest = protocol.digest()  # of the declaration table this firmware was built with

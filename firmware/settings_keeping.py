@@ -3,8 +3,6 @@ flash and checked, the `calibrate` (what it measures: calibration.py)
 and `config` commands, and their storage. The Controller
 (controller.py) takes these as its own methods."""
 
-import sys
-
 import protocol
 import request_check
 import report
@@ -60,7 +58,8 @@ class SettingsKeeping(ControllerState):
             new, _ = self.settings(self.cal_path, "cal", 0)
         else:
             new = dict(self.cal)
-            if what != protocol.CAL_STORE and not self.measure(what, cmd, rid, obj, new):
+            # What it measures: calibration.py, imported for this request alone.
+            if what != protocol.CAL_STORE and not self.lazily("calibration", "calibrate", what, cmd, rid, obj, new):
                 return
         held = obj.get("hold") is True and what != protocol.CAL_STORE
         if not held and what != protocol.CAL_DROP:
@@ -79,17 +78,6 @@ class SettingsKeeping(ControllerState):
         elif what == protocol.CAL_DROP:
             self.touch_source = "measured"
         report.reply(cmd, rid, cal=new, held=held or None)
-
-    def measure(self, what, cmd, rid, obj, new):
-        """Calibrate `what` into `new` (calibration.py, imported for this
-        request alone and dropped after it); False when refused, the
-        refusal answered."""
-        import calibration
-
-        try:
-            return calibration.CALIBRATE[what](self, cmd, rid, obj, new)
-        finally:
-            sys.modules.pop("calibration", None)
 
     def cmd_config(self, cmd, rid, obj):
         updates = obj.get("set")

@@ -126,7 +126,6 @@ PLANNER_SCRIPT = r"""
 import os, sys
 import controller  # every module the firmware's boot imports
 from exact import ExactRoutine
-from settings_keeping import SettingsKeeping
 planner = ("exact_routes", "exact_codes", "table_time")
 print("boot", [m for m in planner + ("calibration",) if m in sys.modules])
 
@@ -136,9 +135,10 @@ class Dealer:
 
 class Ctl:
     dealer = Dealer()
+    lazily = controller.Controller.lazily
 
 new = {}
-print("calibrated", SettingsKeeping.measure(Ctl(), "beam", "calibrate", None, {"what": "beam"}, new), new,
+print("calibrated", Ctl().lazily("calibration", "calibrate", "beam", "calibrate", None, {"what": "beam"}, new), new,
       "calibration" in sys.modules)
 e = ExactRoutine(104)
 e.begin(162, os.urandom)
