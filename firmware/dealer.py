@@ -212,10 +212,12 @@ class Dealer:
 
     def card(self, side):
         """Feed one card towards `side` until the exit sees it leave. Both
-        waits beat the heartbeat: they end by their own limits, and a jam
-        must be reported, not reset by the watchdog. Both drain the serial
-        input, which a port's ring would drop."""
+        waits (for the card to reach the beam, then through_beam) beat the
+        heartbeat: they end by their own limits, and a jam must be reported,
+        not reset by the watchdog. Both drain the serial input, which a
+        port's ring would drop."""
         b = self.board
+        poll = self.poll_ms
         if self.beam_blocked():
             # Something is in the exit before this card moved: it would be
             # counted as this card.
@@ -223,9 +225,14 @@ class Dealer:
         b.motor(self.left_dir if side == LEFT else -self.left_dir, self.duty)
         try:
             t0 = b.ticks_ms()
-            r = self.to_beam(t0)
-            if r == DONE:
-                r = self.through_beam(t0)
+            while not b.exit_blocked():
+                if time.ticks_diff(b.ticks_ms(), t0) > self.jam_ms:
+                    return R_TIMEOUT
+                b.wdt_feed()
+                b.sleep_ms(poll)
+                if self.drain_moving:
+                    self.hear()
+            r = self.through_beam(t0)
         finally:
             # Brake, not coast: the roller stops at once, so the next card
             # is not dragged into the throat and the direction change starts
@@ -238,21 +245,8 @@ class Dealer:
             b.sleep_ms(self.brake_ms)
         return DONE
 
-    def to_beam(self, t0):
-        """Wait for the card fed at t0 to reach the beam: DONE, or R_TIMEOUT."""
-        b = self.board
-        poll = self.poll_ms
-        while not b.exit_blocked():
-            if time.ticks_diff(b.ticks_ms(), t0) > self.jam_ms:
-                return R_TIMEOUT
-            b.wdt_feed()
-            b.sleep_ms(poll)
-            if self.drain_moving:
-                self.hear()
-        return DONE
-
     def through_beam(self, t0):
-        """Wait for the card in the beam to leave it: DONE, with its times in
+        """Wait for the card in the beam (fed at t0) to leave it: DONE, with its times in
         last_block_ms and last_feed_ms, or R_LONG. Debounced: the card has
         left once the beam has read clear for clear_ms; a flicker at an
         edge is not the end of a card."""
