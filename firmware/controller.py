@@ -110,7 +110,12 @@ class Controller(PassRunning, ExactKeeping, SettingsKeeping):
     def lazily(self, name, fn, *args):
         """Module `name`'s `fn` called with the controller and args. The
         module is imported for the call and dropped from sys.modules after
-        it: the board holds its code only while it runs."""
+        it: the board holds its code only while it runs. The garbage is
+        collected first, so the module (compiled, where it is source) finds
+        the heap whole: at boot it is the last and largest thing loaded."""
+        import gc
+
+        gc.collect()
         try:
             return getattr(__import__(name), fn)(self, *args)
         finally:
