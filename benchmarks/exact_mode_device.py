@@ -28,6 +28,7 @@ UNIFORMITY_TEST = REPO / "tests" / "firmware" / "test_fw_exact_uniformity.py"
 TIME_SCRIPT = r"""
 import gc, os, time
 from dealer import Dealer
+from profile_common import merged
 from sides import RandomSides
 from exact import ExactRoutine
 """ + INSTANT_BOARD + r"""
@@ -48,7 +49,7 @@ for _ in range(20):
         b = Board()
         src = rnd if name == "random" else ex
         src.prepare(81)
-        d = Dealer(b, Host(), out.write, src)
+        d = Dealer(b, Host(), out.write, src, merged({}))
         d.begin(src, 81, cfg, 6400, 1, name == "exact")
         t0 = time.ticks_us()
         d.run()

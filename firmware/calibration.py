@@ -1,17 +1,20 @@
-"""What `calibrate` measures: one handler per thing calibrated (CALIBRATE),
-each given the Controller. A handler changes `new` and returns True, or
-answers the refusal (err, why and the values it names) and returns False.
+"""The sensors measured while nothing moves: what `calibrate` sets, one
+handler per thing calibrated (CALIBRATE); the start-up check (self_test,
+at boot and when a sensor fault is cleared), which also takes the touch
+pad's baseline; and the `read` request. Each is given the Controller. A
+calibrate handler changes `new` and returns True, or answers the refusal
+(err, why and the values it names) and returns False.
 
-Imported by SettingsKeeping.measure for the one request and dropped from
-sys.modules after it, so the board holds its code only while it
-calibrates (docs/firmware.md, "Heap on the rp2 port"). Never in a pass:
-calibrate is refused while one runs."""
+Imported by Controller.lazily for the one call and
+dropped from sys.modules after it, so the board holds its code only while
+it measures (docs/firmware.md, "Heap on the rp2 port"). Never in a pass:
+none of these runs while one does."""
 
 import protocol
 import request_check
 import load_cell
 import report
-from touch import baseline_ok
+from touch import baseline_ok, plausible
 
 
 def needs(ctl, cmd, rid, obj, name):
@@ -52,7 +55,6 @@ def stack(ctl, cmd, rid, obj, new):
 
 
 def touch(ctl, cmd, rid, obj, new):
-    b, p = ctl.board, ctl.profile
     if obj.get("confirm") is True:
         # The board's own fact: a debounced touch since the baseline.
         if ctl.touches <= ctl.touches_at_base:
@@ -60,9 +62,8 @@ def touch(ctl, cmd, rid, obj, new):
             return False
         new["touch_seen"] = 1
         return True
-    t = load_cell.average(b.touch_raw, 16)
-    if t is None or not baseline_ok(p["touch_kind"], t, p["touch_baseline_min"],
-                                    p["touch_baseline_max"]):
+    t = resting_touch(ctl)
+    if t is None:
         report.error(cmd, rid, protocol.E_BAD_VALUE, why=protocol.WHY_IMPLAUSIBLE, part=protocol.PART_TOUCH)
         return False
     new["touch_baseline"] = t
@@ -106,6 +107,11 @@ def battery(ctl, cmd, rid, obj, new):
     return True
 
 
+def calibrate(ctl, what, cmd, rid, obj, new):
+    """Calibrate `what` into `new`; False when refused, the refusal answered."""
+    return CALIBRATE[what](ctl, cmd, rid, obj, new)
+
+
 CALIBRATE = {
     protocol.CAL_STACK: stack,
     protocol.CAL_TOUCH: touch,
@@ -113,3 +119,80 @@ CALIBRATE = {
     protocol.CAL_MOTOR: motor,
     protocol.CAL_BATTERY: battery,
 }
+
+
+def resting_touch(ctl):
+    """The touch pad's reading at rest, or None when no untouched pad reads so."""
+    p = ctl.profile
+    t = load_cell.average(ctl.board.touch_raw, 16)
+    if t is None or not baseline_ok(p["touch_kind"], t, p["touch_baseline_min"], p["touch_baseline_max"]):
+        return None
+    return t
+
+
+def self_test(ctl):
+    """(part, found): ("", 0) when every sensor answers plausibly; else the
+    first part at fault and every problem found (protocol.SELF_* bits).
+    Every check runs, so a working touch pad is usable even while another
+    sensor is faulty."""
+    b, p = ctl.board, ctl.profile
+    found = 0
+    parts = []
+    raw = load_cell.average(ctl.read_stack, p["stack_samples"])
+    if raw is None:
+        found |= protocol.SELF_STACK_NO_ANSWER
+        parts.append(protocol.PART_STACK)
+    elif not p["stack_raw_min"] <= raw <= p["stack_raw_max"]:
+        found |= protocol.SELF_STACK_RANGE
+        parts.append(protocol.PART_STACK)
+    if b.exit_blocked():
+        found |= protocol.SELF_EXIT_BLOCKED
+        parts.append(protocol.PART_EXIT)
+    mv = ctl.battery()
+    if mv is None or not p["battery_min_mv"] <= mv <= p["battery_max_mv"]:
+        found |= protocol.SELF_BATTERY
+        parts.append(protocol.PART_BATTERY)
+    if not touch_baseline(ctl, p):
+        found |= protocol.SELF_TOUCH
+        parts.append(protocol.PART_TOUCH)
+    return (parts[0] if parts else ""), found
+
+
+def touch_baseline(ctl, p):
+    """The touch pad's untouched reading now, set as its baseline; False
+    when the pad reads implausibly. A boot reading far from a plausible
+    calibrated one is a hand on the pad: the calibrated one is kept."""
+    t = resting_touch(ctl)
+    if t is None:
+        return False
+    stored = ctl.cal.get("touch_baseline")
+    stored_ok = isinstance(stored, int) and baseline_ok(p["touch_kind"], stored, p["touch_baseline_min"],
+                                                         p["touch_baseline_max"])
+    if stored_ok and (t * 10 < stored * 7 or t * 7 > stored * 10):
+        ctl.touch.baseline = stored
+        ctl.touch_source = "calibrated"
+    else:
+        ctl.touch.baseline = t
+        ctl.touch_source = "calibrated" if stored_ok else "measured"
+    return True
+
+
+def read(ctl, cmd, rid, obj):
+    """The sensors as they read now (nothing moves), or the stored calibration."""
+    if obj.get("what") == "cal":
+        report.reply(cmd, rid, cal=ctl.cal)
+        return
+    b, d, p = ctl.board, ctl.dealer, ctl.profile
+    n = None
+    raw, spread = load_cell.spread(ctl.read_stack, p["stack_samples"])
+    if raw is not None:
+        tare, per_card, _ = ctl.stack_cal()
+        if tare is not None:
+            n = load_cell.count_from_raw(raw, tare, per_card)
+    t = b.touch_raw()
+    touched = t is not None and plausible(p["touch_kind"], t, ctl.touch.baseline,
+                                          p["touch_baseline_max"]) and ctl.touch.is_touched(t)
+    report.reply(cmd, rid, raw=raw, spread=spread if raw is not None else None, n=n,
+                 touch=t if t is not None else -1, touched=touched, touches=ctl.touches, beam=b.exit_blocked(),
+                 mv=ctl.battery(), card_ms=d.expected_ms() if d.block_norm else 0,
+                 feed_ms=d.expected_feed_ms(), flip=1 if d.left_dir < 0 else 0)

@@ -1,6 +1,7 @@
 """The shuffler's state machine: commands, touch, passes, faults."""
 
 import os
+import sys
 import time
 
 try:
@@ -15,7 +16,7 @@ import report
 from dealer import LISTEN_MS, Dealer
 from exact import MAX_CARDS, ExactRoutine
 from sides import FixedSides, RandomSides
-from touch import Touch, baseline_ok, plausible
+from touch import Touch, plausible
 from exact_keeping import EXACT_FILE, ExactKeeping
 from pass_running import PassRunning
 from settings_keeping import CAL_FILE, CONFIG_FILE, SettingsKeeping
@@ -42,8 +43,7 @@ class Controller(PassRunning, ExactKeeping, SettingsKeeping):
         self.config_path = d + "/" + CONFIG_FILE if d else CONFIG_FILE
         self.exact_path = d + "/" + EXACT_FILE if d else EXACT_FILE
         self.cfg = dict(profile["defaults"])
-        # This board's figures for the bounds the declaration names
-        # (protocol.BOUNDS): every request is checked against them.
+        # This board's figures for protocol.BOUNDS, which every request is checked against.
         self.limits = {"capacity": self.capacity, "exact_max": MAX_CARDS,
                        "battery_min": profile["battery_min_mv"], "meter_max": profile["battery_max_mv"] + 2000,
                        "wait_max": profile["wdt_ms"] // 2}
@@ -55,12 +55,9 @@ class Controller(PassRunning, ExactKeeping, SettingsKeeping):
         self.sides = RandomSides(self.capacity)
         self.fixed = FixedSides()  # the side source of a feed
         self.exact = ExactRoutine(self.capacity)
-        # The device's own random bytes; the simulated board may supply a
-        # fixed stream for tests, real boards use os.urandom.
+        # The device's own random bytes (the simulated board's fixed stream in tests).
         self.randbytes = getattr(board, "randbytes", None) or os.urandom
-        self.dealer = Dealer(board, self, link.write_raw, self.sides)
-        self.dealer.min_mv = profile["battery_min_mv"]  # below: the divider is broken, not a flat battery
-        self.dealer.setup(profile)
+        self.dealer = Dealer(board, self, link.write_raw, self.sides, profile)
         self.pass_raw = None  # the stack reading a pass started from, for refining the calibration
         self.touch = Touch(profile["touch_kind"], self.cfg["touch_pct"], self.cfg["debounce_ms"])
         self.touch_source = "measured"
@@ -70,8 +67,7 @@ class Controller(PassRunning, ExactKeeping, SettingsKeeping):
         self.touch_due = False  # a press felt during a command, handled by the main loop
         self.last_activity = 0
         self.last_line = 0  # when a host last sent a line (ticks_ms)
-        self.strict = bool(profile.get("heap_lock_pass")) and micropython is not None \
-            and hasattr(micropython, "heap_lock")
+        self.strict = bool(profile.get("heap_lock_pass")) and hasattr(micropython, "heap_lock")
         self.mid_pass = False
         self.uid = device_uid()
         self.digest = protocol.digest()  # of the declaration table this firmware was built with
@@ -105,46 +101,25 @@ class Controller(PassRunning, ExactKeeping, SettingsKeeping):
         return None if mv is None else mv * self.dealer.trim // 1000
 
     def self_test(self):
-        """(part, found): ("", 0) when every sensor answers plausibly; else
-        the first part at fault and every problem found (protocol.SELF_*
-        bits). Every check runs, so a working touch pad is usable even while
-        another sensor is faulty."""
-        b, p = self.board, self.profile
-        found = 0
-        parts = []
-        raw = load_cell.average(self.read_stack, p["stack_samples"])
-        if raw is None:
-            found |= protocol.SELF_STACK_NO_ANSWER
-            parts.append(protocol.PART_STACK)
-        elif not p["stack_raw_min"] <= raw <= p["stack_raw_max"]:
-            found |= protocol.SELF_STACK_RANGE
-            parts.append(protocol.PART_STACK)
-        if b.exit_blocked():
-            found |= protocol.SELF_EXIT_BLOCKED
-            parts.append(protocol.PART_EXIT)
-        mv = self.battery()
-        if mv is None or not p["battery_min_mv"] <= mv <= p["battery_max_mv"]:
-            found |= protocol.SELF_BATTERY
-            parts.append(protocol.PART_BATTERY)
-        t = load_cell.average(b.touch_raw, 16)
-        kind, lo, hi = p["touch_kind"], p["touch_baseline_min"], p["touch_baseline_max"]
-        stored = self.cal.get("touch_baseline")
-        sb = 0
-        stored_ok = False
-        if isinstance(stored, int) and baseline_ok(kind, stored, lo, hi):
-            sb = stored
-            stored_ok = True
-        if t is None or not baseline_ok(kind, t, lo, hi):
-            found |= protocol.SELF_TOUCH
-            parts.append(protocol.PART_TOUCH)
-        elif stored_ok and (t * 10 < sb * 7 or t * 7 > sb * 10):
-            # A boot reading far from the calibrated one: a hand on the pad.
-            self.touch.baseline = sb
-            self.touch_source = "calibrated"
-        else:
-            self.touch.baseline = t
-            self.touch_source = "calibrated" if stored_ok else "measured"
-        return (parts[0] if parts else ""), found
+        """(part, found): the start-up check (calibration.py)."""
+        return self.lazily("calibration", "self_test")
+
+    def cmd_read(self, cmd, rid, obj):
+        self.lazily("calibration", "read", cmd, rid, obj)
+
+    def lazily(self, name, fn, *args):
+        """Module `name`'s `fn` called with the controller and args. The
+        module is imported for the call and dropped from sys.modules after
+        it: the board holds its code only while it runs. The garbage is
+        collected first, so the module (compiled, where it is source) finds
+        the heap whole: at boot it is the last and largest thing loaded."""
+        import gc
+
+        gc.collect()
+        try:
+            return getattr(__import__(name), fn)(self, *args)
+        finally:
+            sys.modules.pop(name, None)
 
     def hello_fields(self):
         _, _, stack_state = self.stack_cal()

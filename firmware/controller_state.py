@@ -50,6 +50,7 @@ if TYPE_CHECKING:
         save_exact: Any
         send_exact_next: Any
         stop_exact_pass: Any
+        lazily: Any
 else:
     class ControllerState:
         pass

@@ -47,7 +47,7 @@ def put_int(buf, end, width, value):
 
 
 class Dealer:
-    def __init__(self, board, host, write_raw, sides):
+    def __init__(self, board, host, write_raw, sides, profile):
         self.board = board
         self.host = host  # has listen(), pending() and service()
         self.write_raw = write_raw
@@ -70,27 +70,9 @@ class Dealer:
         self.brake_ms = 5
         self.poll_ms = 1
         self.cutoff_mv = 0
-        self.min_mv = 0
         self.trim = 1000  # the battery reading's correction, per mille (from a meter)
-        # The card times are learned from the cards dealt, kept as at
-        # ref_mv x ref_duty (the *_norm figures) and scaled by the drive
-        # voltage, since the motor slows as the battery falls. Double feed:
-        # a card that blocks the beam longer than double_pct % of its
-        # expected time. Jam: no card at the beam within jam_pct % of the
-        # expected feed time (at least jam_min_ms; card_timeout_ms, the
-        # configured longest wait, until a card has been seen). A card has
-        # left once the beam reads clear for clear_pct % of its time (at
-        # least clear_min_ms): longer than a flicker at an edge, shorter
-        # than the gap to the next card.
-        self.ref_mvd = 5850  # ref_mv x ref_duty / 100, set from the profile
         self.block_norm = 0  # learned single-card block time at ref_mvd, ms (0: none yet)
-        self.block_prior = 33  # expected before anything is learned (the profile's)
         self.feed_norm = 0  # learned time from the motor's start to the beam, at ref_mvd
-        self.double_pct = 130
-        self.jam_pct = 300
-        self.jam_min_ms = 60
-        self.clear_pct = 8
-        self.clear_min_ms = 2
         self.clear_ms = 2  # this card's: the beam must read clear this long to end it
         self.mv = 9000  # last battery reading
         self.limit_ms = 0
@@ -101,18 +83,28 @@ class Dealer:
         self.progress_every = 1
         self.since_progress = 0
         self.heard = 0  # when the serial input was last drained (ticks_ms)
-        self.drain_moving = True  # drain while the motor turns (see setup)
+        self.setup(profile)
 
     def setup(self, profile):
-        """The mechanism's figures from the board profile."""
+        """The mechanism's figures from the board profile. The card times
+        are learned from the cards dealt, kept as at ref_mv x ref_duty (the
+        *_norm figures) and scaled by the drive voltage, since the motor
+        slows as the battery falls. Double feed: a card that blocks the beam
+        longer than double_pct % of its expected time. Jam: no card at the
+        beam within jam_pct % of the expected feed time (at least
+        jam_min_ms; card_timeout_ms, the configured longest wait, until a
+        card has been seen). A card has left once the beam reads clear for
+        clear_pct % of its time (at least clear_min_ms): longer than a
+        flicker at an edge, shorter than the gap to the next card."""
         self.ref_mvd = profile["block_ref_mv"] * profile["block_ref_duty"] // 100
-        self.block_prior = profile["block_ref_ms"]
+        self.block_prior = profile["block_ref_ms"]  # expected before anything is learned
         self.double_pct = profile["double_pct"]
         self.jam_pct = profile["jam_pct"]
         self.jam_min_ms = profile["jam_min_ms"]
         self.clear_pct = profile["beam_clear_pct"]
         self.clear_min_ms = profile["beam_clear_min_ms"]
-        self.drain_moving = profile.get("serial_drain_moving", True)
+        self.drain_moving = profile.get("serial_drain_moving", True)  # drain while the motor turns
+        self.min_mv = profile["battery_min_mv"]  # below: the divider is broken, not a flat battery
 
     def scaled(self, norm):
         """A learned figure (kept as at the reference drive) at the present battery and duty."""
@@ -219,7 +211,11 @@ class Dealer:
             b.motor_stop()
 
     def card(self, side):
-        """Feed one card towards `side` until the exit sees it leave."""
+        """Feed one card towards `side` until the exit sees it leave. Both
+        waits (for the card to reach the beam, then through_beam) beat the
+        heartbeat: they end by their own limits, and a jam must be reported,
+        not reset by the watchdog. Both drain the serial input, which a
+        port's ring would drop."""
         b = self.board
         poll = self.poll_ms
         if self.beam_blocked():
@@ -228,9 +224,6 @@ class Dealer:
             return R_BLOCKED
         b.motor(self.left_dir if side == LEFT else -self.left_dir, self.duty)
         try:
-            # Both waits beat the heartbeat: they end by their own limits,
-            # and a jam must be reported, not reset by the watchdog. Both
-            # drain the serial input, which a port's ring would drop.
             t0 = b.ticks_ms()
             while not b.exit_blocked():
                 if time.ticks_diff(b.ticks_ms(), t0) > self.jam_ms:
@@ -239,36 +232,46 @@ class Dealer:
                 b.sleep_ms(poll)
                 if self.drain_moving:
                     self.hear()
-            # Debounced: the card has left once the beam has read clear for
-            # clear_ms; a flicker at an edge is not the end of a card.
-            t1 = b.ticks_ms()
-            clear_since = t1
-            clear = False
-            while True:
-                now = b.ticks_ms()
-                if b.exit_blocked():
-                    clear = False
-                    if time.ticks_diff(now, t1) > self.limit_ms:
-                        return R_LONG
-                elif not clear:
-                    clear = True
-                    clear_since = now
-                elif time.ticks_diff(now, clear_since) >= self.clear_ms:
-                    break
-                b.wdt_feed()
-                b.sleep_ms(poll)
-                if self.drain_moving:
-                    self.hear()
-            self.last_block_ms = time.ticks_diff(clear_since, t1)
-            self.last_feed_ms = time.ticks_diff(t1, t0)
+            r = self.through_beam(t0)
         finally:
             # Brake, not coast: the roller stops at once, so the next card
             # is not dragged into the throat and the direction change starts
             # from rest.
             b.motor_brake()
+        if r:
+            return r
         self.learn(self.last_block_ms, self.last_feed_ms)
         if self.brake_ms:
             b.sleep_ms(self.brake_ms)
+        return DONE
+
+    def through_beam(self, t0):
+        """Wait for the card in the beam (fed at t0) to leave it: DONE, with its times in
+        last_block_ms and last_feed_ms, or R_LONG. Debounced: the card has
+        left once the beam has read clear for clear_ms; a flicker at an
+        edge is not the end of a card."""
+        b = self.board
+        poll = self.poll_ms
+        t1 = b.ticks_ms()
+        clear_since = t1
+        clear = False
+        while True:
+            now = b.ticks_ms()
+            if b.exit_blocked():
+                clear = False
+                if time.ticks_diff(now, t1) > self.limit_ms:
+                    return R_LONG
+            elif not clear:
+                clear = True
+                clear_since = now
+            elif time.ticks_diff(now, clear_since) >= self.clear_ms:
+                break
+            b.wdt_feed()
+            b.sleep_ms(poll)
+            if self.drain_moving:
+                self.hear()
+        self.last_block_ms = time.ticks_diff(clear_since, t1)
+        self.last_feed_ms = time.ticks_diff(t1, t0)
         return DONE
 
     def beam_blocked(self):

@@ -77,10 +77,8 @@ def code_set(n, capacity, uneven=False):
     if uneven:
         for g in range(e):
             cleared = 0
-            i = g
-            while i < b:
+            for i in range(g, b, e):
                 cleared |= 1 << i
-                i += e
             extra.append(mask & ~cleared)
         if loads == 2 and (n - e) // 2 + e - 1 > capacity:
             raise ValueError("an uneven code set does not fit the machine")

@@ -146,29 +146,17 @@ class ExactKeeping(ControllerState):
 
     def cmd_exact(self, cmd, rid, obj):
         if obj.get("held") is True:
-            # Which routine the device holds, for a host that goes on with it.
+            # Which routine the device holds, for a host that goes on with it;
+            # `dealt`: the load in hand is part dealt, its cards known to be out.
             ex = self.exact
             if not ex.active:
                 report.reply(cmd, rid, mode=protocol.MODE_RANDOM)
                 return
-            dealt = None
-            if ex.in_pass:
-                # The load in hand is part dealt: how many of its cards are known to be out.
-                dealt = ex.stopped_at if ex.stopped_at >= 0 else ex.offset
+            dealt = (ex.stopped_at if ex.stopped_at >= 0 else ex.offset) if ex.in_pass else None
             report.reply(cmd, rid, mode=protocol.MODE_EXACT, routine=self.routine_obj(dealt))
             return
         if obj.get("repair") is True:
-            # The person moved cards of the load in hand by hand (the host
-            # saw its count off): where they lie is not known.
-            if self.refused_unless_idle(cmd, rid):
-                return
-            after = self.exact.in_pass  # a pass of it stopped part way: its rest goes at random
-            if obj.get("parent") is True:
-                self.repair_parent(cmd, rid, after)
-                return
-            # No routine held (none since the board started, say): no part in hand.
-            if not self.exact.active or not self.repair_part(protocol.LOST_HAND, after=after, cmd=cmd, rid=rid):
-                report.error(cmd, rid, protocol.E_STATE, why=protocol.WHY_NO_PART)
+            self.exact_repair(cmd, rid, obj)
             return
         if obj.get("cancel") is True:
             if self.state == protocol.ST_PAUSED:
@@ -195,6 +183,19 @@ class ExactKeeping(ControllerState):
         self.save_exact()
         report.reply(cmd, rid, mode=protocol.MODE_EXACT, routine=self.routine_obj())
         self.send_exact_next()
+
+    def exact_repair(self, cmd, rid, obj):
+        """exact repair: the person moved cards of the load in hand by hand
+        (the host saw its count off), so where they lie is not known."""
+        if self.refused_unless_idle(cmd, rid):
+            return
+        after = self.exact.in_pass  # a pass of it stopped part way: its rest goes at random
+        if obj.get("parent") is True:
+            self.repair_parent(cmd, rid, after)
+            return
+        # No routine held (none since the board started, say): no part in hand.
+        if not self.exact.active or not self.repair_part(protocol.LOST_HAND, after=after, cmd=cmd, rid=rid):
+            report.error(cmd, rid, protocol.E_STATE, why=protocol.WHY_NO_PART)
 
     def repair_parent(self, cmd, rid, after):
         """exact repair with parent: the count of the stack in hand showed a

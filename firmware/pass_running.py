@@ -184,18 +184,14 @@ class PassRunning(ControllerState):
         reading at the start less its reading now) over k is a card's weight,
         measured on far more cards than a deck counted by hand. A figure more
         than 10 % from the stored one is cards added or taken by hand, not
-        the load cell, and is left alone. Otherwise: when the pass went as
-        the tray's count said (done, the tray empty), the figure refines the
-        stored one, weighted by cards; when the count was wrong (cards still
-        in the tray when the pass was done, or the tray empty before it, `done`
-        False), the stored figure is off by whole cards, far beyond the noise:
-        it is replaced, and said (a warn naming the load cell, before the
-        pass's end), once. An exact pass that held other cards than it
-        planned for has lost its order. True when the count was wrong."""
+        the load cell, and is left alone. Otherwise the count was right when
+        the pass went as the tray's count said (done, the tray empty); wrong
+        when cards were still in the tray when the pass was done, or the
+        tray was empty before it (`done` False). True when it was wrong."""
         raw0 = self.pass_raw
         self.pass_raw = None
-        d, c = self.dealer, self.cal
-        k = d.k
+        c = self.cal
+        k = self.dealer.k
         if raw0 is None or k < 8 or not (isinstance(c.get("tare"), int) and isinstance(c.get("per_card"), int)):
             return False
         raw1 = load_cell.average(self.read_stack, 4 * self.profile["stack_samples"])
@@ -211,9 +207,22 @@ class PassRunning(ControllerState):
         if not done and held:
             return False  # cards in the tray the beam never saw: not the load cell's count
         wrong = held > 0 or not done
-        new = dict(c)
+        self.keep_weight(raw1, measured, held, wrong)
+        return wrong
+
+    def keep_weight(self, raw, measured, held, wrong):
+        """A pass's weight kept: `measured`, a card's weight over the pass,
+        refines the stored figure, weighted by cards, when the count was
+        right; when it was `wrong`, the stored figure is off by whole cards,
+        far beyond the noise: it is replaced, and said (a warn naming the
+        load cell, before the pass's end), once. An empty tray (`held` 0)
+        reading `raw` is a fresh tare. An exact pass that held other cards
+        than it planned for has lost its order."""
+        d, old = self.dealer, self.cal["per_card"]
+        k = d.k
+        new = dict(self.cal)
         if held == 0:
-            new["tare"] = raw1  # an empty tray: a fresh tare
+            new["tare"] = raw
         if wrong:
             new["per_card"] = measured
         else:
@@ -229,7 +238,6 @@ class PassRunning(ControllerState):
                          why=protocol.WHY_MISCOUNTED, n=d.n, k=k, held=held, per_card=measured, was=old)
             if d.hide:
                 self.lose_exact(protocol.LOST_COUNT, n=k + held, expected=d.n)
-        return wrong
 
     def refuse(self, cmd, rid, fault, n=None, capacity=None, mv=None, need_mv=None):
         if cmd is not None:

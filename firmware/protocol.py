@@ -53,8 +53,6 @@ def echo_name(name):
     if len(name) > FIELD_ECHO_MAX:
         out = out[:FIELD_ECHO_MAX - 3] + "..."
     return out
-F_DIGEST = "digest"  # hello: the digest() of the declaration table the device was built with
-F_UID = "uid"  # hello: the board's stable identity, hex of machine.unique_id()
 UID_MAX = 32  # hex digits; "" where the port has no unique id
 
 # Commands (host -> device).
@@ -102,7 +100,7 @@ EV_EXACT_ROUND = "exact_round"  # a round of the exact routine is complete
 EV_EXACT_DONE = "exact_done"  # the exact routine is complete: the pack is uniform
 EV_EXACT_LOST = "exact_lost"  # exactness lost; the device deals at random from now on
 EV_EXACT_REPAIR = "exact_repair"  # a part's order lost: it is dealt again from fresh codes, the routine goes on
-# EVENTS: every event's name, from the declaration (EVENT_FIELDS below).
+# EVENTS: every event's name, from the declaration (EVENT_FIELDS below; host only).
 
 # Dealing modes reported by status.
 MODE_RANDOM = "random"
@@ -155,8 +153,6 @@ FAULT_NOT_CALIBRATED = 8
 FAULT_INTERNAL = 9
 FAULT_CODES = (FAULT_JAM, FAULT_DOUBLE_FEED, FAULT_TRAY_EMPTIED, FAULT_BATTERY_LOW, FAULT_SENSOR, FAULT_EMPTY,
                FAULT_OVER_CAPACITY, FAULT_NOT_CALIBRATED, FAULT_INTERNAL)
-# Faults that only refuse a pass: nothing moved, nothing to clear.
-REFUSALS = (FAULT_EMPTY, FAULT_OVER_CAPACITY, FAULT_NOT_CALIBRATED, FAULT_BATTERY_LOW)
 # Faults that pause a pass: touch or resume continues it.
 RESUMABLE = (FAULT_JAM,)
 
@@ -206,7 +202,6 @@ SELF_STACK_RANGE = 2
 SELF_EXIT_BLOCKED = 4
 SELF_BATTERY = 8
 SELF_TOUCH = 16
-SELF_BITS = (SELF_STACK_NO_ANSWER, SELF_STACK_RANGE, SELF_EXIT_BLOCKED, SELF_BATTERY, SELF_TOUCH)
 
 # Why exactness was lost (the `code` of exact_lost). Numbers never change.
 LOST_DOUBLE_FEED = 1
@@ -265,11 +260,6 @@ OBJ_CONFIG = ("motor_duty:20..100"  # percent PWM
               " touch_pct:10..95"  # touched when reading < baseline * pct / 100
               " debounce_ms:5..500"
               " progress_every:0..104")  # progress event every k cards; 0 = none
-# Waits the firmware bounds by a config value: each must end well inside
-# the board's watchdog timeout (at most half of it, the bound `wait_max`),
-# so a jam is reported and never turned into a watchdog reset
-# (tests/firmware/test_fw_hardware.py holds every board's figures to it).
-WAIT_KEYS = ("card_timeout_ms", "block_max_ms", "brake_ms", "debounce_ms")
 
 # Bounds a board sets (a request's range names them where a number would
 # stand): each board gives its own value at boot (Controller.limits); a
@@ -405,7 +395,6 @@ COMMAND_FIELDS = (
     CMD_READ, "what:@read",
     CMD_FEED, "n:1..capacity! side:@side!",
 )
-EVENTS = tuple(EVENT_FIELDS[i] for i in range(0, len(EVENT_FIELDS), 2))
 COMMANDS = tuple(COMMAND_FIELDS[i] for i in range(0, len(COMMAND_FIELDS), 2))
 
 
@@ -489,3 +478,21 @@ def error_reply(cmd, rid, code, **fields):
 def is_int(v):
     # bool is an int subclass under CPython; the protocol wants real integers.
     return isinstance(v, int) and not isinstance(v, bool)
+
+
+# ----- host only ------------------------------------------------------------
+# Names only the host reads: firmware/build.py leaves everything from the
+# line above to the end out of the board's image (HOST_ONLY_MARK), so they
+# cost the board nothing; the host imports this module whole.
+F_DIGEST = "digest"  # hello: the digest() of the declaration table the device was built with
+F_UID = "uid"  # hello: the board's stable identity, hex of machine.unique_id()
+# Faults that only refuse a pass: nothing moved, nothing to clear.
+REFUSALS = (FAULT_EMPTY, FAULT_OVER_CAPACITY, FAULT_NOT_CALIBRATED, FAULT_BATTERY_LOW)
+# The start-up check's findings, every bit of a fault's `found`.
+SELF_BITS = (SELF_STACK_NO_ANSWER, SELF_STACK_RANGE, SELF_EXIT_BLOCKED, SELF_BATTERY, SELF_TOUCH)
+# Waits the firmware bounds by a config value: each must end well inside
+# the board's watchdog timeout (at most half of it, the bound `wait_max`),
+# so a jam is reported and never turned into a watchdog reset
+# (tests/firmware/test_fw_hardware.py holds every board's figures to it).
+WAIT_KEYS = ("card_timeout_ms", "block_max_ms", "brake_ms", "debounce_ms")
+EVENTS = tuple(EVENT_FIELDS[i] for i in range(0, len(EVENT_FIELDS), 2))

@@ -1,16 +1,12 @@
 """The board's settings: the calibration and the configuration read from
-flash and checked, the `calibrate` (what it measures: calibration.py),
-`read` and `config` commands, and their storage. The Controller
+flash and checked, the `calibrate` (what it measures: calibration.py)
+and `config` commands, and their storage. The Controller
 (controller.py) takes these as its own methods."""
-
-import sys
 
 import protocol
 import request_check
-import load_cell
 import report
 import store
-from touch import plausible
 from controller_state import ControllerState
 
 CAL_FILE = "cal.json"
@@ -62,7 +58,8 @@ class SettingsKeeping(ControllerState):
             new, _ = self.settings(self.cal_path, "cal", 0)
         else:
             new = dict(self.cal)
-            if what != protocol.CAL_STORE and not self.measure(what, cmd, rid, obj, new):
+            # What it measures: calibration.py, imported for this request alone.
+            if what != protocol.CAL_STORE and not self.lazily("calibration", "calibrate", what, cmd, rid, obj, new):
                 return
         held = obj.get("hold") is True and what != protocol.CAL_STORE
         if not held and what != protocol.CAL_DROP:
@@ -81,37 +78,6 @@ class SettingsKeeping(ControllerState):
         elif what == protocol.CAL_DROP:
             self.touch_source = "measured"
         report.reply(cmd, rid, cal=new, held=held or None)
-
-    def measure(self, what, cmd, rid, obj, new):
-        """Calibrate `what` into `new` (calibration.py, imported for this
-        request alone and dropped after it); False when refused, the
-        refusal answered."""
-        import calibration
-
-        try:
-            return calibration.CALIBRATE[what](self, cmd, rid, obj, new)
-        finally:
-            sys.modules.pop("calibration", None)
-
-    def cmd_read(self, cmd, rid, obj):
-        """The sensors as they read now (nothing moves), or the stored calibration."""
-        if obj.get("what") == "cal":
-            report.reply(cmd, rid, cal=self.cal)
-            return
-        b, d, p = self.board, self.dealer, self.profile
-        n = None
-        raw, spread = load_cell.spread(self.read_stack, p["stack_samples"])
-        if raw is not None:
-            tare, per_card, _ = self.stack_cal()
-            if tare is not None:
-                n = load_cell.count_from_raw(raw, tare, per_card)
-        t = b.touch_raw()
-        touched = t is not None and plausible(p["touch_kind"], t, self.touch.baseline,
-                                              p["touch_baseline_max"]) and self.touch.is_touched(t)
-        report.reply(cmd, rid, raw=raw, spread=spread if raw is not None else None, n=n,
-                     touch=t if t is not None else -1, touched=touched, touches=self.touches, beam=b.exit_blocked(),
-                     mv=self.battery(), card_ms=d.expected_ms() if d.block_norm else 0,
-                     feed_ms=d.expected_feed_ms(), flip=1 if d.left_dir < 0 else 0)
 
     def cmd_config(self, cmd, rid, obj):
         updates = obj.get("set")

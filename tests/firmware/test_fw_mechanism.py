@@ -170,7 +170,8 @@ def test_a_beam_blocked_before_a_card_is_fed_is_not_that_card(monkeypatch: pytes
     b = Board()
     host = types.SimpleNamespace(pending=lambda: False, service=lambda: None, listen=lambda: None)
     sides = types.SimpleNamespace(side=lambda k: 0)
-    d = dealer.Dealer(b, host, lambda buf: None, sides)
+    import profile_common
+    d = dealer.Dealer(b, host, lambda buf: None, sides, profile_common.merged({}))
     d.begin(sides, 5, {"motor_duty": 80, "card_timeout_ms": 400, "block_max_ms": 1000,
                        "brake_ms": 5, "progress_every": 1}, 6400, 1)
     assert d.run() == dealer.R_BLOCKED

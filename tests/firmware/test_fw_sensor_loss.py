@@ -118,8 +118,8 @@ def _dealer_over(battery_mv: int):  # type: ignore[no-untyped-def]
 
     host = types.SimpleNamespace(pending=lambda: False, service=lambda: None, listen=lambda: None)
     sides = types.SimpleNamespace(side=lambda k: 0)
-    d = dealer.Dealer(Board(), host, lambda buf: None, sides)
-    d.min_mv = 3000
+    import profile_common
+    d = dealer.Dealer(Board(), host, lambda buf: None, sides, profile_common.merged({}))  # min_mv 3000
     d.begin(sides, 5, {"motor_duty": 65, "card_timeout_ms": 400, "block_max_ms": 1000,
                        "brake_ms": 5, "progress_every": 1}, 6400, 1)
     return dealer, d
