@@ -55,6 +55,7 @@ RENDERING = {
     "tests/web/test_page_screens.py": "the page's rendering of each screen",
     "tests/web/test_adapter.py": "the page's rendering of records (host/web/adapter.py)",
     "tests/web/test_messages.py": "the page's messages",
+    "tests/host/test_device_words.py": "the device's reasons and the protocol's breaches in words (host/device_words.py)",
     "tests/host/test_command_words.py": "the words of flash, devices, the port's troubles and the virtual card table",
 }
 
