@@ -34,6 +34,7 @@ TESTS = ROOT / "tests"
 RENDERING = {
     "tests/shuffling/test_step_words_once.py": "the steps' one wording (shuffling/step_words.py)",
     "tests/shuffling/test_words.py": "the steps' words",
+    "tests/shuffling/test_estimate_words.py": "an Estimate's printed form: its figure, error and kind",
     "tests/host/test_fault_catalogue.py": "the catalogue's words for every fault",
     "tests/host/test_guide_console.py": "the console's rendering",
     "tests/host/test_ledger_words.py": "the ledger's one wording (host/guide/ledger_words.py)",
