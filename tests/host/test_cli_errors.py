@@ -5,6 +5,7 @@ import sys
 
 import pytest
 
+from firmware import protocol
 from shuffling.limits import out_of_range
 
 
@@ -18,6 +19,13 @@ def test_help_lists_the_program():
     out = run("--help")
     assert out.returncode == 0
     assert "shuffler" in out.stdout.lower()
+
+
+def test_version_says_the_firmware_and_the_protocol():
+    out = subprocess.run([sys.executable, "-m", "host.cli", "--version"], capture_output=True, text=True,
+                         timeout=60)
+    assert out.returncode == 0 and not out.stderr
+    assert out.stdout.strip() == f"shuffler {protocol.FIRMWARE_VERSION} (protocol {protocol.PROTOCOL_VERSION})"
 
 
 def test_unknown_command_is_one_line_and_nonzero():
