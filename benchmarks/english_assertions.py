@@ -34,6 +34,7 @@ TESTS = ROOT / "tests"
 RENDERING = {
     "tests/shuffling/test_step_words_once.py": "the steps' one wording (shuffling/step_words.py)",
     "tests/shuffling/test_words.py": "the steps' words",
+    "tests/shuffling/test_estimate_words.py": "an Estimate's printed form: its figure, error and kind",
     "tests/host/test_fault_catalogue.py": "the catalogue's words for every fault",
     "tests/host/test_guide_console.py": "the console's rendering",
     "tests/host/test_ledger_words.py": "the ledger's one wording (host/guide/ledger_words.py)",
@@ -55,6 +56,7 @@ RENDERING = {
     "tests/web/test_page_screens.py": "the page's rendering of each screen",
     "tests/web/test_adapter.py": "the page's rendering of records (host/web/adapter.py)",
     "tests/web/test_messages.py": "the page's messages",
+    "tests/host/test_device_words.py": "the device's reasons and the protocol's breaches in words (host/device_words.py)",
     "tests/host/test_command_words.py": "the words of flash, devices, the port's troubles and the virtual card table",
 }
 

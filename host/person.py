@@ -161,8 +161,7 @@ class ScriptedPerson:
 
     def _pop(self, name: str) -> list[Any]:
         if name not in self.table:
-            raise PersonGaveUp(f"there is no {step_kinds.place(name)} on the table "
-                               f"(the table has {', '.join(self.table) or 'nothing'})")
+            raise PersonGaveUp(step_kinds.trouble_words(step_kinds.NotOnTable(name, tuple(self.table))))
         return self.table.pop(name)
 
     def ready(self, timeout: float) -> bool:

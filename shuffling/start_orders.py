@@ -88,11 +88,15 @@ def pack_faces(pack: Pack) -> Faces:
     return Faces(np.array(rank, np.int8), np.array(suit, np.int8), np.array(deck, np.int16))
 
 
+# The kinds of meld on the table after a hand of Samba.
+SAMBA, PURE_CANASTA, MIXED_CANASTA, SEQUENCE, GROUP = "samba", "pure canasta", "mixed canasta", "sequence", "group"
+
+
 @dataclass(frozen=True)
 class Meld:
     """A meld gathered from the table: its kind, owning team and card ids."""
 
-    kind: str  # "samba", "pure canasta", "mixed canasta", "sequence", "group"
+    kind: str  # SAMBA, PURE_CANASTA, MIXED_CANASTA, SEQUENCE or GROUP
     team: int
     cards: tuple[int, ...]
 
@@ -174,7 +178,7 @@ def _samba(pool: _Pool, team: int) -> Meld | None:
                 break
             cards.append(have[int(rng.integers(len(have)))])
         if len(cards) == SAMBA_LENGTH:
-            return Meld("samba", team, tuple(pool.take(cards)))
+            return Meld(SAMBA, team, tuple(pool.take(cards)))
     return None
 
 
@@ -187,7 +191,7 @@ def _sequence(pool: _Pool, team: int) -> Meld | None:
         picks = [pool.copies(r, suit) for r in range(start, start + length)]
         if all(picks):
             cards = [p[int(rng.integers(len(p)))] for p in picks]
-            return Meld("sequence", team, tuple(pool.take(cards)))
+            return Meld(SEQUENCE, team, tuple(pool.take(cards)))
     return None
 
 
@@ -206,7 +210,7 @@ def _group(pool: _Pool, team: int, size: int, complete: bool) -> Meld | None:
         wild = pool.pick(pool.wilds(), n_wild) or []
         cards = nat + wild
         rng.shuffle(cards)
-        kind = ("mixed canasta" if n_wild else "pure canasta") if complete else "group"
+        kind = (MIXED_CANASTA if n_wild else PURE_CANASTA) if complete else GROUP
         return Meld(kind, team, tuple(cards))
     return None
 

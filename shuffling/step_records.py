@@ -229,6 +229,37 @@ def asks_action(step: Step) -> bool:
     return not isinstance(step, RoundSummary)
 
 
+# -- what a step done on the table can run into (shuffling/table_work.py) ---------------------
+
+@dataclass(frozen=True)
+class NotOnTable:
+    """The step names a place the table does not have."""
+
+    name: str
+    on_table: tuple[str, ...]  # the places it has
+
+
+@dataclass(frozen=True)
+class CutDoesNotAddUp:
+    """A cut's sizes do not add up to the cards of the place cut."""
+
+    source: str
+    total: int  # what the sizes add up to
+    holds: int
+
+
+@dataclass(frozen=True)
+class HoldsTooFew:
+    """The step takes more cards from a place than it holds."""
+
+    name: str
+    holds: int
+    wanted: int
+
+
+TableTrouble = Union[NotOnTable, CutDoesNotAddUp, HoldsTooFew]
+
+
 __all__ = ["Cut", "PutInTray", "Reload", "TOUCH_WHYS", "Touch", "Lift", "Stack", "Move", "EvenOut", "Draw",
            "Gather", "Swap", "Unload", "SetAside", "FIX_WHATS", "Fix", "Collect", "RoundSummary", "Step",
-           "STEP_TYPES", "MACHINE_SEES", "asks_action"]
+           "STEP_TYPES", "MACHINE_SEES", "asks_action", "NotOnTable", "CutDoesNotAddUp", "HoldsTooFew", "TableTrouble"]

@@ -6,8 +6,9 @@ from collections.abc import Callable
 from typing import Any
 
 from shuffling.step_names import ASIDE, LEFT_STACK, PACK, RIGHT_STACK, _count, cards, loads_phrase, number, place
-from shuffling.step_records import (Collect, Cut, Draw, EvenOut, Fix, Gather, Lift, Move, PutInTray, Reload,
-                                    RoundSummary, SetAside, Stack, Step, Swap, Touch, Unload)
+from shuffling.step_records import (Collect, Cut, CutDoesNotAddUp, Draw, EvenOut, Fix, Gather, HoldsTooFew, Lift,
+                                    Move, NotOnTable, PutInTray, Reload, RoundSummary, SetAside, Stack, Step, Swap,
+                                    TableTrouble, Touch, Unload)
 
 
 # -- the words ------------------------------------------------------------------------
@@ -319,4 +320,14 @@ _WORDING: dict[type, Callable[[Any], str]] = {
 }
 
 
-__all__ = ["words", "move_phrase"]
+def trouble_words(trouble: TableTrouble) -> str:
+    """Why a step cannot be done with what is on the table, in words."""
+    if isinstance(trouble, NotOnTable):
+        return (f"there is no {place(trouble.name)} on the table "
+                f"(the table has {', '.join(place(x) for x in trouble.on_table) or 'nothing'})")
+    if isinstance(trouble, CutDoesNotAddUp):
+        return f"the cut sizes add up to {trouble.total}, {place(trouble.source)} holds {trouble.holds}"
+    return f"{place(trouble.name)} holds {trouble.holds} cards, not {trouble.wanted}"
+
+
+__all__ = ["words", "move_phrase", "trouble_words"]

@@ -5,14 +5,20 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from shuffling.step_names import PACK, place
-from shuffling.step_records import Collect, Cut, Draw, EvenOut, Gather, Move, Stack, Step, Swap
+from shuffling.step_names import PACK
+from shuffling.step_records import (Collect, Cut, CutDoesNotAddUp, Draw, EvenOut, Gather, HoldsTooFew, Move,
+                                    NotOnTable, Stack, Step, Swap, TableTrouble)
+from shuffling.step_words import trouble_words
 
 
 # -- carrying out the table work ----------------------------------------------------------
 
 class TableError(ValueError):
-    """A step that cannot be done with what is on the table."""
+    """A step that cannot be done with what is on the table: `record` says why, its words are the message."""
+
+    def __init__(self, record: TableTrouble) -> None:
+        super().__init__(trouble_words(record))
+        self.record = record
 
 
 Table = dict[str, list[Any]]  # place name -> cards, top first
@@ -36,8 +42,7 @@ def do_on_table(step: Step, table: Table) -> None:
 
 def _pop(table: Table, name: str) -> list[Any]:
     if name not in table:
-        raise TableError(f"there is no {place(name)} on the table "
-                         f"(the table has {', '.join(place(x) for x in table) or 'nothing'})")
+        raise TableError(NotOnTable(name, tuple(table)))
     return table.pop(name)
 
 
@@ -51,7 +56,7 @@ def _cut(step: Cut, table: Table) -> None:
         table[step.source] = stack  # nothing was cut
         for name in step.names:
             table.pop(name, None)
-        raise TableError(f"the cut sizes add up to {at}, {place(step.source)} holds {len(stack)}")
+        raise TableError(CutDoesNotAddUp(step.source, at, len(stack)))
 
 
 def _collect(step: Collect, table: Table) -> None:
@@ -76,11 +81,11 @@ def _move(step: Move, table: Table) -> None:
     n = step.cards
     if step.down:  # the bottom n of the upper load onto the top of the lower one
         if n > len(top):
-            raise TableError(f"load {step.upper} holds {len(top)} cards, not {n}")
+            raise TableError(HoldsTooFew(step.upper, len(top), n))
         top, bottom = top[:len(top) - n], top[len(top) - n:] + bottom
     else:  # the top n of the lower load under the upper one
         if n > len(bottom):
-            raise TableError(f"load {step.lower} holds {len(bottom)} cards, not {n}")
+            raise TableError(HoldsTooFew(step.lower, len(bottom), n))
         top, bottom = top + bottom[:n], bottom[n:]
     table[step.upper], table[step.lower] = top, bottom
 
@@ -101,7 +106,7 @@ def _draw(step: Draw, table: Table) -> None:
         for stack_name, count, _rest in parts:  # the first part ends on top
             stack = _pop(table, stack_name)
             if count > len(stack):
-                raise TableError(f"{place(stack_name)} holds {len(stack)} cards, not {count}")
+                raise TableError(HoldsTooFew(stack_name, len(stack), count))
             load += stack[:count]
             if stack[count:]:
                 table[stack_name] = stack[count:]

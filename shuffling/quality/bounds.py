@@ -46,6 +46,7 @@ __all__ = ["StatAccumulator", "RoundStats", "uniform_laws", "best_lower_bound", 
 
 
 _BEST = "best statistic"
+COUNTING_BOUND = "counting bound"  # the method of the bound from the bits spent alone
 
 
 @functools.cache
@@ -213,7 +214,7 @@ def best_lower_bound(
     if n_cards is not None and bits is not None:
         c = counting_bound(n_cards, bits)
         if c > est.value + 3 * est.stderr:
-            return Estimate(c, 0.0, "lower-bound", "counting bound")
+            return Estimate(c, 0.0, "lower-bound", COUNTING_BOUND)
     return est
 
 

@@ -51,6 +51,9 @@ __all__ = ["PICKED", "PILOT_PACKS", "THETAS", "position_checked_scores", "positi
 
 # The last word of a picked strategy's method, as the report's words look for it.
 PICKED = "picked"
+# The method of a plain guessing-game score, and the name of the strategy
+# that checks positions against the round's exact law.
+GUESSING_GAME, POSITION_CHECKED = "guessing game", "position-checked"
 
 # Packs on which every threshold is scored before one is picked for the rest.
 PILOT_PACKS = 10_000
@@ -268,14 +271,14 @@ class CrossFitGuessing:
             m = int(self.count.sum())
             mean = float(self.total[:, 0].sum() / m)
             var = max(0.0, float(self.squares[:, 0].sum()) / m - mean * mean) * m / max(1, m - 1)
-            return Estimate(mean, math.sqrt(var / m), "estimate", "guessing game")
+            return Estimate(mean, math.sqrt(var / m), "estimate", GUESSING_GAME)
         if self.later[0] > 0:
             m, total, squares = self.later
             mean = total / m
             var = max(0.0, squares / m - mean * mean) * m / max(1, m - 1)
             assert self.chosen is not None
             return Estimate(float(mean), math.sqrt(var / m), "estimate",
-                            f"guessing game ({_named(self.thetas[self.chosen])}, {PICKED})")
+                            f"{GUESSING_GAME} ({_named(self.thetas[self.chosen])}, {PICKED})")
         values, errors, picks = [], [], []
         for h in (0, 1):
             j = int(np.argmax(self.total[h] / self.count[h]))
@@ -284,11 +287,11 @@ class CrossFitGuessing:
             errors.append(se)
             picks.append(self.thetas[j])
         named = " / ".join(dict.fromkeys(_named(t) for t in picks))
-        return Estimate(sum(values) / 2, sum(errors) / 2, "estimate", f"guessing game ({named}, {PICKED})")
+        return Estimate(sum(values) / 2, sum(errors) / 2, "estimate", f"{GUESSING_GAME} ({named}, {PICKED})")
 
 
 def _named(theta: float) -> str:
-    return "inverse-riffle" if theta == 0 else f"position-checked {theta:g}"
+    return "inverse-riffle" if theta == 0 else f"{POSITION_CHECKED} {theta:g}"
 
 
 def guessing_for(routine_name: str, n_cards: int, capacity: int, rounds: int,

@@ -522,10 +522,15 @@ def exact_bounds(
         if follow:
             d, pv, where = _best_pair(d, pairs, bounds, machine, trades)
             if pv > value:
-                value, method = pv, f"cards at positions {where[0]} and {where[1]}"
+                value, method = pv, pair_method(*where)
             follow = pv > pair_floor
         out.append(ExactBound(r, value, method, max(0.0, v1 - TOLERANCE), pv, where))
     return out
+
+
+def pair_method(a: int, b: int) -> str:
+    """The method of a bound the law of the cards at positions a and b gives."""
+    return f"cards at positions {a} and {b}"
 
 
 def _pair_indicators(pairs: list[tuple[int, int]], n_cards: int) -> FloatArray:

@@ -176,7 +176,6 @@ def test_the_battery_is_trimmed_to_a_meter_within_ten_percent(fw_process: FwProc
     far = fw_process.call("calibrate", what="battery", mv=7000)
     assert far["ok"] is False and far["err"] == protocol.E_BAD_VALUE
     assert (far["why"], far["mv"], far["meter_mv"]) == (protocol.WHY_METER, 9000, 7000)
-    assert device_words.why_words(far) == "the board reads 9000 mV, the meter 7000 mV: more than 10 % apart"
     assert fw_process.call("read", what="cal")["cal"]["mv_trim"] == 1020
 
 
@@ -189,7 +188,6 @@ def test_a_load_cell_wired_the_other_way_round_cannot_be_calibrated(start_fw_pro
     rep = dev.call("calibrate", what="stack", n=52)
     assert rep["ok"] is False and rep["err"] == protocol.E_BAD_VALUE
     assert rep["why"] == protocol.WHY_FALLS and rep["by"] < 0 and rep["n"] == 52
-    assert device_words.why_words(rep).startswith(f"the reading falls by {-rep['by']} for 52 cards")
     assert "per_card" not in dev.call("read", what="cal")["cal"]
 
 

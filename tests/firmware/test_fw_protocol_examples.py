@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from fwtest_support import FwProcess
-from host import device_messages, device_words
+from firmware import protocol
+from host import device_messages
 
 DOC = (Path(__file__).resolve().parents[2] / "docs" / "protocol.md").read_text()
 EXAMPLES = DOC.split("## Examples", 1)[1].split("\n## ", 1)[0]
@@ -40,4 +41,4 @@ def test_the_refusal_with_its_reason_is_the_firmwares(fw_process: FwProcess) -> 
     shown = next(m for m in device_lines() if m.get("re") == "feed" and m["ok"] is False)
     got = fw_process.call("feed", n=500, side="left")
     assert {k: v for k, v in got.items() if k != "id"} == {k: v for k, v in shown.items() if k != "id"}
-    assert device_words.why_words(got) == "n: 1 to 104"
+    assert (got["why"], got["field"], got["lo"], got["hi"]) == (protocol.WHY_RANGE, "n", 1, 104)

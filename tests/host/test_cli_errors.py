@@ -3,6 +3,11 @@ import os
 import subprocess
 import sys
 
+import pytest
+
+from firmware import protocol
+from shuffling.limits import out_of_range
+
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
@@ -14,6 +19,13 @@ def test_help_lists_the_program():
     out = run("--help")
     assert out.returncode == 0
     assert "shuffler" in out.stdout.lower()
+
+
+def test_version_says_the_firmware_and_the_protocol():
+    out = subprocess.run([sys.executable, "-m", "host.cli", "--version"], capture_output=True, text=True,
+                         timeout=60)
+    assert out.returncode == 0 and not out.stderr
+    assert out.stdout.strip() == f"shuffler {protocol.FIRMWARE_VERSION} (protocol {protocol.PROTOCOL_VERSION})"
 
 
 def test_unknown_command_is_one_line_and_nonzero():
@@ -95,3 +107,13 @@ def test_numbers_and_names_outside_what_is_allowed_are_refused() -> None:
     assert "--capacity must be a whole number from 2 to 100000" in line
     line = one_line(run("quality", "--pack", "", "--no-plot"))
     assert "unknown pack ''" in line and "valid packs: " in line and "samba" in line
+
+
+@pytest.mark.parametrize("value, shown", [(0, "0"), (101, "101"), (True, "True"), (2.0, "2.0")])
+def test_a_setting_out_of_range_is_one_line_saying_what_is_allowed(value, shown):
+    assert out_of_range("--rounds", value, 1, 100) == f"--rounds must be between 1 and 100, not {shown}"
+
+
+def test_a_setting_out_of_range_names_the_unit_and_groups_digits():
+    assert out_of_range("--capacity", 100_001, 2, 100_000, "cards") == (
+        "--capacity must be between 2 and 100,000 cards, not 100,001")

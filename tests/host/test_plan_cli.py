@@ -137,6 +137,17 @@ def test_the_machine_is_named_with_the_right_article(capacity: int, words: str) 
     assert words in out.stdout.splitlines()[0]
 
 
+def test_the_plan_leads_with_what_the_guide_runs_then_the_other_routines_then_random_mode() -> None:
+    lines = run("--pack", "samba").stdout.splitlines()
+    assert lines[4] == "  Its passes: A and B once each, then P 7 times, then Q 6 times."
+    random_at = next(i for i, ln in enumerate(lines) if ln.startswith("Random mode instead"))
+    other = next(i for i, ln in enumerate(lines) if ln.startswith("Also exact, with `--routine radix`"))
+    assert other < random_at  # every exact routine before random mode
+    lines = run("--cards", "600").stdout.splitlines()
+    assert lines[2].startswith("Exact mode: not available for 600 cards")
+    assert lines[4] == "What `shuffler guide` runs here: random mode, random sides for the quality's rounds"
+
+
 def test_the_exact_routines_are_said_from_the_figures_the_json_carries() -> None:
     from host import plan as planlib
     from host.commands.plan import minutes

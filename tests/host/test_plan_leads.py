@@ -1,7 +1,8 @@
 """`shuffler plan` leads with what `shuffler guide` runs: with the shuffler
 connected, the exact routine the firmware takes (for Samba the split: its
 passes in order and its time at a real table); random mode follows as the
-alternative. Text and JSON."""
+alternative. Judged by its JSON, the plan's record (the printed lines' words:
+tests/host/test_plan_cli.py)."""
 from __future__ import annotations
 
 import json
@@ -10,7 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from firmware import exact_routes
-from host.commands.plan import minutes, plan
+from host.commands.plan import plan
 from shuffling import time_model
 from shuffling.exact_mode.physical import device_steps
 
@@ -31,16 +32,15 @@ def _dealt(route: exact_routes.Route) -> list[str]:
 def test_samba_leads_with_the_split_the_guide_runs() -> None:
     route = exact_routes.route(162, 104)  # what the firmware takes when the guide asks for no routine
     assert route.kind == exact_routes.SPLIT
-    seconds = time_model.timing(x.step for x in device_steps(route)).total_s
-    lines = _run("--pack", "samba").splitlines()
-    assert lines[2].startswith("What `shuffler guide` runs with the shuffler connected: exact mode, the split")
-    assert lines[3].startswith(f"  {route.passes()} passes, about {minutes(seconds)} at a real table")
     assert _dealt(route) == ["A", "B"] + ["P"] * 7 + ["Q"] * 6
-    assert lines[4] == "  Its passes: A and B once each, then P 7 times, then Q 6 times."
-    random_at = next(i for i, ln in enumerate(lines) if ln.startswith("Random mode instead"))
-    other = next(i for i, ln in enumerate(lines) if ln.startswith("Also exact, with `--routine radix`"))
-    assert other < random_at  # every exact routine before random mode
-    assert any(ln.startswith("Rounds: 10 (20 passes)") for ln in lines[random_at:])
+    data = json.loads(_run("--pack", "samba", "--json"))
+    runs = data["guide_runs"]
+    assert (runs["mode"], runs["routine"], runs["passes"]) == ("exact", route.kind, route.passes())
+    # Its passes in order, as the plan gives them, are the firmware's, pass by pass.
+    assert [x for seg in runs["passes_in_order"] for x in seg["loads"] * seg["each"]] == _dealt(route)
+    # Every exact routine, and random mode as the alternative.
+    assert {r["routine"] for r in data["exact_mode"]["routines"]} >= {exact_routes.SPLIT, exact_routes.RADIX}
+    assert (data["rounds"], data["passes"]) == (10, 20)
 
 
 def test_the_json_leads_with_what_the_guide_runs() -> None:
@@ -66,9 +66,7 @@ def test_every_preset_leads_with_the_firmware_s_routine_and_its_passes_add_up(pa
 
 
 def test_a_pack_past_exact_mode_leads_with_random_mode() -> None:
-    lines = _run("--cards", "600").splitlines()
-    assert lines[2].startswith("Exact mode: not available for 600 cards")
-    assert lines[4] == "What `shuffler guide` runs here: random mode, random sides for the quality's rounds"
     data = json.loads(_run("--cards", "600", "--json"))
+    assert data["exact_mode"] is None
     assert data["guide_runs"]["mode"] == "random"
     assert (data["guide_runs"]["rounds"], data["guide_runs"]["passes"]) == (data["rounds"], data["passes"])

@@ -22,6 +22,7 @@ import pytest
 
 from firmware import protocol
 from firmware import exact_routes
+from host import port_records, port_words
 from pty_screen import Screen, StepFeed
 from route_record import check_route_record
 from setup_person import PACK, SetupPerson, follow
@@ -51,7 +52,8 @@ def test_a_blank_pico_is_flashed_set_up_checked_and_deals_a_whole_exact_samba(st
         flashed = shuffler("flash", "--port", pico.port, "--board", "rp2", "--connect-timeout", "60",
                            "--hello-timeout", "120", timeout=900)
         assert flashed.returncode == 0, flashed.stdout + flashed.stderr
-        assert f"ok: firmware {protocol.FIRMWARE_VERSION} answers on {pico.port} (board rp2" in flashed.stdout
+        answers = port_records.Flashed(protocol.FIRMWARE_VERSION, pico.port, "rp2", protocol.PROTOCOL_VERSION)
+        assert port_words.words(answers) in flashed.stdout.splitlines(), flashed.stdout
         assert pico.boots == 1  # flash soft-resets; nothing reset the chip
         t_flash = time.monotonic() - t0
 
@@ -68,7 +70,7 @@ def test_a_blank_pico_is_flashed_set_up_checked_and_deals_a_whole_exact_samba(st
                 code = screen.close()
             text = screen.text()
             assert code == 0, text[-3000:]
-            assert "Ready to shuffle" in text
+            assert person.told("verdict", ready=True) and not person.told("verdict", ready=False), text[-3000:]
             assert {s["kind"] for s in done} >= {"emptytray", "loadcards", "secondcount", "handsoff", "touchpad",
                                                  "feedcards", "wherelanded", "meter"}
             world.clear_table()

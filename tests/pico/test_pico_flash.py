@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from firmware import protocol
+from host import port_records, port_words
 from simulator.virtual.world_client import WorldClient
 from picotest_support import WAIT_S, flashed_fs
 
@@ -32,8 +33,8 @@ def test_shuffler_flash_onto_a_calibrated_pico_keeps_its_calibration(start_emula
         capture_output=True, text=True, timeout=WAIT_S * 2,
     )
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    assert ("kept the board's calibration (cal.json) and configuration (config.json): "
-            "the new firmware goes on with them") in proc.stdout
+    kept = port_records.SettingsKept(("cal.json", "config.json"), ())
+    assert port_words.words(kept) in proc.stdout.splitlines(), proc.stdout
     pico.hard_reset()  # and after a power cycle
     host = open_pico_client(pico)
     hello = host.hello()

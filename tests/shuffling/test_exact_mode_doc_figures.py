@@ -1,7 +1,8 @@
 """docs/exact-mode.md's audited figures are what the code gives: the
 repair enumeration's cases, the pack sizes where the split takes one or two
 passes more than whole-pack radix, what dealing Samba's parts again costs,
-and the distance before the last round with either code set."""
+the distance before the last round with either code set, and the pipelined
+routine's quoted steps and figures."""
 from __future__ import annotations
 
 import re
@@ -10,14 +11,18 @@ from pathlib import Path
 import pytest
 
 from firmware import exact_routes
+from shuffling import steps as step_kinds
 from shuffling import time_model
 from shuffling.exact_mode import repair
 from shuffling.exact_mode.codes import code_set, n_bits
+from shuffling.exact_mode.onlooker import onlooker_bits
+from shuffling.exact_mode.physical import route_steps
 from shuffling.exact_mode.quality import exact_mode_log2_gap
 
 pytestmark = pytest.mark.exact_mode
 
-DOC = " ".join((Path(__file__).resolve().parents[2] / "docs" / "exact-mode.md").read_text().split())
+DOC_TEXT = (Path(__file__).resolve().parents[2] / "docs" / "exact-mode.md").read_text()
+DOC = " ".join(DOC_TEXT.split())
 
 
 def _cases(smallest: int, largest: int) -> int:
@@ -73,3 +78,13 @@ def test_the_rounds_table_gives_both_code_sets(rounds: int) -> None:
     words = [f"{-g:.1f}".removesuffix(".0") for g in (balanced, uneven)]
     assert row.group(1).strip() == f"1 - 2^-{words[0]} (balanced set; 1 - 2^-{words[1]} with the device's uneven set)"
 
+
+def test_the_pipelined_routine_s_section_quotes_its_steps_and_figures() -> None:
+    section = DOC_TEXT.split("## The pipelined routine", 1)[1].split("\n## ", 1)[0]
+    said = {step_kinds.words(es.step) for es in route_steps(exact_routes.route(108, 104))}
+    quoted = [ln[2:] for ln in section.splitlines() if ln.startswith("> ")]
+    assert len(quoted) == 5 and all(q in said for q in quoted)
+    pipe, split = exact_routes.route(108, 104), exact_routes.split_route(108, 104)
+    assert f"10 passes, about {time_model.duration(pipe.ms / 1000)}, against the split's 11 " \
+           f"({time_model.duration(split.ms / 1000)})" in " ".join(section.split())
+    assert f"{onlooker_bits(pipe):.2f} bits of the 578.4" in " ".join(section.split())

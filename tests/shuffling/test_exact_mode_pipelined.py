@@ -165,16 +165,3 @@ def test_only_canasta_among_the_presets_gains_from_a_pipelined_routine(capsys: p
     bench.search_presets()
     lines = [ln for ln in capsys.readouterr().out.splitlines() if "beats the split" in ln]
     assert len(lines) == 1 and lines[0].startswith("  108 (")
-
-
-def test_the_docs_quote_the_steps_and_the_figures() -> None:
-    text = (Path(__file__).resolve().parents[2] / "docs" / "exact-mode.md").read_text()
-    section = text.split("## The pipelined routine", 1)[1].split("\n## ", 1)[0]
-    said = {step_kinds.words(es.step) for es in route_steps(routes.route(108, 104))}
-    quoted = [ln[2:] for ln in section.splitlines() if ln.startswith("> ")]
-    assert len(quoted) == 5 and all(q in said for q in quoted)
-    pipe, split = routes.route(108, 104), routes.split_route(108, 104)
-    from shuffling import time_model
-    assert f"10 passes, about {time_model.duration(pipe.ms / 1000)}, against the split's 11 " \
-           f"({time_model.duration(split.ms / 1000)})" in " ".join(section.split())
-    assert f"{onlooker_bits(pipe):.2f} bits of the 578.4" in " ".join(section.split())

@@ -81,14 +81,10 @@ def test_no_module_keeps_its_own_copy_of_a_limit():
 
 @pytest.mark.parametrize("value, ok", [(1, True), (100, True), (0, False), (101, False), (True, False),
                                        (2.0, False)])
-def test_out_of_range_words_one_line(value, ok):
-    problem = out_of_range("--rounds", value, 1, 100)
-    assert (problem is None) == ok
-    if not ok:
-        assert problem.startswith("--rounds must be between 1 and 100, not ") and "\n" not in problem
+def test_out_of_range_refuses_all_but_a_whole_number_in_range(value, ok):
+    # (its one line's words: tests/host/test_cli_errors.py)
+    assert (out_of_range("--rounds", value, 1, 100) is None) == ok
 
 
-def test_out_of_range_names_the_unit_and_groups_digits():
-    assert out_of_range("--capacity", 100_001, 2, 100_000, "cards") == (
-        "--capacity must be between 2 and 100,000 cards, not 100,001")
-    assert limits.MAX_ROUNDS >= 16  # the report's default rounds stay within what it accepts
+def test_the_report_s_default_rounds_stay_within_what_it_accepts():
+    assert limits.MAX_ROUNDS >= 16

@@ -13,6 +13,9 @@ from shuffling.quality import stack_trade_laws as se
 from shuffling.quality.enumerate import all_arrangements, exact_laws, guessing_score, optimal_guessing_score
 from shuffling.quality.guessing import guess_scores, harmonic
 from shuffling.quality.position_guessing import (
+    GUESSING_GAME,
+    PICKED,
+    POSITION_CHECKED,
     THETAS,
     CrossFitGuessing,
     guessing_for,
@@ -112,7 +115,7 @@ def test_cross_fitted_pick_beats_the_inverse_riffle_strategy_at_162_cards() -> N
         acc.update(decks)
         plain.update(decks)
     fitted, base = acc.estimate(), plain.estimate()
-    assert "position-checked" in fitted.method and "picked" in fitted.method and base.method == "guessing game"
+    assert POSITION_CHECKED in fitted.method and fitted.method.endswith(f"{PICKED})") and base.method == GUESSING_GAME
     assert fitted.value - base.value > 1.0  # 1.85 on average; the paired difference's error is 0.01
 
 
@@ -130,4 +133,4 @@ def test_the_pilot_picks_on_early_packs_and_scores_the_pick_on_later_ones(monkey
     pick = int(np.argmax(every[:600].mean(axis=0)))
     est = acc.estimate()
     assert acc.chosen == pick and est.value == pytest.approx(every[600:, pick].mean())
-    assert est.method.endswith("picked)")
+    assert est.method.endswith(f"{PICKED})")

@@ -14,6 +14,7 @@ from shuffling.limits import MAX_EXACT_DISTANCE_CARDS, MAX_PACK_CARDS
 from shuffling.packs import custom_pack, get_pack
 from shuffling.quality.riffle_distance import tv_riffle
 from shuffling.quality.guessing import harmonic
+from shuffling.quality.position_guessing import GUESSING_GAME, PICKED
 from shuffling.quality.estimate import Estimate, shown_lower_bound
 from shuffling.quality.report import Settings, build_report, default_rounds, passes_needed
 from shuffling.quality.results import Report
@@ -482,14 +483,14 @@ def test_stack_trade_carries_its_exact_law_bounds_and_fitted_guessing(samba):
         assert row.pair_bound == bound.pair_bound()
         if row.pair_bound is not None:
             a, b = row.pair_bound.positions
-            assert row.pair_bound.value <= law.value and (f"positions {a} and {b}" in law.method) == (
+            assert row.pair_bound.value <= law.value and (bound.method == stack_trade_laws.pair_method(a, b)) == (
                 row.pair_bound.value == law.value)
         # The distance shown is the larger of the two bounds as the tables show them.
         lower = row.lower_bound
         assert row.distance == (law if law.value > shown_lower_bound(lower) else lower)
-        assert row.guessing.method.endswith("picked)")
+        assert row.guessing.method.endswith(f"{PICKED})")
     assert all(r.exact_lower_bound is None for r in pile.rounds)
-    assert all(r.guessing.method == "guessing game" for r in pile.rounds)
+    assert all(r.guessing.method == GUESSING_GAME for r in pile.rounds)
     assert [r.pair_bound is not None for r in stack.rounds] == [b.pair is not None for b in expected]
     assert stack.rounds[3].pair_bound.positions == (80, 161)
     # The JSON keeps the exact-law bound and the pair.

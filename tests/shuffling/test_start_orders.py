@@ -7,7 +7,11 @@ from hypothesis import given, settings, strategies as st
 
 from shuffling.packs import PACKS, get_pack
 from shuffling.start_orders import (
+    GROUP,
     JOKER,
+    MIXED_CANASTA,
+    SAMBA,
+    SEQUENCE,
     SAMBA_STARTS,
     after_samba_hand,
     new_deck_order,
@@ -76,16 +80,16 @@ def test_after_samba_melds_follow_the_rules(name, seed):
     start = after_samba_hand(get_pack(name), seed)
     f = start.faces
     kinds = Counter(m.kind for m in start.melds)
-    assert kinds["samba"] >= 1  # the team that went out holds at least one
+    assert kinds[SAMBA] >= 1  # the team that went out holds at least one
     for meld in start.melds:
         ranks = [int(f.rank[c]) for c in meld.cards]
         suits = [int(f.suit[c]) for c in meld.cards]
         wild = [r in (2, JOKER) for r in ranks]
-        if meld.kind in ("samba", "sequence"):
+        if meld.kind in (SAMBA, SEQUENCE):
             assert not any(wild) and len(set(suits)) == 1
             assert ranks == list(range(ranks[0], ranks[0] + len(ranks)))
             assert min(ranks) >= 4
-            if meld.kind == "samba":
+            if meld.kind == SAMBA:
                 assert len(ranks) == 7 and ranks[0] in SAMBA_STARTS
             else:
                 assert 3 <= len(ranks) <= 6
@@ -94,11 +98,11 @@ def test_after_samba_melds_follow_the_rules(name, seed):
             n_wild = sum(wild)
             assert len(set(naturals)) == 1 and naturals[0] >= 4
             assert n_wild <= 2 and len(naturals) >= 2 * n_wild
-            if meld.kind == "group":
+            if meld.kind == GROUP:
                 assert 3 <= len(ranks) <= 6
             else:
                 assert len(ranks) >= 7
-                assert (meld.kind == "mixed canasta") == (n_wild > 0)
+                assert (meld.kind == MIXED_CANASTA) == (n_wild > 0)
 
 
 def test_after_samba_gathers_melds_then_discards_stock_hands():

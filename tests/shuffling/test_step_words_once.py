@@ -154,3 +154,13 @@ def test_no_module_but_steps_writes_a_step_sentence() -> None:
         rel = path.relative_to(ROOT)
         found += offences(rel, path.read_text(), phrases - ALLOWED.get(rel.as_posix(), set()))
     assert found == []
+
+
+def test_what_a_step_on_the_table_runs_into_is_worded_from_its_record() -> None:
+    assert steps.trouble_words(steps.NotOnTable("C", ("A", steps.LEFT_STACK))) == (
+        "there is no load C on the table (the table has load A, the left stack)")
+    assert steps.trouble_words(steps.NotOnTable("C", ())) == "there is no load C on the table (the table has nothing)"
+    assert steps.trouble_words(steps.CutDoesNotAddUp(steps.PACK, 6, 10)) == "the cut sizes add up to 6, the pack holds 10"
+    assert steps.trouble_words(steps.HoldsTooFew("B", 3, 5)) == "load B holds 3 cards, not 5"
+    # The refusal says its record's words.
+    assert str(steps.TableError(steps.HoldsTooFew("B", 3, 5))) == steps.trouble_words(steps.HoldsTooFew("B", 3, 5))

@@ -12,6 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from firmware import build
+from host import card_table_records, card_table_words
 from shuffling import steps
 from simulator.virtual import VirtualShuffler
 from simulator.virtual.table_person import TablePerson, commands, from_dict
@@ -175,7 +176,9 @@ def test_the_commands_typed_at_the_command_line_do_the_same(person: TablePerson,
             assert main(["table", "--control", virtual_shuffler.control_address, *command]) == 0, command
         steps.do_on_table(step, model)
         assert person.stacks() == {k: v for k, v in model.items() if v}
-    assert "pack: 30 cards" in capsys.readouterr().out
+    # The last command said what it did: the whole pack gathered.
+    gathered = card_table_records.StackHolds(steps.PACK, 30)
+    assert card_table_words.words(gathered) in capsys.readouterr().out.splitlines()
 
 
 @pytest.mark.parametrize("keep", [True, False])
