@@ -24,6 +24,7 @@ from host.guide.device import Stop
 from host.guide.handlers import (ONWARD, PASS_OVER, Answer, Closed, Dealing, Do, Handling, Loading, Noise, Paused, Phase,
                                  Stopped, Tick, on, refusal)
 from host.guide.results import GuideStopped
+from host.guide.stop_reasons import HelloFlood, Stalled
 from shuffling import steps
 
 PASS = (Dealing, Paused)
@@ -220,8 +221,7 @@ def hello(m: Core, ev: Event) -> Phase:
     if p is not None:
         p.restarts += 1
         if p.restarts > MAX_RESTARTS_PER_PASS:
-            raise m.protocol_fault(f"it sent hello {p.restarts} times during one pass: it keeps restarting or "
-                                   "does not keep to the protocol")
+            raise m.stop(HelloFlood(m.device.name, p.restarts))
     mid_pass = p is not None and (p.part_n is not None or p.dealt > 0)
     restarted = notices.Restarted(m.place, p.through if p and mid_pass else None, p.total if p and mid_pass else None)
     m.tell(restarted)
@@ -267,7 +267,7 @@ def closed(m: Core, fact: Closed) -> Phase:
     try:
         st = m.device.reconnect(m.options.reconnect_s, fact.why)
     except Stop as exc:
-        raise m.stop(str(exc)) from None
+        raise m.stop_on(exc) from None
     m.tell(notices.DeviceBack())
     m.last_line = now = m.clock()
     if isinstance(m.phase, Dealing):
@@ -366,9 +366,7 @@ def status_in_pass(m: Core, dealing: Dealing, st: Reply, now: float) -> Phase:
             return progress(m, device_messages.make_event(protocol.EV_PROGRESS, k=st.k, n=p.part_n, left=st.left,
                                                           right=st.right))
         if now - dealing.moved_at > m.device.wait_s(2 * m.options.stall_s):
-            raise m.protocol_fault(f"it says it is dealing, yet no card has gone through for "
-                                   f"{now - dealing.moved_at:.0f} s and it sends no events"
-                                   + (f" ({m.device.garbage} lines that are not protocol)" if m.device.garbage else ""))
+            raise m.stop(Stalled(m.device.name, round(now - dealing.moved_at), m.device.garbage))
         return dealing
     if st.state == protocol.ST_PAUSED:
         return fault_in_pass(m, device_messages.make_event(protocol.EV_FAULT, code=faults.paused_by(st),

@@ -12,7 +12,6 @@ on screen completes them.
 from __future__ import annotations
 
 from firmware import protocol
-from host import person as persons
 from host.device_link import LinkError
 from host.device_messages import Event
 from host.guide import belief
@@ -25,6 +24,7 @@ from host.guide.core import STALE, Core, Item, Pass
 from host.guide.dealing import hold_for_unknown
 from host.guide.handlers import (ONWARD, Answer, AwaitingTouch, Dealing, Do, Handling, Loading, Paused, Phase, Stopped,
                                  Tick, Tray, on, refusal)
+from host.guide.stop_reasons import InputEnded
 from shuffling import steps
 
 KEEP_AWAKE_S = 20.0  # a line to the device at least this often while the person works
@@ -360,7 +360,7 @@ def keep_time(m: Core) -> Phase:
     if m.options.wait_s is not None and waited > m.options.wait_s:
         raise m.stop(WAIT_WORDS[type(m.phase)].format(m.options.wait_s))
     if shown.answer is not None and getattr(m.person, "closed", False):
-        raise persons.PersonGaveUp("the input ended, so no step can be answered")
+        raise m.stop(InputEnded())
     if waited > LONG_WAIT_S:
         m.tell(notices.StillWaiting(shown.number, int(waited // 60)))
     if m.device is not None and now - m.last_line > KEEP_AWAKE_S:

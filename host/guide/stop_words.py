@@ -1,0 +1,54 @@
+"""The one English wording of each reason the guide stops
+(host/guide/stop_reasons.py), and of the port's records that stop it
+(host/port_words.py words those): a function of its fields."""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from host import device_words, port_words
+from host.guide.notice_words import note_words
+from host.guide.stop_reasons import *  # noqa: F403 - every record (its __all__) is worded here
+
+_CHANGED = {PROTOCOL: "protocol", TABLE: "message table", VERSION: "version"}
+
+
+def _other_firmware(r: OtherFirmware) -> str:
+    changes = "; ".join(f"{_CHANGED[c.what]} {c.was}, now {c.now}" for c in r.changes) or "another protocol"
+    return (device_words.contradiction_words("reflash", changes=changes) + ": this run claims nothing of the "
+            f"pack's order; flash the firmware that comes with this tool (`shuffler flash --port {r.name}`), "
+            "then start the guide again")
+
+
+def _stalled(r: Stalled) -> str:
+    junk = f" ({r.garbage} lines that are not protocol)" if r.garbage else ""
+    return (f"{r.name} broke the protocol: it says it is dealing, yet no card has gone through for "
+            f"{r.seconds} s and it sends no events{junk}")
+
+
+def _held(r: DeviceHeld) -> str:
+    tail = "; exactness is lost: nothing is claimed of the pack's order" if r.exactness_lost else ""
+    return f"{note_words(r.note)}; the pass is held{tail}"
+
+
+_WORDING: dict[type, Callable[[Any], str]] = {
+    OtherFirmware: _other_firmware,
+    OtherShuffler: lambda r: (f"another shuffler answers on {r.name} (uid {r.uid or 'none'}, not {r.was}): the guide "
+                              "will not go on with a device it did not start with"),
+    NotBack: lambda r: f"the shuffler did not come back within {r.seconds:g} s ({r.last})",
+    Stalled: _stalled,
+    HelloFlood: lambda r: (f"{r.name} broke the protocol: it sent hello {r.hellos} times during one pass: it keeps "
+                           "restarting or does not keep to the protocol"),
+    RoutineUnfit: lambda r: f"the shuffler's exact routine does not fit this pack: {r.detail}",
+    InputEnded: lambda r: "the input ended, so no step can be answered",
+    FruitlessParts: lambda r: (f"the pass stopped {r.times} times in a row before its first card went through: "
+                               "the shuffler needs looking at (its last fault is above)"),
+    DeviceHeld: _held,
+}
+
+KINDS: frozenset[type] = frozenset(_WORDING)
+
+
+def words(r: Any) -> str:
+    """A stop's reason in one line: its own wording, or the port's for a port's record."""
+    fn = _WORDING.get(type(r))
+    return fn(r) if fn is not None else port_words.words(r)
