@@ -98,5 +98,25 @@ class DeviceHeld:
     exactness_lost: bool
 
 
-__all__ = ["PROTOCOL", "TABLE", "VERSION", "Changed", "OtherFirmware", "OtherShuffler", "NotBack", "Stalled",
+# OptionsRefused.why: options that do not go together (host/guide/options.py)
+ONE_DEVICE = "one_device"  # not exactly one of --port, --sim, --manual (`chosen`: those given)
+UNATTENDED_NEEDS_VIRTUAL = "unattended_needs_virtual"
+RECORD_NEEDS_UNATTENDED = "record_needs_unattended"
+EXACT_NEEDS_SHUFFLER = "exact_needs_shuffler"
+ROUNDS_GO_WITH_RANDOM = "rounds_go_with_random"
+ROUTINE_GOES_WITH_EXACT = "routine_goes_with_exact"
+RESUME_NEEDS_PORT = "resume_needs_port"
+
+
+@dataclass(frozen=True)
+class OptionsRefused:
+    """The command line's options do not go together: the guide does not begin."""
+
+    why: str  # one of the names above
+    chosen: tuple[str, ...] = ()  # ONE_DEVICE: the options given of the three
+
+
+__all__ = ["ONE_DEVICE", "UNATTENDED_NEEDS_VIRTUAL", "RECORD_NEEDS_UNATTENDED", "EXACT_NEEDS_SHUFFLER",
+           "ROUNDS_GO_WITH_RANDOM", "ROUTINE_GOES_WITH_EXACT", "RESUME_NEEDS_PORT", "OptionsRefused",
+           "PROTOCOL", "TABLE", "VERSION", "Changed", "OtherFirmware", "OtherShuffler", "NotBack", "Stalled",
            "HelloFlood", "RoutineUnfit", "InputEnded", "FruitlessParts", "DeviceHeld"]

@@ -30,7 +30,25 @@ def _held(r: DeviceHeld) -> str:
     return f"{note_words(r.note)}; the pass is held{tail}"
 
 
+_REFUSED = {
+    UNATTENDED_NEEDS_VIRTUAL: "--unattended needs the virtual shuffler: --sim, or --port with --world",
+    RECORD_NEEDS_UNATTENDED: "--record goes with --unattended",
+    EXACT_NEEDS_SHUFFLER: "exact mode needs the shuffler (--port or --sim); --manual is random mode",
+    ROUNDS_GO_WITH_RANDOM: "--rounds and --from-round go with --mode random (exact mode always runs its whole routine)",
+    ROUTINE_GOES_WITH_EXACT: "--routine chooses exact mode's routine: it goes with --mode exact",
+    RESUME_NEEDS_PORT: ("--resume goes on with an exact routine on a shuffler: use it with --port "
+                        "(in random mode, --from-round goes on)"),
+}
+
+
+def _refused(r: OptionsRefused) -> str:
+    if r.why == ONE_DEVICE:
+        return "choose one of --port PORT, --sim or --manual" + (f" (got {' and '.join(r.chosen)})" if r.chosen else "")
+    return _REFUSED[r.why]
+
+
 _WORDING: dict[type, Callable[[Any], str]] = {
+    OptionsRefused: _refused,
     OtherFirmware: _other_firmware,
     OtherShuffler: lambda r: (f"another shuffler answers on {r.name} (uid {r.uid or 'none'}, not {r.was}): the guide "
                               "will not go on with a device it did not start with"),
