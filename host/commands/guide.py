@@ -22,6 +22,8 @@ from host import plan as planlib
 from host import ports
 from host import terminal
 from host.guide import game_words
+from host.guide import stop_words as reason_words
+from host.guide import stop_reasons
 from host.guide import notices as notice_kinds
 from host.guide.notices import duration
 from host.guide.options import DEFAULT_BIND, READ_S, SIM_TIME_SCALE, BadOptions, GuideOptions
@@ -207,7 +209,7 @@ def _guarded(a: GuideOptions, p: planlib.Plan, voice: RichVoice, session: Any,
                 session.show_stop(exc.format_message(), getattr(exc, "stop", None))
             raise
         except KeyboardInterrupt as exc:  # before the guide began (starting the virtual shuffler)
-            stop = Resume(a).record("interrupted", None)
+            stop = Resume(a).interrupted(None)
             line = _said_stop(stop, feed, a.as_json)
             if session is not None:
                 session.show_stop(line, stop)
@@ -255,7 +257,7 @@ def _guide(a: GuideOptions, p: planlib.Plan, voice: RichVoice, session: Any, fee
     except KeyboardInterrupt as exc:
         voice.bar_end()  # the message starts on a line of its own
         voice.console.print()
-        stop = how.record("interrupted", guide_obj)
+        stop = how.interrupted(guide_obj)
         raise _interrupted(_said_stop(stop, feed, a.as_json), exc, stop) from None
     return summary
 
@@ -455,6 +457,11 @@ class Resume:
     def of(self, exc: BaseException, guide_obj: guide_machine.Guide | None) -> StopRecord:
         """The stop an exception of the run calls for: where, why, and a command that goes on from there."""
         return self.record(str(exc), guide_obj, getattr(exc, "record", None), stop_reason(exc))
+
+    def interrupted(self, guide_obj: guide_machine.Guide | None) -> StopRecord:
+        """The stop of Ctrl-C (or SIGTERM)."""
+        why = stop_reasons.Interrupted()
+        return self.record(reason_words.words(why), guide_obj, reason=why)
 
     def stopped(self, why: str, guide_obj: guide_machine.Guide | None) -> str:
         """One line: where it stopped, why, and a command that goes on from there."""

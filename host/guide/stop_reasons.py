@@ -77,6 +77,24 @@ class RoutineUnfit:
     detail: str  # what does not fit, as the routine's check said it
 
 
+# WaitedOut.waited_for
+ANSWER, CARDS, PASS_START, TAKEN_UP = "answer", "cards", "pass_start", "taken_up"
+
+
+@dataclass(frozen=True)
+class WaitedOut:
+    """--wait's seconds went by at a step without what it waits for (an
+    answer, cards in the tray, a pass begun, a paused pass taken up)."""
+
+    waited_for: str  # ANSWER, CARDS, PASS_START or TAKEN_UP
+    seconds: float
+
+
+@dataclass(frozen=True)
+class Interrupted:
+    """Ctrl-C, or SIGTERM taken as it (host/commands/guide.py)."""
+
+
 @dataclass(frozen=True)
 class InputEnded:
     """The person's input ended (end of file) while a step waited for an answer."""
@@ -116,7 +134,7 @@ class OptionsRefused:
     chosen: tuple[str, ...] = ()  # ONE_DEVICE: the options given of the three
 
 
-__all__ = ["ONE_DEVICE", "UNATTENDED_NEEDS_VIRTUAL", "RECORD_NEEDS_UNATTENDED", "EXACT_NEEDS_SHUFFLER",
+__all__ = ["ANSWER", "CARDS", "PASS_START", "TAKEN_UP", "WaitedOut", "Interrupted", "ONE_DEVICE", "UNATTENDED_NEEDS_VIRTUAL", "RECORD_NEEDS_UNATTENDED", "EXACT_NEEDS_SHUFFLER",
            "ROUNDS_GO_WITH_RANDOM", "ROUTINE_GOES_WITH_EXACT", "RESUME_NEEDS_PORT", "OptionsRefused",
            "PROTOCOL", "TABLE", "VERSION", "Changed", "OtherFirmware", "OtherShuffler", "NotBack", "Stalled",
            "HelloFlood", "RoutineUnfit", "InputEnded", "FruitlessParts", "DeviceHeld"]

@@ -47,7 +47,15 @@ def _refused(r: OptionsRefused) -> str:
     return _REFUSED[r.why]
 
 
+_WAITED = {
+    ANSWER: "nobody answered the step within {:g} s",
+    CARDS: "no cards came into the tray within {:g} s",
+    PASS_START: "no pass started within {:g} s",
+    TAKEN_UP: "the pass was not taken up again within {:g} s",
+}
+
 _WORDING: dict[type, Callable[[Any], str]] = {
+    WaitedOut: lambda r: _WAITED[r.waited_for].format(r.seconds),
     OptionsRefused: _refused,
     OtherFirmware: _other_firmware,
     OtherShuffler: lambda r: (f"another shuffler answers on {r.name} (uid {r.uid or 'none'}, not {r.was}): the guide "
@@ -58,6 +66,7 @@ _WORDING: dict[type, Callable[[Any], str]] = {
                            "restarting or does not keep to the protocol"),
     RoutineUnfit: lambda r: f"the shuffler's exact routine does not fit this pack: {r.detail}",
     InputEnded: lambda r: "the input ended, so no step can be answered",
+    Interrupted: lambda r: "interrupted",
     FruitlessParts: lambda r: (f"the pass stopped {r.times} times in a row before its first card went through: "
                                "the shuffler needs looking at (its last fault is above)"),
     DeviceHeld: _held,

@@ -24,7 +24,7 @@ from host.guide.core import STALE, Core, Item, Pass
 from host.guide.dealing import hold_for_unknown
 from host.guide.handlers import (ONWARD, Answer, AwaitingTouch, Dealing, Do, Handling, Loading, Paused, Phase, Stopped,
                                  Tick, Tray, on, refusal)
-from host.guide.stop_reasons import InputEnded
+from host.guide.stop_reasons import ANSWER, CARDS, PASS_START, TAKEN_UP, InputEnded, WaitedOut
 from shuffling import steps
 
 KEEP_AWAKE_S = 20.0  # a line to the device at least this often while the person works
@@ -358,7 +358,7 @@ def keep_time(m: Core) -> Phase:
         return m.phase
     waited = now - shown.at
     if m.options.wait_s is not None and waited > m.options.wait_s:
-        raise m.stop(WAIT_WORDS[type(m.phase)].format(m.options.wait_s))
+        raise m.stop(WaitedOut(WAITED_FOR[type(m.phase)], m.options.wait_s))
     if shown.answer is not None and getattr(m.person, "closed", False):
         raise m.stop(InputEnded())
     if waited > LONG_WAIT_S:
@@ -368,9 +368,10 @@ def keep_time(m: Core) -> Phase:
     return m.phase
 
 
-WAIT_WORDS: dict[type[Phase], str] = {
-    Handling: "nobody answered the step within {:g} s",
-    Loading: "no cards came into the tray within {:g} s",
-    AwaitingTouch: "no pass started within {:g} s",
-    Paused: "the pass was not taken up again within {:g} s",
+# What the guide waited for in each phase a --wait can end (stop_reasons.WaitedOut.waited_for).
+WAITED_FOR: dict[type[Phase], str] = {
+    Handling: ANSWER,
+    Loading: CARDS,
+    AwaitingTouch: PASS_START,
+    Paused: TAKEN_UP,
 }

@@ -255,6 +255,11 @@ STOPS = [
      "to the protocol"),
     (why.RoutineUnfit(162, "9 rounds"), "the shuffler's exact routine does not fit this pack: 9 rounds"),
     (why.InputEnded(), "the input ended, so no step can be answered"),
+    (why.Interrupted(), "interrupted"),
+    (why.WaitedOut(why.ANSWER, 3.0), "nobody answered the step within 3 s"),
+    (why.WaitedOut(why.CARDS, 2.5), "no cards came into the tray within 2.5 s"),
+    (why.WaitedOut(why.PASS_START, 30.0), "no pass started within 30 s"),
+    (why.WaitedOut(why.TAKEN_UP, 30.0), "the pass was not taken up again within 30 s"),
     (why.FruitlessParts(3),
      "the pass stopped 3 times in a row before its first card went through: the shuffler needs looking at (its "
      "last fault is above)"),
@@ -295,7 +300,9 @@ def test_every_kind_of_stop_is_worded_and_every_option_refusal_too() -> None:
     assert {type(r) for r, _ in STOPS} >= stop_words.KINDS == {getattr(why, k) for k in why.__all__
                                                                  if isinstance(getattr(why, k), type)} - {why.Changed}
     refusals = {getattr(why, k) for k in why.__all__ if isinstance(getattr(why, k), str) and k.isupper()} - {
-        why.PROTOCOL, why.TABLE, why.VERSION}
+        why.PROTOCOL, why.TABLE, why.VERSION, why.ANSWER, why.CARDS, why.PASS_START, why.TAKEN_UP}
+    assert {r.waited_for for r, _ in STOPS if isinstance(r, why.WaitedOut)} == {
+        why.ANSWER, why.CARDS, why.PASS_START, why.TAKEN_UP}
     assert {r.why for r, _ in STOPS if isinstance(r, why.OptionsRefused)} == refusals
     with pytest.raises(TypeError):
         stop_words.words(notices.DeviceBack())  # not a reason to stop

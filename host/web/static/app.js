@@ -433,7 +433,8 @@ function renderBanner(s) {
   }
   b.hidden = !head;
   mark(b, { kind: kind, step: s && s.step ? s.step.number : "", newStep: newRun && newRunState && newRunState.step ? newRunState.step.number : "",
-            stopped: kind === "lost" && s && s.stopped ? s.stopped : "", ready: kind === "ended" ? ready(s) : "" });
+            stopped: kind === "lost" && s && s.stopped ? s.stopped : "", ready: kind === "ended" ? ready(s) : "",
+            stop: kind === "lost" && s && s.stop ? JSON.stringify(s.stop) : "" });
   b.className = "banner" + (newRun ? " new-run" : "") + (quiet && !lost && !newRun ? " quiet" : "");
   $("banner-reload").hidden = !newRun;
   if ($("banner-head").textContent !== head) $("banner-head").textContent = head;
