@@ -138,7 +138,8 @@ def pile_counts(left: int | None, right: int | None) -> str:
                    "as it takes, keeping the shuffler awake).")
 @click.option("--read-time", "read_s", type=click.FloatRange(min=0), default=READ_S, show_default=True,
               help="Seconds a step must be on screen before Enter counts for it (a quick second Enter is ignored).")
-@click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON at the end.")
+@click.option("--json", "as_json", is_flag=True,
+              help="Print the summary as JSON at the end (or, when the guide stops, the stop's record).")
 @click.option("--steps-file", "steps_file", metavar="PATH", type=click.Path(dir_okay=False, path_type=Path),
               help="Also write each step, notice and the summary (or the stop) as a JSON line here (a file or a "
                    "named pipe), just before it is shown.")
