@@ -24,7 +24,7 @@ from host.guide.device import Stop
 from host.guide.handlers import (ONWARD, PASS_OVER, Answer, Closed, Dealing, Do, Handling, Loading, Noise, Paused, Phase,
                                  Stopped, Tick, on, refusal)
 from host.guide.results import GuideStopped
-from host.guide.stop_reasons import HelloFlood, Stalled
+from host.guide.stop_reasons import HeldOnUnknownFault, HelloFlood, LeftForPrompt, ReconnectsSpent, Stalled
 from shuffling import steps
 
 PASS = (Dealing, Paused)
@@ -258,7 +258,7 @@ def closed(m: Core, fact: Closed) -> Phase:
     if p is not None:
         p.reconnects += 1
         if p.reconnects > MAX_RECONNECTS_PER_PASS:
-            raise m.stop(f"the connection to the shuffler was lost {p.reconnects} times during one pass")
+            raise m.stop(ReconnectsSpent(p.reconnects))
     dealing = p is not None and p.part_n is not None
     lost = notices.ConnectionLost(m.place, p.through if p and dealing else None, p.total if p and dealing else None,
                                   m.options.reconnect_s)
@@ -417,7 +417,7 @@ def miscounted(m: Core, ev: Event) -> Phase:
 
 @on("stopped", goes=(Stopped,))
 def stopped_event(m: Core, ev: Event) -> Phase:
-    raise m.stop("the shuffler's firmware was interrupted and left for its prompt; unplug it and plug it in again")
+    raise m.stop(LeftForPrompt())
 
 
 def hold_for_unknown(m: Core, ev: Event) -> GuideStopped:
@@ -429,6 +429,4 @@ def hold_for_unknown(m: Core, ev: Event) -> GuideStopped:
     m.note(notices.UnknownFaultHeld(ev.code, m.place))
     port = m.device.name if m.device is not None else "PORT"
     hint = m.options.resume_hint
-    return m.stop(f"the shuffler reports fault {ev.code}, which this tool does not know; "
-                  f"{fault_catalogue.advice(ev.code)} (`shuffler check --port {port}`)"
-                  + (f", then `{hint}` goes on" if hint else ""))
+    return m.stop(HeldOnUnknownFault(ev.code, port, hint))

@@ -101,6 +101,35 @@ class InputEnded:
 
 
 @dataclass(frozen=True)
+class ReconnectsSpent:
+    """The port went away more times in one pass than the guide waits out."""
+
+    times: int
+
+
+@dataclass(frozen=True)
+class LeftForPrompt:
+    """The firmware was interrupted (Ctrl-C on its console) and left for MicroPython's prompt."""
+
+
+@dataclass(frozen=True)
+class NotCalibrated:
+    """The shuffler refused a pass: its count sensor is not calibrated (setup on `port` calibrates it)."""
+
+    port: str
+
+
+@dataclass(frozen=True)
+class HeldOnUnknownFault:
+    """A fault this tool does not know (its code): the guide holds; `check` on
+    `port` looks at the machine, and `resume` (a command, or None) goes on."""
+
+    code: int
+    port: str
+    resume: str | None
+
+
+@dataclass(frozen=True)
 class FruitlessParts:
     """The pass stopped again and again before its first card."""
 
@@ -134,7 +163,8 @@ class OptionsRefused:
     chosen: tuple[str, ...] = ()  # ONE_DEVICE: the options given of the three
 
 
-__all__ = ["ANSWER", "CARDS", "PASS_START", "TAKEN_UP", "WaitedOut", "Interrupted", "ONE_DEVICE", "UNATTENDED_NEEDS_VIRTUAL", "RECORD_NEEDS_UNATTENDED", "EXACT_NEEDS_SHUFFLER",
-           "ROUNDS_GO_WITH_RANDOM", "ROUTINE_GOES_WITH_EXACT", "RESUME_NEEDS_PORT", "OptionsRefused",
-           "PROTOCOL", "TABLE", "VERSION", "Changed", "OtherFirmware", "OtherShuffler", "NotBack", "Stalled",
-           "HelloFlood", "RoutineUnfit", "InputEnded", "FruitlessParts", "DeviceHeld"]
+__all__ = ["PROTOCOL", "TABLE", "VERSION", "Changed", "OtherFirmware", "OtherShuffler", "NotBack", "Stalled",
+           "HelloFlood", "RoutineUnfit", "ANSWER", "CARDS", "PASS_START", "TAKEN_UP", "WaitedOut", "Interrupted",
+           "InputEnded", "ReconnectsSpent", "LeftForPrompt", "NotCalibrated", "HeldOnUnknownFault", "FruitlessParts",
+           "DeviceHeld", "ONE_DEVICE", "UNATTENDED_NEEDS_VIRTUAL", "RECORD_NEEDS_UNATTENDED", "EXACT_NEEDS_SHUFFLER",
+           "ROUNDS_GO_WITH_RANDOM", "ROUTINE_GOES_WITH_EXACT", "RESUME_NEEDS_PORT", "OptionsRefused"]

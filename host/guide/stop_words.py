@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from host import device_words, port_words
+from host import device_words, fault_catalogue, port_words
 from host.guide.notice_words import note_words
 from host.guide.stop_reasons import *  # noqa: F403 - every record (its __all__) is worded here
 
@@ -66,6 +66,13 @@ _WORDING: dict[type, Callable[[Any], str]] = {
                            "restarting or does not keep to the protocol"),
     RoutineUnfit: lambda r: f"the shuffler's exact routine does not fit this pack: {r.detail}",
     InputEnded: lambda r: "the input ended, so no step can be answered",
+    ReconnectsSpent: lambda r: f"the connection to the shuffler was lost {r.times} times during one pass",
+    LeftForPrompt: lambda r: ("the shuffler's firmware was interrupted and left for its prompt; unplug it and plug it "
+                              "in again"),
+    NotCalibrated: lambda r: f"the count sensor is not calibrated: run `shuffler setup --port {r.port}` first",
+    HeldOnUnknownFault: lambda r: (f"the shuffler reports fault {r.code}, which this tool does not know; "
+                             f"{fault_catalogue.advice(r.code)} (`shuffler check --port {r.port}`)"
+                             + (f", then `{r.resume}` goes on" if r.resume else "")),
     Interrupted: lambda r: "interrupted",
     FruitlessParts: lambda r: (f"the pass stopped {r.times} times in a row before its first card went through: "
                                "the shuffler needs looking at (its last fault is above)"),

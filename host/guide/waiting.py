@@ -24,7 +24,7 @@ from host.guide.core import STALE, Core, Item, Pass
 from host.guide.dealing import hold_for_unknown
 from host.guide.handlers import (ONWARD, Answer, AwaitingTouch, Dealing, Do, Handling, Loading, Paused, Phase, Stopped,
                                  Tick, Tray, on, refusal)
-from host.guide.stop_reasons import ANSWER, CARDS, PASS_START, TAKEN_UP, InputEnded, WaitedOut
+from host.guide.stop_reasons import ANSWER, CARDS, PASS_START, TAKEN_UP, InputEnded, NotCalibrated, WaitedOut
 from shuffling import steps
 
 KEEP_AWAKE_S = 20.0  # a line to the device at least this often while the person works
@@ -275,7 +275,7 @@ def refusal_steps(m: Core, p: Pass, ev: Event, touch: steps.Touch) -> list[Item]
         return [notices.BatteryTooLowToStart(), steps.Fix("battery_idle"), touch]
     if code == protocol.FAULT_NOT_CALIBRATED:
         port = m.device.name if m.device is not None else "PORT"
-        raise m.stop(f"the count sensor is not calibrated: run `shuffler setup --port {port}` first")
+        raise m.stop(NotCalibrated(port))
     if code == protocol.FAULT_SENSOR:
         return sensor_at_start(m, ev, touch)
     if not faults.is_known(ev):

@@ -51,7 +51,8 @@ OTHER_DIGEST = (protocol.digest() + 1) % 4194302
 @pytest.mark.restart
 @pytest.mark.parametrize("changed, change", [
     ({"digest": OTHER_DIGEST}, Changed(why.TABLE, protocol.digest(), OTHER_DIGEST)),
-    ({"proto": protocol.PROTOCOL_VERSION + 1}, Changed(why.PROTOCOL, protocol.PROTOCOL_VERSION, protocol.PROTOCOL_VERSION + 1)),
+    ({"proto": protocol.PROTOCOL_VERSION + 1},
+     Changed(why.PROTOCOL, protocol.PROTOCOL_VERSION, protocol.PROTOCOL_VERSION + 1)),
     ({"fw": "0.2.0"}, Changed(why.VERSION, "0.1.0", "0.2.0")),
 ])
 def test_a_board_reflashed_mid_session_stops_the_guide_in_one_line(changed: dict[str, Any], change: Changed) -> None:
@@ -269,7 +270,8 @@ def test_shuffler_guide_on_a_board_reflashed_under_it_exits_non_zero_with_one_li
     assert out.returncode == 1 and len(lines) == 1, out.stderr
     stop = json.loads(feed.read_text().splitlines()[-1])  # the stop's record: the line on stderr is its words
     assert stop["record"] == "stop" and lines[0].endswith(stop["words"]), (stop, lines)
-    new = {"kind": "Changed", "what": why.PROTOCOL, "was": protocol.PROTOCOL_VERSION, "now": protocol.PROTOCOL_VERSION + 1}
+    new = {"kind": "Changed", "what": why.PROTOCOL, "was": protocol.PROTOCOL_VERSION,
+           "now": protocol.PROTOCOL_VERSION + 1}
     assert stop["reason"] == {"kind": "OtherFirmware", "name": dev.port, "changes": [new]}, stop
     assert "Traceback" not in out.stderr
     assert "exactly" not in out.stdout and "Shuffled" not in out.stdout

@@ -240,7 +240,8 @@ def test_a_reply_with_a_field_missing_is_a_protocol_fault_in_one_line() -> None:
     assert isinstance(result, guide_machine.GuideStopped), voice.text
     reason = result.reason
     assert isinstance(reason, ProtocolBroken) and reason.name == fake_port, result  # the device's line, and why
-    assert reason.sent.startswith('{"re": "exact"') and "routine.next" in reason.why and "count" in reason.why  # the field missing
+    # The reply as it came, and the field missing from it.
+    assert reason.sent.startswith('{"re": "exact"') and "routine.next" in reason.why and "count" in reason.why
 
 
 class TalksToItself(FakeShuffler):

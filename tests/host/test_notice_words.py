@@ -14,6 +14,7 @@ from rich.console import Console
 from firmware import protocol
 from host import plan as planlib
 from host.commands.guide import RichVoice, _print_summary
+from host import fault_catalogue
 from host.guide import notices
 from host.guide import stop_reasons as why
 from host.guide import stop_words
@@ -256,6 +257,17 @@ STOPS = [
     (why.RoutineUnfit(162, "9 rounds"), "the shuffler's exact routine does not fit this pack: 9 rounds"),
     (why.InputEnded(), "the input ended, so no step can be answered"),
     (why.Interrupted(), "interrupted"),
+    (why.ReconnectsSpent(4), "the connection to the shuffler was lost 4 times during one pass"),
+    (why.LeftForPrompt(), "the shuffler's firmware was interrupted and left for its prompt; unplug it and plug it in "
+                          "again"),
+    (why.NotCalibrated("/dev/ttyUSB0"),
+     "the count sensor is not calibrated: run `shuffler setup --port /dev/ttyUSB0` first"),
+    (why.HeldOnUnknownFault(99, "/dev/ttyUSB0", "shuffler guide --port /dev/ttyUSB0 --resume"),
+     f"the shuffler reports fault 99, which this tool does not know; {fault_catalogue.advice(99)} (`shuffler check "
+     "--port /dev/ttyUSB0`), then `shuffler guide --port /dev/ttyUSB0 --resume` goes on"),
+    (why.HeldOnUnknownFault(99, "PORT", None),
+     f"the shuffler reports fault 99, which this tool does not know; {fault_catalogue.advice(99)} (`shuffler check "
+     "--port PORT`)"),
     (why.WaitedOut(why.ANSWER, 3.0), "nobody answered the step within 3 s"),
     (why.WaitedOut(why.CARDS, 2.5), "no cards came into the tray within 2.5 s"),
     (why.WaitedOut(why.PASS_START, 30.0), "no pass started within 30 s"),
@@ -268,8 +280,8 @@ STOPS = [
     (why.DeviceHeld(notices.DeviceContradicted("done_early", (("of", 16), ("passes", 1))), exactness_lost=True),
      notices.note_words(notices.DeviceContradicted("done_early", (("of", 16), ("passes", 1))))
      + "; the pass is held; exactness is lost: nothing is claimed of the pack's order"),
-    (why.OptionsRefused(why.ONE_DEVICE, ("--port", "--sim")), "choose one of --port PORT, --sim or --manual (got --port "
-                                                                "and --sim)"),
+    (why.OptionsRefused(why.ONE_DEVICE, ("--port", "--sim")),
+     "choose one of --port PORT, --sim or --manual (got --port and --sim)"),
     (why.OptionsRefused(why.ONE_DEVICE), "choose one of --port PORT, --sim or --manual"),
     (why.OptionsRefused(why.UNATTENDED_NEEDS_VIRTUAL),
      "--unattended needs the virtual shuffler: --sim, or --port with --world"),
