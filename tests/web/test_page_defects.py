@@ -224,6 +224,9 @@ def test_a_stopped_guide_shows_the_command_that_goes_on(driver: Any, guides: lis
     banner = marks(driver, "banner")
     assert stopped and banner["stopped"] == stopped and stopped in driver.find_element("id", "banner").text
     assert json.loads(banner["stop"]) == state["stop"] and state["stop"]["reason"] == {"kind": "Interrupted"}, banner
+    section = marks(driver, "stopped")  # the stop's own card: its reason's kind and the way on
+    assert (section["kind"], section["way"]) == ("Interrupted", state["stop"]["way"]), section
+    assert json.loads(section["record"]) == state["stop"]
 
 
 def free_port() -> int:
