@@ -15,8 +15,9 @@ front-end it wraps shows it. Each line's `record` says what it holds:
 - `"summary"`, the last line of a run that ended: what `--json` prints
   (`Summary.to_dict`, its notes as `note_records`);
 - `"stop"`, the last line of a run that stopped: where (`where`, a `Where`
-  record or null), `why` (in words; a fault of the device also as its
-  record, `fault`), the `command` that goes on and its `way`
+  record or null), `why` (in words, and as its record, `reason`:
+  host/guide/stop_reasons.py or the port's record; a fault of the device
+  also as its note, `fault`), the `command` that goes on and its `way`
   (host/commands/guide.py StopRecord), and the stop line's `words`.
 
 A person's tool, a page or a test can follow the file (or a named pipe) and

@@ -9,6 +9,7 @@ from typing import Any
 from firmware import protocol
 from host import device_messages
 from host.guide import notices as notice_kinds
+from host.guide import stop_reasons
 from host.guide.device import Stop
 from host.guide.options import GuideOptions
 from host.guide.voice import Shown, Voice
@@ -94,16 +95,18 @@ class MemoryDevice:
 
     def reconnect(self, within_s: float, why: str) -> Any:
         if self.gone:
-            raise Stop(f"the shuffler did not come back within {within_s:g} s ({why})")
+            raise Stop(stop_reasons.NotBack(within_s, why))
         return self.status()
 
     def check_uid(self, uid: str | None) -> None:
         if uid != self.uid:
-            raise Stop(f"another shuffler answers on {self.name} (uid {uid}, not {self.uid})")
+            raise Stop(stop_reasons.OtherShuffler(self.name, uid, self.uid))
 
     def check_firmware(self, fw: object, proto: object, digest: object, partial: bool = False) -> None:
         if proto != protocol.PROTOCOL_VERSION or (digest is not None and digest != protocol.digest()):
-            raise Stop(f"the shuffler on {self.name} was reflashed under the guide (protocol {proto}, digest {digest})")
+            raise Stop(stop_reasons.OtherFirmware(self.name, (
+                stop_reasons.Changed(stop_reasons.PROTOCOL, protocol.PROTOCOL_VERSION, proto),
+                stop_reasons.Changed(stop_reasons.TABLE, protocol.digest(), digest))))
 
     def close(self) -> None:
         self.closed = True

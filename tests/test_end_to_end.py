@@ -14,6 +14,9 @@ from typing import Any, Iterator
 import pytest
 
 from firmware import exact_routes
+from firmware import protocol
+from host import port_words
+from host.port_records import Flashed
 from route_record import check_route_record
 from shuffling.quality.riffle_distance import tv_riffle_exact
 from simulator.virtual import VirtualShuffler
@@ -71,11 +74,16 @@ def check_routine(record: Path, plan: dict[str, Any]) -> None:
     assert sorted(current) == pack and current != pack
 
 
+def flashed_line(port: str) -> str:
+    """What a flash that took says: this tool's firmware answers on `port`, on the sim board."""
+    return port_words.words(Flashed(protocol.FIRMWARE_VERSION, port, "sim", protocol.PROTOCOL_VERSION))
+
+
 @pytest.mark.slow
 def test_flash_then_guide_a_full_samba_routine_on_the_port(blank_virtual_shuffler: VirtualShuffler, tmp_path: Path) -> None:
     flashed = shuffler("flash", "--port", blank_virtual_shuffler.port, "--board", "sim")
     assert flashed.returncode == 0, flashed.stderr
-    assert "ok: firmware" in flashed.stdout
+    assert flashed_line(blank_virtual_shuffler.port) in flashed.stdout.splitlines(), flashed.stdout
     record = tmp_path / "cards.jsonl"
     out = shuffler("guide", "--port", blank_virtual_shuffler.port, "--world", blank_virtual_shuffler.control_address,
                    "--unattended", "--pack", "samba", "--mode", "random", "--record", str(record), "--json")
@@ -97,7 +105,9 @@ def test_the_readme_command_runs_the_whole_exact_routine_and_prints_the_summary(
     every card of a round's stack dealt once in the round, the final pack a
     permutation of the 162 cards."""
     record = tmp_path / "cards.jsonl"
-    out = shuffler("guide", "--sim", "--unattended", "--pack", "samba", "--record", str(record), "--json")
+    steps = tmp_path / "steps.jsonl"
+    out = shuffler("guide", "--sim", "--unattended", "--pack", "samba", "--record", str(record), "--json",
+                   "--steps-file", str(steps))
     assert out.returncode == 0, out.stderr
     plan = planned()
     assert (plan["exact_mode"]["routine"], plan["exact_mode"]["rounds"], plan["exact_mode"]["passes"]) == \
@@ -108,7 +118,8 @@ def test_the_readme_command_runs_the_whole_exact_routine_and_prints_the_summary(
     # --json: stdout is the JSON alone; the transcript goes to stderr.
     summary = json.loads(out.stdout)
     text = out.stderr
-    assert "flashing firmware" in text and "ok: firmware" in text
+    [started] = [r for r in map(json.loads, steps.read_text().splitlines()) if r.get("kind") == "VirtualStarted"]
+    assert flashed_line(started["port"]) in text.splitlines(), text  # the flash's report joins the transcript
     assert "Summary" in text.splitlines()  # the summary shown there too, worded from the same record
     assert (summary["mode"], summary["rounds"], summary["passes"]) == ("exact", 14, 15)
     assert summary["distance"]["kind"] == "exact" and summary["distance"]["value"] == 0 and summary["notes"] == []

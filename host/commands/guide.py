@@ -22,13 +22,15 @@ from host import plan as planlib
 from host import ports
 from host import terminal
 from host.guide import game_words
+from host.guide import stop_words as reason_words
+from host.guide import stop_reasons
 from host.guide import notices as notice_kinds
 from host.guide.notices import duration
 from host.guide.options import DEFAULT_BIND, READ_S, SIM_TIME_SCALE, BadOptions, GuideOptions
 from host.device_link import Link, LinkError
 from host.person import ConsolePerson, ScriptedPerson
 from host.commands.plan import build_plan, pack_options
-from host.step_feed import StepFeed, StepFeedError
+from host.step_feed import StepFeed, StepFeedError, stop_line
 from shuffling import steps
 
 SIM_IDLE_SPEED = 4.0  # its clock while the motor sleeps: simulated ms per real ms (benchmarks/idle_guide_cpu.py)
@@ -136,7 +138,8 @@ def pile_counts(left: int | None, right: int | None) -> str:
                    "as it takes, keeping the shuffler awake).")
 @click.option("--read-time", "read_s", type=click.FloatRange(min=0), default=READ_S, show_default=True,
               help="Seconds a step must be on screen before Enter counts for it (a quick second Enter is ignored).")
-@click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON at the end.")
+@click.option("--json", "as_json", is_flag=True,
+              help="Print the summary as JSON at the end (or, when the guide stops, the stop's record).")
 @click.option("--steps-file", "steps_file", metavar="PATH", type=click.Path(dir_okay=False, path_type=Path),
               help="Also write each step, notice and the summary (or the stop) as a JSON line here (a file or a "
                    "named pipe), just before it is shown.")
@@ -204,13 +207,14 @@ def _guarded(a: GuideOptions, p: planlib.Plan, voice: RichVoice, session: Any,
             # The page ends with the console's line (Ctrl-C and SIGTERM too),
             # put in its state before stop_unless_summary closes its sockets.
             if session is not None:
-                session.show_stop(exc.format_message())
+                session.show_stop(exc.format_message(), getattr(exc, "stop", None))
             raise
         except KeyboardInterrupt as exc:  # before the guide began (starting the virtual shuffler)
-            line = _said_stop(Resume(a), "interrupted", None, feed)
+            stop = Resume(a).interrupted(None)
+            line = _said_stop(stop, feed, a.as_json)
             if session is not None:
-                session.show_stop(line)
-            raise _interrupted(line, exc) from None
+                session.show_stop(line, stop)
+            raise _interrupted(line, exc, stop) from None
 
 
 def _header(p: planlib.Plan, exact: planlib.ExactSchedule | None, on_loss: str) -> notice_kinds.RoutineHeader:
@@ -242,18 +246,20 @@ def _guide(a: GuideOptions, p: planlib.Plan, voice: RichVoice, session: Any, fee
         stack.callback(lambda: _close(link, guide_obj))
     try:
         if session is not None:
-            summary = session.run(guide_obj, lambda exc: how.stopped(str(exc), guide_obj))
+            summary = session.run(guide_obj, lambda exc: _stop_shown(how.of(exc, guide_obj)))
         else:
             summary = guide_obj.run()
         if feed is not None:
             feed.summary(summary)
     except (guide_machine.GuideStopped, StepFeedError, LinkError) as exc:
         voice.bar_end()
-        raise click.ClickException(_said_stop(how, str(exc), guide_obj, feed, getattr(exc, "record", None))) from None
+        stop = how.of(exc, guide_obj)
+        raise StopSaid(_said_stop(stop, feed, a.as_json), stop) from None
     except KeyboardInterrupt as exc:
         voice.bar_end()  # the message starts on a line of its own
         voice.console.print()
-        raise _interrupted(_said_stop(how, "interrupted", guide_obj, feed), exc) from None
+        stop = how.interrupted(guide_obj)
+        raise _interrupted(_said_stop(stop, feed, a.as_json), exc, stop) from None
     return summary
 
 
@@ -352,17 +358,25 @@ class Terminated(KeyboardInterrupt):
     """SIGTERM, taken as Ctrl-C is (its exit status is the shell's for SIGTERM)."""
 
 
-class Interrupted(click.ClickException):
+class StopSaid(click.ClickException):
+    """The guide's stop in its one line, its record (StopRecord) beside for the page."""
+
+    def __init__(self, message: str, stop: StopRecord | None = None) -> None:
+        super().__init__(message)
+        self.stop = stop
+
+
+class Interrupted(StopSaid):
     """The guide stopped by Ctrl-C (exit status 130, as a shell reports it)
     or SIGTERM (143): one line, with the way on."""
 
-    def __init__(self, message: str, signum: int = signal.SIGINT) -> None:
-        super().__init__(message)
+    def __init__(self, message: str, signum: int = signal.SIGINT, stop: StopRecord | None = None) -> None:
+        super().__init__(message, stop)
         self.exit_code = 128 + int(signum)
 
 
-def _interrupted(message: str, exc: KeyboardInterrupt) -> Interrupted:
-    return Interrupted(message, signal.SIGTERM if isinstance(exc, Terminated) else signal.SIGINT)
+def _interrupted(message: str, exc: KeyboardInterrupt, stop: StopRecord | None = None) -> Interrupted:
+    return Interrupted(message, signal.SIGTERM if isinstance(exc, Terminated) else signal.SIGINT, stop)
 
 
 def _terminate_as_interrupt() -> Callable[[], None]:
@@ -412,14 +426,15 @@ GATHERED = "gathered"  # every card gathered into one pack: random rounds from t
 
 @dataclass(frozen=True)
 class StopRecord:
-    """A stop as data: where it stopped, why (its words, or `fault`'s record
-    where it has one), and the command that goes on from there."""
+    """A stop as data: where it stopped, why (its words, and `reason`'s
+    record where it has one), and the command that goes on from there."""
 
     where: guide_machine.Where | None
     why: str
     way: str  # AS_THEY_LIE, FRESH or GATHERED
     command: str
     fault: Any = None  # GuideStopped.record: a fault of the device, as a note
+    reason: Any = None  # why, as a record (host/guide/stop_reasons.py, or the port's): stop_reason() below
 
 
 class Resume:
@@ -429,18 +444,42 @@ class Resume:
     def __init__(self, a: GuideOptions) -> None:
         self.options = a
 
-    def record(self, why: str, guide_obj: guide_machine.Guide | None, fault: Any = None) -> StopRecord:
+    def record(self, why: str, guide_obj: guide_machine.Guide | None, fault: Any = None,
+               reason: Any = None) -> StopRecord:
         a = self.options
         place = guide_obj.place if guide_obj is not None else None
         if a.routine_mode == "exact":
             if a.resume_hint is not None and guide_obj is not None and guide_obj.machine.resumable:
-                return StopRecord(place, why, AS_THEY_LIE, a.resume_hint, fault)
-            return StopRecord(place, why, FRESH, a.command(), fault)
-        return StopRecord(place, why, GATHERED, a.random_command(place.round if place is not None else None), fault)
+                return StopRecord(place, why, AS_THEY_LIE, a.resume_hint, fault, reason)
+            return StopRecord(place, why, FRESH, a.command(), fault, reason)
+        return StopRecord(place, why, GATHERED, a.random_command(place.round if place is not None else None), fault,
+                          reason)
+
+    def of(self, exc: BaseException, guide_obj: guide_machine.Guide | None) -> StopRecord:
+        """The stop an exception of the run calls for: where, why, and a command that goes on from there."""
+        return self.record(str(exc), guide_obj, getattr(exc, "record", None), stop_reason(exc))
+
+    def interrupted(self, guide_obj: guide_machine.Guide | None) -> StopRecord:
+        """The stop of Ctrl-C (or SIGTERM)."""
+        why = stop_reasons.Interrupted()
+        return self.record(reason_words.words(why), guide_obj, reason=why)
 
     def stopped(self, why: str, guide_obj: guide_machine.Guide | None) -> str:
         """One line: where it stopped, why, and a command that goes on from there."""
         return stop_words(self.record(why, guide_obj))
+
+
+def stop_reason(exc: BaseException) -> Any:
+    """Why the guide stopped, as a record: the stop's reason, or the port's
+    record of a link that failed; None for a reason said in words alone."""
+    if isinstance(exc, guide_machine.GuideStopped):
+        return exc.reason
+    return exc.record if isinstance(exc, LinkError) else None
+
+
+def _stop_shown(stop: StopRecord) -> tuple[str, StopRecord]:
+    """The stop as the page shows it: its line, and its record beside."""
+    return stop_words(stop), stop
 
 
 def stop_words(stop: StopRecord) -> str:
@@ -454,14 +493,15 @@ def stop_words(stop: StopRecord) -> str:
     return f"stopped{where}: {stop.why}; {way}"
 
 
-def _said_stop(how: Resume, why: str, guide_obj: guide_machine.Guide | None, feed: StepFeed | None,
-               fault: Any = None) -> str:
-    """The stop's line, its record written to the steps file first."""
-    stop = how.record(why, guide_obj, fault)
+def _said_stop(stop: StopRecord, feed: StepFeed | None, as_json: bool) -> str:
+    """The stop's line, its record written to the steps file first (and,
+    with --json, as the JSON on stdout)."""
     line = stop_words(stop)
     if feed is not None:
         with contextlib.suppress(StepFeedError):  # the file may be what failed: the line says so
             feed.stop(stop, line)
+    if as_json:
+        click.echo(stop_line(stop, line))
     return line
 
 

@@ -30,6 +30,8 @@ from host.guide.notices import Where
 from host.guide.options import READ_S, RECONNECT_S, SETTLE_S, STALL_S, GuideOptions
 from host.guide.results import GuideStopped, Summary
 from host.guide.routines import even_split, load_tolerance
+from host.guide import stop_words
+from host.guide.stop_reasons import EXACT_NEEDS_SHUFFLER, OptionsRefused
 from host.guide.voice import Shown, Voice
 from host.device_link import Link
 from host.plan import Plan
@@ -52,7 +54,8 @@ class Guide:
                  link: Link | None = None, reopen: Callable[[], Link] | None = None, simulated: bool = False,
                  clock: Callable[[], float] = time.monotonic) -> None:
         if options.routine_mode == "exact" and link is None:
-            raise GuideStopped("exact mode needs the shuffler connected", None)
+            refused = OptionsRefused(EXACT_NEEDS_SHUFFLER)
+            raise GuideStopped(stop_words.words(refused), None, reason=refused)
         device = Device(link, reopen, clock) if link is not None else None
         self.machine = Machine(plan, person, voice, device, options, simulated=simulated, clock=clock)
         self.plan = plan

@@ -26,6 +26,7 @@ from host.guide import routines
 from host.guide.core import Core
 from host.guide.device import Stop
 from host.guide.results import GuideStopped
+from host.guide.stop_reasons import DeviceHeld
 from shuffling import steps
 
 
@@ -47,8 +48,7 @@ def held(m: Core, what: proof.What, note: notices.Note) -> GuideStopped:
         r.lost = "device_fault"
         m.ledger.add(m.place, what, proof.LOST, proof.StoppedThere())
     m.note(note)
-    tail = "; exactness is lost: nothing is claimed of the pack's order" if exact else ""
-    return m.stop(f"{notices.note_words(note)}; the pass is held{tail}", note)
+    return m.stop(DeviceHeld(note, exact), note)
 
 
 # -- the device is the session's -------------------------------------------------------------
@@ -61,17 +61,17 @@ def same_device(m: Core, ev: Event) -> None:
         if m.device.firmware is not None:
             m.device.check_firmware(ev.fw, ev.proto, ev.digest)
     except Stop as exc:
-        raise held_quietly(m, str(exc)) from None
+        raise held_quietly(m, exc) from None
 
 
-def held_quietly(m: Core, line: str) -> GuideStopped:
+def held_quietly(m: Core, exc: Stop) -> GuideStopped:
     """A stop whose line says it all (another shuffler, another firmware):
     the routine's claim goes with it."""
     r = m.routine
     if isinstance(r, routines.GuidedExactRoutine) and r.lost is None:
         r.lost = "device_fault"
-        m.ledger.add(m.place, proof.DeviceChanged(line), proof.LOST, proof.StoppedThere())
-    return m.stop(line)
+        m.ledger.add(m.place, proof.DeviceChanged(str(exc)), proof.LOST, proof.StoppedThere())
+    return m.stop_on(exc)
 
 
 # -- cards are conserved ---------------------------------------------------------------------------

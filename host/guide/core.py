@@ -23,8 +23,10 @@ from host.device_messages import Event
 from host.guide import ledger as proof
 from host.guide import notices
 from host.guide import routines
+from host.guide import stop_words
 from host.guide.device import Stop
 from host.guide.device_side import ShufflerSide
+from host.guide.stop_reasons import FruitlessParts
 from host.guide.options import GuideOptions
 from host.guide.handlers import (HOLD, WALKING, AwaitingTouch, Closed, Dealing, Do, Fact, Finished, Handling,
                                  Loading, Noise, Paused, Phase, Settled, Stopped, Tick, transition)
@@ -108,12 +110,20 @@ class Core(RunKeeping):
             raise TypeError(f"not a note: {record!r}")
         self.notes.append(record)
 
-    def stop(self, message: str, record: notices.Note | None = None) -> GuideStopped:
-        """The guide cannot go on: the exception that ends it (raise it),
-        with the record of what stopped it where there is one."""
+    def stop(self, why: Any, record: notices.Note | None = None) -> GuideStopped:
+        """The guide cannot go on: the exception that ends it (raise it).
+        `why`: its reason's record (host/guide/stop_reasons.py, or the port's),
+        worded once (host/guide/stop_words.py), or its words alone; `record`:
+        the fault of the device that stopped it, where there is one."""
+        reason = None if isinstance(why, str) else why
+        message = why if isinstance(why, str) else stop_words.words(why)
         self.phase = Stopped(message)
         self.voice.bar_end()
-        return GuideStopped(message, self.place, record)
+        return GuideStopped(message, self.place, record, reason)
+
+    def stop_on(self, exc: Exception) -> GuideStopped:
+        """The stop an exception that carries its reason (a Stop, a LinkError: `.record`) or its words calls for."""
+        return self.stop(getattr(exc, "record", None) or str(exc))
 
     def protocol_fault(self, what: str) -> GuideStopped:
         name = self.device.name if self.device else "the shuffler"
@@ -124,7 +134,9 @@ class Core(RunKeeping):
         on, stops the guide in one line."""
         try:
             return fn(*args)
-        except (Stop, ProtocolFault, persons.PersonGaveUp) as exc:
+        except (Stop, ProtocolFault) as exc:
+            raise self.stop_on(exc) from None
+        except persons.PersonGaveUp as exc:
             raise self.stop(str(exc)) from None
 
     # -- facts ------------------------------------------------------------------------------
@@ -364,8 +376,7 @@ class Core(RunKeeping):
         self.end_bar()
         p.fruitless = 0 if k > 0 else p.fruitless + 1
         if p.fruitless >= MAX_FRUITLESS_PARTS:
-            raise self.stop(f"the pass stopped {p.fruitless} times in a row before its first card went through: "
-                            "the shuffler needs looking at (its last fault is above)")
+            raise self.stop(FruitlessParts(p.fruitless))
         p.dealt += k
         p.left = None if p.left is None or k_left is None else p.left + k_left
         p.right = None if p.right is None or k_right is None else p.right + k_right

@@ -24,6 +24,7 @@ from host.guide.device import Stop
 from host.guide.handlers import (ONWARD, PASS_OVER, Answer, Closed, Dealing, Do, Handling, Loading, Noise, Paused, Phase,
                                  Stopped, Tick, on, refusal)
 from host.guide.results import GuideStopped
+from host.guide.stop_reasons import HeldOnUnknownFault, HelloFlood, LeftForPrompt, ReconnectsSpent, Stalled
 from shuffling import steps
 
 PASS = (Dealing, Paused)
@@ -220,8 +221,7 @@ def hello(m: Core, ev: Event) -> Phase:
     if p is not None:
         p.restarts += 1
         if p.restarts > MAX_RESTARTS_PER_PASS:
-            raise m.protocol_fault(f"it sent hello {p.restarts} times during one pass: it keeps restarting or "
-                                   "does not keep to the protocol")
+            raise m.stop(HelloFlood(m.device.name, p.restarts))
     mid_pass = p is not None and (p.part_n is not None or p.dealt > 0)
     restarted = notices.Restarted(m.place, p.through if p and mid_pass else None, p.total if p and mid_pass else None)
     m.tell(restarted)
@@ -258,7 +258,7 @@ def closed(m: Core, fact: Closed) -> Phase:
     if p is not None:
         p.reconnects += 1
         if p.reconnects > MAX_RECONNECTS_PER_PASS:
-            raise m.stop(f"the connection to the shuffler was lost {p.reconnects} times during one pass")
+            raise m.stop(ReconnectsSpent(p.reconnects))
     dealing = p is not None and p.part_n is not None
     lost = notices.ConnectionLost(m.place, p.through if p and dealing else None, p.total if p and dealing else None,
                                   m.options.reconnect_s)
@@ -267,7 +267,7 @@ def closed(m: Core, fact: Closed) -> Phase:
     try:
         st = m.device.reconnect(m.options.reconnect_s, fact.why)
     except Stop as exc:
-        raise m.stop(str(exc)) from None
+        raise m.stop_on(exc) from None
     m.tell(notices.DeviceBack())
     m.last_line = now = m.clock()
     if isinstance(m.phase, Dealing):
@@ -366,9 +366,7 @@ def status_in_pass(m: Core, dealing: Dealing, st: Reply, now: float) -> Phase:
             return progress(m, device_messages.make_event(protocol.EV_PROGRESS, k=st.k, n=p.part_n, left=st.left,
                                                           right=st.right))
         if now - dealing.moved_at > m.device.wait_s(2 * m.options.stall_s):
-            raise m.protocol_fault(f"it says it is dealing, yet no card has gone through for "
-                                   f"{now - dealing.moved_at:.0f} s and it sends no events"
-                                   + (f" ({m.device.garbage} lines that are not protocol)" if m.device.garbage else ""))
+            raise m.stop(Stalled(m.device.name, round(now - dealing.moved_at), m.device.garbage))
         return dealing
     if st.state == protocol.ST_PAUSED:
         return fault_in_pass(m, device_messages.make_event(protocol.EV_FAULT, code=faults.paused_by(st),
@@ -419,7 +417,7 @@ def miscounted(m: Core, ev: Event) -> Phase:
 
 @on("stopped", goes=(Stopped,))
 def stopped_event(m: Core, ev: Event) -> Phase:
-    raise m.stop("the shuffler's firmware was interrupted and left for its prompt; unplug it and plug it in again")
+    raise m.stop(LeftForPrompt())
 
 
 def hold_for_unknown(m: Core, ev: Event) -> GuideStopped:
@@ -431,6 +429,4 @@ def hold_for_unknown(m: Core, ev: Event) -> GuideStopped:
     m.note(notices.UnknownFaultHeld(ev.code, m.place))
     port = m.device.name if m.device is not None else "PORT"
     hint = m.options.resume_hint
-    return m.stop(f"the shuffler reports fault {ev.code}, which this tool does not know; "
-                  f"{fault_catalogue.advice(ev.code)} (`shuffler check --port {port}`)"
-                  + (f", then `{hint}` goes on" if hint else ""))
+    return m.stop(HeldOnUnknownFault(ev.code, port, hint))

@@ -10,12 +10,13 @@ are counted here and never shown to the person.
 from __future__ import annotations
 
 import time
-from typing import Callable
+from typing import Any, Callable
 
 from firmware import protocol
 from host import device_messages
-from host import device_words
 from host.device_messages import Event, Reply
+from host.guide import stop_words
+from host.guide.stop_reasons import PROTOCOL, TABLE, VERSION, Changed, NotBack, OtherFirmware, OtherShuffler
 from host.device_link import (HANDSHAKE_S, REQUEST_TIMEOUT_S, BadMessage, DeviceError, Garbage, Link, LinkClosed, LinkError,
                        LinkTimeout, ProtocolFault, ProtocolMismatch)
 
@@ -23,7 +24,12 @@ REOPEN_PAUSE_S = 0.5
 
 
 class Stop(Exception):
-    """The device cannot be worked with; the message is one line for the person."""
+    """The device cannot be worked with: its reason (`record`, host/guide/stop_reasons.py
+    or the port's record), said in its one line (host/guide/stop_words.py)."""
+
+    def __init__(self, what: Any) -> None:
+        self.record = None if isinstance(what, str) else what
+        super().__init__(what if isinstance(what, str) else stop_words.words(what))
 
 
 class Device:
@@ -174,10 +180,10 @@ class Device:
                 link.close()
                 got = link.offered or {}
                 self.check_firmware(got.get("fw"), got.get("proto"), got.get(protocol.F_DIGEST), partial=True)
-                raise Stop(self._reflashed("another protocol")) from None
+                raise Stop(OtherFirmware(self.name)) from None
             except ProtocolFault as exc:  # something answers, and not as a shuffler does
                 link.close()
-                raise Stop(str(exc)) from None
+                raise Stop(exc.record if exc.record is not None else str(exc)) from None
             except Stop:
                 link.close()
                 raise
@@ -185,7 +191,7 @@ class Device:
                 link.close()
                 last = str(exc)
                 time.sleep(min(REOPEN_PAUSE_S, max(0.0, deadline - self.clock())))
-        raise Stop(f"the shuffler did not come back within {within_s:g} s ({last})")
+        raise Stop(NotBack(within_s, last))
 
     def _greet(self, link: Link, deadline: float) -> Reply:
         left = max(0.2, deadline - self.clock())
@@ -199,8 +205,7 @@ class Device:
 
     def check_uid(self, uid: str | None) -> None:
         if self.uid is not None and uid != self.uid:
-            raise Stop(f"another shuffler answers on {self.name} (uid {uid or 'none'}, not {self.uid}): the guide "
-                       "will not go on with a device it did not start with")
+            raise Stop(OtherShuffler(self.name, uid, self.uid))
 
     def check_firmware(self, fw: object, proto: object, digest: object, partial: bool = False) -> None:
         """The shuffler answers with the firmware the session began with
@@ -212,19 +217,13 @@ class Device:
         was_fw, was_proto, was_digest = self.firmware
         changes = []
         if proto != was_proto:
-            changes.append(f"protocol {was_proto}, now {proto}")
+            changes.append(Changed(PROTOCOL, was_proto, proto))
         if digest != was_digest and not (partial and digest is None):
-            changes.append(f"message table {was_digest}, now {digest}")
+            changes.append(Changed(TABLE, was_digest, digest))
         if fw != was_fw and not (partial and fw is None):
-            changes.append(f"version {was_fw}, now {fw}")
+            changes.append(Changed(VERSION, was_fw, fw))
         if changes:
-            raise Stop(self._reflashed("; ".join(changes)))
-
-    def _reflashed(self, changes: str) -> str:
-        """The one line of a reflash: what changed, and what to run."""
-        return (device_words.contradiction_words("reflash", changes=changes) + ": this run claims nothing of the "
-                f"pack's order; flash the firmware that comes with this tool (`shuffler flash --port {self.name}`), "
-                "then start the guide again")
+            raise Stop(OtherFirmware(self.name, tuple(changes)))
 
     def close(self) -> None:
         self.link.close()

@@ -17,6 +17,10 @@ from pathlib import Path
 from typing import Any
 
 from host import plan as planlib
+from host.guide import stop_words
+from host.guide.stop_reasons import (EXACT_NEEDS_SHUFFLER, ONE_DEVICE, RECORD_NEEDS_UNATTENDED, RESUME_NEEDS_PORT,
+                                     ROUNDS_GO_WITH_RANDOM, ROUTINE_GOES_WITH_EXACT, UNATTENDED_NEEDS_VIRTUAL,
+                                     OptionsRefused)
 
 # Seconds. The machine's waits are short; the person's have no limit unless one is given.
 STALL_S = 8.0  # no event while dealing: ask the device how it is doing
@@ -33,7 +37,12 @@ def _option(flag: str | None, default: Any = None) -> Any:
 
 
 class BadOptions(ValueError):
-    """Options that do not go together: one line saying which and why."""
+    """Options that do not go together: their record (`record`,
+    stop_reasons.OptionsRefused), said in one line."""
+
+    def __init__(self, why: str, chosen: tuple[str, ...] = ()) -> None:
+        self.record = OptionsRefused(why, chosen)
+        super().__init__(stop_words.words(self.record))
 
 
 @dataclass(frozen=True)
@@ -91,8 +100,7 @@ class GuideOptions:
         (mode, pack, unattended); BadOptions when they do not go together."""
         chosen = [name for name, on in (("--port", self.port), ("--sim", self.sim), ("--manual", self.manual)) if on]
         if len(chosen) != 1:
-            raise BadOptions("choose one of --port PORT, --sim or --manual"
-                             + (f" (got {' and '.join(chosen)})" if chosen else ""))
+            raise BadOptions(ONE_DEVICE, tuple(chosen))
         # Nobody can put cards into a virtual tray by hand, except on the page.
         o = self.vary(mode=self.routine_mode, unattended=self.unattended or (self.sim and not self.web),
                       pack=self.pack if self.pack is not None or self.cards is not None else planlib.DEFAULT_PACK)
@@ -102,21 +110,19 @@ class GuideOptions:
 
     def _check_device(self) -> None:
         if self.unattended and not (self.sim or (self.port and self.world)):
-            raise BadOptions("--unattended needs the virtual shuffler: --sim, or --port with --world")
+            raise BadOptions(UNATTENDED_NEEDS_VIRTUAL)
         if self.record is not None and not self.unattended:
-            raise BadOptions("--record goes with --unattended")
+            raise BadOptions(RECORD_NEEDS_UNATTENDED)
         if self.mode == "exact" and self.manual:
-            raise BadOptions("exact mode needs the shuffler (--port or --sim); --manual is random mode")
+            raise BadOptions(EXACT_NEEDS_SHUFFLER)
 
     def _check_routine(self) -> None:
         if self.mode == "exact" and (self.rounds is not None or self.from_round != 1):
-            raise BadOptions("--rounds and --from-round go with --mode random "
-                             "(exact mode always runs its whole routine)")
+            raise BadOptions(ROUNDS_GO_WITH_RANDOM)
         if self.routine is not None and self.mode != "exact":
-            raise BadOptions("--routine chooses exact mode's routine: it goes with --mode exact")
+            raise BadOptions(ROUTINE_GOES_WITH_EXACT)
         if self.resume and (self.mode != "exact" or not self.port):
-            raise BadOptions("--resume goes on with an exact routine on a shuffler: use it with --port "
-                             "(in random mode, --from-round goes on)")
+            raise BadOptions(RESUME_NEEDS_PORT)
 
     def command(self, *extra: str) -> str:
         """`shuffler guide` on the same shuffler, pack and quality, then

@@ -24,14 +24,17 @@ AT_MOST = "at most"  # an upper bound
 
 
 class GuideStopped(Exception):
-    """The guide cannot go on; the message says why, `place` where, and
-    `record`, where the stop has one, what stopped it (a note: a fault of
-    the device, DeviceContradicted)."""
+    """The guide cannot go on; the message says why, `place` where,
+    `reason` why as a record (host/guide/stop_reasons.py, or the port's
+    record; None for a reason said in words alone), and `record`, where the
+    stop has one, the fault of the device that stopped it (a note:
+    DeviceContradicted, a fault's record)."""
 
-    def __init__(self, message: str, place: Where | None, record: Note | None = None) -> None:
+    def __init__(self, message: str, place: Where | None, record: Note | None = None, reason: Any = None) -> None:
         super().__init__(message)
         self.place = place
         self.record = record
+        self.reason = reason
 
 
 @dataclass

@@ -16,6 +16,7 @@ from host.guide import ledger as proof
 from host.guide import notices
 from host.guide import routines
 from host.guide.handlers import AfterPass, Do, Finished, Handling, Phase
+from host.guide.stop_reasons import RoutineUnfit
 from host.plan import make_plan
 from shuffling import steps
 
@@ -111,7 +112,7 @@ class RunKeeping:
         try:
             return routines.GuidedExactRoutine(self.plan.cards, dev.capacity or self.plan.capacity, begun)
         except ValueError as exc:  # a routine this guide would word otherwise (another firmware's plan)
-            raise self.stop(f"the shuffler's exact routine does not fit this pack: {exc}") from None
+            raise self.stop(RoutineUnfit(self.plan.cards, str(exc))) from None
 
     def resumed_routine(self, st: Reply) -> routines.GuidedExactRoutine:
         """The routine the device holds, from the load it expects next."""
@@ -130,7 +131,7 @@ class RunKeeping:
             routine = routines.GuidedExactRoutine(self.plan.cards, dev.capacity or self.plan.capacity, held,
                                             resume_at=st.next)
         except ValueError as exc:
-            raise self.stop(f"the shuffler's exact routine does not fit this pack: {exc}") from None
+            raise self.stop(RoutineUnfit(self.plan.cards, str(exc))) from None
         if st.state in (protocol.ST_DEALING, protocol.ST_PAUSED) or held.dealt is not None:
             self.todo.append(Do(lambda: self.take_up_running_pass(st, held.dealt), "take_up_running_pass"))
         return routine

@@ -12,7 +12,6 @@ on screen completes them.
 from __future__ import annotations
 
 from firmware import protocol
-from host import person as persons
 from host.device_link import LinkError
 from host.device_messages import Event
 from host.guide import belief
@@ -25,6 +24,7 @@ from host.guide.core import STALE, Core, Item, Pass
 from host.guide.dealing import hold_for_unknown
 from host.guide.handlers import (ONWARD, Answer, AwaitingTouch, Dealing, Do, Handling, Loading, Paused, Phase, Stopped,
                                  Tick, Tray, on, refusal)
+from host.guide.stop_reasons import ANSWER, CARDS, PASS_START, TAKEN_UP, InputEnded, NotCalibrated, WaitedOut
 from shuffling import steps
 
 KEEP_AWAKE_S = 20.0  # a line to the device at least this often while the person works
@@ -275,7 +275,7 @@ def refusal_steps(m: Core, p: Pass, ev: Event, touch: steps.Touch) -> list[Item]
         return [notices.BatteryTooLowToStart(), steps.Fix("battery_idle"), touch]
     if code == protocol.FAULT_NOT_CALIBRATED:
         port = m.device.name if m.device is not None else "PORT"
-        raise m.stop(f"the count sensor is not calibrated: run `shuffler setup --port {port}` first")
+        raise m.stop(NotCalibrated(port))
     if code == protocol.FAULT_SENSOR:
         return sensor_at_start(m, ev, touch)
     if not faults.is_known(ev):
@@ -358,9 +358,9 @@ def keep_time(m: Core) -> Phase:
         return m.phase
     waited = now - shown.at
     if m.options.wait_s is not None and waited > m.options.wait_s:
-        raise m.stop(WAIT_WORDS[type(m.phase)].format(m.options.wait_s))
+        raise m.stop(WaitedOut(WAITED_FOR[type(m.phase)], m.options.wait_s))
     if shown.answer is not None and getattr(m.person, "closed", False):
-        raise persons.PersonGaveUp("the input ended, so no step can be answered")
+        raise m.stop(InputEnded())
     if waited > LONG_WAIT_S:
         m.tell(notices.StillWaiting(shown.number, int(waited // 60)))
     if m.device is not None and now - m.last_line > KEEP_AWAKE_S:
@@ -368,9 +368,10 @@ def keep_time(m: Core) -> Phase:
     return m.phase
 
 
-WAIT_WORDS: dict[type[Phase], str] = {
-    Handling: "nobody answered the step within {:g} s",
-    Loading: "no cards came into the tray within {:g} s",
-    AwaitingTouch: "no pass started within {:g} s",
-    Paused: "the pass was not taken up again within {:g} s",
+# What the guide waited for in each phase a --wait can end (stop_reasons.WaitedOut.waited_for).
+WAITED_FOR: dict[type[Phase], str] = {
+    Handling: ANSWER,
+    Loading: CARDS,
+    AwaitingTouch: PASS_START,
+    Paused: TAKEN_UP,
 }

@@ -195,6 +195,12 @@ def record(notice: notices.Notice) -> dict[str, Any]:
     return {"level": notices.level(notice), **_plain(notice)}
 
 
+def stop_data(stop: Any) -> dict[str, Any] | None:
+    """A stop's record (host/commands/guide.py StopRecord: where, why, its
+    reason's record, the way on) as JSON data for the page's stop banner."""
+    return None if stop is None else _plain(stop)
+
+
 def _plain(value: Any) -> Any:
     """A record's field as JSON data: a nested record as its kind and fields."""
     if dataclasses.is_dataclass(value) and not isinstance(value, type):

@@ -46,6 +46,7 @@ def fresh_state() -> dict[str, Any]:
         "summary": None,
         "verdict": None,  # at the end: ready (as random as the plan asks), level, threshold, needs (rounds)
         "stopped": None,  # why the guide stopped, with the command that goes on
+        "stop": None,  # the stop's record as data (adapter.stop_data): the banner's data-* attributes
         "finished": False,
         "table": None,  # the virtual table, with --sim
         "table_error": None,

@@ -19,7 +19,7 @@ from host import guide as guide_machine
 from host import person as persons
 from host import plan as planlib
 from host.guide.options import GuideOptions
-from host.web.adapter import WebPerson, WebVoice, where
+from host.web.adapter import WebPerson, WebVoice, stop_data, where
 from host.web.page_state import PageState
 from host.web.server import PageServer, is_lan_bind, parse_bind
 from host.web.table import WebTable
@@ -84,10 +84,11 @@ class WebSession:
         self.page.close("the guide's page was closed")
         self.server.stop()
 
-    def show_stop(self, line: str) -> None:
+    def show_stop(self, line: str, stop: Any = None) -> None:
         """The one line the console ends with (where, why, the command that
-        goes on) is what the page shows, before its sockets close."""
-        self.page.update(stopped=line, finished=True)
+        goes on) is what the page shows, before its sockets close; its record
+        (host/commands/guide.py StopRecord) beside, as data."""
+        self.page.update(stopped=line, stop=stop_data(stop), finished=True)
 
     def stop_unless_summary(self) -> None:
         """Stop serving, unless the page shows a summary (it lingers then)."""
@@ -108,7 +109,8 @@ class WebSession:
         return WebPerson(self.page, self.voice, inner=inner,
                          after_step=self.server.refresh_table if self.table is not None else None, table=self.table)
 
-    def run(self, guide: guide_machine.Guide, stopped_words: Callable[[BaseException], str]) -> guide_machine.Summary:
+    def run(self, guide: guide_machine.Guide,
+            stopped: Callable[[BaseException], tuple[str, Any]]) -> guide_machine.Summary:
         """guide.run() on a worker thread; its summary, or its exception
         re-raised here once the page shows it."""
         assert self.voice is not None
@@ -134,7 +136,8 @@ class WebSession:
         self.server.refresh_table()
         if "error" in result:
             exc = result["error"]
-            self.page.update(stopped=stopped_words(exc), finished=True, **where(guide))
+            line, stop = stopped(exc)
+            self.page.update(stopped=line, stop=stop_data(stop), finished=True, **where(guide))
             raise exc
         summary: guide_machine.Summary = result["summary"]
         # The routine is over: how far it got is the summary's, not the

@@ -10,8 +10,10 @@ the device did not earn: no summary, exactness lost in the ledger, no
 `--resume` offered."""
 from __future__ import annotations
 
+import json
 import threading
 import time
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -22,6 +24,8 @@ from host import guide as guide_machine
 from host import plan as planlib
 from host.guide import ledger as proof
 from host.guide import notices
+from host.guide import stop_reasons as why
+from host.guide.stop_reasons import Changed
 from host.guide.machine import Machine
 from host.device_link import Link
 from host.guide.handlers import AfterPass, Answer, Dealing, Stopped, Tick
@@ -45,20 +49,22 @@ OTHER_DIGEST = (protocol.digest() + 1) % 4194302
 
 
 @pytest.mark.restart
-@pytest.mark.parametrize("changed, words", [
-    ({"digest": OTHER_DIGEST}, f"message table {protocol.digest()}, now {OTHER_DIGEST}"),
-    ({"proto": protocol.PROTOCOL_VERSION + 1}, f"protocol {protocol.PROTOCOL_VERSION}, now {protocol.PROTOCOL_VERSION + 1}"),
-    ({"fw": "0.2.0"}, "version 0.1.0, now 0.2.0"),
+@pytest.mark.parametrize("changed, change", [
+    ({"digest": OTHER_DIGEST}, Changed(why.TABLE, protocol.digest(), OTHER_DIGEST)),
+    ({"proto": protocol.PROTOCOL_VERSION + 1},
+     Changed(why.PROTOCOL, protocol.PROTOCOL_VERSION, protocol.PROTOCOL_VERSION + 1)),
+    ({"fw": "0.2.0"}, Changed(why.VERSION, "0.1.0", "0.2.0")),
 ])
-def test_a_board_reflashed_mid_session_stops_the_guide_in_one_line(changed: dict[str, Any], words: str) -> None:
+def test_a_board_reflashed_mid_session_stops_the_guide_in_one_line(changed: dict[str, Any], change: Changed) -> None:
     fake = FakeShuffler(lambda k, p: "restart" if (p, k) == (2, 30) else None)
     fake.reboot_hello = changed
+    port = fake.dev.port
     result, voice, _ = run_on_fake(fake, plan())
     claims_nothing(result, voice.text)
-    line = str(result)
-    assert f"the shuffler started again with other firmware ({words})" in line, line
-    assert "`shuffler flash --port " in line and "claims nothing" in line and "\n" not in line
-    assert "restarted" not in voice.text  # not taken for the same shuffler starting again
+    assert isinstance(result, guide_machine.GuideStopped)
+    assert result.reason == why.OtherFirmware(port, (change,)), result  # what changed; the flash to run names the port
+    assert "\n" not in str(result)
+    assert not voice.told(notices.Restarted)  # not taken for the same shuffler starting again
     assert fake.passes == 2  # no pass after it
 
 
@@ -74,12 +80,13 @@ def test_a_board_back_after_the_cable_with_another_protocol_stops_the_guide_in_o
         return Link.open(fake.dev.port)
 
     t0 = time.monotonic()
+    port = fake.dev.port
     result, voice, _ = run_on_fake(fake, plan(), reopen=reopen, reconnect_s=20)
     claims_nothing(result, voice.text)
-    line = str(result)
-    assert (f"the shuffler started again with other firmware (protocol {protocol.PROTOCOL_VERSION}, now "
-            f"{protocol.PROTOCOL_VERSION + 1})") in line, line
-    assert "`shuffler flash --port " in line and time.monotonic() - t0 < 20  # said at once, not after waiting it out
+    assert isinstance(result, guide_machine.GuideStopped)
+    new = Changed(why.PROTOCOL, protocol.PROTOCOL_VERSION, protocol.PROTOCOL_VERSION + 1)
+    assert result.reason == why.OtherFirmware(port, (new,)), result
+    assert time.monotonic() - t0 < 20  # said at once, not after waiting it out
 
 
 class Inflating(FakeShuffler):
@@ -123,11 +130,11 @@ def progress(k: int, n: int = 81) -> Any:
     return device_messages.make_event(protocol.EV_PROGRESS, k=k, n=n)
 
 
-def stop_of(m: Machine, fact: Any) -> str:
+def stop_of(m: Machine, fact: Any) -> guide_machine.GuideStopped:
     with pytest.raises(guide_machine.GuideStopped) as stopped:
         m.handle(fact)
     assert isinstance(m.phase, Stopped) and m.summary is None
-    return str(stopped.value)
+    return stopped.value
 
 
 def test_a_count_that_goes_back_is_a_fault_of_the_device_not_a_card() -> None:
@@ -140,9 +147,9 @@ def test_a_count_that_goes_back_is_a_fault_of_the_device_not_a_card() -> None:
     device.k = 11
     m.handle(Tick())
     assert m.pass_ is not None and m.pass_.k == 11
-    line = stop_of(m, progress(10))
+    stop = stop_of(m, progress(10))
     assert m.notes[-1] == notices.DeviceContradicted("count_back", (("now", 10), ("was", 11)))
-    assert line.startswith(notices.note_words(m.notes[-1]))
+    assert stop.reason == why.DeviceHeld(m.notes[-1], exactness_lost=False)  # random mode claimed no exactness
 
 
 def test_a_device_repeating_one_count_for_ever_ends_in_one_line_not_a_hang() -> None:
@@ -155,7 +162,9 @@ def test_a_device_repeating_one_count_for_ever_ends_in_one_line_not_a_hang() -> 
             m.handle(progress(10))
             m.handle(Tick())
     assert clock.now - 1000 <= 3 * 8 + 2  # counted from the last real progress: a repeat is none
-    assert "no card has gone through" in str(stopped.value)
+    reason = stopped.value.reason
+    assert isinstance(reason, why.Stalled) and reason.name == device.name, reason
+    assert 2 * 8 < reason.seconds <= 3 * 8 + 2  # past twice stall_s, from the last real progress
 
 
 def exact_after_load_a() -> tuple[Machine, MemoryDevice, Record, Clock]:
@@ -179,8 +188,8 @@ def lost_and_claimless(m: Machine, fault: str, **values: int) -> None:
 @pytest.mark.exact_mode
 def test_an_exact_routine_done_early_is_a_fault_of_the_device() -> None:
     m, _, _, _ = exact_after_load_a()
-    line = stop_of(m, device_messages.make_event(protocol.EV_EXACT_DONE, rounds=8))
-    assert "exactness is lost: nothing is claimed of the pack's order" in line
+    stop = stop_of(m, device_messages.make_event(protocol.EV_EXACT_DONE, rounds=8))
+    assert stop.reason == why.DeviceHeld(m.notes[-1], exactness_lost=True)  # the line says exactness is lost
     lost_and_claimless(m, "done_early", passes=1, of=16)
 
 
@@ -231,13 +240,13 @@ def test_a_pass_of_more_cards_than_the_tray_holds_is_a_fault_of_the_device() -> 
     m = Machine(plan(1), Quiet(), voice, device, IN_MEMORY, clock=clock)
     m.begin()
     m.handle(Answer(m.shown.number))  # the cut: load A's step
-    line = stop_of(m, device_messages.make_event(protocol.EV_LOADED, n=device.capacity + 1))
+    stop = stop_of(m, device_messages.make_event(protocol.EV_LOADED, n=device.capacity + 1))
     said = notices.DeviceContradicted("tray_over", (("capacity", device.capacity), ("out", device.capacity + 1)))
-    assert m.notes[-1] == said and line.startswith(notices.note_words(said))
+    assert m.notes[-1] == said and stop.reason == why.DeviceHeld(said, exactness_lost=False)
 
 
 @pytest.mark.restart
-def test_shuffler_guide_on_a_board_reflashed_under_it_exits_non_zero_with_one_line() -> None:
+def test_shuffler_guide_on_a_board_reflashed_under_it_exits_non_zero_with_one_line(tmp_path: Path) -> None:
     """`shuffler guide --port` as a person runs it: the board answers its
     status, then says hello with another protocol (reflashed under the
     guide). One line on stderr, what changed and what to run; exit 1."""
@@ -251,14 +260,20 @@ def test_shuffler_guide_on_a_board_reflashed_under_it_exits_non_zero_with_one_li
             dev.emit({"ev": "hello", "fw": "0.1.0", "proto": protocol.PROTOCOL_VERSION + 1, "board": "fake",
                       "capacity": 104, "state": "idle", "uid": dev.uid, "digest": protocol.digest()})
     dev = FakeDevice(reflashed)
+    feed = tmp_path / "steps.jsonl"
     try:
-        out = shuffler("guide", "--port", dev.port, "--pack", "samba", "--mode", "random", "--wait", "60", timeout=120)
+        out = shuffler("guide", "--port", dev.port, "--pack", "samba", "--mode", "random", "--wait", "60",
+                       "--steps-file", str(feed), timeout=120)
     finally:
         dev.close()
     lines = out.stderr.strip().splitlines()
     assert out.returncode == 1 and len(lines) == 1, out.stderr
-    assert f"other firmware (protocol {protocol.PROTOCOL_VERSION}, now {protocol.PROTOCOL_VERSION + 1})" in lines[0]
-    assert f"`shuffler flash --port {dev.port}`" in lines[0] and "Traceback" not in out.stderr
+    stop = json.loads(feed.read_text().splitlines()[-1])  # the stop's record: the line on stderr is its words
+    assert stop["record"] == "stop" and lines[0].endswith(stop["words"]), (stop, lines)
+    new = {"kind": "Changed", "what": why.PROTOCOL, "was": protocol.PROTOCOL_VERSION,
+           "now": protocol.PROTOCOL_VERSION + 1}
+    assert stop["reason"] == {"kind": "OtherFirmware", "name": dev.port, "changes": [new]}, stop
+    assert "Traceback" not in out.stderr
     assert "exactly" not in out.stdout and "Shuffled" not in out.stdout
 
 

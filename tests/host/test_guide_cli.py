@@ -14,7 +14,9 @@ from typing import Any
 
 import pytest
 
+from host import port_words
 from host.cli import main
+from host.port_records import MicroPythonOnly
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
@@ -79,14 +81,14 @@ def test_bad_input_has_the_exit_code_of_every_command() -> None:
 
 @pytest.mark.parametrize("command", [("plan", "--rounds", "1000"), ("guide", "--manual", "--rounds", "100000")])
 def test_rounds_past_the_limit_are_refused_at_once(command: tuple[str, ...]) -> None:
-    from shuffling.limits import MAX_ROUNDS
+    from shuffling.limits import MAX_ROUNDS, MIN_ROUNDS, out_of_range
 
     err = io.StringIO()
     with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
         code = main(list(command))
     assert code == 2
-    assert err.getvalue().strip() == (f"shuffler: --rounds must be between 1 and {MAX_ROUNDS}, "
-                                      f"not {int(command[-1]):,}")
+    refusal = out_of_range("--rounds", int(command[-1]), MIN_ROUNDS, MAX_ROUNDS)  # the limits' one wording
+    assert refusal is not None and err.getvalue().strip() == f"shuffler: {refusal}", err.getvalue()
 
 
 def records(path: Path) -> list[dict[str, Any]]:
@@ -335,5 +337,21 @@ def test_the_guide_on_a_board_with_micropython_alone_says_so_and_what_to_run(sim
     done = run("--port", dev.port, "--pack", "samba")
     assert done.returncode == 1, done.stdout + done.stderr
     last = done.stderr.strip().splitlines()[-1]
-    assert last == (f"shuffler: {dev.port} answers with MicroPython's prompt and no shuffler firmware: "
-                    f"run `shuffler flash --port {dev.port}`"), done.stderr
+    assert last == f"shuffler: {port_words.words(MicroPythonOnly(dev.port))}", done.stderr  # the port's record, said
+
+
+def test_a_stop_with_json_prints_its_record_as_the_steps_file_has_it(tmp_path: Path) -> None:
+    """--json: stdout is JSON alone, at a stop too: the stop's record (where,
+    why as a record, the way on), the same line the steps file ends with."""
+    path = tmp_path / "steps.jsonl"
+    done = subprocess.run([sys.executable, "-m", "host.cli", "guide", "--manual", "--pack", "bridge", "--rounds", "1",
+                           "--wait", "60", "--json", "--steps-file", str(path)],
+                          capture_output=True, text=True, timeout=180, input="\n",
+                          env=dict(os.environ, SHUFFLER_RUNTIME_DIR=str(tmp_path)))
+    assert done.returncode == 1, done.stderr
+    [line] = done.stdout.splitlines()
+    stop = json.loads(line)
+    assert stop == records(path)[-1], (stop, records(path)[-1])
+    assert stop["record"] == "stop" and stop["reason"] == {"kind": "InputEnded"}, stop
+    assert stop["where"]["round"] == 1 and shlex.split(stop["command"])[:2] == ["shuffler", "guide"]
+    assert done.stderr.strip().splitlines()[-1] == f"shuffler: {stop['words']}"

@@ -6,6 +6,7 @@ absurd numbers. Each test reads what the guide said against what the table
 holds."""
 from __future__ import annotations
 
+import json
 import re
 import threading
 import time
@@ -17,6 +18,8 @@ from firmware import protocol
 from host import wire
 from host import guide as guide_machine
 from host.guide import notices
+from host.guide import stop_reasons as why
+from host.port_records import ProtocolBroken
 from host import person as persons
 from host import plan as planlib
 from host.device_link import Link
@@ -214,10 +217,11 @@ def test_another_shuffler_on_the_same_path_is_refused_in_one_line() -> None:
         return Link.open(fake.dev.port)
 
     t0 = time.monotonic()
+    port = fake.dev.port
     result, voice, _ = run(fake, reopen=reopen, reconnect_s=30)
     assert time.monotonic() - t0 < 20  # at once, not after the reconnect time
     assert isinstance(result, guide_machine.GuideStopped)
-    assert "another shuffler answers" in str(result) and "uid 07e7, not 5eed" in str(result)
+    assert result.reason == why.OtherShuffler(port, "07e7", "5eed"), result
     assert not voice.told(notices.DeviceBack)
 
 
@@ -227,7 +231,8 @@ def test_a_device_that_never_comes_back_is_given_up_at_the_promised_time() -> No
     t0 = time.monotonic()
     result, voice, _ = run(fake, reopen=lambda: Link.open(gone), reconnect_s=1.5)
     took = time.monotonic() - t0
-    assert isinstance(result, guide_machine.GuideStopped) and "did not come back within 1.5 s" in str(result)
+    assert isinstance(result, guide_machine.GuideStopped)
+    assert isinstance(result.reason, why.NotBack) and result.reason.seconds == 1.5, result
     assert took < 15
 
 
@@ -312,7 +317,8 @@ def test_a_device_repeating_the_same_progress_is_found_out_as_a_silent_one() -> 
     result, voice, _ = run(fake, stall_s=guide_machine.STALL_S)
     assert time.monotonic() - t0 < 60
     assert isinstance(result, guide_machine.GuideStopped)
-    assert "it says it is dealing, yet no card has gone through for" in str(result) and "\n" not in str(result)
+    assert isinstance(result.reason, why.Stalled) and "\n" not in str(result), result
+    assert result.reason.seconds >= 2 * guide_machine.STALL_S  # twice the stall time without a card, then said
 
 
 def test_a_hello_flood_mid_pass_is_a_protocol_fault() -> None:
@@ -325,9 +331,10 @@ def test_a_hello_flood_mid_pass_is_a_protocol_fault() -> None:
         return None
 
     fake = FakeShuffler(flood)
+    fake_port = fake.dev.port
     result, voice, _ = run(fake)
     assert isinstance(result, guide_machine.GuideStopped)
-    assert "broke the protocol" in str(result) and "sent hello 4 times during one pass" in str(result)
+    assert result.reason == why.HelloFlood(fake_port, guide_machine.MAX_RESTARTS_PER_PASS + 1), result
     assert len(voice.told(notices.Restarted)) <= guide_machine.MAX_RESTARTS_PER_PASS
 
 
@@ -342,8 +349,9 @@ def test_an_absurd_count_stops_the_guide_with_one_line_naming_the_device() -> No
     port = fake.dev.port
     result, voice, _ = run(fake)
     assert isinstance(result, guide_machine.GuideStopped)
-    assert str(result).startswith(f"{port} broke the protocol: it sent ")
-    assert "k 1000 is more than n 81" in str(result) and "\n" not in str(result)
+    reason = result.reason
+    assert isinstance(reason, ProtocolBroken) and reason.name == port and "\n" not in str(result), result
+    assert json.loads(reason.sent) == {"ev": "done", "k": 1000, "n": 81, "left": 600, "right": 400}  # the line as sent
     assert "exactly 0" not in voice.text
 
 
@@ -455,7 +463,7 @@ def test_a_pass_that_keeps_stopping_before_its_first_card_stops_the_guide_in_one
     fake = FaultsAtOnce()
     result, voice, person = run(fake)
     assert isinstance(result, guide_machine.GuideStopped), voice.text
-    assert f"the pass stopped {guide_machine.MAX_FRUITLESS_PARTS} times in a row before its first card" in str(result)
+    assert result.reason == why.FruitlessParts(guide_machine.MAX_FRUITLESS_PARTS), result
     assert result.place is not None and result.place.pass_number == 1
     # Nothing was dealt, so each try is the pass's start again.
     touches = [step for step in voice.steps_shown if step == step_kinds.Touch("start")]

@@ -14,6 +14,7 @@ import pytest
 
 from host import guide as guide_machine
 from host.guide import notices
+from host.guide import stop_reasons, stop_words
 from host.guide.ledger import CONDITION
 from host.guide.results import AT_MOST, EXACT_AGAIN, EXACT_DISTANCE, EXACT_THEN_RANDOM
 from host import person as persons
@@ -224,9 +225,11 @@ def test_the_cli_refuses_exact_mode_without_a_device() -> None:
     from host.commands.guide import guide
 
     out = CliRunner().invoke(guide, ["--manual", "--mode", "exact"])
-    assert out.exit_code != 0 and "exact mode needs the shuffler" in out.output
+    said = stop_words.words(stop_reasons.OptionsRefused(stop_reasons.EXACT_NEEDS_SHUFFLER))
+    assert out.exit_code == 2 and said in out.output, out.output
     out = CliRunner().invoke(guide, ["--sim", "--rounds", "3"])
-    assert out.exit_code != 0 and "--rounds and --from-round go with --mode random" in out.output
+    said = stop_words.words(stop_reasons.OptionsRefused(stop_reasons.ROUNDS_GO_WITH_RANDOM))
+    assert out.exit_code == 2 and said in out.output, out.output
     assert "Traceback" not in out.output
 
 
@@ -414,7 +417,9 @@ def test_a_device_whose_routine_the_guide_cannot_word_stops_it_in_one_line() -> 
     result, voice, _ = run_on_fake(fake, plan, mode="exact")
     assert isinstance(result, guide_machine.GuideStopped)
     assert "\n" not in str(result)
-    assert "the shuffler's exact routine does not fit this pack" in str(result) and "9 rounds" in str(result)
+    reason = result.reason
+    assert isinstance(reason, stop_reasons.RoutineUnfit) and reason.cards == plan.cards, result
+    assert "9" in reason.detail  # the rounds the shuffler said, which this guide does not plan
     assert not voice.steps_shown  # no step was shown
 
 

@@ -27,6 +27,8 @@ from host import person as persons
 from host import plan as planlib
 from host import device_messages
 from host.guide import notices as notice_kinds
+from host.guide import stop_reasons
+from host.port_records import ProtocolBroken
 from host.guide.machine import Machine
 from host.guide.handlers import Answer, AwaitingTouch, Handling, Loading, Paused, Tick
 from firmware import exact_routes
@@ -217,7 +219,7 @@ def test_a_device_that_answers_but_deals_nothing_ends_in_one_line() -> None:
     result, voice, _ = run_on_fake(fake, plan(), settle_s=0.2, stall_s=0.5)
     assert time.monotonic() - t0 < 30  # the noise alone lasts a minute
     assert isinstance(result, guide_machine.GuideStopped), voice.text
-    assert "it says it is dealing, yet no card has gone through" in str(result) and "\n" not in str(result)
+    assert isinstance(result.reason, stop_reasons.Stalled) and "\n" not in str(result), result
     assert "Traceback" not in voice.text  # the device's own output never reaches the person
 
 
@@ -232,10 +234,14 @@ class NoCountInExact(FakeShuffler):
 
 def test_a_reply_with_a_field_missing_is_a_protocol_fault_in_one_line() -> None:
     fake = NoCountInExact()
+    fake_port = fake.dev.port
     result, voice, _ = run_on_fake(fake, planlib.make_plan(planlib.choose_pack("samba", None), 104, "good"),
                                    mode="exact")
     assert isinstance(result, guide_machine.GuideStopped), voice.text
-    assert "broke the protocol: it sent" in str(result) and str(result).endswith("(routine.next: count is missing)")
+    reason = result.reason
+    assert isinstance(reason, ProtocolBroken) and reason.name == fake_port, result  # the device's line, and why
+    # The reply as it came, and the field missing from it.
+    assert reason.sent.startswith('{"re": "exact"') and "routine.next" in reason.why and "count" in reason.why
 
 
 class TalksToItself(FakeShuffler):

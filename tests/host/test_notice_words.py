@@ -14,7 +14,11 @@ from rich.console import Console
 from firmware import protocol
 from host import plan as planlib
 from host.commands.guide import RichVoice, _print_summary
+from host import fault_catalogue
 from host.guide import notices
+from host.guide import stop_reasons as why
+from host.guide import stop_words
+from host.port_records import MicroPythonOnly, ProtocolBroken
 from host.guide.results import Summary
 from shuffling import steps
 
@@ -217,3 +221,100 @@ def test_every_note_reads_the_same_on_the_console_the_page_and_in_json() -> None
     assert console == page["notes"] == [said for _, said in NOTES]
     assert [r["kind"] for r in page["note_records"]] == [type(n).__name__ for n, _ in NOTES]
     assert page["note_records"][0]["where"]["load"] == "B" and page["note_records"][0]["code"] == protocol.FAULT_JAM
+
+
+# -- why the guide stops (host/guide/stop_words.py) ------------------------------------------------
+
+STOPS = [
+    (why.OtherFirmware("/dev/ttyUSB0", (why.Changed(why.PROTOCOL, 6, 7), why.Changed(why.VERSION, "0.1.0", "0.2.0"))),
+     "the shuffler started again with other firmware (protocol 6, now 7; version 0.1.0, now 0.2.0): this run claims "
+     "nothing of the pack's order; flash the firmware that comes with this tool (`shuffler flash --port "
+     "/dev/ttyUSB0`), then start the guide again"),
+    (why.OtherFirmware("/dev/ttyUSB0", (why.Changed(why.TABLE, 1234, 4321),)),
+     "the shuffler started again with other firmware (message table 1234, now 4321): this run claims nothing of the "
+     "pack's order; flash the firmware that comes with this tool (`shuffler flash --port /dev/ttyUSB0`), then start "
+     "the guide again"),
+    (why.OtherFirmware("/dev/ttyUSB0"),
+     "the shuffler started again with other firmware (another protocol): this run claims nothing of the pack's "
+     "order; flash the firmware that comes with this tool (`shuffler flash --port /dev/ttyUSB0`), then start the "
+     "guide again"),
+    (why.OtherShuffler("/dev/ttyUSB0", "07e7", "5eed"),
+     "another shuffler answers on /dev/ttyUSB0 (uid 07e7, not 5eed): the guide will not go on with a device it did "
+     "not start with"),
+    (why.OtherShuffler("/dev/ttyUSB0", None, "5eed"),
+     "another shuffler answers on /dev/ttyUSB0 (uid none, not 5eed): the guide will not go on with a device it did "
+     "not start with"),
+    (why.NotBack(1.5, "no such port"), "the shuffler did not come back within 1.5 s (no such port)"),
+    (why.Stalled("/dev/ttyUSB0", 17),
+     "/dev/ttyUSB0 broke the protocol: it says it is dealing, yet no card has gone through for 17 s and it sends no "
+     "events"),
+    (why.Stalled("/dev/ttyUSB0", 17, garbage=3),
+     "/dev/ttyUSB0 broke the protocol: it says it is dealing, yet no card has gone through for 17 s and it sends no "
+     "events (3 lines that are not protocol)"),
+    (why.HelloFlood("/dev/ttyUSB0", 4),
+     "/dev/ttyUSB0 broke the protocol: it sent hello 4 times during one pass: it keeps restarting or does not keep "
+     "to the protocol"),
+    (why.RoutineUnfit(162, "9 rounds"), "the shuffler's exact routine does not fit this pack: 9 rounds"),
+    (why.InputEnded(), "the input ended, so no step can be answered"),
+    (why.Interrupted(), "interrupted"),
+    (why.ReconnectsSpent(4), "the connection to the shuffler was lost 4 times during one pass"),
+    (why.LeftForPrompt(), "the shuffler's firmware was interrupted and left for its prompt; unplug it and plug it in "
+                          "again"),
+    (why.NotCalibrated("/dev/ttyUSB0"),
+     "the count sensor is not calibrated: run `shuffler setup --port /dev/ttyUSB0` first"),
+    (why.HeldOnUnknownFault(99, "/dev/ttyUSB0", "shuffler guide --port /dev/ttyUSB0 --resume"),
+     f"the shuffler reports fault 99, which this tool does not know; {fault_catalogue.advice(99)} (`shuffler check "
+     "--port /dev/ttyUSB0`), then `shuffler guide --port /dev/ttyUSB0 --resume` goes on"),
+    (why.HeldOnUnknownFault(99, "PORT", None),
+     f"the shuffler reports fault 99, which this tool does not know; {fault_catalogue.advice(99)} (`shuffler check "
+     "--port PORT`)"),
+    (why.WaitedOut(why.ANSWER, 3.0), "nobody answered the step within 3 s"),
+    (why.WaitedOut(why.CARDS, 2.5), "no cards came into the tray within 2.5 s"),
+    (why.WaitedOut(why.PASS_START, 30.0), "no pass started within 30 s"),
+    (why.WaitedOut(why.TAKEN_UP, 30.0), "the pass was not taken up again within 30 s"),
+    (why.FruitlessParts(3),
+     "the pass stopped 3 times in a row before its first card went through: the shuffler needs looking at (its "
+     "last fault is above)"),
+    (why.DeviceHeld(notices.DeviceContradicted("count_back", (("now", 12), ("was", 30))), exactness_lost=False),
+     "a fault of the shuffler: the shuffler's count of the pass went back from 30 to 12 cards; the pass is held"),
+    (why.DeviceHeld(notices.DeviceContradicted("done_early", (("of", 16), ("passes", 1))), exactness_lost=True),
+     notices.note_words(notices.DeviceContradicted("done_early", (("of", 16), ("passes", 1))))
+     + "; the pass is held; exactness is lost: nothing is claimed of the pack's order"),
+    (why.OptionsRefused(why.ONE_DEVICE, ("--port", "--sim")),
+     "choose one of --port PORT, --sim or --manual (got --port and --sim)"),
+    (why.OptionsRefused(why.ONE_DEVICE), "choose one of --port PORT, --sim or --manual"),
+    (why.OptionsRefused(why.UNATTENDED_NEEDS_VIRTUAL),
+     "--unattended needs the virtual shuffler: --sim, or --port with --world"),
+    (why.OptionsRefused(why.RECORD_NEEDS_UNATTENDED), "--record goes with --unattended"),
+    (why.OptionsRefused(why.EXACT_NEEDS_SHUFFLER),
+     "exact mode needs the shuffler (--port or --sim); --manual is random mode"),
+    (why.OptionsRefused(why.ROUNDS_GO_WITH_RANDOM),
+     "--rounds and --from-round go with --mode random (exact mode always runs its whole routine)"),
+    (why.OptionsRefused(why.ROUTINE_GOES_WITH_EXACT),
+     "--routine chooses exact mode's routine: it goes with --mode exact"),
+    (why.OptionsRefused(why.RESUME_NEEDS_PORT),
+     "--resume goes on with an exact routine on a shuffler: use it with --port (in random mode, --from-round goes "
+     "on)"),
+    (ProtocolBroken("/dev/ttyUSB0", '{"ev": "done", "k": 1000}', "k 1000 is more than n 81"),
+     "/dev/ttyUSB0 broke the protocol: it sent {\"ev\": \"done\", \"k\": 1000} (k 1000 is more than n 81)"),
+    (MicroPythonOnly("/dev/ttyUSB0"),
+     "/dev/ttyUSB0 answers with MicroPython's prompt and no shuffler firmware: run `shuffler flash --port "
+     "/dev/ttyUSB0`"),
+]
+
+
+@pytest.mark.parametrize("reason, said", STOPS, ids=[type(r).__name__ for r, _ in STOPS])
+def test_a_stop_says_why_in_one_line(reason: object, said: str) -> None:
+    assert stop_words.words(reason) == said
+
+
+def test_every_kind_of_stop_is_worded_and_every_option_refusal_too() -> None:
+    assert {type(r) for r, _ in STOPS} >= stop_words.KINDS == {getattr(why, k) for k in why.__all__
+                                                                 if isinstance(getattr(why, k), type)} - {why.Changed}
+    refusals = {getattr(why, k) for k in why.__all__ if isinstance(getattr(why, k), str) and k.isupper()} - {
+        why.PROTOCOL, why.TABLE, why.VERSION, why.ANSWER, why.CARDS, why.PASS_START, why.TAKEN_UP}
+    assert {r.waited_for for r, _ in STOPS if isinstance(r, why.WaitedOut)} == {
+        why.ANSWER, why.CARDS, why.PASS_START, why.TAKEN_UP}
+    assert {r.why for r, _ in STOPS if isinstance(r, why.OptionsRefused)} == refusals
+    with pytest.raises(TypeError):
+        stop_words.words(notices.DeviceBack())  # not a reason to stop

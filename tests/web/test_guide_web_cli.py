@@ -10,6 +10,7 @@ import asyncio
 import errno
 import json
 import re
+import shlex
 import signal
 import subprocess
 import sys
@@ -80,9 +81,11 @@ def test_a_stop_is_one_line_on_the_console_and_shown_on_the_page() -> None:
     finally:
         g.kill()
     assert code == 1 and len(err) == 1
-    assert err[0].startswith("shuffler: stopped: nobody answered the step within 3 s; to go on, put every card "
-                             "together face down into one pack (any order)")
-    assert last["finished"] and last["stopped"] == err[0].removeprefix("shuffler: ")
+    # The page holds the stop's record beside its line: why (no answer within --wait's 3 s), the way on.
+    stop = last["stop"]
+    assert stop["reason"] == {"kind": "WaitedOut", "waited_for": "answer", "seconds": 3.0}, stop
+    assert stop["way"] == "gathered" and shlex.split(stop["command"])[:2] == ["shuffler", "guide"], stop
+    assert last["finished"] and err[0] == f"shuffler: {last['stopped']}"
     assert last["step"]["kind"] == "cut" and last["summary"] is None
 
 
@@ -103,10 +106,10 @@ def test_ctrl_c_and_sigterm_stop_the_guide_and_its_page_in_one_line(sig: signal.
     finally:
         g.kill()
     assert code == 128 + int(sig) and len(err) == 1  # 130 for Ctrl-C, 143 for SIGTERM, as a shell says them
-    assert err[0].startswith("shuffler: stopped: interrupted; to go on")
-    # The page was told before its server went: the same line, the command that goes on.
+    # The page was told before its server went: the same line, the command that goes on, and its record.
     last = got["last"]
-    assert last["finished"] and last["stopped"] == err[0].removeprefix("shuffler: ")
+    assert last["finished"] and err[0] == f"shuffler: {last['stopped']}"
+    assert last["stop"]["reason"] == {"kind": "Interrupted"} and last["stop"]["way"] == "gathered", last["stop"]
     assert last["step"]["kind"] == "cut" and last["summary"] is None
     with pytest.raises(aiohttp.ClientConnectionError):
         g.state()  # the page's server went with it

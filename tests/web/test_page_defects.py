@@ -6,6 +6,7 @@ phone's screen, the live regions, the keyboard and the contrast. Every wait
 is on the page's state, never on a time budget."""
 from __future__ import annotations
 
+import json
 import os
 import signal
 import socket
@@ -216,9 +217,16 @@ def test_a_stopped_guide_shows_the_command_that_goes_on(driver: Any, guides: lis
     play_to(driver, g, lambda s: s["step"]["number"] >= 2)
     os.killpg(g.proc.pid, signal.SIGTERM)  # handled as Ctrl-C
     until(driver, lambda d: d.find_element("id", "banner").is_displayed(), "the banner")
-    stopped = page_state(driver)["stopped"]
-    # The console's stop line (where, why, the command that goes on: test_guide_web_cli), on the banner.
-    assert stopped and marks(driver, "banner")["stopped"] == stopped and stopped in driver.find_element("id", "banner").text
+    state = page_state(driver)
+    stopped = state["stopped"]
+    # The console's stop line (where, why, the command that goes on: test_guide_web_cli), on the banner,
+    # its record beside as data (why: Ctrl-C, as SIGTERM is taken).
+    banner = marks(driver, "banner")
+    assert stopped and banner["stopped"] == stopped and stopped in driver.find_element("id", "banner").text
+    assert json.loads(banner["stop"]) == state["stop"] and state["stop"]["reason"] == {"kind": "Interrupted"}, banner
+    section = marks(driver, "stopped")  # the stop's own card: its reason's kind and the way on
+    assert (section["kind"], section["way"]) == ("Interrupted", state["stop"]["way"]), section
+    assert json.loads(section["record"]) == state["stop"]
 
 
 def free_port() -> int:

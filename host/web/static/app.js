@@ -43,6 +43,13 @@ function mark(el, record) {
   for (const [k, v] of Object.entries(record)) el.dataset[k] = v === null || v === undefined ? "" : String(v);
 }
 
+// The stop banner's record: the kind of its reason (host/guide/stop_reasons.py,
+// or the port's record; "" for one said in words alone), the way on, and the whole record as JSON.
+function markStop(el, stop) {
+  const reason = stop && stop.reason;
+  mark(el, stop ? { kind: reason ? reason.kind : "", way: stop.way, record: JSON.stringify(stop) } : {});
+}
+
 // What each kind of step is called on the page (the steps' own type names are the code's).
 const KIND_LABELS = {
   cut: "split", putintray: "load the tray", reload: "load the tray", touch: "start", lift: "lift the piles",
@@ -346,6 +353,7 @@ function render() {
   renderSummary(s);
   $("stopped").hidden = !s.stopped;
   $("stopped-text").textContent = s.stopped || "";
+  markStop($("stopped"), s.stop);
   renderStepControls(s);
   renderTable(s, f);
   const log = $("log");
@@ -425,7 +433,8 @@ function renderBanner(s) {
   }
   b.hidden = !head;
   mark(b, { kind: kind, step: s && s.step ? s.step.number : "", newStep: newRun && newRunState && newRunState.step ? newRunState.step.number : "",
-            stopped: kind === "lost" && s && s.stopped ? s.stopped : "", ready: kind === "ended" ? ready(s) : "" });
+            stopped: kind === "lost" && s && s.stopped ? s.stopped : "", ready: kind === "ended" ? ready(s) : "",
+            stop: kind === "lost" && s && s.stop ? JSON.stringify(s.stop) : "" });
   b.className = "banner" + (newRun ? " new-run" : "") + (quiet && !lost && !newRun ? " quiet" : "");
   $("banner-reload").hidden = !newRun;
   if ($("banner-head").textContent !== head) $("banner-head").textContent = head;
