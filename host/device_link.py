@@ -79,9 +79,7 @@ class DeviceError(LinkError):
         self.reply = reply
         self.code = reply.get(protocol.F_ERR)
         self.name = device_words.error_name(self.code)
-        detail = device_words.why_words(reply) or (device_words.fault_name(reply["fault"]) if "fault" in reply else None)
-        msg = device_words.error_words(self.code)
-        super().__init__(f"the shuffler refused {reply.get(protocol.F_RE)!r}: {msg}" + (f" ({detail})" if detail else ""))
+        super().__init__(device_words.refusal_words(reply))
 
 
 class Transport(Protocol):

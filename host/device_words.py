@@ -172,6 +172,13 @@ def _choices(cmd: str, field: str) -> str:
     return "not one this device knows"
 
 
+def refusal_words(reply: dict[str, Any]) -> str:
+    """A refusal (a reply with an error code) in one line: the request, the error, and why where it says."""
+    detail = why_words(reply) or (fault_name(reply["fault"]) if "fault" in reply else None)
+    msg = error_words(reply.get(protocol.F_ERR))
+    return f"the shuffler refused {reply.get(protocol.F_RE)!r}: {msg}" + (f" ({detail})" if detail else "")
+
+
 def why_words(msg: Any) -> str:
     """Why a request was refused or a fault raised, in words, from a
     message's `why` and the values it names (a message, or its typed

@@ -29,7 +29,13 @@ from shuffling import steps as step_kinds
 
 
 class PersonGaveUp(Exception):
-    """The person cannot go on (the input was closed, a step cannot be done)."""
+    """The person cannot go on (the input was closed, a step cannot be
+    done): `record` says why (a step's trouble on the table, shuffling's
+    TableTrouble; the page closed, the guide's stop reason), or its words alone."""
+
+    def __init__(self, what: object) -> None:
+        self.record = None if isinstance(what, str) else what
+        super().__init__(what if isinstance(what, str) else repr(what))
 
 
 @dataclass(frozen=True)
@@ -161,7 +167,7 @@ class ScriptedPerson:
 
     def _pop(self, name: str) -> list[Any]:
         if name not in self.table:
-            raise PersonGaveUp(step_kinds.trouble_words(step_kinds.NotOnTable(name, tuple(self.table))))
+            raise PersonGaveUp(step_kinds.NotOnTable(name, tuple(self.table)))
         return self.table.pop(name)
 
     def ready(self, timeout: float) -> bool:
@@ -189,7 +195,7 @@ class ScriptedPerson:
         try:
             step_kinds.do_on_table(step, self.table)
         except step_kinds.TableError as exc:
-            raise PersonGaveUp(str(exc)) from None
+            raise PersonGaveUp(exc.record) from None
 
     def _reload(self, step: step_kinds.Reload) -> None:
         # The piles of the load's last pass, in the round before this one.

@@ -18,7 +18,7 @@ from collections import deque
 from typing import Any, Callable, Union
 
 from host import person as persons
-from host.device_link import LinkClosed, ProtocolFault
+from host.device_link import DeviceError, LinkClosed, ProtocolFault
 from host.device_messages import Event
 from host.guide import ledger as proof
 from host.guide import notices
@@ -26,7 +26,7 @@ from host.guide import routines
 from host.guide import stop_words
 from host.guide.device import Stop
 from host.guide.device_side import ShufflerSide
-from host.guide.stop_reasons import FruitlessParts
+from host.guide.stop_reasons import CannotDoStep, FruitlessParts, NotDone, Refused, TrayOverPack
 from host.guide.options import GuideOptions
 from host.guide.handlers import (HOLD, WALKING, AwaitingTouch, Closed, Dealing, Do, Fact, Finished, Handling,
                                  Loading, Noise, Paused, Phase, Settled, Stopped, Tick, transition)
@@ -125,6 +125,14 @@ class Core(RunKeeping):
         """The stop an exception that carries its reason (a Stop, a LinkError: `.record`) or its words calls for."""
         return self.stop(getattr(exc, "record", None) or str(exc))
 
+    def not_done(self, what: str, exc: Exception, load: str | None = None) -> GuideStopped:
+        """The stop of a request the shuffler did not do (stop_reasons.NotDone's
+        `what`): why as the port's record, its refusal, or the fault's words."""
+        cause = getattr(exc, "record", None)
+        if cause is None:
+            cause = Refused(exc.reply) if isinstance(exc, DeviceError) else str(exc)
+        return self.stop(NotDone(what, cause, load))
+
     def protocol_fault(self, what: str) -> GuideStopped:
         name = self.device.name if self.device else "the shuffler"
         return self.stop(f"{name} broke the protocol: {what}")
@@ -137,7 +145,7 @@ class Core(RunKeeping):
         except (Stop, ProtocolFault) as exc:
             raise self.stop_on(exc) from None
         except persons.PersonGaveUp as exc:
-            raise self.stop(str(exc)) from None
+            raise self.stop(gave_up(exc)) from None
 
     # -- facts ------------------------------------------------------------------------------
     def handle(self, fact: Fact) -> Phase:
@@ -295,8 +303,7 @@ class Core(RunKeeping):
         if self.device.events_waiting():
             return STALE
         if n is not None and n > self.plan.cards:
-            raise self.stop(f"{self.device.name} counts {n} cards in the tray, more than the whole pack "
-                            f"({self.plan.cards}): its count sensor needs calibrating")
+            raise self.stop(TrayOverPack(self.device.name, n, self.plan.cards))
         return n
 
     def clear(self) -> None:
@@ -412,3 +419,12 @@ class Core(RunKeeping):
             self.after_loss()
         else:
             self.todo.extend(self.routine.after_pass())
+
+
+def gave_up(exc: persons.PersonGaveUp) -> Any:
+    """Why the person cannot go on, as the stop's reason: a reason of its
+    own (the page closed), a step the table does not allow, or its words."""
+    r = exc.record
+    if r is None:
+        return str(exc)
+    return r if type(r) in stop_words.KINDS else CannotDoStep(r)

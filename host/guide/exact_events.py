@@ -23,6 +23,7 @@ from host.guide import notices
 from host.guide import routines
 from host.guide.core import Core
 from host.guide.handlers import ONWARD, AfterPass, Handling, Phase, Tick, on
+from host.guide.stop_reasons import ANSWER_AFTER_PASS
 from shuffling.exact_mode.round_loads import round_loads
 
 
@@ -101,7 +102,7 @@ def tick_after_pass(m: Core, fact: Tick) -> Phase:
     try:
         st = m.device.status()
     except LinkError as exc:
-        raise m.stop(f"the shuffler did not answer after the pass ({exc})") from None
+        raise m.not_done(ANSWER_AFTER_PASS, exc) from None
     if m.device_forgot(st):
         m.lose("restart")
     elif st.next is not None:

@@ -18,8 +18,10 @@ from host.guide import notices
 from host.guide import routines
 from host.guide.core import Core, Item, Pass
 from host.guide.handlers import Do
-from host.plan import PlanError, choose_pack, make_plan
+from host.guide.stop_reasons import LEAVE_ROUTINE, PackOutOfRange
+from host.plan import choose_pack, make_plan
 from shuffling import steps
+from shuffling.limits import MAX_PACK_CARDS, MIN_PACK_CARDS
 
 
 def last_load_off(m: Core, p: Pass, n: int) -> list[Item] | None:
@@ -66,10 +68,9 @@ def as_it_is(m: Core, p: Pass, n: int) -> list[Item]:
     """Asked once and still off: the pack holds what the tray counted."""
     game = m.plan.cards
     held = game + n - p.want
-    try:
-        new_plan = make_plan(choose_pack(None, held), m.plan.capacity, m.plan.quality, rounds=m.plan.rounds)
-    except PlanError as exc:
-        raise m.stop(f"the pack holds {held} cards: {exc}") from None
+    if not MIN_PACK_CARDS <= held <= MAX_PACK_CARDS:
+        raise m.stop(PackOutOfRange(held, MIN_PACK_CARDS, MAX_PACK_CARDS))
+    new_plan = make_plan(choose_pack(None, held), m.plan.capacity, m.plan.quality, rounds=m.plan.rounds)
     exact = isinstance(m.routine, routines.GuidedExactRoutine)
     told = notices.PackHolds(held, game, fresh=exact)
     m.tell(told)
@@ -96,7 +97,7 @@ def give_up(m: Core, what: proof.What, then: proof.Then) -> None:
     try:
         m.device.exact_cancel()
     except LinkError as exc:
-        raise m.stop(f"the shuffler could not leave its exact routine: {exc}") from None
+        raise m.not_done(LEAVE_ROUTINE, exc) from None
     r.lost = "pack"  # its cancel's word is then no news
     m.ledger.add(m.place, what, proof.KEPT, then)
     m.pass_ = None  # its pass was never dealt

@@ -16,7 +16,7 @@ from host.guide import ledger as proof
 from host.guide import notices
 from host.guide import routines
 from host.guide.handlers import AfterPass, Do, Finished, Handling, Phase
-from host.guide.stop_reasons import RoutineUnfit
+from host.guide.stop_reasons import DEAL_LOAD_AGAIN, DEAL_STACK_AGAIN, LEAVE_ROUTINE, RoutineUnfit
 from host.plan import make_plan
 from shuffling import steps
 
@@ -59,7 +59,7 @@ class RunKeeping:
             try:
                 dev.exact_cancel()
             except Exception as exc:  # a refusal or no answer: the stop says which
-                raise self.stop(f"the shuffler could not leave the exact routine it was in: {exc}") from None
+                raise self.not_done(LEAVE_ROUTINE, exc) from None
         if self.mode == "exact" and not self.options.resume and st.mode == protocol.MODE_EXACT:
             self.drop_held(st)
         if self.mode == "exact":
@@ -221,7 +221,7 @@ class RunKeeping:
         try:
             held = self.device.exact_repair()
         except LinkError as exc:
-            raise self.stop(f"the shuffler could not deal load {load} again: {exc}") from None
+            raise self.not_done(DEAL_LOAD_AGAIN, exc, load) from None
         self.routine.awaiting_repair += 1  # its exact_repair event is this one, said here
         self.routine.device_next = held.next
         self.repaired(load, held.next.round, notices.HAND, False, want, n, regather=False)
@@ -243,7 +243,7 @@ class RunKeeping:
         try:
             held = self.device.exact_repair(parent=True)
         except LinkError as exc:
-            raise self.stop(f"the shuffler could not deal the stack load {load} was cut from again: {exc}") from None
+            raise self.not_done(DEAL_STACK_AGAIN, exc, load) from None
         r.awaiting_repair += 1  # its exact_repair event is this one, said here
         r.device_next = held.next
         stack, lying, cards, piles = r.parent_stack(parent, load)

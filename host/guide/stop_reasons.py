@@ -145,6 +145,66 @@ class DeviceHeld:
     exactness_lost: bool
 
 
+@dataclass(frozen=True)
+class PackOutOfRange:
+    """The tray's counts say the pack holds `held` cards: not a pack this
+    tool plans for (`least` to `most` cards)."""
+
+    held: int
+    least: int
+    most: int
+
+
+@dataclass(frozen=True)
+class TrayOverPack:
+    """The shuffler on `name` counts more cards in the tray than the whole
+    pack holds: its count sensor needs calibrating."""
+
+    name: str
+    counted: int
+    pack: int
+
+
+@dataclass(frozen=True)
+class Refused:
+    """The shuffler refused a request: its reply as it came (numbers, as
+    on the wire: the request, the error code, why; host/device_words.py
+    words them)."""
+
+    reply: dict[str, Any]
+
+
+# NotDone.what: what the walk asked of the shuffler that it did not do
+LEAVE_ROUTINE = "leave_routine"  # cancel its exact routine
+DEAL_LOAD_AGAIN = "deal_load_again"  # deal load `load` again (exact_repair)
+DEAL_STACK_AGAIN = "deal_stack_again"  # deal the stack load `load` was cut from again (exact_repair, parent)
+ANSWER_AFTER_PASS = "answer_after_pass"  # say where its routine stands after a pass (status)
+
+
+@dataclass(frozen=True)
+class NotDone:
+    """The shuffler did not do what the walk asked (`what`, one of the
+    names above; `load`, the load it names): `cause`, the port's record of
+    why (no answer, the port gone) or Refused."""
+
+    what: str
+    cause: Any
+    load: str | None = None
+
+
+@dataclass(frozen=True)
+class CannotDoStep:
+    """The person cannot do a step: `trouble`, what the table does not
+    allow (shuffling/step_records.py TableTrouble)."""
+
+    trouble: Any
+
+
+@dataclass(frozen=True)
+class PageClosed:
+    """The guide's page was closed: nobody answers the steps any more."""
+
+
 # OptionsRefused.why: options that do not go together (host/guide/options.py)
 ONE_DEVICE = "one_device"  # not exactly one of --port, --sim, --manual (`chosen`: those given)
 UNATTENDED_NEEDS_VIRTUAL = "unattended_needs_virtual"
@@ -167,4 +227,6 @@ __all__ = ["PROTOCOL", "TABLE", "VERSION", "Changed", "OtherFirmware", "OtherShu
            "HelloFlood", "RoutineUnfit", "ANSWER", "CARDS", "PASS_START", "TAKEN_UP", "WaitedOut", "Interrupted",
            "InputEnded", "ReconnectsSpent", "LeftForPrompt", "NotCalibrated", "HeldOnUnknownFault", "FruitlessParts",
            "DeviceHeld", "ONE_DEVICE", "UNATTENDED_NEEDS_VIRTUAL", "RECORD_NEEDS_UNATTENDED", "EXACT_NEEDS_SHUFFLER",
-           "ROUNDS_GO_WITH_RANDOM", "ROUTINE_GOES_WITH_EXACT", "RESUME_NEEDS_PORT", "OptionsRefused"]
+           "ROUNDS_GO_WITH_RANDOM", "ROUTINE_GOES_WITH_EXACT", "RESUME_NEEDS_PORT", "OptionsRefused", "PackOutOfRange",
+           "TrayOverPack", "Refused", "LEAVE_ROUTINE", "DEAL_LOAD_AGAIN", "DEAL_STACK_AGAIN", "ANSWER_AFTER_PASS",
+           "NotDone", "CannotDoStep", "PageClosed"]

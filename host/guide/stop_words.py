@@ -8,6 +8,7 @@ from typing import Any, Callable
 from host import device_words, fault_catalogue, port_words
 from host.guide.notice_words import note_words
 from host.guide.stop_reasons import *  # noqa: F403 - every record (its __all__) is worded here
+from shuffling.step_words import trouble_words
 
 _CHANGED = {PROTOCOL: "protocol", TABLE: "message table", VERSION: "version"}
 
@@ -54,6 +55,19 @@ _WAITED = {
     TAKEN_UP: "the pass was not taken up again within {:g} s",
 }
 
+_NOT_DONE = {
+    LEAVE_ROUTINE: "the shuffler could not leave its exact routine: {cause}",
+    DEAL_LOAD_AGAIN: "the shuffler could not deal load {load} again: {cause}",
+    DEAL_STACK_AGAIN: "the shuffler could not deal the stack load {load} was cut from again: {cause}",
+    ANSWER_AFTER_PASS: "the shuffler did not answer after the pass ({cause})",
+}
+
+
+def _not_done(r: NotDone) -> str:
+    cause = r.cause if isinstance(r.cause, str) else words(r.cause)  # a string: a fault said in words alone
+    return _NOT_DONE[r.what].format(load=r.load, cause=cause)
+
+
 _WORDING: dict[type, Callable[[Any], str]] = {
     WaitedOut: lambda r: _WAITED[r.waited_for].format(r.seconds),
     OptionsRefused: _refused,
@@ -77,6 +91,14 @@ _WORDING: dict[type, Callable[[Any], str]] = {
     FruitlessParts: lambda r: (f"the pass stopped {r.times} times in a row before its first card went through: "
                                "the shuffler needs looking at (its last fault is above)"),
     DeviceHeld: _held,
+    PackOutOfRange: lambda r: (f"the pack holds {r.held} card{'s' * (r.held != 1)}: this tool plans for packs of "
+                               f"{r.least} to {r.most} cards"),
+    TrayOverPack: lambda r: (f"{r.name} counts {r.counted} cards in the tray, more than the whole pack ({r.pack}): "
+                             "its count sensor needs calibrating"),
+    Refused: lambda r: device_words.refusal_words(r.reply),
+    NotDone: _not_done,
+    CannotDoStep: lambda r: trouble_words(r.trouble),
+    PageClosed: lambda r: "the guide's page was closed",
 }
 
 KINDS: frozenset[type] = frozenset(_WORDING)

@@ -24,7 +24,8 @@ from host.guide.core import STALE, Core, Item, Pass
 from host.guide.dealing import hold_for_unknown
 from host.guide.handlers import (ONWARD, Answer, AwaitingTouch, Dealing, Do, Handling, Loading, Paused, Phase, Stopped,
                                  Tick, Tray, on, refusal)
-from host.guide.stop_reasons import ANSWER, CARDS, PASS_START, TAKEN_UP, InputEnded, NotCalibrated, WaitedOut
+from host.guide.stop_reasons import (ANSWER, CARDS, LEAVE_ROUTINE, PASS_START, TAKEN_UP, InputEnded, NotCalibrated,
+                                     WaitedOut)
 from shuffling import steps
 
 KEEP_AWAKE_S = 20.0  # a line to the device at least this often while the person works
@@ -195,7 +196,7 @@ def lose_by_hand(m: Core, p: Pass, n: int) -> None:
     try:
         m.device.exact_cancel()
     except LinkError as exc:
-        raise m.stop(f"the shuffler could not leave its exact routine: {exc}") from None
+        raise m.not_done(LEAVE_ROUTINE, exc) from None
     m.pass_ = None  # its pass was never dealt
     m.todo.clear()
     m.lose("count", load=p.load, n=n, expected=p.want, walk=False)  # (an action of the walk: it walks on)

@@ -85,7 +85,7 @@ class PageState:
         self._listeners: list[Callable[[], None]] = []
         self.answered = 0  # the highest step number the page said is done
         self.counted = 0  # answers that counted, ever: each is handed to the guide once
-        self.closed: str | None = None  # why nobody will answer any more
+        self.closed: Any = None  # why nobody will answer any more: a stop reason (host/guide/stop_reasons.py)
         self.quit = threading.Event()  # the page's "close" after the summary
         self._shown = 0  # the step number on screen, and since when (by clock)
         self._shown_at = clock()
@@ -236,8 +236,9 @@ class PageState:
                 self._state["step"] = {**step, "answered": False, "returned": int(step.get("returned", 0)) + 1}
                 self._changed()
 
-    def close(self, why: str) -> None:
-        """Nobody answers any more (the command is stopping)."""
+    def close(self, why: Any) -> None:
+        """Nobody answers any more (the command is stopping): `why`, the
+        stop's reason the guide is given (host/guide/stop_reasons.py)."""
         with self._cond:
             self.closed = why
             self._cond.notify_all()

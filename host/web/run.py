@@ -18,6 +18,7 @@ from typing import Any, Callable
 from host import guide as guide_machine
 from host import person as persons
 from host import plan as planlib
+from host.guide import stop_reasons
 from host.guide.options import GuideOptions
 from host.web.adapter import WebPerson, WebVoice, stop_data, where
 from host.web.page_state import PageState
@@ -81,7 +82,7 @@ class WebSession:
         return address
 
     def stop(self) -> None:
-        self.page.close("the guide's page was closed")
+        self.page.close(stop_reasons.PageClosed())
         self.server.stop()
 
     def show_stop(self, line: str, stop: Any = None) -> None:
@@ -130,7 +131,7 @@ class WebSession:
             while worker.is_alive():
                 worker.join(0.2)
         except KeyboardInterrupt:
-            self.page.close("interrupted")
+            self.page.close(stop_reasons.Interrupted())
             worker.join(5.0)
             raise
         self.server.refresh_table()

@@ -18,7 +18,7 @@ from host import fault_catalogue
 from host.guide import notices
 from host.guide import stop_reasons as why
 from host.guide import stop_words
-from host.port_records import MicroPythonOnly, ProtocolBroken
+from host.port_records import MicroPythonOnly, NoAnswer, ProtocolBroken
 from host.guide.results import Summary
 from shuffling import steps
 
@@ -295,12 +295,33 @@ STOPS = [
     (why.OptionsRefused(why.RESUME_NEEDS_PORT),
      "--resume goes on with an exact routine on a shuffler: use it with --port (in random mode, --from-round goes "
      "on)"),
+    (why.PackOutOfRange(1, 2, 1000), "the pack holds 1 card: this tool plans for packs of 2 to 1000 cards"),
+    (why.TrayOverPack("/dev/ttyUSB0", 170, 162),
+     "/dev/ttyUSB0 counts 170 cards in the tray, more than the whole pack (162): its count sensor needs calibrating"),
+    (why.Refused({"re": "exact_repair", "err": protocol.E_BUSY}),
+     "the shuffler refused 'exact_repair': A pass is running; only hello, status and abort are answered."),
+    (why.NotDone(why.LEAVE_ROUTINE, why.Refused({"re": "exact_cancel", "err": protocol.E_BUSY, "why": protocol.WHY_PAUSED})),
+     "the shuffler could not leave its exact routine: the shuffler refused 'exact_cancel': A pass is running; only "
+     "hello, status and abort are answered. (a pass is paused: resume or abort it)"),
+    (why.NotDone(why.DEAL_LOAD_AGAIN, NoAnswer("/dev/ttyUSB0", "exact_repair", 2.0), "B"),
+     "the shuffler could not deal load B again: /dev/ttyUSB0 did not answer 'exact_repair' within 2 s"),
+    (why.NotDone(why.DEAL_STACK_AGAIN, NoAnswer("/dev/ttyUSB0", "exact_repair", 2.0), "C"),
+     "the shuffler could not deal the stack load C was cut from again: /dev/ttyUSB0 did not answer 'exact_repair' "
+     "within 2 s"),
+    (why.NotDone(why.ANSWER_AFTER_PASS, NoAnswer("/dev/ttyUSB0", "status", 2.0)),
+     "the shuffler did not answer after the pass (/dev/ttyUSB0 did not answer 'status' within 2 s)"),
+    (why.CannotDoStep(steps.NotOnTable("B", ("pack", "A"))),
+     "there is no load B on the table (the table has the pack, load A)"),
+    (why.PageClosed(), "the guide's page was closed"),
     (ProtocolBroken("/dev/ttyUSB0", '{"ev": "done", "k": 1000}', "k 1000 is more than n 81"),
      "/dev/ttyUSB0 broke the protocol: it sent {\"ev\": \"done\", \"k\": 1000} (k 1000 is more than n 81)"),
     (MicroPythonOnly("/dev/ttyUSB0"),
      "/dev/ttyUSB0 answers with MicroPython's prompt and no shuffler firmware: run `shuffler flash --port "
      "/dev/ttyUSB0`"),
 ]
+
+
+NOT_DONE = {why.LEAVE_ROUTINE, why.DEAL_LOAD_AGAIN, why.DEAL_STACK_AGAIN, why.ANSWER_AFTER_PASS}
 
 
 @pytest.mark.parametrize("reason, said", STOPS, ids=[type(r).__name__ for r, _ in STOPS])
@@ -312,7 +333,8 @@ def test_every_kind_of_stop_is_worded_and_every_option_refusal_too() -> None:
     assert {type(r) for r, _ in STOPS} >= stop_words.KINDS == {getattr(why, k) for k in why.__all__
                                                                  if isinstance(getattr(why, k), type)} - {why.Changed}
     refusals = {getattr(why, k) for k in why.__all__ if isinstance(getattr(why, k), str) and k.isupper()} - {
-        why.PROTOCOL, why.TABLE, why.VERSION, why.ANSWER, why.CARDS, why.PASS_START, why.TAKEN_UP}
+        why.PROTOCOL, why.TABLE, why.VERSION, why.ANSWER, why.CARDS, why.PASS_START, why.TAKEN_UP} - NOT_DONE
+    assert {r.what for r, _ in STOPS if isinstance(r, why.NotDone)} == NOT_DONE
     assert {r.waited_for for r, _ in STOPS if isinstance(r, why.WaitedOut)} == {
         why.ANSWER, why.CARDS, why.PASS_START, why.TAKEN_UP}
     assert {r.why for r, _ in STOPS if isinstance(r, why.OptionsRefused)} == refusals

@@ -16,7 +16,7 @@ from host import device_words
 from host import guide as guide_machine
 from host import person as persons
 from host import plan as planlib
-from host.guide import notices
+from host.guide import notices, stop_reasons
 from host.web import messages
 from host.web.adapter import WebPerson, WebVoice, page_words
 from host.web.page_state import PageState, put_table
@@ -115,9 +115,18 @@ def test_closing_the_page_state_ends_a_wait_at_once() -> None:
     page, guide, _ = manual_guide(wait_s=600)
     t, out = run_in_thread(guide)
     next_step(page, 0)
-    page.close("interrupted")
+    page.close(stop_reasons.Interrupted())
     t.join(10)
-    assert not t.is_alive() and "interrupted" in str(out["error"])
+    assert not t.is_alive() and out["error"].reason == stop_reasons.Interrupted(), out
+
+
+def test_a_page_closed_under_a_waiting_guide_stops_it_with_that_reason() -> None:
+    page, guide, _ = manual_guide(wait_s=600)
+    t, out = run_in_thread(guide)
+    next_step(page, 0)
+    page.close(stop_reasons.PageClosed())
+    t.join(10)
+    assert not t.is_alive() and out["error"].reason == stop_reasons.PageClosed(), out
 
 
 def test_the_cards_are_in_is_the_persons_answer_to_the_load() -> None:
@@ -252,9 +261,10 @@ def test_a_scripted_person_inside_is_watched_and_its_answers_count() -> None:
 def test_a_closed_page_ends_the_persons_answers() -> None:
     page = PageState()
     person = WebPerson(page, WebVoice(page))
-    page.close("the guide's page was closed")
-    with pytest.raises(persons.PersonGaveUp, match="page was closed"):
+    page.close(stop_reasons.PageClosed())
+    with pytest.raises(persons.PersonGaveUp) as gave_up:
         person.answers()
+    assert gave_up.value.record == stop_reasons.PageClosed()
 
 
 def test_the_lift_gives_the_pass_the_devices_own_final_count() -> None:
