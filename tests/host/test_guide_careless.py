@@ -46,6 +46,7 @@ from host.cli import main
 from host.device_link import Link
 from host.guide import notices
 from host.guide.options import GuideOptions
+from host.guide.results import AT_MOST
 from hosttest_support import FakeShuffler, TextVoice
 from shuffling import steps
 from simulator.virtual import VirtualShuffler
@@ -524,4 +525,4 @@ def check_claims(result: guide_machine.Summary, person: "CarelessAtTheMachine", 
     if person.dealt_wrong and result.mode == "exact":
         raise AssertionError(f"exactness claimed after a load made up against the steps was dealt:\n{voice.text}")
     if result.mode.startswith("exact"):
-        assert result.distance == 0.0 or result.distance_kind == "at most"
+        assert result.distance == 0.0 or result.distance_kind == AT_MOST

@@ -140,9 +140,10 @@ def test_the_stop_line_names_the_command_the_options_build() -> None:
 
     o = parsed(["--port", "/dev/ttyUSB0", "--cards", "60", "--mode", "random", "--rounds", "5", "--wait", "30"])
     line = Resume(o).stopped("interrupted", Stopped())  # type: ignore[arg-type]
-    assert line.split("`")[1] == ("shuffler guide --port /dev/ttyUSB0 --cards 60 --quality good --mode random "
-                                  "--rounds 5 --from-round 3")
-    assert parsed(shlex.split(line.split("`")[1])[2:]) == routine_of(o, rounds=5, from_round=3)
+    argv = shlex.split(line.split("`")[1])
+    assert argv == ["shuffler", "guide", "--port", "/dev/ttyUSB0", "--cards", "60", "--quality", "good", "--mode",
+                    "random", "--rounds", "5", "--from-round", "3"], argv
+    assert parsed(argv[2:]) == routine_of(o, rounds=5, from_round=3)
 
 
 def test_the_fresh_command_keeps_the_routine_asked_for_and_random_mode_takes_none() -> None:

@@ -21,6 +21,8 @@ from host import guide
 from host import person as persons
 from shuffling import steps
 from host import plan as planlib
+from host import port_words
+from host.port_records import OtherProtocol
 from hosttest_support import TextVoice, check_record, restart, run_guided
 from simulator.virtual import VirtualShuffler
 
@@ -208,15 +210,16 @@ def test_a_device_with_another_protocol_version_is_refused_in_one_line(tmp_path:
     dev = VirtualShuffler(time_scale=0.0, advertise=False)
     build.install_to_dir(build.build_image("sim", tmp_path / "image", firmware), dev.flash_dir)
     dev.start()
+    port = dev.port
     try:
-        out = subprocess.run([sys.executable, "-m", "host.cli", "guide", "--port", dev.port, "--pack", "samba"],
+        out = subprocess.run([sys.executable, "-m", "host.cli", "guide", "--port", port, "--pack", "samba"],
                              capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
     finally:
         dev.stop()
     assert out.returncode != 0
     assert "Traceback" not in out.stderr
-    assert len(out.stderr.strip().splitlines()) == 1
-    assert "another protocol version" in out.stderr and f"speaks {protocol.PROTOCOL_VERSION + 1}" in out.stderr
+    said = OtherProtocol(port, protocol.PROTOCOL_VERSION + 1, protocol.PROTOCOL_VERSION)  # the port's record
+    assert out.stderr == f"shuffler: {port_words.words(said)}\n", out.stderr
 
 
 # -- other pack sizes --------------------------------------------------------------

@@ -164,3 +164,11 @@ def test_what_a_step_on_the_table_runs_into_is_worded_from_its_record() -> None:
     assert steps.trouble_words(steps.HoldsTooFew("B", 3, 5)) == "load B holds 3 cards, not 5"
     # The refusal says its record's words.
     assert str(steps.TableError(steps.HoldsTooFew("B", 3, 5))) == steps.trouble_words(steps.HoldsTooFew("B", 3, 5))
+
+
+def test_a_stack_whose_piles_may_have_no_card_says_to_leave_out_any_that_has_none() -> None:
+    a_right, b_right = steps.right_of("A"), steps.right_of("B")
+    assert steps.words(steps.Stack((a_right, b_right), "Q", 4, (a_right, b_right))) == (
+        "Put A's right pile on top of B's right pile: that is the new load Q (4 cards). "
+        "A's right pile or B's right pile may have no card: leave out any that has none.")
+    assert "may have no card" not in steps.words(steps.Stack((a_right, b_right), "Q", 4))
