@@ -101,9 +101,12 @@ class StepFeed:
         self.summary: dict[str, Any] | None = None
         self.stop: dict[str, Any] | None = None
         self.unread: list[dict[str, Any]] = []  # steps read by drain(), never acted on
+        self.back: list[dict[str, Any]] = []  # read, then put back unshown (put_back)
 
     def next(self) -> dict[str, Any] | None:
         """The next step, or None until one is written whole."""
+        if self.back:
+            return self.back.pop()
         while (record := self._read()) is not None:
             kind = record.pop("record", "step")
             if kind == "step":
@@ -114,6 +117,10 @@ class StepFeed:
                 assert kind in ("summary", "stop") and self.summary is None and self.stop is None, record
                 setattr(self, kind, record)
         return None
+
+    def put_back(self, step: dict[str, Any]) -> None:
+        """A step read but not acted on: next() gives it again."""
+        self.back.append(step)
 
     def drain(self) -> None:
         """Read what is left once the program has ended."""
@@ -197,10 +204,12 @@ def launch_sim_device(flash: Path | None, time_scale: float | None, *args: str, 
 
 
 def next_shown(screen: Screen, feed: StepFeed, seen: int, pending: dict[str, Any] | None, deadline: float,
-               what: str) -> tuple[dict[str, Any] | None, int]:
+               what: str, keep: bool = False) -> tuple[dict[str, Any] | None, int]:
     """The next step of `feed` (or `pending`, one read already) once its
     words are on the screen after `seen`, and where they end; (None, seen)
-    once the program has ended."""
+    once the program has ended. With `keep`, a line read whose words the
+    screen had not shown when the program ended (its last words, written to
+    the file just before they are printed) is put back for feed.next()."""
     while screen.proc.poll() is None:
         assert time.monotonic() < deadline, f"{what} did not finish in time:\n{screen.text()[-3000:]}"
         if pending is None:
@@ -213,6 +222,8 @@ def next_shown(screen: Screen, feed: StepFeed, seen: int, pending: dict[str, Any
             time.sleep(0.01)
             continue  # not on the screen yet: a person cannot act on it
         return pending, at
+    if keep and pending is not None:
+        feed.put_back(pending)
     return None, seen
 
 

@@ -146,7 +146,7 @@ def follow(screen: Screen, feed: StepFeed, person: SetupPerson, timeout: float) 
     seen = 0
     deadline = time.monotonic() + timeout
     while True:
-        step, seen = next_shown(screen, feed, seen, None, deadline, "setup")
+        step, seen = next_shown(screen, feed, seen, None, deadline, "setup", keep=True)
         if step is None:
             person.records += [r for r in iter(feed.next, None) if "reply" not in r]
             return person.done
