@@ -43,6 +43,7 @@ REQUEST_TIMEOUT_S = 2.0
 HELLO_EVERY_S = 0.5  # a hello sent while the board boots is lost: ask again this often
 HANDSHAKE_S = 5.0
 READ_SLICE_S = 0.05  # how long one read may block, so close() is never kept waiting
+READ_CHUNK = 4096  # the most one read takes from the port
 MAX_BUFFER = 4 * protocol.MAX_LINE  # a line longer than this is garbage, not a reason to grow forever
 
 
@@ -164,7 +165,7 @@ class Link:
         buf = b""
         while not self._closed.is_set():
             try:
-                chunk = self.transport.read(256)
+                chunk = self.transport.read(self._read_size())
             except (serial.SerialException, OSError, TypeError, AttributeError) as exc:
                 # pyserial raises TypeError/AttributeError when the port is closed under it.
                 if not self._closed.is_set():
@@ -179,6 +180,12 @@ class Link:
             if len(buf) > MAX_BUFFER:
                 self._dispatch(buf)
                 buf = b""
+
+    def _read_size(self) -> int:
+        """What the port holds now, or 1 when it holds nothing yet: a read of
+        a fixed size waits out the whole read slice for a reply shorter than
+        that, and one of 1 returns as soon as the first byte comes."""
+        return max(1, min(READ_CHUNK, int(getattr(self.transport, "in_waiting", 0))))
 
     def _dispatch(self, line: bytes) -> None:
         if not line.strip():

@@ -76,7 +76,9 @@ class SerialTransport:
 
     def read(self, timeout: float) -> bytes:
         self.alive()
-        return self.ser.read(4096)
+        # What has come, else the first byte within the port's read timeout: a
+        # read of a fixed size would wait that timeout out for a shorter reply.
+        return self.ser.read(max(1, self.ser.in_waiting))
 
     def write(self, data: bytes) -> None:
         self.ser.write(data)

@@ -29,7 +29,7 @@ def qstr_pools(ser: serial.Serial, seen: bytearray, pico: EmulatedPico, timeout:
     while not (m := QSTR_LINE.search(bytes(seen))):
         if time.monotonic() > deadline or not pico.running:
             raise TimeoutError(f"waited for qstr_info; got {bytes(seen[-300:])!r}")
-        seen += ser.read(4096)
+        seen += ser.read(max(1, ser.in_waiting))  # what has come, not a wait for 4 KiB
     return tuple(int(x) for x in m.groups())
 
 

@@ -30,7 +30,7 @@ def wait(ser: serial.Serial, seen: bytearray, pattern: bytes, pico: EmulatedPico
     while pattern not in seen:
         if time.monotonic() > deadline or not pico.running:
             raise TimeoutError(f"waited for {pattern!r}; got {bytes(seen[-300:])!r}")
-        seen += ser.read(4096)
+        seen += ser.read(max(1, ser.in_waiting))  # what has come, not a wait for 4 KiB
 
 
 def wait_prompt_after(ser: serial.Serial, seen: bytearray, pattern: bytes, pico: EmulatedPico,
@@ -41,7 +41,7 @@ def wait_prompt_after(ser: serial.Serial, seen: bytearray, pattern: bytes, pico:
     while b">>> " not in seen[seen.rfind(pattern):]:
         if time.monotonic() > deadline or not pico.running:
             raise TimeoutError(f"waited for the prompt after {pattern!r}; got {bytes(seen[-300:])!r}")
-        seen += ser.read(4096)
+        seen += ser.read(max(1, ser.in_waiting))  # what has come, not a wait for 4 KiB
 
 
 def wait_line(ser: serial.Serial, seen: bytearray, tag: bytes, pico: EmulatedPico,
@@ -55,7 +55,7 @@ def wait_line(ser: serial.Serial, seen: bytearray, tag: bytes, pico: EmulatedPic
                 return tuple(int(x) for x in line[len(tag):].split())
         if time.monotonic() > deadline or not pico.running:
             raise TimeoutError(f"waited for {tag!r}; got {bytes(seen[-300:])!r}")
-        seen += ser.read(4096)
+        seen += ser.read(max(1, ser.in_waiting))  # what has come, not a wait for 4 KiB
 
 
 def boot_at_repl(ser: serial.Serial, seen: bytearray, pico: EmulatedPico, timeout: float) -> None:

@@ -9,6 +9,7 @@ import time
 from typing import Any
 
 import pytest
+import serial
 
 from firmware import protocol
 from host import wire
@@ -42,6 +43,19 @@ def test_handshake_and_status(make_fake_device: Any) -> None:
         assert hello["proto"] == protocol.PROTOCOL_VERSION and hello["board"] == "fake"
         assert dev.requests[0] == {"cmd": "hello", "id": dev.requests[0]["id"], "proto": protocol.PROTOCOL_VERSION}
         assert link.status()["state"] == "idle"
+    finally:
+        link.close()
+
+
+def test_a_short_reply_is_taken_as_it_comes_not_when_the_read_would_end(make_fake_device: Any) -> None:
+    # A serial read of n bytes returns once n bytes came or the port's
+    # timeout ran out: a link that asked for more than a reply holds would sit
+    # on the reply until then. Reads on this port may block for 20 s; the
+    # reply is taken within 5 s only if the link takes bytes as they come.
+    dev = make_fake_device()
+    link = Link(serial.Serial(dev.port, baudrate=115200, timeout=20), name=dev.port)
+    try:
+        assert link.request("status", timeout=5)["state"] == "idle"
     finally:
         link.close()
 

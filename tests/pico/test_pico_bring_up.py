@@ -4,11 +4,15 @@ flash): `shuffler flash` over its USB port, `shuffler setup` in a
 pseudo-terminal with a person at the machine (tests/setup_person.py: reads
 the screen, acts at the table through the control endpoint at a human
 pace), `shuffler check` exiting 0, then `shuffler guide` in exact mode for a
-whole 162-card Samba routine, the split, with the scripted person at the
-table (the world on the fast mechanism profile). The port is advertised with the
-emulator's slowdown, as `shuffler sim-device --board pico` advertises it, so
-the link waits as long as the emulated firmware needs while a real board
-keeps its short timeouts."""
+whole split of a 108-card Canasta pack with the scripted person at the
+table (the world on the fast mechanism profile). The split of a pack just
+over the tray is the least one with every kind of work the split has (a
+round of two loads, then parts sorted alone and gathered); a Samba's 162
+cards take the same kinds of round with half again as many cards, and the
+unix port deals them whole (tests/host/test_setup_pty.py). The port is
+advertised with the emulator's slowdown, as `shuffler sim-device --board
+pico` advertises it, so the link waits as long as the emulated firmware
+needs while a real board keeps its short timeouts."""
 from __future__ import annotations
 
 import json
@@ -35,13 +39,12 @@ from suite import shuffler
 pytestmark = [pytest.mark.slow, pytest.mark.pico]
 
 BIN = Path(sys.executable).parent
-CARDS = 162  # Samba: three decks with jokers
-
+CARDS = 108  # Canasta: two decks and four jokers
 
 
 @pytest.mark.timeout(2400)
 @pytest.mark.exact_mode
-def test_a_blank_pico_is_flashed_set_up_checked_and_deals_a_whole_exact_samba(start_emulated_pico, tmp_path: Path,
+def test_a_blank_pico_is_flashed_set_up_checked_and_deals_a_whole_exact_split(start_emulated_pico, tmp_path: Path,
                                                                               monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv(registry.ENV_DIR, str(tmp_path / "run"))
     pico = start_emulated_pico()  # MicroPython only, an empty filesystem: a Pico fresh from the downloads page
@@ -84,7 +87,7 @@ def test_a_blank_pico_is_flashed_set_up_checked_and_deals_a_whole_exact_samba(st
 
         record = tmp_path / "record.jsonl"
         guided = shuffler("guide", "--port", pico.port, "--world", control.address, "--unattended", "--pack",
-                          "samba", "--mode", "exact", "--json", "--record", str(record), timeout=1700)
+                          "canasta", "--mode", "exact", "--routine", "split", "--json", "--record", str(record), timeout=1700)
     finally:
         registry.withdraw(advert)
         control.stop()
@@ -92,15 +95,16 @@ def test_a_blank_pico_is_flashed_set_up_checked_and_deals_a_whole_exact_samba(st
     assert guided.returncode == 0, guided.stdout[-2000:] + guided.stderr[-3000:]
     summary = json.loads(guided.stdout.strip().splitlines()[-1])
     problems = [line for line in guided.stderr.splitlines() if "!" in line or "lost" in line]
-    route = exact_routes.route(CARDS, 104)  # the split: 14 rounds, 15 passes
+    route = exact_routes.route(CARDS, 104, exact_routes.SPLIT)  # 10 rounds, 11 passes
     # Exactness kept to the end: every round exact, no note of a loss.
     assert (summary["mode"], summary["cards"], summary["rounds"], summary["passes"]) == \
-        ("exact", CARDS, route.rounds, route.passes()) == ("exact", CARDS, 14, 15), problems
+        ("exact", CARDS, route.rounds, route.passes()) == ("exact", CARDS, 10, 11), problems
+    assert route.loads[0] == 2 and len(route.part_size) == 2  # a round of two loads, two parts
     assert summary["distance"]["value"] == 0.0 and summary["notes"] == [], problems
     # Every card of each round's stack dealt once in the round, the piles in their loads' order.
     final = check_route_record([json.loads(line) for line in record.read_text().splitlines()], route)
     assert final != list(range(CARDS))
     q = pico.query()
     assert q["counts"]["tray"] == 0 and q["throat"] == []
-    print(f"blank Pico to a shuffled Samba: flash {t_flash:.0f} s, setup {t_setup:.0f} s, {wall_s:.0f} s wall in all, "
+    print(f"blank Pico to a shuffled Canasta: flash {t_flash:.0f} s, setup {t_setup:.0f} s, {wall_s:.0f} s wall in all, "
           f"{pico.emulated_ms() / 1000:.0f} s emulated")
