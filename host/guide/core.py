@@ -78,6 +78,10 @@ class Core(RunKeeping):
         self.ledger = proof.Ledger()  # exact mode's proof: what became of it, where
         self.bar = False  # the live pass is shown
         self.own_start_refused = 0  # the guide's own starts refused (an empty tray): their fault events are not touches
+        # Routines this guide cancelled whose loss the device has not yet said:
+        # the device answers a cancel, then says the loss, which may come after
+        # a fresh routine has begun, and is no loss of that one.
+        self.cancels_unheard = 0
         self.pack_asked = False  # the person was asked once about a pack off its count (host/guide/pack.py)
         self.foreign = 0  # cards of another pack looked for, until a count shows them gone
 

@@ -14,6 +14,7 @@ routine's beginning, its loss and the fresh one after it are the machine's
 """
 from __future__ import annotations
 
+from firmware import protocol
 from host import device_messages
 from host import device_words
 from host.device_link import LinkError
@@ -79,6 +80,9 @@ def exact_done(m: Core, ev: Event) -> Phase:
 
 @on("exact_lost", goes=ONWARD)
 def exact_lost(m: Core, ev: Event) -> Phase:
+    if ev.code == protocol.LOST_CANCELLED and m.cancels_unheard:
+        m.cancels_unheard -= 1  # the word of a cancel this guide asked for, maybe after a fresh routine began
+        return checked_after_pass(m)
     m.lose(device_words.event_name(ev) or "unknown", load=ev.load or None, n=ev.n, expected=ev.expected)
     return checked_after_pass(m)
 

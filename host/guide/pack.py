@@ -98,6 +98,7 @@ def give_up(m: Core, what: proof.What, then: proof.Then) -> None:
         m.device.exact_cancel()
     except LinkError as exc:
         raise m.not_done(LEAVE_ROUTINE, exc) from None
+    m.cancels_unheard += 1
     r.lost = "pack"  # its cancel's word is then no news
     m.ledger.add(m.place, what, proof.KEPT, then)
     m.pass_ = None  # its pass was never dealt

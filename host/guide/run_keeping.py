@@ -60,6 +60,7 @@ class RunKeeping:
                 dev.exact_cancel()
             except Exception as exc:  # a refusal or no answer: the stop says which
                 raise self.not_done(LEAVE_ROUTINE, exc) from None
+            self.cancels_unheard += 1
         if self.mode == "exact" and not self.options.resume and st.mode == protocol.MODE_EXACT:
             self.drop_held(st)
         if self.mode == "exact":

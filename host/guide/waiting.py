@@ -197,6 +197,7 @@ def lose_by_hand(m: Core, p: Pass, n: int) -> None:
         m.device.exact_cancel()
     except LinkError as exc:
         raise m.not_done(LEAVE_ROUTINE, exc) from None
+    m.cancels_unheard += 1
     m.pass_ = None  # its pass was never dealt
     m.todo.clear()
     m.lose("count", load=p.load, n=n, expected=p.want, walk=False)  # (an action of the walk: it walks on)

@@ -252,18 +252,20 @@ def run_on_fake(fake: FakeShuffler, plan: planlib.Plan, person: person_model.Scr
 
 
 def run_guided(dev: VirtualShuffler, plan: planlib.Plan, person_cls: type[person_model.ScriptedPerson] = person_model.ScriptedPerson,
-               options: GuideOptions = ON_VIRTUAL, **person_kw: Any
+               options: GuideOptions = ON_VIRTUAL, link_as: Any = None, **person_kw: Any
                ) -> tuple[guide_machine.Summary, TextVoice, person_model.ScriptedPerson]:
     """Run a whole guided routine on the virtual shuffler, as `options` say;
     the scripted person (person_cls(..., **person_kw)) reaches the device as
-    `person.device`."""
+    `person.device`. link_as: what the guide gets for the link (a port that
+    delays what the device says, say), made from it."""
     link = Link.open(dev.port)
     link.handshake(timeout=10)
     world = dev.world(timeout=10)
     voice = TextVoice()
     person = person_cls(world, plan.cards, **person_kw)
     person.device = dev  # type: ignore[attr-defined]
-    guide = guide_machine.Guide(plan, person, voice, options, link=link, reopen=lambda: Link.open(dev.port))
+    guide = guide_machine.Guide(plan, person, voice, options, link=link_as(link) if link_as else link,
+                                reopen=lambda: Link.open(dev.port))
     try:
         summary = guide.run()
     finally:
