@@ -158,7 +158,8 @@ class PackOutOfRange:
 @dataclass(frozen=True)
 class TrayOverPack:
     """The shuffler on `name` counts more cards in the tray than the whole
-    pack holds: its count sensor needs calibrating."""
+    pack holds: cards of another pack are in it, or its count sensor needs
+    calibrating (the guide cannot tell which)."""
 
     name: str
     counted: int

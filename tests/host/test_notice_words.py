@@ -297,7 +297,8 @@ STOPS = [
      "on)"),
     (why.PackOutOfRange(1, 2, 1000), "the pack holds 1 card: this tool plans for packs of 2 to 1000 cards"),
     (why.TrayOverPack("/dev/ttyUSB0", 170, 162),
-     "/dev/ttyUSB0 counts 170 cards in the tray, more than the whole pack (162): its count sensor needs calibrating"),
+     "/dev/ttyUSB0 counts 170 cards in the tray, more than the whole pack (162): cards of another pack are in it, "
+     "or its count sensor needs calibrating (`shuffler setup`)"),
     (why.Refused({"re": "exact_repair", "err": protocol.E_BUSY}),
      "the shuffler refused 'exact_repair': A pass is running; only hello, status and abort are answered."),
     (why.NotDone(why.LEAVE_ROUTINE, why.Refused({"re": "exact_cancel", "err": protocol.E_BUSY, "why": protocol.WHY_PAUSED})),
