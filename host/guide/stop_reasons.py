@@ -158,7 +158,7 @@ class PackOutOfRange:
 @dataclass(frozen=True)
 class TrayOverPack:
     """The shuffler on `name` counts more cards in the tray than the whole
-    pack holds: cards of another pack are in it, or its count sensor needs
+    pack holds: some are not of this pack, or its count sensor needs
     calibrating (the guide cannot tell which)."""
 
     name: str

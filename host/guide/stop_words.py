@@ -94,7 +94,7 @@ _WORDING: dict[type, Callable[[Any], str]] = {
     PackOutOfRange: lambda r: (f"the pack holds {r.held} card{'s' * (r.held != 1)}: this tool plans for packs of "
                                f"{r.least} to {r.most} cards"),
     TrayOverPack: lambda r: (f"{r.name} counts {r.counted} cards in the tray, more than the whole pack ({r.pack}): "
-                             "cards of another pack are in it, or its count sensor needs calibrating (`shuffler setup`)"),
+                             "some are not of this pack, or its count sensor needs calibrating (`shuffler setup`)"),
     Refused: lambda r: device_words.refusal_words(r.reply),
     NotDone: _not_done,
     CannotDoStep: lambda r: trouble_words(r.trouble),

@@ -297,7 +297,7 @@ STOPS = [
      "on)"),
     (why.PackOutOfRange(1, 2, 1000), "the pack holds 1 card: this tool plans for packs of 2 to 1000 cards"),
     (why.TrayOverPack("/dev/ttyUSB0", 170, 162),
-     "/dev/ttyUSB0 counts 170 cards in the tray, more than the whole pack (162): cards of another pack are in it, "
+     "/dev/ttyUSB0 counts 170 cards in the tray, more than the whole pack (162): some are not of this pack, "
      "or its count sensor needs calibrating (`shuffler setup`)"),
     (why.Refused({"re": "exact_repair", "err": protocol.E_BUSY}),
      "the shuffler refused 'exact_repair': A pass is running; only hello, status and abort are answered."),
